@@ -1,0 +1,86 @@
+# vftr — top-level Makefile.
+#
+# One Makefile, one fragment per directory (<dir>/module.mk), everything built
+# out of tree below $(BUILD).  Targets:
+#
+#   make              build libraries and tools
+#   make check        build and run every test; ends with "N passed, N failed"
+#   make demo         build and run the main job on a bundled example
+#   make bench        benchmarks against the reference OTF (ratios, PASS/MISS)
+#   make fuzz         build libFuzzer targets (clang) and run each briefly
+#   make install PREFIX=/usr/local
+#   make deps         install missing Debian packages (as root)
+#   make check-headers  every public header compiles on its own
+#
+# Variables: V=1 (verbose), DEVELOPER=1 (-Werror), SANITIZE=address,undefined
+# or SANITIZE=thread (own build directory), CC=clang.
+
+BUILD    ?= build
+PREFIX   ?= /usr/local
+CC       ?= cc
+PYTHON   ?= python3
+VERSION  := 0.1.0
+OTF_SOVERSION := 1
+OTF_LIBVERSION := 1.12.5
+
+comma := ,
+ifneq ($(SANITIZE),)
+  BUILD := $(BUILD)/san-$(subst $(comma),-,$(SANITIZE))
+endif
+
+ifeq ($(V),1)
+  Q :=
+  say = @true
+else
+  Q := @
+  say = @printf '  %-8s %s\n' $(1) $(2)
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wwrite-strings -Wformat=2 -Wundef -Wvla -fno-common
+ifeq ($(DEVELOPER),1)
+  WARN += -Werror
+endif
+
+OPT      ?= -O2 -g
+CPPFLAGS += -D_GNU_SOURCE -I$(BUILD)/include/otf -I$(BUILD)/include -Ilib
+CFLAGS   += -std=c11 $(OPT) $(WARN) -fPIC -MMD -MP
+LDFLAGS  +=
+LDLIBS   +=
+
+ifneq ($(SANITIZE),)
+  CFLAGS  += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+  LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+PKG_LIBS_OTF := -lisal -lz
+
+BIN := $(BUILD)/bin
+LIB := $(BUILD)/lib
+OBJ := $(BUILD)/obj
+
+.PHONY: all check demo bench fuzz install deps clean check-headers unit integration
+all:
+
+# The package list lives in mk/deps.sh; every entry point that needs tools
+# runs it first so that a fresh machine needs nothing installed by hand.
+deps:
+	$(Q)sh mk/deps.sh
+
+$(OBJ)/%.o: %.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+include lib/otf/module.mk
+include lib/util/module.mk
+include analyzers/module.mk
+include test/module.mk
+include bench/module.mk
+include mk/demo.mk
+include mk/install.mk
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

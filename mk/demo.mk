@@ -1,0 +1,2 @@
+# make demo — filled in once the tools exist.
+demo: deps all

@@ -1,0 +1,2 @@
+# make install — filled in with the tools.
+install: all
