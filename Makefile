@@ -67,12 +67,14 @@ all:
 deps:
 	$(Q)sh mk/deps.sh
 
-$(OBJ)/%.o: %.c
+include lib/otf/module.mk
+
+# Every object of the project may include an OTF header: generate them first.
+$(OBJ)/%.o: %.c | $(OTF_HEADERS)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-include lib/otf/module.mk
 include lib/util/module.mk
 include analyzers/module.mk
 include test/module.mk

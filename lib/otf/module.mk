@@ -35,9 +35,6 @@ $(OTF_GEN_STAMP): $(OTF_GEN_TOOL) $(OTF_TEMPLATES)
 
 $(OTF_GEN_H) $(OTF_GEN_C): $(OTF_GEN_STAMP) ;
 
-# Every object of the project may include an OTF header: make the headers first.
-$(OBJ)/%.o: | $(OTF_HEADERS)
-
 $(OBJ)/gen/otf_records.o: $(OTF_GEN_C) | $(OTF_HEADERS)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)

@@ -1,0 +1,218 @@
+/*
+ * merge.c — reading several trace files in time order (otf_read_internal.h).
+ *
+ * Each file is sorted by time on its own; a binary min-heap keyed by
+ * (time of the pending line, file index) picks the next file.  A file keeps
+ * the turn for as long as its time does not exceed the next file's, so in a
+ * trace with long runs per stream the heap is touched once per run, not per
+ * record.  Equal times go to the lower file index first.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otf_dispatch.h"
+#include "otf_rbuf.h"
+#include "otf_read_internal.h"
+
+static int before(const vftr_otf_merge* m, uint32_t a, uint32_t b)
+{
+    uint64_t ta = m->cur[a].ps.time, tb = m->cur[b].ps.time;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void sift_down(vftr_otf_merge* m, uint32_t i)
+{
+    uint32_t n = m->heapn;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, s = i;
+        if (l < n && before(m, m->heap[l], m->heap[s]))
+            s = l;
+        if (r < n && before(m, m->heap[r], m->heap[s]))
+            s = r;
+        if (s == i)
+            return;
+        uint32_t t = m->heap[i];
+        m->heap[i] = m->heap[s];
+        m->heap[s] = t;
+        i = s;
+    }
+}
+
+int vftr_otf_merge_init(vftr_otf_merge* m, OTF_RBuffer** rbs, const uint32_t* streams,
+                        uint32_t n, int filekind, uint64_t min, uint64_t max)
+{
+    memset(m, 0, sizeof *m);
+    m->cur = calloc(n ? n : 1, sizeof *m->cur);
+    m->heap = calloc(n ? n : 1, sizeof *m->heap);
+    if (m->cur == NULL || m->heap == NULL) {
+        free(m->cur);
+        free(m->heap);
+        return -ENOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (rbs[i] == NULL)
+            continue;
+        vftr_otf_cursor* c = &m->cur[m->n++];
+        c->rb = rbs[i];
+        c->ps.kv = rbs[i]->list;
+        c->ps.stream = streams ? streams[i] : 0;
+    }
+    m->filekind = filekind;
+    m->min = min;
+    m->max = max;
+    return 0;
+}
+
+void vftr_otf_merge_release(vftr_otf_merge* m)
+{
+    for (uint32_t i = 0; i < m->n; i++) {
+        free(m->cur[i].ps.arr);
+        m->cur[i].ps.arr = NULL;
+    }
+    free(m->cur);
+    free(m->heap);
+    memset(m, 0, sizeof *m);
+}
+
+/* Fetches the next line of cursor c that is inside the window.  1 ok,
+ * 0 done, -1 error. */
+static int advance(vftr_otf_merge* m, vftr_otf_cursor* c)
+{
+    for (;;) {
+        int r = vftr_otf_rb_next(c->rb, &c->ps);
+        if (r <= 0) {
+            c->pending = 0;
+            c->done = 1;
+            return r;
+        }
+        if (c->ps.time >= m->max) {
+            c->pending = 0;
+            c->done = 1;
+            return 0;
+        }
+        if (c->ps.time < m->min)
+            continue;       /* before the window (after a time search) */
+        c->pending = 1;
+        return 1;
+    }
+}
+
+static uint64_t fail(void)
+{
+    return OTF_READ_ERROR;
+}
+
+static int start(vftr_otf_merge* m)
+{
+    for (uint32_t i = 0; i < m->n; i++) {
+        vftr_otf_cursor* c = &m->cur[i];
+        if (m->min > 0 && !OTF_RBuffer_searchTime(c->rb, m->min))
+            return -1;
+        int r = advance(m, c);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            m->heap[m->heapn++] = i;
+    }
+    for (uint32_t i = m->heapn / 2; i-- > 0;)
+        sift_down(m, i);
+    m->started = 1;
+    return 0;
+}
+
+uint64_t vftr_otf_merge_read(vftr_otf_merge* m, OTF_HandlerArray* h,
+                             const struct vftr_otf_proclist* procs, uint64_t limit)
+{
+    if (!m->started && start(m) < 0)
+        return fail();
+    uint64_t count = 0;
+    while (m->heapn > 0 && count < limit) {
+        uint32_t top = m->heap[0];
+        vftr_otf_cursor* c = &m->cur[top];
+        /* the time up to which this file keeps the turn */
+        uint64_t until = UINT64_MAX;
+        if (m->heapn > 1) {
+            uint32_t a = m->heap[1];
+            until = m->cur[a].ps.time;
+            if (m->heapn > 2 && m->cur[m->heap[2]].ps.time < until)
+                until = m->cur[m->heap[2]].ps.time;
+            /* equal times: the lower index first */
+            if (until == c->ps.time) {
+                uint32_t other = (m->heapn > 2 && m->cur[m->heap[2]].ps.time == until &&
+                                  m->heap[2] < a) ? m->heap[2] : a;
+                if (other < top)
+                    until = c->ps.time - 1;
+            }
+        }
+        int r = 1;
+        while (count < limit) {
+            vftr_otf_parse* ps = &c->ps;
+            int rc;
+            if (procs != NULL && vftr_otf_proclist_status(procs, ps->process) == 0) {
+                OTF_KeyValueList_reset(ps->kv);
+                rc = VFTR_OTF_DISPATCH_KV;       /* neither counted nor handled */
+            } else {
+                rc = vftr_otf_dispatch(ps, h, m->filekind);
+            }
+            if (rc == VFTR_OTF_PARSE_ERROR)
+                return fail();
+            if (rc != VFTR_OTF_DISPATCH_KV) {
+                if (rc != VFTR_OTF_DISPATCH_SKIPPED && rc != OTF_RETURN_OK)
+                    return fail();
+                count++;
+                m->lasttime = ps->time;
+            }
+            r = advance(m, c);
+            if (r < 0)
+                return fail();
+            if (r == 0 || c->ps.time > until)
+                break;
+        }
+        if (r == 0) {
+            m->heap[0] = m->heap[--m->heapn];
+        }
+        if (m->heapn > 0)
+            sift_down(m, 0);
+    }
+    return count;
+}
+
+uint64_t vftr_otf_read_linear(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray* h,
+                              int filekind, const struct vftr_otf_proclist* procs,
+                              uint64_t limit, uint64_t* done_records)
+{
+    vftr_otf_parse ps;
+    memset(&ps, 0, sizeof ps);
+    ps.kv = rb->list;
+    ps.stream = stream;
+    uint64_t count = 0;
+    int r;
+    while (count < limit && (r = vftr_otf_rb_next(rb, &ps)) > 0) {
+        int rc;
+        if (procs != NULL && (filekind & (VFTR_OTF_FILE_EVENT | VFTR_OTF_FILE_SNAP |
+                                          VFTR_OTF_FILE_STAT)) &&
+            vftr_otf_proclist_status(procs, ps.process) == 0) {
+            OTF_KeyValueList_reset(ps.kv);
+            continue;
+        }
+        rc = vftr_otf_dispatch(&ps, h, filekind);
+        if (rc == VFTR_OTF_PARSE_ERROR) {
+            free(ps.arr);
+            return OTF_READ_ERROR;
+        }
+        if (rc == VFTR_OTF_DISPATCH_KV)
+            continue;
+        if (rc != VFTR_OTF_DISPATCH_SKIPPED && rc != OTF_RETURN_OK) {
+            free(ps.arr);
+            return OTF_READ_ERROR;
+        }
+        count++;
+    }
+    free(ps.arr);
+    if (done_records)
+        *done_records += count;
+    if (count < limit && rb->failed)
+        return OTF_READ_ERROR;
+    return count;
+}

@@ -1,0 +1,134 @@
+/*
+ * otf_records_tail.h — the code of otf_records.c that uses its generated
+ * tables (lookup_keyword, parse_record, record_ids, printers, record_kinds).
+ * Included once, at the end of the generated file.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "otf_kv_internal.h"
+
+int vftr_otf_parse_kv(vftr_otf_parse* ps);
+
+static int is_upper(char c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+
+int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
+{
+    char* kw = ps->p;
+    int index;
+    if (*kw == '#') {
+        /* event comment: "#"text"" or "#EVTCOMMENT "text"" */
+        char* q = kw + 1;
+        if (strncmp(q, "EVTCOMMENT", 10) == 0)
+            q += 10;
+        index = (filekind & VFTR_OTF_FILE_EVENT) ? EVENTCOMMENT_INDEX : -1;
+        ps->p = q;
+    } else {
+        size_t n = 0;
+        while (is_upper(kw[n]))
+            n++;
+        if ((n == 1 && kw[0] == 'K') || (n == 3 && memcmp(kw, "KEY", 3) == 0)) {
+            ps->p = kw + n;
+            return vftr_otf_parse_kv(ps) ? VFTR_OTF_DISPATCH_KV : VFTR_OTF_PARSE_ERROR;
+        }
+        index = n ? lookup_keyword(kw, n, filekind) : -1;
+        /* A short keyword may be glued to a tag ("LX3": Leave without a
+         * function but with a source location): try shorter keywords. */
+        size_t m = n;
+        while (index < 0 && m > 1) {
+            m--;
+            index = lookup_keyword(kw, m, filekind);
+        }
+        if (index >= 0)
+            ps->p = kw + m;
+    }
+    int rc;
+    if (index < 0) {
+        OTF_Handler_UnknownRecord* fn =
+            (OTF_Handler_UnknownRecord*)h->pointer[OTF_UNKNOWN_RECORD];
+        if (fn == NULL) {
+            rc = VFTR_OTF_DISPATCH_SKIPPED;
+        } else {
+            *ps->end = '\0';
+            rc = fn(h->firsthandlerarg[OTF_UNKNOWN_RECORD], ps->time, ps->process, ps->line);
+            *ps->end = '\n';
+        }
+    } else if (h->pointer[record_ids[index]] == NULL) {
+        rc = VFTR_OTF_DISPATCH_SKIPPED;
+    } else {
+        rc = parse_record(index, ps, h);
+    }
+    OTF_KeyValueList_reset(ps->kv);
+    return rc;
+}
+
+/* ---- printer ------------------------------------------------------------ */
+
+static int print_unknown(void* userData, uint64_t time, uint32_t process, const char* record)
+{
+    vftr_otf_printer* pr = (vftr_otf_printer*)userData;
+    if (pr->counts)
+        pr->counts[OTF_UNKNOWN_RECORD]++;
+    fprintf(pr->out, "%" PRIu64 " %" PRIu32 " UnknownRecord", time, process);
+    vftr_otf_print_string(pr->out, "text", record);
+    fputc('\n', pr->out);
+    return OTF_RETURN_OK;
+}
+
+int vftr_otf_print_install(OTF_HandlerArray* handlers, FILE* out, unsigned kinds,
+                           uint64_t* counts)
+{
+    if (handlers == NULL || out == NULL)
+        return -EINVAL;
+    vftr_otf_printer* pr = handlers->vftr_private;
+    if (pr == NULL) {
+        pr = calloc(1, sizeof *pr);
+        if (pr == NULL)
+            return -ENOMEM;
+        handlers->vftr_private = pr;
+    }
+    pr->out = out;
+    pr->counts = counts;
+    for (uint32_t i = 0; i < OTF_NRECORDS; i++) {
+        if (printers[i] == NULL || !(record_kinds[i] & kinds))
+            continue;
+        handlers->pointer[i] = printers[i];
+        handlers->firsthandlerarg[i] = pr;
+    }
+    if (kinds) {
+        handlers->pointer[OTF_UNKNOWN_RECORD] = (OTF_FunctionPointer*)print_unknown;
+        handlers->firsthandlerarg[OTF_UNKNOWN_RECORD] = pr;
+    }
+    return 0;
+}
+
+/* ---- copy handlers -------------------------------------------------------- */
+
+int OTF_HandlerArray_getCopyHandler(OTF_HandlerArray* handlers, OTF_Writer* writer)
+{
+    if (handlers == NULL)
+        return 0;
+    for (uint32_t i = 0; i < OTF_NRECORDS; i++) {
+        if (copy_writer[i] != NULL) {
+            handlers->pointer[i] = copy_writer[i];
+            handlers->firsthandlerarg[i] = writer;
+        }
+    }
+    return 1;
+}
+
+int OTF_HandlerArray_getCopyHandler_stream(OTF_HandlerArray* handlers, OTF_WStream* writer)
+{
+    if (handlers == NULL)
+        return 0;
+    for (uint32_t i = 0; i < OTF_NRECORDS; i++) {
+        if (copy_stream[i] != NULL) {
+            handlers->pointer[i] = copy_stream[i];
+            handlers->firsthandlerarg[i] = writer;
+        }
+    }
+    return 1;
+}

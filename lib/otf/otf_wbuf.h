@@ -1,0 +1,70 @@
+/*
+ * otf_wbuf.h — the fast path of writing text records into an OTF_WBuffer.
+ * The generated record writers call these; everything out of line (flush,
+ * growth, strings, arrays, key-value lists) lives in wbuffer.c.
+ *
+ * Contract: vftr_otf_wb_reserve(b, n) must succeed before up to n bytes are
+ * appended with the unchecked vftr_otf_wb_lit/char/hex.
+ */
+#ifndef VFTR_OTF_WBUF_H
+#define VFTR_OTF_WBUF_H
+
+#include <string.h>
+
+#include "OTF_WBuffer.h"
+#include "otf_internal.h"
+
+/* Slow path of vftr_otf_wb_reserve: flushes, or grows for a huge record. */
+int vftr_otf_wb_make_room(OTF_WBuffer* b, size_t n);
+/* Slow path of vftr_otf_wb_state: writes state lines, handles time errors. */
+int vftr_otf_wb_state_slow(OTF_WBuffer* b, uint64_t t, uint32_t p);
+/* A quoted string, '"' and '\n' replaced by blanks, NULL as "".  1 ok. */
+int vftr_otf_wb_string(OTF_WBuffer* b, const char* s);
+/* n elements in hex, each followed by a comma.  1 ok. */
+int vftr_otf_wb_array(OTF_WBuffer* b, const uint32_t* a, uint32_t n);
+/* The "K..." lines of `list`, which is then reset.  1 ok. */
+int vftr_otf_wb_kvlist(OTF_WBuffer* b, OTF_KeyValueList* list, int longfmt);
+/* Empties `list` if it is not NULL. */
+void vftr_otf_kv_reset(OTF_KeyValueList* list);
+
+static inline int vftr_otf_wb_reserve(OTF_WBuffer* b, size_t n)
+{
+    if (OTF_LIKELY((size_t)b->pos + n <= b->size))
+        return 1;
+    return vftr_otf_wb_make_room(b, n);
+}
+
+static inline void vftr_otf_wb_lit(OTF_WBuffer* b, const char* s, size_t n)
+{
+    memcpy(b->buffer + b->pos, s, n);
+    b->pos += (uint32_t)n;
+}
+
+static inline void vftr_otf_wb_char(OTF_WBuffer* b, char c)
+{
+    b->buffer[b->pos++] = c;
+}
+
+/* Lower-case hex without leading zeros: at most 16 bytes. */
+static inline void vftr_otf_wb_hex(OTF_WBuffer* b, uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char* p = b->buffer + b->pos;
+    unsigned n = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
+    b->pos += n;
+    while (n > 0) {
+        p[--n] = digits[v & 15];
+        v >>= 4;
+    }
+}
+
+/* The time/process state machine (OTF_WBuffer.h); the common case, same
+ * time and process, costs two compares. */
+static inline int vftr_otf_wb_state(OTF_WBuffer* b, uint64_t t, uint32_t p)
+{
+    if (OTF_LIKELY(t == b->time && p == b->process && t != 0 && t != UINT64_MAX))
+        return 1;
+    return vftr_otf_wb_state_slow(b, t, p);
+}
+
+#endif /* VFTR_OTF_WBUF_H */

@@ -1,0 +1,35 @@
+/*
+ * otf_write_internal.h — what the generated record writers need from the
+ * stream and writer objects.
+ */
+#ifndef VFTR_OTF_WRITE_INTERNAL_H
+#define VFTR_OTF_WRITE_INTERNAL_H
+
+#include "OTF_WStream.h"
+#include "OTF_Writer.h"
+
+enum vftr_otf_buf_kind {
+    VFTR_OTF_BUF_DEF,
+    VFTR_OTF_BUF_EVENTS,
+    VFTR_OTF_BUF_SNAPS,     /* the events buffer when snapshots are inline */
+    VFTR_OTF_BUF_STATS,
+    VFTR_OTF_BUF_MARKER
+};
+
+/* The buffer of `kind`, opened on demand; NULL (otf_errno set) on error. */
+OTF_WBuffer* vftr_otf_wstream_buffer(OTF_WStream* w, int kind);
+
+static inline int vftr_otf_wstream_long(const OTF_WStream* w)
+{
+    return (w->format & OTF_WSTREAM_FORMAT_LONG) != 0;
+}
+
+/* Stream for definitions of `stream`; writes the trace's version header
+ * first if that has not happened yet.  NULL on error. */
+OTF_WStream* vftr_otf_writer_def_stream(OTF_Writer* w, uint32_t stream);
+/* Stream 0, where markers go.  NULL on error. */
+OTF_WStream* vftr_otf_writer_marker_stream(OTF_Writer* w);
+/* Stream of `process`, assigned on first use.  NULL on error. */
+OTF_WStream* vftr_otf_writer_process_stream(OTF_Writer* w, uint32_t process);
+
+#endif /* VFTR_OTF_WRITE_INTERNAL_H */

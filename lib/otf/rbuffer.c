@@ -1,0 +1,589 @@
+/*
+ * rbuffer.c — OTF_RBuffer: reading one trace file line by line, and time
+ * search by bisection on byte offsets (see OTF_RBuffer.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "OTF_File.h"
+#include "OTF_RBuffer.h"
+#include "otf_internal.h"
+#include "otf_kv_internal.h"
+#include "otf_parse.h"
+#include "otf_rbuf.h"
+
+#define RB_DEFAULT_SIZE  (1024u * 1024u)
+#define RB_MAX_SIZE      (100u * 1024u * 1024u)   /* longest line accepted */
+#define RB_JUMP_SIZE     4096u
+/* Bisection stops when the interval is this small; the rest is read. */
+#define RB_SEARCH_STOP   2048u
+
+static OTF_RBuffer* rb_new(OTF_File* file, const char* name)
+{
+    OTF_RBuffer* rb = calloc(1, sizeof *rb);
+    if (rb == NULL)
+        goto oom;
+    rb->buffer = malloc(RB_DEFAULT_SIZE + 1);
+    rb->list = OTF_KeyValueList_new();
+    rb->filename = strdup(name ? name : "(memory)");
+    if (rb->buffer == NULL || rb->list == NULL || rb->filename == NULL)
+        goto oom;
+    rb->file = file;
+    rb->size = RB_DEFAULT_SIZE;
+    rb->maxsize = RB_MAX_SIZE;
+    rb->jumpsize = RB_JUMP_SIZE;
+    rb->readsize = RB_DEFAULT_SIZE;
+    rb->process = (uint32_t)-1;
+    rb->filesize = OTF_File_size(file);
+    return rb;
+oom:
+    if (rb != NULL) {
+        free(rb->buffer);
+        if (rb->list)
+            OTF_KeyValueList_close(rb->list);
+        free(rb->filename);
+        free(rb);
+    }
+    OTF_File_close(file);
+    vftr_otf_seterr("%s: out of memory", name ? name : "(memory)");
+    return NULL;
+}
+
+OTF_RBuffer* OTF_RBuffer_open(const char* filename, OTF_FileManager* manager)
+{
+    OTF_File* f = OTF_File_open(filename, manager, OTF_FILEMODE_READ);
+    if (f == NULL)
+        return NULL;
+    return rb_new(f, filename);
+}
+
+OTF_RBuffer* OTF_RBuffer_open_with_external_buffer(uint32_t len, const char* buffer,
+                                                   uint8_t is_compressed)
+{
+    OTF_File* f = OTF_File_open_with_external_buffer(len, buffer, is_compressed,
+                                                     OTF_FILEMODE_READ);
+    if (f == NULL)
+        return NULL;
+    return rb_new(f, NULL);
+}
+
+int OTF_RBuffer_close(OTF_RBuffer* rb)
+{
+    if (rb == NULL)
+        return 0;
+    int ok = OTF_File_close(rb->file);
+    free(rb->buffer);
+    OTF_KeyValueList_close(rb->list);
+    free(rb->array);
+    free(rb->filename);
+    free(rb);
+    return ok;
+}
+
+static int rb_resize(OTF_RBuffer* rb, size_t size)
+{
+    char* nb = realloc(rb->buffer, size + 1);
+    if (nb == NULL) {
+        vftr_otf_seterr("%s: out of memory for a %zu byte read buffer", rb->filename, size);
+        return 0;
+    }
+    rb->buffer = nb;
+    rb->size = (uint32_t)size;
+    return 1;
+}
+
+int OTF_RBuffer_setSize(OTF_RBuffer* rb, size_t size)
+{
+    if (rb == NULL || size < 64 || size > RB_MAX_SIZE) {
+        vftr_otf_seterr("read buffer size %zu out of range", size);
+        return 0;
+    }
+    if (size < rb->end)
+        return 1;
+    if (!rb_resize(rb, size))
+        return 0;
+    rb->readsize = (uint32_t)size;
+    return 1;
+}
+
+void OTF_RBuffer_setZBufferSize(OTF_RBuffer* rb, uint32_t size)
+{
+    if (rb != NULL)
+        OTF_File_setZBufferSize(rb->file, size);
+}
+
+int OTF_RBuffer_setJumpSize(OTF_RBuffer* rb, size_t size)
+{
+    if (rb == NULL || size < 16 || size > rb->size)
+        return 0;
+    rb->jumpsize = (uint32_t)size;
+    return 1;
+}
+
+/* Moves the unread text to the front and reads more.  Returns the number of
+ * bytes added, 0 at the end of the file, -1 on error. */
+static long rb_fill(OTF_RBuffer* rb)
+{
+    if (rb->eof)
+        return 0;
+    if (rb->pos > 0) {
+        memmove(rb->buffer, rb->buffer + rb->pos, rb->end - rb->pos);
+        rb->base += rb->pos;
+        rb->end -= rb->pos;
+        rb->rec = rb->rec >= rb->pos ? rb->rec - rb->pos : 0;
+        rb->pos = 0;
+    }
+    if (rb->end == rb->size) {
+        /* One line fills the whole buffer: grow, within reason. */
+        if (rb->size >= rb->maxsize) {
+            vftr_otf_seterr("%s: offset %llu: line longer than %u bytes", rb->filename,
+                            (unsigned long long)rb->base, rb->maxsize);
+            rb->failed = 1;
+            return -1;
+        }
+        size_t ns = (size_t)rb->size * 2;
+        if (ns > rb->maxsize)
+            ns = rb->maxsize;
+        if (!rb_resize(rb, ns)) {
+            rb->failed = 1;
+            return -1;
+        }
+    }
+    size_t want = rb->size - rb->end;
+    if (want > rb->readsize)
+        want = rb->readsize;
+    size_t got = OTF_File_read(rb->file, rb->buffer + rb->end, want);
+    if (got == 0) {
+        rb->eof = 1;
+        return 0;
+    }
+    rb->end += (uint32_t)got;
+    /* Reads after a jump start small and grow: a time search touches many
+     * places briefly, a linear read wants big blocks. */
+    if (rb->readsize < rb->size)
+        rb->readsize = rb->readsize * 4 > rb->size ? rb->size : rb->readsize * 4;
+    return (long)got;
+}
+
+/* The next line [*line, *nl) with **nl == '\n'.  1, 0 at end, -1 error. */
+static int rb_line(OTF_RBuffer* rb, char** line, char** nl)
+{
+    for (;;) {
+        char* s = rb->buffer + rb->pos;
+        char* q = memchr(s, '\n', rb->end - rb->pos);
+        if (q != NULL) {
+            rb->rec = rb->pos;
+            rb->pos = (uint32_t)(q - rb->buffer) + 1;
+            *line = s;
+            *nl = q;
+            return 1;
+        }
+        long got = rb_fill(rb);
+        if (got < 0)
+            return -1;
+        if (got == 0) {
+            if (rb->pos >= rb->end)
+                return 0;
+            /* a last line without newline: terminate it in the spare byte */
+            rb->buffer[rb->end] = '\n';
+            rb->rec = rb->pos;
+            *line = rb->buffer + rb->pos;
+            *nl = rb->buffer + rb->end;
+            rb->pos = rb->end + 1;
+            rb->end += 1;
+            return 1;
+        }
+    }
+}
+
+static int is_hex(char c)
+{
+    return vftr_otf_hexval[(unsigned char)c] <= 15;
+}
+
+/* A state line: updates time or process.  Returns 1 if it was one. */
+static int rb_state(OTF_RBuffer* rb, char* line, char* nl, int* bad)
+{
+    char* p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (is_hex(*p)) {
+        vftr_otf_parse ps = { .line = line, .p = p, .end = nl };
+        uint64_t t;
+        if (!vftr_otf_parse_u64(&ps, &t) || !vftr_otf_parse_end(&ps)) {
+            *bad = 1;
+            return 1;
+        }
+        rb->time = t;
+        return 1;
+    }
+    if (*p == '*') {
+        vftr_otf_parse ps = { .line = line, .p = p + 1, .end = nl };
+        uint32_t pr;
+        if (!vftr_otf_parse_u32(&ps, &pr) || !vftr_otf_parse_end(&ps)) {
+            *bad = 1;
+            return 1;
+        }
+        rb->process = pr;
+        return 1;
+    }
+    return 0;
+}
+
+int vftr_otf_rb_next(OTF_RBuffer* rb, vftr_otf_parse* ps)
+{
+    if (rb->failed)
+        return -1;
+    for (;;) {
+        char *line, *nl;
+        int r = rb_line(rb, &line, &nl);
+        if (r <= 0)
+            return r;
+        if (line == nl || (line + 1 == nl && *line == '\r'))
+            continue;                       /* empty line */
+        int bad = 0;
+        if (rb_state(rb, line, nl, &bad)) {
+            if (bad) {
+                vftr_otf_seterr("%s: offset %llu: malformed time or process line \"%.*s\"",
+                                rb->filename,
+                                (unsigned long long)(rb->base + (uint64_t)(line - rb->buffer)),
+                                (int)((nl - line) > 40 ? 40 : (nl - line)), line);
+                rb->failed = 1;
+                return -1;
+            }
+            continue;
+        }
+        ps->line = line;
+        ps->p = line;
+        while (*ps->p == ' ' || *ps->p == '\t')
+            ps->p++;
+        ps->end = nl;
+        ps->time = rb->time;
+        ps->process = rb->process;
+        ps->file = rb->filename;
+        ps->offset = rb->base + (uint64_t)(line - rb->buffer);
+        return 1;
+    }
+}
+
+char* OTF_RBuffer_getRecord(OTF_RBuffer* rb)
+{
+    if (rb == NULL)
+        return NULL;
+    vftr_otf_parse ps;
+    memset(&ps, 0, sizeof ps);
+    if (vftr_otf_rb_next(rb, &ps) <= 0)
+        return NULL;
+    /* the low-level token readers continue from the record's start */
+    rb->pos = (uint32_t)(ps.p - rb->buffer);
+    return ps.p;
+}
+
+int OTF_RBuffer_guaranteeRecord(OTF_RBuffer* rb)
+{
+    if (rb == NULL)
+        return 0;
+    for (;;) {
+        if (memchr(rb->buffer + rb->pos, '\n', rb->end - rb->pos) != NULL)
+            return 1;
+        if (rb_fill(rb) <= 0)
+            return rb->pos < rb->end;
+    }
+}
+
+char* OTF_RBuffer_printRecord(OTF_RBuffer* rb)
+{
+    if (rb == NULL || rb->rec >= rb->end)
+        return NULL;
+    const char* s = rb->buffer + rb->rec;
+    const char* q = memchr(s, '\n', rb->end - rb->rec);
+    size_t n = q ? (size_t)(q - s) : rb->end - rb->rec;
+    char* out = malloc(n + 1);
+    if (out != NULL) {
+        memcpy(out, s, n);
+        out[n] = '\0';
+    }
+    return out;
+}
+
+int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
+{
+    if (rb == NULL)
+        return 0;
+    if (filepos > rb->filesize)
+        return 0;
+    if (!OTF_File_seek(rb->file, filepos)) {
+        vftr_otf_seterr("%s: cannot seek to offset %llu", rb->filename,
+                        (unsigned long long)filepos);
+        return 0;
+    }
+    rb->pos = rb->end = rb->rec = 0;
+    rb->base = filepos;
+    rb->eof = 0;
+    rb->failed = 0;
+    rb->readsize = rb->jumpsize;
+    rb->time = 0;
+    rb->process = (uint32_t)-1;
+    OTF_KeyValueList_reset(rb->list);
+    char *line, *nl;
+    int r;
+    if (filepos > 0) {
+        /* The jump most likely landed inside a line: drop its rest. */
+        if (rb_line(rb, &line, &nl) <= 0)
+            return 0;
+    }
+    /* Resynchronise on a time line followed by a process line; whatever
+     * lies before them belongs to an earlier time. */
+    int have_time = 0;
+    while ((r = rb_line(rb, &line, &nl)) > 0) {
+        int bad = 0;
+        char c = *line;
+        if (is_hex(c)) {
+            if (rb_state(rb, line, nl, &bad) && !bad)
+                have_time = 1;
+        } else if (c == '*' && have_time) {
+            if (rb_state(rb, line, nl, &bad) && !bad)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
+{
+    if (rb == NULL)
+        return 0;
+    uint64_t a = 0, b = rb->filesize;
+    while (b - a > RB_SEARCH_STOP) {
+        uint64_t c = a + (b - a) / 2;
+        if (!OTF_RBuffer_jump(rb, c) || rb->time >= time)
+            b = c;
+        else
+            a = c;
+    }
+    if (a == 0) {
+        if (!OTF_File_seek(rb->file, 0))
+            return 0;
+        rb->pos = rb->end = rb->rec = 0;
+        rb->base = 0;
+        rb->eof = 0;
+        rb->failed = 0;
+        rb->readsize = rb->jumpsize;
+        rb->time = 0;
+        rb->process = (uint32_t)-1;
+        return 1;
+    }
+    return OTF_RBuffer_jump(rb, a);
+}
+
+int OTF_RBuffer_getFileProperties(OTF_RBuffer* rb)
+{
+    if (rb == NULL)
+        return 0;
+    if (rb->props)
+        return 1;
+    if (!OTF_RBuffer_jump(rb, 0))
+        return 0;
+    rb->firstTime = rb->time;
+    /* The writer repeats the last state at the end of every file, so the
+     * last time line is near the end: step back until one is found. */
+    uint64_t step = rb->jumpsize;
+    uint64_t last = rb->firstTime;
+    for (;;) {
+        uint64_t at = rb->filesize > step ? rb->filesize - step : 0;
+        if (OTF_RBuffer_jump(rb, at)) {
+            last = rb->time;
+            vftr_otf_parse ps;
+            int r;
+            while ((r = vftr_otf_rb_next(rb, &ps)) > 0)
+                ;
+            if (r < 0)
+                return 0;
+            if (rb->time > last)
+                last = rb->time;
+            break;
+        }
+        if (at == 0)
+            break;
+        step *= 2;
+    }
+    rb->lastTime = last;
+    rb->props = 1;
+    return OTF_File_seek(rb->file, 0) ? OTF_RBuffer_searchTime(rb, 0) : 0;
+}
+
+uint64_t OTF_RBuffer_getFileSize(OTF_RBuffer* rb)
+{
+    return rb ? rb->filesize : 0;
+}
+
+uint64_t OTF_RBuffer_getFilePos(OTF_RBuffer* rb)
+{
+    return rb ? OTF_File_tell(rb->file) : 0;
+}
+
+uint64_t OTF_RBuffer_getCurrentTime(OTF_RBuffer* rb) { return rb ? rb->time : 0; }
+void OTF_RBuffer_setCurrentTime(OTF_RBuffer* rb, uint64_t time) { if (rb) rb->time = time; }
+uint32_t OTF_RBuffer_getCurrentProcess(OTF_RBuffer* rb) { return rb ? rb->process : 0; }
+void OTF_RBuffer_setCurrentProcess(OTF_RBuffer* rb, uint32_t p) { if (rb) rb->process = p; }
+
+/* ---- OTF's low-level token API on the current position ---------------- */
+
+static vftr_otf_parse rb_cursor(OTF_RBuffer* rb)
+{
+    vftr_otf_parse ps;
+    memset(&ps, 0, sizeof ps);
+    char* s = rb->buffer + rb->pos;
+    char* q = memchr(s, '\n', rb->end - rb->pos);
+    ps.line = ps.p = s;
+    ps.end = q ? q : rb->buffer + rb->end;
+    return ps;
+}
+
+uint64_t OTF_RBuffer_readUint64(OTF_RBuffer* rb)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    uint64_t v = 0;
+    if (!vftr_otf_parse_u64(&ps, &v))
+        return 0;
+    rb->pos = (uint32_t)(ps.p - rb->buffer);
+    return v;
+}
+
+uint32_t OTF_RBuffer_readUint32(OTF_RBuffer* rb)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    uint32_t v = 0;
+    if (!vftr_otf_parse_u32(&ps, &v))
+        return 0;
+    rb->pos = (uint32_t)(ps.p - rb->buffer);
+    return v;
+}
+
+const char* OTF_RBuffer_readString(OTF_RBuffer* rb)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    const char* s = NULL;
+    if (!vftr_otf_parse_string(&ps, &s))
+        return NULL;
+    rb->pos = (uint32_t)(ps.p - rb->buffer);
+    return s;
+}
+
+uint32_t OTF_RBuffer_readArray(OTF_RBuffer* rb, uint32_t** array, uint32_t* size)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    ps.arr = rb->array;
+    ps.arrcap = rb->arraycap;
+    uint32_t n = 0;
+    const uint32_t* out = NULL;
+    int ok = vftr_otf_parse_array(&ps, &n, &out);
+    rb->array = ps.arr;
+    rb->arraycap = ps.arrcap;
+    if (!ok)
+        return 0;
+    rb->pos = (uint32_t)(ps.p - rb->buffer);
+    if (array != NULL) {
+        /* the caller's array is realloc'ed to fit, as OTF's API expects */
+        if (size != NULL && *size < n) {
+            uint32_t* na = realloc(*array, sizeof *na * n);
+            if (na == NULL)
+                return 0;
+            *array = na;
+            *size = n;
+        }
+        if (n)
+            memcpy(*array, out, sizeof *out * n);
+    }
+    return n;
+}
+
+int OTF_RBuffer_testChar(OTF_RBuffer* rb, char c)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    vftr_otf_parse_blanks(&ps);
+    if (*ps.p != c)
+        return 0;
+    rb->pos = (uint32_t)(ps.p + 1 - rb->buffer);
+    return 1;
+}
+
+int OTF_RBuffer_testKeyword(OTF_RBuffer* rb, const char* string)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    vftr_otf_parse_blanks(&ps);
+    size_t n = strlen(string);
+    if ((size_t)(ps.end - ps.p) < n || memcmp(ps.p, string, n) != 0 ||
+        (ps.p[n] >= 'A' && ps.p[n] <= 'Z'))
+        return 0;
+    rb->pos = (uint32_t)(ps.p + n - rb->buffer);
+    return 1;
+}
+
+int OTF_RBuffer_testPrefix(OTF_RBuffer* rb, const char* string)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    vftr_otf_parse_blanks(&ps);
+    size_t n = strlen(string);
+    if ((size_t)(ps.end - ps.p) < n || memcmp(ps.p, string, n) != 0)
+        return 0;
+    rb->pos = (uint32_t)(ps.p + n - rb->buffer);
+    return 1;
+}
+
+int OTF_RBuffer_readNewline(OTF_RBuffer* rb)
+{
+    vftr_otf_parse ps = rb_cursor(rb);
+    if (!vftr_otf_parse_end(&ps))
+        return 0;
+    rb->pos = (uint32_t)(ps.end - rb->buffer) + 1;
+    return 1;
+}
+
+void OTF_RBuffer_skipSpaces(OTF_RBuffer* rb)
+{
+    while (rb->pos < rb->end && (rb->buffer[rb->pos] == ' ' || rb->buffer[rb->pos] == '\t'))
+        rb->pos++;
+}
+
+void OTF_RBuffer_skipKeyword(OTF_RBuffer* rb)
+{
+    while (rb->pos < rb->end && rb->buffer[rb->pos] >= 'A' && rb->buffer[rb->pos] <= 'Z')
+        rb->pos++;
+}
+
+uint32_t OTF_RBuffer_readBytes(OTF_RBuffer* rb, uint8_t* array, uint32_t max_len)
+{
+    uint32_t n = 0;
+    while (n < max_len && rb->pos + 1 < rb->end && is_hex(rb->buffer[rb->pos]) &&
+           is_hex(rb->buffer[rb->pos + 1])) {
+        array[n++] = (uint8_t)(vftr_otf_hexval[(unsigned char)rb->buffer[rb->pos]] << 4 |
+                               vftr_otf_hexval[(unsigned char)rb->buffer[rb->pos + 1]]);
+        rb->pos += 2;
+    }
+    return n;
+}
+
+int vftr_otf_parse_kv(vftr_otf_parse* ps);
+
+uint32_t OTF_RBuffer_readKeyValueList(OTF_RBuffer* rb)
+{
+    /* Reads consecutive key-value lines into rb->list. */
+    uint32_t n = 0;
+    for (;;) {
+        if (!OTF_RBuffer_guaranteeRecord(rb))
+            return n;
+        vftr_otf_parse ps = rb_cursor(rb);
+        ps.kv = rb->list;
+        ps.file = rb->filename;
+        vftr_otf_parse_blanks(&ps);
+        if (!(ps.p[0] == 'K' && (ps.p[1] < 'A' || ps.p[1] > 'Z' ||
+                                 strncmp(ps.p, "KEY", 3) == 0)))
+            return n;
+        ps.p += strncmp(ps.p, "KEY", 3) == 0 ? 3 : 1;
+        if (!vftr_otf_parse_kv(&ps))
+            return n;
+        rb->pos = (uint32_t)(ps.end - rb->buffer) + 1;
+        n++;
+    }
+}

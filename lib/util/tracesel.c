@@ -1,0 +1,220 @@
+/*
+ * tracesel.c — trace name, time base and process selection for the tools
+ * (see tracesel.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+
+#include "errmsg.h"
+#include "tracesel.h"
+
+/* The OTF library's last message as one line: the reference library spreads
+ * it over several lines with a trailing newline, which would break our
+ * one-line messages.  `size` must be > 0. */
+static void otf_message(char *buf, size_t size)
+{
+    size_t n = 0;
+    int pending_blank = 0;
+
+    for (const char *s = otf_strerr; *s && n + 1 < size; s++) {
+        if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+            pending_blank = n > 0;
+            continue;
+        }
+        if (pending_blank) {
+            if (n + 2 >= size)
+                break;
+            buf[n++] = ' ';
+            pending_blank = 0;
+        }
+        buf[n++] = *s;
+    }
+    buf[n] = '\0';
+    if (n == 0)
+        snprintf(buf, size, "unknown error");
+}
+
+char *vftr_trace_namestub(const char *arg)
+{
+    size_t len = strlen(arg);
+    char *stub;
+
+    if (len > 4 && strcmp(arg + len - 4, ".otf") == 0)
+        len -= 4;
+    stub = malloc(len + 1);
+    if (!stub) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memcpy(stub, arg, len);
+    stub[len] = '\0';
+    return stub;
+}
+
+OTF_Reader *vftr_trace_open(const char *namestub, OTF_FileManager *manager, char *err,
+                            size_t errlen)
+{
+    char msg[VFTR_ERRMSG_MAX];
+    OTF_Reader *reader = OTF_Reader_open(namestub, manager);
+
+    if (reader)
+        return reader;
+    /* The commonest cause is a wrong name; say so plainly instead of
+     * passing on the library's account of its master-file parser. */
+    size_t len = strlen(namestub);
+    char *master = malloc(len + 5);
+    if (master) {
+        memcpy(master, namestub, len);
+        memcpy(master + len, ".otf", 5);
+        if (access(master, R_OK) != 0)
+            snprintf(msg, sizeof msg, "%s", strerror(errno));
+        else
+            otf_message(msg, sizeof msg);
+        free(master);
+    } else {
+        otf_message(msg, sizeof msg);
+    }
+    vftr_errmsg(err, errlen, 0, "cannot open trace (%s)", msg);
+    errno = EIO;
+    return NULL;
+}
+
+struct defs_seen {
+    uint64_t resolution;
+    uint64_t first;
+    int have_resolution;
+    int have_range;
+};
+
+static int on_resolution(void *user, uint32_t stream, uint64_t ticks_per_second,
+                         OTF_KeyValueList *kv)
+{
+    struct defs_seen *seen = user;
+
+    (void)stream;
+    (void)kv;
+    /* Global definitions come first; a local redefinition does not win. */
+    if (!seen->have_resolution) {
+        seen->resolution = ticks_per_second;
+        seen->have_resolution = 1;
+    }
+    return OTF_RETURN_OK;
+}
+
+static int on_timerange(void *user, uint32_t stream, uint64_t min_time, uint64_t max_time,
+                        OTF_KeyValueList *kv)
+{
+    struct defs_seen *seen = user;
+
+    (void)stream;
+    (void)max_time;
+    (void)kv;
+    /* Streams may each declare their own range: the trace starts at the
+     * earliest of them. */
+    if (!seen->have_range || min_time < seen->first)
+        seen->first = min_time;
+    seen->have_range = 1;
+    return OTF_RETURN_OK;
+}
+
+/*
+ * OTF stores every handler as OTF_FunctionPointer and calls it with its real
+ * type.  Going through void (*)(void) states that the conversion is meant
+ * (and keeps gcc's -Wcast-function-type quiet).
+ */
+#define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
+
+int vftr_trace_timebase(const char *namestub, OTF_FileManager *manager,
+                        struct vftr_timebase *base, char *err, size_t errlen)
+{
+    struct defs_seen seen = { 0, 0, 0, 0 };
+    char msg[VFTR_ERRMSG_MAX];
+    OTF_HandlerArray *handlers = NULL;
+    OTF_Reader *reader;
+    int rc = 0;
+
+    reader = vftr_trace_open(namestub, manager, err, errlen);
+    if (!reader)
+        return -EIO;
+    handlers = OTF_HandlerArray_open();
+    if (!handlers) {
+        rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        goto out;
+    }
+    OTF_HandlerArray_setHandler(handlers, HANDLER(on_resolution), OTF_DEFTIMERRESOLUTION_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(handlers, &seen, OTF_DEFTIMERRESOLUTION_RECORD);
+    OTF_HandlerArray_setHandler(handlers, HANDLER(on_timerange), OTF_DEFTIMERANGE_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(handlers, &seen, OTF_DEFTIMERANGE_RECORD);
+
+    if (OTF_Reader_readDefinitions(reader, handlers) == OTF_READ_ERROR) {
+        otf_message(msg, sizeof msg);
+        rc = vftr_errmsg(err, errlen, -EIO, "cannot read definitions (%s)", msg);
+        goto out;
+    }
+
+    if (!seen.have_range) {
+        /* No declared range: read zero events, which positions every event
+         * stream at its first record, and ask for the progress window, whose
+         * minimum is then the earliest time stamp of all streams. */
+        uint64_t min = 0, cur = 0, max = 0;
+
+        OTF_Reader_setRecordLimit(reader, 0);
+        if (OTF_Reader_readEvents(reader, handlers) == OTF_READ_ERROR) {
+            otf_message(msg, sizeof msg);
+            rc = vftr_errmsg(err, errlen, -EIO, "cannot read events (%s)", msg);
+            goto out;
+        }
+        if (OTF_Reader_eventTimeProgress(reader, &min, &cur, &max) && min <= max)
+            seen.first = min;
+    }
+    base->resolution = seen.resolution;
+    base->first = seen.first;
+
+out:
+    if (handlers)
+        OTF_HandlerArray_close(handlers);
+    OTF_Reader_close(reader);
+    return rc;
+}
+
+long vftr_trace_select_processes(OTF_Reader *reader, const struct vftr_proclist *list,
+                                 char *err, size_t errlen)
+{
+    OTF_MasterControl *mc = OTF_Reader_getMasterControl(reader);
+    char msg[VFTR_ERRMSG_MAX];
+    long enabled = 0;
+
+    if (!mc || !OTF_Reader_setProcessStatusAll(reader, 0)) {
+        otf_message(msg, sizeof msg);
+        return vftr_errmsg(err, errlen, -EIO, "cannot select processes (%s)", msg);
+    }
+    /* Walk the processes the trace has rather than the list: a list such as
+     * 1-4000000000 must not turn into four billion calls. */
+    uint32_t nstreams = OTF_MasterControl_getCount(mc);
+    for (uint32_t i = 0; i < nstreams; i++) {
+        OTF_MapEntry *entry = OTF_MasterControl_getEntryByIndex(mc, i);
+        if (!entry)
+            continue;
+        for (uint32_t k = 0; k < entry->n; k++) {
+            uint32_t process = entry->values[k];
+            if (!vftr_proclist_contains(list, process))
+                continue;
+            if (!OTF_Reader_setProcessStatus(reader, process, 1)) {
+                otf_message(msg, sizeof msg);
+                return vftr_errmsg(err, errlen, -EIO, "cannot enable process %u (%s)",
+                                   (unsigned)process, msg);
+            }
+            enabled++;
+        }
+    }
+    if (enabled == 0) {
+        char procs[128];
+        size_t len = vftr_proclist_format(list, procs, sizeof procs);
+        vftr_errmsg(err, errlen, 0, "none of the processes %s%s is in the trace", procs,
+                    len >= sizeof procs ? "..." : "");
+    }
+    return enabled;
+}
