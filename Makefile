@@ -79,6 +79,7 @@ include lib/util/module.mk
 include analyzers/module.mk
 include test/module.mk
 include bench/module.mk
+include test/fuzz/module.mk
 include mk/demo.mk
 include mk/install.mk
 

@@ -1,2 +1,14 @@
-# make install — filled in with the tools.
+# make install PREFIX=... — binaries, libraries, headers, pkg-config files and
+# man pages.  DESTDIR is honoured for packaging.
+
 install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/vftr/otf $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(wildcard $(BIN)/*) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(OTF_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(OTF_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libvftrotf.so.$(OTF_LIBVERSION) $(DESTDIR)$(PREFIX)/lib/libvftrotf.so.$(OTF_SOVERSION)
+	ln -sf libvftrotf.so.$(OTF_SOVERSION) $(DESTDIR)$(PREFIX)/lib/libvftrotf.so
+	install -m 644 $(OTF_HEADERS) $(DESTDIR)$(PREFIX)/include/vftr/otf/
+	install -m 644 $(OTF_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 $(wildcard share/man/man1/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/

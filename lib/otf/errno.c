@@ -17,6 +17,12 @@ OTF_THREAD_LOCAL char otf_strerr[OTF_ERR_LEN];
 OTF_THREAD_LOCAL int otf_errno = OTF_NO_ERROR;
 
 static void set_message(const char *prefix, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 0)))
+#endif
+    ;
+
+static void set_message(const char *prefix, const char *fmt, va_list ap)
 {
     otf_errno = OTF_ERROR;
     int n = snprintf(otf_strerr, sizeof otf_strerr, "%s", prefix);

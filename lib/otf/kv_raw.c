@@ -19,6 +19,8 @@ const OTF_KeyValuePair* vftr_otf_kv_raw_pair(const OTF_KeyValueList* list, uint3
 
 int vftr_otf_kv_raw_append(OTF_KeyValueList* list, const OTF_KeyValuePair* pair)
 {
-    /* appendPair accepts the continuation pieces of a long byte array */
-    return OTF_KeyValueList_appendPair(list, *pair) == 0;
+    /* appendPair accepts the continuation pieces of a long byte array.  A
+     * repeated key (1) keeps its first value, as OTF readers do; only 255
+     * (out of memory, invalid type) is an error. */
+    return OTF_KeyValueList_appendPair(list, *pair) != 255;
 }

@@ -20,6 +20,11 @@
 #  define OTF_UNLIKELY(x) (x)
 #endif
 
+/* Converts between function pointer types.  The OTF API stores every
+ * handler as an OTF_FunctionPointer* and calls it with its real signature;
+ * going through void (*)(void) says that this is intended. */
+#define VFTR_OTF_FNCAST(type, fn) ((type)(void (*)(void))(fn))
+
 /* Records an error: sets otf_errno to OTF_ERROR and formats the message into
  * otf_strerr (thread-local).  Messages are lower-case and name the file and
  * offset where there is one.  Prints only when VFTR_OTF_VERBOSE is set. */

@@ -140,6 +140,9 @@ int vftr_otf_parse_array(vftr_otf_parse* ps, uint32_t* n, const uint32_t** out);
 /* "<major>.<minor>.<sub>"<string>"" of DefVersion.  1 ok. */
 int vftr_otf_parse_version(vftr_otf_parse* ps, uint8_t* major, uint8_t* minor, uint8_t* sub,
                            const char** string);
+/* A key-value line after its "K"/"KEY": appends the pair to ps->kv.  1 ok,
+ * 0 malformed (otf_errno set). */
+int vftr_otf_parse_kv(vftr_otf_parse* ps);
 /* Records a malformed-record error (file, offset, what) and returns
  * VFTR_OTF_PARSE_ERROR. */
 int vftr_otf_parse_fail(vftr_otf_parse* ps, const char* what);

@@ -8,8 +8,6 @@
 
 #include "otf_kv_internal.h"
 
-int vftr_otf_parse_kv(vftr_otf_parse* ps);
-
 static int is_upper(char c)
 {
     return c >= 'A' && c <= 'Z';
@@ -48,7 +46,7 @@ int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
     int rc;
     if (index < 0) {
         OTF_Handler_UnknownRecord* fn =
-            (OTF_Handler_UnknownRecord*)h->pointer[OTF_UNKNOWN_RECORD];
+            VFTR_OTF_FNCAST(OTF_Handler_UnknownRecord*, h->pointer[OTF_UNKNOWN_RECORD]);
         if (fn == NULL) {
             rc = VFTR_OTF_DISPATCH_SKIPPED;
         } else {
@@ -99,7 +97,8 @@ int vftr_otf_print_install(OTF_HandlerArray* handlers, FILE* out, unsigned kinds
         handlers->firsthandlerarg[i] = pr;
     }
     if (kinds) {
-        handlers->pointer[OTF_UNKNOWN_RECORD] = (OTF_FunctionPointer*)print_unknown;
+        handlers->pointer[OTF_UNKNOWN_RECORD] =
+            VFTR_OTF_FNCAST(OTF_FunctionPointer*, print_unknown);
         handlers->firsthandlerarg[OTF_UNKNOWN_RECORD] = pr;
     }
     return 0;

@@ -564,8 +564,6 @@ uint32_t OTF_RBuffer_readBytes(OTF_RBuffer* rb, uint8_t* array, uint32_t max_len
     return n;
 }
 
-int vftr_otf_parse_kv(vftr_otf_parse* ps);
-
 uint32_t OTF_RBuffer_readKeyValueList(OTF_RBuffer* rb)
 {
     /* Reads consecutive key-value lines into rb->list. */

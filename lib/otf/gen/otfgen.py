@@ -128,9 +128,44 @@ def c_str(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
 
 
+def emit_numeric_body(r, longfmt):
+    """Records of numbers only: one reserve for the longest form, then
+    unchecked appends."""
+    kw_short, kw_long, toks = parse_fmt(r)
+    kw = (kw_long + ' ') if longfmt else kw_short
+    out = []
+    bound = len(kw) + 1
+    body = ['vftr_otf_wb_lit(b, %s, %d);' % (c_str(kw), len(kw))]
+    first = True
+    for t in toks:
+        tag = None
+        if t.short is not None:
+            tag = (' %s ' % t.long) if longfmt else t.short
+        elif longfmt and not first:
+            tag = ' '
+        first = False
+        st = []
+        if tag:
+            st.append('vftr_otf_wb_lit(b, %s, %d);' % (c_str(tag), len(tag)))
+            bound += len(tag)
+        st.append('vftr_otf_wb_hex(b, (uint64_t)%s);' % t.param)
+        bound += 16
+        if t.opt:
+            body.append('if (%s != 0) {' % t.param)
+            body.extend('    ' + x for x in st)
+            body.append('}')
+        else:
+            body.extend(st)
+    body.append("vftr_otf_wb_char(b, '\\n');")
+    out.append('if (!vftr_otf_wb_reserve(b, %d)) return 0;' % bound)
+    return out + body
+
+
 def emit_body(r, longfmt):
     """C statements that append the record (after the KV lines) to `b`."""
     kw_short, kw_long, toks = parse_fmt(r)
+    if all(t.vk in ('u32', 'u64') for t in toks):
+        return emit_numeric_body(r, longfmt)
     out = []
     fixed = []        # pending fixed-size pieces: (bound, stmt)
 
@@ -391,7 +426,8 @@ def gen_parser(r):
         else:
             args.append(n)
     args.append('ps->kv')
-    out.append('    OTF_Handler_%s* fn = (OTF_Handler_%s*)h->pointer[%s];' % (r.name, r.name, r.rid))
+    out.append('    OTF_Handler_%s* fn = VFTR_OTF_FNCAST(OTF_Handler_%s*, h->pointer[%s]);'
+               % (r.name, r.name, r.rid))
     out.append('    return fn(h->firsthandlerarg[%s], %s);' % (r.rid, ', '.join(args)))
     out.append('}\n')
     return out
@@ -522,12 +558,12 @@ def gen_printer(r):
 def gen_printer_table():
     out = ['static OTF_FunctionPointer* const printers[OTF_NRECORDS] = {']
     for r in RECORDS:
-        out.append('    [%s] = (OTF_FunctionPointer*)print_%s,' % (r.rid, r.name))
+        out.append('    [%s] = VFTR_OTF_FNCAST(OTF_FunctionPointer*, print_%s),' % (r.rid, r.name))
     out.append('};\n')
     for var, pre in (('copy_writer', 'OTF_CopyHandler_'), ('copy_stream', 'OTF_CopyHandler_stream_')):
         out.append('static OTF_FunctionPointer* const %s[OTF_NRECORDS] = {' % var)
         for r in RECORDS:
-            out.append('    [%s] = (OTF_FunctionPointer*)%s%s,' % (r.rid, pre, r.name))
+            out.append('    [%s] = VFTR_OTF_FNCAST(OTF_FunctionPointer*, %s%s),' % (r.rid, pre, r.name))
         out.append('};\n')
     return out
 
