@@ -65,6 +65,9 @@ static void *grow32(void *array, uint32_t *cap, uint64_t need, size_t size)
 /* First index of map whose stream id is >= argument. */
 static uint32_t map_lower_bound(const OTF_MasterControl *mc, uint32_t argument)
 {
+    /* Ids usually arrive in ascending order: test the end first. */
+    if (mc->n == 0 || mc->map[mc->n - 1].argument < argument)
+        return mc->n;
     uint32_t lo = 0, hi = mc->n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -80,6 +83,8 @@ static uint32_t map_lower_bound(const OTF_MasterControl *mc, uint32_t argument)
  * is the key, so it sits in `argument` and the stream in `value`. */
 static uint32_t rmap_lower_bound(const OTF_MasterControl *mc, uint32_t process)
 {
+    if (mc->rn == 0 || mc->rmap[mc->rn - 1].argument < process)
+        return mc->rn;
     uint32_t lo = 0, hi = mc->rn;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -93,6 +98,8 @@ static uint32_t rmap_lower_bound(const OTF_MasterControl *mc, uint32_t process)
 
 static uint32_t values_lower_bound(const OTF_MapEntry *e, uint32_t value)
 {
+    if (e->n == 0 || e->values[e->n - 1] < value)
+        return e->n;
     uint32_t lo = 0, hi = e->n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;

@@ -130,20 +130,14 @@ uint64_t vftr_otf_merge_read(vftr_otf_merge* m, OTF_HandlerArray* h,
     while (m->heapn > 0 && count < limit) {
         uint32_t top = m->heap[0];
         vftr_otf_cursor* c = &m->cur[top];
-        /* the time up to which this file keeps the turn */
-        uint64_t until = UINT64_MAX;
+        /* The file keeps the turn while it still sorts before the best of
+         * the others, which are heap[1] and heap[2] and do not move
+         * meanwhile. */
+        int32_t second = -1;
         if (m->heapn > 1) {
-            uint32_t a = m->heap[1];
-            until = m->cur[a].ps.time;
-            if (m->heapn > 2 && m->cur[m->heap[2]].ps.time < until)
-                until = m->cur[m->heap[2]].ps.time;
-            /* equal times: the lower index first */
-            if (until == c->ps.time) {
-                uint32_t other = (m->heapn > 2 && m->cur[m->heap[2]].ps.time == until &&
-                                  m->heap[2] < a) ? m->heap[2] : a;
-                if (other < top)
-                    until = c->ps.time - 1;
-            }
+            second = (int32_t)m->heap[1];
+            if (m->heapn > 2 && before(m, m->heap[2], (uint32_t)second))
+                second = (int32_t)m->heap[2];
         }
         int r = 1;
         while (count < limit) {
@@ -166,7 +160,7 @@ uint64_t vftr_otf_merge_read(vftr_otf_merge* m, OTF_HandlerArray* h,
             r = advance(m, c);
             if (r < 0)
                 return fail();
-            if (r == 0 || c->ps.time > until)
+            if (r == 0 || (second >= 0 && before(m, (uint32_t)second, top)))
                 break;
         }
         if (r == 0) {

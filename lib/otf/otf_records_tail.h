@@ -17,6 +17,10 @@ int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
 {
     char* kw = ps->p;
     int index;
+    if (kw == ps->end || (*kw == '\r' && kw + 1 == ps->end)) {
+        OTF_KeyValueList_reset(ps->kv);
+        return VFTR_OTF_DISPATCH_SKIPPED;      /* empty line */
+    }
     if (*kw == '#') {
         /* event comment: "#"text"" or "#EVTCOMMENT "text"" */
         char* q = kw + 1;
@@ -50,8 +54,31 @@ int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
         if (fn == NULL) {
             rc = VFTR_OTF_DISPATCH_SKIPPED;
         } else {
+            /* As OTF does: outside event files the record is passed without
+             * the letter every record of that file starts with (D, M, T, S);
+             * definitions carry time (uint64_t)-1 and process 0, markers
+             * time 0 and process 0. */
+            uint64_t t = ps->time;
+            uint32_t p = ps->process;
+            char* text = ps->line;
+            char lead = 0;
+            if (filekind & VFTR_OTF_FILE_DEF) {
+                t = UINT64_MAX;
+                p = 0;
+                lead = 'D';
+            } else if (filekind & VFTR_OTF_FILE_MARKER) {
+                t = 0;
+                p = 0;
+                lead = 'M';
+            } else if (filekind == VFTR_OTF_FILE_SNAP) {
+                lead = 'T';
+            } else if (filekind == VFTR_OTF_FILE_STAT) {
+                lead = 'S';
+            }
+            if (lead && *text == lead)
+                text++;
             *ps->end = '\0';
-            rc = fn(h->firsthandlerarg[OTF_UNKNOWN_RECORD], ps->time, ps->process, ps->line);
+            rc = fn(h->firsthandlerarg[OTF_UNKNOWN_RECORD], t, p, text);
             *ps->end = '\n';
         }
     } else if (h->pointer[record_ids[index]] == NULL) {

@@ -239,8 +239,8 @@ int vftr_otf_rb_next(OTF_RBuffer* rb, vftr_otf_parse* ps)
         int r = rb_line(rb, &line, &nl);
         if (r <= 0)
             return r;
-        if (line == nl || (line + 1 == nl && *line == '\r'))
-            continue;                       /* empty line */
+        /* An empty line is handed out like a record: OTF counts it as one
+         * (the dispatcher skips it without a handler). */
         int bad = 0;
         if (rb_state(rb, line, nl, &bad)) {
             if (bad) {
@@ -312,7 +312,7 @@ int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
         return 0;
     if (filepos > rb->filesize)
         return 0;
-    if (!OTF_File_seek(rb->file, filepos)) {
+    if (OTF_File_seek(rb->file, filepos) != 0) {
         vftr_otf_seterr("%s: cannot seek to offset %llu", rb->filename,
                         (unsigned long long)filepos);
         return 0;
@@ -362,7 +362,7 @@ int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
             a = c;
     }
     if (a == 0) {
-        if (!OTF_File_seek(rb->file, 0))
+        if (OTF_File_seek(rb->file, 0) != 0)
             return 0;
         rb->pos = rb->end = rb->rec = 0;
         rb->base = 0;
@@ -409,7 +409,7 @@ int OTF_RBuffer_getFileProperties(OTF_RBuffer* rb)
     }
     rb->lastTime = last;
     rb->props = 1;
-    return OTF_File_seek(rb->file, 0) ? OTF_RBuffer_searchTime(rb, 0) : 0;
+    return OTF_File_seek(rb->file, 0) == 0 ? OTF_RBuffer_searchTime(rb, 0) : 0;
 }
 
 uint64_t OTF_RBuffer_getFileSize(OTF_RBuffer* rb)

@@ -85,8 +85,9 @@ static OTF_RBuffer* open_buf(OTF_RStream* s, OTF_FileType type)
         return s->field;                                        \
     }
 
-GETBUF(OTF_RStream_getDefBuffer, defBuffer,
-       s->id == 0 ? OTF_FILETYPE_GLOBAL_DEF : OTF_FILETYPE_DEF)
+/* Stream 0's definitions are <stub>.0.def too (OTF_FILETYPE_GLOBAL_DEF names
+ * an old "<stub>.def" that no writer produces). */
+GETBUF(OTF_RStream_getDefBuffer, defBuffer, OTF_FILETYPE_DEF)
 GETBUF(OTF_RStream_getEventBuffer, eventBuffer, OTF_FILETYPE_EVENT)
 GETBUF(OTF_RStream_getSnapsBuffer, snapsBuffer, OTF_FILETYPE_SNAPS)
 GETBUF(OTF_RStream_getStatsBuffer, statsBuffer, OTF_FILETYPE_STATS)

@@ -290,8 +290,12 @@ OTF_WStream* vftr_otf_writer_marker_stream(OTF_Writer* w)
     return OTF_Writer_getStream(w, 0);
 }
 
+/* The version line heads the global definitions exactly once; asking for
+ * it again (for any stream) writes nothing, as OTF does. */
 int OTF_Writer_writeOtfVersion(OTF_Writer* w, uint32_t stream)
 {
-    OTF_WStream* s = OTF_Writer_getStream(w, stream);
-    return s != NULL && OTF_WStream_writeOtfVersion(s);
+    (void)stream;
+    if (w == NULL)
+        return 0;
+    return w->header_written || write_header(w);
 }

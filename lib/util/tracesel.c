@@ -121,6 +121,40 @@ static int on_timerange(void *user, uint32_t stream, uint64_t min_time, uint64_t
 }
 
 /*
+ * The earliest time stamp of all event files, or 0 if there are none.  Each
+ * stream's event buffer knows the first time stamp of its file (the reader
+ * needs it for its binary search); opening the streams one by one and asking
+ * them costs one small read per stream and needs no handler for every event
+ * type.  Streams whose file is missing or unreadable are skipped: their
+ * events cannot be read either.
+ */
+static uint64_t first_event_time(const char *namestub, OTF_FileManager *manager,
+                                 OTF_Reader *reader)
+{
+    OTF_MasterControl *mc = OTF_Reader_getMasterControl(reader);
+    uint32_t nstreams = mc ? OTF_MasterControl_getCount(mc) : 0;
+    uint64_t first = 0;
+    int found = 0;
+
+    for (uint32_t i = 0; i < nstreams; i++) {
+        OTF_MapEntry *entry = OTF_MasterControl_getEntryByIndex(mc, i);
+        OTF_RStream *stream;
+        OTF_RBuffer *events;
+
+        if (!entry || !(stream = OTF_RStream_open(namestub, entry->argument, manager)))
+            continue;
+        events = OTF_RStream_getEventBuffer(stream);
+        if (events && OTF_RBuffer_getFileProperties(events) &&
+            (!found || events->firstTime < first)) {
+            first = events->firstTime;
+            found = 1;
+        }
+        OTF_RStream_close(stream);
+    }
+    return first;
+}
+
+/*
  * OTF stores every handler as OTF_FunctionPointer and calls it with its real
  * type.  Going through void (*)(void) states that the conversion is meant
  * (and keeps gcc's -Wcast-function-type quiet).
@@ -155,21 +189,8 @@ int vftr_trace_timebase(const char *namestub, OTF_FileManager *manager,
         goto out;
     }
 
-    if (!seen.have_range) {
-        /* No declared range: read zero events, which positions every event
-         * stream at its first record, and ask for the progress window, whose
-         * minimum is then the earliest time stamp of all streams. */
-        uint64_t min = 0, cur = 0, max = 0;
-
-        OTF_Reader_setRecordLimit(reader, 0);
-        if (OTF_Reader_readEvents(reader, handlers) == OTF_READ_ERROR) {
-            otf_message(msg, sizeof msg);
-            rc = vftr_errmsg(err, errlen, -EIO, "cannot read events (%s)", msg);
-            goto out;
-        }
-        if (OTF_Reader_eventTimeProgress(reader, &min, &cur, &max) && min <= max)
-            seen.first = min;
-    }
+    if (!seen.have_range)
+        seen.first = first_event_time(namestub, manager, reader);
     base->resolution = seen.resolution;
     base->first = seen.first;
 

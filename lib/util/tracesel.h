@@ -41,10 +41,10 @@ OTF_Reader *vftr_trace_open(const char *namestub, OTF_FileManager *manager, char
 /*
  * Finds the time base of the trace `namestub`: the timer resolution from
  * DefTimerResolution (0 if the trace has none) and the first time stamp from
- * DefTimeRange, or, when the trace has no DefTimeRange, the earliest event
- * time (0 if there are no events either).  Opens its own readers on
- * `manager` and closes them again, so that a reader the caller opened is
- * not disturbed.
+ * DefTimeRange, or, when the trace has no DefTimeRange, the earliest time
+ * stamp of its event files (0 if there are no events either).  Opens its
+ * own reader and streams on `manager` and closes them again, so that a
+ * reader the caller opened is not disturbed.
  *
  * Returns 0, or -EIO when the trace cannot be opened or read (err gets the
  * OTF library's message).

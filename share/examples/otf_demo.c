@@ -52,17 +52,24 @@ int main(int argc, char** argv)
         OTF_Writer_writeEnter(w, 0, F_MAIN, p, 0);
     for (uint64_t r = 0; r < ROUNDS; r++) {
         uint64_t t = 100 + 100 * r;
-        for (uint32_t p = 1; p <= NPROC; p++) {
-            uint32_t next = p % NPROC + 1, prev = (p + NPROC - 2) % NPROC + 1;
-            OTF_Writer_writeEnter(w, t + p, F_COMPUTE, p, 0);
-            OTF_Writer_writeCounter(w, t + p + 5, p, 1, 4096 * (r + 1) * p);
-            OTF_Writer_writeLeave(w, t + 40 + p, F_COMPUTE, p, 0);
-            OTF_Writer_writeEnter(w, t + 50 + p, F_SEND, p, 0);
-            OTF_Writer_writeSendMsg(w, t + 51 + p, p, next, 100, 7, 1024, 0);
-            OTF_Writer_writeLeave(w, t + 52 + p, F_SEND, p, 0);
-            OTF_Writer_writeEnter(w, t + 60 + p, F_RECV, p, 0);
-            OTF_Writer_writeRecvMsg(w, t + 70 + p, p, prev, 100, 7, 1024, 0);
-            OTF_Writer_writeLeave(w, t + 71 + p, F_RECV, p, 0);
+        /* phase by phase, so that time stamps grow in every stream */
+        for (int phase = 0; phase < 9; phase++) {
+            static const uint64_t offset[9] = { 0, 5, 40, 50, 55, 60, 70, 80, 85 };
+            for (uint32_t p = 1; p <= NPROC; p++) {
+                uint32_t next = p % NPROC + 1, prev = (p + NPROC - 2) % NPROC + 1;
+                uint64_t at = t + offset[phase] + p;
+                switch (phase) {
+                case 0: OTF_Writer_writeEnter(w, at, F_COMPUTE, p, 0); break;
+                case 1: OTF_Writer_writeCounter(w, at, p, 1, 4096 * (r + 1) * p); break;
+                case 2: OTF_Writer_writeLeave(w, at, F_COMPUTE, p, 0); break;
+                case 3: OTF_Writer_writeEnter(w, at, F_SEND, p, 0); break;
+                case 4: OTF_Writer_writeSendMsg(w, at, p, next, 100, 7, 1024, 0); break;
+                case 5: OTF_Writer_writeLeave(w, at, F_SEND, p, 0); break;
+                case 6: OTF_Writer_writeEnter(w, at, F_RECV, p, 0); break;
+                case 7: OTF_Writer_writeRecvMsg(w, at, p, prev, 100, 7, 1024, 0); break;
+                default: OTF_Writer_writeLeave(w, at, F_RECV, p, 0); break;
+                }
+            }
         }
     }
     for (uint32_t p = 1; p <= NPROC; p++)

@@ -46,9 +46,12 @@ class Tok:
         if self.opt:
             text = text[1:]
         self.array = None
+        self.also = None
         if text.startswith('$'):
             self.short = self.long = None
             self.param = text[1:]
+            if '/' in self.param:
+                self.param, self.also = self.param.split('/')
         else:
             tags, self.param = text.split(':')
             self.short, self.long = tags.split('|')
@@ -151,7 +154,10 @@ def emit_numeric_body(r, longfmt):
         st.append('vftr_otf_wb_hex(b, (uint64_t)%s);' % t.param)
         bound += 16
         if t.opt:
-            body.append('if (%s != 0) {' % t.param)
+            cond = '%s != 0' % t.param
+            if t.also:
+                cond += ' || %s != 0' % t.also
+            body.append('if (%s) {' % cond)
             body.extend('    ' + x for x in st)
             body.append('}')
         else:
@@ -290,7 +296,9 @@ def gen_writer_write(r):
         args = arg_names(r)
         call = 'OTF_WStream_write%s(s%s%s)' % (
             fname, (', ' + args) if args else '', ', list' if with_list else '')
-        out.append('    return %s;' % call)
+        # Like OTF, a writer call reports failure while otf_errno is set,
+        # even when this record itself was written.
+        out.append('    return %s && otf_errno == OTF_NO_ERROR;' % call)
         out.append('}\n')
     return out
 

@@ -15,6 +15,7 @@ Each record is R(name, kind, record_id, params, fmt, ...):
             $p              value of parameter p, not tagged
             T|TAG:p         value of p behind a field tag
             ?T|TAG:p        the same, written only when p is non-zero (NULL)
+            ?$p/q           p, written when p or q is non-zero
             T|TAG:p[n]      array p with n elements (trailing commas)
           Values are hex; strings are quoted.  In long format every token is
           preceded by one blank.
@@ -152,10 +153,10 @@ RECORDS = [
     E('Enter', 'OTF_ENTER_RECORD',
       ['uint64_t time', 'uint32_t function', 'uint32_t process', 'uint32_t source'],
       'E|ENTER $function ?X|SCL:source'),
-    # The function of a Leave is written only when it is non-zero.
+    # The function of a Leave is left out when it and the source are 0.
     E('Leave', 'OTF_LEAVE_RECORD',
       ['uint64_t time', 'uint32_t function', 'uint32_t process', 'uint32_t source'],
-      'L|LEAVE ?$function ?X|SCL:source'),
+      'L|LEAVE ?$function/source ?X|SCL:source'),
     E('SendMsg', 'OTF_SEND_RECORD',
       ['uint64_t time', 'uint32_t sender', 'uint32_t receiver', 'uint32_t group',
        'uint32_t type', 'uint32_t length', 'uint32_t source'],
