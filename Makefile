@@ -25,7 +25,7 @@ OTF_LIBVERSION := 1.12.5
 
 comma := ,
 ifneq ($(SANITIZE),)
-  BUILD := $(BUILD)/san-$(subst $(comma),-,$(SANITIZE))
+  override BUILD := $(BUILD)/san-$(subst $(comma),-,$(SANITIZE))
 endif
 
 ifeq ($(V),1)

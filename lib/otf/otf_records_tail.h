@@ -97,6 +97,8 @@ static int print_unknown(void* userData, uint64_t time, uint32_t process, const 
     vftr_otf_printer* pr = (vftr_otf_printer*)userData;
     if (pr->counts)
         pr->counts[OTF_UNKNOWN_RECORD]++;
+    if (pr->out == NULL)
+        return OTF_RETURN_OK;
     fprintf(pr->out, "%" PRIu64 " %" PRIu32 " UnknownRecord", time, process);
     vftr_otf_print_string(pr->out, "text", record);
     fputc('\n', pr->out);
@@ -106,7 +108,7 @@ static int print_unknown(void* userData, uint64_t time, uint32_t process, const 
 int vftr_otf_print_install(OTF_HandlerArray* handlers, FILE* out, unsigned kinds,
                            uint64_t* counts)
 {
-    if (handlers == NULL || out == NULL)
+    if (handlers == NULL || (out == NULL && counts == NULL))
         return -EINVAL;
     vftr_otf_printer* pr = handlers->vftr_private;
     if (pr == NULL) {

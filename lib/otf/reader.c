@@ -346,6 +346,25 @@ uint64_t OTF_Reader_readMarkers(OTF_Reader* r, OTF_HandlerArray* h)
     return read_files(r, h, 1, r ? &r->marker_next : NULL);
 }
 
+/* The last time stamp of a file, found once through a second buffer on the
+ * same file so that the read position stays where it is. */
+static uint64_t last_time(OTF_Reader* r, OTF_RBuffer* rb)
+{
+    if (!rb->props) {
+        OTF_RBuffer* probe = OTF_RBuffer_open(rb->filename, r->manager);
+        if (probe == NULL || !OTF_RBuffer_getFileProperties(probe)) {
+            if (probe)
+                OTF_RBuffer_close(probe);
+            return rb->time;
+        }
+        rb->firstTime = probe->firstTime;
+        rb->lastTime = probe->lastTime;
+        rb->props = 1;
+        OTF_RBuffer_close(probe);
+    }
+    return rb->lastTime;
+}
+
 static uint8_t progress(OTF_Reader* r, int k, int bytes, uint64_t* mn, uint64_t* cur,
                         uint64_t* mx)
 {
@@ -360,14 +379,27 @@ static uint8_t progress(OTF_Reader* r, int k, int bytes, uint64_t* mn, uint64_t*
                                 : OTF_RBuffer_getFilePos(m->cur[i].rb);
         }
     } else {
+        /* without a window the range starts at the trace's first time */
         a = r->min;
+        if (a == 0) {
+            a = UINT64_MAX;
+            for (uint32_t i = 0; i < m->n; i++) {
+                last_time(r, m->cur[i].rb);
+                if (m->cur[i].rb->props && m->cur[i].rb->firstTime < a)
+                    a = m->cur[i].rb->firstTime;
+            }
+            if (a == UINT64_MAX)
+                a = 0;
+        }
         b = m->lasttime;
         c = r->max;
         if (c == UINT64_MAX) {
             c = 0;
-            for (uint32_t i = 0; i < m->n; i++)
-                if (m->cur[i].ps.time > c)
-                    c = m->cur[i].ps.time;
+            for (uint32_t i = 0; i < m->n; i++) {
+                uint64_t last = last_time(r, m->cur[i].rb);
+                if (last > c)
+                    c = last;
+            }
             if (b > c)
                 c = b;
         }

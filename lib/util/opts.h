@@ -14,7 +14,7 @@
  *         { VFTR_OPT_BITS,     "defs", 'd', NULL,   "print definitions", &kinds, 1, NULL },
  *         { VFTR_OPT_STRING,   "time", 't', "A:B",  "time window",       &window, 0, NULL },
  *         { VFTR_OPT_CALLBACK, "process", 'p', "LIST", "processes",     &procs, 0, add_procs },
- *         { VFTR_OPT_END }
+ *         VFTR_OPT_TABLE_END
  *     };
  *     const struct vftr_tool tool = { "vftr-dump", VFTR_VERSION, "[OPTION]... TRACE",
  *                                     "Prints every record of an OTF trace.", NULL, opts };
@@ -78,6 +78,10 @@ struct vftr_opt {
     unsigned value;       /* for FLAG and BITS */
     vftr_opt_cb cb;       /* for CALLBACK */
 };
+
+/* The entry that ends every table (spelled out so that -Wextra's
+ * missing-field-initializers stays quiet). */
+#define VFTR_OPT_TABLE_END { VFTR_OPT_END, NULL, 0, NULL, NULL, NULL, 0, NULL }
 
 struct vftr_tool {
     const char *name;      /* prefix of every message, e.g. "vftr-dump" */

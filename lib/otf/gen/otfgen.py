@@ -529,6 +529,7 @@ def gen_printer(r):
     out.append('    vftr_otf_printer* pr = (vftr_otf_printer*)userData;')
     out.append('    FILE* o = pr->out;')
     out.append('    if (pr->counts) pr->counts[%s]++;' % r.rid)
+    out.append('    if (o == NULL) return OTF_RETURN_OK;    /* counting only */')
     if is_timed(r):
         out.append('    fprintf(o, "%%" PRIu64 " %%" PRIu32 " %s", %s, %s);'
                    % (r.name, r.time, r.process))

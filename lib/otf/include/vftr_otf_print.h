@@ -28,7 +28,7 @@ extern "C" {
  * numbers in decimal.  Unknown records are printed as
  * "<time> <process> UnknownRecord "<text>"" when any kind is selected.
  * `counts` (may be NULL) receives per-record-type counts (OTF_NRECORDS
- * entries, not cleared).  Returns 0, -EINVAL or -ENOMEM.  The array keeps
+ * entries, not cleared); with `out` NULL the handlers only count.  Returns 0, -EINVAL or -ENOMEM.  The array keeps
  * `out` and `counts` (borrowed: both must outlive the read); its printer
  * state is freed by OTF_HandlerArray_close. */
 int vftr_otf_print_install(OTF_HandlerArray* handlers, FILE* out, unsigned kinds,

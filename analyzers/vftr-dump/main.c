@@ -1,0 +1,310 @@
+/*
+ * vftr-dump — prints every record of an OTF trace, one line per record
+ * (like the reference's otfprint), or counts them per record type.
+ *
+ * The tool only wires things together: options come from lib/util/opts, the
+ * trace name, time base and process selection from lib/util/tracesel, and
+ * the per-record printers are generated from the record table
+ * (vftr_otf_print.h).  See share/man/man1/vftr-dump.1.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otf.h"
+#include "vftr_otf_print.h"
+
+#include "util/opts.h"
+#include "util/proclist.h"
+#include "util/timespec.h"
+#include "util/tracesel.h"
+
+#define ALL_KINDS (VFTR_OTF_PRINT_DEFS | VFTR_OTF_PRINT_EVENTS | VFTR_OTF_PRINT_SNAPS | \
+                   VFTR_OTF_PRINT_STATS | VFTR_OTF_PRINT_MARKERS)
+
+/* Output is line-at-a-time text, often millions of lines: a large buffer
+ * turns them into few big writes. */
+#define OUTPUT_BUFFER (1u << 20)
+
+/* Files the OTF file manager may keep open at once (it suspends the rest). */
+#define MAX_OPEN_FILES 256
+
+struct dump_args {
+    unsigned kinds;
+    int count_only;
+    const char *window;          /* --time, parsed once the time base is known */
+    struct vftr_proclist procs;  /* --process */
+    int have_procs;
+};
+
+static int add_processes(void *dest, const char *arg, char *err, size_t errlen)
+{
+    struct dump_args *args = dest;
+    int rc = vftr_proclist_parse(&args->procs, arg, err, errlen);
+
+    if (rc == 0)
+        args->have_procs = 1;
+    return rc;
+}
+
+/*
+ * Checks the syntax of --time before the trace is opened, so that a typo is
+ * a usage error even when the trace name is wrong too.  The real conversion
+ * needs the trace's resolution; errors that depend on it (overflow, units
+ * without a resolution) are left for later.
+ */
+static int check_window(void *dest, const char *arg, char *err, size_t errlen)
+{
+    static const struct vftr_timebase any = { 1000000000u, 0 };
+    struct dump_args *args = dest;
+    struct vftr_timerange range;
+    int rc = vftr_timerange_parse(arg, &any, &range, err, errlen);
+
+    if (rc == -ERANGE)
+        rc = 0;
+    if (rc == 0)
+        args->window = arg;
+    return rc;
+}
+
+/* One section of the trace: which records, and how the reader reads them. */
+struct section {
+    unsigned kind;
+    const char *what;                                   /* for messages */
+    uint64_t (*read)(OTF_Reader *, OTF_HandlerArray *);
+};
+
+static uint64_t read_definitions(OTF_Reader *r, OTF_HandlerArray *h)
+{
+    return OTF_Reader_readDefinitions(r, h);
+}
+
+static uint64_t read_events(OTF_Reader *r, OTF_HandlerArray *h)
+{
+    return OTF_Reader_readEvents(r, h);
+}
+
+static uint64_t read_snapshots(OTF_Reader *r, OTF_HandlerArray *h)
+{
+    return OTF_Reader_readSnapshots(r, h);
+}
+
+static uint64_t read_statistics(OTF_Reader *r, OTF_HandlerArray *h)
+{
+    return OTF_Reader_readStatistics(r, h);
+}
+
+static uint64_t read_markers(OTF_Reader *r, OTF_HandlerArray *h)
+{
+    return OTF_Reader_readMarkers(r, h);
+}
+
+/* In trace order: definitions first, so that what follows can be read. */
+static const struct section sections[] = {
+    { VFTR_OTF_PRINT_DEFS,    "definitions", read_definitions },
+    { VFTR_OTF_PRINT_EVENTS,  "events",      read_events },
+    { VFTR_OTF_PRINT_SNAPS,   "snapshots",   read_snapshots },
+    { VFTR_OTF_PRINT_STATS,   "statistics",  read_statistics },
+    { VFTR_OTF_PRINT_MARKERS, "markers",     read_markers },
+};
+
+/* The OTF library's message as one line (the reference's spans several). */
+static const char *otf_reason(char *buf, size_t size)
+{
+    size_t n = 0;
+
+    for (const char *s = otf_strerr; *s && n + 1 < size; s++) {
+        char c = (*s == '\n' || *s == '\t') ? ' ' : *s;
+        if (c == ' ' && (n == 0 || buf[n - 1] == ' '))
+            continue;
+        buf[n++] = c;
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    return n ? buf : "unknown error";
+}
+
+/*
+ * Prints "<RecordName> <count>" for every record type that the section just
+ * read added to `counts` (each type belongs to one section, so comparing
+ * with the counts before the section finds them), in record-id order.
+ * Adds them to *total.
+ */
+static void print_section_counts(FILE *out, const uint64_t *counts, const uint64_t *before,
+                                 uint64_t *total)
+{
+    for (uint32_t type = 0; type < OTF_NRECORDS; type++) {
+        const char *name;
+        char unnamed[32];
+        uint64_t n = counts[type] - before[type];
+
+        if (n == 0)
+            continue;
+        name = vftr_otf_record_name(type);
+        if (!name) {
+            snprintf(unnamed, sizeof unnamed, "record-%" PRIu32, type);
+            name = unnamed;
+        }
+        fprintf(out, "%-28s %" PRIu64 "\n", name, n);
+        *total += n;
+    }
+}
+
+/* Everything after the command line: returns the exit code. */
+static int dump(const struct vftr_tool *tool, struct dump_args *args, const char *trace)
+{
+    static char outbuf[OUTPUT_BUFFER];
+    uint64_t counts[OTF_NRECORDS] = { 0 }, before[OTF_NRECORDS], total = 0;
+    char err[VFTR_ERRMSG_MAX], why[VFTR_ERRMSG_MAX];
+    OTF_FileManager *manager = NULL;
+    OTF_HandlerArray *handlers = NULL;
+    OTF_Reader *reader = NULL;
+    FILE *out = stdout;
+    char *stub;
+    int rc = VFTR_EXIT_ERROR;
+
+    stub = vftr_trace_namestub(trace);
+    if (!stub)
+        return vftr_tool_fail(tool, stderr, "out of memory");
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+
+    manager = OTF_FileManager_open(MAX_OPEN_FILES);
+    if (!manager) {
+        rc = vftr_tool_fail(tool, stderr, "cannot create an OTF file manager (%s)",
+                            otf_reason(why, sizeof why));
+        goto out;
+    }
+    reader = vftr_trace_open(stub, manager, err, sizeof err);
+    if (!reader) {
+        rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+        goto out;
+    }
+
+    if (args->window) {
+        struct vftr_timebase base;
+        struct vftr_timerange range;
+        int trc = vftr_trace_timebase(stub, manager, &base, err, sizeof err);
+
+        if (trc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+            goto out;
+        }
+        if (vftr_timerange_parse(args->window, &base, &range, err, sizeof err) < 0) {
+            rc = vftr_tool_usage_fail(tool, stderr, "%s", err);
+            goto out;
+        }
+        OTF_Reader_setTimeInterval(reader, range.start, range.end);
+    }
+
+    if (args->have_procs) {
+        long n = vftr_trace_select_processes(reader, &args->procs, err, sizeof err);
+        if (n <= 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+            goto out;
+        }
+    }
+
+    /* --count formats nothing: the printers only count (out == NULL). */
+    if (args->count_only)
+        out = NULL;
+
+    handlers = OTF_HandlerArray_open();
+    if (!handlers || vftr_otf_print_install(handlers, out, args->kinds, counts) < 0) {
+        rc = vftr_tool_fail(tool, stderr, "cannot set up the record printers");
+        goto out;
+    }
+
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        if (!(args->kinds & sections[i].kind))
+            continue;
+        memcpy(before, counts, sizeof before);
+        if (sections[i].read(reader, handlers) == OTF_READ_ERROR) {
+            fflush(stdout);
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: cannot read %s (%s)", stub,
+                                sections[i].what, otf_reason(why, sizeof why));
+            goto out;
+        }
+        if (args->count_only)
+            print_section_counts(stdout, counts, before, &total);
+    }
+
+    if (args->count_only)
+        fprintf(stdout, "%-28s %" PRIu64 "\n", "total", total);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        rc = vftr_tool_fail(tool, stderr, "write error: %s", strerror(errno));
+        goto out;
+    }
+    rc = VFTR_EXIT_OK;
+
+out:
+    if (handlers)
+        OTF_HandlerArray_close(handlers);
+    if (reader)
+        OTF_Reader_close(reader);
+    if (manager)
+        OTF_FileManager_close(manager);
+    free(stub);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct dump_args args = { 0, 0, NULL, VFTR_PROCLIST_INIT, 0 };
+    const struct vftr_opt opts[] = {
+        { VFTR_OPT_BITS, "defs", 'd', NULL, "print definitions",
+          &args.kinds, VFTR_OTF_PRINT_DEFS, NULL },
+        { VFTR_OPT_BITS, "events", 'e', NULL, "print events",
+          &args.kinds, VFTR_OTF_PRINT_EVENTS, NULL },
+        { VFTR_OPT_BITS, "snaps", 's', NULL, "print snapshots",
+          &args.kinds, VFTR_OTF_PRINT_SNAPS, NULL },
+        { VFTR_OPT_BITS, "stats", 'S', NULL, "print statistics (summaries)",
+          &args.kinds, VFTR_OTF_PRINT_STATS, NULL },
+        { VFTR_OPT_BITS, "markers", 'm', NULL, "print markers",
+          &args.kinds, VFTR_OTF_PRINT_MARKERS, NULL },
+        { VFTR_OPT_CALLBACK, "time", 't', "A:B",
+          "only events, snapshots and statistics with\nA <= time < B (see TIMES below)",
+          &args, 0, check_window },
+        { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
+          "only events, snapshots and statistics of these\nprocesses, e.g. 1-4,9 "
+          "(decimal; may be repeated)", &args, 0, add_processes },
+        { VFTR_OPT_FLAG, "count", 'c', NULL, "print only the number of records per type",
+          &args.count_only, 1, NULL },
+        VFTR_OPT_TABLE_END,
+    };
+    const struct vftr_tool tool = {
+        "vftr-dump", VFTR_VERSION, "[OPTION]... TRACE",
+        "Print the records of the OTF trace TRACE (foo or foo.otf), one per line.",
+        "Without --defs, --events, --snaps, --stats or --markers everything is printed.\n"
+        "\n"
+        "TIMES are counted from the trace's first time stamp: a bare number is\n"
+        "timer ticks (2500), a number with a unit s, ms, us or ns is converted\n"
+        "with the trace's timer resolution (1.5ms).  Either side of A:B may be\n"
+        "empty (1ms: means from 1 ms to the end).\n"
+        "\n"
+        "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
+        opts,
+    };
+    int first, rc;
+
+    rc = vftr_opts_parse(&tool, argc, argv, &first, stdout, stderr);
+    if (rc == VFTR_OPTS_DONE)
+        return VFTR_EXIT_OK;
+    if (rc < 0) {
+        vftr_proclist_release(&args.procs);
+        return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
+    }
+    if (first >= argc) {
+        rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
+    } else if (argc - first > 1) {
+        rc = vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
+    } else {
+        if (args.kinds == 0)
+            args.kinds = ALL_KINDS;
+        rc = dump(&tool, &args, argv[first]);
+    }
+    vftr_proclist_release(&args.procs);
+    return rc;
+}
