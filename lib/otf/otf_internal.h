@@ -12,10 +12,12 @@
 
 #if defined(__GNUC__)
 #  define OTF_INTERNAL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#  define VFTR_OTF_ALWAYS_INLINE __attribute__((always_inline))
 #  define OTF_LIKELY(x)   __builtin_expect(!!(x), 1)
 #  define OTF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #  define OTF_INTERNAL_PRINTF(a, b)
+#  define VFTR_OTF_ALWAYS_INLINE
 #  define OTF_LIKELY(x)   (x)
 #  define OTF_UNLIKELY(x) (x)
 #endif

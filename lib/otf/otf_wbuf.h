@@ -45,25 +45,59 @@ static inline void vftr_otf_wb_char(OTF_WBuffer* b, char c)
     b->buffer[b->pos++] = c;
 }
 
-/* Lower-case hex without leading zeros: at most 16 bytes. */
+/* "000102...feff": two hex digits for every byte value. */
+extern const char vftr_otf_hexpairs[512];
+
+/* Lower-case hex without leading zeros: at most 16 bytes.  Two digits per
+ * step from a table, written backwards from the known length. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline void vftr_otf_wb_hex(OTF_WBuffer* b, uint64_t v)
 {
-    static const char digits[] = "0123456789abcdef";
     char* p = b->buffer + b->pos;
     unsigned n = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
+    char* e = p + n;
     b->pos += n;
-    while (n > 0) {
-        p[--n] = digits[v & 15];
-        v >>= 4;
+    while (v >= 0x100) {
+        e -= 2;
+        memcpy(e, &vftr_otf_hexpairs[(v & 0xff) * 2], 2);
+        v >>= 8;
     }
+    if (v >= 0x10)
+        memcpy(e - 2, &vftr_otf_hexpairs[v * 2], 2);
+    else
+        e[-1] = vftr_otf_hexpairs[v * 2 + 1];
 }
 
-/* The time/process state machine (OTF_WBuffer.h); the common case, same
- * time and process, costs two compares. */
+/* The time/process state machine (OTF_WBuffer.h).  The common cases are
+ * inline: same time and process (nothing to write), another process at the
+ * same time ("*p"), a later time ("t" and "*p").  Time 0, a time going back
+ * and a poisoned file take the slow path. */
 static inline int vftr_otf_wb_state(OTF_WBuffer* b, uint64_t t, uint32_t p)
 {
-    if (OTF_LIKELY(t == b->time && p == b->process && t != 0 && t != UINT64_MAX))
+    if (OTF_LIKELY(t == b->time && t != 0 && t != UINT64_MAX)) {
+        if (OTF_LIKELY(p == b->process))
+            return 1;
+        if (!vftr_otf_wb_reserve(b, 10))
+            return 0;
+        vftr_otf_wb_char(b, '*');
+        vftr_otf_wb_hex(b, p);
+        vftr_otf_wb_char(b, '\n');
+        b->process = p;
         return 1;
+    }
+    if (OTF_LIKELY(t > b->time && b->time != UINT64_MAX && b->timed)) {
+        if (!vftr_otf_wb_reserve(b, 27))
+            return 0;
+        vftr_otf_wb_hex(b, t);
+        vftr_otf_wb_lit(b, "\n*", 2);
+        vftr_otf_wb_hex(b, p);
+        vftr_otf_wb_char(b, '\n');
+        b->time = t;
+        b->process = p;
+        return 1;
+    }
     return vftr_otf_wb_state_slow(b, t, p);
 }
 

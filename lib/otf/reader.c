@@ -184,11 +184,17 @@ uint64_t OTF_Reader_getTimeIntervalMax(OTF_Reader* r) { return r ? r->max : 0; }
 void OTF_Reader_setRecordLimit(OTF_Reader* r, uint64_t limit) { if (r) r->limit = limit; }
 uint64_t OTF_Reader_getRecordLimit(OTF_Reader* r) { return r ? r->limit : 0; }
 
+/* Back to the state after OTF_Reader_open: every process enabled, no
+ * window, no record limit, every read from the start. */
 void OTF_Reader_reset(OTF_Reader* r)
 {
     if (r == NULL)
         return;
     OTF_Reader_closeAllStreams(r);
+    vftr_otf_proclist_set_all(&r->procs, 1);
+    r->min = 0;
+    r->max = UINT64_MAX;
+    r->limit = OTF_READ_MAXRECORDS;
 }
 
 static uint64_t limit_of(OTF_Reader* r)

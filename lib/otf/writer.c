@@ -26,6 +26,8 @@ struct struct_OTF_Writer {
     uint32_t zbuffersizes;
     vftr_otf_u32map streams;       /* stream id → OTF_WStream* (owned) */
     vftr_otf_u32map procs;         /* process → OTF_WStream* (borrowed from streams) */
+    OTF_WStream** dense;           /* the same for processes < ndense (most traces) */
+    uint32_t ndense;
     OTF_WStream* stream0;          /* cached: definitions and markers */
     int header_written;
     /* one-entry cache for runs of records of the same process */
@@ -79,6 +81,9 @@ static int close_streams(OTF_Writer* w)
     }
     vftr_otf_u32map_release(&w->streams);
     vftr_otf_u32map_release(&w->procs);
+    free(w->dense);
+    w->dense = NULL;
+    w->ndense = 0;
     w->stream0 = NULL;
     w->last_process = UINT32_MAX;
     w->last_stream = NULL;
@@ -165,6 +170,9 @@ void OTF_Writer_setMasterControl(OTF_Writer* w, OTF_MasterControl* mc)
     OTF_MasterControl_close(w->mc);
     w->mc = mc;
     vftr_otf_u32map_release(&w->procs);
+    free(w->dense);
+    w->dense = NULL;
+    w->ndense = 0;
     w->last_process = UINT32_MAX;
     w->last_stream = NULL;
 }
@@ -243,8 +251,32 @@ uint32_t OTF_Writer_mapProcess(OTF_Writer* w, uint32_t process)
     return s;
 }
 
+/* Process ids are small in nearly every trace (ranks, threads): a direct
+ * table up to this many entries, a hash map beyond. */
+#define DENSE_MAX (1u << 20)
+
+static void remember_dense(OTF_Writer* w, uint32_t process, OTF_WStream* s)
+{
+    if (process >= DENSE_MAX)
+        return;
+    if (process >= w->ndense) {
+        uint32_t n = w->ndense ? w->ndense : 64;
+        while (n <= process)
+            n *= 2;
+        OTF_WStream** d = realloc(w->dense, sizeof *d * n);
+        if (d == NULL)
+            return;            /* the hash map still knows */
+        memset(d + w->ndense, 0, sizeof *d * (n - w->ndense));
+        w->dense = d;
+        w->ndense = n;
+    }
+    w->dense[process] = s;
+}
+
 OTF_WStream* vftr_otf_writer_process_stream(OTF_Writer* w, uint32_t process)
 {
+    if (OTF_LIKELY(process < w->ndense && w->dense[process] != NULL))
+        return w->dense[process];
     if (OTF_LIKELY(process == w->last_process))
         return w->last_stream;
     OTF_WStream* s = vftr_otf_u32map_get(&w->procs, process);
@@ -262,6 +294,7 @@ OTF_WStream* vftr_otf_writer_process_stream(OTF_Writer* w, uint32_t process)
     }
     w->last_process = process;
     w->last_stream = s;
+    remember_dense(w, process, s);
     return s;
 }
 

@@ -234,23 +234,30 @@ def emit_body(r, longfmt):
     return out
 
 
-def gen_wstream_write(r):
+def put_proto(r):
+    s = 'static inline int put_%s(OTF_WStream* wstream' % r.name
+    if r.params:
+        s += ', ' + cparams(r)
+    return s + ', OTF_KeyValueList* list)'
+
+
+def gen_put(r):
+    """The one body that writes record r into a stream; every public write
+    function of the record (stream and writer level) inlines it."""
     out = []
-    funcs = write_funcs(r)
-    if not funcs:
+    if not write_funcs(r):
         return out
-    work = [f for f in funcs if f[1]][0]
-    for fname, with_list in funcs:
-        if not with_list:
-            out.append(wstream_proto(r, fname, False))
-            out.append('{')
-            args = arg_names(r)
-            out.append('    return OTF_WStream_write%s(wstream%s, NULL);'
-                       % (work[0], (', ' + args) if args else ''))
-            out.append('}\n')
-    out.append(wstream_proto(r, work[0], True))
+    out.append('VFTR_OTF_ALWAYS_INLINE')
+    out.append(put_proto(r))
     out.append('{')
-    out.append('    OTF_WBuffer* b = vftr_otf_wstream_buffer(wstream, %s);' % KIND_BUF[r.kind])
+    field = {'def': 'defBuffer', 'event': 'eventBuffer', 'stat': 'statsBuffer',
+             'marker': 'markerBuffer'}.get(r.kind)
+    if field:
+        out.append('    OTF_WBuffer* b = wstream ? wstream->%s : NULL;' % field)
+        out.append('    if (OTF_UNLIKELY(b == NULL))')
+        out.append('        b = vftr_otf_wstream_buffer(wstream, %s);' % KIND_BUF[r.kind])
+    else:
+        out.append('    OTF_WBuffer* b = vftr_otf_wstream_buffer(wstream, %s);' % KIND_BUF[r.kind])
     out.append('    if (b == NULL) {')
     out.append('        vftr_otf_kv_reset(list);')
     out.append('        return 0;')
@@ -264,12 +271,24 @@ def gen_wstream_write(r):
     out.append('    if (list != NULL && !vftr_otf_wb_kvlist(b, list, longfmt))')
     out.append('        return 0;')
     for i, lf in enumerate((False, True)):
-        out.append('    %s {' % ('if (!longfmt)' if i == 0 else 'else'))
+        out.append('    %s {' % ('if (OTF_LIKELY(!longfmt))' if i == 0 else 'else'))
         for s in emit_body(r, lf):
             out.append('        ' + s)
         out.append('    }')
     out.append('    return 1;')
     out.append('}\n')
+    return out
+
+
+def gen_wstream_write(r):
+    out = []
+    args = arg_names(r)
+    for fname, with_list in write_funcs(r):
+        out.append(wstream_proto(r, fname, with_list))
+        out.append('{')
+        out.append('    return put_%s(wstream%s, %s);'
+                   % (r.name, (', ' + args) if args else '', 'list' if with_list else 'NULL'))
+        out.append('}\n')
     return out
 
 
@@ -294,8 +313,8 @@ def gen_writer_write(r):
         out.append('        return 0;')
         out.append('    }')
         args = arg_names(r)
-        call = 'OTF_WStream_write%s(s%s%s)' % (
-            fname, (', ' + args) if args else '', ', list' if with_list else '')
+        call = 'put_%s(s%s, %s)' % (
+            r.name, (', ' + args) if args else '', 'list' if with_list else 'NULL')
         # Like OTF, a writer call reports failure while otf_errno is set,
         # even when this record itself was written.
         out.append('    return %s && otf_errno == OTF_NO_ERROR;' % call)
@@ -643,6 +662,8 @@ def main():
 
     src = [BANNER, '#include "otf_records_impl.h"\n']
     src.append('/* ---- write functions ---- */\n')
+    for r in RECORDS:
+        src += gen_put(r)
     for r in RECORDS:
         src += gen_wstream_write(r)
     for r in RECORDS:

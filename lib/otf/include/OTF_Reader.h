@@ -56,7 +56,8 @@ uint64_t OTF_Reader_getTimeIntervalMin(OTF_Reader* reader);
 uint64_t OTF_Reader_getTimeIntervalMax(OTF_Reader* reader);
 void OTF_Reader_setRecordLimit(OTF_Reader* reader, uint64_t limit);
 uint64_t OTF_Reader_getRecordLimit(OTF_Reader* reader);
-/* Starts every read from the beginning again. */
+/* Back to the state after open: all processes enabled, no window, no
+ * record limit, every read from the beginning. */
 void OTF_Reader_reset(OTF_Reader* reader);
 int OTF_Reader_closeAllStreams(OTF_Reader* reader);
 
