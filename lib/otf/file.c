@@ -200,10 +200,7 @@ uint64_t vftr_file_raw_size(OTF_File *f)
     return (uint64_t)st.st_size;
 }
 
-/* --- open / close ---------------------------------------------------------- */
-
-/* Writes what is pending and lets go of everything except the struct. */
-static int file_release(OTF_File *f)
+int vftr_file_quiesce(OTF_File *f)
 {
     int rc = 0;
     if (f->mode == OTF_FILEMODE_WRITE && !f->ext) {
@@ -212,6 +209,16 @@ static int file_release(OTF_File *f)
         if (f->olen && vftr_file_flush_out(f) < 0)
             rc = -1;
     }
+    vftr_zfile_stop_helpers(f);
+    return rc;
+}
+
+/* --- open / close ---------------------------------------------------------- */
+
+/* Writes what is pending and lets go of everything except the struct. */
+static int file_release(OTF_File *f)
+{
+    int rc = vftr_file_quiesce(f);
     if (f->manager)
         vftr_filemanager_detach(f->manager, f);
     if (f->fd >= 0 && vftr_file_close_fd(f) < 0)

@@ -8,6 +8,7 @@
  * a dangling pointer.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "OTF_FileManager.h"
 #include "otf_internal.h"
@@ -50,6 +51,10 @@ OTF_FileManager *OTF_FileManager_open(uint32_t number)
         return NULL;
     }
     m->number = DEFAULT_NUMBER;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    m->max_threads = cpus <= 1 ? 0 : cpus >= 2 ? (uint32_t)(2 * cpus) : 4;
+    if (m->max_threads > 0 && m->max_threads < 4)
+        m->max_threads = 4;
     if (number == 0)
         vftr_otf_seterr("file manager: a limit of 0 open files is illegal, using %u",
                         DEFAULT_NUMBER);
@@ -65,6 +70,8 @@ void OTF_FileManager_close(OTF_FileManager *m)
     /* Files still attached lose their manager: suspend the open ones (their
      * data reaches the disk) and mark all of them detached, so that a later
      * access reports an error rather than using freed memory. */
+    for (OTF_File *f = m->all_head; f; f = f->all_next)
+        (void)vftr_file_quiesce(f);
     while (m->lru_tail)
         OTF_FileManager_suspendFile(m, m->lru_tail);
     OTF_File *f = m->all_head;
@@ -206,4 +213,27 @@ void vftr_filemanager_detach(OTF_FileManager *m, OTF_File *f)
         f->all_next->all_prev = f->all_prev;
     f->all_prev = f->all_next = NULL;
     f->manager = NULL;
+}
+
+uint32_t vftr_otf_filemanager_set_threads(OTF_FileManager *m, uint32_t n)
+{
+    if (!m)
+        return 0;
+    uint32_t old = m->max_threads;
+    m->max_threads = n;
+    return old;
+}
+
+int vftr_filemanager_thread_acquire(OTF_FileManager *m)
+{
+    if (!m || m->threads >= m->max_threads)
+        return 0;
+    m->threads++;
+    return 1;
+}
+
+void vftr_filemanager_thread_release(OTF_FileManager *m)
+{
+    if (m && m->threads > 0)
+        m->threads--;
 }

@@ -502,7 +502,8 @@ void OTF_MasterControl_print(OTF_MasterControl *mc)
 int OTF_MasterControl_write(OTF_MasterControl *mc, const char *namestub)
 {
     if (!mc || !namestub) {
-        vftr_otf_seterr("OTF_MasterControl_write: no %s given", mc ? "name stub" : "master control");
+        vftr_otf_seterr("OTF_MasterControl_write: no %s given",
+                        mc ? "name stub" : "master control");
         return 0;
     }
     char *path = master_path(namestub);
@@ -527,7 +528,7 @@ int OTF_MasterControl_write(OTF_MasterControl *mc, const char *namestub)
         for (uint32_t j = 0; j < e->n; j++) {
             /* Room for the longest item (",ffffffff") and the newline. */
             if (len > sizeof buf - 16) {
-                failed = fwrite(buf, 1, len, fp) != len;
+                failed |= fwrite(buf, 1, len, fp) != len;
                 len = 0;
             }
             if (j)
@@ -945,7 +946,8 @@ oom:
 int OTF_MasterControl_read(OTF_MasterControl *mc, const char *namestub)
 {
     if (!mc || !namestub) {
-        vftr_otf_seterr("OTF_MasterControl_read: no %s given", mc ? "name stub" : "master control");
+        vftr_otf_seterr("OTF_MasterControl_read: no %s given",
+                        mc ? "name stub" : "master control");
         return 0;
     }
     OTF_MasterControl_reset(mc);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "otf_dispatch.h"
+#include "otf_kv_internal.h"
 #include "otf_rbuf.h"
 #include "otf_read_internal.h"
 
@@ -77,7 +78,7 @@ void vftr_otf_merge_release(vftr_otf_merge* m)
 
 /* Fetches the next line of cursor c that is inside the window.  1 ok,
  * 0 done, -1 error. */
-static int advance(vftr_otf_merge* m, vftr_otf_cursor* c)
+static inline int advance(vftr_otf_merge* m, vftr_otf_cursor* c)
 {
     for (;;) {
         int r = vftr_otf_rb_next(c->rb, &c->ps);
@@ -121,53 +122,88 @@ static int start(vftr_otf_merge* m)
     return 0;
 }
 
+/* With few files a linear scan for the two earliest is cheaper than heap
+ * upkeep; the set of active files then stays unordered. */
+#define MERGE_LINEAR_MAX 8
+
 uint64_t vftr_otf_merge_read(vftr_otf_merge* m, OTF_HandlerArray* h,
                              const struct vftr_otf_proclist* procs, uint64_t limit)
 {
     if (!m->started && start(m) < 0)
         return fail();
     uint64_t count = 0;
+    const int filekind = m->filekind;
     while (m->heapn > 0 && count < limit) {
-        uint32_t top = m->heap[0];
-        vftr_otf_cursor* c = &m->cur[top];
-        /* The file keeps the turn while it still sorts before the best of
-         * the others, which are heap[1] and heap[2] and do not move
-         * meanwhile. */
-        int32_t second = -1;
-        if (m->heapn > 1) {
-            second = (int32_t)m->heap[1];
-            if (m->heapn > 2 && before(m, m->heap[2], (uint32_t)second))
-                second = (int32_t)m->heap[2];
+        /* The earliest file (top) keeps the turn while it still sorts before
+         * the best of the others (second), which do not move meanwhile. */
+        uint32_t top, toppos = 0;
+        uint64_t stime = UINT64_MAX;
+        uint32_t sidx = UINT32_MAX;
+        int linear = m->heapn <= MERGE_LINEAR_MAX;
+        if (linear) {
+            top = m->heap[0];
+            for (uint32_t i = 1; i < m->heapn; i++) {
+                uint32_t k = m->heap[i];
+                if (before(m, k, top)) {
+                    stime = m->cur[top].ps.time;
+                    sidx = top;
+                    top = k;
+                    toppos = i;
+                } else if (m->cur[k].ps.time < stime ||
+                           (m->cur[k].ps.time == stime && k < sidx)) {
+                    stime = m->cur[k].ps.time;
+                    sidx = k;
+                }
+            }
+        } else {
+            top = m->heap[0];
+            uint32_t second = m->heap[1];
+            if (m->heapn > 2 && before(m, m->heap[2], second))
+                second = m->heap[2];
+            stime = m->cur[second].ps.time;
+            sidx = second;
         }
+        vftr_otf_cursor* c = &m->cur[top];
+        vftr_otf_parse* ps = &c->ps;
         int r = 1;
         while (count < limit) {
-            vftr_otf_parse* ps = &c->ps;
             int rc;
             if (procs != NULL && vftr_otf_proclist_status(procs, ps->process) == 0) {
-                OTF_KeyValueList_reset(ps->kv);
+                vftr_otf_kv_clear(ps->kv);
                 rc = VFTR_OTF_DISPATCH_KV;       /* neither counted nor handled */
             } else {
-                rc = vftr_otf_dispatch(ps, h, m->filekind);
+                rc = vftr_otf_dispatch(ps, h, filekind);
             }
-            if (rc == VFTR_OTF_PARSE_ERROR)
-                return fail();
-            if (rc != VFTR_OTF_DISPATCH_KV) {
-                if (rc != VFTR_OTF_DISPATCH_SKIPPED && rc != OTF_RETURN_OK)
+            if (OTF_UNLIKELY(rc != OTF_RETURN_OK)) {
+                if (rc == VFTR_OTF_PARSE_ERROR)
                     return fail();
+                if (rc != VFTR_OTF_DISPATCH_KV && rc != VFTR_OTF_DISPATCH_SKIPPED)
+                    return fail();
+            }
+            if (rc != VFTR_OTF_DISPATCH_KV) {
                 count++;
                 m->lasttime = ps->time;
             }
             r = advance(m, c);
-            if (r < 0)
+            if (OTF_UNLIKELY(r < 0))
                 return fail();
-            if (r == 0 || (second >= 0 && before(m, (uint32_t)second, top)))
+            if (r == 0)
+                break;
+            uint64_t t = ps->time;
+            if (stime < t || (stime == t && sidx < top))
                 break;
         }
-        if (r == 0) {
-            m->heap[0] = m->heap[--m->heapn];
+        if (linear) {
+            if (r == 0)
+                m->heap[toppos] = m->heap[--m->heapn];
+        } else {
+            if (r == 0)
+                m->heap[0] = m->heap[--m->heapn];
+            /* at or below MERGE_LINEAR_MAX the set is scanned from now on and
+             * its order no longer matters */
+            if (m->heapn > MERGE_LINEAR_MAX)
+                sift_down(m, 0);
         }
-        if (m->heapn > 0)
-            sift_down(m, 0);
     }
     return count;
 }
@@ -176,14 +212,35 @@ uint64_t vftr_otf_read_linear(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray
                               int filekind, const struct vftr_otf_proclist* procs,
                               uint64_t limit, uint64_t* done_records)
 {
+    uint64_t n = vftr_otf_read_window(rb, stream, h, filekind, procs, 0, UINT64_MAX, limit);
+    if (done_records != NULL && n != OTF_READ_ERROR)
+        *done_records += n;
+    return n;
+}
+
+uint64_t vftr_otf_read_window(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray* h,
+                              int filekind, const struct vftr_otf_proclist* procs,
+                              uint64_t min, uint64_t max, uint64_t limit)
+{
     vftr_otf_parse ps;
     memset(&ps, 0, sizeof ps);
     ps.kv = rb->list;
     ps.stream = stream;
     uint64_t count = 0;
     int r;
+    int timed = (filekind & (VFTR_OTF_FILE_EVENT | VFTR_OTF_FILE_SNAP | VFTR_OTF_FILE_STAT)) != 0;
     while (count < limit && (r = vftr_otf_rb_next(rb, &ps)) > 0) {
         int rc;
+        if (timed && ps.time < min) {
+            OTF_KeyValueList_reset(ps.kv);
+            continue;
+        }
+        if (timed && ps.time >= max) {
+            /* past the window: leave the line unread for a later call */
+            rb->pos = (uint32_t)(ps.line - rb->buffer);
+            rb->time = ps.time;
+            break;
+        }
         if (procs != NULL && (filekind & (VFTR_OTF_FILE_EVENT | VFTR_OTF_FILE_SNAP |
                                           VFTR_OTF_FILE_STAT)) &&
             vftr_otf_proclist_status(procs, ps.process) == 0) {
@@ -204,8 +261,6 @@ uint64_t vftr_otf_read_linear(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray
         count++;
     }
     free(ps.arr);
-    if (done_records)
-        *done_records += count;
     if (count < limit && rb->failed)
         return OTF_READ_ERROR;
     return count;

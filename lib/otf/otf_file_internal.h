@@ -62,6 +62,8 @@ struct struct_OTF_FileManager {
     OTF_File *lru_head;        /* most recently used open file */
     OTF_File *lru_tail;        /* least recently used: suspended first */
     OTF_File *all_head;        /* every file attached to this manager */
+    uint32_t max_threads;      /* helper threads allowed (zfile.c) */
+    uint32_t threads;          /* helper threads running now */
 };
 
 /* --- filemanager.c ---------------------------------------------------- */
@@ -70,6 +72,11 @@ struct struct_OTF_FileManager {
  * open; its descriptor is not touched). */
 void vftr_filemanager_attach(OTF_FileManager *m, OTF_File *f);
 void vftr_filemanager_detach(OTF_FileManager *m, OTF_File *f);
+
+/* A file may start a helper thread: 1 (counted) or 0 (limit reached).  The
+ * caller's thread only.  `release` gives the slot back. */
+int vftr_filemanager_thread_acquire(OTF_FileManager *m);
+void vftr_filemanager_thread_release(OTF_FileManager *m);
 
 /* --- file.c ----------------------------------------------------------- */
 
@@ -94,6 +101,11 @@ ssize_t vftr_file_pread(OTF_File *f, uint64_t off, void *dst, size_t n);
  * (uint64_t)-1 with otf_errno set on error. */
 uint64_t vftr_file_raw_size(OTF_File *f);
 
+/* Writes everything pending (also what helper threads hold) and stops the
+ * helper threads, so that the file no longer needs its manager's
+ * bookkeeping.  0 or -1. */
+int vftr_file_quiesce(OTF_File *f);
+
 /* Name for error messages ("external buffer" for those). */
 const char *vftr_file_name(const OTF_File *f);
 
@@ -110,6 +122,11 @@ int vftr_zfile_write(OTF_File *f, const void *p, size_t n);
 /* Makes sure every segment handed to vftr_zfile_write() has reached the
  * output buffer (a helper thread may still be compressing).  0 or -1. */
 int vftr_zfile_sync(OTF_File *f);
+
+/* Stops the helper threads of `f` (pending output is not collected: call
+ * vftr_zfile_sync first when it matters).  Needed before the manager that
+ * counts them goes away. */
+void vftr_zfile_stop_helpers(OTF_File *f);
 
 /* Decompressor for a ".z" file or compressed external buffer. */
 struct vftr_zdec *vftr_zfile_dec_new(OTF_File *f);

@@ -19,4 +19,11 @@ const OTF_KeyValuePair* vftr_otf_kv_raw_pair(const OTF_KeyValueList* list, uint3
  * piece).  1 ok, 0 out of memory. */
 int vftr_otf_kv_raw_append(OTF_KeyValueList* list, const OTF_KeyValuePair* pair);
 
+/* Empties a list after a record; nearly always it is empty already. */
+static inline void vftr_otf_kv_clear(OTF_KeyValueList* list)
+{
+    if (list->count != 0)
+        OTF_KeyValueList_reset(list);
+}
+
 #endif /* VFTR_OTF_KV_INTERNAL_H */

@@ -47,4 +47,10 @@ uint64_t vftr_otf_read_linear(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray
                               int filekind, const struct vftr_otf_proclist* procs,
                               uint64_t limit, uint64_t* done_records);
 
+/* Like vftr_otf_read_linear for timed files, with records outside
+ * [min, max) skipped; stops at the first record at or after max. */
+uint64_t vftr_otf_read_window(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray* h,
+                              int filekind, const struct vftr_otf_proclist* procs,
+                              uint64_t min, uint64_t max, uint64_t limit);
+
 #endif /* VFTR_OTF_READ_INTERNAL_H */

@@ -1,6 +1,6 @@
 /*
  * otf_records_tail.h — the code of otf_records.c that uses its generated
- * tables (lookup_keyword, parse_record, record_ids, printers, record_kinds).
+ * tables (lookup_keyword, parsers, record_ids, printers, record_kinds).
  * Included once, at the end of the generated file.
  */
 #include <errno.h>
@@ -8,47 +8,38 @@
 
 #include "otf_kv_internal.h"
 
-static int is_upper(char c)
-{
-    return c >= 'A' && c <= 'Z';
-}
-
 int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
 {
     char* kw = ps->p;
     int index;
-    if (kw == ps->end || (*kw == '\r' && kw + 1 == ps->end)) {
-        OTF_KeyValueList_reset(ps->kv);
+    size_t n = 0;
+    if (OTF_UNLIKELY(kw == ps->end || (*kw == '\r' && kw + 1 == ps->end))) {
+        vftr_otf_kv_clear(ps->kv);
         return VFTR_OTF_DISPATCH_SKIPPED;      /* empty line */
     }
-    if (*kw == '#') {
+    index = lookup_keyword(kw, filekind, &n);
+    if (OTF_LIKELY(index >= 0)) {
+        ps->p = kw + n;
+    } else if (*kw == '#') {
         /* event comment: "#"text"" or "#EVTCOMMENT "text"" */
         char* q = kw + 1;
         if (strncmp(q, "EVTCOMMENT", 10) == 0)
             q += 10;
         index = (filekind & VFTR_OTF_FILE_EVENT) ? EVENTCOMMENT_INDEX : -1;
         ps->p = q;
+    } else if (kw[0] == 'K' && (!kw_upper(kw[1]) || (kw[1] == 'E' && kw[2] == 'Y' &&
+                                                       !kw_upper(kw[3])))) {
+        ps->p = kw + (kw_upper(kw[1]) ? 3 : 1);
+        return vftr_otf_parse_kv(ps) ? VFTR_OTF_DISPATCH_KV : VFTR_OTF_PARSE_ERROR;
     } else {
-        size_t n = 0;
-        while (is_upper(kw[n]))
-            n++;
-        if ((n == 1 && kw[0] == 'K') || (n == 3 && memcmp(kw, "KEY", 3) == 0)) {
-            ps->p = kw + n;
-            return vftr_otf_parse_kv(ps) ? VFTR_OTF_DISPATCH_KV : VFTR_OTF_PARSE_ERROR;
-        }
-        index = n ? lookup_keyword(kw, n, filekind) : -1;
         /* A short keyword may be glued to a tag ("LX3": Leave without a
-         * function but with a source location): try shorter keywords. */
-        size_t m = n;
-        while (index < 0 && m > 1) {
-            m--;
-            index = lookup_keyword(kw, m, filekind);
-        }
+         * function but with a source location). */
+        index = lookup_keyword_loose(kw, filekind, &n);
         if (index >= 0)
-            ps->p = kw + m;
+            ps->p = kw + n;
     }
     int rc;
-    if (index < 0) {
+    if (OTF_UNLIKELY(index < 0)) {
         OTF_Handler_UnknownRecord* fn =
             VFTR_OTF_FNCAST(OTF_Handler_UnknownRecord*, h->pointer[OTF_UNKNOWN_RECORD]);
         if (fn == NULL) {
@@ -84,9 +75,9 @@ int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
     } else if (h->pointer[record_ids[index]] == NULL) {
         rc = VFTR_OTF_DISPATCH_SKIPPED;
     } else {
-        rc = parse_record(index, ps, h);
+        rc = parsers[index](ps, h);
     }
-    OTF_KeyValueList_reset(ps->kv);
+    vftr_otf_kv_clear(ps->kv);
     return rc;
 }
 

@@ -123,7 +123,8 @@ int vftr_otf_proclist_init(struct vftr_otf_proclist *list,
     uint64_t dense_limit = 16ull * list->n;
     if (dense_limit < 65536)
         dense_limit = 65536;
-    int rc = max < dense_limit && max < UINT32_MAX ? build_dense(list, (uint32_t)(max + 1)) : build_hash(list);
+    int dense = max < dense_limit && max < UINT32_MAX;
+    int rc = dense ? build_dense(list, (uint32_t)(max + 1)) : build_hash(list);
     if (rc < 0) {
         vftr_otf_seterr("process list: out of memory for %u processes", list->n);
         vftr_otf_proclist_release(list);

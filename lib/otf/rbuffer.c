@@ -12,18 +12,22 @@
 #include "otf_parse.h"
 #include "otf_rbuf.h"
 
+
 #define RB_DEFAULT_SIZE  (1024u * 1024u)
 #define RB_MAX_SIZE      (100u * 1024u * 1024u)   /* longest line accepted */
 #define RB_JUMP_SIZE     4096u
 /* Bisection stops when the interval is this small; the rest is read. */
 #define RB_SEARCH_STOP   2048u
+/* Bytes allocated beyond the buffer's size: room for the '\n' added to a
+ * last line without one. */
+#define RB_SLACK         2u
 
 static OTF_RBuffer* rb_new(OTF_File* file, const char* name)
 {
     OTF_RBuffer* rb = calloc(1, sizeof *rb);
     if (rb == NULL)
         goto oom;
-    rb->buffer = malloc(RB_DEFAULT_SIZE + 1);
+    rb->buffer = malloc(RB_DEFAULT_SIZE + RB_SLACK);
     rb->list = OTF_KeyValueList_new();
     rb->filename = strdup(name ? name : "(memory)");
     if (rb->buffer == NULL || rb->list == NULL || rb->filename == NULL)
@@ -82,7 +86,7 @@ int OTF_RBuffer_close(OTF_RBuffer* rb)
 
 static int rb_resize(OTF_RBuffer* rb, size_t size)
 {
-    char* nb = realloc(rb->buffer, size + 1);
+    char* nb = realloc(rb->buffer, size + RB_SLACK);
     if (nb == NULL) {
         vftr_otf_seterr("%s: out of memory for a %zu byte read buffer", rb->filename, size);
         return 0;
@@ -98,7 +102,7 @@ int OTF_RBuffer_setSize(OTF_RBuffer* rb, size_t size)
         vftr_otf_seterr("read buffer size %zu out of range", size);
         return 0;
     }
-    if (size < rb->end)
+    if (size < (size_t)rb->end + rb->tail)
         return 1;
     if (!rb_resize(rb, size))
         return 0;
@@ -120,58 +124,86 @@ int OTF_RBuffer_setJumpSize(OTF_RBuffer* rb, size_t size)
     return 1;
 }
 
-/* Moves the unread text to the front and reads more.  Returns the number of
- * bytes added, 0 at the end of the file, -1 on error. */
+/* Moves the unread text to the front and reads more.  The buffer then holds
+ * complete lines in [pos, end) and the start of an unfinished line in
+ * [end, end + tail); at the end of the file that last piece becomes a line of
+ * its own (a '\n' is added in the spare byte).  Returns the number of bytes
+ * of complete lines added, 0 at the end of the file, -1 on error. */
 static long rb_fill(OTF_RBuffer* rb)
 {
-    if (rb->eof)
-        return 0;
     if (rb->pos > 0) {
-        memmove(rb->buffer, rb->buffer + rb->pos, rb->end - rb->pos);
+        uint32_t keep = rb->end + rb->tail - rb->pos;
+        memmove(rb->buffer, rb->buffer + rb->pos, keep);
         rb->base += rb->pos;
         rb->end -= rb->pos;
         rb->rec = rb->rec >= rb->pos ? rb->rec - rb->pos : 0;
         rb->pos = 0;
     }
-    if (rb->end == rb->size) {
-        /* One line fills the whole buffer: grow, within reason. */
-        if (rb->size >= rb->maxsize) {
-            vftr_otf_seterr("%s: offset %llu: line longer than %u bytes", rb->filename,
-                            (unsigned long long)rb->base, rb->maxsize);
-            rb->failed = 1;
-            return -1;
+    for (;;) {
+        if (rb->eof) {
+            if (rb->tail == 0)
+                return 0;
+            /* a last line without newline */
+            rb->buffer[rb->end + rb->tail] = '\n';
+            long added = (long)rb->tail + 1;
+            rb->end += rb->tail + 1;
+            rb->tail = 0;
+            return added;
         }
-        size_t ns = (size_t)rb->size * 2;
-        if (ns > rb->maxsize)
-            ns = rb->maxsize;
-        if (!rb_resize(rb, ns)) {
-            rb->failed = 1;
-            return -1;
+        uint32_t have = rb->end + rb->tail;
+        if (have == rb->size) {
+            /* One line fills the whole buffer: grow, within reason. */
+            if (rb->size >= rb->maxsize) {
+                vftr_otf_seterr("%s: offset %llu: line longer than %u bytes", rb->filename,
+                                (unsigned long long)rb->base, rb->maxsize);
+                rb->failed = 1;
+                return -1;
+            }
+            size_t ns = (size_t)rb->size * 2;
+            if (ns > rb->maxsize)
+                ns = rb->maxsize;
+            if (!rb_resize(rb, ns)) {
+                rb->failed = 1;
+                return -1;
+            }
         }
+        size_t want = rb->size - have;
+        if (want > rb->readsize)
+            want = rb->readsize;
+        size_t got = OTF_File_read(rb->file, rb->buffer + have, want);
+        /* Reads after a jump start small and grow: a time search touches
+         * many places briefly, a linear read wants big blocks. */
+        if (rb->readsize < rb->size)
+            rb->readsize = rb->readsize * 4 > rb->size ? rb->size : rb->readsize * 4;
+        if (got == 0) {
+            rb->eof = 1;
+            continue;
+        }
+        /* complete lines end at the last newline of what is there now */
+        char* last = memrchr(rb->buffer + have, '\n', got);
+        if (last == NULL) {
+            rb->tail += (uint32_t)got;
+            continue;
+        }
+        uint32_t newend = (uint32_t)(last - rb->buffer) + 1;
+        long added = (long)(newend - rb->end);
+        rb->tail = have + (uint32_t)got - newend;
+        rb->end = newend;
+        return added;
     }
-    size_t want = rb->size - rb->end;
-    if (want > rb->readsize)
-        want = rb->readsize;
-    size_t got = OTF_File_read(rb->file, rb->buffer + rb->end, want);
-    if (got == 0) {
-        rb->eof = 1;
-        return 0;
-    }
-    rb->end += (uint32_t)got;
-    /* Reads after a jump start small and grow: a time search touches many
-     * places briefly, a linear read wants big blocks. */
-    if (rb->readsize < rb->size)
-        rb->readsize = rb->readsize * 4 > rb->size ? rb->size : rb->readsize * 4;
-    return (long)got;
 }
 
-/* The next line [*line, *nl) with **nl == '\n'.  1, 0 at end, -1 error. */
-static int rb_line(OTF_RBuffer* rb, char** line, char** nl)
+/* The next line [*line, *nl) with **nl == '\n'.  1, 0 at end, -1 error.
+ * Every line in [pos, end) ends with a newline, so the scan needs no other
+ * bound. */
+static inline int rb_line(OTF_RBuffer* rb, char** line, char** nl)
 {
     for (;;) {
-        char* s = rb->buffer + rb->pos;
-        char* q = memchr(s, '\n', rb->end - rb->pos);
-        if (q != NULL) {
+        if (OTF_LIKELY(rb->pos < rb->end)) {
+            char* s = rb->buffer + rb->pos;
+            char* q = s;
+            while (*q != '\n')
+                q++;
             rb->rec = rb->pos;
             rb->pos = (uint32_t)(q - rb->buffer) + 1;
             *line = s;
@@ -179,20 +211,8 @@ static int rb_line(OTF_RBuffer* rb, char** line, char** nl)
             return 1;
         }
         long got = rb_fill(rb);
-        if (got < 0)
-            return -1;
-        if (got == 0) {
-            if (rb->pos >= rb->end)
-                return 0;
-            /* a last line without newline: terminate it in the spare byte */
-            rb->buffer[rb->end] = '\n';
-            rb->rec = rb->pos;
-            *line = rb->buffer + rb->pos;
-            *nl = rb->buffer + rb->end;
-            rb->pos = rb->end + 1;
-            rb->end += 1;
-            return 1;
-        }
+        if (got <= 0)
+            return got < 0 ? -1 : 0;
     }
 }
 
@@ -230,19 +250,66 @@ static int rb_state(OTF_RBuffer* rb, char* line, char* nl, int* bad)
     return 0;
 }
 
+/* A hex number at p ending the line: the form of every time and process line
+ * the writer produces.  Returns the '\n' after it, or NULL for anything else
+ * (the slow path then looks at the whole line). */
+static inline const char* plain_hex_line(const char* p, uint64_t* out)
+{
+    uint64_t v = 0;
+    unsigned d = vftr_otf_hexval[(unsigned char)*p];
+    const char* s = p;
+    if (d > 15)
+        return NULL;
+    do {
+        v = (v << 4) | d;
+        d = vftr_otf_hexval[(unsigned char)*++p];
+    } while (d <= 15);
+    if (*p != '\n' || p - s > 16)
+        return NULL;
+    *out = v;
+    return p;
+}
+
 int vftr_otf_rb_next(OTF_RBuffer* rb, vftr_otf_parse* ps)
 {
-    if (rb->failed)
+    if (OTF_UNLIKELY(rb->failed))
         return -1;
     for (;;) {
-        char *line, *nl;
-        int r = rb_line(rb, &line, &nl);
-        if (r <= 0)
-            return r;
+        if (OTF_UNLIKELY(rb->pos >= rb->end)) {
+            long got = rb_fill(rb);
+            if (got <= 0)
+                return got < 0 ? -1 : 0;
+        }
+        char* line = rb->buffer + rb->pos;
+        char c = *line;
+        uint64_t v;
+        const char* q;
+        /* State lines are parsed where they are: no separate scan for their
+         * end.  Every line in [pos, end) ends with '\n', which stops both. */
+        if (vftr_otf_hexval[(unsigned char)c] <= 15) {
+            if ((q = plain_hex_line(line, &v)) != NULL) {
+                rb->time = v;
+                rb->pos = (uint32_t)(q - rb->buffer) + 1;
+                continue;
+            }
+        } else if (c == '*') {
+            if ((q = plain_hex_line(line + 1, &v)) != NULL && v <= UINT32_MAX) {
+                rb->process = (uint32_t)v;
+                rb->pos = (uint32_t)(q - rb->buffer) + 1;
+                continue;
+            }
+        }
+        char* nl = line;
+        while (*nl != '\n')
+            nl++;
+        rb->rec = rb->pos;
+        rb->pos = (uint32_t)(nl - rb->buffer) + 1;
         /* An empty line is handed out like a record: OTF counts it as one
-         * (the dispatcher skips it without a handler). */
+         * (the dispatcher skips it without a handler).  Anything else that
+         * starts like a state line (blanks, odd forms) is checked slowly. */
         int bad = 0;
-        if (rb_state(rb, line, nl, &bad)) {
+        if ((c == ' ' || c == '\t' || c == '*' || vftr_otf_hexval[(unsigned char)c] <= 15) &&
+            rb_state(rb, line, nl, &bad)) {
             if (bad) {
                 vftr_otf_seterr("%s: offset %llu: malformed time or process line \"%.*s\"",
                                 rb->filename,
@@ -283,12 +350,11 @@ int OTF_RBuffer_guaranteeRecord(OTF_RBuffer* rb)
 {
     if (rb == NULL)
         return 0;
-    for (;;) {
-        if (memchr(rb->buffer + rb->pos, '\n', rb->end - rb->pos) != NULL)
-            return 1;
+    /* every line before end is complete */
+    while (rb->pos >= rb->end)
         if (rb_fill(rb) <= 0)
-            return rb->pos < rb->end;
-    }
+            return 0;
+    return 1;
 }
 
 char* OTF_RBuffer_printRecord(OTF_RBuffer* rb)
@@ -317,7 +383,7 @@ int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
                         (unsigned long long)filepos);
         return 0;
     }
-    rb->pos = rb->end = rb->rec = 0;
+    rb->pos = rb->end = rb->rec = rb->tail = 0;
     rb->base = filepos;
     rb->eof = 0;
     rb->failed = 0;
@@ -364,7 +430,7 @@ int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
     if (a == 0) {
         if (OTF_File_seek(rb->file, 0) != 0)
             return 0;
-        rb->pos = rb->end = rb->rec = 0;
+        rb->pos = rb->end = rb->rec = rb->tail = 0;
         rb->base = 0;
         rb->eof = 0;
         rb->failed = 0;

@@ -31,6 +31,7 @@ struct struct_OTF_Reader {
     /* definitions and markers: where a limited read stopped */
     uint32_t def_next, marker_next;
     uint32_t unsorted_next[K_COUNT];
+    uint32_t unsorted_pos[K_COUNT];    /* 1 + index of the file being read */
 };
 
 OTF_Reader* OTF_Reader_open(const char* namestub, OTF_FileManager* manager)
@@ -77,6 +78,7 @@ static void stop_merges(OTF_Reader* r)
             vftr_otf_merge_release(&r->merge[k]);
         r->merging[k] = 0;
         r->unsorted_next[k] = 0;
+        r->unsorted_pos[k] = 0;
     }
     r->def_next = r->marker_next = 0;
 }
@@ -295,8 +297,14 @@ static uint64_t read_unsorted(OTF_Reader* r, OTF_HandlerArray* h, int k)
         OTF_RBuffer* rb = buffer_of(s, k);
         if (rb == NULL)
             continue;
-        uint64_t got = vftr_otf_read_linear(rb, e->argument, h, kind_of[k], &r->procs,
-                                            limit - count, NULL);
+        if (r->unsorted_pos[k] != i + 1) {
+            /* first visit of this file in this read: find the window */
+            r->unsorted_pos[k] = i + 1;
+            if (r->min > 0 && !OTF_RBuffer_searchTime(rb, r->min))
+                return OTF_READ_ERROR;
+        }
+        uint64_t got = vftr_otf_read_window(rb, e->argument, h, kind_of[k], &r->procs,
+                                            r->min, r->max, limit - count);
         if (got == OTF_READ_ERROR)
             return OTF_READ_ERROR;
         count += got;
@@ -320,8 +328,9 @@ static uint64_t read_files(OTF_Reader* r, OTF_HandlerArray* h, int marker, uint3
     for (uint32_t i = *next; i <= n && count < limit; i++) {
         uint32_t id = 0;
         if (i > 0) {
+            /* a stream whose processes are all disabled is left out */
             OTF_MapEntry* e = OTF_MasterControl_getEntryByIndex(r->mc, i - 1);
-            if (e == NULL)
+            if (e == NULL || !stream_wanted(r, e))
                 continue;
             id = e->argument;
         }

@@ -28,6 +28,9 @@
  * see otf-format.md section 8; here the mode is chosen explicitly at every
  * reset).
  */
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +88,60 @@ static const unsigned char sync_marker[4] = {0x00, 0x00, 0xff, 0xff};
 /* writing                                                               */
 /* ===================================================================== */
 
+/* Segments of at least this size are compressed in the helper thread (when
+ * the manager allows one); smaller ones are not worth the hand-over. */
+#define ASYNC_MIN_SEGMENT (32 * 1024)
+
+/* Where a codec puts its output: buf[len..cap) is free; `more` makes room
+ * when it is full (0, or -1 on failure). */
+struct zout {
+    unsigned char *buf;
+    size_t cap, len;
+    size_t moved;       /* bytes `more` has taken out of buf so far */
+    OTF_File *f;        /* the file, for the output-buffer sink */
+    int (*more)(struct zout *o);
+};
+
+/* Sink 1: the file's output buffer, written to disk when full (caller's
+ * thread only: it does I/O). */
+static int obuf_more(struct zout *o)
+{
+    OTF_File *f = o->f;
+    f->olen = o->len;
+    int rc = vftr_file_flush_out(f);
+    o->moved += o->len - f->olen;
+    o->len = f->olen;
+    return rc < 0 || o->len == o->cap ? -1 : 0;
+}
+
+/* Sink 2: a growing memory buffer (the helper thread's; no I/O, no
+ * otf_errno). */
+static int mem_more(struct zout *o)
+{
+    size_t cap = o->cap ? 2 * o->cap : 65536;
+    unsigned char *nb = realloc(o->buf, cap);
+    if (!nb)
+        return -1;
+    o->buf = nb;
+    o->cap = cap;
+    return 0;
+}
+
+/* One segment handed to the helper thread. */
+enum { JOB_FREE, JOB_QUEUED, JOB_DONE };
+
+struct zjob {
+    unsigned char *in;
+    size_t in_cap, in_len;
+    unsigned char *out;
+    size_t out_cap, out_len;
+    int state;
+    int rc; /* of deflate_segment */
+};
+
+/* Results of deflate_segment. */
+enum { SEG_OK = 0, SEG_SINK = 1, SEG_CODEC = 2 };
+
 struct vftr_zenc {
     int codec;
     int header_done;          /* the zlib header is in obuf */
@@ -92,6 +149,20 @@ struct vftr_zenc {
     struct isal_zstream isal;
     unsigned char *level_buf;
     z_stream z;
+    int codec_rc;             /* the codec's code when SEG_CODEC */
+    int failed;               /* a helper job failed: the file is broken */
+
+    /* The helper thread.  It owns the codec state while a job is queued;
+     * jobs are queued and collected alternately in slots 0, 1, 0, ... so
+     * that segments reach the file in order. */
+    int running;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;
+    struct zjob job[2];
+    int submit_i, collect_i;
+    int inflight;             /* queued or done, not yet collected (caller's thread) */
 };
 
 struct vftr_zenc *vftr_zfile_enc_new(OTF_File *f, int level)
@@ -149,77 +220,258 @@ nomem:
     return NULL;
 }
 
-void vftr_zfile_enc_free(struct vftr_zenc *e)
+/* Deflates p[0..n) as one segment ending with a full flush.  Touches only
+ * the codec state and the sink, so it runs in either thread. */
+static int deflate_segment(struct vftr_zenc *e, const unsigned char *p, size_t n,
+                           struct zout *o)
 {
-    if (!e)
+    do {
+        size_t k = n < MAX_CHUNK ? n : MAX_CHUNK;
+        int last = k == n;
+        if (e->codec == CODEC_ISAL) {
+            struct isal_zstream *s = &e->isal;
+            s->next_in = (uint8_t *)p;
+            s->avail_in = (uint32_t)k;
+            s->flush = last ? FULL_FLUSH : NO_FLUSH;
+            for (;;) {
+                if (o->len == o->cap && o->more(o) < 0)
+                    return SEG_SINK;
+                size_t room = o->cap - o->len;
+                s->next_out = o->buf + o->len;
+                s->avail_out = (uint32_t)(room < UINT32_MAX ? room : UINT32_MAX);
+                int rc = isal_deflate(s);
+                o->len = (size_t)(s->next_out - o->buf);
+                if (rc != COMP_OK) {
+                    e->codec_rc = rc;
+                    return SEG_CODEC;
+                }
+                /* done when the input is used up and, for a flush, the
+                 * flush block has been emitted completely */
+                if (s->avail_in == 0 &&
+                    (!last || (s->internal_state.state == ZSTATE_NEW_HDR && s->avail_out > 0)))
+                    break;
+            }
+        } else {
+            z_stream *z = &e->z;
+            z->next_in = (Bytef *)p;
+            z->avail_in = (uInt)k;
+            for (;;) {
+                if (o->len == o->cap && o->more(o) < 0)
+                    return SEG_SINK;
+                size_t room = o->cap - o->len;
+                z->next_out = o->buf + o->len;
+                z->avail_out = (uInt)(room < UINT_MAX ? room : UINT_MAX);
+                int rc = deflate(z, last ? Z_FULL_FLUSH : Z_NO_FLUSH);
+                o->len = (size_t)(z->next_out - o->buf);
+                if (rc != Z_OK && rc != Z_BUF_ERROR) {
+                    e->codec_rc = rc;
+                    return SEG_CODEC;
+                }
+                /* zlib has emitted everything once it leaves room */
+                if (z->avail_in == 0 && z->avail_out > 0)
+                    break;
+            }
+        }
+        p += k;
+        n -= k;
+    } while (n > 0);
+    return SEG_OK;
+}
+
+static void report_segment_error(OTF_File *f, int rc, int codec_rc)
+{
+    if (rc == SEG_CODEC)
+        vftr_otf_seterr("%s: offset %llu: deflate failed (%s %d)", vftr_file_name(f),
+                        (unsigned long long)f->pos,
+                        f->enc->codec == CODEC_ISAL ? "isa-l" : "zlib", codec_rc);
+    else if (rc == SEG_SINK && otf_errno == OTF_NO_ERROR)
+        vftr_otf_seterr("%s: out of memory while compressing", vftr_file_name(f));
+}
+
+/* Appends bytes to the output buffer, writing it out whenever it fills. */
+static int obuf_append(OTF_File *f, const unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        if (f->olen == f->zbufsize && vftr_file_flush_out(f) < 0)
+            return -1;
+        size_t k = f->zbufsize - f->olen;
+        if (k > n)
+            k = n;
+        memcpy(f->obuf + f->olen, p, k);
+        f->olen += k;
+        f->pos += k;
+        p += k;
+        n -= k;
+    }
+    return 0;
+}
+
+static void *enc_worker(void *arg)
+{
+    struct vftr_zenc *e = arg;
+    int i = 0;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->stop && e->job[i].state != JOB_QUEUED)
+            pthread_cond_wait(&e->cv, &e->mu);
+        if (e->job[i].state != JOB_QUEUED)
+            break; /* stopped, and nothing left to do */
+        struct zjob *j = &e->job[i];
+        pthread_mutex_unlock(&e->mu);
+        struct zout o = {j->out, j->out_cap, 0, 0, NULL, mem_more};
+        int rc = deflate_segment(e, j->in, j->in_len, &o);
+        pthread_mutex_lock(&e->mu);
+        j->out = o.buf;
+        j->out_cap = o.cap;
+        j->out_len = o.len;
+        j->rc = rc;
+        j->state = JOB_DONE;
+        pthread_cond_broadcast(&e->cv);
+        i ^= 1;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* Starts the helper thread with all signals blocked (a library's thread
+ * must not receive the program's signals).  0, or -1 if not possible. */
+static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(t, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc == 0 ? 0 : -1;
+}
+
+static int enc_start(OTF_File *f, struct vftr_zenc *e)
+{
+    if (!vftr_filemanager_thread_acquire(f->manager))
+        return -1;
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv, NULL);
+    e->stop = 0;
+    e->submit_i = e->collect_i = 0;
+    if (start_thread(&e->thread, enc_worker, e) < 0) {
+        pthread_cond_destroy(&e->cv);
+        pthread_mutex_destroy(&e->mu);
+        vftr_filemanager_thread_release(f->manager);
+        return -1;
+    }
+    e->running = 1;
+    return 0;
+}
+
+static void enc_stop(OTF_File *f, struct vftr_zenc *e)
+{
+    if (!e->running)
         return;
-    if (e->codec == CODEC_ZLIB)
-        deflateEnd(&e->z);
-    free(e->level_buf);
-    free(e);
+    pthread_mutex_lock(&e->mu);
+    e->stop = 1;
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+    pthread_join(e->thread, NULL); /* it finishes queued jobs first */
+    pthread_cond_destroy(&e->cv);
+    pthread_mutex_destroy(&e->mu);
+    e->running = 0;
+    vftr_filemanager_thread_release(f->manager);
 }
 
-/* Deflates p[0..n) into obuf; with `flush` the segment is ended by a full
- * flush.  Each time obuf fills it is written to disk. */
-static int isal_chunk(OTF_File *f, struct vftr_zenc *e, const unsigned char *p, size_t n,
-                      int flush)
+/* Collects the oldest job if it is done (waiting for it with `wait`).
+ * Returns 1 if one was collected, 0 if none, -1 on error. */
+static int collect_one(OTF_File *f, struct vftr_zenc *e, int wait)
 {
-    struct isal_zstream *s = &e->isal;
-    s->next_in = (uint8_t *)p;
-    s->avail_in = (uint32_t)n;
-    s->flush = flush ? FULL_FLUSH : NO_FLUSH;
-    for (;;) {
-        s->next_out = f->obuf + f->olen;
-        s->avail_out = (uint32_t)(f->zbufsize - f->olen);
-        int rc = isal_deflate(s);
-        size_t made = (size_t)(s->next_out - (f->obuf + f->olen));
-        f->olen += made;
-        f->pos += made;
-        if (rc != COMP_OK) {
-            vftr_otf_seterr("%s: offset %llu: isa-l deflate failed (%d)", vftr_file_name(f),
-                            (unsigned long long)f->pos, rc);
-            return -1;
-        }
-        if (f->olen == f->zbufsize && vftr_file_flush_out(f) < 0)
-            return -1;
-        /* Done when the input is used up and, for a flush, the flush block
-         * has been emitted completely. */
-        if (s->avail_in == 0 &&
-            (!flush || (s->internal_state.state == ZSTATE_NEW_HDR && s->avail_out > 0)))
-            return 0;
+    if (e->inflight == 0)
+        return 0;
+    struct zjob *j = &e->job[e->collect_i];
+    int state;
+    if (e->running) {
+        pthread_mutex_lock(&e->mu);
+        while (wait && j->state == JOB_QUEUED)
+            pthread_cond_wait(&e->cv, &e->mu);
+        state = j->state;
+        pthread_mutex_unlock(&e->mu);
+    } else {
+        state = j->state;
     }
+    if (state != JOB_DONE)
+        return 0;
+    int rc = 0;
+    if (j->rc != SEG_OK) {
+        report_segment_error(f, j->rc, e->codec_rc);
+        e->failed = 1;
+        rc = -1;
+    } else if (obuf_append(f, j->out, j->out_len) < 0) {
+        e->failed = 1;
+        rc = -1;
+    }
+    if (e->running)
+        pthread_mutex_lock(&e->mu);
+    j->state = JOB_FREE;
+    if (e->running)
+        pthread_mutex_unlock(&e->mu);
+    e->collect_i ^= 1;
+    e->inflight--;
+    return rc < 0 ? -1 : 1;
 }
 
-static int zlib_chunk(OTF_File *f, struct vftr_zenc *e, const unsigned char *p, size_t n,
-                      int flush)
+int vftr_zfile_sync(OTF_File *f)
 {
-    z_stream *z = &e->z;
-    z->next_in = (Bytef *)p;
-    z->avail_in = (uInt)n;
-    for (;;) {
-        z->next_out = f->obuf + f->olen;
-        z->avail_out = (uInt)(f->zbufsize - f->olen);
-        int rc = deflate(z, flush ? Z_FULL_FLUSH : Z_NO_FLUSH);
-        size_t made = (size_t)(z->next_out - (f->obuf + f->olen));
-        f->olen += made;
-        f->pos += made;
-        if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            vftr_otf_seterr("%s: offset %llu: zlib deflate failed (%d)", vftr_file_name(f),
-                            (unsigned long long)f->pos, rc);
+    struct vftr_zenc *e = f->enc;
+    if (!e)
+        return 0;
+    int r;
+    while ((r = collect_one(f, e, 1)) > 0)
+        ;
+    if (r < 0 || e->failed) {
+        if (otf_errno == OTF_NO_ERROR)
+            vftr_otf_seterr("%s: an earlier compression step failed", vftr_file_name(f));
+        return -1;
+    }
+    return 0;
+}
+
+/* Hands a segment to the helper thread: copy it into the free slot (the
+ * caller may reuse its buffer at once) and queue it. */
+static int submit(OTF_File *f, struct vftr_zenc *e, const unsigned char *p, size_t n)
+{
+    /* collect what is done, and the slot we need in any case */
+    while (collect_one(f, e, 0) > 0)
+        ;
+    /* with two jobs out, our slot holds the oldest: wait for it */
+    if (e->inflight == 2 && collect_one(f, e, 1) < 0)
+        return -1;
+    if (e->failed)
+        return -1;
+    struct zjob *j = &e->job[e->submit_i];
+    if (j->in_cap < n) {
+        unsigned char *nb = realloc(j->in, n);
+        if (!nb) {
+            vftr_otf_seterr("%s: out of memory", vftr_file_name(f));
             return -1;
         }
-        if (f->olen == f->zbufsize && vftr_file_flush_out(f) < 0)
-            return -1;
-        /* zlib has emitted everything once it leaves room in the output. */
-        if (z->avail_in == 0 && z->avail_out > 0)
-            return 0;
+        j->in = nb;
+        j->in_cap = n;
     }
+    memcpy(j->in, p, n);
+    j->in_len = n;
+    pthread_mutex_lock(&e->mu);
+    j->state = JOB_QUEUED;
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+    e->submit_i ^= 1;
+    e->inflight++;
+    return 0;
 }
 
 int vftr_zfile_write(OTF_File *f, const void *p, size_t n)
 {
     struct vftr_zenc *e = f->enc;
-    const unsigned char *q = p;
+    if (e->failed) {
+        vftr_otf_seterr("%s: an earlier compression step failed", vftr_file_name(f));
+        return -1;
+    }
     if (!e->header_done) {
         /* obuf holds at least 64 bytes and is empty before the first write */
         memcpy(f->obuf + f->olen, e->header, 2);
@@ -227,23 +479,37 @@ int vftr_zfile_write(OTF_File *f, const void *p, size_t n)
         f->pos += 2;
         e->header_done = 1;
     }
-    while (n > 0) {
-        size_t k = n < MAX_CHUNK ? n : MAX_CHUNK;
-        int last = k == n;
-        int rc = e->codec == CODEC_ISAL ? isal_chunk(f, e, q, k, last)
-                                        : zlib_chunk(f, e, q, k, last);
-        if (rc < 0)
-            return -1;
-        q += k;
-        n -= k;
+    if (n >= ASYNC_MIN_SEGMENT && (e->running || enc_start(f, e) == 0))
+        return submit(f, e, p, n);
+    /* in this thread; earlier segments first */
+    if (vftr_zfile_sync(f) < 0)
+        return -1;
+    struct zout o = {f->obuf, f->zbufsize, f->olen, 0, f, obuf_more};
+    size_t len0 = f->olen;
+    int rc = deflate_segment(e, p, n, &o);
+    f->olen = o.len;
+    f->pos += o.moved + o.len - len0;
+    if (rc != SEG_OK) {
+        report_segment_error(f, rc, e->codec_rc);
+        e->failed = 1;
+        return -1;
     }
     return 0;
 }
 
-int vftr_zfile_sync(OTF_File *f)
+void vftr_zfile_enc_free(struct vftr_zenc *e)
 {
-    (void)f;
-    return 0;
+    if (!e)
+        return;
+    /* the thread was stopped by vftr_zfile_stop_helpers (file_release) */
+    if (e->codec == CODEC_ZLIB)
+        deflateEnd(&e->z);
+    for (int i = 0; i < 2; i++) {
+        free(e->job[i].in);
+        free(e->job[i].out);
+    }
+    free(e->level_buf);
+    free(e);
 }
 
 /* ===================================================================== */
@@ -288,7 +554,16 @@ struct vftr_zdec {
     unsigned char *tbuf;
     size_t tlen, toff;
     uint64_t tseg;
+
+    /* read-ahead in a helper thread (see "prefetching" below) */
+    struct prefetch *pf;
+    int pf_disabled;     /* could not start one: do not try again */
+    uint64_t seq_bytes;  /* text read since the last seek */
+    int stopped;         /* the helper was told to stop while waiting for input */
+    int interrupted;     /* the helper was stopped under a reader: reads fail */
 };
+
+static void pf_stop(OTF_File *f, struct vftr_zdec *d);
 
 struct vftr_zdec *vftr_zfile_dec_new(OTF_File *f)
 {
@@ -307,6 +582,7 @@ void vftr_zfile_dec_free(struct vftr_zdec *d)
 {
     if (!d)
         return;
+    /* the helper was stopped by vftr_zfile_stop_helpers (file_release) */
     free(d->ibuf);
     free(d->tbuf);
     free(d);
@@ -337,6 +613,8 @@ static int at_boundary(const struct inflate_state *s)
            s->read_in_length == 0 && s->tmp_in_size == 0;
 }
 
+static int pf_take(struct vftr_zdec *d);
+
 /* Appends source bytes to ibuf, first moving what is still needed to the
  * front: the unfed bytes and the 3 before them (a marker may straddle).
  * Returns the number of bytes added, 0 at the end of the source, -1 on error. */
@@ -350,6 +628,8 @@ static int src_fill(OTF_File *f, struct vftr_zdec *d)
         d->ioff -= keep;
         d->rend -= keep;
     }
+    if (d->pf)
+        return pf_take(d);
     if (!d->ibuf || (d->icap != f->zbufsize && f->zbufsize >= d->ilen + 16)) {
         unsigned char *nb = realloc(d->ibuf, f->zbufsize);
         if (!nb) {
@@ -631,20 +911,362 @@ static int verify(OTF_File *f, struct vftr_zdec *d)
     return 0;
 }
 
+/* ===================================================================== */
+/* prefetching                                                           */
+/* ===================================================================== */
+/*
+ * Once a file is read sequentially (PF_START_BYTES of text since the last
+ * seek), a helper thread inflates ahead into a ring of text chunks while the
+ * caller parses.  The helper never does I/O: the caller's thread reads
+ * compressed blocks from the file (through the file manager, which is not
+ * thread-safe) into a small queue whenever it is in OTF_File_read, and the
+ * helper takes its input from that queue (pf_take, called by src_fill).
+ *
+ * Each chunk records where segments start inside it, so OTF_File_tell stays
+ * exact.  A seek stops the helper; the decoder is then repositioned as
+ * usual, and prefetching starts again after another PF_START_BYTES.
+ */
+#define PF_CHUNK (512 * 1024)
+#define PF_NCHUNK 4
+#define PF_BLOCK (256 * 1024)
+#define PF_NBLOCK 3
+#define PF_MARKS 32
+#define PF_START_BYTES (512 * 1024)
+
+struct pf_chunk {
+    unsigned char *buf;
+    size_t len, off;
+    int nmarks;
+    struct {
+        size_t at;    /* text offset in the chunk */
+        uint64_t seg; /* segment start of the text from there on */
+    } marks[PF_MARKS];
+};
+
+struct pf_block {
+    unsigned char *buf;
+    size_t len, rd;
+};
+
+struct prefetch {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_main, cv_helper;
+    OTF_File *f;
+    struct pf_chunk chunk[PF_NCHUNK];
+    int c_head, c_count;      /* ready chunks, oldest first */
+    struct pf_block block[PF_NBLOCK];
+    int b_head, b_count;      /* queued input blocks */
+    uint64_t feed_off;        /* offset of the next block the caller reads */
+    int feed_eof;             /* no more input will come */
+    int feed_err;             /* ... because reading failed */
+    char feed_msg[OTF_ERR_LEN];
+    int stop;                 /* the caller wants the helper gone */
+    int done;                 /* the helper finished */
+    enum run_end how;         /* ... this way */
+    uint64_t next_seg;        /* segment of the text after the ready chunks */
+};
+
+/* Helper side of src_fill: moves queued input into ibuf. */
+static int pf_take(struct vftr_zdec *d)
+{
+    struct prefetch *pf = d->pf;
+    pthread_mutex_lock(&pf->mu);
+    while (pf->b_count == 0 && !pf->feed_eof && !pf->stop)
+        pthread_cond_wait(&pf->cv_helper, &pf->mu);
+    if (pf->stop) {
+        pthread_mutex_unlock(&pf->mu);
+        d->stopped = 1;
+        return -1;
+    }
+    if (pf->b_count == 0) {
+        pthread_mutex_unlock(&pf->mu);
+        d->src_eof = 1;
+        return 0;
+    }
+    struct pf_block *b = &pf->block[pf->b_head];
+    pthread_mutex_unlock(&pf->mu);
+    size_t k = b->len - b->rd;
+    if (k > d->icap - d->ilen)
+        k = d->icap - d->ilen;
+    memcpy(d->ibuf + d->ilen, b->buf + b->rd, k);
+    d->ilen += k;
+    b->rd += k;
+    if (b->rd == b->len) {
+        pthread_mutex_lock(&pf->mu);
+        pf->b_head = (pf->b_head + 1) % PF_NBLOCK;
+        pf->b_count--;
+        pthread_cond_signal(&pf->cv_main);
+        pthread_mutex_unlock(&pf->mu);
+    }
+    return 1;
+}
+
+static void *pf_helper(void *arg)
+{
+    struct vftr_zdec *d = arg;
+    struct prefetch *pf = d->pf;
+    for (;;) {
+        pthread_mutex_lock(&pf->mu);
+        while (pf->c_count == PF_NCHUNK && !pf->stop)
+            pthread_cond_wait(&pf->cv_helper, &pf->mu);
+        int slot = (pf->c_head + pf->c_count) % PF_NCHUNK;
+        int stop = pf->stop;
+        pthread_mutex_unlock(&pf->mu);
+        if (stop)
+            break;
+        struct pf_chunk *c = &pf->chunk[slot];
+        c->len = c->off = 0;
+        c->nmarks = 1;
+        c->marks[0].at = 0;
+        c->marks[0].seg = d->cur_seg;
+        enum run_end how;
+        for (;;) {
+            size_t k = 0;
+            how = run(pf->f, d, c->buf + c->len, PF_CHUNK - c->len, 1, &k);
+            c->len += k;
+            if (how != RUN_BOUNDARY)
+                break;
+            if (c->nmarks == PF_MARKS)
+                break; /* the next chunk starts with this segment */
+            c->marks[c->nmarks].at = c->len;
+            c->marks[c->nmarks].seg = d->cur_seg;
+            c->nmarks++;
+        }
+        if (d->stopped)
+            break;
+        int finished = how == RUN_END || how == RUN_BAD || how == RUN_IOERR;
+        pthread_mutex_lock(&pf->mu);
+        if (c->len > 0)
+            pf->c_count++;
+        pf->next_seg = d->cur_seg;
+        if (finished) {
+            pf->done = 1;
+            pf->how = how;
+        }
+        pthread_cond_signal(&pf->cv_main);
+        pthread_mutex_unlock(&pf->mu);
+        if (finished)
+            break;
+    }
+    return NULL;
+}
+
+/* Caller side: reads compressed blocks into free queue slots.  I/O errors
+ * end the input (the helper then sees the data end) and are remembered. */
+static void pf_feed(OTF_File *f, struct prefetch *pf)
+{
+    for (;;) {
+        pthread_mutex_lock(&pf->mu);
+        if (pf->b_count == PF_NBLOCK || pf->feed_eof) {
+            pthread_mutex_unlock(&pf->mu);
+            return;
+        }
+        int slot = (pf->b_head + pf->b_count) % PF_NBLOCK;
+        pthread_mutex_unlock(&pf->mu);
+        /* the slot is free: the helper does not look at it */
+        ssize_t k = vftr_file_pread(f, pf->feed_off, pf->block[slot].buf, PF_BLOCK);
+        pthread_mutex_lock(&pf->mu);
+        if (k < 0) {
+            pf->feed_eof = pf->feed_err = 1;
+            snprintf(pf->feed_msg, sizeof pf->feed_msg, "%s", otf_strerr);
+        } else if (k == 0) {
+            pf->feed_eof = 1;
+        } else {
+            pf->block[slot].len = (size_t)k;
+            pf->block[slot].rd = 0;
+            pf->b_count++;
+            pf->feed_off += (uint64_t)k;
+        }
+        pthread_cond_signal(&pf->cv_helper);
+        pthread_mutex_unlock(&pf->mu);
+        if (k <= 0)
+            return;
+    }
+}
+
+static void pf_free(struct prefetch *pf)
+{
+    for (int i = 0; i < PF_NCHUNK; i++)
+        free(pf->chunk[i].buf);
+    for (int i = 0; i < PF_NBLOCK; i++)
+        free(pf->block[i].buf);
+    free(pf);
+}
+
+/* Starts prefetching if it pays and is allowed; otherwise nothing happens. */
+static void pf_start(OTF_File *f, struct vftr_zdec *d)
+{
+    if (d->pf || d->pf_disabled || d->seq_bytes < PF_START_BYTES || d->at_end || d->failed ||
+        d->unverified || d->toff < d->tlen || d->seek_pending || !d->ibuf || !f->manager)
+        return;
+    struct prefetch *pf = calloc(1, sizeof *pf);
+    if (!pf)
+        goto off;
+    for (int i = 0; i < PF_NCHUNK; i++)
+        if (!(pf->chunk[i].buf = malloc(PF_CHUNK)))
+            goto off;
+    for (int i = 0; i < PF_NBLOCK; i++)
+        if (!(pf->block[i].buf = malloc(PF_BLOCK)))
+            goto off;
+    if (!vftr_filemanager_thread_acquire(f->manager)) {
+        pf_free(pf);
+        return; /* maybe later, when another file gives its slot back */
+    }
+    pf->f = f;
+    pf->feed_off = d->ibase + d->ilen;
+    pf->feed_eof = d->src_eof;
+    pf->next_seg = d->cur_seg;
+    pthread_mutex_init(&pf->mu, NULL);
+    pthread_cond_init(&pf->cv_main, NULL);
+    pthread_cond_init(&pf->cv_helper, NULL);
+    d->pf = pf; /* from here on the decoder belongs to the helper */
+    d->stopped = 0;
+    if (start_thread(&pf->thread, pf_helper, d) < 0) {
+        d->pf = NULL;
+        pthread_cond_destroy(&pf->cv_helper);
+        pthread_cond_destroy(&pf->cv_main);
+        pthread_mutex_destroy(&pf->mu);
+        vftr_filemanager_thread_release(f->manager);
+        goto off;
+    }
+    pf_feed(f, pf);
+    return;
+off:
+    if (pf)
+        pf_free(pf);
+    d->pf_disabled = 1;
+}
+
+/* Stops the helper and takes the decoder back.  What it decoded ahead is
+ * dropped, so the decoder's position is no longer the caller's: callers
+ * reposition it (seek) or give up reading (d->interrupted). */
+static void pf_stop(OTF_File *f, struct vftr_zdec *d)
+{
+    struct prefetch *pf = d->pf;
+    if (!pf)
+        return;
+    pthread_mutex_lock(&pf->mu);
+    pf->stop = 1;
+    pthread_cond_broadcast(&pf->cv_helper);
+    pthread_mutex_unlock(&pf->mu);
+    pthread_join(pf->thread, NULL);
+    pthread_cond_destroy(&pf->cv_helper);
+    pthread_cond_destroy(&pf->cv_main);
+    pthread_mutex_destroy(&pf->mu);
+    pf_free(pf);
+    d->pf = NULL;
+    d->stopped = 0;
+    vftr_filemanager_thread_release(f->manager);
+}
+
+static size_t pf_read(OTF_File *f, struct vftr_zdec *d, unsigned char *out, size_t n)
+{
+    struct prefetch *pf = d->pf;
+    size_t got = 0;
+    while (got < n) {
+        pthread_mutex_lock(&pf->mu);
+        while (pf->c_count == 0 && !pf->done) {
+            if (pf->b_count < PF_NBLOCK && !pf->feed_eof) {
+                pthread_mutex_unlock(&pf->mu);
+                pf_feed(f, pf);
+                pthread_mutex_lock(&pf->mu);
+                continue;
+            }
+            pthread_cond_wait(&pf->cv_main, &pf->mu);
+        }
+        int have = pf->c_count > 0;
+        struct pf_chunk *c = &pf->chunk[pf->c_head];
+        pthread_mutex_unlock(&pf->mu);
+        if (!have)
+            break;
+        /* a ready chunk is the caller's until it is handed back */
+        size_t k = c->len - c->off < n - got ? c->len - c->off : n - got;
+        memcpy(out + got, c->buf + c->off, k);
+        c->off += k;
+        got += k;
+        if (c->off == c->len) {
+            pthread_mutex_lock(&pf->mu);
+            pf->c_head = (pf->c_head + 1) % PF_NCHUNK;
+            pf->c_count--;
+            pthread_cond_signal(&pf->cv_helper);
+            pthread_mutex_unlock(&pf->mu);
+        }
+    }
+    pf_feed(f, pf); /* keep the helper busy while the caller parses */
+    if (got == 0) {
+        /* The helper is done and everything it made has been read.  A read
+         * error ended its input: that is the error, however it ended. */
+        if (pf->feed_err) {
+            d->failed = 1;
+            vftr_otf_seterr("%s", pf->feed_msg);
+        } else if (pf->how == RUN_BAD || pf->how == RUN_IOERR) {
+            d->failed = 1;
+            report_bad(f, d);
+        }
+    }
+    return got;
+}
+
+static uint64_t pf_tell(struct vftr_zdec *d)
+{
+    struct prefetch *pf = d->pf;
+    uint64_t seg;
+    pthread_mutex_lock(&pf->mu);
+    if (pf->c_count > 0) {
+        const struct pf_chunk *c = &pf->chunk[pf->c_head];
+        int i = c->nmarks - 1;
+        while (i > 0 && c->marks[i].at > c->off)
+            i--;
+        seg = c->marks[i].seg;
+    } else {
+        seg = pf->next_seg;
+    }
+    pthread_mutex_unlock(&pf->mu);
+    return seg;
+}
+
+void vftr_zfile_stop_helpers(OTF_File *f)
+{
+    if (f->enc)
+        enc_stop(f, f->enc);
+    if (f->dec && f->dec->pf) {
+        pf_stop(f, f->dec);
+        if (!f->dec->seek_pending)
+            f->dec->interrupted = 1;
+    }
+}
+
+/* ===================================================================== */
+/* the reader's entry points                                             */
+/* ===================================================================== */
+
 size_t vftr_zfile_read(OTF_File *f, void *dst, size_t n)
 {
     struct vftr_zdec *d = f->dec;
     unsigned char *out = dst;
     size_t got = 0;
 
-    if (d->seek_pending && resolve_seek(f, d) < 0)
-        goto fail;
+    if (d->seek_pending) {
+        pf_stop(f, d);
+        d->seq_bytes = 0;
+        d->interrupted = 0;
+        if (resolve_seek(f, d) < 0)
+            return 0;
+    }
+    if (d->interrupted) {
+        vftr_otf_seterr("%s: reading was interrupted (its file manager was closed)",
+                        vftr_file_name(f));
+        return 0;
+    }
+    if (d->pf)
+        return pf_read(f, d, out, n);
     if (d->failed) {
         report_bad(f, d);
         return 0;
     }
     if (d->unverified && verify(f, d) < 0)
-        goto fail;
+        return 0;
     if (d->toff < d->tlen) {
         size_t k = d->tlen - d->toff < n ? d->tlen - d->toff : n;
         memcpy(out, d->tbuf + d->toff, k);
@@ -655,17 +1277,14 @@ size_t vftr_zfile_read(OTF_File *f, void *dst, size_t n)
         size_t k = 0;
         enum run_end how = run(f, d, out + got, n - got, 0, &k);
         got += k;
-        if (how == RUN_IOERR)
-            goto fail;
         if (how == RUN_BAD) {
             d->failed = 1;
             report_bad(f, d);
         }
+        /* RUN_IOERR: otf_errno is set; the next read tries again */
     }
-    return got;
-
-fail:
-    /* An I/O error: keep the text decoded so far; the next read retries. */
+    d->seq_bytes += got;
+    pf_start(f, d);
     return got;
 }
 
@@ -681,6 +1300,8 @@ uint64_t vftr_zfile_tell(OTF_File *f)
     struct vftr_zdec *d = f->dec;
     if (d->seek_pending)
         return d->seek_pos;
+    if (d->pf)
+        return pf_tell(d);
     if (d->unverified)
         return d->sync_at;
     if (d->toff < d->tlen)

@@ -339,6 +339,15 @@ def copy_proto(r, stream_variant):
 
 def gen_copy(r, stream_variant):
     out = [copy_proto(r, stream_variant), '{']
+    if r.special in ('version', 'uniqueid') and stream_variant:
+        # A stream has no header of its own: it gets a new one, as with OTF.
+        out.append('    (void)stream;')
+        for _, n in r.params:
+            out.append('    (void)%s;' % n)
+        fn = 'OTF_WStream_writeOtfVersion' if r.special == 'version' else 'OTF_WStream_writeUniqueId'
+        out.append('    return %s((OTF_WStream*)userData) ? OTF_RETURN_OK : OTF_RETURN_ABORT;' % fn)
+        out.append('}\n')
+        return out
     if r.special in ('version', 'uniqueid'):
         # The writer writes its own version and unique id at the head of the
         # global definitions; copying them would duplicate those lines.
@@ -481,36 +490,52 @@ def keyword_entries():
 def gen_dispatch():
     out = []
     ents = keyword_entries()
-    out.append('/* Record index of a keyword (upper-case run at the start of a record)')
-    out.append(' * for a file kind, or -1. */')
-    out.append('static int lookup_keyword(const char* kw, size_t len, int filekind)')
+    out.append('static inline int kw_upper(char c)')
     out.append('{')
-    out.append('    switch (len) {')
-    bylen = {}
+    out.append("    return c >= 'A' && c <= 'Z';")
+    out.append('}\n')
+    out.append('/* The record at kw for a file kind: its index in RECORDS, and in *len the')
+    out.append(' * length of its keyword; -1 if none.  A keyword matches when no other')
+    out.append(' * upper-case letter follows it (short keywords are glued to values, which')
+    out.append(' * are lower-case).  The _loose variant does not check the following')
+    out.append(' * letter and takes the longest match (a short keyword glued to a tag,')
+    out.append(' * "LX3").  Both are a switch on the first letter. */')
+    byfirst = {}
     for k, r, kinds in ents:
-        bylen.setdefault(len(k), []).append((k, r, kinds))
-    for n in sorted(bylen):
-        out.append('    case %d:' % n)
-        for k, r, kinds in bylen[n]:
-            mask = ' | '.join('VFTR_OTF_FILE_%s' % x.upper() for x in sorted(kinds))
-            out.append('        if (memcmp(kw, %s, %d) == 0 && (filekind & (%s)))'
-                       % (c_str(k), n, mask))
-            out.append('            return %d;' % RECORDS.index(r))
+        byfirst.setdefault(k[0], []).append((k, r, kinds))
+    for loose in (0, 1):
+        out.append('static inline int lookup_keyword%s(const char* kw, int filekind, size_t* len)'
+                   % ('_loose' if loose else ''))
+        out.append('{')
+        out.append('    switch (kw[0]) {')
+        for c in sorted(byfirst):
+            out.append("    case '%s':" % c)
+            # Exactly one keyword can match strictly (the upper-case run is
+            # unique): test the short, common ones first.  Loosely, the
+            # longest match wins.
+            order = sorted(byfirst[c], key=lambda e: (-len(e[0]) if loose else len(e[0])))
+            for k, r, kinds in order:
+                mask = ' | '.join('VFTR_OTF_FILE_%s' % x.upper() for x in sorted(kinds))
+                cond = ["kw[%d] == '%s'" % (i, k[i]) for i in range(1, len(k))]
+                if not loose:
+                    cond.append('!kw_upper(kw[%d])' % len(k))
+                cond.append('(filekind & (%s))' % mask)
+                out.append('        if (%s) {' % ' && '.join(cond))
+                out.append('            *len = %d;' % len(k))
+                out.append('            return %d;' % RECORDS.index(r))
+                out.append('        }')
+            out.append('        break;')
+        out.append('    default:')
         out.append('        break;')
-    out.append('    default:')
-    out.append('        break;')
-    out.append('    }')
-    out.append('    return -1;')
-    out.append('}\n')
+        out.append('    }')
+        out.append('    return -1;')
+        out.append('}\n')
 
-    out.append('static int parse_record(int index, vftr_otf_parse* ps, OTF_HandlerArray* h)')
-    out.append('{')
-    out.append('    switch (index) {')
-    for i, r in enumerate(RECORDS):
-        out.append('    case %d: return parse_%s(ps, h);' % (i, r.name))
-    out.append('    default: return VFTR_OTF_PARSE_ERROR;')
-    out.append('    }')
-    out.append('}\n')
+    out.append('typedef int (*record_parser)(vftr_otf_parse* ps, OTF_HandlerArray* h);')
+    out.append('static const record_parser parsers[%d] = {' % len(RECORDS))
+    for r in RECORDS:
+        out.append('    parse_%s,' % r.name)
+    out.append('};\n')
 
     ids = ', '.join(r.rid for r in RECORDS)
     out.append('static const uint32_t record_ids[%d] = { %s };\n' % (len(RECORDS), ids))

@@ -33,7 +33,7 @@ struct struct_OTF_RBuffer {
     char* buffer;          /* size + 1 bytes: room for a final '\n' */
     uint32_t size;
     uint32_t pos;          /* start of the next unread line */
-    uint32_t end;          /* bytes of text in buffer */
+    uint32_t end;          /* complete lines end here; every one ends in '\n' */
     uint64_t time;         /* state machine */
     uint32_t process;
     OTF_KeyValueList* list;   /* key-value pairs of the next record, owned */
@@ -52,6 +52,7 @@ struct struct_OTF_RBuffer {
     uint32_t* array;       /* scratch for OTF_RBuffer_readArray, owned */
     uint32_t arraycap;
     char* filename;        /* owned, for messages */
+    uint32_t tail;         /* bytes of an unfinished line after end */
 };
 typedef struct struct_OTF_RBuffer OTF_RBuffer;
 
