@@ -27,7 +27,7 @@ COMPAT_SRC := $(wildcard test/compat/*.c)
 COMPAT_VFTR := $(patsubst test/compat/%.c,$(TEST_DIR)/compat/vftr/%,$(COMPAT_SRC))
 COMPAT_REF  := $(patsubst test/compat/%.c,$(TEST_DIR)/compat/ref/%,$(COMPAT_SRC))
 
-$(TEST_DIR)/compat/vftr/%: test/compat/%.c $(OTF_A) $(OTF_HEADERS)
+$(TEST_DIR)/compat/vftr/%: test/compat/%.c $(wildcard test/compat/*.h) $(OTF_A) $(OTF_HEADERS)
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -D_GNU_SOURCE -I$(OTF_INC_DIR) -Itest/compat -std=c11 $(OPT) $(WARN) \
@@ -35,7 +35,7 @@ $(TEST_DIR)/compat/vftr/%: test/compat/%.c $(OTF_A) $(OTF_HEADERS)
 
 # The reference headers do not pass vftr's warning set; they are the oracle's
 # business, so its build uses plain -Wall.
-$(TEST_DIR)/compat/ref/%: test/compat/%.c
+$(TEST_DIR)/compat/ref/%: test/compat/%.c $(wildcard test/compat/*.h)
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -D_GNU_SOURCE $(REF_OTF_CFLAGS) -Itest/compat -std=gnu11 $(OPT) -Wall \

@@ -110,6 +110,7 @@ static int start(vftr_otf_merge* m)
         vftr_otf_cursor* c = &m->cur[i];
         if (m->min > 0 && !OTF_RBuffer_searchTime(c->rb, m->min))
             return -1;
+        c->startpos = c->rb->base + c->rb->pos;
         int r = advance(m, c);
         if (r < 0)
             return -1;

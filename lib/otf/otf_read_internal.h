@@ -16,6 +16,7 @@ typedef struct vftr_otf_cursor {
     vftr_otf_parse ps;
     int pending;          /* ps holds an unconsumed line */
     int done;
+    uint64_t startpos;    /* file offset where this read began (progress) */
 } vftr_otf_cursor;
 
 /* A time-ordered merge of cursors, [min, max) window, optional process

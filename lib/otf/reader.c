@@ -389,35 +389,31 @@ static uint8_t progress(OTF_Reader* r, int k, int bytes, uint64_t* mn, uint64_t*
     uint64_t a = 0, b = 0, c = 0;
     if (bytes) {
         for (uint32_t i = 0; i < m->n; i++) {
+            a += m->cur[i].startpos;
             c += OTF_RBuffer_getFileSize(m->cur[i].rb);
             b += m->cur[i].done ? OTF_RBuffer_getFileSize(m->cur[i].rb)
                                 : OTF_RBuffer_getFilePos(m->cur[i].rb);
         }
     } else {
-        /* without a window the range starts at the trace's first time */
+        /* The range is the window, narrowed to the times the files hold. */
+        uint64_t first = UINT64_MAX, last = 0;
+        for (uint32_t i = 0; i < m->n; i++) {
+            uint64_t l = last_time(r, m->cur[i].rb);
+            if (m->cur[i].rb->props && m->cur[i].rb->firstTime < first)
+                first = m->cur[i].rb->firstTime;
+            if (l > last)
+                last = l;
+        }
         a = r->min;
-        if (a == 0) {
-            a = UINT64_MAX;
-            for (uint32_t i = 0; i < m->n; i++) {
-                last_time(r, m->cur[i].rb);
-                if (m->cur[i].rb->props && m->cur[i].rb->firstTime < a)
-                    a = m->cur[i].rb->firstTime;
-            }
-            if (a == UINT64_MAX)
-                a = 0;
-        }
-        b = m->lasttime;
+        if (first != UINT64_MAX && first > a)
+            a = first;
         c = r->max;
-        if (c == UINT64_MAX) {
-            c = 0;
-            for (uint32_t i = 0; i < m->n; i++) {
-                uint64_t last = last_time(r, m->cur[i].rb);
-                if (last > c)
-                    c = last;
-            }
-            if (b > c)
-                c = b;
-        }
+        if (last < c)
+            c = last;
+        b = m->lasttime;
+        /* a finished read has seen the last time inside the window */
+        if (b > c || (m->started && m->heapn == 0))
+            c = b;
     }
     if (mn) *mn = a;
     if (cur) *cur = b;
