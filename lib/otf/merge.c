@@ -46,9 +46,11 @@ int vftr_otf_merge_init(vftr_otf_merge* m, OTF_RBuffer** rbs, const uint32_t* st
     memset(m, 0, sizeof *m);
     m->cur = calloc(n ? n : 1, sizeof *m->cur);
     m->heap = calloc(n ? n : 1, sizeof *m->heap);
-    if (m->cur == NULL || m->heap == NULL) {
+    m->keys = calloc(n ? n : 1, sizeof *m->keys);
+    if (m->cur == NULL || m->heap == NULL || m->keys == NULL) {
         free(m->cur);
         free(m->heap);
+        free(m->keys);
         return -ENOMEM;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -73,6 +75,7 @@ void vftr_otf_merge_release(vftr_otf_merge* m)
     }
     free(m->cur);
     free(m->heap);
+    free(m->keys);
     memset(m, 0, sizeof *m);
 }
 
@@ -99,6 +102,11 @@ static inline int advance(vftr_otf_merge* m, vftr_otf_cursor* c)
     }
 }
 
+/* With few files a scan of their times (kept together in keys[]) for the
+ * two earliest is cheaper than heap upkeep; the set of active files then
+ * stays unordered. */
+#define MERGE_LINEAR_MAX 8
+
 static uint64_t fail(void)
 {
     return OTF_READ_ERROR;
@@ -114,97 +122,121 @@ static int start(vftr_otf_merge* m)
         int r = advance(m, c);
         if (r < 0)
             return -1;
-        if (r > 0)
+        if (r > 0) {
+            m->keys[m->heapn] = c->ps.time;
             m->heap[m->heapn++] = i;
+        }
     }
-    for (uint32_t i = m->heapn / 2; i-- > 0;)
-        sift_down(m, i);
+    m->linear = m->heapn <= MERGE_LINEAR_MAX;
+    if (!m->linear)
+        for (uint32_t i = m->heapn / 2; i-- > 0;)
+            sift_down(m, i);
     m->started = 1;
     return 0;
 }
 
-/* With few files a linear scan for the two earliest is cheaper than heap
- * upkeep; the set of active files then stays unordered. */
-#define MERGE_LINEAR_MAX 8
+/* Hands one record (or key-value line) of cursor c to the handlers.
+ * Returns 1 for a counted record, 0 for a line that does not count, -1 to
+ * stop with an error. */
+static inline int deliver(vftr_otf_merge* m, vftr_otf_cursor* c, OTF_HandlerArray* h,
+                          const struct vftr_otf_proclist* procs)
+{
+    vftr_otf_parse* ps = &c->ps;
+    if (procs != NULL && vftr_otf_proclist_status(procs, ps->process) == 0) {
+        vftr_otf_kv_clear(ps->kv);
+        return 0;                       /* neither counted nor handled */
+    }
+    int rc = vftr_otf_dispatch(ps, h, m->filekind);
+    if (OTF_LIKELY(rc == OTF_RETURN_OK || rc == VFTR_OTF_DISPATCH_SKIPPED)) {
+        m->lasttime = ps->time;
+        return 1;
+    }
+    return rc == VFTR_OTF_DISPATCH_KV ? 0 : -1;
+}
+
+static uint64_t merge_linear(vftr_otf_merge* m, OTF_HandlerArray* h,
+                             const struct vftr_otf_proclist* procs, uint64_t limit)
+{
+    uint64_t count = 0;
+    while (m->heapn > 0 && count < limit) {
+        /* the earliest file (ties: lowest index) and the best of the rest */
+        uint32_t tp = 0, top = m->heap[0];
+        uint64_t best = m->keys[0], sec = UINT64_MAX;
+        uint32_t sidx = UINT32_MAX;
+        for (uint32_t j = 1; j < m->heapn; j++) {
+            uint64_t t = m->keys[j];
+            uint32_t k = m->heap[j];
+            if (t < best || (t == best && k < top)) {
+                sec = best;
+                sidx = top;
+                best = t;
+                top = k;
+                tp = j;
+            } else if (t < sec || (t == sec && k < sidx)) {
+                sec = t;
+                sidx = k;
+            }
+        }
+        vftr_otf_cursor* c = &m->cur[top];
+        for (;;) {
+            int d = deliver(m, c, h, procs);
+            if (OTF_UNLIKELY(d < 0))
+                return fail();
+            count += (uint64_t)d;
+            int r = advance(m, c);
+            if (OTF_UNLIKELY(r < 0))
+                return fail();
+            if (r == 0) {
+                m->heapn--;
+                m->heap[tp] = m->heap[m->heapn];
+                m->keys[tp] = m->keys[m->heapn];
+                break;
+            }
+            uint64_t t = c->ps.time;
+            m->keys[tp] = t;
+            if (t > sec || (t == sec && sidx < top) || count >= limit)
+                break;
+        }
+    }
+    return count;
+}
 
 uint64_t vftr_otf_merge_read(vftr_otf_merge* m, OTF_HandlerArray* h,
                              const struct vftr_otf_proclist* procs, uint64_t limit)
 {
     if (!m->started && start(m) < 0)
         return fail();
+    if (m->linear)
+        return merge_linear(m, h, procs, limit);
     uint64_t count = 0;
-    const int filekind = m->filekind;
     while (m->heapn > 0 && count < limit) {
         /* The earliest file (top) keeps the turn while it still sorts before
-         * the best of the others (second), which do not move meanwhile. */
-        uint32_t top, toppos = 0;
-        uint64_t stime = UINT64_MAX;
-        uint32_t sidx = UINT32_MAX;
-        int linear = m->heapn <= MERGE_LINEAR_MAX;
-        if (linear) {
-            top = m->heap[0];
-            for (uint32_t i = 1; i < m->heapn; i++) {
-                uint32_t k = m->heap[i];
-                if (before(m, k, top)) {
-                    stime = m->cur[top].ps.time;
-                    sidx = top;
-                    top = k;
-                    toppos = i;
-                } else if (m->cur[k].ps.time < stime ||
-                           (m->cur[k].ps.time == stime && k < sidx)) {
-                    stime = m->cur[k].ps.time;
-                    sidx = k;
-                }
-            }
-        } else {
-            top = m->heap[0];
-            uint32_t second = m->heap[1];
+         * the best of the others (heap[1] or heap[2]), which do not move
+         * meanwhile. */
+        uint32_t top = m->heap[0];
+        uint32_t second = top;
+        if (m->heapn > 1) {
+            second = m->heap[1];
             if (m->heapn > 2 && before(m, m->heap[2], second))
                 second = m->heap[2];
-            stime = m->cur[second].ps.time;
-            sidx = second;
         }
         vftr_otf_cursor* c = &m->cur[top];
-        vftr_otf_parse* ps = &c->ps;
         int r = 1;
         while (count < limit) {
-            int rc;
-            if (procs != NULL && vftr_otf_proclist_status(procs, ps->process) == 0) {
-                vftr_otf_kv_clear(ps->kv);
-                rc = VFTR_OTF_DISPATCH_KV;       /* neither counted nor handled */
-            } else {
-                rc = vftr_otf_dispatch(ps, h, filekind);
-            }
-            if (OTF_UNLIKELY(rc != OTF_RETURN_OK)) {
-                if (rc == VFTR_OTF_PARSE_ERROR)
-                    return fail();
-                if (rc != VFTR_OTF_DISPATCH_KV && rc != VFTR_OTF_DISPATCH_SKIPPED)
-                    return fail();
-            }
-            if (rc != VFTR_OTF_DISPATCH_KV) {
-                count++;
-                m->lasttime = ps->time;
-            }
+            int d = deliver(m, c, h, procs);
+            if (OTF_UNLIKELY(d < 0))
+                return fail();
+            count += (uint64_t)d;
             r = advance(m, c);
             if (OTF_UNLIKELY(r < 0))
                 return fail();
-            if (r == 0)
-                break;
-            uint64_t t = ps->time;
-            if (stime < t || (stime == t && sidx < top))
+            if (r == 0 || (second != top && before(m, second, top)))
                 break;
         }
-        if (linear) {
-            if (r == 0)
-                m->heap[toppos] = m->heap[--m->heapn];
-        } else {
-            if (r == 0)
-                m->heap[0] = m->heap[--m->heapn];
-            /* at or below MERGE_LINEAR_MAX the set is scanned from now on and
-             * its order no longer matters */
-            if (m->heapn > MERGE_LINEAR_MAX)
-                sift_down(m, 0);
-        }
+        if (r == 0)
+            m->heap[0] = m->heap[--m->heapn];
+        if (m->heapn > 0)
+            sift_down(m, 0);
     }
     return count;
 }

@@ -26,6 +26,8 @@ typedef struct vftr_otf_merge {
     uint32_t n;
     uint32_t* heap;        /* indexes into cur, min-heap on (time, index) */
     uint32_t heapn;
+    uint64_t* keys;        /* linear mode: time of the pending line of cur[heap[j]] */
+    int linear;            /* few files: scan them instead of keeping a heap */
     int started;
     int filekind;
     uint64_t min, max;

@@ -1,6 +1,7 @@
 /*
  * otf_records_tail.h — the code of otf_records.c that uses its generated
- * tables (lookup_keyword, parsers, record_ids, printers, record_kinds).
+ * tables (dispatch_known, lookup_keyword_loose, parsers, record_ids,
+ * printers, record_kinds).
  * Included once, at the end of the generated file.
  */
 #include <errno.h>
@@ -17,10 +18,12 @@ int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
         vftr_otf_kv_clear(ps->kv);
         return VFTR_OTF_DISPATCH_SKIPPED;      /* empty line */
     }
-    index = lookup_keyword(kw, filekind, &n);
-    if (OTF_LIKELY(index >= 0)) {
-        ps->p = kw + n;
-    } else if (*kw == '#') {
+    int known = dispatch_known(ps, h, filekind);
+    if (OTF_LIKELY(known != DISPATCH_NOMATCH)) {
+        vftr_otf_kv_clear(ps->kv);
+        return known;
+    }
+    if (*kw == '#') {
         /* event comment: "#"text"" or "#EVTCOMMENT "text"" */
         char* q = kw + 1;
         if (strncmp(q, "EVTCOMMENT", 10) == 0)

@@ -19,8 +19,8 @@
 /* Bisection stops when the interval is this small; the rest is read. */
 #define RB_SEARCH_STOP   2048u
 /* Bytes allocated beyond the buffer's size: room for the '\n' added to a
- * last line without one. */
-#define RB_SLACK         2u
+ * last line without one, and for the 8-byte loads of find_newline. */
+#define RB_SLACK         16u
 
 static OTF_RBuffer* rb_new(OTF_File* file, const char* name)
 {
@@ -250,6 +250,23 @@ static int rb_state(OTF_RBuffer* rb, char* line, char* nl, int* bad)
     return 0;
 }
 
+/* The first '\n' at or after p, eight bytes at a time (lines are short).
+ * There is one before the buffer's end, and the buffer has 8 bytes of slack
+ * after it, so the loads stay inside the allocation. */
+static inline char* find_newline(char* p)
+{
+    const uint64_t ones = 0x0101010101010101ull, nl = 0x0a0a0a0a0a0a0a0aull;
+    for (;;) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        x ^= nl;
+        uint64_t z = (x - ones) & ~x & (ones << 7);
+        if (z != 0)
+            return p + (__builtin_ctzll(z) >> 3);
+        p += 8;
+    }
+}
+
 /* A hex number at p ending the line: the form of every time and process line
  * the writer produces.  Returns the '\n' after it, or NULL for anything else
  * (the slow path then looks at the whole line). */
@@ -299,9 +316,7 @@ int vftr_otf_rb_next(OTF_RBuffer* rb, vftr_otf_parse* ps)
                 continue;
             }
         }
-        char* nl = line;
-        while (*nl != '\n')
-            nl++;
+        char* nl = find_newline(line);
         rb->rec = rb->pos;
         rb->pos = (uint32_t)(nl - rb->buffer) + 1;
         /* An empty line is handed out like a record: OTF counts it as one

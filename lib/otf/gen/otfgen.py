@@ -503,7 +503,7 @@ def gen_dispatch():
     byfirst = {}
     for k, r, kinds in ents:
         byfirst.setdefault(k[0], []).append((k, r, kinds))
-    for loose in (0, 1):
+    for loose in (1,):
         out.append('static inline int lookup_keyword%s(const char* kw, int filekind, size_t* len)'
                    % ('_loose' if loose else ''))
         out.append('{')
@@ -530,6 +530,35 @@ def gen_dispatch():
         out.append('    }')
         out.append('    return -1;')
         out.append('}\n')
+
+    # The common path: a strict keyword match goes straight to its parser
+    # (which the compiler can inline here).
+    out.append('/* Parses the record at ps->p if its keyword matches strictly and calls its')
+    out.append(' * handler: the handler\'s result, VFTR_OTF_DISPATCH_SKIPPED without a')
+    out.append(' * handler, or DISPATCH_NOMATCH when no keyword matches. */')
+    out.append('#define DISPATCH_NOMATCH (INT_MIN + 3)')
+    out.append('static inline int dispatch_known(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)')
+    out.append('{')
+    out.append('    const char* kw = ps->p;')
+    out.append('    switch (kw[0]) {')
+    for c in sorted(byfirst):
+        out.append("    case '%s':" % c)
+        for k, r, kinds in sorted(byfirst[c], key=lambda e: len(e[0])):
+            mask = ' | '.join('VFTR_OTF_FILE_%s' % x.upper() for x in sorted(kinds))
+            cond = ["kw[%d] == '%s'" % (i, k[i]) for i in range(1, len(k))]
+            cond.append('!kw_upper(kw[%d])' % len(k))
+            cond.append('(filekind & (%s))' % mask)
+            out.append('        if (%s) {' % ' && '.join(cond))
+            out.append('            ps->p += %d;' % len(k))
+            out.append('            return h->pointer[%s] ? parse_%s(ps, h) : VFTR_OTF_DISPATCH_SKIPPED;'
+                       % (r.rid, r.name))
+            out.append('        }')
+        out.append('        break;')
+    out.append('    default:')
+    out.append('        break;')
+    out.append('    }')
+    out.append('    return DISPATCH_NOMATCH;')
+    out.append('}\n')
 
     out.append('typedef int (*record_parser)(vftr_otf_parse* ps, OTF_HandlerArray* h);')
     out.append('static const record_parser parsers[%d] = {' % len(RECORDS))
