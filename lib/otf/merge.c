@@ -116,7 +116,8 @@ static int start(vftr_otf_merge* m)
 {
     for (uint32_t i = 0; i < m->n; i++) {
         vftr_otf_cursor* c = &m->cur[i];
-        if (m->min > 0 && !OTF_RBuffer_searchTime(c->rb, m->min))
+        /* to the window's start, or back to the beginning of the file */
+        if (!OTF_RBuffer_searchTime(c->rb, m->min))
             return -1;
         c->startpos = c->rb->base + c->rb->pos;
         int r = advance(m, c);

@@ -434,7 +434,7 @@ int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
 {
     if (rb == NULL)
         return 0;
-    uint64_t a = 0, b = rb->filesize;
+    uint64_t a = 0, b = time == 0 ? 0 : rb->filesize;
     while (b - a > RB_SEARCH_STOP) {
         uint64_t c = a + (b - a) / 2;
         if (!OTF_RBuffer_jump(rb, c) || rb->time >= time)
@@ -452,6 +452,7 @@ int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
         rb->readsize = rb->jumpsize;
         rb->time = 0;
         rb->process = (uint32_t)-1;
+        OTF_KeyValueList_reset(rb->list);
         return 1;
     }
     return OTF_RBuffer_jump(rb, a);

@@ -243,13 +243,7 @@ static int start_merge(OTF_Reader* r, int k)
         OTF_RStream* s = OTF_Reader_getStream(r, e->argument);
         if (s == NULL)
             goto fail;
-        /* a fresh buffer: a new read starts at the beginning of each file */
-        OTF_RBuffer** slot = k == K_EVENTS ? &s->eventBuffer
-                             : k == K_SNAPS ? &s->snapsBuffer : &s->statsBuffer;
-        if (*slot != NULL) {
-            OTF_RBuffer_close(*slot);
-            *slot = NULL;
-        }
+        /* the buffer stays open between reads: the merge positions it */
         rbs[i] = buffer_of(s, k);
         ids[i] = e->argument;
     }
