@@ -10,5 +10,7 @@ install: all
 	ln -sf libvftrotf.so.$(OTF_LIBVERSION) $(DESTDIR)$(PREFIX)/lib/libvftrotf.so.$(OTF_SOVERSION)
 	ln -sf libvftrotf.so.$(OTF_SOVERSION) $(DESTDIR)$(PREFIX)/lib/libvftrotf.so
 	install -m 644 $(OTF_HEADERS) $(DESTDIR)$(PREFIX)/include/vftr/otf/
-	install -m 644 $(OTF_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(OTF_LIBVERSION)|g' \
+		-e 's|@LIBS_PRIVATE@|$(PKG_LIBS_OTF) -lpthread|g' lib/otf/vftr-otf.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/vftr-otf.pc
 	install -m 644 $(wildcard share/man/man1/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
