@@ -10,6 +10,10 @@
 set -u
 : "${BUILD:=build}"
 export BUILD
+# Check's per-test timeouts were chosen on a quiet machine: CI machines are
+# shared and sanitizer builds run several times slower.
+: "${CK_TIMEOUT_MULTIPLIER:=10}"
+export CK_TIMEOUT_MULTIPLIER
 passed=0
 failed=0
 log_dir="$BUILD/test/logs"
