@@ -60,6 +60,8 @@ LIB := $(BUILD)/lib
 OBJ := $(BUILD)/obj
 
 .PHONY: all check demo bench fuzz install deps clean check-headers unit integration
+# Keep intermediate objects (test programs are built through pattern chains).
+.SECONDARY:
 all:
 
 # The package list lives in mk/deps.sh; every entry point that needs tools

@@ -51,10 +51,10 @@ OTF_FileManager *OTF_FileManager_open(uint32_t number)
         return NULL;
     }
     m->number = DEFAULT_NUMBER;
+    /* Helper threads only pay with a second CPU; two per CPU let every
+     * stream of a typical trace (4 streams on 2 CPUs) have one. */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    m->max_threads = cpus <= 1 ? 0 : cpus >= 2 ? (uint32_t)(2 * cpus) : 4;
-    if (m->max_threads > 0 && m->max_threads < 4)
-        m->max_threads = 4;
+    m->max_threads = cpus <= 1 ? 0 : (uint32_t)(2 * cpus);
     if (number == 0)
         vftr_otf_seterr("file manager: a limit of 0 open files is illegal, using %u",
                         DEFAULT_NUMBER);

@@ -25,6 +25,7 @@ const char vftr_otf_hexpairs[512] =
 /* The reference's default: 1 MiB of text per file.  For compressed files this
  * is also the size of one independently decodable segment. */
 #define WBUFFER_DEFAULT_SIZE (1024u * 1024u)
+#define WBUFFER_Z_SIZE       (256u * 1024u)
 
 OTF_WBuffer* OTF_WBuffer_open_zlevel(const char* filename, OTF_FileManager* manager,
                                      OTF_FileCompression compression)
@@ -34,13 +35,16 @@ OTF_WBuffer* OTF_WBuffer_open_zlevel(const char* filename, OTF_FileManager* mana
         vftr_otf_seterr("%s: out of memory", filename ? filename : "(null)");
         return NULL;
     }
-    b->buffer = malloc(WBUFFER_DEFAULT_SIZE);
+    /* compressed files start with smaller segments (see wstream.c) */
+    uint32_t size = compression != OTF_FILECOMPRESSION_UNCOMPRESSED ? WBUFFER_Z_SIZE
+                                                                    : WBUFFER_DEFAULT_SIZE;
+    b->buffer = malloc(size);
     if (b->buffer == NULL) {
         free(b);
         vftr_otf_seterr("%s: out of memory", filename ? filename : "(null)");
         return NULL;
     }
-    b->size = WBUFFER_DEFAULT_SIZE;
+    b->size = size;
     b->process = (uint32_t)-1;
     b->time = 0;
     b->zbuffersize = OTF_ZBUFFER_DEFAULTSIZE;
@@ -83,8 +87,12 @@ int OTF_WBuffer_close(OTF_WBuffer* b)
         return 1;
     int ok = 1;
     /* Repeat the last state so that a reader finds a time stamp near the end
-     * of the file without scanning backwards through many records. */
+     * of the file without scanning backwards through many records.  It goes
+     * into a segment of its own: in a compressed file the reader then finds
+     * it right at the end instead of inflating a whole last segment. */
     if (b->timed && !b->failed) {
+        if (!OTF_WBuffer_flush(b))
+            ok = 0;
         if (vftr_otf_wb_reserve(b, 36)) {
             vftr_otf_wb_hex(b, b->time);
             vftr_otf_wb_lit(b, "\n*", 2);

@@ -27,6 +27,15 @@
  * again (the reference library forgets to expect it there with zlib >= 1.2.12,
  * see otf-format.md section 8; here the mode is chosen explicitly at every
  * reset).
+ *
+ * Helper threads (at most the manager's limit, see
+ * vftr_otf_filemanager_set_threads): a file being written hands segments of
+ * ASYNC_MIN_SEGMENT bytes or more to its helper, which deflates them while
+ * the caller formats the next; a file read sequentially gets a helper that
+ * inflates ahead (section "prefetching").  Helpers never do I/O and never set
+ * otf_errno (it is thread-local): they report through their job or chunk
+ * state, and the caller's thread turns that into messages.  The file manager
+ * is used from the caller's thread only.
  */
 #include <limits.h>
 #include <pthread.h>
@@ -36,6 +45,9 @@
 
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "otf_internal.h"
 #include "otf_file_internal.h"
@@ -43,20 +55,26 @@
 /* --- compression levels ----------------------------------------------------
  *
  * Measured on OTF event text written by the reference library (16 processes,
- * 4 streams, enter/leave/send/recv, ~19 bytes per event, 1 MiB segments; a
- * second data set with small time steps in parentheses).  Size relative to
- * zlib at the same level, speed of compressing alone on this machine:
+ * 4 streams, enter/leave/send/recv, ~19.5 bytes per event, 1 MiB segments; a
+ * second text with small time steps in parentheses).  Size relative to zlib
+ * at the same level; speed of compressing alone, one core of this machine:
  *
- *   zlib 1..9            80 .. 5 MB/s (level 4: ~45 MB/s)
- *   isa-l 1 (= 2)        +3 % (+5 %) vs zlib 4, -8 % vs zlib 1;  ~300 MB/s
- *   isa-l 3              -1 % (0 %) vs zlib 4, +6 % (+10 %) vs zlib 5,
- *                        +9 % (+14 %) vs zlib 9;               ~170 MB/s
- *   isa-l 0              +9 % (+7 %) vs zlib 1 — no gain over isa-l 1
+ *   zlib 1 / 4 / 5 / 6 / 9   ~80 / 45 / 28 / 16 / 5 MB/s
+ *   isa-l 1 (= 2)            ~300 MB/s; -8 % (-8 %) vs zlib 1,
+ *                            +3 % (+5 %) vs zlib 4, +10 % (+16 %) vs zlib 5
+ *   isa-l 3                  ~170 MB/s; -1 % (0 %) vs zlib 4,
+ *                            +6 % (+10 %) vs zlib 5, +9 % (+14 %) vs zlib 9
+ *   isa-l 0                  ~300 MB/s; +9.5 % (+7 %) vs zlib 1
+ *   zlib 5                   +1.7 % (+2.4 %) vs zlib 6, +2.5 % (+3.2 %) vs zlib 9
  *
- * So levels 1..4 use isa-l; from level 5 on isa-l cannot hold the 10 % bound
- * on all data and zlib is used, at level 5, which stays within 4 % of zlib 9
- * and is 5x faster than it.  Level 0 is a stored (uncompressed) zlib stream,
- * as zlib writes it. */
+ * The bound is: at most 10 % larger than zlib at the requested level.  So
+ * levels 1..4 use isa-l 1 (the fastest that keeps it, with a margin), and
+ * from level 5 on isa-l cannot keep it on all data: zlib is used, at level
+ * 5, which stays within 4 % of zlib 9 and is 5x faster.  Level 0 is a
+ * stored (uncompressed) zlib stream, as zlib writes it.  With the caller's
+ * thread formatting and a helper thread compressing, level 4 writes ~4x (one
+ * free core: ~8x) as many events per second as the reference; levels 5..7
+ * gain little, since zlib 5 is the speed of the reference's own level 5. */
 enum { CODEC_ISAL, CODEC_ZLIB };
 
 static const struct {
@@ -77,12 +95,63 @@ static const struct {
 
 static const unsigned char sync_marker[4] = {0x00, 0x00, 0xff, 0xff};
 
-/* Text decoded after a seek before we trust the sync point it started from. */
-#define VERIFY_BYTES (64 * 1024)
+/* Text decoded after a seek before we trust the sync point it started from
+ * (unless a segment boundary comes first).  Inflating random bytes fails
+ * within a few dozen bytes; this is far beyond that and keeps a jump of a
+ * binary search cheap (it needs a few hundred bytes of text). */
+#define VERIFY_BYTES (4 * 1024)
+
+/* After a seek the source is read in steps that start at FILL_FIRST bytes and
+ * double up to the buffer size: a jump of a binary search needs only the few
+ * KiB up to the next sync point, a linear read soon gets full buffers. */
+#define FILL_FIRST (32 * 1024)
 
 /* One call into a codec takes at most this much input (their counters are
  * 32-bit). */
 #define MAX_CHUNK ((size_t)1 << 30)
+
+/* Finds the first 00 00 ff ff in p[0..n); NULL if there is none.  With
+ * SSE2 it looks for two 0xff bytes in a row (rare in compressed data) 32
+ * bytes at a time and checks the two bytes before only there: about 2.5x
+ * faster than memmem(), which matters when a binary search scans up to a
+ * sync point at every jump. */
+#if defined(__SSE2__)
+static const unsigned char *find_marker(const unsigned char *p, size_t n)
+{
+    const __m128i all = _mm_set1_epi8((char)0xff);
+    uint64_t carry = 0; /* the previous block ended with 0xff */
+    size_t i = 0;
+    if (n < 4)
+        return NULL;
+    for (; i + 32 <= n; i += 32) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(p + i + 16));
+        uint64_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, all)) |
+                     (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, all)) << 16;
+        if (!m) {
+            carry = 0;
+            continue;
+        }
+        if (carry && (m & 1) && i >= 3 && p[i - 3] == 0 && p[i - 2] == 0)
+            return p + i - 3;
+        carry = m >> 31;
+        /* 0xff at bytes k and k+1: the marker would start at k-2 */
+        for (uint64_t pair = m & (m >> 1); pair; pair &= pair - 1) {
+            size_t k = i + (size_t)__builtin_ctzll(pair);
+            if (k >= 2 && p[k - 2] == 0 && p[k - 1] == 0)
+                return p + k - 2;
+        }
+    }
+    /* markers that end in the last few bytes */
+    size_t j = i >= 3 ? i - 3 : 0;
+    return memmem(p + j, n - j, sync_marker, 4);
+}
+#else
+static const unsigned char *find_marker(const unsigned char *p, size_t n)
+{
+    return n >= 4 ? memmem(p, n, sync_marker, 4) : NULL;
+}
+#endif
 
 /* ===================================================================== */
 /* writing                                                               */
@@ -537,6 +606,7 @@ struct vftr_zdec {
     int need_header;  /* at offset 0: the zlib header comes next */
     int drain;        /* the last inflate filled its output: it may hold more */
     int src_eof;      /* the source has nothing beyond ibuf */
+    size_t fill_step; /* how much the next read from the source asks for */
 
     uint64_t cur_seg; /* where the segment being decoded starts */
     int at_end;       /* no more text */
@@ -575,6 +645,7 @@ struct vftr_zdec *vftr_zfile_dec_new(OTF_File *f)
     isal_inflate_init(&d->st);
     d->st.crc_flag = ISAL_DEFLATE;
     d->need_header = 1;
+    d->fill_step = FILL_FIRST;
     return d;
 }
 
@@ -639,7 +710,11 @@ static int src_fill(OTF_File *f, struct vftr_zdec *d)
         d->ibuf = nb;
         d->icap = f->zbufsize;
     }
-    ssize_t k = vftr_file_pread(f, d->ibase + d->ilen, d->ibuf + d->ilen, d->icap - d->ilen);
+    size_t want = d->icap - d->ilen;
+    if (want > d->fill_step)
+        want = d->fill_step;
+    d->fill_step = d->fill_step < d->icap / 2 ? 2 * d->fill_step : d->icap;
+    ssize_t k = vftr_file_pread(f, d->ibase + d->ilen, d->ibuf + d->ilen, want);
     if (k < 0)
         return -1;
     if (k == 0)
@@ -658,7 +733,7 @@ static int next_region(OTF_File *f, struct vftr_zdec *d)
     for (;;) {
         size_t from = d->ioff >= 3 ? d->ioff - 3 : 0;
         if (d->ilen >= from + 4) {
-            const unsigned char *m = memmem(d->ibuf + from, d->ilen - from, sync_marker, 4);
+            const unsigned char *m = find_marker(d->ibuf + from, d->ilen - from);
             if (m) {
                 d->rend = (size_t)(m - d->ibuf) + 4;
                 d->rend_cand = 1;
@@ -818,7 +893,7 @@ static int find_sync(OTF_File *f, struct vftr_zdec *d, uint64_t from)
     size_t sfrom = d->ioff;
     for (;;) {
         while (d->ilen >= sfrom + 4) {
-            const unsigned char *m = memmem(d->ibuf + sfrom, d->ilen - sfrom, sync_marker, 4);
+            const unsigned char *m = find_marker(d->ibuf + sfrom, d->ilen - sfrom);
             if (!m)
                 break;
             size_t end = (size_t)(m - d->ibuf) + 4;
@@ -852,6 +927,7 @@ static int resolve_seek(OTF_File *f, struct vftr_zdec *d)
 {
     uint64_t pos = d->seek_pos;
     d->seek_pending = 0;
+    d->fill_step = FILL_FIRST;
     d->failed = 0;
     d->at_end = 0;
     d->unverified = 0;
@@ -1100,6 +1176,8 @@ static void pf_start(OTF_File *f, struct vftr_zdec *d)
     if (d->pf || d->pf_disabled || d->seq_bytes < PF_START_BYTES || d->at_end || d->failed ||
         d->unverified || d->toff < d->tlen || d->seek_pending || !d->ibuf || !f->manager)
         return;
+    if (!vftr_filemanager_thread_acquire(f->manager))
+        return; /* maybe later, when another file gives its slot back */
     struct prefetch *pf = calloc(1, sizeof *pf);
     if (!pf)
         goto off;
@@ -1109,10 +1187,6 @@ static void pf_start(OTF_File *f, struct vftr_zdec *d)
     for (int i = 0; i < PF_NBLOCK; i++)
         if (!(pf->block[i].buf = malloc(PF_BLOCK)))
             goto off;
-    if (!vftr_filemanager_thread_acquire(f->manager)) {
-        pf_free(pf);
-        return; /* maybe later, when another file gives its slot back */
-    }
     pf->f = f;
     pf->feed_off = d->ibase + d->ilen;
     pf->feed_eof = d->src_eof;
@@ -1127,7 +1201,6 @@ static void pf_start(OTF_File *f, struct vftr_zdec *d)
         pthread_cond_destroy(&pf->cv_helper);
         pthread_cond_destroy(&pf->cv_main);
         pthread_mutex_destroy(&pf->mu);
-        vftr_filemanager_thread_release(f->manager);
         goto off;
     }
     pf_feed(f, pf);
@@ -1135,6 +1208,7 @@ static void pf_start(OTF_File *f, struct vftr_zdec *d)
 off:
     if (pf)
         pf_free(pf);
+    vftr_filemanager_thread_release(f->manager);
     d->pf_disabled = 1;
 }
 

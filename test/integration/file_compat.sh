@@ -88,8 +88,8 @@ cp "$tmp/plain/t.otf" "$tmp/z/t.otf"
 for f in t.0.def t.1.events t.2.events; do
     "$VFTR" write "$tmp/plain/$f" "$tmp/z/$f.z" 4 700
 done
-(cd "$tmp/plain" && otfprint t.otf >"$tmp/print.plain" 2>&1)
-(cd "$tmp/z" && otfprint t.otf >"$tmp/print.z" 2>&1)
+(cd "$tmp/plain" && otfprint t.otf 2>&1 | grep -v 'processing time' >"$tmp/print.plain")
+(cd "$tmp/z" && otfprint t.otf 2>&1 | grep -v 'processing time' >"$tmp/print.z")
 check "otfprint prints a vftr-compressed trace like the plain one" \
     sh -c "grep -q 'Enter' '$tmp/print.plain' && cmp -s '$tmp/print.plain' '$tmp/print.z'"
 

@@ -104,7 +104,10 @@ int OTF_File_clean(const char *filename);
  * segment (full flush).  Output is collected in the file's buffer
  * (OTF_File_setZBufferSize) and written when that is full, on suspend and on
  * close.  The first call creates (truncates) the file on disk.  Returns
- * `size`, or 0 with otf_errno set on error (not writable, wrong mode). */
+ * `size`, or 0 with otf_errno set on error (not writable, wrong mode).  The
+ * caller may reuse `ptr` at once; a segment compressed by a helper thread
+ * that fails to compress or to reach the disk makes a later call (write,
+ * tell, size or close) fail. */
 size_t OTF_File_write(OTF_File *file, const void *ptr, size_t size);
 
 /* Reads up to `size` bytes of (decompressed) text.  Returns the number of
@@ -123,10 +126,12 @@ int OTF_File_seek(OTF_File *file, uint64_t pos);
  *   Plain file: the offset of the next byte read, or the number of bytes
  *   written so far.
  *   Compressed file being read: the offset where the segment containing the
- *   next unread text byte starts (0 for the first segment), so that
- *   OTF_File_seek(f, OTF_File_tell(f)) never skips unread text; it may
- *   return again text from the start of that segment.  Right after a seek,
- *   the position sought.
+ *   next unread text byte starts (0 for the first segment); when the text
+ *   read so far ends exactly at the end of a segment, it may still be that
+ *   segment's start.  So OTF_File_seek(f, OTF_File_tell(f)) never skips
+ *   unread text; it returns again the text read from that segment.  After
+ *   the end of the data: the offset behind the last segment.  Right after a
+ *   seek (before the next read), the position sought.
  *   Compressed file being written: the compressed bytes produced so far
  *   (including those not yet written to disk).
  * Returns (uint64_t)-1 on error. */
@@ -155,7 +160,7 @@ int OTF_File_revive(OTF_File *file, OTF_FileMode mode);
 
 /* Sets the size of the file's I/O buffer: compressed (or, for plain files
  * being written, plain) output is collected there before it is written, and
- * compressed input is read in chunks of this size.  Default
+ * compressed input is read in chunks of up to this size.  Default
  * OTF_ZBUFFER_DEFAULTSIZE; 0 is ignored, sizes below 64 are raised to 64.
  * Pending output is written first. */
 void OTF_File_setZBufferSize(OTF_File *file, uint32_t size);

@@ -92,7 +92,7 @@ int OTF_FileManager_isIofsl(OTF_FileManager *m);
  * caller formats or parses; all file I/O stays in the caller's thread.  At
  * most `n` files of the manager use a helper thread at a time; 0 turns the
  * helpers off (every file is then compressed in the caller's thread).  The
- * default is 2 x the number of online CPUs (at least 4), or 0 on a machine
+ * default is 2 x the number of online CPUs, or 0 on a machine
  * with one CPU.  Returns the previous limit.  Takes effect for files that
  * start a helper after the call. */
 uint32_t vftr_otf_filemanager_set_threads(OTF_FileManager *m, uint32_t n);
