@@ -70,34 +70,42 @@ static inline void vftr_otf_wb_hex(OTF_WBuffer* b, uint64_t v)
         e[-1] = vftr_otf_hexpairs[v * 2 + 1];
 }
 
+/* State lines: "*p" alone, or "t" and "*p" (the process always follows a
+ * time line, which is what lets a reader resynchronise after a jump). */
+static inline int vftr_otf_wb_put_process(OTF_WBuffer* b, uint32_t p)
+{
+    if (!vftr_otf_wb_reserve(b, 10))
+        return 0;
+    vftr_otf_wb_char(b, '*');
+    vftr_otf_wb_hex(b, p);
+    vftr_otf_wb_char(b, '\n');
+    b->process = p;
+    return 1;
+}
+
+static inline int vftr_otf_wb_put_time_process(OTF_WBuffer* b, uint64_t t, uint32_t p)
+{
+    if (!vftr_otf_wb_reserve(b, 27))
+        return 0;
+    vftr_otf_wb_hex(b, t);
+    vftr_otf_wb_lit(b, "\n*", 2);
+    vftr_otf_wb_hex(b, p);
+    vftr_otf_wb_char(b, '\n');
+    b->time = t;
+    b->process = p;
+    return 1;
+}
+
 /* The time/process state machine (OTF_WBuffer.h).  The common cases are
  * inline: same time and process (nothing to write), another process at the
  * same time ("*p"), a later time ("t" and "*p").  Time 0, a time going back
  * and a poisoned file take the slow path. */
 static inline int vftr_otf_wb_state(OTF_WBuffer* b, uint64_t t, uint32_t p)
 {
-    if (OTF_LIKELY(t == b->time && t != 0 && t != UINT64_MAX)) {
-        if (OTF_LIKELY(p == b->process))
-            return 1;
-        if (!vftr_otf_wb_reserve(b, 10))
-            return 0;
-        vftr_otf_wb_char(b, '*');
-        vftr_otf_wb_hex(b, p);
-        vftr_otf_wb_char(b, '\n');
-        b->process = p;
-        return 1;
-    }
-    if (OTF_LIKELY(t > b->time && b->time != UINT64_MAX && b->timed)) {
-        if (!vftr_otf_wb_reserve(b, 27))
-            return 0;
-        vftr_otf_wb_hex(b, t);
-        vftr_otf_wb_lit(b, "\n*", 2);
-        vftr_otf_wb_hex(b, p);
-        vftr_otf_wb_char(b, '\n');
-        b->time = t;
-        b->process = p;
-        return 1;
-    }
+    if (OTF_LIKELY(t == b->time && t != 0 && t != UINT64_MAX))
+        return p == b->process || vftr_otf_wb_put_process(b, p);
+    if (OTF_LIKELY(t > b->time && b->time != UINT64_MAX && b->timed))
+        return vftr_otf_wb_put_time_process(b, t, p);
     return vftr_otf_wb_state_slow(b, t, p);
 }
 

@@ -167,28 +167,10 @@ int vftr_otf_wb_state_slow(OTF_WBuffer* b, uint64_t t, uint32_t p)
         /* The file already hit a decreasing time stamp: drop silently. */
         return 0;
     }
-    if (t == b->time && t != 0) {
-        if (p != b->process) {
-            if (!vftr_otf_wb_reserve(b, 10))
-                return 0;
-            vftr_otf_wb_char(b, '*');
-            vftr_otf_wb_hex(b, p);
-            vftr_otf_wb_char(b, '\n');
-            b->process = p;
-        }
-        return 1;
-    }
-    if (t > b->time || t == 0) {
-        if (!vftr_otf_wb_reserve(b, 27))
-            return 0;
-        vftr_otf_wb_hex(b, t);
-        vftr_otf_wb_lit(b, "\n*", 2);
-        vftr_otf_wb_hex(b, p);
-        vftr_otf_wb_char(b, '\n');
-        b->time = t;
-        b->process = p;
-        return 1;
-    }
+    if (t == b->time && t != 0)
+        return p == b->process || vftr_otf_wb_put_process(b, p);
+    if (t > b->time || t == 0)
+        return vftr_otf_wb_put_time_process(b, t, p);
     /* Time went backwards: the file cannot stay sorted.  Say so once in the
      * file itself and refuse every later timed record, as OTF readers expect
      * (their binary search relies on sorted time stamps). */
