@@ -12,9 +12,89 @@
 #include <string.h>
 
 #include "otf_dispatch.h"
+#include "otf_parsers.h"
 #include "otf_kv_internal.h"
 #include "otf_rbuf.h"
 #include "otf_read_internal.h"
+
+/* Handles the record line at ps->p (after its state lines): parses it and
+ * calls its handler, or stores a key-value line, or skips a record without
+ * handler, or passes an unknown record to OTF_UNKNOWN_RECORD.  The key-value
+ * list is emptied after every record. */
+static inline int dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
+{
+    char* kw = ps->p;
+    int index;
+    size_t n = 0;
+    if (OTF_UNLIKELY(kw == ps->end || (*kw == '\r' && kw + 1 == ps->end))) {
+        vftr_otf_kv_clear(ps->kv);
+        return VFTR_OTF_DISPATCH_SKIPPED;      /* empty line */
+    }
+    int known = dispatch_known(ps, h, filekind);
+    if (OTF_LIKELY(known != DISPATCH_NOMATCH)) {
+        vftr_otf_kv_clear(ps->kv);
+        return known;
+    }
+    if (*kw == '#') {
+        /* event comment: "#"text"" or "#EVTCOMMENT "text"" */
+        char* q = kw + 1;
+        if (strncmp(q, "EVTCOMMENT", 10) == 0)
+            q += 10;
+        index = (filekind & VFTR_OTF_FILE_EVENT) ? EVENTCOMMENT_INDEX : -1;
+        ps->p = q;
+    } else if (kw[0] == 'K' && (!kw_upper(kw[1]) || (kw[1] == 'E' && kw[2] == 'Y' &&
+                                                       !kw_upper(kw[3])))) {
+        ps->p = kw + (kw_upper(kw[1]) ? 3 : 1);
+        return vftr_otf_parse_kv(ps) ? VFTR_OTF_DISPATCH_KV : VFTR_OTF_PARSE_ERROR;
+    } else {
+        /* A short keyword may be glued to a tag ("LX3": Leave without a
+         * function but with a source location). */
+        index = lookup_keyword_loose(kw, filekind, &n);
+        if (index >= 0)
+            ps->p = kw + n;
+    }
+    int rc;
+    if (OTF_UNLIKELY(index < 0)) {
+        OTF_Handler_UnknownRecord* fn =
+            VFTR_OTF_FNCAST(OTF_Handler_UnknownRecord*, h->pointer[OTF_UNKNOWN_RECORD]);
+        if (fn == NULL) {
+            rc = VFTR_OTF_DISPATCH_SKIPPED;
+        } else {
+            /* As OTF does: outside event files the record is passed without
+             * the letter every record of that file starts with (D, M, T, S);
+             * definitions carry time (uint64_t)-1 and process 0, markers
+             * time 0 and process 0. */
+            uint64_t t = ps->time;
+            uint32_t p = ps->process;
+            char* text = ps->line;
+            char lead = 0;
+            if (filekind & VFTR_OTF_FILE_DEF) {
+                t = UINT64_MAX;
+                p = 0;
+                lead = 'D';
+            } else if (filekind & VFTR_OTF_FILE_MARKER) {
+                t = 0;
+                p = 0;
+                lead = 'M';
+            } else if (filekind == VFTR_OTF_FILE_SNAP) {
+                lead = 'T';
+            } else if (filekind == VFTR_OTF_FILE_STAT) {
+                lead = 'S';
+            }
+            if (lead && *text == lead)
+                text++;
+            *ps->end = '\0';
+            rc = fn(h->firsthandlerarg[OTF_UNKNOWN_RECORD], t, p, text);
+            *ps->end = '\n';
+        }
+    } else if (h->pointer[record_ids[index]] == NULL) {
+        rc = VFTR_OTF_DISPATCH_SKIPPED;
+    } else {
+        rc = parsers[index](ps, h);
+    }
+    vftr_otf_kv_clear(ps->kv);
+    return rc;
+}
 
 static int before(const vftr_otf_merge* m, uint32_t a, uint32_t b)
 {
@@ -147,7 +227,7 @@ static inline int deliver(vftr_otf_merge* m, vftr_otf_cursor* c, OTF_HandlerArra
         vftr_otf_kv_clear(ps->kv);
         return 0;                       /* neither counted nor handled */
     }
-    int rc = vftr_otf_dispatch(ps, h, m->filekind);
+    int rc = dispatch(ps, h, m->filekind);
     if (OTF_LIKELY(rc == OTF_RETURN_OK || rc == VFTR_OTF_DISPATCH_SKIPPED)) {
         m->lasttime = ps->time;
         return 1;
@@ -281,7 +361,7 @@ uint64_t vftr_otf_read_window(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray
             OTF_KeyValueList_reset(ps.kv);
             continue;
         }
-        rc = vftr_otf_dispatch(&ps, h, filekind);
+        rc = dispatch(&ps, h, filekind);
         if (rc == VFTR_OTF_PARSE_ERROR) {
             free(ps.arr);
             return OTF_READ_ERROR;

@@ -11,6 +11,7 @@ OTF_TEMPLATES := $(wildcard lib/otf/include/*.h.in)
 OTF_STATIC_H  := $(filter-out %.in,$(wildcard lib/otf/include/*.h))
 OTF_GEN_H     := $(patsubst lib/otf/include/%.h.in,$(OTF_INC_DIR)/%.h,$(OTF_TEMPLATES))
 OTF_GEN_C     := $(OTF_GEN_DIR)/otf_records.c
+OTF_GEN_PARSERS := $(OTF_GEN_DIR)/otf_parsers.h
 OTF_GEN_STAMP := $(OTF_GEN_DIR)/.stamp
 OTF_HEADERS   := $(patsubst lib/otf/include/%,$(OTF_INC_DIR)/%,$(OTF_STATIC_H)) $(OTF_GEN_H)
 
@@ -33,14 +34,17 @@ $(OTF_GEN_STAMP): $(OTF_GEN_TOOL) $(OTF_TEMPLATES)
 		--include-out $(OTF_INC_DIR) --source-out $(OTF_GEN_DIR)
 	$(Q)touch $@
 
-$(OTF_GEN_H) $(OTF_GEN_C): $(OTF_GEN_STAMP) ;
+$(OTF_GEN_H) $(OTF_GEN_C) $(OTF_GEN_PARSERS): $(OTF_GEN_STAMP) ;
 
 $(OBJ)/gen/otf_records.o: $(OTF_GEN_C) | $(OTF_HEADERS)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -Ilib/otf $(CFLAGS) -c -o $@ $<
 
-$(OBJ)/lib/otf/%.o: CPPFLAGS += -Ilib/otf
+$(OBJ)/lib/otf/%.o: CPPFLAGS += -Ilib/otf -I$(OTF_GEN_DIR)
+
+# The reading engine includes the generated parsers.
+$(OBJ)/lib/otf/merge.o: $(OTF_GEN_STAMP)
 
 $(OTF_A): $(OTF_OBJ)
 	$(call say,AR,$@)

@@ -1,6 +1,7 @@
 /*
- * otf_dispatch.h — from a record line to its handler (generated tables in
- * otf_records.c, logic in otf_records_tail.h).
+ * otf_dispatch.h — from a record line to its handler: file kinds and result
+ * codes of the dispatcher (generated parsers in otf_parsers.h, the
+ * dispatcher in merge.c).
  */
 #ifndef VFTR_OTF_DISPATCH_H
 #define VFTR_OTF_DISPATCH_H
@@ -15,16 +16,14 @@
 #define VFTR_OTF_FILE_STAT    8
 #define VFTR_OTF_FILE_MARKER  16
 
-/* Results of vftr_otf_dispatch besides a handler's return value. */
+/* Results of the dispatcher besides a handler's return value. */
 #define VFTR_OTF_DISPATCH_KV      (INT_MIN + 1)   /* a key-value line, stored in ps->kv */
 #define VFTR_OTF_DISPATCH_SKIPPED (INT_MIN + 2)   /* a record without handler */
 
-/* Handles the record line at ps->p (after state lines): parses it and calls
- * its handler, or stores a key-value line, or skips a record without
- * handler, or passes an unknown record to OTF_UNKNOWN_RECORD.  Returns the
- * handler's value (OTF_RETURN_OK to go on), VFTR_OTF_DISPATCH_KV,
- * VFTR_OTF_DISPATCH_SKIPPED, or VFTR_OTF_PARSE_ERROR (otf_errno set).
- * The key-value list is reset after every record. */
-int vftr_otf_dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind);
+/* The dispatcher itself (dispatch() in merge.c) hands a record line to its
+ * parser and handler: the handler's value (OTF_RETURN_OK to go on),
+ * VFTR_OTF_DISPATCH_KV, VFTR_OTF_DISPATCH_SKIPPED, or VFTR_OTF_PARSE_ERROR.
+ * It lives with the reading loop so that the generated parsers
+ * (otf_parsers.h) are inlined into it. */
 
 #endif /* VFTR_OTF_DISPATCH_H */

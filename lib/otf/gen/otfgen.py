@@ -4,8 +4,10 @@
 Outputs (all say at their top that they are generated):
   <include-out>/OTF_HandlerArray.h, OTF_WStream.h, OTF_Writer.h,
   OTF_CopyHandler.h, OTF_CopyHandler_stream.h   from lib/otf/include/*.h.in
-  <source-out>/otf_records.c   writers, parsers + keyword dispatch, copy
-                               handlers, printer, record metadata
+  <source-out>/otf_records.c   writers, copy handlers, printer, record
+                               metadata
+  <source-out>/otf_parsers.h   parsers and keyword dispatch (static, for
+                               the reading engine in merge.c)
 """
 import argparse
 import os
@@ -727,10 +729,6 @@ def main():
         src += gen_copy(r, False)
     for r in RECORDS:
         src += gen_copy(r, True)
-    src.append('/* ---- parsers ---- */\n')
-    for r in RECORDS:
-        src += gen_parser(r)
-    src += gen_dispatch()
     src.append('/* ---- names and printer ---- */\n')
     src += gen_names()
     for r in RECORDS:
@@ -740,6 +738,20 @@ def main():
     out = os.path.join(a.source_out, 'otf_records.c')
     with open(out + '.tmp', 'w') as f:
         f.write('\n'.join(src))
+    os.replace(out + '.tmp', out)
+
+    # The parsers and their keyword dispatch are static functions in a
+    # header that the reading engine (merge.c) includes, so that the
+    # compiler can inline them into its loop.
+    hdr = [BANNER, '#ifndef VFTR_OTF_PARSERS_H', '#define VFTR_OTF_PARSERS_H\n',
+           '#include "otf_parsers_impl.h"\n']
+    for r in RECORDS:
+        hdr += gen_parser(r)
+    hdr += gen_dispatch()
+    hdr.append('#endif /* VFTR_OTF_PARSERS_H */\n')
+    out = os.path.join(a.source_out, 'otf_parsers.h')
+    with open(out + '.tmp', 'w') as f:
+        f.write('\n'.join(hdr))
     os.replace(out + '.tmp', out)
 
 
