@@ -83,11 +83,31 @@ static inline int vftr_otf_wb_put_process(OTF_WBuffer* b, uint32_t p)
     return 1;
 }
 
+/* A time stamp in hex.  Consecutive time stamps of a file mostly differ in
+ * their last digits only: then the previous text is copied and just those
+ * digits are written. */
+static inline void vftr_otf_wb_time(OTF_WBuffer* b, uint64_t t)
+{
+    char* p = b->buffer + b->pos;
+    uint64_t diff = t ^ b->time;
+    unsigned n = t ? (unsigned)(67 - __builtin_clzll(t)) / 4 : 1;
+    if (n == b->tlen && diff < 0x10000 && n >= 4) {
+        memcpy(p, b->ttext, 16);
+        memcpy(p + n - 2, &vftr_otf_hexpairs[(t & 0xff) * 2], 2);
+        memcpy(p + n - 4, &vftr_otf_hexpairs[((t >> 8) & 0xff) * 2], 2);
+        b->pos += n;
+    } else {
+        vftr_otf_wb_hex(b, t);
+        b->tlen = n;
+    }
+    memcpy(b->ttext, p, 16);
+}
+
 static inline int vftr_otf_wb_put_time_process(OTF_WBuffer* b, uint64_t t, uint32_t p)
 {
-    if (!vftr_otf_wb_reserve(b, 27))
+    if (!vftr_otf_wb_reserve(b, 43))
         return 0;
-    vftr_otf_wb_hex(b, t);
+    vftr_otf_wb_time(b, t);
     vftr_otf_wb_lit(b, "\n*", 2);
     vftr_otf_wb_hex(b, p);
     vftr_otf_wb_char(b, '\n');

@@ -38,6 +38,8 @@ struct struct_OTF_WBuffer {
     /* vftr's own state below; programs must not rely on it. */
     int timed;             /* a timed record was written: repeat the state at close */
     int failed;            /* a write to the file failed: every later write fails */
+    char ttext[16];        /* the text of the last time line written, */
+    uint32_t tlen;         /* its length (0: none) */
 };
 typedef struct struct_OTF_WBuffer OTF_WBuffer;
 
