@@ -496,42 +496,35 @@ def gen_dispatch():
     out.append('{')
     out.append("    return c >= 'A' && c <= 'Z';")
     out.append('}\n')
-    out.append('/* The record at kw for a file kind: its index in RECORDS, and in *len the')
-    out.append(' * length of its keyword; -1 if none.  A keyword matches when no other')
-    out.append(' * upper-case letter follows it (short keywords are glued to values, which')
-    out.append(' * are lower-case).  The _loose variant does not check the following')
-    out.append(' * letter and takes the longest match (a short keyword glued to a tag,')
-    out.append(' * "LX3").  Both are a switch on the first letter. */')
+    out.append('/* The record whose keyword starts the line at kw, for a file kind: its')
+    out.append(' * index in RECORDS and in *len the keyword\'s length; -1 if none.  Unlike')
+    out.append(' * dispatch_known it does not require a non-upper-case letter after the')
+    out.append(' * keyword and takes the longest match (a short keyword glued to a tag,')
+    out.append(' * "LX3").  A switch on the first letter. */')
     byfirst = {}
     for k, r, kinds in ents:
         byfirst.setdefault(k[0], []).append((k, r, kinds))
-    for loose in (1,):
-        out.append('static inline int lookup_keyword%s(const char* kw, int filekind, size_t* len)'
-                   % ('_loose' if loose else ''))
-        out.append('{')
-        out.append('    switch (kw[0]) {')
-        for c in sorted(byfirst):
-            out.append("    case '%s':" % c)
-            # Exactly one keyword can match strictly (the upper-case run is
-            # unique): test the short, common ones first.  Loosely, the
-            # longest match wins.
-            order = sorted(byfirst[c], key=lambda e: (-len(e[0]) if loose else len(e[0])))
-            for k, r, kinds in order:
-                mask = ' | '.join('VFTR_OTF_FILE_%s' % x.upper() for x in sorted(kinds))
-                cond = ["kw[%d] == '%s'" % (i, k[i]) for i in range(1, len(k))]
-                if not loose:
-                    cond.append('!kw_upper(kw[%d])' % len(k))
-                cond.append('(filekind & (%s))' % mask)
-                out.append('        if (%s) {' % ' && '.join(cond))
-                out.append('            *len = %d;' % len(k))
-                out.append('            return %d;' % RECORDS.index(r))
-                out.append('        }')
-            out.append('        break;')
-        out.append('    default:')
+    # The fallback: the longest keyword that starts the line, whatever
+    # follows it (a short keyword glued to a tag).
+    out.append('static inline int lookup_keyword_loose(const char* kw, int filekind, size_t* len)')
+    out.append('{')
+    out.append('    switch (kw[0]) {')
+    for c in sorted(byfirst):
+        out.append("    case '%s':" % c)
+        for k, r, kinds in sorted(byfirst[c], key=lambda e: -len(e[0])):
+            mask = ' | '.join('VFTR_OTF_FILE_%s' % x.upper() for x in sorted(kinds))
+            cond = ["kw[%d] == '%s'" % (i, k[i]) for i in range(1, len(k))]
+            cond.append('(filekind & (%s))' % mask)
+            out.append('        if (%s) {' % ' && '.join(cond))
+            out.append('            *len = %d;' % len(k))
+            out.append('            return %d;' % RECORDS.index(r))
+            out.append('        }')
         out.append('        break;')
-        out.append('    }')
-        out.append('    return -1;')
-        out.append('}\n')
+    out.append('    default:')
+    out.append('        break;')
+    out.append('    }')
+    out.append('    return -1;')
+    out.append('}\n')
 
     # The common path: a strict keyword match goes straight to its parser
     # (which the compiler can inline here).
