@@ -32,4 +32,21 @@ OTF_WStream* vftr_otf_writer_marker_stream(OTF_Writer* w);
 /* Stream of `process`, assigned on first use.  NULL on error. */
 OTF_WStream* vftr_otf_writer_process_stream(OTF_Writer* w, uint32_t process);
 
+/* The bounds of the writer settings, shared by OTF_Writer and OTF_WStream.
+ * Too small a text buffer would flush (and, compressed, end a segment) for
+ * nearly every record: OTF's own lower bounds. */
+static inline uint32_t vftr_otf_buffer_size(uint32_t size)
+{
+    return size < 50 ? 50 : size;
+}
+
+static inline uint32_t vftr_otf_zbuffer_size(uint32_t size)
+{
+    return size < 32 ? 32 : size;
+}
+
+/* 1 if `level` is a valid compression level (0 none, 1..9), else 0 with
+ * otf_errno set. */
+int vftr_otf_check_compression(OTF_FileCompression level);
+
 #endif /* VFTR_OTF_WRITE_INTERNAL_H */

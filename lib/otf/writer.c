@@ -112,10 +112,8 @@ int OTF_Writer_close(OTF_Writer* w)
 
 int OTF_Writer_setCompression(OTF_Writer* w, OTF_FileCompression compression)
 {
-    if (w == NULL || compression > 9) {
-        vftr_otf_seterr("compression level %u out of range 0..9", (unsigned)compression);
+    if (w == NULL || !vftr_otf_check_compression(compression))
         return 0;
-    }
     w->compression = compression;
     return 1;
 }
@@ -128,7 +126,7 @@ OTF_FileCompression OTF_Writer_getCompression(OTF_Writer* w)
 void OTF_Writer_setBufferSizes(OTF_Writer* w, uint32_t size)
 {
     if (w != NULL)
-        w->buffersizes = size < 50 ? 50 : size;
+        w->buffersizes = vftr_otf_buffer_size(size);
 }
 
 uint32_t OTF_Writer_getBufferSizes(OTF_Writer* w)
@@ -139,7 +137,7 @@ uint32_t OTF_Writer_getBufferSizes(OTF_Writer* w)
 void OTF_Writer_setZBufferSizes(OTF_Writer* w, uint32_t size)
 {
     if (w != NULL)
-        w->zbuffersizes = size < 32 ? 32 : size;
+        w->zbuffersizes = vftr_otf_zbuffer_size(size);
 }
 
 uint32_t OTF_Writer_getZBufferSizes(OTF_Writer* w)

@@ -160,12 +160,19 @@ OTF_WBuffer* OTF_WStream_getMarkerBuffer(OTF_WStream* w)
     return vftr_otf_wstream_buffer(w, VFTR_OTF_BUF_MARKER);
 }
 
-int OTF_WStream_setCompression(OTF_WStream* w, OTF_FileCompression compression)
+int vftr_otf_check_compression(OTF_FileCompression level)
 {
-    if (w == NULL || compression > 9) {
-        vftr_otf_seterr("compression level %u out of range 0..9", (unsigned)compression);
+    if (level > 9) {
+        vftr_otf_seterr("compression level %u out of range 0..9", (unsigned)level);
         return 0;
     }
+    return 1;
+}
+
+int OTF_WStream_setCompression(OTF_WStream* w, OTF_FileCompression compression)
+{
+    if (w == NULL || !vftr_otf_check_compression(compression))
+        return 0;
     w->compression = compression;
     return 1;
 }
@@ -177,11 +184,8 @@ OTF_FileCompression OTF_WStream_getCompression(OTF_WStream* w)
 
 void OTF_WStream_setBufferSizes(OTF_WStream* w, uint32_t size)
 {
-    if (w == NULL)
-        return;
-    /* Too small a buffer would flush (and, compressed, end a segment) for
-     * nearly every record; the same lower bound as OTF's. */
-    w->buffersizes = size < 50 ? 50 : size;
+    if (w != NULL)
+        w->buffersizes = vftr_otf_buffer_size(size);
 }
 
 uint32_t OTF_WStream_getBufferSizes(OTF_WStream* w)
@@ -192,7 +196,7 @@ uint32_t OTF_WStream_getBufferSizes(OTF_WStream* w)
 void OTF_WStream_setZBufferSizes(OTF_WStream* w, uint32_t size)
 {
     if (w != NULL)
-        w->zbuffersizes = size < 32 ? 32 : size;
+        w->zbuffersizes = vftr_otf_zbuffer_size(size);
 }
 
 uint32_t OTF_WStream_getZBufferSizes(OTF_WStream* w)
