@@ -78,6 +78,8 @@ $(OBJ)/%.o: %.c | $(OTF_HEADERS)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 include lib/util/module.mk
+include lib/vfd/module.mk
+include capture/module.mk
 include analyzers/module.mk
 include test/module.mk
 include bench/module.mk

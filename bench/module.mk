@@ -31,6 +31,12 @@ else
   BENCH_BUILD := all $(BENCH_REF) $(BENCH_VFTR)
 endif
 
+# Other benchmarks (bench/<name>/module.mk) add their targets to BENCH_EXTRA;
+# `make bench` runs them after the OTF benchmark.
+BENCH_EXTRA :=
+-include $(wildcard bench/*/module.mk)
+
 bench: deps
 	$(Q)$(MAKE) --no-print-directory $(BENCH_BUILD)
 	$(Q)BUILD=$(BUILD) BENCH_SELFTEST=$(BENCH_SELFTEST) bash bench/run.sh
+	$(Q)$(foreach b,$(BENCH_EXTRA),$(MAKE) --no-print-directory $(b) &&) true

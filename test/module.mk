@@ -6,7 +6,7 @@ TEST_DIR   := $(BUILD)/test
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 # Static libraries every test and tool links (in dependency order).
-VFTR_LIBS  := $(VFTR_UTIL_A) $(OTF_A)
+VFTR_LIBS  := $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
 VFTR_LDLIBS := $(PKG_LIBS_OTF) -lpthread -lm
 
 UNIT_SRC   := $(wildcard test/unit/test_*.c)
@@ -18,6 +18,14 @@ $(TEST_DIR)/unit/%: $(OBJ)/test/unit/%.o $(VFTR_LIBS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(VFTR_LIBS) $(VFTR_LDLIBS) $(CHECK_LIBS)
 
 $(OBJ)/test/unit/%.o: CPPFLAGS += -Ilib/otf -Itest/unit
+
+# Suites of the capture library (test/unit/test_capture_*.c) link it too.
+UNIT_CAPTURE := $(filter $(TEST_DIR)/unit/test_capture_%,$(UNIT_BIN))
+$(UNIT_CAPTURE): $(TEST_DIR)/unit/test_capture_%: $(OBJ)/test/unit/test_capture_%.o $(CAPTURE_A) $(VFTR_LIBS)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CAPTURE_A) $(VFTR_LIBS) $(CAPTURE_LDLIBS) $(VFTR_LDLIBS) $(CHECK_LIBS)
+$(OBJ)/test/unit/test_capture_%.o: CPPFLAGS += -Icapture
 
 # Programs written against the OTF API (test/compat/*.c) are built twice:
 # once against the reference OTF (the oracle) and once against vftr.

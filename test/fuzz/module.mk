@@ -3,13 +3,15 @@
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := $(patsubst test/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard test/fuzz/fuzz_*.c))
-FUZZ_LIBSRC := $(wildcard lib/otf/*.c) $(OTF_GEN_C)
+# Fragments included earlier add their parsers' sources and libraries with
+# FUZZ_LIBSRC += / FUZZ_CPPFLAGS += / FUZZ_LDLIBS +=.
+FUZZ_LIBSRC += $(wildcard lib/otf/*.c) $(OTF_GEN_C)
 
 $(FUZZ_DIR)/%: test/fuzz/%.c $(FUZZ_LIBSRC) $(OTF_HEADERS) $(OTF_GEN_STAMP)
 	$(call say,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-I$(OTF_INC_DIR) -Ilib/otf -I$(OTF_GEN_DIR) -o $@ $< $(FUZZ_LIBSRC) $(PKG_LIBS_OTF) -lpthread -lm
+		-I$(OTF_INC_DIR) -Ilib/otf -I$(OTF_GEN_DIR) -Ilib $(FUZZ_CPPFLAGS) -o $@ $< $(FUZZ_LIBSRC) $(PKG_LIBS_OTF) $(FUZZ_LDLIBS) -lpthread -lm
 
 fuzz: deps
 	$(Q)$(MAKE) --no-print-directory $(OTF_HEADERS) $(OTF_GEN_C)
