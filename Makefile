@@ -82,6 +82,9 @@ include lib/vfd/module.mk
 include capture/module.mk
 include analyzers/module.mk
 include test/module.mk
+# Fragments of issue 3's parts (each optional until its part lands): they add
+# programs to TEST_PROGRAMS, sources to FUZZ_LIBSRC and so on.
+-include capture/config.mk test/symbols.mk test/capture/module.mk
 include bench/module.mk
 include test/fuzz/module.mk
 include mk/demo.mk
