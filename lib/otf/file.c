@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -441,6 +442,25 @@ static size_t plain_read(OTF_File *f, void *ptr, size_t size)
         return 0;
     f->pos += (uint64_t)k;
     return (size_t)k;
+}
+
+void *vftr_file_map(OTF_File *f, uint64_t *size)
+{
+    struct stat st;
+    if (f == NULL || f->compressed || f->ext != NULL || f->mode != OTF_FILEMODE_READ)
+        return NULL;
+    if (vftr_file_activate(f) < 0) {
+        vftr_otf_clearerr();    /* not an error here: the caller reads instead */
+        return NULL;
+    }
+    if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+        (uint64_t)st.st_size > (uint64_t)SIZE_MAX)
+        return NULL;
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    *size = (uint64_t)st.st_size;
+    return p;
 }
 
 size_t OTF_File_read(OTF_File *file, void *ptr, size_t size)

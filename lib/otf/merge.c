@@ -194,8 +194,10 @@ static uint64_t fail(void)
 
 static int start(vftr_otf_merge* m)
 {
+    m->linear = m->n <= MERGE_LINEAR_MAX;
     for (uint32_t i = 0; i < m->n; i++) {
         vftr_otf_cursor* c = &m->cur[i];
+        m->keys[i] = UINT64_MAX;
         /* to the window's start, or back to the beginning of the file */
         if (!OTF_RBuffer_searchTime(c->rb, m->min))
             return -1;
@@ -204,11 +206,10 @@ static int start(vftr_otf_merge* m)
         if (r < 0)
             return -1;
         if (r > 0) {
-            m->keys[m->heapn] = c->ps.time;
+            m->keys[i] = c->ps.time;
             m->heap[m->heapn++] = i;
         }
     }
-    m->linear = m->heapn <= MERGE_LINEAR_MAX;
     if (!m->linear)
         for (uint32_t i = m->heapn / 2; i-- > 0;)
             sift_down(m, i);
@@ -235,49 +236,43 @@ static inline int deliver(vftr_otf_merge* m, vftr_otf_cursor* c, OTF_HandlerArra
     return rc == VFTR_OTF_DISPATCH_KV ? 0 : -1;
 }
 
+/* keys[i] is the time of cursor i's pending record, UINT64_MAX once it is
+ * done (a pending record never has that time: it is past every window).  The
+ * earliest cursor is found anew for every record by a scan without
+ * branches on the data: in the usual trace the streams take turns record by
+ * record, and a mispredicted "does this file keep the turn" costs more than
+ * the scan.  A strict '<' keeps the lowest index among equal times. */
 static uint64_t merge_linear(vftr_otf_merge* m, OTF_HandlerArray* h,
                              const struct vftr_otf_proclist* procs, uint64_t limit)
 {
     uint64_t count = 0;
-    while (m->heapn > 0 && count < limit) {
-        /* the earliest file (ties: lowest index) and the best of the rest */
-        uint32_t tp = 0, top = m->heap[0];
-        uint64_t best = m->keys[0], sec = UINT64_MAX;
-        uint32_t sidx = UINT32_MAX;
-        for (uint32_t j = 1; j < m->heapn; j++) {
-            uint64_t t = m->keys[j];
-            uint32_t k = m->heap[j];
-            if (t < best || (t == best && k < top)) {
-                sec = best;
-                sidx = top;
-                best = t;
-                top = k;
-                tp = j;
-            } else if (t < sec || (t == sec && k < sidx)) {
-                sec = t;
-                sidx = k;
-            }
+    uint64_t* keys = m->keys;
+    uint32_t n = m->n;
+    while (count < limit) {
+        uint64_t best = keys[0];
+        uint32_t top = 0;
+        for (uint32_t j = 1; j < n; j++) {
+            uint64_t t = keys[j];
+            int lt = t < best;
+            best = lt ? t : best;
+            top = lt ? j : top;
         }
+        if (OTF_UNLIKELY(best == UINT64_MAX))
+            break;
         vftr_otf_cursor* c = &m->cur[top];
-        for (;;) {
-            int d = deliver(m, c, h, procs);
-            if (OTF_UNLIKELY(d < 0))
+        int d = deliver(m, c, h, procs);
+        if (OTF_UNLIKELY(d < 0))
+            return fail();
+        count += (uint64_t)d;
+        int r = advance(m, c);
+        if (OTF_UNLIKELY(r <= 0)) {
+            if (r < 0)
                 return fail();
-            count += (uint64_t)d;
-            int r = advance(m, c);
-            if (OTF_UNLIKELY(r < 0))
-                return fail();
-            if (r == 0) {
-                m->heapn--;
-                m->heap[tp] = m->heap[m->heapn];
-                m->keys[tp] = m->keys[m->heapn];
-                break;
-            }
-            uint64_t t = c->ps.time;
-            m->keys[tp] = t;
-            if (t > sec || (t == sec && sidx < top) || count >= limit)
-                break;
+            keys[top] = UINT64_MAX;
+            m->heapn--;
+            continue;
         }
+        keys[top] = c->ps.time;
     }
     return count;
 }

@@ -97,6 +97,13 @@ int vftr_file_close_fd(OTF_File *f);
  * otf_errno set. */
 ssize_t vftr_file_pread(OTF_File *f, uint64_t off, void *dst, size_t n);
 
+/* Maps a plain file on disk whole, private and writable (the reader's
+ * parsers write string terminators into it; nothing reaches the file).
+ * Returns the mapping, owned by the caller (munmap with *size), or NULL when
+ * the file is compressed, an external buffer, empty, not a regular file or
+ * cannot be mapped; the caller then reads it with copies. */
+void *vftr_file_map(OTF_File *f, uint64_t *size);
+
 /* Size of the raw data: external buffer length, or the file size on disk.
  * (uint64_t)-1 with otf_errno set on error. */
 uint64_t vftr_file_raw_size(OTF_File *f);

@@ -25,8 +25,8 @@ typedef struct vftr_otf_merge {
     vftr_otf_cursor* cur;
     uint32_t n;
     uint32_t* heap;        /* indexes into cur, min-heap on (time, index) */
-    uint32_t heapn;
-    uint64_t* keys;        /* linear mode: time of the pending line of cur[heap[j]] */
+    uint32_t heapn;        /* cursors not done (heap size in heap mode) */
+    uint64_t* keys;        /* linear mode: time of cur[i]'s pending line, UINT64_MAX when done */
     int linear;            /* few files: scan them instead of keeping a heap */
     int started;
     int filekind;

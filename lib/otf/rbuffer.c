@@ -4,9 +4,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "OTF_File.h"
 #include "OTF_RBuffer.h"
+#include "otf_file_internal.h"
 #include "otf_internal.h"
 #include "otf_kv_internal.h"
 #include "otf_parse.h"
@@ -21,13 +23,18 @@
 /* Bytes allocated beyond the buffer's size: room for the '\n' added to a
  * last line without one, and for the 8-byte loads of find_newline. */
 #define RB_SLACK         16u
+/* Plain files at least this big are mapped instead of read: no copies, and
+ * a time search touches pages instead of issuing reads.  The view into the
+ * mapping spans at most RB_MAP_WINDOW bytes (pos and end are 32-bit). */
+#define RB_MAP_MIN       4096u
+#define RB_MAP_WINDOW    (1u << 30)
 
 static OTF_RBuffer* rb_new(OTF_File* file, const char* name)
 {
     OTF_RBuffer* rb = calloc(1, sizeof *rb);
     if (rb == NULL)
         goto oom;
-    rb->buffer = malloc(RB_DEFAULT_SIZE + RB_SLACK);
+    rb->own = rb->buffer = malloc(RB_DEFAULT_SIZE + RB_SLACK);
     rb->list = OTF_KeyValueList_new();
     rb->filename = strdup(name ? name : "(memory)");
     if (rb->buffer == NULL || rb->list == NULL || rb->filename == NULL)
@@ -39,10 +46,20 @@ static OTF_RBuffer* rb_new(OTF_File* file, const char* name)
     rb->readsize = RB_DEFAULT_SIZE;
     rb->process = (uint32_t)-1;
     rb->filesize = OTF_File_size(file);
+    if (rb->filesize >= RB_MAP_MIN && rb->filesize != (uint64_t)-1) {
+        uint64_t size = 0;
+        rb->map = vftr_file_map(file, &size);
+        if (rb->map != NULL) {
+            rb->mapsize = size;
+            rb->filesize = size;
+            rb->mapped = 1;
+            rb->buffer = rb->map;
+        }
+    }
     return rb;
 oom:
     if (rb != NULL) {
-        free(rb->buffer);
+        free(rb->own);
         if (rb->list)
             OTF_KeyValueList_close(rb->list);
         free(rb->filename);
@@ -76,7 +93,9 @@ int OTF_RBuffer_close(OTF_RBuffer* rb)
     if (rb == NULL)
         return 0;
     int ok = OTF_File_close(rb->file);
-    free(rb->buffer);
+    if (rb->map != NULL)
+        munmap(rb->map, (size_t)rb->mapsize);
+    free(rb->own);
     OTF_KeyValueList_close(rb->list);
     free(rb->array);
     free(rb->filename);
@@ -86,12 +105,14 @@ int OTF_RBuffer_close(OTF_RBuffer* rb)
 
 static int rb_resize(OTF_RBuffer* rb, size_t size)
 {
-    char* nb = realloc(rb->buffer, size + RB_SLACK);
+    char* nb = realloc(rb->own, size + RB_SLACK);
     if (nb == NULL) {
         vftr_otf_seterr("%s: out of memory for a %zu byte read buffer", rb->filename, size);
         return 0;
     }
-    rb->buffer = nb;
+    if (!rb->mapped)
+        rb->buffer = nb;
+    rb->own = nb;
     rb->size = (uint32_t)size;
     return 1;
 }
@@ -129,8 +150,45 @@ int OTF_RBuffer_setJumpSize(OTF_RBuffer* rb, size_t size)
  * [end, end + tail); at the end of the file that last piece becomes a line of
  * its own (a '\n' is added in the spare byte).  Returns the number of bytes
  * of complete lines added, 0 at the end of the file, -1 on error. */
+/* Mapped files: moves the view to the next unread line and extends it to
+ * the last newline that leaves RB_SLACK mapped bytes after it.  The last few
+ * bytes of the file (or a line longer than the window) go through the copy
+ * path: returns 0 after switching to it, else the bytes added. */
+static long map_fill(OTF_RBuffer* rb)
+{
+    rb->base += rb->pos;
+    rb->buffer += rb->pos;
+    rb->rec = rb->rec >= rb->pos ? rb->rec - rb->pos : 0;
+    rb->pos = rb->end = 0;
+    uint64_t avail = rb->mapsize - rb->base;
+    if (avail > RB_SLACK) {
+        uint64_t lim = avail - RB_SLACK;
+        if (lim > RB_MAP_WINDOW)
+            lim = RB_MAP_WINDOW;
+        char* nl = memrchr(rb->buffer, '\n', (size_t)lim);
+        if (nl != NULL) {
+            rb->end = (uint32_t)(nl - rb->buffer) + 1;
+            return (long)rb->end;
+        }
+    }
+    rb->mapped = 0;
+    rb->buffer = rb->own;
+    rb->rec = rb->tail = 0;
+    rb->eof = 0;
+    if (OTF_File_seek(rb->file, rb->base) != 0) {
+        rb->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static long rb_fill(OTF_RBuffer* rb)
 {
+    if (rb->mapped) {
+        long got = map_fill(rb);
+        if (got != 0)
+            return got;
+    }
     if (rb->pos > 0) {
         uint32_t keep = rb->end + rb->tail - rb->pos;
         memmove(rb->buffer, rb->buffer + rb->pos, keep);
@@ -267,24 +325,76 @@ static inline char* find_newline(char* p)
     }
 }
 
-/* A hex number at p ending the line: the form of every time and process line
- * the writer produces.  Returns the '\n' after it, or NULL for anything else
- * (the slow path then looks at the whole line). */
+/* Word-at-a-time helpers for the state lines.  Bytes are loaded little
+ * endian, so the first character of the text is the lowest byte. */
+#define SWAR_ONES  0x0101010101010101ull
+#define SWAR_HIGHS 0x8080808080808080ull
+
+/* Bit 7 set in the lowest byte of x that equals '\n' (higher bytes may be
+ * flagged falsely; only the lowest flag is used). */
+static inline uint64_t swar_newlines(uint64_t x)
+{
+    x ^= 0x0a0a0a0a0a0a0a0aull;
+    return (x - SWAR_ONES) & ~x & SWAR_HIGHS;
+}
+
+/* The value of the n (1..8) lower-case hex digits in the low bytes of x, or
+ * -1 if one of them is not such a digit.  A byte b below 0x80 is a digit
+ * when b + (0x80 - lo) reaches bit 7 and b + (0x7f - hi) does not, for the
+ * ranges '0'..'9' and 'a'..'f'; below 0x80 no sum carries into the next
+ * byte. */
+static inline int swar_hex(uint64_t x, unsigned n, uint64_t* out)
+{
+    uint64_t keep = n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
+    x &= keep;
+    if (x & SWAR_HIGHS)
+        return -1;
+    uint64_t digit = (x + 0x5050505050505050ull) & ~(x + 0x4646464646464646ull);
+    uint64_t alpha = (x + 0x1f1f1f1f1f1f1f1full) & ~(x + 0x1919191919191919ull);
+    if (((digit | alpha) & SWAR_HIGHS & keep) != (SWAR_HIGHS & keep))
+        return -1;
+    /* '0'..'9' -> 0..9 and 'a'..'f' (bit 6 set) -> 1..6 + 9 */
+    uint64_t v = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & SWAR_ONES);
+    /* first digit most significant: reverse the bytes, then pack nibbles */
+    v = __builtin_bswap64(v);
+    v = (v | (v >> 4)) & 0x00ff00ff00ff00ffull;
+    v = (v | (v >> 8)) & 0x0000ffff0000ffffull;
+    v = (v | (v >> 16)) & 0x00000000ffffffffull;
+    *out = v >> (4 * (8 - n));
+    return 0;
+}
+
+/* A hex number at p ending the line (1 to 16 digits, then '\n'): the form
+ * of every time and process line the writer produces.  Returns the '\n'
+ * after it, or NULL for anything else (the slow path then looks at the
+ * whole line).  Reads 16 bytes at most, and the second 8 only when the
+ * line is longer than 8 bytes: the buffer's slack covers both. */
 static inline const char* plain_hex_line(const char* p, uint64_t* out)
 {
-    uint64_t v = 0;
-    unsigned d = vftr_otf_hexval[(unsigned char)*p];
-    const char* s = p;
-    if (d > 15)
+    uint64_t x, y, hi, lo;
+    memcpy(&x, p, 8);
+    uint64_t m = swar_newlines(x);
+    if (OTF_LIKELY(m != 0)) {
+        unsigned n = (unsigned)__builtin_ctzll(m) >> 3;
+        if (n == 0 || swar_hex(x, n, out) != 0)
+            return NULL;
+        return p + n;
+    }
+    memcpy(&y, p + 8, 8);
+    m = swar_newlines(y);
+    if (m == 0)
         return NULL;
-    do {
-        v = (v << 4) | d;
-        d = vftr_otf_hexval[(unsigned char)*++p];
-    } while (d <= 15);
-    if (*p != '\n' || p - s > 16)
+    unsigned n = (unsigned)__builtin_ctzll(m) >> 3;
+    if (swar_hex(x, 8, &hi) != 0)
         return NULL;
-    *out = v;
-    return p;
+    if (n == 0) {
+        *out = hi;
+        return p + 8;
+    }
+    if (swar_hex(y, n, &lo) != 0)
+        return NULL;
+    *out = (hi << (4 * n)) | lo;
+    return p + 8 + n;
 }
 
 int vftr_otf_rb_next(OTF_RBuffer* rb, vftr_otf_parse* ps)
@@ -387,13 +497,14 @@ char* OTF_RBuffer_printRecord(OTF_RBuffer* rb)
     return out;
 }
 
-int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
+/* Puts the buffer at file offset `filepos` with nothing read and the state
+ * machine reset: a view into the mapping, or a seek for the copy path. */
+static int rb_reset_at(OTF_RBuffer* rb, uint64_t filepos)
 {
-    if (rb == NULL)
-        return 0;
-    if (filepos > rb->filesize)
-        return 0;
-    if (OTF_File_seek(rb->file, filepos) != 0) {
+    if (rb->map != NULL) {
+        rb->mapped = 1;
+        rb->buffer = rb->map + filepos;
+    } else if (OTF_File_seek(rb->file, filepos) != 0) {
         vftr_otf_seterr("%s: cannot seek to offset %llu", rb->filename,
                         (unsigned long long)filepos);
         return 0;
@@ -406,6 +517,17 @@ int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
     rb->time = 0;
     rb->process = (uint32_t)-1;
     OTF_KeyValueList_reset(rb->list);
+    return 1;
+}
+
+int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
+{
+    if (rb == NULL)
+        return 0;
+    if (filepos > rb->filesize)
+        return 0;
+    if (!rb_reset_at(rb, filepos))
+        return 0;
     char *line, *nl;
     int r;
     if (filepos > 0) {
@@ -442,19 +564,8 @@ int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
         else
             a = c;
     }
-    if (a == 0) {
-        if (OTF_File_seek(rb->file, 0) != 0)
-            return 0;
-        rb->pos = rb->end = rb->rec = rb->tail = 0;
-        rb->base = 0;
-        rb->eof = 0;
-        rb->failed = 0;
-        rb->readsize = rb->jumpsize;
-        rb->time = 0;
-        rb->process = (uint32_t)-1;
-        OTF_KeyValueList_reset(rb->list);
-        return 1;
-    }
+    if (a == 0)
+        return rb_reset_at(rb, 0);
     return OTF_RBuffer_jump(rb, a);
 }
 
@@ -501,7 +612,10 @@ uint64_t OTF_RBuffer_getFileSize(OTF_RBuffer* rb)
 
 uint64_t OTF_RBuffer_getFilePos(OTF_RBuffer* rb)
 {
-    return rb ? OTF_File_tell(rb->file) : 0;
+    if (rb == NULL)
+        return 0;
+    /* a mapped file has "read" what the view covers */
+    return rb->mapped ? rb->base + rb->end : OTF_File_tell(rb->file);
 }
 
 uint64_t OTF_RBuffer_getCurrentTime(OTF_RBuffer* rb) { return rb ? rb->time : 0; }

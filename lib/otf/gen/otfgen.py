@@ -399,9 +399,18 @@ def gen_parser(r):
         out.append('    if (!vftr_otf_parse_version(ps, &major, &minor, &sub, &string))')
         out.append('        return vftr_otf_parse_fail(ps, %s);' % c_str(r.name))
     first = True
-    for t in toks:
+    # Where only optional fields remain, a record that ends there (the usual
+    # case: "E15") skips their tag tests altogether.
+    tail_opt = len(toks)
+    while tail_opt > 0 and toks[tail_opt - 1].opt:
+        tail_opt -= 1
+    tail_start = None
+    for i, t in enumerate(toks):
         if r.special == 'version':
             break
+        if i == tail_opt and i < len(toks):
+            out.append('    if (*ps->p != \'\\n\') {')
+            tail_start = len(out)
         fail = 'return vftr_otf_parse_fail(ps, %s);' % c_str('%s %s' % (r.name, t.param))
         if t.short is None:
             # untagged value right after the keyword
@@ -451,6 +460,9 @@ def gen_parser(r):
                 if cast_in:
                     out.append('    ' + cast_in)
         first = False
+    if tail_start is not None:
+        out[tail_start:] = ['    ' + l for l in out[tail_start:]]
+        out.append('    }')
     out.append('    if (!vftr_otf_parse_end(ps))')
     out.append('        return vftr_otf_parse_fail(ps, %s);' % c_str(r.name + ' (end of record)'))
     args = []

@@ -30,7 +30,7 @@ extern "C" {
 
 struct struct_OTF_RBuffer {
     OTF_File* file;        /* owned */
-    char* buffer;          /* size + 1 bytes: room for a final '\n' */
+    char* buffer;          /* current view: own, or a place in map */
     uint32_t size;
     uint32_t pos;          /* start of the next unread line */
     uint32_t end;          /* complete lines end here; every one ends in '\n' */
@@ -53,6 +53,10 @@ struct struct_OTF_RBuffer {
     uint32_t arraycap;
     char* filename;        /* owned, for messages */
     uint32_t tail;         /* bytes of an unfinished line after end */
+    char* own;             /* the allocated buffer (size + slack bytes) */
+    char* map;             /* whole plain file mapped copy-on-write, or NULL */
+    uint64_t mapsize;
+    int mapped;            /* buffer points into map (no copies, no reads) */
 };
 typedef struct struct_OTF_RBuffer OTF_RBuffer;
 
