@@ -146,6 +146,12 @@ size_t vftr_zfile_read(OTF_File *f, void *dst, size_t n);
 /* Records a seek to compressed offset `pos` (resolved by the next read). */
 void vftr_zfile_seek(OTF_File *f, uint64_t pos);
 
+/* Seeks to `pos` at once and tells where decoding will start: the offset
+ * right after the first candidate sync marker at or after pos (0 for pos 0),
+ * or UINT64_MAX when there is none.  Scans compressed bytes, decodes
+ * nothing.  0, or -1 on an I/O error (otf_errno set). */
+int vftr_zfile_locate(OTF_File *f, uint64_t pos, uint64_t *sync);
+
 /* See OTF_File_tell() in OTF_File.h. */
 uint64_t vftr_zfile_tell(OTF_File *f);
 

@@ -29,6 +29,92 @@
 #define RB_MAP_MIN       4096u
 #define RB_MAP_WINDOW    (1u << 30)
 
+/*
+ * What time searches in a compressed file have learnt.  Decoding can only
+ * start at a sync point, and inflating even a few bytes there costs a whole
+ * deflate block (tens of KiB of text), so a search that probes offset c
+ * pays for the block at the first sync point s >= c.  Each entry says: for
+ * every offset in [lo, sync] the first sync point is `sync`, and the first
+ * time line decoded from there is `time` (UINT64_MAX: none).  The search
+ * then bisects without decoding wherever it has been before, and a second
+ * search (a viewer scrolling about) mostly without reading.  Entries are
+ * sorted by sync, at most ZSYNC_MAX (then forgotten all at once).
+ */
+#define ZSYNC_MAX 65536u
+
+struct vftr_otf_zsync {
+    uint64_t lo, sync, time;
+};
+
+struct vftr_otf_zsyncs {
+    struct vftr_otf_zsync* e;
+    uint32_t n, cap;
+};
+
+static void zsyncs_free(struct vftr_otf_zsyncs* z)
+{
+    if (z != NULL) {
+        free(z->e);
+        free(z);
+    }
+}
+
+/* Index of the first entry with sync >= key (n if none). */
+static uint32_t zsyncs_lower(const struct vftr_otf_zsyncs* z, uint64_t key)
+{
+    uint32_t a = 0, b = z->n;
+    while (a < b) {
+        uint32_t m = a + (b - a) / 2;
+        if (z->e[m].sync < key)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
+}
+
+/* The entry covering offset c, or NULL. */
+static const struct vftr_otf_zsync* zsyncs_find(const struct vftr_otf_zsyncs* z, uint64_t c)
+{
+    if (z == NULL)
+        return NULL;
+    uint32_t i = zsyncs_lower(z, c);
+    return i < z->n && z->e[i].lo <= c ? &z->e[i] : NULL;
+}
+
+/* Records that [lo, sync] leads to sync with its first time; an entry for
+ * the same sync point only widens.  Out of memory just means no caching. */
+static void zsyncs_add(OTF_RBuffer* rb, uint64_t lo, uint64_t sync, uint64_t time)
+{
+    struct vftr_otf_zsyncs* z = rb->zsyncs;
+    if (z == NULL) {
+        z = rb->zsyncs = calloc(1, sizeof *z);
+        if (z == NULL)
+            return;
+    }
+    uint32_t i = zsyncs_lower(z, sync);
+    if (i < z->n && z->e[i].sync == sync) {
+        if (lo < z->e[i].lo)
+            z->e[i].lo = lo;
+        return;
+    }
+    if (z->n == ZSYNC_MAX) {
+        z->n = 0;
+        i = 0;
+    }
+    if (z->n == z->cap) {
+        uint32_t nc = z->cap ? z->cap * 2 : 64;
+        struct vftr_otf_zsync* ne = realloc(z->e, nc * sizeof *ne);
+        if (ne == NULL)
+            return;
+        z->e = ne;
+        z->cap = nc;
+    }
+    memmove(z->e + i + 1, z->e + i, (z->n - i) * sizeof *z->e);
+    z->e[i] = (struct vftr_otf_zsync){ lo, sync, time };
+    z->n++;
+}
+
 static OTF_RBuffer* rb_new(OTF_File* file, const char* name)
 {
     OTF_RBuffer* rb = calloc(1, sizeof *rb);
@@ -95,6 +181,7 @@ int OTF_RBuffer_close(OTF_RBuffer* rb)
     int ok = OTF_File_close(rb->file);
     if (rb->map != NULL)
         munmap(rb->map, (size_t)rb->mapsize);
+    zsyncs_free(rb->zsyncs);
     free(rb->own);
     OTF_KeyValueList_close(rb->list);
     free(rb->array);
@@ -552,6 +639,32 @@ int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
     return 0;
 }
 
+/* One step of a time search: is the first time found from offset c on at
+ * or after `time` (or is there none)?  Compressed files consult and feed
+ * the sync point cache. */
+static int probe_at_or_after(OTF_RBuffer* rb, uint64_t c, uint64_t time)
+{
+    if (rb->file != NULL && rb->file->compressed && rb->file->dec != NULL) {
+        const struct vftr_otf_zsync* e = zsyncs_find(rb->zsyncs, c);
+        if (e != NULL)
+            return e->time >= time;
+        uint64_t sync;
+        if (vftr_zfile_locate(rb->file, c, &sync) == 0) {
+            uint32_t i = rb->zsyncs ? zsyncs_lower(rb->zsyncs, sync) : 0;
+            if (rb->zsyncs != NULL && i < rb->zsyncs->n && rb->zsyncs->e[i].sync == sync) {
+                uint64_t t = rb->zsyncs->e[i].time;
+                zsyncs_add(rb, c, sync, t);
+                return t >= time;
+            }
+            uint64_t t = OTF_RBuffer_jump(rb, c) ? rb->time : UINT64_MAX;
+            if (!rb->failed)
+                zsyncs_add(rb, c, sync, t);
+            return t >= time;
+        }
+    }
+    return !OTF_RBuffer_jump(rb, c) || rb->time >= time;
+}
+
 int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
 {
     if (rb == NULL)
@@ -559,7 +672,7 @@ int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
     uint64_t a = 0, b = time == 0 ? 0 : rb->filesize;
     while (b - a > RB_SEARCH_STOP) {
         uint64_t c = a + (b - a) / 2;
-        if (!OTF_RBuffer_jump(rb, c) || rb->time >= time)
+        if (probe_at_or_after(rb, c, time))
             b = c;
         else
             a = c;

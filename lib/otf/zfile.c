@@ -1369,6 +1369,19 @@ void vftr_zfile_seek(OTF_File *f, uint64_t pos)
     d->seek_pos = pos;
 }
 
+int vftr_zfile_locate(OTF_File *f, uint64_t pos, uint64_t *sync)
+{
+    struct vftr_zdec *d = f->dec;
+    pf_stop(f, d);
+    d->seq_bytes = 0;
+    d->interrupted = 0;
+    d->seek_pos = pos;
+    if (resolve_seek(f, d) < 0)
+        return -1;
+    *sync = pos == 0 ? 0 : d->at_end ? UINT64_MAX : d->sync_at;
+    return 0;
+}
+
 uint64_t vftr_zfile_tell(OTF_File *f)
 {
     struct vftr_zdec *d = f->dec;

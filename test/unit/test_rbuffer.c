@@ -21,6 +21,7 @@
 #include "OTF_File.h"
 #include "OTF_FileManager.h"
 #include "OTF_RBuffer.h"
+#include "otf_file_internal.h"
 #include "otf_rbuf.h"
 
 struct rec {
@@ -264,6 +265,67 @@ START_TEST(time_line_forms)
 }
 END_TEST
 
+/* A compressed file of many segments: time searches land where they do in
+ * the same text uncompressed, the first time (learning sync points) and
+ * again (from what was learnt), in any order. */
+START_TEST(compressed_search)
+{
+    struct text t = make_text(60000, 11, NULL);
+    char zpath[300];
+    snprintf(zpath, sizeof zpath, "/tmp/vftr_test_rbuffer_%d.z", (int)getpid());
+    OTF_FileManager *m = OTF_FileManager_open(4);
+    OTF_File *f = OTF_File_open_zlevel(zpath, m, OTF_FILEMODE_WRITE, (OTF_FileCompression)4);
+    ck_assert_ptr_nonnull(f);
+    /* every write is one segment: end them anywhere, mid-line too */
+    for (size_t p = 0; p < t.len;) {
+        size_t k = t.len - p < 7001 ? t.len - p : 7001;
+        ck_assert_uint_eq(OTF_File_write(f, t.buf + p, k), k);
+        p += k;
+    }
+    ck_assert_int_eq(OTF_File_close(f), 1);
+
+    /* opened by its name without ".z", as OTF does */
+    char stem[300];
+    snprintf(stem, sizeof stem, "%.*s", (int)strlen(zpath) - 2, zpath);
+    OTF_RBuffer *rb = OTF_RBuffer_open(stem, m);
+    ck_assert_ptr_nonnull(rb);
+    ck_assert_ptr_null(rb->map);
+    ck_assert_int_eq(rb->file->compressed, 1);
+    uint64_t lo = t.recs[0].time, hi = t.recs[t.n - 1].time;
+    for (int round = 0; round < 3; round++) {
+        for (int k = 0; k <= 30; k++) {
+            /* rounds visit the times in different orders */
+            int j = round == 1 ? 30 - k : round == 2 ? (k * 7) % 31 : k;
+            uint64_t when = lo + (hi - lo) / 30 * (uint64_t)j;
+            ck_assert_int_eq(OTF_RBuffer_searchTime(rb, when), 1);
+            vftr_otf_parse ps;
+            memset(&ps, 0, sizeof ps);
+            int r;
+            size_t want = first_at(&t, when);
+            while ((r = vftr_otf_rb_next(rb, &ps)) > 0 && ps.time < when)
+                ;
+            ck_assert_int_ge(r, 0);
+            if (want == t.n) {
+                ck_assert_int_eq(r, 0);
+                continue;
+            }
+            ck_assert_int_eq(r, 1);
+            ck_assert_msg(ps.time == t.recs[want].time,
+                          "round %d: search for %llu reached %llu, expected %llu", round,
+                          (unsigned long long)when, (unsigned long long)ps.time,
+                          (unsigned long long)t.recs[want].time);
+        }
+    }
+    /* the whole file still reads from the start */
+    ck_assert_int_eq(OTF_RBuffer_searchTime(rb, 0), 1);
+    expect_records(rb, &t, 0);
+    OTF_RBuffer_close(rb);
+    OTF_FileManager_close(m);
+    unlink(zpath);
+    free_text(&t);
+}
+END_TEST
+
 static Suite *rbuffer_suite(void)
 {
     Suite *s = suite_create("rbuffer");
@@ -273,6 +335,7 @@ static Suite *rbuffer_suite(void)
     tcase_add_test(tc, last_line_without_newline);
     tcase_add_test(tc, crlf_file);
     tcase_add_test(tc, time_line_forms);
+    tcase_add_test(tc, compressed_search);
     suite_add_tcase(s, tc);
     return s;
 }

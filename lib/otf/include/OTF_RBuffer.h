@@ -57,6 +57,7 @@ struct struct_OTF_RBuffer {
     char* map;             /* whole plain file mapped copy-on-write, or NULL */
     uint64_t mapsize;
     int mapped;            /* buffer points into map (no copies, no reads) */
+    struct vftr_otf_zsyncs* zsyncs;  /* compressed files: what time searches learnt */
 };
 typedef struct struct_OTF_RBuffer OTF_RBuffer;
 
