@@ -164,7 +164,7 @@ void vftr_otf_merge_release(vftr_otf_merge* m)
 static inline int advance(vftr_otf_merge* m, vftr_otf_cursor* c)
 {
     for (;;) {
-        int r = vftr_otf_rb_next(c->rb, &c->ps);
+        int r = vftr_otf_rb_next_fast(c->rb, &c->ps);
         if (r <= 0) {
             c->pending = 0;
             c->done = 1;
@@ -338,7 +338,7 @@ uint64_t vftr_otf_read_window(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray
     uint64_t count = 0;
     int r;
     int timed = (filekind & (VFTR_OTF_FILE_EVENT | VFTR_OTF_FILE_SNAP | VFTR_OTF_FILE_STAT)) != 0;
-    while (count < limit && (r = vftr_otf_rb_next(rb, &ps)) > 0) {
+    while (count < limit && (r = vftr_otf_rb_next_fast(rb, &ps)) > 0) {
         int rc;
         if (timed && ps.time < min) {
             OTF_KeyValueList_reset(ps.kv);

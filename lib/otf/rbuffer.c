@@ -395,95 +395,6 @@ static int rb_state(OTF_RBuffer* rb, char* line, char* nl, int* bad)
     return 0;
 }
 
-/* The first '\n' at or after p, eight bytes at a time (lines are short).
- * There is one before the buffer's end, and the buffer has 8 bytes of slack
- * after it, so the loads stay inside the allocation. */
-static inline char* find_newline(char* p)
-{
-    const uint64_t ones = 0x0101010101010101ull, nl = 0x0a0a0a0a0a0a0a0aull;
-    for (;;) {
-        uint64_t x;
-        memcpy(&x, p, 8);
-        x ^= nl;
-        uint64_t z = (x - ones) & ~x & (ones << 7);
-        if (z != 0)
-            return p + (__builtin_ctzll(z) >> 3);
-        p += 8;
-    }
-}
-
-/* Word-at-a-time helpers for the state lines.  Bytes are loaded little
- * endian, so the first character of the text is the lowest byte. */
-#define SWAR_ONES  0x0101010101010101ull
-#define SWAR_HIGHS 0x8080808080808080ull
-
-/* Bit 7 set in the lowest byte of x that equals '\n' (higher bytes may be
- * flagged falsely; only the lowest flag is used). */
-static inline uint64_t swar_newlines(uint64_t x)
-{
-    x ^= 0x0a0a0a0a0a0a0a0aull;
-    return (x - SWAR_ONES) & ~x & SWAR_HIGHS;
-}
-
-/* The value of the n (1..8) lower-case hex digits in the low bytes of x, or
- * -1 if one of them is not such a digit.  A byte b below 0x80 is a digit
- * when b + (0x80 - lo) reaches bit 7 and b + (0x7f - hi) does not, for the
- * ranges '0'..'9' and 'a'..'f'; below 0x80 no sum carries into the next
- * byte. */
-static inline int swar_hex(uint64_t x, unsigned n, uint64_t* out)
-{
-    uint64_t keep = n == 8 ? ~0ull : (1ull << (8 * n)) - 1;
-    x &= keep;
-    if (x & SWAR_HIGHS)
-        return -1;
-    uint64_t digit = (x + 0x5050505050505050ull) & ~(x + 0x4646464646464646ull);
-    uint64_t alpha = (x + 0x1f1f1f1f1f1f1f1full) & ~(x + 0x1919191919191919ull);
-    if (((digit | alpha) & SWAR_HIGHS & keep) != (SWAR_HIGHS & keep))
-        return -1;
-    /* '0'..'9' -> 0..9 and 'a'..'f' (bit 6 set) -> 1..6 + 9 */
-    uint64_t v = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & SWAR_ONES);
-    /* first digit most significant: reverse the bytes, then pack nibbles */
-    v = __builtin_bswap64(v);
-    v = (v | (v >> 4)) & 0x00ff00ff00ff00ffull;
-    v = (v | (v >> 8)) & 0x0000ffff0000ffffull;
-    v = (v | (v >> 16)) & 0x00000000ffffffffull;
-    *out = v >> (4 * (8 - n));
-    return 0;
-}
-
-/* A hex number at p ending the line (1 to 16 digits, then '\n'): the form
- * of every time and process line the writer produces.  Returns the '\n'
- * after it, or NULL for anything else (the slow path then looks at the
- * whole line).  Reads 16 bytes at most, and the second 8 only when the
- * line is longer than 8 bytes: the buffer's slack covers both. */
-static inline const char* plain_hex_line(const char* p, uint64_t* out)
-{
-    uint64_t x, y, hi, lo;
-    memcpy(&x, p, 8);
-    uint64_t m = swar_newlines(x);
-    if (OTF_LIKELY(m != 0)) {
-        unsigned n = (unsigned)__builtin_ctzll(m) >> 3;
-        if (n == 0 || swar_hex(x, n, out) != 0)
-            return NULL;
-        return p + n;
-    }
-    memcpy(&y, p + 8, 8);
-    m = swar_newlines(y);
-    if (m == 0)
-        return NULL;
-    unsigned n = (unsigned)__builtin_ctzll(m) >> 3;
-    if (swar_hex(x, 8, &hi) != 0)
-        return NULL;
-    if (n == 0) {
-        *out = hi;
-        return p + 8;
-    }
-    if (swar_hex(y, n, &lo) != 0)
-        return NULL;
-    *out = (hi << (4 * n)) | lo;
-    return p + 8 + n;
-}
-
 int vftr_otf_rb_next(OTF_RBuffer* rb, vftr_otf_parse* ps)
 {
     if (OTF_UNLIKELY(rb->failed))
@@ -501,19 +412,19 @@ int vftr_otf_rb_next(OTF_RBuffer* rb, vftr_otf_parse* ps)
         /* State lines are parsed where they are: no separate scan for their
          * end.  Every line in [pos, end) ends with '\n', which stops both. */
         if (vftr_otf_hexval[(unsigned char)c] <= 15) {
-            if ((q = plain_hex_line(line, &v)) != NULL) {
+            if ((q = vftr_otf_hex_line(line, &v)) != NULL) {
                 rb->time = v;
                 rb->pos = (uint32_t)(q - rb->buffer) + 1;
                 continue;
             }
         } else if (c == '*') {
-            if ((q = plain_hex_line(line + 1, &v)) != NULL && v <= UINT32_MAX) {
+            if ((q = vftr_otf_hex_line(line + 1, &v)) != NULL && v <= UINT32_MAX) {
                 rb->process = (uint32_t)v;
                 rb->pos = (uint32_t)(q - rb->buffer) + 1;
                 continue;
             }
         }
-        char* nl = find_newline(line);
+        char* nl = vftr_otf_find_newline(line);
         rb->rec = rb->pos;
         rb->pos = (uint32_t)(nl - rb->buffer) + 1;
         /* An empty line is handed out like a record: OTF counts it as one
