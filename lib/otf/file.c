@@ -23,6 +23,8 @@
 #include "otf_file_internal.h"
 
 #define MIN_ZBUFSIZE 64
+/* Plain writes at least this big go straight to the file. */
+#define DIRECT_WRITE_MIN (64 * 1024)
 
 /* Stands in for the data of an empty external buffer given as NULL. */
 static const unsigned char empty_buffer[1];
@@ -416,11 +418,12 @@ size_t OTF_File_write(OTF_File *file, const void *ptr, size_t size)
         }
         return vftr_zfile_write(f, ptr, size) < 0 ? 0 : size;
     }
-    if (size > f->zbufsize - f->olen) {
+    /* Large blocks bypass the buffer: whole buffers of a writer stream, say
+     * (copying them first would only cost time). */
+    if (size > f->zbufsize - f->olen || (f->olen == 0 && size >= DIRECT_WRITE_MIN)) {
         if (vftr_file_flush_out(f) < 0)
             return 0;
-        if (size >= f->zbufsize) {
-            /* Large blocks bypass the buffer. */
+        if (size >= f->zbufsize || size >= DIRECT_WRITE_MIN) {
             size_t done = 0;
             if (vftr_file_activate(f) < 0)
                 return 0;

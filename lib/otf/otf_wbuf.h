@@ -48,17 +48,25 @@ static inline void vftr_otf_wb_char(OTF_WBuffer* b, char c)
 /* "000102...feff": two hex digits for every byte value. */
 extern const char vftr_otf_hexpairs[512];
 
+/* Cursor forms of the appenders: they take and return the place to write,
+ * so that a whole record is formatted with its position in a register (a
+ * store through a char pointer may alias b->pos, which would force the
+ * compiler to reload it after every byte). */
+static inline char* vftr_otf_cur_lit(char* w, const char* s, size_t n)
+{
+    memcpy(w, s, n);
+    return w + n;
+}
+
 /* Lower-case hex without leading zeros: at most 16 bytes.  Two digits per
  * step from a table, written backwards from the known length. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void vftr_otf_wb_hex(OTF_WBuffer* b, uint64_t v)
+static inline char* vftr_otf_cur_hex(char* w, uint64_t v)
 {
-    char* p = b->buffer + b->pos;
     unsigned n = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
-    char* e = p + n;
-    b->pos += n;
+    char* e = w + n;
     while (v >= 0x100) {
         e -= 2;
         memcpy(e, &vftr_otf_hexpairs[(v & 0xff) * 2], 2);
@@ -68,6 +76,22 @@ static inline void vftr_otf_wb_hex(OTF_WBuffer* b, uint64_t v)
         memcpy(e - 2, &vftr_otf_hexpairs[v * 2], 2);
     else
         e[-1] = vftr_otf_hexpairs[v * 2 + 1];
+    return w + n;
+}
+
+static inline char* vftr_otf_wb_cur(OTF_WBuffer* b)
+{
+    return b->buffer + b->pos;
+}
+
+static inline void vftr_otf_wb_commit(OTF_WBuffer* b, char* w)
+{
+    b->pos = (uint32_t)(w - b->buffer);
+}
+
+static inline void vftr_otf_wb_hex(OTF_WBuffer* b, uint64_t v)
+{
+    vftr_otf_wb_commit(b, vftr_otf_cur_hex(vftr_otf_wb_cur(b), v));
 }
 
 /* State lines: "*p" alone, or "t" and "*p" (the process always follows a
@@ -76,41 +100,46 @@ static inline int vftr_otf_wb_put_process(OTF_WBuffer* b, uint32_t p)
 {
     if (!vftr_otf_wb_reserve(b, 10))
         return 0;
-    vftr_otf_wb_char(b, '*');
-    vftr_otf_wb_hex(b, p);
-    vftr_otf_wb_char(b, '\n');
+    char* w = vftr_otf_wb_cur(b);
+    *w++ = '*';
+    w = vftr_otf_cur_hex(w, p);
+    *w++ = '\n';
+    vftr_otf_wb_commit(b, w);
     b->process = p;
     return 1;
 }
 
-/* A time stamp in hex.  Consecutive time stamps of a file mostly differ in
- * their last digits only: then the previous text is copied and just those
- * digits are written. */
-static inline void vftr_otf_wb_time(OTF_WBuffer* b, uint64_t t)
+/* A time stamp in hex at w.  Consecutive time stamps of a file mostly
+ * differ in their last digits only: then the previous text is copied and
+ * just those digits are written. */
+static inline char* vftr_otf_wb_time(OTF_WBuffer* b, char* w, uint64_t t)
 {
-    char* p = b->buffer + b->pos;
     uint64_t diff = t ^ b->time;
     unsigned n = t ? (unsigned)(67 - __builtin_clzll(t)) / 4 : 1;
+    char text[16];
+    memcpy(text, b->ttext, 16);
     if (n == b->tlen && diff < 0x10000 && n >= 4) {
-        memcpy(p, b->ttext, 16);
-        memcpy(p + n - 2, &vftr_otf_hexpairs[(t & 0xff) * 2], 2);
-        memcpy(p + n - 4, &vftr_otf_hexpairs[((t >> 8) & 0xff) * 2], 2);
-        b->pos += n;
+        memcpy(text + n - 2, &vftr_otf_hexpairs[(t & 0xff) * 2], 2);
+        memcpy(text + n - 4, &vftr_otf_hexpairs[((t >> 8) & 0xff) * 2], 2);
     } else {
-        vftr_otf_wb_hex(b, t);
+        vftr_otf_cur_hex(text, t);
         b->tlen = n;
     }
-    memcpy(b->ttext, p, 16);
+    memcpy(b->ttext, text, 16);
+    memcpy(w, text, 16);
+    return w + n;
 }
 
 static inline int vftr_otf_wb_put_time_process(OTF_WBuffer* b, uint64_t t, uint32_t p)
 {
     if (!vftr_otf_wb_reserve(b, 43))
         return 0;
-    vftr_otf_wb_time(b, t);
-    vftr_otf_wb_lit(b, "\n*", 2);
-    vftr_otf_wb_hex(b, p);
-    vftr_otf_wb_char(b, '\n');
+    char* w = vftr_otf_wb_time(b, vftr_otf_wb_cur(b), t);
+    w[0] = '\n';
+    w[1] = '*';
+    w = vftr_otf_cur_hex(w + 2, p);
+    *w++ = '\n';
+    vftr_otf_wb_commit(b, w);
     b->time = t;
     b->process = p;
     return 1;

@@ -12,28 +12,7 @@
 #include "OTF_MasterControl.h"
 #include "OTF_Writer.h"
 #include "otf_internal.h"
-#include "otf_u32map.h"
 #include "otf_write_internal.h"
-
-struct struct_OTF_Writer {
-    char* namestub;                /* owned, without ".otf" */
-    uint32_t numberOfStreams;      /* automatic streams at most; 0 = unlimited */
-    OTF_FileManager* manager;      /* borrowed */
-    OTF_MasterControl* mc;         /* owned */
-    uint32_t format;
-    OTF_FileCompression compression;
-    uint32_t buffersizes;
-    uint32_t zbuffersizes;
-    vftr_otf_u32map streams;       /* stream id → OTF_WStream* (owned) */
-    vftr_otf_u32map procs;         /* process → OTF_WStream* (borrowed from streams) */
-    OTF_WStream** dense;           /* the same for processes < ndense (most traces) */
-    uint32_t ndense;
-    OTF_WStream* stream0;          /* cached: definitions and markers */
-    int header_written;
-    /* one-entry cache for runs of records of the same process */
-    uint32_t last_process;
-    OTF_WStream* last_stream;
-};
 
 OTF_Writer* OTF_Writer_open(const char* fileNamePrefix, uint32_t numberOfStreams,
                             OTF_FileManager* fileManager)

@@ -135,12 +135,13 @@ def c_str(s):
 
 def emit_numeric_body(r, longfmt):
     """Records of numbers only: one reserve for the longest form, then
-    unchecked appends."""
+    unchecked appends through a cursor held in a register."""
     kw_short, kw_long, toks = parse_fmt(r)
     kw = (kw_long + ' ') if longfmt else kw_short
     out = []
     bound = len(kw) + 1
-    body = ['vftr_otf_wb_lit(b, %s, %d);' % (c_str(kw), len(kw))]
+    body = ['char* w = vftr_otf_wb_cur(b);',
+            'w = vftr_otf_cur_lit(w, %s, %d);' % (c_str(kw), len(kw))]
     first = True
     for t in toks:
         tag = None
@@ -151,9 +152,9 @@ def emit_numeric_body(r, longfmt):
         first = False
         st = []
         if tag:
-            st.append('vftr_otf_wb_lit(b, %s, %d);' % (c_str(tag), len(tag)))
+            st.append('w = vftr_otf_cur_lit(w, %s, %d);' % (c_str(tag), len(tag)))
             bound += len(tag)
-        st.append('vftr_otf_wb_hex(b, (uint64_t)%s);' % t.param)
+        st.append('w = vftr_otf_cur_hex(w, (uint64_t)%s);' % t.param)
         bound += 16
         if t.opt:
             cond = '%s != 0' % t.param
@@ -164,7 +165,8 @@ def emit_numeric_body(r, longfmt):
             body.append('}')
         else:
             body.extend(st)
-    body.append("vftr_otf_wb_char(b, '\\n');")
+    body.append("*w++ = '\\n';")
+    body.append('vftr_otf_wb_commit(b, w);')
     out.append('if (!vftr_otf_wb_reserve(b, %d)) return 0;' % bound)
     return out + body
 
@@ -307,7 +309,7 @@ def gen_writer_write(r):
                 out.append('    (void)stream;')
             out.append('    OTF_WStream* s = vftr_otf_writer_marker_stream(writer);')
         else:
-            out.append('    OTF_WStream* s = vftr_otf_writer_process_stream(writer, %s);'
+            out.append('    OTF_WStream* s = vftr_otf_writer_process_stream_fast(writer, %s);'
                        % r.process)
         out.append('    if (s == NULL) {')
         if with_list:
