@@ -15,3 +15,11 @@ $(VFTR_VFD_A): $(VFD_OBJ)
 
 # libFuzzer targets (test/fuzz/fuzz_vfd*.c) compile these sources in.
 FUZZ_LIBSRC += $(VFD_SRC)
+
+# `make check-headers` also compiles the public header of lib/vfd alone.
+.PHONY: check-headers-vfd
+check-headers: check-headers-vfd
+check-headers-vfd:
+	$(Q)printf '#include "vfd/vftr_vfd.h"\n' | \
+		$(CC) $(CPPFLAGS) -std=c11 $(WARN) -fsyntax-only -x c - \
+		|| { echo "check-headers: lib/vfd/vftr_vfd.h does not compile alone" >&2; exit 1; }

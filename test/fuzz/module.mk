@@ -11,7 +11,7 @@ $(FUZZ_DIR)/%: test/fuzz/%.c $(FUZZ_LIBSRC) $(OTF_HEADERS) $(OTF_GEN_STAMP)
 	$(call say,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-I$(OTF_INC_DIR) -Ilib/otf -I$(OTF_GEN_DIR) -Ilib $(FUZZ_CPPFLAGS) -o $@ $< $(FUZZ_LIBSRC) $(PKG_LIBS_OTF) $(FUZZ_LDLIBS) -lpthread -lm
+		-I$(OTF_INC_DIR) -Ilib/otf -I$(OTF_GEN_DIR) -Ilib $(FUZZ_CPPFLAGS) -o $@ $< $(sort $(FUZZ_LIBSRC)) $(PKG_LIBS_OTF) $(FUZZ_LDLIBS) -lpthread -lm
 
 fuzz: deps
 	$(Q)$(MAKE) --no-print-directory $(OTF_HEADERS) $(OTF_GEN_C)

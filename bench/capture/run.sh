@@ -1,0 +1,185 @@
+#!/bin/bash
+# bench/capture/run.sh — the capture benchmark.  Runs bcprog (fib(32): 7 M
+# calls; a wide tree of 64 leaves: 7 M calls) as:
+#   plain     built without instrumentation
+#   empty     -finstrument-functions, preloaded hooks that do nothing
+#   floor     -finstrument-functions, preloaded hooks that read rdtsc at
+#             enter and exit and store it (the least a timing tool can do)
+#   profile   under vftr-run, profile only (VFTR_SAMPLING_ACTIVE=0)
+#   trace     under vftr-run, full trace (every enter and exit)
+#   uftrace   under `uftrace record --no-libcall` (Debian's uftrace)
+# Each best of BENCH_CAPTURE_RUNS runs (default 5).  ns per call =
+# (work time - plain work time) / calls, where the work time is measured by
+# the program around its workload (start-up and finalization excluded).
+# Finalization = time from the end of main to the process being reaped,
+# minus the same for plain.  Bytes per event = .vfd size / events in it.
+# Prints a table and writes it to $BUILD/bench/capture.md.  Exit status 0
+# even with a MISS; 1 when a variant failed to run; 2 on a usage problem.
+# `make bench-capture` builds what it needs and calls this script.
+set -u
+export LC_ALL=C
+
+BUILD=${BUILD:-build}
+RUNS=${BENCH_CAPTURE_RUNS:-5}
+[ -n "$RUNS" ] || RUNS=5
+FIB_N=${BENCH_CAPTURE_FIB:-32}
+WIDE_N=${BENCH_CAPTURE_WIDE:-7000000}
+D=$BUILD/bench/capture
+OUT=$BUILD/bench/capture.md
+WORK=$D/run
+VFTR_RUN=$BUILD/bin/vftr-run
+VFDCOUNT=$BUILD/test/capture/vfdcount
+
+die() { echo "bench-capture: $*" >&2; exit 2; }
+case "$RUNS" in *[!0-9]*|0) die "BENCH_CAPTURE_RUNS must be a positive number" ;; esac
+for f in "$D/bc_plain" "$D/bc_instr" "$D/libbc_empty.so" "$D/libbc_floor.so"; do
+    [ -e "$f" ] || die "$f missing (run 'make bench-capture')"
+done
+rm -rf "$WORK"
+mkdir -p "$WORK" || die "cannot create $WORK"
+trap 'rm -rf "$WORK"' EXIT
+
+failed=()
+declare -A WORKNS FIN CALLS BYTES EVENTS ENTERS
+
+now_us() { local t=$EPOCHREALTIME; echo "${t/./}"; }
+
+# one VARIANT WORKLOAD N DIR: runs one variant once; prints "work_ns fin_us
+# calls" or nothing on failure.  The program's output is in DIR/out.
+one() {
+    local v=$1 w=$2 n=$3 dir=$4 t1 rc
+    local prog=$D/bc_instr
+    mkdir -p "$dir"
+    case $v in
+        plain)   "$D/bc_plain" "$w" "$n" >"$dir/out" 2>"$dir/err"; rc=$? ;;
+        empty)   LD_PRELOAD=$D/libbc_empty.so "$prog" "$w" "$n" >"$dir/out" 2>"$dir/err"; rc=$? ;;
+        floor)   LD_PRELOAD=$D/libbc_floor.so "$prog" "$w" "$n" >"$dir/out" 2>"$dir/err"; rc=$? ;;
+        profile) VFTR_SAMPLING_ACTIVE=0 "$VFTR_RUN" --out "$dir" -- "$prog" "$w" "$n" \
+                     >"$dir/out" 2>"$dir/err"; rc=$? ;;
+        trace)   "$VFTR_RUN" --out "$dir" -- "$prog" "$w" "$n" >"$dir/out" 2>"$dir/err"; rc=$? ;;
+        uftrace) uftrace record --no-libcall -d "$dir/uftrace.data" "$prog" "$w" "$n" \
+                     >"$dir/out" 2>"$dir/err"; rc=$? ;;
+    esac
+    t1=$(now_us)
+    [ "$rc" = 0 ] || return 1
+    awk -v t1="$t1" '$1 == "calls" { c = $2 } $1 == "work_ns" { w = $2 } $1 == "end_us" { e = $2 }
+        END { if (c == "" || w == "" || e == "") exit 1; print w, t1 - e, c }' "$dir/out"
+}
+
+# best VARIANT WORKLOAD N: best of RUNS into WORKNS/FIN/CALLS[v:w]; keeps
+# the last run's directory as $WORK/v-w for the file measurements.
+best() {
+    local v=$1 w=$2 n=$3 i r bw= bf=
+    for i in $(seq 1 "$RUNS"); do
+        rm -rf "$WORK/$v-$w"
+        if ! r=$(one "$v" "$w" "$n" "$WORK/$v-$w"); then
+            failed+=("$v on $w: $(head -c 300 "$WORK/$v-$w/err" | tr '\n' ' ')")
+            return 1
+        fi
+        set -- $r
+        { [ -z "$bw" ] || [ "$1" -lt "$bw" ]; } && bw=$1
+        { [ -z "$bf" ] || [ "$2" -lt "$bf" ]; } && bf=$2
+        CALLS[$v:$w]=$3
+        set -- "$v" "$w" "$n"
+    done
+    WORKNS[$v:$w]=$bw
+    FIN[$v:$w]=$bf
+}
+
+variants=(plain empty floor profile trace uftrace)
+have_vftr=1; [ -x "$VFTR_RUN" ] || { have_vftr=0; failed+=("vftr-run not built ($VFTR_RUN)"); }
+have_uftrace=1; command -v uftrace >/dev/null || { have_uftrace=0; failed+=("uftrace not installed"); }
+
+for w in fib wide; do
+    n=$FIB_N; [ "$w" = wide ] && n=$WIDE_N
+    for v in "${variants[@]}"; do
+        case $v in profile|trace) [ "$have_vftr" = 1 ] || continue ;; esac
+        [ "$v" = uftrace ] && [ "$have_uftrace" = 0 ] && continue
+        echo "bench-capture: $w: $v (best of $RUNS)" >&2
+        best "$v" "$w" "$n" || continue
+        if [ "$v" = trace ]; then
+            f=$(find "$WORK/trace-$w" -maxdepth 1 -name '*.vfd' | head -n 1)
+            if [ -n "$f" ]; then
+                BYTES[$w]=$(stat -c %s "$f")
+                if [ -x "$VFDCOUNT" ] && "$VFDCOUNT" "$f" >"$f.count" 2>/dev/null; then
+                    EVENTS[$w]=$(awk '$1 == "events" { print $2 }' "$f.count")
+                    ENTERS[$w]=$(awk '$1 == "enter" { print $2 }' "$f.count")
+                fi
+            else
+                failed+=("trace on $w: no .vfd written")
+            fi
+        fi
+        rm -rf "$WORK/$v-$w/uftrace.data"
+    done
+done
+
+# ns per call of variant v on workload w, or "-"
+nspc() {
+    local p=${WORKNS[plain:$2]:-} x=${WORKNS[$1:$2]:-} c=${CALLS[$1:$2]:-}
+    [ -n "$p" ] && [ -n "$x" ] && [ -n "$c" ] || { echo -; return; }
+    awk -v p="$p" -v x="$x" -v c="$c" 'BEGIN { printf "%.1f", (x - p) / c }'
+}
+ms() { [ -n "${1:-}" ] && awk -v t="$1" 'BEGIN { printf "%.1f", t / 1e6 }' || echo -; }
+# verdict OK-EXPRESSION VALUES...: PASS/MISS, or "-" when a value is missing
+verdict() {
+    local e=$1; shift
+    for a in "$@"; do [ "$a" = - ] || [ -z "$a" ] && { echo "n/a"; return; }; done
+    awk -v a="${1}" -v b="${2:-0}" "BEGIN { exit !($e) }" && echo PASS || echo MISS
+}
+
+{
+    echo "# Capture benchmark"
+    echo
+    echo "bcprog: fib($FIB_N) and a wide tree (64 leaves, $WIDE_N calls); best of $RUNS runs;"
+    echo "ns/call = (work time - plain work time) / calls; host $(uname -n), $(nproc) cores."
+    echo
+    echo "| workload | variant | calls | work [ms] | ns/call | finalization [ms] |"
+    echo "|---|---|---:|---:|---:|---:|"
+    for w in fib wide; do
+        for v in "${variants[@]}"; do
+            [ -n "${WORKNS[$v:$w]:-}" ] || continue
+            fin=-
+            if [ -n "${FIN[plain:$w]:-}" ] && [ "$v" != plain ]; then
+                # below the resolution of this measurement (a few ms): 0
+                fin=$(awk -v a="${FIN[$v:$w]}" -v b="${FIN[plain:$w]}" \
+                      'BEGIN { d = (a - b) / 1000; printf "%.1f", d > 0 ? d : 0 }')
+            fi
+            ns=$(nspc "$v" "$w"); [ "$v" = plain ] && ns=0
+            echo "| $w | $v | ${CALLS[$v:$w]} | $(ms "${WORKNS[$v:$w]}") | $ns | $fin |"
+        done
+    done
+    echo
+    echo "| target | workload | value | goal | result |"
+    echo "|---|---|---:|---:|---|"
+    for w in fib wide; do
+        t=$(nspc trace "$w") f=$(nspc floor "$w") u=$(nspc uftrace "$w")
+        r=-; [ "$t" != - ] && [ "$f" != - ] && r=$(awk -v t="$t" -v f="$f" 'BEGIN { printf "%.2f", t / f }')
+        echo "| full trace / floor | $w | $r | <= 1.5 | $(verdict 'a <= 1.5' "$r") |"
+        r=-; [ "$t" != - ] && [ "$u" != - ] && r=$(awk -v t="$t" -v u="$u" 'BEGIN { printf "%.2f", (t > 0 ? u / t : 999) }')
+        echo "| uftrace / full trace | $w | $r | >= 4 | $(verdict 'a >= 4' "$r") |"
+        b=-
+        if [ -n "${BYTES[$w]:-}" ] && [ -n "${EVENTS[$w]:-}" ] && [ "${EVENTS[$w]}" -gt 0 ]; then
+            b=$(awk -v s="${BYTES[$w]}" -v e="${EVENTS[$w]}" 'BEGIN { printf "%.2f", s / e }')
+        fi
+        echo "| bytes per event | $w | $b | <= 8 | $(verdict 'a <= 8' "$b") |"
+    done
+    echo
+    for w in fib wide; do
+        if [ -n "${ENTERS[$w]:-}" ]; then
+            ok="as many as calls"; [ "${ENTERS[$w]}" -lt "${CALLS[trace:$w]:-0}" ] && ok="FEWER than the calls"
+            echo "- $w trace: ${EVENTS[$w]} events, ${ENTERS[$w]} enters for ${CALLS[trace:$w]} calls ($ok), ${BYTES[$w]} bytes."
+        fi
+    done
+    fl=$(nspc floor fib) em=$(nspc empty fib)
+    if [ "$fl" != - ] && [ "$em" != - ]; then
+        echo "- The floor reads the time-stamp counter twice per call: one rdtsc costs about"
+        echo "  $(awk -v f="$fl" -v e="$em" 'BEGIN { printf "%.1f", (f - e) / 2 }') ns here ((floor - empty) / 2 on fib)."
+    fi
+    echo "- Finalization is measured from the end of main to the process being reaped, less the"
+    echo "  same for plain; its resolution is a few ms (shell and scheduler noise)."
+    echo "- uftrace writes its buffers from a separate process (on the other core), vftr from the"
+    echo "  measured thread: vftr's flush time is inside its work time, uftrace's is not."
+    for m in "${failed[@]}"; do echo "- FAILED: $m"; done
+} >"$OUT"
+cat "$OUT"
+[ "${#failed[@]}" -eq 0 ]

@@ -1,0 +1,420 @@
+/*
+ * callpath.c — function records, per-thread call-path trees and the profile
+ * snapshot.
+ *
+ * The hot path (capture.h: vftr_enter_at / vftr_exit_at) handles the common
+ * cases with one compare: entering the child entered last time, leaving the
+ * current node.  Everything else lands here, out of line:
+ *   - a child not cached: looked up in the node's open-addressing table
+ *     (keyed by function address), created on first sight;
+ *   - a function seen for the first time by the process: its record is
+ *     created under fn_lock, named once (settings.resolve) and classified
+ *     once (settings.classify: filters, precise functions), so no regex ever
+ *     runs per event;
+ *   - an exit that is not the current node (see vftr_exit_mismatch).
+ *
+ * Exclusive time is not tracked per event: a node's children run only
+ * while it is active, so excl = incl - sum of the children's incl, computed
+ * once in the snapshot.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+
+struct vftr_process vftr_proc = {
+    .phase = VFTR_PHASE_STOPPED,
+    .fn_lock = PTHREAD_MUTEX_INITIALIZER,
+    .threads_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static VFTR_NI size_t hash_addr(uintptr_t a)
+{
+    uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ull;
+
+    return (size_t)(h >> 29);
+}
+
+VFTR_NI int vftr_callpath_setup(const struct vftr_settings *s)
+{
+    vftr_proc.set = *s;
+    atomic_store(&vftr_proc.next_node_id, 1);
+    atomic_store(&vftr_proc.next_fn_id, 1);
+    if (vftr_proc.fn_table == NULL) {
+        vftr_proc.fn_cap = 1024;
+        vftr_proc.fn_table = calloc(vftr_proc.fn_cap, sizeof *vftr_proc.fn_table);
+        if (vftr_proc.fn_table == NULL)
+            return -ENOMEM;
+    }
+    atomic_store(&vftr_proc.phase, VFTR_PHASE_RUNNING);
+    return 0;
+}
+
+/* Inserts f into the table (fn_lock held); grows it at load 1. */
+static VFTR_NI void fn_insert(struct vftr_fn *f)
+{
+    size_t i;
+
+    if (vftr_proc.fn_count >= vftr_proc.fn_cap) {
+        size_t ncap = vftr_proc.fn_cap * 2;
+        struct vftr_fn **nt = calloc(ncap, sizeof *nt);
+
+        if (nt) {
+            for (i = 0; i < vftr_proc.fn_cap; i++) {
+                struct vftr_fn *e = vftr_proc.fn_table[i], *next;
+
+                for (; e; e = next) {
+                    size_t b = hash_addr(e->addr) & (ncap - 1);
+
+                    next = e->hash_next;
+                    e->hash_next = nt[b];
+                    nt[b] = e;
+                }
+            }
+            free(vftr_proc.fn_table);
+            vftr_proc.fn_table = nt;
+            vftr_proc.fn_cap = ncap;
+        }   /* else: keep the longer chains */
+    }
+    i = hash_addr(f->addr) & (vftr_proc.fn_cap - 1);
+    f->hash_next = vftr_proc.fn_table[i];
+    vftr_proc.fn_table[i] = f;
+    vftr_proc.fn_count++;
+    f->all_next = atomic_load_explicit(&vftr_proc.fn_all, memory_order_relaxed);
+    atomic_store_explicit(&vftr_proc.fn_all, f, memory_order_release);
+}
+
+static VFTR_NI struct vftr_fn *fn_find(uintptr_t addr)
+{
+    struct vftr_fn *f = vftr_proc.fn_table[hash_addr(addr) & (vftr_proc.fn_cap - 1)];
+
+    while (f && f->addr != addr)
+        f = f->hash_next;
+    return f;
+}
+
+/*
+ * The name of a new record.  Symbols are borrowed from the symbol table
+ * (which lives as long as the process); an address without a symbol gets
+ * its hexadecimal form, allocated together with the record.
+ */
+VFTR_NI struct vftr_fn *vftr_fn_get(uintptr_t addr)
+{
+    struct vftr_fn *f;
+    const char *name = NULL;
+
+    pthread_mutex_lock(&vftr_proc.fn_lock);
+    f = fn_find(addr);
+    if (f) {
+        pthread_mutex_unlock(&vftr_proc.fn_lock);
+        return f;
+    }
+    if (vftr_proc.set.resolve)
+        name = vftr_proc.set.resolve(vftr_proc.set.resolve_arg, addr);
+    if (name) {
+        f = calloc(1, sizeof *f);
+    } else {
+        f = calloc(1, sizeof *f + 2 + 16 + 1);
+        if (f) {
+            char *hex = (char *)(f + 1);
+
+            snprintf(hex, 2 + 16 + 1, "0x%" PRIxPTR, addr);
+            name = hex;
+        }
+    }
+    if (f == NULL) {
+        pthread_mutex_unlock(&vftr_proc.fn_lock);
+        return NULL;
+    }
+    f->addr = addr;
+    f->name = name;
+    f->id = atomic_fetch_add(&vftr_proc.next_fn_id, 1);
+    if (vftr_proc.set.classify)
+        f->flags = vftr_proc.set.classify(vftr_proc.set.classify_arg, name)
+                   & (VFTR_FN_EXCLUDED | VFTR_FN_PRECISE);
+    if (name == (const char *)(f + 1))
+        f->flags |= VFTR_FN_UNRESOLVED;
+    fn_insert(f);
+    pthread_mutex_unlock(&vftr_proc.fn_lock);
+    return f;
+}
+
+/*
+ * Regions are keyed by their name: the record holds a copy of the name and
+ * its own address serves as the "function address" in the call-path trees,
+ * so regions and functions never collide.  Regions are never filtered
+ * (the user asked for them explicitly) but may be precise.
+ */
+VFTR_NI struct vftr_fn *vftr_fn_region(const char *name)
+{
+    struct vftr_fn *f;
+    size_t len = strlen(name);
+
+    pthread_mutex_lock(&vftr_proc.fn_lock);
+    for (f = atomic_load_explicit(&vftr_proc.fn_all, memory_order_relaxed); f; f = f->all_next)
+        if ((f->flags & VFTR_FN_REGION) && strcmp(f->name, name) == 0)
+            break;
+    if (f == NULL) {
+        f = calloc(1, sizeof *f + len + 1);
+        if (f) {
+            char *copy = (char *)(f + 1);
+
+            memcpy(copy, name, len + 1);
+            f->name = copy;
+            f->addr = (uintptr_t)f;
+            f->id = atomic_fetch_add(&vftr_proc.next_fn_id, 1);
+            f->flags = VFTR_FN_REGION;
+            if (vftr_proc.set.classify)
+                f->flags |= vftr_proc.set.classify(vftr_proc.set.classify_arg, name)
+                            & VFTR_FN_PRECISE;
+            fn_insert(f);
+        }
+    }
+    pthread_mutex_unlock(&vftr_proc.fn_lock);
+    return f;
+}
+
+VFTR_NI struct vftr_node *vftr_node_at(const struct vftr_thread *t, uint32_t i)
+{
+    const struct vftr_node_block *b = t->blocks;
+
+    for (; i >= VFTR_NODE_BLOCK && b; i -= VFTR_NODE_BLOCK)
+        b = b->next;
+    return b ? (struct vftr_node *)&b->nodes[i] : NULL;
+}
+
+/* A fresh node of t, not yet published. */
+static VFTR_NI struct vftr_node *node_alloc(struct vftr_thread *t, uint32_t *idx)
+{
+    uint32_t n = atomic_load_explicit(&t->nnodes, memory_order_relaxed);
+
+    if (n % VFTR_NODE_BLOCK == 0 && (t->last_block == NULL || n > 0)) {
+        struct vftr_node_block *b = calloc(1, sizeof *b);
+
+        if (b == NULL)
+            return NULL;
+        if (t->last_block)
+            t->last_block->next = b;
+        else
+            t->blocks = b;
+        t->last_block = b;
+    }
+    *idx = n;
+    return &t->last_block->nodes[n % VFTR_NODE_BLOCK];
+}
+
+/* Looks addr up in the children table of cur. */
+static VFTR_NI struct vftr_node *kid_find(const struct vftr_node *cur, uintptr_t addr)
+{
+    size_t i, mask;
+
+    if (cur->kid_cap == 0)
+        return NULL;
+    mask = cur->kid_cap - 1;
+    for (i = hash_addr(addr) & mask;; i = (i + 1) & mask) {
+        struct vftr_node *k = cur->kids[i];
+
+        if (k == NULL || k->addr == addr)
+            return k;
+    }
+}
+
+/* Adds n to cur's children table (grown at 3/4 load).  -ENOMEM. */
+static VFTR_NI int kid_add(struct vftr_node *cur, struct vftr_node *n)
+{
+    size_t i, mask;
+
+    if ((cur->nkids + 1) * 4 > cur->kid_cap * 3) {
+        uint32_t ncap = cur->kid_cap ? cur->kid_cap * 2 : 4;
+        struct vftr_node **nk = calloc(ncap, sizeof *nk);
+
+        if (nk == NULL)
+            return -ENOMEM;
+        for (i = 0; i < cur->kid_cap; i++) {
+            struct vftr_node *k = cur->kids[i];
+            size_t j;
+
+            if (k == NULL)
+                continue;
+            for (j = hash_addr(k->addr) & (ncap - 1); nk[j]; j = (j + 1) & (ncap - 1))
+                ;
+            nk[j] = k;
+        }
+        free(cur->kids);
+        cur->kids = nk;
+        cur->kid_cap = ncap;
+    }
+    mask = cur->kid_cap - 1;
+    for (i = hash_addr(n->addr) & mask; cur->kids[i]; i = (i + 1) & mask)
+        ;
+    cur->kids[i] = n;
+    cur->nkids++;
+    return 0;
+}
+
+static VFTR_NI bool is_main(const char *name)
+{
+    return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0;
+}
+
+/*
+ * Excluded functions get a marker node in their caller's table (flags
+ * EXCLUDED, id 0) so that the next call is rejected without the function
+ * table; the hot path never caches a marker in last_child.
+ */
+VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_node *cur,
+                                          uintptr_t addr, struct vftr_fn *known)
+{
+    struct vftr_node *n = kid_find(cur, addr);
+    struct vftr_fn *f;
+    uint32_t idx;
+
+    if (n) {
+        if (n->flags & VFTR_FN_EXCLUDED)
+            return NULL;
+        cur->last_child = n;
+        return n;
+    }
+    f = known ? known : vftr_fn_get(addr);
+    if (f == NULL)
+        return NULL;
+    if (!vftr_proc.set.prelude && !atomic_load_explicit(&vftr_proc.main_seen, memory_order_relaxed)) {
+        /* Calls before main (C++ static initializers) are left out unless
+         * include_cxx_prelude is set; main itself ends the prelude.  A
+         * function without a symbol (a stripped program, where main could
+         * never be recognized) ends it too, so that such a program is
+         * recorded rather than silently left out. */
+        if (!is_main(f->name) && !(f->flags & VFTR_FN_UNRESOLVED))
+            return NULL;
+        atomic_store_explicit(&vftr_proc.main_seen, true, memory_order_relaxed);
+    }
+    n = node_alloc(t, &idx);
+    if (n == NULL)
+        return NULL;
+    n->addr = addr;
+    n->parent = cur;
+    n->fn = f;
+    n->flags = f->flags & (VFTR_FN_EXCLUDED | VFTR_FN_PRECISE);
+    n->depth = cur->depth + 1;
+    n->idx = idx;
+    n->id = (n->flags & VFTR_FN_EXCLUDED) ? 0 : atomic_fetch_add(&vftr_proc.next_node_id, 1);
+    if (kid_add(cur, n) != 0)
+        return NULL;   /* the slot is reused by the next allocation */
+    atomic_store_explicit(&t->nnodes, idx + 1, memory_order_release);
+    if (n->flags & VFTR_FN_EXCLUDED)
+        return NULL;
+    cur->last_child = n;
+    return n;
+}
+
+/*
+ * An exit that does not match the current node:
+ *   - an excluded function (its marker is a child of the current node):
+ *     nothing to do;
+ *   - frames skipped by longjmp, or by C++ unwinding through functions
+ *     compiled without instrumentation: the function left is further up the
+ *     stack, so every frame up to it is closed now (and traced as exits),
+ *     which keeps the profile and the trace balanced;
+ *   - a function entered before capture started, during a pause or in the
+ *     prelude: not on the stack at all, ignored.
+ */
+VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now)
+{
+    struct vftr_node *n = kid_find(t->cur, addr), *stop;
+
+    if (n && (n->flags & VFTR_FN_EXCLUDED))
+        return;
+    for (stop = t->cur; stop && stop->parent && stop->addr != addr; stop = stop->parent)
+        ;
+    if (stop == NULL || stop->parent == NULL)
+        return;
+    for (n = t->cur;; n = n->parent) {
+        n->time_incl += now - n->t_enter;
+        vftr_record(t, n, now, VFTR_VFD_EXIT);
+        if (n == stop)
+            break;
+    }
+    t->cur = stop->parent;
+}
+
+VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
+{
+    struct vftr_node *n;
+
+    for (n = t->cur; n && n->parent; n = n->parent) {
+        n->time_incl += now - n->t_enter;
+        if (t->trace)   /* every open frame is closed in the trace, sampled or not */
+            vftr_trace_put(t, now, VFTR_VFD_EXIT, n->id);
+    }
+    t->cur = &t->root;
+}
+
+/* ------------------------------------------------------------ profile */
+
+VFTR_NI int vftr_callpath_profile(struct vftr_profile *p, double tps, double hook_cost)
+{
+    struct vftr_thread *t;
+    size_t total = 0, most = 0, k = 0;
+    uint64_t *excl;
+
+    memset(p, 0, sizeof *p);
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        size_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+
+        total += n;
+        most = n > most ? n : most;
+        p->nthreads++;
+    }
+    p->rows = calloc(total ? total : 1, sizeof *p->rows);
+    excl = malloc((most ? most : 1) * sizeof *excl);
+    if (p->rows == NULL || excl == NULL) {
+        free(p->rows);
+        free(excl);
+        p->rows = NULL;
+        return -ENOMEM;
+    }
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+
+        /* excl[idx] starts as the node's inclusive time; each child takes
+         * its own inclusive time off its parent's (exact, in ticks). */
+        for (i = 0; i < n; i++)
+            excl[i] = vftr_node_at(t, i)->time_incl;
+        for (i = 0; i < n; i++) {
+            struct vftr_node *nd = vftr_node_at(t, i);
+
+            if (nd->parent->parent && !(nd->flags & VFTR_FN_EXCLUDED))
+                excl[nd->parent->idx] -= nd->time_incl;
+        }
+        for (i = 0; i < n; i++) {
+            struct vftr_node *nd = vftr_node_at(t, i);
+            struct vftr_profile_row *r;
+
+            if (nd->flags & VFTR_FN_EXCLUDED)
+                continue;   /* markers of excluded functions */
+            r = &p->rows[k++];
+            r->callpath_id = nd->id;
+            r->parent_id = nd->parent->id;
+            r->thread = t->index;
+            r->function = nd->fn->name;
+            r->caller = nd->parent->fn ? nd->parent->fn->name : NULL;
+            r->calls = nd->calls;
+            r->time_incl = (double)nd->time_incl / tps;
+            r->time_excl = (double)excl[i] / tps;
+            r->overhead = (double)nd->calls * hook_cost / tps;
+        }
+    }
+    free(excl);
+    p->n = k;
+    return 0;
+}
+
+VFTR_NI void vftr_callpath_profile_release(struct vftr_profile *p)
+{
+    free(p->rows);
+    p->rows = NULL;
+    p->n = 0;
+}

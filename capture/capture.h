@@ -1,0 +1,493 @@
+/*
+ * capture.h — internal state of libvftrcapture (not installed).
+ *
+ * The capture runtime keeps all of its process state in one struct
+ * (struct vftr_process, the single global `vftr_proc`) and all of a thread's
+ * state in one struct vftr_thread reached through one initial-exec TLS
+ * pointer (`vftr_tls`).  The hot path (capture/hooks.c) touches only the
+ * thread struct, the current call-path node and the global phase word.
+ *
+ * Data structures and their rules
+ *
+ *   struct vftr_fn      one per function address (or user region), process
+ *                       wide, created under proc.fn_lock, never freed.  The
+ *                       filter decision (excluded / precise) is taken once,
+ *                       when the record is created.
+ *   struct vftr_node    one call path of one thread: (function, parent node).
+ *                       Only the owning thread creates and mutates its nodes;
+ *                       nodes never move and are never freed (the finalizer
+ *                       and the signal handler read them).  A node is active
+ *                       at most once at a time in its thread (recursion makes
+ *                       a new node per depth), so the time of entry lives in
+ *                       the node and the shadow call stack is the chain of
+ *                       parents from thread->cur up to thread->root.
+ *   struct vftr_thread  one per thread that ever called a hook, registered in
+ *                       proc.threads (under proc.threads_lock, slow path only),
+ *                       never freed.  thread->guard is the recursion guard and
+ *                       also tells the finalizer and the signal handler that
+ *                       the thread is inside a hook (see signals.c).
+ *
+ * Times are clock ticks (clock.c); ids: call path 0 is the (virtual) root of
+ * every thread, real call paths get ids from one atomic counter starting at
+ * 1, function ids likewise; thread 0 is the first thread that called a hook
+ * (normally the main thread), others count up in the order of their first
+ * hook.
+ *
+ * Every function in capture/ carries VFTR_NI (no_instrument_function) and
+ * capture is never compiled with -finstrument-functions.
+ */
+#ifndef VFTR_CAPTURE_H
+#define VFTR_CAPTURE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "logfile.h"
+#include "vfd/vftr_vfd.h"
+
+#define VFTR_NI __attribute__((no_instrument_function))
+#define VFTR_EXPORT __attribute__((visibility("default")))
+#define VFTR_LIKELY(x) __builtin_expect(!!(x), 1)
+#define VFTR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---------------------------------------------------------------- clock */
+
+enum vftr_clock_kind { VFTR_CLK_TSC, VFTR_CLK_MONOTONIC, VFTR_CLK_TEST };
+
+/* The clock source of the process: chosen once at initialization. */
+extern enum vftr_clock_kind vftr_clock_kind;
+extern uint64_t (*vftr_clock_test_fn)(void *arg);
+extern void *vftr_clock_test_arg;
+
+uint64_t vftr_clock_monotonic_ns(void) VFTR_NI;   /* CLOCK_MONOTONIC in ns */
+uint64_t vftr_clock_realtime_ns(void) VFTR_NI;    /* CLOCK_REALTIME in ns */
+
+static inline VFTR_NI uint64_t vftr_clock_now(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (VFTR_LIKELY(vftr_clock_kind == VFTR_CLK_TSC))
+        return __builtin_ia32_rdtsc();
+#endif
+    if (vftr_clock_kind == VFTR_CLK_TEST)
+        return vftr_clock_test_fn(vftr_clock_test_arg);
+    return vftr_clock_monotonic_ns();
+}
+
+/*
+ * Chooses the clock: want "tsc" (use the TSC if it is invariant, else fall
+ * back to CLOCK_MONOTONIC), "monotonic", or NULL (same as "tsc").  Records
+ * the reference points for vftr_clock_ticks_per_second().  Returns the kind
+ * chosen.  Not thread-safe: called once by initialization.
+ */
+enum vftr_clock_kind vftr_clock_init(const char *want) VFTR_NI;
+
+/* True when cpuid says the TSC runs at a constant rate in all states. */
+bool vftr_clock_tsc_invariant(void) VFTR_NI;
+
+/*
+ * Ticks per second of the clock in use.  For the TSC it is measured against
+ * CLOCK_MONOTONIC between vftr_clock_init() and now (at least wait_ms
+ * milliseconds apart: the call waits for the rest when the run was shorter,
+ * unless wait_ms is 0).  Async-signal-safe when wait_ms is 0.
+ */
+double vftr_clock_ticks_per_second(unsigned wait_ms) VFTR_NI;
+
+/*
+ * Internal test hook (not exported from the shared library): make
+ * vftr_clock_now() return fn(arg); ticks per second becomes tps.  fn NULL
+ * returns to the clock vftr_clock_init() chose.
+ */
+void vftr_clock_set_test_source(uint64_t (*fn)(void *arg), void *arg, double tps) VFTR_NI;
+
+/* ------------------------------------------------------------ functions */
+
+enum {
+    VFTR_FN_EXCLUDED = 1u << 0,   /* filtered out: neither profiled nor traced */
+    VFTR_FN_PRECISE = 1u << 1,    /* matches sampling.precise_functions */
+    VFTR_FN_REGION = 1u << 2,     /* a user region (vftr_region_begin) */
+    VFTR_FN_UNRESOLVED = 1u << 3, /* no symbol: named by its address */
+};
+
+struct vftr_fn {
+    uintptr_t addr;               /* key; regions: address of this record */
+    const char *name;             /* never NULL; see callpath.c for who owns it */
+    uint32_t id;                  /* from 1 */
+    uint32_t flags;               /* VFTR_FN_* */
+    _Atomic uint32_t defined;     /* written to the trace: 0 no, 1 claimed, 2 yes */
+    struct vftr_fn *hash_next;    /* bucket chain of proc.fn_table */
+    struct vftr_fn *all_next;     /* every record, newest first (proc.fn_all) */
+};
+
+/* ---------------------------------------------------------- call paths */
+
+struct vftr_node {
+    /* hot: touched on every enter and exit */
+    uintptr_t addr;               /* function address (0 for the root) */
+    struct vftr_node *last_child; /* cache of the last child entered */
+    struct vftr_node *parent;     /* NULL for the root */
+    uint64_t t_enter;             /* tick of the current activation */
+    uint64_t calls;
+    uint64_t time_incl;           /* ticks, summed over finished activations */
+    uint32_t id;                  /* global call path id, 0 for the root and markers */
+    uint32_t flags;               /* VFTR_FN_PRECISE / VFTR_FN_EXCLUDED copied from fn */
+    /* cold */
+    struct vftr_fn *fn;           /* NULL for the root */
+    struct vftr_node **kids;      /* open-addressing table keyed by addr */
+    uint32_t nkids, kid_cap;      /* kid_cap is 0 or a power of two */
+    uint32_t depth;               /* root 0 */
+    uint32_t idx;                 /* index in the thread's node blocks */
+};
+
+/* Nodes of a thread live in blocks that never move (see vftr_node_at). */
+#define VFTR_NODE_BLOCK 256
+
+struct vftr_node_block {
+    struct vftr_node nodes[VFTR_NODE_BLOCK];
+    struct vftr_node_block *next;
+};
+
+/* ------------------------------------------------------------- threads */
+
+struct vftr_thread {
+    /* hot: one cache line */
+    _Atomic int guard;            /* VFTR_GUARD_* */
+    bool trace;                   /* events are being recorded */
+    struct vftr_node *cur;        /* current call path */
+    struct vftr_vfd_event *ev;    /* event buffer, ev_cap entries */
+    _Atomic size_t ev_n;          /* events buffered (release-published) */
+    size_t ev_cap;
+    uint64_t interval;            /* sampling interval in ticks, 0: all */
+    uint64_t last_written;        /* tick of the last event written */
+
+    /* cold */
+    uint32_t index;               /* thread id in the trace */
+    pid_t tid;                    /* OS thread id */
+    uint64_t created;             /* tick of the first hook */
+    bool finished;                /* thread exited (key destructor ran) */
+    bool defined;                 /* THREADS entry written */
+    struct vftr_node root;
+    struct vftr_node_block *blocks, *last_block;
+    _Atomic uint32_t nnodes;      /* nodes allocated (release-published) */
+    uint32_t ndefined;            /* nodes [0, ndefined) are in the trace */
+    bool flushing;                /* inside vftr_trace_flush_thread */
+    uint64_t events_lost;         /* dropped (trace off or cap) */
+    uint8_t *chunk;               /* encoding buffer for this thread's flushes */
+    size_t chunk_cap;
+    struct vftr_thread *next;     /* proc.threads, newest first */
+    /* region cache of api.c: name pointer -> function record */
+    struct { const char *name; struct vftr_fn *fn; } regions[32];
+};
+
+/* Values of vftr_thread.guard.  The hooks return at once unless it is FREE;
+ * the finalizer and the signal handler wait (bounded) while it is IN_HOOK
+ * and may read a thread whose guard is FREE or DONE (release/acquire). */
+enum { VFTR_GUARD_FREE = 0, VFTR_GUARD_IN_HOOK = 1, VFTR_GUARD_DONE = 2 };
+
+/* The calling thread's state; NULL before its first hook. */
+extern __thread struct vftr_thread *vftr_tls __attribute__((tls_model("initial-exec")));
+
+/* ------------------------------------------------------------- process */
+
+enum vftr_phase {
+    VFTR_PHASE_RUNNING = 0,       /* hooks record */
+    VFTR_PHASE_PAUSED,            /* vftr_pause(): hooks return at once */
+    VFTR_PHASE_STOPPED,           /* finalized, crashed, off or forked child */
+};
+
+/* What initialization distilled from the configuration (tests fill it). */
+struct vftr_settings {
+    bool trace;                   /* write a .vfd */
+    double sample_interval;       /* seconds; 0 records every event */
+    size_t buffer_events;         /* per-thread event buffer */
+    uint64_t max_bytes;           /* trace size cap, 0 = none */
+    bool prelude;                 /* record calls before main */
+    /* filter decision for a new function: returns VFTR_FN_* flags */
+    uint32_t (*classify)(void *arg, const char *name);
+    void *classify_arg;
+    /* name of a function address: borrowed for the life of the process */
+    const char *(*resolve)(void *arg, uintptr_t addr);
+    void *resolve_arg;
+};
+
+struct vftr_process {
+    _Atomic int phase;            /* enum vftr_phase; read by every hook */
+    char pad0[64 - sizeof(int)];
+
+    struct vftr_settings set;
+    _Atomic uint32_t next_node_id;
+    _Atomic uint32_t next_fn_id;
+    _Atomic uint32_t next_thread;
+    _Atomic bool main_seen;       /* main (or MAIN__) entered: prelude over */
+
+    pthread_mutex_t fn_lock;      /* fn_table, fn_all */
+    struct vftr_fn **fn_table;
+    size_t fn_cap, fn_count;
+    struct vftr_fn *_Atomic fn_all;
+
+    pthread_mutex_t threads_lock;
+    struct vftr_thread *_Atomic threads;
+
+    /* trace file */
+    struct vftr_vfd_writer *writer;
+    _Atomic int trace_off;        /* cap reached or write error */
+    _Atomic uint64_t events_written;
+    uint64_t final_bytes;         /* size of the trace at close */
+    uint64_t fsize_limit;         /* RLIMIT_FSIZE at open (UINT64_MAX: none) */
+    _Atomic int cap_hit;
+    int write_errno;
+    uint8_t *emergency;           /* signal-path encoding buffer */
+    size_t emergency_cap;
+    _Atomic int emergency_busy;
+
+    /* run */
+    struct vftr_config cfg;       /* read-only after initialization */
+    bool recording;               /* initialization succeeded: finalize has work */
+    char dir[1024], base[256];    /* output directory and file base name */
+    char tmp_path[1400];          /* the .tmpvfd being written ("" if none) */
+    char final_path[1400];
+    char exe[1024], host[256];
+    pid_t pid;
+    int rank, size;
+    bool is_rank0;
+    uint64_t start_ns, start_ticks;   /* wall clock (since epoch) and ticks at init */
+    uint8_t run_id[16];
+    double hook_cost;             /* ticks one enter + exit costs (calibrated) */
+    _Atomic int finalized;
+};
+
+extern struct vftr_process vftr_proc;
+
+/* ------------------------------------------------------- callpath.c */
+
+/*
+ * Prepares vftr_proc for recording with settings s (copied): function table,
+ * counters, phase RUNNING.  Returns 0 or -errno.  Not thread-safe (called
+ * once from initialization or from a test before any hook).
+ */
+int vftr_callpath_setup(const struct vftr_settings *s) VFTR_NI;
+
+/* Function record of addr (created, classified and named on first sight).
+ * NULL on allocation failure.  Thread-safe (locks). */
+struct vftr_fn *vftr_fn_get(uintptr_t addr) VFTR_NI;
+
+/* Function record of the user region called `name` (by content). */
+struct vftr_fn *vftr_fn_region(const char *name) VFTR_NI;
+
+/* Enter: child of t->cur for fn (slow path of the child lookup); NULL when
+ * the function is excluded or memory ran out. */
+struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_node *cur, uintptr_t addr,
+                                  struct vftr_fn *known) VFTR_NI;
+
+/* Exit of addr when it is not t->cur (longjmp, exceptions, excluded
+ * functions, calls entered during a pause): see callpath.c. */
+void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now) VFTR_NI;
+
+/*
+ * Flat snapshot of every thread's call paths (struct vftr_profile of
+ * logfile.h): times in seconds with tps ticks per second, overhead = calls
+ * x hook_cost ticks.  Rows borrow the function names.  Call it when no
+ * thread is inside a hook (after vftr_stop_world).  Release with
+ * vftr_callpath_profile_release.  0 or -ENOMEM.
+ */
+int vftr_callpath_profile(struct vftr_profile *p, double tps, double hook_cost) VFTR_NI;
+void vftr_callpath_profile_release(struct vftr_profile *p) VFTR_NI;
+
+/* Node i of thread t (i < t->nnodes). */
+struct vftr_node *vftr_node_at(const struct vftr_thread *t, uint32_t i) VFTR_NI;
+
+/* ---------------------------------------------------------- thread.c */
+
+/*
+ * The calling thread's state, created and registered on first use (runs the
+ * process initialization first if needed).  Never NULL: when capture is off
+ * or memory ran out it returns a permanently guarded dummy.
+ */
+struct vftr_thread *vftr_thread_attach(void) VFTR_NI;
+
+/* Creates a thread state for the calling thread without making it current
+ * (tests) — or for the current thread when `current`.  NULL + errno. */
+struct vftr_thread *vftr_thread_new(bool current) VFTR_NI;
+
+/* Thread state that makes every hook return at once. */
+extern struct vftr_thread vftr_thread_off;
+
+/* Registers the pthread key destructor that flushes a thread at its exit. */
+int vftr_thread_setup_key(void) VFTR_NI;
+
+/* ----------------------------------------------------------- trace.c */
+
+/* Appends one event (hot path: inline). */
+void vftr_trace_flush(struct vftr_thread *t) VFTR_NI;
+
+static inline VFTR_NI void vftr_trace_put(struct vftr_thread *t, uint64_t now, uint32_t kind,
+                                          uint32_t id)
+{
+    size_t n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
+
+    if (VFTR_UNLIKELY(n == t->ev_cap)) {
+        vftr_trace_flush(t);
+        n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
+        if (n == t->ev_cap)
+            return;
+    }
+    t->ev[n].time = now;
+    t->ev[n].kind = kind;
+    t->ev[n].id = id;
+    atomic_store_explicit(&t->ev_n, n + 1, memory_order_release);
+}
+
+/*
+ * Opens the trace file <dir>/<base>_<pid>.tmpvfd (another name if it exists)
+ * with the header fields known now.  Returns 0 or -errno (a message was
+ * printed; tracing is then off).
+ */
+int vftr_trace_open(const char *dir, const char *base) VFTR_NI;
+
+/*
+ * Writes t's pending definitions and buffered events.  from_signal: use the
+ * emergency buffer and no allocation (async-signal-safe).  Returns 0 or
+ * -errno.
+ */
+int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal) VFTR_NI;
+
+/* Appends EXIT events for every open frame of t at time now (finalization,
+ * so that the trace is balanced) and adds their time to the profile. */
+void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now) VFTR_NI;
+
+/* Header fields of the run as they stand now (complete = final). */
+void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps) VFTR_NI;
+
+/* Closes the trace (final header) and renames it to <dir>/<base>_<rank>.vfd;
+ * path_out receives the final name.  0 or -errno. */
+int vftr_trace_close(char *path_out, size_t len) VFTR_NI;
+
+/* Signal path: rewrite the header best-effort (signal sig recorded); when
+ * the signal is fatal (no handler of the program's that might recover),
+ * rename the file to its final name.  Async-signal-safe. */
+void vftr_trace_abandon(int sig, bool fatal) VFTR_NI;
+
+/* Path of the open trace file ("" when none). */
+const char *vftr_trace_path(void) VFTR_NI;
+uint64_t vftr_trace_bytes(void) VFTR_NI;
+
+/* Turns tracing off after an error or the cap (prints once). */
+void vftr_trace_stop(int err) VFTR_NI;
+
+/* -------------------------------------------------------- signals.c */
+
+/* Installs the crash handlers and the fork handler.  0 or -errno. */
+int vftr_signals_setup(void) VFTR_NI;
+
+/*
+ * Stops the hooks of every other thread: sets phase to `phase`, makes the
+ * store visible to all threads (membarrier) and waits (bounded) until no
+ * other thread is inside a hook.  Async-signal-safe.  Returns the number of
+ * threads still inside a hook when the wait gave up.
+ */
+int vftr_stop_world(int phase) VFTR_NI;
+
+/* Registers the process for the expedited membarrier (initialization). */
+void vftr_membarrier_setup(void) VFTR_NI;
+
+/* ------------------------------------------------------- finalize.c */
+
+/* atexit handler: runs once per process (any thread). */
+void vftr_finalize(void) VFTR_NI;
+
+/* ------------------------------------------------------------ rank.c */
+
+/*
+ * Rank and size from the launcher's environment (OpenMPI, PMI, PMIx,
+ * Slurm, MPICH/Hydra).  envp NULL means environ.  *rank and *size are left
+ * unchanged when no launcher variable is set.  Returns 1 if a rank was
+ * found, 0 if not.  Thread-safe (reads only envp).
+ */
+int vftr_rank_from_env(char *const *envp, int *rank, int *size) VFTR_NI;
+
+/* ------------------------------------------------------------ hooks.c */
+
+/* Process initialization (once; called from vftr_thread_attach). */
+void vftr_init_once(void) VFTR_NI;
+
+/* Prints "vftr: <message>" on stderr (one write, async-signal-safe with
+ * no format arguments: use vftr_msg_raw). */
+void vftr_msg(const char *fmt, ...) VFTR_NI __attribute__((format(printf, 1, 2)));
+void vftr_msg_raw(const char *text) VFTR_NI;
+
+/* ------------------------------------------------------------ hot path */
+
+/* Records an event of node n unless sampling says to skip it: with an
+ * interval, an event is written when the interval has passed since the
+ * thread's last written event or when the function is precise. */
+static inline VFTR_NI void vftr_record(struct vftr_thread *t, const struct vftr_node *n,
+                                       uint64_t now, uint32_t kind)
+{
+    if (!t->trace)
+        return;
+    if (VFTR_UNLIKELY(t->interval)) {
+        if (now - t->last_written < t->interval && !(n->flags & VFTR_FN_PRECISE))
+            return;
+        t->last_written = now;
+    }
+    vftr_trace_put(t, now, kind, n->id);
+}
+
+/* Enter of addr at now by thread t (guard held).  known: the function
+ * record when the caller has it (regions), else NULL. */
+static inline VFTR_NI void vftr_enter_at(struct vftr_thread *t, uintptr_t addr,
+                                         struct vftr_fn *known, uint64_t now)
+{
+    struct vftr_node *cur = t->cur;
+    struct vftr_node *n = cur->last_child;
+
+    if (VFTR_UNLIKELY(n == NULL || n->addr != addr)) {
+        n = vftr_node_child(t, cur, addr, known);
+        if (n == NULL)
+            return;
+    }
+    n->calls++;
+    n->t_enter = now;
+    t->cur = n;
+    vftr_record(t, n, now, VFTR_VFD_ENTER);
+}
+
+/* Exit of addr at now by thread t (guard held). */
+static inline VFTR_NI void vftr_exit_at(struct vftr_thread *t, uintptr_t addr, uint64_t now)
+{
+    struct vftr_node *n = t->cur;
+
+    if (VFTR_UNLIKELY(n->addr != addr)) {
+        vftr_exit_mismatch(t, addr, now);
+        return;
+    }
+    n->time_incl += now - n->t_enter;
+    t->cur = n->parent;
+    vftr_record(t, n, now, VFTR_VFD_EXIT);
+}
+
+/* Takes the guard of t for a hook: false when the hook must return at once
+ * (recursion, thread done, capture paused or stopped). */
+static inline VFTR_NI bool vftr_guard_take(struct vftr_thread *t)
+{
+    if (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE)
+        return false;
+    atomic_store_explicit(&t->guard, VFTR_GUARD_IN_HOOK, memory_order_relaxed);
+    if (VFTR_UNLIKELY(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed)
+                      != VFTR_PHASE_RUNNING)) {
+        atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
+        return false;
+    }
+    return true;
+}
+
+static inline VFTR_NI void vftr_guard_drop(struct vftr_thread *t)
+{
+    atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
+}
+
+#endif /* VFTR_CAPTURE_H */

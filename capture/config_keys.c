@@ -1,0 +1,269 @@
+/*
+ * config_keys.c — the one table of configuration keys (see config.h).
+ *
+ * Every other part of the configuration walks this table: the defaults are
+ * parsed from the `def` strings by the same code that parses environment
+ * variables, the JSON printer and the reference page follow its order, the
+ * advisor takes its candidates from it.  Adding a key: a field in struct
+ * vftr_config, a row here, a line in the hand-written golden files of
+ * test/data/config/ (the tests count the keys, so they notice a missing one),
+ * and `vftr-config --reference > share/doc/configuration.md` (plus --man for
+ * share/man/man5/vftr-config.5; a test compares both with the table).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+
+/*
+ * offsetof() of a field, which fails to compile if the field is not of type
+ * T: a table row whose type disagrees with its field cannot be built.
+ */
+#define FIELD(field, T) \
+    (offsetof(struct vftr_config, field) + \
+     0 * sizeof(char[_Generic(((struct vftr_config *)0)->field, T: 1, default: -1)]))
+
+#define BOOL(p, d, field) .path = p, .type = VFTR_CONFIG_BOOL, .def = d, .offset = FIELD(field, bool)
+#define INT(p, d, field, lo, hi) \
+    .path = p, .type = VFTR_CONFIG_INT, .def = d, .offset = FIELD(field, int), .min = lo, .max = hi
+#define UINT64(p, d, field, lo, hi) \
+    .path = p, .type = VFTR_CONFIG_UINT64, .def = d, .offset = FIELD(field, uint64_t), \
+    .min = lo, .max = hi
+#define DOUBLE(p, d, field, lo, hi) \
+    .path = p, .type = VFTR_CONFIG_DOUBLE, .def = d, .offset = FIELD(field, double), \
+    .min = lo, .max = hi
+#define SIZE(p, d, field, lo, hi) \
+    .path = p, .type = VFTR_CONFIG_SIZE, .def = d, .offset = FIELD(field, uint64_t), \
+    .min = lo, .max = hi
+#define STRING(p, d, field) .path = p, .type = VFTR_CONFIG_STRING, .def = d, \
+    .offset = FIELD(field, char *)
+#define PATH(p, d, field) .path = p, .type = VFTR_CONFIG_PATH, .def = d, \
+    .offset = FIELD(field, char *)
+#define RANKS(p, d, field) .path = p, .type = VFTR_CONFIG_RANKS, .def = d, \
+    .offset = FIELD(field, struct vftr_rangelist)
+#define REGEX(p, field) .path = p, .type = VFTR_CONFIG_REGEX, .def = NULL, \
+    .offset = FIELD(field, struct vftr_regex *)
+#define SORT(p, d, field, set) .path = p, .type = VFTR_CONFIG_SORT, .def = d, \
+    .offset = FIELD(field, enum vftr_sort_column), \
+    .choices = set, .nchoices = sizeof set / sizeof set[0]
+#define CLOCK(p, d, field) .path = p, .type = VFTR_CONFIG_CLOCK, .def = d, \
+    .offset = FIELD(field, enum vftr_clock)
+
+static const enum vftr_sort_column profile_columns[] = {
+    VFTR_SORT_TIME_EXCL, VFTR_SORT_TIME_INCL, VFTR_SORT_CALLS, VFTR_SORT_STACK_ID,
+    VFTR_SORT_OVERHEAD, VFTR_SORT_NONE,
+};
+static const enum vftr_sort_column grouped_columns[] = {
+    VFTR_SORT_TIME_EXCL, VFTR_SORT_TIME_INCL, VFTR_SORT_CALLS, VFTR_SORT_NONE,
+};
+static const enum vftr_sort_column mpi_columns[] = {
+    VFTR_SORT_MESSAGES, VFTR_SORT_SEND_SIZE, VFTR_SORT_RECV_SIZE, VFTR_SORT_SEND_BW,
+    VFTR_SORT_RECV_BW, VFTR_SORT_COMM_TIME, VFTR_SORT_STACK_ID, VFTR_SORT_NONE,
+};
+
+/* outfile_basename: a file name, not a path (the directory has its own key). */
+static int check_basename(const void *value, char *msg, size_t len)
+{
+    const char *s = *(char *const *)value;
+
+    if (!s)
+        return 0;
+    if (!*s) {
+        snprintf(msg, len, "expected a file name or null, got an empty string");
+        return -EINVAL;
+    }
+    if (strchr(s, '/')) {
+        snprintf(msg, len, "expected a file name without '/' (the directory is "
+                 "output_directory), got \"%.64s\"", s);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* A thread buffer above 64 GiB is surely a typo. */
+#define MAX_OUTBUFFER_MIB 65536.0
+/* 2^63 bytes: the file offsets of the .vfd writer are signed 64-bit. */
+#define MAX_TRACE_SIZE 9223372036854775807.0
+
+static const struct vftr_config_key keys[] = {
+    /* ------------------------------------------------------------ top level */
+    { BOOL("off", "false", off),
+      .help = "Switch capture off: the program runs as if vftr were not there. "
+              "VFTR_OFF=1 does the same, as with Vftrace." },
+    { PATH("output_directory", ".", output_directory),
+      .help = "Directory of the .vfd trace and the .log files. It must exist and be "
+              "writable; otherwise capture switches off with a message." },
+    { STRING("outfile_basename", NULL, outfile_basename), .validate = check_basename,
+      .help = "Base of the output file names: <basename>_<rank>.vfd and "
+              "<basename>_<rank>.log. null: the name of the executable." },
+    { RANKS("logfile_for_ranks", "0", logfile_for_ranks), .vftrace_def = "none",
+      .help = "Ranks that write a profile log: \"all\", \"none\" or a list such as "
+              "\"0-3,7\". A program without MPI is rank 0." },
+    { BOOL("print_config", "true", print_config),
+      .help = "Append the configuration in use to the log." },
+    { BOOL("strip_module_names", "false", strip_module_names),
+      .help = "Drop Fortran module prefixes from function names." },
+    { BOOL("demangle_cxx", "false", demangle_cxx),
+      .help = "Demangle C++ function names." },
+    { BOOL("include_cxx_prelude", "false", include_cxx_prelude),
+      .help = "Also profile what runs before main (C++ static initialisers); otherwise "
+              "measurement starts at main." },
+    { CLOCK("clock", "tsc", clock), .vftr_only = true,
+      .help = "Clock of the time stamps: \"tsc\" (time-stamp counter, cheapest; capture "
+              "falls back to \"monotonic\" where it is not usable) or \"monotonic\" "
+              "(clock_gettime)." },
+
+    /* -------------------------------------------------------- profile_table */
+    { BOOL("profile_table.show_table", "true", profile_table_show_table),
+      .help = "Write the call-path profile table in the log." },
+    { BOOL("profile_table.show_calltime_imbalances", "false",
+           profile_table_show_calltime_imbalances),
+      .help = "Add columns with the imbalance of call times across ranks." },
+    { BOOL("profile_table.show_callpath", "false", profile_table_show_callpath),
+      .help = "Add the full call path of each row." },
+    { BOOL("profile_table.show_overhead", "false", profile_table_show_overhead),
+      .help = "Add the time spent in vftr's hooks for each row." },
+    { BOOL("profile_table.show_minmax_summary", "false", profile_table_show_minmax_summary),
+      .help = "Add a summary of the ranks with the least and the most time." },
+    { BOOL("profile_table.separate", "false", profile_table_separate),
+      .help = "Write the tables in files of their own instead of the log." },
+    { SORT("profile_table.sort_table.column", "time_excl", profile_table_sort_table_column,
+           profile_columns),
+      .help = "Column the profile table is sorted by." },
+    { BOOL("profile_table.sort_table.ascending", "false", profile_table_sort_table_ascending),
+      .help = "Sort in ascending order (default: descending)." },
+
+    /* ------------------------------------------- name_grouped_profile_table */
+    { BOOL("name_grouped_profile_table.show_table", "false",
+           name_grouped_profile_table_show_table),
+      .help = "Write a profile table grouped by function name (all call paths of a "
+              "function in one row)." },
+    { INT("name_grouped_profile_table.max_stack_ids", "8",
+          name_grouped_profile_table_max_stack_ids, 0, INT_MAX),
+      .help = "Most call-path ids listed in a row of the grouped table." },
+    { SORT("name_grouped_profile_table.sort_table.column", "time_excl",
+           name_grouped_profile_table_sort_table_column, grouped_columns),
+      .help = "Column the grouped table is sorted by." },
+    { BOOL("name_grouped_profile_table.sort_table.ascending", "false",
+           name_grouped_profile_table_sort_table_ascending),
+      .help = "Sort in ascending order (default: descending)." },
+
+    /* ------------------------------------------------------------ stacklist */
+    { BOOL("stacklist.show_stacklist", "true", stacklist_show_stacklist),
+      .help = "List the call paths with their ids in the log." },
+
+    /* ------------------------------------------------------------- sampling */
+    { BOOL("sampling.active", "true", sampling_active), .vftrace_def = "false",
+      .help = "Write the .vfd trace. false: profile only (Vftrace's default)." },
+    { DOUBLE("sampling.sample_interval", "0", sampling_sample_interval, 0, 1e9),
+      .vftrace_def = "0.005",
+      .help = "Seconds: an enter or exit is written only if this much time has passed "
+              "since the last one written (calls of precise functions always are). "
+              "0: every event." },
+    { UINT64("sampling.outbuffer_size", "8", sampling_outbuffer_size, 1, MAX_OUTBUFFER_MIB),
+      .help = "MiB of trace buffer per thread; a full buffer is written to the file." },
+    { REGEX("sampling.precise_functions", sampling_precise_functions),
+      .help = "Regular expression (PCRE2): calls of the functions whose names match are "
+              "always written, whatever the sample interval. null: none." },
+
+    /* ------------------------------------------------------------------ mpi */
+    { BOOL("mpi.show_table", "true", mpi_show_table),
+      .help = "Write the table of MPI communication in the log." },
+    { BOOL("mpi.log_messages", "true", mpi_log_messages),
+      .help = "Record MPI messages in the trace." },
+    { RANKS("mpi.only_for_ranks", "all", mpi_only_for_ranks),
+      .help = "Ranks whose MPI messages are recorded: \"all\", \"none\" or a list "
+              "such as \"0-3,7\"." },
+    { BOOL("mpi.show_sync_time", "false", mpi_show_sync_time),
+      .help = "Show the time waiting at a barrier before each collective as "
+              "<collective>_sync." },
+    { BOOL("mpi.show_callpath", "false", mpi_show_callpath),
+      .help = "Add the call path of each row of the MPI table." },
+    { SORT("mpi.sort_table.column", "none", mpi_sort_table_column, mpi_columns),
+      .help = "Column the MPI table is sorted by." },
+    { BOOL("mpi.sort_table.ascending", "false", mpi_sort_table_ascending),
+      .help = "Sort in ascending order (default: descending)." },
+
+    /* ---------------------------------------------------------- trace (vftr) */
+    { SIZE("trace.max_size", "1 GiB", trace_max_size, 0, MAX_TRACE_SIZE), .vftr_only = true,
+      .help = "Largest .vfd file per rank, in bytes or with a unit (\"512 MiB\", \"2G\"). "
+              "Past it tracing stops, the profile goes on, and the log and stderr say "
+              "so once. 0: no cap." },
+
+    /* --------------------------------------------------------- filter (vftr) */
+    { REGEX("filter.include", filter_include), .vftr_only = true,
+      .help = "Regular expression (PCRE2): only functions whose names match are measured. "
+              "null: all functions." },
+    { REGEX("filter.exclude", filter_exclude), .vftr_only = true,
+      .help = "Regular expression (PCRE2): functions whose names match are not measured "
+              "(applied after filter.include). null: none excluded." },
+};
+
+const struct vftr_config_key *vftr_config_keys(size_t *n)
+{
+    *n = sizeof keys / sizeof keys[0];
+    return keys;
+}
+
+size_t vftr_config_env_name(const struct vftr_config_key *key, char *buf, size_t size)
+{
+    static const char prefix[] = "VFTR_";
+    size_t len = sizeof prefix - 1 + strlen(key->path);
+
+    if (size == 0)
+        return len;
+    size_t i = 0;
+    for (const char *p = prefix; *p && i + 1 < size; p++)
+        buf[i++] = *p;
+    for (const char *p = key->path; *p && i + 1 < size; p++)
+        buf[i++] = *p == '.' ? '_' : (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p;
+    buf[i] = '\0';
+    return len;
+}
+
+const char *vftr_config_type_name(enum vftr_config_type type)
+{
+    switch (type) {
+    case VFTR_CONFIG_BOOL:   return "boolean";
+    case VFTR_CONFIG_INT:    return "integer";
+    case VFTR_CONFIG_UINT64: return "integer";
+    case VFTR_CONFIG_DOUBLE: return "number";
+    case VFTR_CONFIG_SIZE:   return "size";
+    case VFTR_CONFIG_STRING: return "string";
+    case VFTR_CONFIG_PATH:   return "directory";
+    case VFTR_CONFIG_RANKS:  return "rank list";
+    case VFTR_CONFIG_REGEX:  return "regex";
+    case VFTR_CONFIG_SORT:   return "column";
+    case VFTR_CONFIG_CLOCK:  return "clock";
+    }
+    return "?";
+}
+
+/* Names in the order of enum vftr_sort_column. */
+static const char *const column_names[] = {
+    [VFTR_SORT_NONE] = "none",           [VFTR_SORT_TIME_EXCL] = "time_excl",
+    [VFTR_SORT_TIME_INCL] = "time_incl", [VFTR_SORT_CALLS] = "calls",
+    [VFTR_SORT_STACK_ID] = "stack_id",   [VFTR_SORT_OVERHEAD] = "overhead",
+    [VFTR_SORT_MESSAGES] = "messages",   [VFTR_SORT_SEND_SIZE] = "send_size",
+    [VFTR_SORT_RECV_SIZE] = "recv_size", [VFTR_SORT_SEND_BW] = "send_bw",
+    [VFTR_SORT_RECV_BW] = "recv_bw",     [VFTR_SORT_COMM_TIME] = "comm_time",
+};
+
+const char *vftr_sort_column_name(enum vftr_sort_column c)
+{
+    if ((size_t)c < sizeof column_names / sizeof column_names[0] && column_names[c])
+        return column_names[c];
+    return "?";
+}
+
+const char *vftr_clock_name(enum vftr_clock c)
+{
+    switch (c) {
+    case VFTR_CLOCK_TSC:       return "tsc";
+    case VFTR_CLOCK_MONOTONIC: return "monotonic";
+    }
+    return "?";
+}

@@ -1,0 +1,99 @@
+/*
+ * finalize.c — the end of a run (atexit, once, from whichever thread calls
+ * exit): stop every thread's hooks, close the frames still open, write the
+ * remaining buffers and definitions, rewrite the header, rename the
+ * .tmpvfd to <basename>_<rank>.vfd and write the profile log for the ranks
+ * the configuration names.
+ *
+ * Threads still running when exit() is called are stopped at their next
+ * hook (see signals.c); their open frames are closed at the end time, so
+ * the trace stays balanced and the profile counts the time up to the end.
+ * Memory is not freed: other threads may still run (their hooks return at
+ * once) and the process is about to end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "logfile.h"
+
+VFTR_NI void vftr_finalize(void)
+{
+    struct vftr_thread *self = vftr_tls, *t;
+    struct vftr_profile prof;
+    struct vftr_run_info run;
+    char vfd[1400] = "", log[1400];
+    uint64_t end_ticks, end_ns;
+    double tps;
+    int rank, rc;
+
+    if (atomic_exchange(&vftr_proc.finalized, 1))
+        return;
+    if (getpid() != vftr_proc.pid || !vftr_proc.recording)
+        return;   /* a forked child, or capture was off */
+    /* exit() called from inside a hook (an instrumented atexit handler of a
+     * library, say): keep this thread out of its own hooks from now on */
+    if (self)
+        atomic_store(&self->guard, VFTR_GUARD_DONE);
+    vftr_stop_world(VFTR_PHASE_STOPPED);
+    end_ticks = vftr_clock_now();
+    end_ns = vftr_clock_realtime_ns();
+
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        if (t != self && atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_IN_HOOK)
+            continue;   /* stuck in a hook: leave it alone */
+        vftr_trace_close_frames(t, end_ticks);
+        if (t->trace || atomic_load_explicit(&t->ev_n, memory_order_relaxed))
+            vftr_trace_flush_thread(t, false);
+    }
+    tps = vftr_clock_ticks_per_second(10);
+    rc = vftr_trace_close(vfd, sizeof vfd);
+    (void)rc;
+
+    rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
+    if (!vftr_rangelist_contains(&vftr_proc.cfg.logfile_for_ranks, rank))
+        return;
+    if (vftr_callpath_profile(&prof, tps, vftr_proc.hook_cost) < 0) {
+        vftr_msg("rank %d: out of memory for the profile; no log written", rank);
+        return;
+    }
+    prof.run_time = (double)(end_ticks - vftr_proc.start_ticks) / tps;
+
+    memset(&run, 0, sizeof run);
+    run.rank = rank;
+    run.size = vftr_proc.size < 1 ? 1 : vftr_proc.size;
+    run.pid = vftr_proc.pid;
+    run.host = vftr_proc.host;
+    run.exe = vftr_proc.exe[0] ? vftr_proc.exe : NULL;
+    run.vfd_path = vfd[0] ? vfd : NULL;
+    run.start.tv_sec = (time_t)(vftr_proc.start_ns / 1000000000u);
+    run.start.tv_nsec = (long)(vftr_proc.start_ns % 1000000000u);
+    run.end.tv_sec = (time_t)(end_ns / 1000000000u);
+    run.end.tv_nsec = (long)(end_ns % 1000000000u);
+    memcpy(run.run_id, vftr_proc.run_id, sizeof run.run_id);
+    run.trace_bytes = vftr_proc.final_bytes;
+    run.trace_events = atomic_load(&vftr_proc.events_written);
+    run.trace_cap = vftr_proc.set.max_bytes;
+    run.trace_capped = atomic_load(&vftr_proc.cap_hit);
+    run.trace_active = vfd[0] && !atomic_load(&vftr_proc.trace_off);
+    if (run.trace_capped)
+        run.trace_message = "the trace reached its size cap (trace.max_size)";
+    else if (vftr_proc.write_errno)
+        run.trace_message = strerror(vftr_proc.write_errno);
+    else if (!vftr_proc.cfg.sampling_active)
+        run.trace_message = "tracing off (sampling.active = false)";
+    run.clock = vftr_clock_kind == VFTR_CLK_TSC ? "tsc"
+                : vftr_clock_kind == VFTR_CLK_TEST ? "test" : "monotonic";
+    run.sample_interval = vftr_proc.cfg.sampling_sample_interval;
+
+    if ((size_t)snprintf(log, sizeof log, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank)
+        < sizeof log) {
+        rc = vftr_logfile_write(log, &prof, &vftr_proc.cfg, &run);
+        if (rc < 0)
+            vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
+    }
+    vftr_callpath_profile_release(&prof);
+}

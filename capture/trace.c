@@ -1,0 +1,448 @@
+/*
+ * trace.c — the .vfd file of the process: opening it, flushing per-thread
+ * buffers into it, the size cap, closing and renaming it.
+ *
+ * Order in the file.  A thread's flush writes, in this order: its THREADS
+ * entry (first flush only), FUNCTIONS entries for the functions of its new
+ * call paths that no thread has written yet, CALLPATHS entries of its new
+ * call paths, then its EVENTS.  So every call path is defined before the
+ * first event that names it, and a file cut after any chunk is consistent.
+ * (When two threads discover the same function at the same time, the one
+ * that claimed it may write its FUNCTIONS chunk just after the other's
+ * CALLPATHS chunk: readers resolve names by id after reading definitions.)
+ *
+ * Sampling.  With a sample interval an ENTER or EXIT is written only when
+ * the interval has passed since the thread's last written event, or when
+ * the function is precise.  Every event still names its call path, and the
+ * state after an event is defined: after ENTER p the thread is in p, after
+ * EXIT p it is in parent(p).  A reader that replays a sampled stream moves
+ * from its current path to the one the next event needs (for ENTER p:
+ * parent(p); for EXIT p: p itself) by leaving up to the common ancestor and
+ * entering down from it, at the event's time, through the call-path tree;
+ * the Enter/Leave pairs it produces are then consistent.
+ *
+ * The flush path allocates nothing and takes no lock (encoders and put are
+ * async-signal-safe), so the signal handler uses it too, with the emergency
+ * buffer instead of the thread's own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+
+#include "capture.h"
+
+/* Definitions are encoded in small batches: the signal handler may run on
+ * a small alternate stack. */
+#define FN_BATCH 16
+#define CP_BATCH 32
+/* Events encoded per chunk on the signal path (the emergency buffer). */
+#define EMERGENCY_EVENTS 16384u
+
+VFTR_NI const char *vftr_trace_path(void)
+{
+    return vftr_proc.tmp_path;
+}
+
+VFTR_NI uint64_t vftr_trace_bytes(void)
+{
+    return vftr_proc.writer ? vftr_vfd_writer_bytes(vftr_proc.writer) : 0;
+}
+
+VFTR_NI void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps)
+{
+    memset(info, 0, sizeof *info);
+    memcpy(info->run_id, vftr_proc.run_id, sizeof info->run_id);
+    info->pid = vftr_proc.pid;
+    info->rank = vftr_proc.rank;
+    info->size = vftr_proc.size;
+    info->ticks_per_second = (uint64_t)(tps + 0.5);
+    info->start_ns = vftr_proc.start_ns;
+    info->start_ticks = vftr_proc.start_ticks;
+    if (final) {
+        info->end_ns = vftr_clock_realtime_ns();
+        info->end_ticks = vftr_clock_now();
+    }
+    info->capped = atomic_load(&vftr_proc.cap_hit);
+    memcpy(info->host, vftr_proc.host, sizeof vftr_proc.host);
+    memcpy(info->exe, vftr_proc.exe, sizeof vftr_proc.exe);
+}
+
+/* Appends a decimal number to s (async-signal-safe formatting). */
+static VFTR_NI void append_u64(char *s, size_t size, uint64_t v)
+{
+    char tmp[24];
+    size_t n = 0, len = strlen(s);
+
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n && len + 1 < size)
+        s[len++] = tmp[--n];
+    s[len] = '\0';
+}
+
+static VFTR_NI void append(char *s, size_t size, const char *t)
+{
+    size_t len = strlen(s);
+
+    while (*t && len + 1 < size)
+        s[len++] = *t++;
+    s[len] = '\0';
+}
+
+static VFTR_NI const char *errno_text(int err)
+{
+    switch (err) {
+    case ENOSPC: return "no space left on device";
+    case EFBIG: return "file too large (file size limit)";
+    case EIO: return "input/output error";
+    case EDQUOT: return "disk quota exceeded";
+    case EACCES: return "permission denied";
+    case EROFS: return "read-only file system";
+    case EBADF: return "bad file descriptor";
+    default: return "write error";
+    }
+}
+
+/*
+ * Tracing stops for good (the profile goes on): err is -errno of a failed
+ * write, or 0 for the size cap.  The first caller prints one line; the
+ * text is assembled by hand because this also runs in signal handlers.
+ */
+VFTR_NI void vftr_trace_stop(int err)
+{
+    char msg[1700] = "";
+
+    if (atomic_exchange(&vftr_proc.trace_off, 1))
+        return;
+    if (err == 0) {
+        atomic_store(&vftr_proc.cap_hit, 1);
+        if (!vftr_proc.is_rank0)
+            return;
+        append(msg, sizeof msg, "trace ");
+        append(msg, sizeof msg, vftr_proc.tmp_path);
+        append(msg, sizeof msg, " reached its size cap (trace.max_size = ");
+        append_u64(msg, sizeof msg, vftr_proc.set.max_bytes);
+        append(msg, sizeof msg, " bytes): tracing stops, the profile goes on");
+    } else {
+        vftr_proc.write_errno = -err;
+        append(msg, sizeof msg, "rank ");
+        append_u64(msg, sizeof msg, (uint64_t)(vftr_proc.rank < 0 ? 0 : vftr_proc.rank));
+        append(msg, sizeof msg, ": cannot write trace ");
+        append(msg, sizeof msg, vftr_proc.tmp_path);
+        append(msg, sizeof msg, ": ");
+        append(msg, sizeof msg, errno_text(-err));
+        append(msg, sizeof msg, "; tracing stops, the profile goes on");
+    }
+    vftr_msg_raw(msg);
+}
+
+/* Puts one chunk unless the cap or an error stops tracing.  0 or -1. */
+static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
+{
+    int rc;
+
+    if (atomic_load(&vftr_proc.trace_off))
+        return -1;
+    /* Definitions may pass the cap (they are small and events that are
+     * already on disk may need them); events may not. */
+    if (events && vftr_proc.set.max_bytes
+        && vftr_vfd_writer_bytes(vftr_proc.writer) + len > vftr_proc.set.max_bytes) {
+        vftr_trace_stop(0);
+        return -1;
+    }
+    /* Writing past RLIMIT_FSIZE would raise SIGXFSZ, whose default action
+     * kills the program: stop at the limit instead. */
+    if (vftr_vfd_writer_bytes(vftr_proc.writer) + len > vftr_proc.fsize_limit) {
+        vftr_trace_stop(-EFBIG);
+        return -1;
+    }
+    rc = vftr_vfd_writer_put(vftr_proc.writer, chunk, len);
+    if (rc < 0) {
+        vftr_trace_stop(rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes the FUNCTIONS entries this thread must provide and the CALLPATHS
+ * entries of its new nodes.  0 or -1. */
+static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t cap)
+{
+    uint32_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+    struct vftr_vfd_function fb[FN_BATCH];
+    struct vftr_fn *claimed[FN_BATCH];
+    struct vftr_vfd_callpath cb[CP_BATCH];
+    size_t nf = 0, nc = 0, len;
+    uint32_t i, j;
+
+    if (!t->defined) {
+        struct vftr_vfd_thread th = {
+            t->index, t->index == 0 ? VFTR_VFD_NO_THREAD : 0, (uint64_t)t->tid, t->created, NULL,
+        };
+
+        len = vftr_vfd_encode_threads(&th, 1, buf, cap);
+        if (len == 0 || put(buf, len, false) < 0)
+            return -1;
+        t->defined = true;
+    }
+    /* functions first, in batches */
+    for (i = t->ndefined; i <= n; i++) {
+        struct vftr_node *nd = i < n ? vftr_node_at(t, i) : NULL;
+        unsigned expect = 0;
+
+        if (nd && !(nd->flags & VFTR_FN_EXCLUDED)
+            && atomic_load_explicit(&nd->fn->defined, memory_order_acquire) == 0
+            && atomic_compare_exchange_strong(&nd->fn->defined, &expect, 1)) {
+            struct vftr_fn *f = nd->fn;
+
+            fb[nf].id = f->id;
+            fb[nf].flags = ((f->flags & VFTR_FN_REGION) ? VFTR_VFD_FUNC_REGION : 0)
+                           | ((f->flags & VFTR_FN_PRECISE) ? VFTR_VFD_FUNC_PRECISE : 0)
+                           | ((f->flags & VFTR_FN_UNRESOLVED) ? VFTR_VFD_FUNC_UNRESOLVED : 0);
+            fb[nf].address = (f->flags & VFTR_FN_REGION) ? 0 : (uint64_t)f->addr;
+            fb[nf].name = f->name;
+            claimed[nf++] = f;
+        }
+        if (nf == FN_BATCH || (nd == NULL && nf)) {
+            len = vftr_vfd_encode_functions(fb, nf, buf, cap);
+            if (len == 0 || put(buf, len, false) < 0) {
+                for (j = 0; j < nf; j++)   /* let a later flush try again */
+                    atomic_store(&claimed[j]->defined, 0);
+                return -1;
+            }
+            for (j = 0; j < nf; j++)
+                atomic_store_explicit(&claimed[j]->defined, 2, memory_order_release);
+            nf = 0;
+        }
+    }
+    for (i = t->ndefined; i <= n; i++) {
+        struct vftr_node *nd = i < n ? vftr_node_at(t, i) : NULL;
+
+        if (nd && !(nd->flags & VFTR_FN_EXCLUDED)) {
+            cb[nc].id = nd->id;
+            cb[nc].parent = nd->parent->id;
+            cb[nc].function = nd->fn->id;
+            cb[nc].thread = t->index;
+            nc++;
+        }
+        if (nc == CP_BATCH || (nd == NULL && nc)) {
+            len = vftr_vfd_encode_callpaths(cb, nc, buf, cap);
+            if (len == 0 || put(buf, len, false) < 0)
+                return -1;
+            nc = 0;
+            t->ndefined = nd ? i + 1 : n;
+        }
+    }
+    t->ndefined = n;
+    return 0;
+}
+
+VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
+{
+    size_t n = atomic_load_explicit(&t->ev_n, memory_order_acquire), done = 0;
+    uint8_t *buf = from_signal ? vftr_proc.emergency : t->chunk;
+    size_t cap = from_signal ? vftr_proc.emergency_cap : t->chunk_cap;
+    size_t piece = from_signal ? EMERGENCY_EVENTS : t->ev_cap;
+    int rc = 0;
+
+    if (t->ev == NULL || buf == NULL)
+        return 0;
+    t->flushing = true;
+    if (vftr_proc.writer == NULL || atomic_load(&vftr_proc.trace_off)
+        || flush_definitions(t, buf, cap) < 0) {
+        rc = -1;
+    } else {
+        while (done < n) {
+            size_t k = n - done < piece ? n - done : piece, len;
+
+            len = vftr_vfd_encode_events(t->ev + done, k, buf, cap, t->index);
+            if (len == 0 || put(buf, len, true) < 0) {
+                rc = -1;
+                break;
+            }
+            atomic_fetch_add(&vftr_proc.events_written, k);
+            done += k;
+        }
+    }
+    t->events_lost += n - done;
+    if (atomic_load(&vftr_proc.trace_off))
+        t->trace = false;
+    atomic_store_explicit(&t->ev_n, 0, memory_order_release);
+    t->flushing = false;
+    return rc;
+}
+
+/* The hot path's buffer is full. */
+VFTR_NI void vftr_trace_flush(struct vftr_thread *t)
+{
+    vftr_trace_flush_thread(t, false);
+}
+
+/* Reads a link into buf (terminated, cut if needed). */
+static VFTR_NI void read_exe(char *buf, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+
+    buf[n > 0 ? (size_t)n : 0] = '\0';
+}
+
+VFTR_NI int vftr_trace_open(const char *dir, const char *base)
+{
+    struct vftr_vfd_info info;
+    int i, err = 0;
+
+    {
+        struct rlimit rl;
+
+        vftr_proc.fsize_limit = UINT64_MAX;
+        if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+            vftr_proc.fsize_limit = (uint64_t)rl.rlim_cur;
+    }
+    if (vftr_proc.exe[0] == '\0')
+        read_exe(vftr_proc.exe, sizeof vftr_proc.exe);
+    if (vftr_proc.host[0] == '\0' && gethostname(vftr_proc.host, sizeof vftr_proc.host - 1) != 0)
+        vftr_proc.host[0] = '\0';
+    vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
+    /* <base>_<pid>.tmpvfd, or <base>_<pid>.<i>.tmpvfd when a file of that
+     * name exists (another node's process with the same pid): never
+     * overwrite. */
+    for (i = 0; i < 1000; i++) {
+        int len = i == 0 ? snprintf(vftr_proc.tmp_path, sizeof vftr_proc.tmp_path, "%s/%s_%d.tmpvfd",
+                                    dir, base, (int)vftr_proc.pid)
+                         : snprintf(vftr_proc.tmp_path, sizeof vftr_proc.tmp_path,
+                                    "%s/%s_%d.%d.tmpvfd", dir, base, (int)vftr_proc.pid, i);
+
+        if (len < 0 || (size_t)len >= sizeof vftr_proc.tmp_path) {
+            err = ENAMETOOLONG;
+            break;
+        }
+        vftr_proc.writer = vftr_vfd_writer_open(vftr_proc.tmp_path, &info);
+        if (vftr_proc.writer)
+            break;
+        err = errno;
+        if (err != EEXIST)
+            break;
+    }
+    if (vftr_proc.writer == NULL) {
+        vftr_msg("rank %d: cannot create trace file %s: %s; tracing off, the profile goes on",
+                 vftr_proc.rank < 0 ? 0 : vftr_proc.rank, vftr_proc.tmp_path, strerror(err));
+        vftr_proc.tmp_path[0] = '\0';
+        atomic_store(&vftr_proc.trace_off, 1);
+        vftr_proc.write_errno = err;
+        return -err;
+    }
+    vftr_proc.emergency_cap = vftr_vfd_encode_bound(EMERGENCY_EVENTS);
+    vftr_proc.emergency = malloc(vftr_proc.emergency_cap);
+    if (vftr_proc.emergency == NULL)
+        vftr_proc.emergency_cap = 0;
+    return 0;
+}
+
+/* Appends s to the path being built at p (bounded by end); async-signal-safe. */
+static VFTR_NI char *path_put(char *p, char *end, const char *s)
+{
+    while (*s && p < end)
+        *p++ = *s++;
+    return p;
+}
+
+/* <dir>/<base>_<rank>.vfd into out without stdio (signal handlers).  false
+ * if it does not fit. */
+static VFTR_NI bool final_name(char *out, size_t len, int rank)
+{
+    char digits[16], *d = digits + sizeof digits;
+    char *p = out, *end = out + len - 1;
+    unsigned r = rank < 0 ? 0u : (unsigned)rank;
+
+    *--d = '\0';
+    do
+        *--d = (char)('0' + r % 10);
+    while ((r /= 10) != 0);
+    p = path_put(p, end, vftr_proc.dir);
+    p = path_put(p, end, "/");
+    p = path_put(p, end, vftr_proc.base);
+    p = path_put(p, end, "_");
+    p = path_put(p, end, d);
+    p = path_put(p, end, ".vfd");
+    if (p >= end)
+        return false;
+    *p = '\0';
+    return true;
+}
+
+VFTR_NI void vftr_trace_abandon(int sig, bool fatal)
+{
+    /* static: the handler may run on a small alternate stack, and only one
+     * handler at a time gets here (signals.c) */
+    static struct vftr_vfd_info info;
+
+    if (vftr_proc.writer == NULL)
+        return;
+    vftr_trace_info(&info, true, vftr_clock_ticks_per_second(0));
+    if (info.rank < 0)
+        info.rank = 0;
+    if (info.size < 1)
+        info.size = 1;
+    info.signal = sig;
+    vftr_vfd_writer_update(vftr_proc.writer, &info);
+    vftr_vfd_writer_abandon(vftr_proc.writer);
+    /* The program dies of this signal: the file gets its final name now
+     * (rename is async-signal-safe), so a crashed run looks like any other
+     * to the tools; its header says which signal ended it.  If the program's
+     * own handler may recover, the name waits for the normal end. */
+    if (fatal && vftr_proc.tmp_path[0] != '\0' &&
+        final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank) &&
+        rename(vftr_proc.tmp_path, vftr_proc.final_path) == 0)
+        vftr_proc.tmp_path[0] = '\0';
+}
+
+VFTR_NI int vftr_trace_close(char *path_out, size_t len)
+{
+    struct vftr_vfd_info info;
+    int rc;
+
+    if (path_out && len)
+        path_out[0] = '\0';
+    if (vftr_proc.writer == NULL)
+        return 0;
+    vftr_trace_info(&info, true, vftr_clock_ticks_per_second(10));
+    {
+        uint64_t lost = 0;
+        struct vftr_thread *t;
+
+        for (t = atomic_load(&vftr_proc.threads); t; t = t->next)
+            lost += t->events_lost;
+        info.events_lost = lost;
+    }
+    if (info.rank < 0)
+        info.rank = 0;
+    if (info.size < 1)
+        info.size = 1;
+    vftr_proc.final_bytes = vftr_vfd_writer_bytes(vftr_proc.writer);
+    rc = vftr_vfd_writer_close(vftr_proc.writer, &info);
+    vftr_proc.writer = NULL;
+    if (rc < 0 && rc != -ENOSPC && rc != -EFBIG && rc != -EDQUOT)
+        return rc;
+    /* A write error earlier was reported already; the file holds what was
+     * written before it and is still worth its final name. */
+    if (!final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank))
+        return -ENAMETOOLONG;
+    if (rename(vftr_proc.tmp_path, vftr_proc.final_path) != 0) {
+        int err = errno;
+
+        vftr_msg("cannot rename %s to %s: %s", vftr_proc.tmp_path, vftr_proc.final_path,
+                 strerror(err));
+        if (path_out && len)
+            snprintf(path_out, len, "%s", vftr_proc.tmp_path);
+        return -err;
+    }
+    if (path_out && len)
+        snprintf(path_out, len, "%s", vftr_proc.final_path);
+    return 0;
+}

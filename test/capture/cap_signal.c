@@ -1,0 +1,64 @@
+/* cap_signal MODE N — calls step() N times, then crash(), which prints the
+ * counts and ends the program by MODE: segv (a write through a null
+ * pointer), bus (raise(SIGBUS)), abrt (abort()), term (raise(SIGTERM)), int
+ * (raise(SIGINT)), or exit (a plain exit(3), for comparison).
+ * cap_signal loop [STEP] — calls step() forever, printing "progress N"
+ * (flushed) every STEP calls (default 100000), until it is killed; its
+ * first line is "pid N". */
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calls.h"
+
+static unsigned long long n_main, n_step, n_crash;
+
+static NOINLINE void step(void)
+{
+    n_step++;
+    capture_sink++;
+}
+
+static NOINLINE void crash(const char *mode)
+{
+    n_crash++;
+    report("main", n_main);
+    report("step", n_step);
+    report("crash", n_crash);
+    fflush(stdout);
+    if (strcmp(mode, "segv") == 0)
+        *(volatile int *)(capture_sink & 0) = 1;
+    else if (strcmp(mode, "bus") == 0)
+        raise(SIGBUS);
+    else if (strcmp(mode, "abrt") == 0)
+        abort();
+    else if (strcmp(mode, "term") == 0)
+        raise(SIGTERM);
+    else if (strcmp(mode, "int") == 0)
+        raise(SIGINT);
+    exit(3);
+}
+
+int main(int argc, char **argv)
+{
+    n_main++;
+    const char *mode = argc > 1 ? argv[1] : "exit";
+
+    if (strcmp(mode, "loop") == 0) {
+        unsigned long long every = (unsigned long long)arg_long(argc, argv, 2, 100000);
+        printf("pid %ld\n", (long)getpid());
+        fflush(stdout);
+        for (;;) {
+            step();
+            if (n_step % every == 0) {
+                printf("progress %llu\n", n_step);
+                fflush(stdout);
+            }
+        }
+    }
+    long n = arg_long(argc, argv, 2, 1000);
+    for (long i = 0; i < n; i++)
+        step();
+    crash(mode);
+    return 0;
+}

@@ -1,0 +1,147 @@
+#!/bin/bash
+# common.sh — helpers sourced by test/integration/capture_*.sh (kept here,
+# not in test/integration/, so that the test runner does not take it for a
+# test of its own).
+#
+# The scripts run the instrumented programs of test/capture/ (each counts
+# its own calls and prints "count NAME N") under $BUILD/bin/vftr-run and
+# compare three independent numbers: the program's own count, the enter and
+# exit events in the .vfd (read by $BUILD/test/capture/vfdcount through
+# lib/vfd's reader) and the Calls column of the profile log.
+#
+# Environment: BUILD (default build); CAPTURE_KEEP=1 keeps the scratch
+# directory (its path is printed).
+
+set -u
+export LC_ALL=C
+: "${BUILD:=build}"
+
+# Absolute paths: some tests run the programs from another directory.
+cap_build=$BUILD
+[ -d "$BUILD" ] && cap_build=$(cd "$BUILD" && pwd)
+CAPDIR=$cap_build/test/capture
+VFTR_RUN=$cap_build/bin/vftr-run
+VFDCOUNT=$CAPDIR/vfdcount
+# Wall-clock limit of one program run: capture must never hang a program.
+RUN_TIMEOUT=${CAPTURE_TIMEOUT:-120}
+
+cap_failures=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; cap_failures=$((cap_failures + 1)); }
+# check WHAT EXPECTED ACTUAL
+check() {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (expected '$2', got '$3')"; fi
+}
+# check_le WHAT A B: A <= B (integers)
+check_le() {
+    if [ -n "$2" ] && [ -n "$3" ] && [ "$2" -le "$3" ] 2>/dev/null; then pass "$1 ($2 <= $3)"
+    else fail "$1 (expected $2 <= $3)"; fi
+}
+# Shows the head of a file indented under a FAIL line.
+show() { sed -n '1,12s/^/    /p' "$@"; }
+finish() { exit $((cap_failures > 0)); }
+
+# Drop every VFTR_* variable of the caller's environment so that only what a
+# test sets counts.
+for v in $(env | sed -n 's/^\(VFTR_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+
+# require FILE...: each must exist and be executable, else one FAIL and exit.
+require() {
+    local f
+    for f in "$@"; do
+        if [ ! -x "$f" ]; then
+            fail "$f is not built (make check builds it)"
+            exit 1
+        fi
+    done
+}
+require "$VFTR_RUN" "$VFDCOUNT"
+
+cap_tmp=$(mktemp -d "${TMPDIR:-/tmp}/vftr_capture.XXXXXX")
+cap_cleanup() {
+    if [ "${CAPTURE_KEEP:-0}" = 1 ]; then echo "kept: $cap_tmp"; return; fi
+    # a test may have mounted a tmpfs below cap_tmp
+    grep -F " $cap_tmp/" /proc/mounts 2>/dev/null | awk '{ print $2 }' | while read -r m; do
+        umount "$m" 2>/dev/null
+    done
+    rm -rf "$cap_tmp"
+}
+trap cap_cleanup EXIT
+
+# vrun DIR PROG ARGS...: runs PROG under vftr-run with output in DIR (made
+# if missing); stdout, stderr and the exit status go to DIR/.stdout,
+# DIR/.stderr, DIR/.rc (hidden so that they do not look like results).
+# Extra vftr-run options can be passed in VRUN_OPTS, extra environment by
+# the caller (VAR=value vrun ...).
+vrun() {
+    local dir=$1; shift
+    mkdir -p "$dir"
+    # shellcheck disable=SC2086
+    timeout -s KILL "$RUN_TIMEOUT" "$VFTR_RUN" ${VRUN_OPTS:-} --out "$dir" -- "$@" \
+        >"$dir/.stdout" 2>"$dir/.stderr"
+    echo $? >"$dir/.rc"
+}
+
+# plain DIR PROG ARGS...: the same without vftr (the reference output).
+plain() {
+    local dir=$1; shift
+    mkdir -p "$dir"
+    timeout -s KILL "$RUN_TIMEOUT" "$@" >"$dir/.stdout" 2>"$dir/.stderr"
+    echo $? >"$dir/.rc"
+}
+
+# pcount DIR NAME: the program's own count of NAME ("count NAME N").
+pcount() { awk -v n="$2" '$1 == "count" && $2 == n { v = $3 } END { print v + 0 }' "$1/.stdout"; }
+
+# vfdc FILE: runs vfdcount on FILE; its output is kept under $cap_tmp (not
+# next to FILE, which may sit on a full file system) for vkey and friends.
+# Returns vfdcount's status.
+cfile() { echo "$cap_tmp/.counts/$(printf '%s' "$1" | tr '/' '_')"; }
+vfdc() {
+    mkdir -p "$cap_tmp/.counts"
+    "$VFDCOUNT" --threads "$1" >"$(cfile "$1").count" 2>"$(cfile "$1").err"
+}
+# verr FILE: vfdcount's messages about FILE
+verr() { cat "$(cfile "$1").err"; }
+# vkey FILE KEY: the value of a "key value" line of vfdcount's output
+vkey() { awk -v k="$2" '$1 == k { v = $2 } END { print v }' "$(cfile "$1").count"; }
+# ventry FILE NAME FIELD: enter (2), exit (3) or sample (4) count of NAME
+ventry() {
+    awk -F'\t' -v n="$2" -v f="$3" '$1 == "function" && $5 == n { v = $f } END { print v + 0 }' \
+        "$(cfile "$1").count"
+}
+venter() { ventry "$1" "$2" 2; }
+vexit() { ventry "$1" "$2" 3; }
+# vnames FILE: function names in the trace, one a line
+vnames() { awk -F'\t' '$1 == "function" { print $5 }' "$(cfile "$1").count"; }
+# vthreads FILE: "ID ENTER EXIT" per thread
+vthreads() { awk -F'\t' '$1 == "thread" { print $2, $3, $4 }' "$(cfile "$1").count"; }
+
+# logcalls LOG NAME: sum of the Calls column of the profile table's rows
+# whose Function is NAME (all its call paths).  The Function column is found
+# by its header, so names with blanks work.
+logcalls() {
+    awk -v n="$2" '
+        /^Profile: / { inprof = 1; next }
+        inprof && /^ *Calls / { fs = index($0, "Function"); cs = index($0, "Caller"); next }
+        inprof && /^-/ { next }
+        inprof && fs && /^$/ { exit }
+        inprof && fs {
+            f = substr($0, fs, cs - fs); sub(/ +$/, "", f)
+            if (f == n) { s += $1; seen = 1 }
+        }
+        END { print seen ? s : "absent" }' "$1"
+}
+
+# only_file DIR PATTERN: the one file of DIR matching PATTERN, or a
+# description of what is there instead.
+only_file() {
+    local n
+    n=$(find "$1" -maxdepth 1 -name "$2" | wc -l)
+    if [ "$n" = 1 ]; then find "$1" -maxdepth 1 -name "$2"; return 0; fi
+    echo "($n files $2 in $1: $(ls -A "$1" | tr '\n' ' '))"
+    return 1
+}
+
+# vftr_lines DIR: lines of the run's stderr that come from vftr.
+vftr_lines() { grep -c '^vftr' "$1/.stderr"; }

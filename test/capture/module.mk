@@ -1,0 +1,57 @@
+# test/capture — instrumented programs that count their own calls, run under
+# vftr-run by test/integration/capture_*.sh, and vfdcount, the small .vfd
+# reader the scripts use.  Built into $(BUILD)/test/capture/.
+#
+# The programs are compiled with -finstrument-functions (system headers
+# excluded) and linked normally: the runtime comes from vftr-run's
+# LD_PRELOAD.  In a sanitizer build they carry the sanitizer too, so that
+# the preloaded (sanitized) library finds its runtime in the process.
+# C++ needs $(CXX); the Fortran program is built only when gfortran exists;
+# cap_regions only once capture/vftr.h is there.
+
+CAPTEST_DIR   := $(BUILD)/test/capture
+CAPTEST_SAN   := $(filter -fsanitize%,$(CFLAGS)) $(if $(SANITIZE),-fno-omit-frame-pointer)
+CAPTEST_CLANG := $(filter clang%,$(notdir $(CC)))
+# gcc can leave the inline functions of system headers alone; clang cannot
+# (it instruments before inlining, so those show up as functions of their own).
+CAPTEST_INSTR := -finstrument-functions \
+                 $(if $(CAPTEST_CLANG),,-finstrument-functions-exclude-file-list=/usr/include)
+CAPTEST_FLAGS := -D_GNU_SOURCE -O2 -g $(CAPTEST_INSTR) $(CAPTEST_SAN)
+CAPTEST_CXX   ?= $(if $(CAPTEST_CLANG),clang++,g++)
+CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
+
+CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter \
+             $(if $(wildcard capture/vftr.h),cap_regions)
+CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so vfdcount) \
+                $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran)
+
+$(CAPTEST_DIR)/cap_%: test/capture/cap_%.c test/capture/calls.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -Icapture -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+$(CAPTEST_DIR)/libcapdl.so: test/capture/capdl.c test/capture/calls.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
+
+$(CAPTEST_DIR)/cap_cxx: test/capture/cap_cxx.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_CXX) -std=c++14 $(CAPTEST_FLAGS) -Wall -Wextra -o $@ $< $(LDFLAGS)
+
+$(CAPTEST_DIR)/cap_fortran: test/capture/cap_fortran.f90
+	$(call say,FC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_FC) -O2 -g -finstrument-functions $(CAPTEST_SAN) -J $(@D) -o $@ $< $(LDFLAGS)
+
+# vfdcount is a tool of the tests, not an instrumented program.
+$(CAPTEST_DIR)/vfdcount: $(OBJ)/test/capture/vfdcount.o $(VFTR_VFD_A)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(VFTR_VFD_A)
+
+TEST_PROGRAMS += $(CAPTEST_BINS)
+
+.PHONY: capture-tests
+capture-tests: $(CAPTEST_BINS)

@@ -1,0 +1,109 @@
+#!/bin/bash
+# capture_trace.sh — trace options: the size cap (tracing stops, the profile
+# stays complete, one message), a sampling interval (far fewer events, the
+# profile still exact), precise functions (every call recorded while
+# sampling), and the include/exclude filters.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../capture/common.sh
+. "$here/../capture/common.sh"
+require "$CAPDIR/cap_fib" "$CAPDIR/cap_filter"
+
+# ---- size cap: 1 MiB for fib(27) (635621 calls, 1.27 M events, several
+# MiB of trace), with 1 MiB thread buffers so that chunks come before the cap
+d=$cap_tmp/cap
+VFTR_TRACE_MAX_SIZE="1 MiB" VFTR_SAMPLING_OUTBUFFER_SIZE=1 vrun "$d" "$CAPDIR/cap_fib" 27
+check "size cap: exit status" 0 "$(cat "$d/.rc")"
+check "size cap: one message on stderr" 1 "$(vftr_lines "$d")"
+check "size cap: the message names the cap" 1 "$(grep -ciE 'cap|max_size' "$d/.stderr")"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check_le "size cap: the file is at most 1 MiB" "$(stat -c %s "$vfd")" 1048576
+    check "size cap: header says capped" 1 "$(vkey "$vfd" capped)"
+    check "size cap: file complete" 1 "$(vkey "$vfd" complete)"
+    check "size cap: no corrupt chunk" 0 "$(vkey "$vfd" errors)"
+    check "size cap: what was recorded pairs up" 0 "$(vkey "$vfd" unbalanced)"
+    e=$(venter "$vfd" fib)
+    check_le "size cap: some fib enters recorded" 1 "$e"
+    check_le "size cap: fewer than all" "$e" 635620
+else
+    fail "size cap: no readable .vfd $vfd"; show "$d/.stderr"
+fi
+log=$d/cap_fib_0.log
+if [ -f "$log" ]; then
+    check "size cap: the profile still counts all 635621 calls" 635621 "$(logcalls "$log" fib)"
+    check_le "size cap: the log says the cap was reached" 1 "$(grep -c 'reached' "$log")"
+else
+    fail "size cap: no profile log"
+fi
+
+# ---- sampling interval 1 ms on fib(27) (635621 calls)
+d=$cap_tmp/sample
+VFTR_SAMPLING_SAMPLE_INTERVAL=0.001 vrun "$d" "$CAPDIR/cap_fib" 27
+check "sampling: exit status" 0 "$(cat "$d/.rc")"
+check "sampling: fib(27) made 635621 calls" 635621 "$(pcount "$d" fib)"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    ev=$(vkey "$vfd" events)
+    check_le "sampling: some events recorded" 1 "$ev"
+    check_le "sampling: under 1 % of the 1.27 M enters and exits" "$ev" 12712
+    check "sampling: no corrupt chunk" 0 "$(vkey "$vfd" errors)"
+    check "sampling: every event names a known call path" 0 "$(vkey "$vfd" unnamed)"
+else
+    fail "sampling: no readable .vfd $vfd"; show "$d/.stderr"
+fi
+[ -f "$d/cap_fib_0.log" ] && check "sampling: profile counts stay exact" 635621 \
+    "$(logcalls "$d/cap_fib_0.log" fib)"
+
+# ---- precise functions: interval 100 s, ^precise_ always recorded
+d=$cap_tmp/precise
+VFTR_SAMPLING_SAMPLE_INTERVAL=100 VFTR_SAMPLING_PRECISE_FUNCTIONS='^precise_' \
+    vrun "$d" "$CAPDIR/cap_filter" 5000
+check "precise: exit status" 0 "$(cat "$d/.rc")"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "precise: every precise_one enter" 5000 "$(venter "$vfd" precise_one)"
+    check "precise: every precise_one exit" 5000 "$(vexit "$vfd" precise_one)"
+    check_le "precise: keep_one almost never (interval 100 s)" "$(venter "$vfd" keep_one)" 2
+else
+    fail "precise: no readable .vfd $vfd"; show "$d/.stderr"
+fi
+
+# ---- filters (decided once per function)
+d=$cap_tmp/exclude
+VFTR_FILTER_EXCLUDE='^drop_' vrun "$d" "$CAPDIR/cap_filter" 3000
+check "exclude: exit status" 0 "$(cat "$d/.rc")"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "exclude: drop_me not in the trace" 0 "$(vnames "$vfd" | grep -c '^drop_me$')"
+    check "exclude: keep_one all 3000" 3000 "$(venter "$vfd" keep_one)"
+    check "exclude: keep_two (called by drop_me) all 3000" 3000 "$(venter "$vfd" keep_two)"
+    check "exclude: keep_two exits" 3000 "$(vexit "$vfd" keep_two)"
+    check "exclude: balanced" 0 "$(vkey "$vfd" unbalanced)"
+else
+    fail "exclude: no readable .vfd $vfd"; show "$d/.stderr"
+fi
+if [ -f "$d/cap_filter_0.log" ]; then
+    check "exclude: drop_me not in the profile" absent "$(logcalls "$d/cap_filter_0.log" drop_me)"
+    check "exclude: keep_two in the profile" 3000 "$(logcalls "$d/cap_filter_0.log" keep_two)"
+fi
+
+d=$cap_tmp/include
+VFTR_FILTER_INCLUDE='^keep_' vrun "$d" "$CAPDIR/cap_filter" 3000
+check "include: exit status" 0 "$(cat "$d/.rc")"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "include: only keep_one and keep_two traced" "keep_one keep_two" "$(vnames "$vfd" | tr '\n' ' ' | sed 's/ $//')"
+    check "include: keep_one 3000" 3000 "$(venter "$vfd" keep_one)"
+    check "include: keep_two 3000" 3000 "$(vexit "$vfd" keep_two)"
+else
+    fail "include: no readable .vfd $vfd"; show "$d/.stderr"
+fi
+
+# ---- profile only (Vftrace's "sampling": {"active": false})
+printf '{ "sampling": { "active": false } }\n' >"$cap_tmp/profile.json"
+d=$cap_tmp/profile
+VRUN_OPTS="--config $cap_tmp/profile.json" vrun "$d" "$CAPDIR/cap_fib" 20
+check "profile only: exit status" 0 "$(cat "$d/.rc")"
+check "profile only: no trace file" 0 "$(find "$d" -name '*vfd' | wc -l)"
+if [ -f "$d/cap_fib_0.log" ]; then
+    check "profile only: fib(20) calls in the log" 21891 "$(logcalls "$d/cap_fib_0.log" fib)"
+else
+    fail "profile only: no profile log"
+fi
+
+finish
