@@ -25,9 +25,16 @@
 #define RB_SLACK         16u
 /* Plain files at least this big are mapped instead of read: no copies, and
  * a time search touches pages instead of issuing reads.  The view into the
- * mapping spans at most RB_MAP_WINDOW bytes (pos and end are 32-bit). */
+ * mapping spans at most RB_MAP_WINDOW bytes; when it moves on, the pages
+ * behind it are given back (MADV_DONTNEED), and a time search starts by
+ * giving back what earlier reads touched if that spans more than
+ * RB_MAP_KEEP, so that memory stays bounded, not growing with the file, as
+ * with reads into a buffer. */
 #define RB_MAP_MIN       4096u
-#define RB_MAP_WINDOW    (1u << 30)
+#define RB_MAP_WINDOW    (1u << 20)
+#define RB_PAGE          4096u
+/* A time search keeps the pages touched before if they span no more. */
+#define RB_MAP_KEEP      (8u << 20)
 
 /*
  * What time searches in a compressed file have learnt.  Decoding can only
@@ -237,12 +244,26 @@ int OTF_RBuffer_setJumpSize(OTF_RBuffer* rb, size_t size)
  * [end, end + tail); at the end of the file that last piece becomes a line of
  * its own (a '\n' is added in the spare byte).  Returns the number of bytes
  * of complete lines added, 0 at the end of the file, -1 on error. */
+/* Gives back the pages of map wholly inside [from, to) that were touched. */
+static void map_release(OTF_RBuffer* rb, uint64_t from, uint64_t to)
+{
+    if (from < rb->mlo)
+        from = rb->mlo;
+    if (to > rb->mhi)
+        to = rb->mhi;
+    from = (from + RB_PAGE - 1) & ~(uint64_t)(RB_PAGE - 1);
+    to &= ~(uint64_t)(RB_PAGE - 1);
+    if (to > from)
+        (void)madvise(rb->map + from, (size_t)(to - from), MADV_DONTNEED);
+}
+
 /* Mapped files: moves the view to the next unread line and extends it to
  * the last newline that leaves RB_SLACK mapped bytes after it.  The last few
  * bytes of the file (or a line longer than the window) go through the copy
  * path: returns 0 after switching to it, else the bytes added. */
 static long map_fill(OTF_RBuffer* rb)
 {
+    uint64_t done = rb->base + rb->pos;
     rb->base += rb->pos;
     rb->buffer += rb->pos;
     rb->rec = rb->rec >= rb->pos ? rb->rec - rb->pos : 0;
@@ -255,6 +276,16 @@ static long map_fill(OTF_RBuffer* rb)
         char* nl = memrchr(rb->buffer, '\n', (size_t)lim);
         if (nl != NULL) {
             rb->end = (uint32_t)(nl - rb->buffer) + 1;
+            /* reading on through the file: the lines before are done
+             * with, their pages can go (not at its end, where a window
+             * read stops: the next search may want them again) */
+            map_release(rb, 0, done);
+            if (done > rb->mlo)
+                rb->mlo = done & ~(uint64_t)(RB_PAGE - 1);
+            if (rb->base < rb->mlo)
+                rb->mlo = rb->base;
+            if (rb->base + lim + RB_SLACK > rb->mhi)
+                rb->mhi = rb->base + lim + RB_SLACK;
             return (long)rb->end;
         }
     }
@@ -499,10 +530,10 @@ char* OTF_RBuffer_printRecord(OTF_RBuffer* rb)
  * machine reset: a view into the mapping, or a seek for the copy path. */
 static int rb_reset_at(OTF_RBuffer* rb, uint64_t filepos)
 {
-    if (rb->map != NULL) {
+    if (rb->map != NULL && !rb->probing) {
         rb->mapped = 1;
         rb->buffer = rb->map + filepos;
-    } else if (OTF_File_seek(rb->file, filepos) != 0) {
+    } else if (rb->mapped = 0, rb->buffer = rb->own, OTF_File_seek(rb->file, filepos) != 0) {
         vftr_otf_seterr("%s: cannot seek to offset %llu", rb->filename,
                         (unsigned long long)filepos);
         return 0;
@@ -551,10 +582,25 @@ int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
 }
 
 /* One step of a time search: is the first time found from offset c on at
- * or after `time` (or is there none)?  Compressed files consult and feed
- * the sync point cache. */
+ * or after `time` (or is there none)?  Both kinds of files remember what
+ * their probes found (a viewer searches about the same places again);
+ * compressed files by sync point, plain files by offset.  The probes of a
+ * mapped file read a few KiB instead of touching the mapping, so that a
+ * search does not leave pages all over the file in memory. */
 static int probe_at_or_after(OTF_RBuffer* rb, uint64_t c, uint64_t time)
 {
+    if (rb->map != NULL) {
+        const struct vftr_otf_zsync* e = zsyncs_find(rb->zsyncs, c);
+        if (e != NULL)
+            return e->time >= time;
+        rb->probing = 1;
+        int ok = OTF_RBuffer_jump(rb, c);
+        rb->probing = 0;
+        uint64_t t = ok ? rb->time : UINT64_MAX;
+        if (!rb->failed)
+            zsyncs_add(rb, c, c, t);
+        return t >= time;
+    }
     if (rb->file != NULL && rb->file->compressed && rb->file->dec != NULL) {
         const struct vftr_otf_zsync* e = zsyncs_find(rb->zsyncs, c);
         if (e != NULL)
@@ -581,6 +627,12 @@ int OTF_RBuffer_searchTime(OTF_RBuffer* rb, uint64_t time)
     if (rb == NULL)
         return 0;
     uint64_t a = 0, b = time == 0 ? 0 : rb->filesize;
+    if (rb->map != NULL && rb->mhi > rb->mlo && rb->mhi - rb->mlo > RB_MAP_KEEP) {
+        /* the last reads touched much: it goes back, the new window comes */
+        map_release(rb, 0, rb->mapsize);
+        rb->mlo = UINT64_MAX;
+        rb->mhi = 0;
+    }
     while (b - a > RB_SEARCH_STOP) {
         uint64_t c = a + (b - a) / 2;
         if (probe_at_or_after(rb, c, time))

@@ -57,6 +57,8 @@ struct struct_OTF_RBuffer {
     char* map;             /* whole plain file mapped copy-on-write, or NULL */
     uint64_t mapsize;
     int mapped;            /* buffer points into map (no copies, no reads) */
+    int probing;           /* a time search's probe: read, do not touch map */
+    uint64_t mlo, mhi;     /* part of map touched since it was last given back */
     struct vftr_otf_zsyncs* zsyncs;  /* compressed files: what time searches learnt */
 };
 typedef struct struct_OTF_RBuffer OTF_RBuffer;
