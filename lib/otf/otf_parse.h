@@ -38,13 +38,13 @@ typedef struct vftr_otf_parse {
 /* Value of a hex digit, or 16 for anything else (only lower case counts). */
 extern const uint8_t vftr_otf_hexval[256];
 
-static inline void vftr_otf_parse_blanks(vftr_otf_parse* ps)
+static inline VFTR_OTF_ALWAYS_INLINE void vftr_otf_parse_blanks(vftr_otf_parse* ps)
 {
     while (*ps->p == ' ' || *ps->p == '\t')
         ps->p++;
 }
 
-static inline int vftr_otf_parse_u64(vftr_otf_parse* ps, uint64_t* out)
+static inline VFTR_OTF_ALWAYS_INLINE int vftr_otf_parse_u64(vftr_otf_parse* ps, uint64_t* out)
 {
     vftr_otf_parse_blanks(ps);
     const unsigned char* s = (const unsigned char*)ps->p;
@@ -74,7 +74,7 @@ static inline int vftr_otf_parse_u64(vftr_otf_parse* ps, uint64_t* out)
     return 1;
 }
 
-static inline int vftr_otf_parse_u32(vftr_otf_parse* ps, uint32_t* out)
+static inline VFTR_OTF_ALWAYS_INLINE int vftr_otf_parse_u32(vftr_otf_parse* ps, uint32_t* out)
 {
     uint64_t v;
     char* start = ps->p;
@@ -89,7 +89,7 @@ static inline int vftr_otf_parse_u32(vftr_otf_parse* ps, uint32_t* out)
 }
 
 /* Is the next token a value (a hex digit)? */
-static inline int vftr_otf_parse_at_value(vftr_otf_parse* ps)
+static inline VFTR_OTF_ALWAYS_INLINE int vftr_otf_parse_at_value(vftr_otf_parse* ps)
 {
     vftr_otf_parse_blanks(ps);
     return vftr_otf_hexval[(unsigned char)*ps->p] <= 15;
@@ -98,7 +98,7 @@ static inline int vftr_otf_parse_at_value(vftr_otf_parse* ps)
 /* Consumes the field tag `s` (short) or `l` (long) if it is next.  A long
  * tag must not be followed by another upper-case letter; a short tag may be
  * (an empty array "M" directly followed by "NM"). */
-static inline int vftr_otf_parse_tag(vftr_otf_parse* ps, const char* s, size_t sl,
+static inline VFTR_OTF_ALWAYS_INLINE int vftr_otf_parse_tag(vftr_otf_parse* ps, const char* s, size_t sl,
                                      const char* l, size_t ll)
 {
     vftr_otf_parse_blanks(ps);
@@ -129,7 +129,7 @@ static inline int vftr_otf_parse_string(vftr_otf_parse* ps, const char** out)
     return 1;
 }
 
-static inline int vftr_otf_parse_end(vftr_otf_parse* ps)
+static inline VFTR_OTF_ALWAYS_INLINE int vftr_otf_parse_end(vftr_otf_parse* ps)
 {
     vftr_otf_parse_blanks(ps);
     return ps->p == ps->end || (*ps->p == '\r' && ps->p + 1 == ps->end);
