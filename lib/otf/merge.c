@@ -17,15 +17,19 @@
 #include "otf_rbuf.h"
 #include "otf_read_internal.h"
 
+/* The rest of dispatch: comments, key-value lines, keywords glued to a tag,
+ * unknown records.  Out of line: rare in event files. */
+static int dispatch_slow(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind);
+
 /* Handles the record line at ps->p (after its state lines): parses it and
  * calls its handler, or stores a key-value line, or skips a record without
  * handler, or passes an unknown record to OTF_UNKNOWN_RECORD.  The key-value
- * list is emptied after every record. */
-static inline int dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
+ * list is emptied after every record.  The usual records go through the
+ * generated keyword switch inline; everything else through dispatch_slow. */
+static inline VFTR_OTF_ALWAYS_INLINE int dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h,
+                                                  int filekind)
 {
     char* kw = ps->p;
-    int index;
-    size_t n = 0;
     if (OTF_UNLIKELY(kw == ps->end || (*kw == '\r' && kw + 1 == ps->end))) {
         vftr_otf_kv_clear(ps->kv);
         return VFTR_OTF_DISPATCH_SKIPPED;      /* empty line */
@@ -35,6 +39,14 @@ static inline int dispatch(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind
         vftr_otf_kv_clear(ps->kv);
         return known;
     }
+    return dispatch_slow(ps, h, filekind);
+}
+
+static int dispatch_slow(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
+{
+    char* kw = ps->p;
+    int index;
+    size_t n = 0;
     if (*kw == '#') {
         /* event comment: "#"text"" or "#EVTCOMMENT "text"" */
         char* q = kw + 1;
