@@ -29,14 +29,10 @@ static VFTR_NI struct vftr_fn *region(struct vftr_thread *t, const char *name)
 
 VFTR_EXPORT VFTR_NI void vftr_region_begin(const char *name)
 {
-    struct vftr_thread *t = vftr_tls;
+    struct vftr_thread *t;
     struct vftr_fn *f;
 
-    if (name == NULL)
-        return;
-    if (t == NULL)
-        t = vftr_thread_attach();
-    if (!vftr_guard_take(t))
+    if (name == NULL || (t = vftr_hook_begin()) == NULL)
         return;
     f = region(t, name);
     if (f)
@@ -46,15 +42,11 @@ VFTR_EXPORT VFTR_NI void vftr_region_begin(const char *name)
 
 VFTR_EXPORT VFTR_NI void vftr_region_end(const char *name)
 {
-    struct vftr_thread *t = vftr_tls;
+    struct vftr_thread *t;
     uint64_t now;
     struct vftr_fn *f;
 
-    if (name == NULL)
-        return;
-    if (t == NULL)
-        t = vftr_thread_attach();
-    if (!vftr_guard_take(t))
+    if (name == NULL || (t = vftr_hook_begin()) == NULL)
         return;
     now = vftr_clock_now();
     f = region(t, name);

@@ -130,11 +130,32 @@ static const char *trimmed(const char *s, char *buf, size_t len)
     return buf;
 }
 
+/* Frees what the field f of a key of type `type` owns (strings, rank lists,
+ * regexes); other types own nothing. */
+static void release_field(void *f, enum vftr_config_type type)
+{
+    switch (type) {
+    case VFTR_CONFIG_STRING:
+    case VFTR_CONFIG_PATH:
+        free(*(char **)f);
+        break;
+    case VFTR_CONFIG_RANKS:
+        vftr_rangelist_release(f);
+        break;
+    case VFTR_CONFIG_REGEX:
+        vftr_regex_free(*(struct vftr_regex **)f);
+        break;
+    default:
+        break;
+    }
+}
+
 /* Moves v into the field of k (freeing what was there). */
 static void store(struct vftr_config *cfg, const struct vftr_config_key *k, union value *v)
 {
     void *f = field(cfg, k);
 
+    release_field(f, k->type);
     switch (k->type) {
     case VFTR_CONFIG_BOOL:   *(bool *)f = v->b; break;
     case VFTR_CONFIG_INT:    *(int *)f = v->i; break;
@@ -142,18 +163,9 @@ static void store(struct vftr_config *cfg, const struct vftr_config_key *k, unio
     case VFTR_CONFIG_SIZE:   *(uint64_t *)f = v->u; break;
     case VFTR_CONFIG_DOUBLE: *(double *)f = v->d; break;
     case VFTR_CONFIG_STRING:
-    case VFTR_CONFIG_PATH:
-        free(*(char **)f);
-        *(char **)f = v->s;
-        break;
-    case VFTR_CONFIG_RANKS:
-        vftr_rangelist_release(f);
-        *(struct vftr_rangelist *)f = v->r;
-        break;
-    case VFTR_CONFIG_REGEX:
-        vftr_regex_free(*(struct vftr_regex **)f);
-        *(struct vftr_regex **)f = v->re;
-        break;
+    case VFTR_CONFIG_PATH:   *(char **)f = v->s; break;
+    case VFTR_CONFIG_RANKS:  *(struct vftr_rangelist *)f = v->r; break;
+    case VFTR_CONFIG_REGEX:  *(struct vftr_regex **)f = v->re; break;
     case VFTR_CONFIG_SORT:  *(enum vftr_sort_column *)f = v->col; break;
     case VFTR_CONFIG_CLOCK: *(enum vftr_clock *)f = v->clk; break;
     }
@@ -381,23 +393,8 @@ void vftr_config_release(struct vftr_config *cfg)
     if (!cfg)
         return;
     keys = vftr_config_keys(&n);
-    for (size_t i = 0; i < n; i++) {
-        void *f = field(cfg, &keys[i]);
-        switch (keys[i].type) {
-        case VFTR_CONFIG_STRING:
-        case VFTR_CONFIG_PATH:
-            free(*(char **)f);
-            break;
-        case VFTR_CONFIG_RANKS:
-            vftr_rangelist_release(f);
-            break;
-        case VFTR_CONFIG_REGEX:
-            vftr_regex_free(*(struct vftr_regex **)f);
-            break;
-        default:
-            break;
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        release_field(field(cfg, &keys[i]), keys[i].type);
     memset(cfg, 0, sizeof *cfg);
 }
 

@@ -33,12 +33,10 @@ void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 
 VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
 {
-    struct vftr_thread *t = vftr_tls;
+    struct vftr_thread *t = vftr_hook_begin();
 
     (void)site;
-    if (VFTR_UNLIKELY(t == NULL))
-        t = vftr_thread_attach();
-    if (!vftr_guard_take(t))
+    if (t == NULL)
         return;
     vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
     vftr_guard_drop(t);
@@ -46,12 +44,10 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
 
 VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
 {
-    struct vftr_thread *t = vftr_tls;
+    struct vftr_thread *t = vftr_hook_begin();
 
     (void)site;
-    if (VFTR_UNLIKELY(t == NULL))
-        t = vftr_thread_attach();
-    if (!vftr_guard_take(t))
+    if (t == NULL)
         return;
     vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
     vftr_guard_drop(t);

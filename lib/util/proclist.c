@@ -5,7 +5,8 @@
  * tokens: "1-4000000000" is a legitimate request and must not allocate
  * gigabytes.  Parsing collects the new ranges first and merges them into the
  * list only when the whole spec was valid, so an error leaves the caller's
- * list as it was.
+ * list as it was.  The parser takes its words and bound from a struct
+ * vftr_proclist_syntax, so that rangelist.c's rank lists share it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -90,58 +91,89 @@ int vftr_proclist_add(struct vftr_proclist *list, uint32_t first, uint32_t last)
     return merge_into(list, &r, 1);
 }
 
+int vftr_proclist_copy(struct vftr_proclist *dst, const struct vftr_proclist *src)
+{
+    struct vftr_procrange *r = NULL;
+
+    if (src->nranges) {
+        r = malloc(src->nranges * sizeof *r);
+        if (!r)
+            return -ENOMEM;
+        memcpy(r, src->ranges, src->nranges * sizeof *r);
+    }
+    free(dst->ranges);
+    dst->ranges = r;
+    dst->nranges = src->nranges;
+    return 0;
+}
+
+/* The words of vftr_proclist_parse(): OTF process tokens. */
+static const struct vftr_proclist_syntax process_syntax = {
+    .noun = "process list",
+    .item = "process number",
+    .items = "process tokens",
+    .expected = "N or N-M, decimal",
+    .empty_hint = "",
+    .max = UINT32_MAX,
+    .hex_hint = true,
+};
+
 static int is_blank(char c)
 {
     return c == ' ' || c == '\t';
 }
 
-/*
- * Parses the decimal process token in [s, e) (trimmed).  `spec` is the whole
- * list and only serves the message.
- */
-static int parse_token(const char *spec, const char *s, const char *e, uint32_t *out,
-                       char *err, size_t errlen)
+/* One parse: the syntax and the whole spec, which messages quote. */
+struct parse {
+    const struct vftr_proclist_syntax *syn;
+    const char *spec;
+    int slen;               /* length of spec quoted in messages */
+    char *err;
+    size_t errlen;
+};
+
+/* Parses the decimal number in [s, e) (trimmed). */
+static int parse_number(const struct parse *P, const char *s, const char *e, uint32_t *out)
 {
-    int slen = (int)strnlen(spec, QUOTE_MAX);
+    const struct vftr_proclist_syntax *syn = P->syn;
     int len = (int)(e - s > QUOTE_MAX ? QUOTE_MAX : e - s);
     uint64_t v = 0;
 
     if (s == e)
-        return vftr_errmsg(err, errlen, -EINVAL,
-                           "bad process list '%.*s': a range needs a number on both sides of '-'",
-                           slen, spec);
-    if (e - s > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        return vftr_errmsg(err, errlen, -EINVAL,
-                           "bad process list '%.*s': '%.*s' is hexadecimal; process tokens "
-                           "are given in decimal", slen, spec, len, s);
+        return vftr_errmsg(P->err, P->errlen, -EINVAL,
+                           "bad %s '%.*s': a range needs a number on both sides of '-'",
+                           syn->noun, P->slen, P->spec);
+    if (syn->hex_hint && e - s > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return vftr_errmsg(P->err, P->errlen, -EINVAL,
+                           "bad %s '%.*s': '%.*s' is hexadecimal; %s are given in decimal",
+                           syn->noun, P->slen, P->spec, len, s, syn->items);
     for (const char *p = s; p < e; p++) {
         if (*p < '0' || *p > '9')
-            return vftr_errmsg(err, errlen, -EINVAL,
-                               "bad process list '%.*s': '%.*s' is not a process number "
-                               "(expected N or N-M, decimal)", slen, spec, len, s);
+            return vftr_errmsg(P->err, P->errlen, -EINVAL,
+                               "bad %s '%.*s': '%.*s' is not a %s (expected %s)", syn->noun,
+                               P->slen, P->spec, len, s, syn->item, syn->expected);
         v = v * 10 + (uint64_t)(*p - '0');
-        if (v > UINT32_MAX)
-            return vftr_errmsg(err, errlen, -ERANGE,
-                               "bad process list '%.*s': '%.*s' is too large (process tokens "
-                               "are at most %" PRIu32 ")", slen, spec, len, s, UINT32_MAX);
+        if (v > syn->max)
+            return vftr_errmsg(P->err, P->errlen, -ERANGE,
+                               "bad %s '%.*s': '%.*s' is too large (%s are at most %" PRIu32 ")",
+                               syn->noun, P->slen, P->spec, len, s, syn->items, syn->max);
     }
     *out = (uint32_t)v;
     return 0;
 }
 
 /* Parses one item "N" or "N-M" in [s, e) (trimmed) into *r. */
-static int parse_item(const char *spec, const char *s, const char *e, struct vftr_procrange *r,
-                      char *err, size_t errlen)
+static int parse_item(const struct parse *P, const char *s, const char *e,
+                      struct vftr_procrange *r)
 {
-    int slen = (int)strnlen(spec, QUOTE_MAX);
     int len = (int)(e - s > QUOTE_MAX ? QUOTE_MAX : e - s);
     /* The separator is a '-' after the first character: a leading '-' is a
-     * sign, which parse_token rejects as "not a process number". */
+     * sign, which parse_number rejects as "not a number". */
     const char *dash = e - s > 1 ? memchr(s + 1, '-', (size_t)(e - s - 1)) : NULL;
     int rc;
 
     if (!dash) {
-        if ((rc = parse_token(spec, s, e, &r->first, err, errlen)) < 0)
+        if ((rc = parse_number(P, s, e, &r->first)) < 0)
             return rc;
         r->last = r->first;
         return 0;
@@ -152,25 +184,28 @@ static int parse_item(const char *spec, const char *s, const char *e, struct vft
         ae--;
     while (bs < be && is_blank(*bs))
         bs++;
-    if ((rc = parse_token(spec, as, ae, &r->first, err, errlen)) < 0 ||
-        (rc = parse_token(spec, bs, be, &r->last, err, errlen)) < 0)
+    if ((rc = parse_number(P, as, ae, &r->first)) < 0 ||
+        (rc = parse_number(P, bs, be, &r->last)) < 0)
         return rc;
     if (r->first > r->last)
-        return vftr_errmsg(err, errlen, -EINVAL,
-                           "bad process list '%.*s': reversed range '%.*s' (did you mean "
-                           "%" PRIu32 "-%" PRIu32 "?)", slen, spec, len, s, r->last, r->first);
+        return vftr_errmsg(P->err, P->errlen, -EINVAL,
+                           "bad %s '%.*s': reversed range '%.*s' (did you mean "
+                           "%" PRIu32 "-%" PRIu32 "?)", P->syn->noun, P->slen, P->spec, len, s,
+                           r->last, r->first);
     return 0;
 }
 
-int vftr_proclist_parse(struct vftr_proclist *list, const char *spec, char *err, size_t errlen)
+int vftr_proclist_parse_syntax(struct vftr_proclist *list, const struct vftr_proclist_syntax *syntax,
+                               const char *spec, char *err, size_t errlen)
 {
+    struct parse P = { syntax, spec, 0, err, errlen };
     struct vftr_procrange *items;
     size_t nitems = 1, n = 0, index = 0;
-    int slen, rc = 0;
+    int rc = 0;
 
     if (!list || !spec)
-        return vftr_errmsg(err, errlen, -EINVAL, "bad process list: none given");
-    slen = (int)strnlen(spec, QUOTE_MAX);
+        return vftr_errmsg(err, errlen, -EINVAL, "bad %s: none given", syntax->noun);
+    P.slen = (int)strnlen(spec, QUOTE_MAX);
 
     for (const char *p = spec; *p; p++)
         nitems += *p == ',';
@@ -191,14 +226,14 @@ int vftr_proclist_parse(struct vftr_proclist *list, const char *spec, char *err,
             ie--;
         if (is == ie) {
             if (nitems == 1)
-                rc = vftr_errmsg(err, errlen, -EINVAL, "bad process list '%.*s': empty",
-                                 slen, spec);
+                rc = vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.*s': empty%s", syntax->noun,
+                                 P.slen, spec, syntax->empty_hint);
             else
-                rc = vftr_errmsg(err, errlen, -EINVAL,
-                                 "bad process list '%.*s': item %zu is empty", slen, spec, index);
+                rc = vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.*s': item %zu is empty",
+                                 syntax->noun, P.slen, spec, index);
             break;
         }
-        if ((rc = parse_item(spec, is, ie, &items[n], err, errlen)) < 0)
+        if ((rc = parse_item(&P, is, ie, &items[n])) < 0)
             break;
         n++;
         if (!comma)
@@ -210,6 +245,11 @@ int vftr_proclist_parse(struct vftr_proclist *list, const char *spec, char *err,
         vftr_errmsg(err, errlen, rc, "out of memory");
     free(items);
     return rc;
+}
+
+int vftr_proclist_parse(struct vftr_proclist *list, const char *spec, char *err, size_t errlen)
+{
+    return vftr_proclist_parse_syntax(list, &process_syntax, spec, err, errlen);
 }
 
 bool vftr_proclist_contains(const struct vftr_proclist *list, uint32_t process)

@@ -15,6 +15,11 @@
  * the set is empty.  The list owns `ranges`; release with
  * vftr_proclist_release().  A list is not shared between threads while it
  * is modified; reading it from several threads is fine.
+ *
+ * This is vftr's one engine for sets of sorted disjoint ranges: other set
+ * syntaxes (the rank lists of rangelist.h) describe their words and bound in
+ * a struct vftr_proclist_syntax and parse through
+ * vftr_proclist_parse_syntax() instead of writing the parser again.
  */
 #ifndef VFTR_UTIL_PROCLIST_H
 #define VFTR_UTIL_PROCLIST_H
@@ -51,9 +56,36 @@ void vftr_proclist_release(struct vftr_proclist *list);
  */
 int vftr_proclist_parse(struct vftr_proclist *list, const char *spec, char *err, size_t errlen);
 
+/*
+ * The vocabulary of one range-list syntax: the words its messages use and the
+ * largest number it allows.  The grammar (items N or N-M, decimal, separated
+ * by commas, blanks ignored) is the same for all.  Strings are static text,
+ * borrowed for as long as the syntax is used.
+ */
+struct vftr_proclist_syntax {
+    const char *noun;       /* "process list": "bad process list '...': ..." */
+    const char *item;       /* "process number": "'x' is not a process number" */
+    const char *items;      /* "process tokens": "(process tokens are at most N)" */
+    const char *expected;   /* "N or N-M, decimal": "(expected ...)" after a bad item */
+    const char *empty_hint; /* follows "empty" for a blank spec: "" or " (expected ...)" */
+    uint32_t max;           /* largest number; above it -ERANGE */
+    bool hex_hint;          /* "0x10" is told "is hexadecimal; <items> are given in decimal" */
+};
+
+/*
+ * vftr_proclist_parse() for another syntax: the same grammar, merging and
+ * error rules, with the words and bound of `syntax` (not NULL).
+ */
+int vftr_proclist_parse_syntax(struct vftr_proclist *list, const struct vftr_proclist_syntax *syntax,
+                               const char *spec, char *err, size_t errlen);
+
 /* Adds the range first..last (inclusive).  Returns 0, -EINVAL if
  * first > last, -ENOMEM (list unchanged). */
 int vftr_proclist_add(struct vftr_proclist *list, uint32_t first, uint32_t last);
+
+/* Makes dst a copy of src (dst's old ranges are released).  0 or -ENOMEM
+ * (dst unchanged). */
+int vftr_proclist_copy(struct vftr_proclist *dst, const struct vftr_proclist *src);
 
 /* Whether `process` is in the set.  O(log nranges). */
 bool vftr_proclist_contains(const struct vftr_proclist *list, uint32_t process);

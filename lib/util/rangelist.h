@@ -10,11 +10,12 @@
  * is not a decimal number, a reversed range ("4-1"), a number too large.
  *
  * Rules of the structure: when `all` is true the set is every rank >= 0 and
- * `ranges` is NULL.  Otherwise `ranges` holds `n` ranges sorted by `first`,
- * pairwise disjoint and not adjacent (so a set has one representation), and
- * is NULL when the set is empty ("none").  The list owns `ranges`; release
- * with vftr_rangelist_release().  Reading a list from several threads at
- * once is fine; modifying it is not.
+ * `ranks` is empty.  Otherwise `ranks` holds the ranks as a process list of
+ * proclist.h (sorted, disjoint, not adjacent ranges, so a set has one
+ * representation; no ranges for "none").  A rank list is that engine with
+ * "all" and "none" added and numbers bounded by INT_MAX.  The list owns its
+ * ranges; release with vftr_rangelist_release().  Reading a list from several
+ * threads at once is fine; modifying it is not.
  */
 #ifndef VFTR_UTIL_RANGELIST_H
 #define VFTR_UTIL_RANGELIST_H
@@ -22,18 +23,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct vftr_range {
-    int first;
-    int last;           /* inclusive */
-};
+#include "proclist.h"
 
 struct vftr_rangelist {
     bool all;
-    struct vftr_range *ranges;
-    size_t n;
+    struct vftr_proclist ranks;     /* empty when `all` */
 };
 
-#define VFTR_RANGELIST_INIT { false, NULL, 0 }
+#define VFTR_RANGELIST_INIT { false, VFTR_PROCLIST_INIT }
 
 /* Makes `list` the empty set ("none"). */
 void vftr_rangelist_init(struct vftr_rangelist *list);

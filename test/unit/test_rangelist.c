@@ -46,7 +46,7 @@ START_TEST(membership)
     struct vftr_rangelist l = VFTR_RANGELIST_INIT;
 
     ck_assert_int_eq(vftr_rangelist_parse(&l, "0-3,7,15-23", NULL, 0), 0);
-    ck_assert_uint_eq(l.n, 3);
+    ck_assert_uint_eq(l.ranks.nranges, 3);
     ck_assert(!l.all);
     for (int r = -2; r < 30; r++) {
         bool want = (r >= 0 && r <= 3) || r == 7 || (r >= 15 && r <= 23);
