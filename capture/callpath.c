@@ -101,7 +101,7 @@ static VFTR_NI struct vftr_fn *fn_find(uintptr_t addr)
  * (which lives as long as the process); an address without a symbol gets
  * its hexadecimal form, allocated together with the record.
  */
-VFTR_NI struct vftr_fn *vftr_fn_get(uintptr_t addr)
+static VFTR_NI struct vftr_fn *fn_get(uintptr_t addr, bool *created)
 {
     struct vftr_fn *f;
     const char *name = NULL;
@@ -112,6 +112,7 @@ VFTR_NI struct vftr_fn *vftr_fn_get(uintptr_t addr)
         pthread_mutex_unlock(&vftr_proc.fn_lock);
         return f;
     }
+    *created = true;
     if (vftr_proc.set.resolve)
         name = vftr_proc.set.resolve(vftr_proc.set.resolve_arg, addr);
     if (name) {
@@ -140,6 +141,13 @@ VFTR_NI struct vftr_fn *vftr_fn_get(uintptr_t addr)
     fn_insert(f);
     pthread_mutex_unlock(&vftr_proc.fn_lock);
     return f;
+}
+
+VFTR_NI struct vftr_fn *vftr_fn_get(uintptr_t addr)
+{
+    bool created = false;
+
+    return fn_get(addr, &created);
 }
 
 /*
@@ -261,24 +269,53 @@ static VFTR_NI bool is_main(const char *name)
 }
 
 /*
+ * A new function record costs a symbol lookup and the filters; the first
+ * one also reads the symbol tables of every loaded object (milliseconds),
+ * and so does the first function of a library loaded later.  That time is
+ * capture's overhead: it is cut out of the profile by moving the enter
+ * tick of every open frame forward by as much, as if the clock had stopped.
+ * This runs once per function of the process (not per call path), so the
+ * walk up the stack costs at most functions x depth in a whole run.  The
+ * trace keeps the real times of the events already written.
+ */
+static VFTR_NI void discount(struct vftr_node *cur, uint64_t *now)
+{
+    uint64_t later = vftr_clock_now(), d;
+    struct vftr_node *a;
+
+    if (later <= *now)
+        return;
+    d = later - *now;
+    for (a = cur; a && a->parent; a = a->parent)
+        a->t_enter += d;
+    *now = later;
+}
+
+/*
  * Excluded functions get a marker node in their caller's table (flags
  * EXCLUDED, id 0) so that the next call is rejected without the function
  * table; the hot path never caches a marker in last_child.
  */
 VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_node *cur,
-                                          uintptr_t addr, struct vftr_fn *known)
+                                          uintptr_t addr, struct vftr_fn *known, uint64_t *now)
 {
     struct vftr_node *n = kid_find(cur, addr);
-    struct vftr_fn *f;
+    struct vftr_fn *f = known;
+    bool created = false;
     uint32_t idx;
 
     if (n) {
         if (n->flags & VFTR_FN_EXCLUDED)
             return NULL;
+        if (cur->last_child != NULL)   /* the sequence of calls, for next time */
+            cur->last_child->succ = n;
         cur->last_child = n;
         return n;
     }
-    f = known ? known : vftr_fn_get(addr);
+    if (f == NULL)
+        f = fn_get(addr, &created);
+    if (created)
+        discount(cur, now);
     if (f == NULL)
         return NULL;
     if (!vftr_proc.set.prelude && !atomic_load_explicit(&vftr_proc.main_seen, memory_order_relaxed)) {

@@ -135,6 +135,7 @@ struct vftr_node {
     uint64_t time_incl;           /* ticks, summed over finished activations */
     uint32_t id;                  /* global call path id, 0 for the root and markers */
     uint32_t flags;               /* VFTR_FN_PRECISE / VFTR_FN_EXCLUDED copied from fn */
+    struct vftr_node *succ;       /* the sibling entered after this one last time */
     /* cold */
     struct vftr_fn *fn;           /* NULL for the root */
     struct vftr_node **kids;      /* open-addressing table keyed by addr */
@@ -232,8 +233,10 @@ struct vftr_process {
     pthread_mutex_t threads_lock;
     struct vftr_thread *_Atomic threads;
 
-    /* trace file */
-    struct vftr_vfd_writer *writer;
+    /* trace file.  Atomic: a thread that starts while the process
+     * finalizes reads it (vftr_thread_new) while vftr_trace_close clears
+     * it; such a thread records nothing (the phase is STOPPED). */
+    struct vftr_vfd_writer *_Atomic writer;
     _Atomic int trace_off;        /* cap reached or write error */
     _Atomic uint64_t events_written;
     uint64_t final_bytes;         /* size of the trace at close */
@@ -279,9 +282,13 @@ struct vftr_fn *vftr_fn_get(uintptr_t addr) VFTR_NI;
 struct vftr_fn *vftr_fn_region(const char *name) VFTR_NI;
 
 /* Enter: child of t->cur for fn (slow path of the child lookup); NULL when
- * the function is excluded or memory ran out. */
+ * the function is excluded or memory ran out.  *now is the tick of the
+ * enter; when a function record had to be created (symbol lookup, which
+ * reads the symbol tables on first use, filters), that time is capture's,
+ * not the program's: *now moves to the tick after it and the open frames of
+ * t are shifted by as much, so it counts in no function's time. */
 struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_node *cur, uintptr_t addr,
-                                  struct vftr_fn *known) VFTR_NI;
+                                  struct vftr_fn *known, uint64_t *now) VFTR_NI;
 
 /* Exit of addr when it is not t->cur (longjmp, exceptions, excluded
  * functions, calls entered during a pause): see callpath.c. */
@@ -445,10 +452,23 @@ static inline VFTR_NI void vftr_enter_at(struct vftr_thread *t, uintptr_t addr,
     struct vftr_node *cur = t->cur;
     struct vftr_node *n = cur->last_child;
 
+    /* The same child as last time (a loop around one call, recursion), or
+     * the one that followed it last time (a loop around a sequence of
+     * calls); else the children's table. */
     if (VFTR_UNLIKELY(n == NULL || n->addr != addr)) {
-        n = vftr_node_child(t, cur, addr, known);
-        if (n == NULL)
-            return;
+        struct vftr_node *s = n ? n->succ : NULL;
+
+        if (s != NULL && s->addr == addr) {
+            cur->last_child = s;
+            n = s;
+        } else {
+            uint64_t later = now;   /* a copy: keeps `now` in a register on the fast path */
+
+            n = vftr_node_child(t, cur, addr, known, &later);
+            if (n == NULL)
+                return;
+            now = later;
+        }
     }
     n->calls++;
     n->t_enter = now;
@@ -488,6 +508,21 @@ static inline VFTR_NI bool vftr_guard_take(struct vftr_thread *t)
 static inline VFTR_NI void vftr_guard_drop(struct vftr_thread *t)
 {
     atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
+}
+
+/*
+ * How every hook and API entry starts: the calling thread's state (attached
+ * on its first call) with its guard taken, or NULL when the caller must
+ * return at once (see vftr_guard_take).  A non-NULL result is handed back
+ * with vftr_guard_drop().
+ */
+static inline VFTR_NI struct vftr_thread *vftr_hook_begin(void)
+{
+    struct vftr_thread *t = vftr_tls;
+
+    if (VFTR_UNLIKELY(t == NULL))
+        t = vftr_thread_attach();
+    return vftr_guard_take(t) ? t : NULL;
 }
 
 #endif /* VFTR_CAPTURE_H */

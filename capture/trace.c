@@ -170,6 +170,41 @@ static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
     return 0;
 }
 
+/*
+ * The size cap.  A chunk of events that would pass it is cut to the part
+ * that fits: the first k events are re-encoded, k shrinking until the
+ * chunk fits the room left (the encoding is variable-length, so k is
+ * estimated from the bytes per event and then lowered).  Without this a cap
+ * smaller than one thread buffer (64 Ki events) would record nothing at all.
+ * Returns the length of the chunk now in buf (0: nothing fits) with *k
+ * events, and sets *last when the chunk was cut, that is when the cap is
+ * reached.  A chunk that fits is returned as it is.
+ */
+static VFTR_NI size_t fit_cap(struct vftr_thread *t, size_t from, size_t *k, uint8_t *buf,
+                              size_t cap, size_t len, bool *last)
+{
+    uint64_t used = vftr_vfd_writer_bytes(vftr_proc.writer), room;
+    size_t kk = *k;
+
+    if (used + len <= vftr_proc.set.max_bytes)
+        return len;
+    *last = true;
+    room = used < vftr_proc.set.max_bytes ? vftr_proc.set.max_bytes - used : 0;
+    while (kk > 0 && len > room) {
+        /* proportional estimate, at least one event fewer each round */
+        size_t guess = (size_t)((double)kk * (double)room / (double)len);
+
+        kk = guess < kk ? guess : kk - 1;
+        if (kk == 0)
+            break;
+        len = vftr_vfd_encode_events(t->ev + from, kk, buf, cap, t->index);
+        if (len == 0)
+            return 0;
+    }
+    *k = kk;
+    return kk ? len : 0;
+}
+
 /* Writes the FUNCTIONS entries this thread must provide and the CALLPATHS
  * entries of its new nodes.  0 or -1. */
 static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t cap)
@@ -260,14 +295,24 @@ VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
     } else {
         while (done < n) {
             size_t k = n - done < piece ? n - done : piece, len;
+            bool last = false;
 
             len = vftr_vfd_encode_events(t->ev + done, k, buf, cap, t->index);
+            if (len && vftr_proc.set.max_bytes)
+                len = fit_cap(t, done, &k, buf, cap, len, &last);
+            if (len == 0 && last)   /* not one event fits */
+                vftr_trace_stop(0);
             if (len == 0 || put(buf, len, true) < 0) {
                 rc = -1;
                 break;
             }
             atomic_fetch_add(&vftr_proc.events_written, k);
             done += k;
+            if (last) {   /* the cap is reached: the rest does not fit */
+                vftr_trace_stop(0);
+                rc = -1;
+                break;
+            }
         }
     }
     t->events_lost += n - done;

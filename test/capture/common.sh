@@ -39,7 +39,12 @@ check_le() {
 }
 # Shows the head of a file indented under a FAIL line.
 show() { sed -n '1,12s/^/    /p' "$@"; }
-finish() { exit $((cap_failures > 0)); }
+# skip WHAT WHY: a check that cannot run here, and why (not counted).
+skip() { echo "SKIP: $1 ($2)"; }
+finish() {
+    san_reports
+    exit $((cap_failures > 0))
+}
 
 # Drop every VFTR_* variable of the caller's environment so that only what a
 # test sets counts.
@@ -56,6 +61,25 @@ require() {
     done
 }
 require "$VFTR_RUN" "$VFDCOUNT"
+
+# The sanitizer the capture library (and then the test programs, built the
+# same way) carries: address (ASan + UBSan), thread (TSan), or "" (none).
+# Under ASan vftr-run preloads libasan before libvftrcapture.so, under TSan
+# libtsan (see capture/tools/vftr-run.c).
+CAP_SAN=
+case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
+    *libasan*) CAP_SAN=address ;;
+    *libtsan*) CAP_SAN=thread ;;
+esac
+# UBSan only prints its findings and goes on: make the programs fail on
+# them (halt_on_error) and print a stack; each run's stderr is also searched
+# for sanitizer reports at the end (san_reports).
+if [ -n "$CAP_SAN" ]; then
+    export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
+fi
+# Run directories (under $cap_tmp) where a sanitizer report is the
+# expected outcome, separated by blanks (a test adds to it).
+CAP_SAN_EXPECTED=
 
 cap_tmp=$(mktemp -d "${TMPDIR:-/tmp}/vftr_capture.XXXXXX")
 cap_cleanup() {
@@ -145,3 +169,21 @@ only_file() {
 
 # vftr_lines DIR: lines of the run's stderr that come from vftr.
 vftr_lines() { grep -c '^vftr' "$1/.stderr"; }
+
+# san_reports: one FAIL per run whose stderr holds a report of a sanitizer
+# (every run of vrun and plain keeps its stderr in DIR/.stderr), except the
+# directories in CAP_SAN_EXPECTED.  Without a sanitizer there is nothing to
+# find; the check runs anyway (it costs nothing).
+san_reports() {
+    local f dir n=0
+    while IFS= read -r f; do
+        dir=$(dirname "$f")
+        case " $CAP_SAN_EXPECTED " in *" $dir "*) continue ;; esac
+        if grep -qE '^(==[0-9]+==ERROR: (Address|Leak|Undefined)Sanitizer|WARNING: ThreadSanitizer)|runtime error: ' "$f"; then
+            fail "sanitizer report in ${dir#"$cap_tmp"/}"
+            grep -E -A12 'ERROR: [A-Za-z]+Sanitizer|WARNING: ThreadSanitizer|runtime error: ' "$f" | show
+            n=$((n + 1))
+        fi
+    done < <(find "$cap_tmp" -name .stderr 2>/dev/null | sort)
+    [ -z "$CAP_SAN" ] || [ "$n" -gt 0 ] || pass "no $CAP_SAN sanitizer report in any run"
+}

@@ -10,6 +10,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../capture/common.sh"
 require "$CAPDIR/cap_signal"
 
+# Under a sanitizer (see common.sh) the sanitizer installs handlers for
+# SIGSEGV and SIGBUS that print a report and exit (ASan: status 1, TSan:
+# 66): vftr's handler, installed later, calls the sanitizer's as the
+# program's own handler.  The checks below are about the signal taking its
+# course, so they run with those handlers off (handle_segv=0,
+# handle_sigbus=0), as a build without a sanitizer has none; the case with
+# ASan's handler in place is checked after the loop.
+san_off=handle_segv=0:handle_sigbus=0
+case $CAP_SAN in
+    address) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$san_off" ;;
+    thread)  export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}$san_off" ;;
+esac
+
 for pair in segv:11 bus:7 abrt:6 term:15 int:2; do
     mode=${pair%%:*} sig=${pair#*:}
     d=$cap_tmp/$mode
@@ -37,6 +50,33 @@ for pair in segv:11 bus:7 abrt:6 term:15 int:2; do
     check "$mode: main entered, never left" "1 0" "$(venter "$vfd" main) $(vexit "$vfd" main)"
     check "$mode: two frames open at the end (main, crash)" 2 "$(vkey "$vfd" open)"
 done
+
+# ASan's own SIGSEGV handler in place (ASan builds only): vftr's handler
+# flushes and then calls ASan's, which reports and exits with status 1.
+# Since a handler of the program's may recover, vftr keeps the temporary
+# name; the .tmpvfd must still hold every call made before the crash.
+if [ "$CAP_SAN" = address ]; then
+    d=$cap_tmp/segv-asan
+    ASAN_OPTIONS=${ASAN_OPTIONS%"$san_off"}handle_segv=1 plain "$d.plain" "$CAPDIR/cap_signal" segv 5000
+    ASAN_OPTIONS=${ASAN_OPTIONS%"$san_off"}handle_segv=1 vrun "$d" "$CAPDIR/cap_signal" segv 5000
+    CAP_SAN_EXPECTED="$CAP_SAN_EXPECTED $d $d.plain"   # ASan's SEGV report is the point here
+    check "segv, ASan's handler: ASan reports the crash" 1 \
+        "$(grep -c 'ERROR: AddressSanitizer: SEGV' "$d/.stderr")"
+    check "segv, ASan's handler: the same status as without vftr" \
+        "$(cat "$d.plain/.rc")" "$(cat "$d/.rc")"
+    check "segv, ASan's handler: the program's output is unchanged" \
+        "$(cat "$d.plain/.stdout")" "$(cat "$d/.stdout")"
+    skip "segv, ASan's handler: a .vfd is left" \
+        "ASan's handler, called as the program's own, ends the program; vftr keeps the .tmpvfd name for a handler that may recover"
+    if vfd=$(only_file "$d" '*vfd') && vfdc "$vfd"; then
+        check "segv, ASan's handler: no corrupt chunk" 0 "$(vkey "$vfd" errors)"
+        check "segv, ASan's handler: the header names the signal" 11 "$(vkey "$vfd" signal)"
+        check "segv, ASan's handler: all 5000 step enters flushed" 5000 "$(venter "$vfd" step)"
+        check "segv, ASan's handler: all 5000 step exits flushed" 5000 "$(vexit "$vfd" step)"
+    else
+        fail "segv, ASan's handler: no readable trace file $vfd"; show "$d/.stderr"
+    fi
+fi
 
 # SIGKILL: stop the looping program once it has made 3 M calls, read its
 # last progress line, then kill it.

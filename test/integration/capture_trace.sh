@@ -35,6 +35,54 @@ else
     fail "size cap: no profile log"
 fi
 
+# ---- a cap smaller than one thread buffer (64 KiB against the default
+# 1 MiB buffer of 64 Ki events): what fits goes in, then tracing stops
+d=$cap_tmp/smallcap
+VFTR_TRACE_MAX_SIZE="64 KiB" vrun "$d" "$CAPDIR/cap_fib" 27
+check "small cap: exit status" 0 "$(cat "$d/.rc")"
+check "small cap: one message on stderr" 1 "$(vftr_lines "$d")"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    size=$(stat -c %s "$vfd")
+    check_le "small cap: the file is at most 64 KiB" "$size" 65536
+    # the events are cut to what fits: the file is filled to within 1 %
+    check_le "small cap: the file is filled up to the cap" 64880 "$size"
+    check "small cap: header says capped" 1 "$(vkey "$vfd" capped)"
+    check "small cap: no corrupt chunk" 0 "$(vkey "$vfd" errors)"
+    check "small cap: header event count = events read" "$(vkey "$vfd" events)" \
+        "$(vkey "$vfd" header_events)"
+    # about 2 bytes an event: some 30000 events, 15000 enters
+    check_le "small cap: thousands of fib enters recorded" 10000 "$(venter "$vfd" fib)"
+else
+    fail "small cap: no readable .vfd $vfd"; show "$d/.stderr"
+fi
+[ -f "$d/cap_fib_0.log" ] && check "small cap: the profile still counts all 635621 calls" 635621 \
+    "$(logcalls "$d/cap_fib_0.log" fib)"
+
+# ---- capture's own start is not the program's time: the first function
+# (main) used to absorb the reading of the symbol tables (milliseconds) as
+# its exclusive time.  fib(3) makes 5 calls, so main's exclusive time is
+# microseconds, far under half of the run time (which includes capture's
+# start: the clock calibration alone takes 2 ms).  A run preempted inside
+# main could exceed it: up to three tries.
+for try in 1 2 3; do
+    d=$cap_tmp/mainexcl$try
+    vrun "$d" "$CAPDIR/cap_fib" 3
+    # the % and Function columns, found by the table's header
+    pct=$(awk '$1 == "Calls" && /t_excl/ { for (i = 1; i <= NF; i++) { if ($i == "%") pc = i
+                                                                 if ($i == "Function") fc = i }
+                                           next }
+               pc && /^-/ { next }
+               pc && NF == 0 { exit }
+               pc && $fc == "main" { print $pc; exit }' "$d/cap_fib_0.log" 2>/dev/null)
+    [ -n "$pct" ] && awk -v p="$pct" 'BEGIN { exit !(p < 50) }' && break
+done
+if [ -n "$pct" ] && awk -v p="$pct" 'BEGIN { exit !(p < 50) }'; then
+    pass "main's exclusive time leaves out capture's start ($pct % of the run)"
+else
+    fail "main's exclusive time leaves out capture's start (main: '$pct' % of the run)"
+    show "$d/cap_fib_0.log"
+fi
+
 # ---- sampling interval 1 ms on fib(27) (635621 calls)
 d=$cap_tmp/sample
 VFTR_SAMPLING_SAMPLE_INTERVAL=0.001 vrun "$d" "$CAPDIR/cap_fib" 27

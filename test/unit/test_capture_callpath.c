@@ -486,6 +486,57 @@ START_TEST(unresolved_function_ends_the_prelude)
 }
 END_TEST
 
+/* A resolver that costs time, as the first lookup does when it reads the
+ * symbol tables: naming main takes 100 ticks, naming a 50. */
+static const char *slow_resolve(void *arg, uintptr_t addr)
+{
+    (void)arg;
+    if (addr == ADDR(MAIN))
+        now_ticks += 100;
+    else if (addr == ADDR(A))
+        now_ticks += 50;
+    return resolve(NULL, addr);
+}
+
+/*
+ * The time capture spends creating a function record is overhead, not the
+ * program's: it counts in no function's time.
+ *   main@0: naming it takes until 100, so main starts at 100;
+ *   a@110: naming it takes until 160: a starts at 160 and main's start
+ *          moves by 50, to 150; a leaves @170 (incl 10);
+ *   a@180 again (known: no cost) leaves @185 (incl 5);
+ *   main leaves @200: incl 200 - 150 = 50, excl 50 - 15 = 35.
+ * (Without the discount: main incl 200, excl 175; a incl 65.)
+ */
+START_TEST(naming_a_function_is_not_the_programs_time)
+{
+    struct vftr_settings s;
+    struct vftr_thread *t;
+    struct vftr_profile p;
+
+    memset(&s, 0, sizeof s);
+    s.prelude = true;
+    s.resolve = slow_resolve;
+    vftr_clock_set_test_source(test_clock, NULL, TPS);
+    ck_assert_int_eq(vftr_callpath_setup(&s), 0);
+    t = vftr_thread_new(false);
+    enter(t, MAIN, 0);
+    ck_assert_uint_eq(t->cur->t_enter, 100);
+    enter(t, A, 110);
+    ck_assert_uint_eq(t->cur->t_enter, 160);
+    ck_assert_uint_eq(t->cur->parent->t_enter, 150);
+    leave(t, A, 170);
+    enter(t, A, 180);
+    leave(t, A, 185);
+    leave(t, MAIN, 200);
+    ck_assert_int_eq(vftr_callpath_profile(&p, TPS, 0), 0);
+    ck_assert_uint_eq(p.n, 2);
+    expect(&p, "main", 1, 50, 35);
+    expect(&p, "main/a", 2, 15, 15);
+    vftr_callpath_profile_release(&p);
+}
+END_TEST
+
 static Suite *callpath_suite(void)
 {
     Suite *s = suite_create("capture_callpath");
@@ -503,6 +554,7 @@ static Suite *callpath_suite(void)
     tcase_add_test(tc, precise_functions_are_marked);
     tcase_add_test(tc, prelude_is_skipped_until_main);
     tcase_add_test(tc, unresolved_function_ends_the_prelude);
+    tcase_add_test(tc, naming_a_function_is_not_the_programs_time);
     suite_add_tcase(s, tc);
     return s;
 }
