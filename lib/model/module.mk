@@ -1,0 +1,14 @@
+# lib/model — the trace model every analysis tool shares: call-stack replay,
+# profile aggregation.  Linked as libvftrmodel.a.  It parses no file format:
+# tools feed it events from their own readers (OTF handlers, .vfd records).
+
+MODEL_SRC := $(wildcard lib/model/*.c)
+MODEL_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(MODEL_SRC))
+VFTR_MODEL_A := $(LIB)/libvftrmodel.a
+
+all: $(VFTR_MODEL_A)
+
+$(VFTR_MODEL_A): $(MODEL_OBJ)
+	$(call say,AR,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^

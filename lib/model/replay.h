@@ -1,0 +1,116 @@
+/*
+ * replay.h — call-stack replay: turns the Enter/Leave events of any number
+ * of processes into exclusive and inclusive time per function (per process)
+ * and per call path (summed over processes).  It reads no file: a tool's
+ * event handlers (OTF, .vfd) call vftr_replay_enter()/_leave() in each
+ * process's time order (processes may interleave freely), then
+ * vftr_replay_finish() once.
+ *
+ * Definitions (all times in the trace's ticks):
+ *   - calls:     the number of Enter events inside the window [start, end).
+ *                A call that began before the window contributes its time
+ *                inside the window but is not counted as a call.
+ *   - exclusive: time inside the window during which the function was on
+ *                top of its process's stack.
+ *   - inclusive: time inside the window during which the function was on
+ *                the stack at all.  Recursion is counted once: while f is
+ *                already active, a nested f adds to f's calls and
+ *                exclusive time but not again to its inclusive time
+ *                (so inclusive never exceeds the process's wall time).
+ *                Per call path every node is distinct (f/f is a path of its
+ *                own), so path inclusive time is that of the node.
+ *   - Events outside [start, end) are ignored (counts.outside): a caller may
+ *     feed a whole trace and get the window's profile.
+ *   - A Leave with an empty stack (its Enter was before the window, or is
+ *     missing) opens an implied frame that starts at the window start (or,
+ *     without a window start, at the process's first event) and that
+ *     encloses every call completed at the stack bottom since the last such
+ *     frame, then closes it: a window that cuts calls in half gets the right
+ *     exclusive times.  Counted in counts.implied_enters.  Implied frames sit
+ *     at the root of the call-path tree (what called them is not known).
+ *   - A Leave of a function that is not on top of the stack closes the
+ *     frames above it at the same time (counts.mismatched); a Leave of a
+ *     function not on the stack at all, while the stack is not empty, is
+ *     ignored (counts.mismatched too).  A Leave with function 0 closes the
+ *     top frame, whatever it is.
+ *   - vftr_replay_finish() closes the calls still open at the window end
+ *     (or, for a window open at its end, at each process's last event):
+ *     counts.closed_at_end.
+ *   - A time stamp smaller than the previous one of the same process is
+ *     taken as equal to it (counts.backwards).
+ *
+ * Functions return 0 or -errno (-ENOMEM; -EINVAL after finish).  Ownership:
+ * the replay owns everything it returns; pointers stay valid until the next
+ * call that modifies it.  Threads: a replay is used by one thread at a time;
+ * separate replays are independent (no globals).
+ */
+#ifndef VFTR_MODEL_REPLAY_H
+#define VFTR_MODEL_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One function on one process. */
+struct vftr_funcstat {
+    uint32_t process;
+    uint32_t function;
+    uint64_t calls;
+    uint64_t excl;
+    uint64_t incl;
+};
+
+/* One node of the call-path tree, summed over all processes.  Path ids
+ * start at 1 (index + 1 in vftr_replay_paths()); parent 0 is the root. */
+struct vftr_pathstat {
+    uint32_t parent;
+    uint32_t function;
+    uint32_t depth;      /* 1 for a root-level call */
+    uint64_t calls;
+    uint64_t excl;
+    uint64_t incl;
+};
+
+struct vftr_replay_counts {
+    uint64_t enters, leaves;        /* events inside the window */
+    uint64_t outside;               /* events ignored: outside the window */
+    uint64_t implied_enters;        /* leaves without a matching enter */
+    uint64_t mismatched;            /* leaves of a function not on top */
+    uint64_t closed_at_end;         /* calls still open at the end */
+    uint64_t backwards;             /* time stamps that went backwards */
+};
+
+struct vftr_replay;
+
+/*
+ * A replay of the window [start, end): start 0 and end UINT64_MAX for the
+ * whole trace.  NULL + errno (EINVAL if end <= start, ENOMEM).
+ */
+struct vftr_replay *vftr_replay_new(uint64_t start, uint64_t end);
+void vftr_replay_free(struct vftr_replay *r);     /* NULL-safe */
+
+int vftr_replay_enter(struct vftr_replay *r, uint32_t process, uint32_t function, uint64_t time);
+int vftr_replay_leave(struct vftr_replay *r, uint32_t process, uint32_t function, uint64_t time);
+
+/*
+ * Puts a call that was already under way at the window start on the stack
+ * of `process` (from an EnterSnapshot record, or a stack rebuilt another
+ * way), outermost first and before any event of that process.  Its time
+ * counts from max(enter, window start); it is not counted as a call.
+ * Returns 0, -ENOMEM, or -EINVAL after finish or once the process has had
+ * an event.
+ */
+int vftr_replay_open_call(struct vftr_replay *r, uint32_t process, uint32_t function,
+                          uint64_t enter);
+
+/* Closes open calls (see above).  Afterwards enter/leave return -EINVAL. */
+int vftr_replay_finish(struct vftr_replay *r);
+
+/* Results: per (process, function) in order of first appearance. */
+const struct vftr_funcstat *vftr_replay_funcstats(const struct vftr_replay *r, size_t *n);
+const struct vftr_pathstat *vftr_replay_paths(const struct vftr_replay *r, size_t *n);
+const struct vftr_replay_counts *vftr_replay_counts(const struct vftr_replay *r);
+
+/* Number of processes that had at least one event inside the window. */
+size_t vftr_replay_nprocesses(const struct vftr_replay *r);
+
+#endif /* VFTR_MODEL_REPLAY_H */
