@@ -260,7 +260,7 @@ static uint64_t merge_linear(vftr_otf_merge* m, OTF_HandlerArray* h,
     uint64_t count = 0;
     uint64_t* keys = m->keys;
     uint32_t n = m->n;
-    while (count < limit) {
+    while (count < limit && m->heapn > 0) {
         uint64_t best = keys[0];
         uint32_t top = 0;
         for (uint32_t j = 1; j < n; j++) {
