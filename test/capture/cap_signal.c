@@ -1,6 +1,6 @@
 /* cap_signal MODE N — calls step() N times, then crash(), which prints the
- * counts and ends the program by MODE: segv (a write through a null
- * pointer), bus (raise(SIGBUS)), abrt (abort()), term (raise(SIGTERM)), int
+ * counts and ends the program by MODE: segv (a write to a page without
+ * access), bus (raise(SIGBUS)), abrt (abort()), term (raise(SIGTERM)), int
  * (raise(SIGINT)), or exit (a plain exit(3), for comparison).
  * cap_signal loop [STEP] — calls step() forever, printing "progress N"
  * (flushed) every STEP calls (default 100000), until it is killed; its
@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "calls.h"
 
@@ -26,9 +27,15 @@ static NOINLINE void crash(const char *mode)
     report("step", n_step);
     report("crash", n_crash);
     fflush(stdout);
-    if (strcmp(mode, "segv") == 0)
-        *(volatile int *)(capture_sink & 0) = 1;
-    else if (strcmp(mode, "bus") == 0)
+    if (strcmp(mode, "segv") == 0) {
+        /* a write to a page without access: a real fault, and not a null
+         * pointer, which UBSan would stop at before the fault happens */
+        void *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+        if (page != MAP_FAILED)
+            *(volatile int *)page = 1;
+        raise(SIGSEGV);
+    } else if (strcmp(mode, "bus") == 0)
         raise(SIGBUS);
     else if (strcmp(mode, "abrt") == 0)
         abort();

@@ -234,7 +234,8 @@ int main(int argc, char **argv)
         }
         nm[nn++] = (struct named){ name, ids[i].enter, ids[i].exit, ids[i].sample };
     }
-    qsort(nm, nn, sizeof *nm, by_name);
+    if (nn)   /* qsort(NULL, 0, ...) is undefined behaviour */
+        qsort(nm, nn, sizeof *nm, by_name);
     for (size_t i = 0; i < nthrs; i++)
         open += thrs[i].depth;
 
@@ -263,7 +264,8 @@ int main(int argc, char **argv)
         printf("function\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\n", e, x, s, nm[i].name);
     }
     if (per_thread) {
-        qsort(thrs, nthrs, sizeof *thrs, by_thread);
+        if (nthrs)
+            qsort(thrs, nthrs, sizeof *thrs, by_thread);
         for (size_t i = 0; i < nthrs; i++)
             printf("thread\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu64 "\n", thrs[i].id, thrs[i].enter,
                    thrs[i].exit);
