@@ -131,6 +131,13 @@ static inline int vftr_otf_rb_next_fast(OTF_RBuffer* rb, vftr_otf_parse* ps)
             continue;
         }
         if (c == '*') {
+            /* most traces have few processes: one hex digit */
+            unsigned d = vftr_otf_hexval[(unsigned char)line[1]];
+            if (OTF_LIKELY(d <= 15 && line[2] == '\n')) {
+                process = d;
+                pos += 3;
+                continue;
+            }
             if (OTF_UNLIKELY((q = vftr_otf_hex_line(line + 1, &v)) == NULL || v > UINT32_MAX))
                 break;
             process = (uint32_t)v;
