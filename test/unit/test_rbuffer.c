@@ -237,28 +237,36 @@ START_TEST(time_line_forms)
         "10\n*2\nE2\n"
         "0000000000000011\n*3\nE3\n"
         "12345678\n*4\nE4\n"
-        "123456789\n*5\nE5\n";
+        "123456789\n*5\nE5\n"
+        "12345679\n*10\nE6\n"
+        "1234567a\n*ffffffff\nE7\n"
+        "1234567b\n*f\nE8\n";
     static const uint64_t times[] = { 0xffffffffffffffffull, 0x10, 0x11, 0x12345678,
-                                      0x123456789ull };
+                                      0x123456789ull, 0x12345679, 0x1234567a, 0x1234567b };
+    static const uint32_t procs[] = { 1, 2, 3, 4, 5, 0x10, 0xffffffffu, 0xf };
     OTF_RBuffer *rb = OTF_RBuffer_open_with_external_buffer(sizeof text - 1, text, 0);
     ck_assert_ptr_nonnull(rb);
     vftr_otf_parse ps;
     memset(&ps, 0, sizeof ps);
-    for (int i = 0; i < 5; i++) {
-        ck_assert_int_eq(vftr_otf_rb_next(rb, &ps), 1);
+    for (int i = 0; i < 8; i++) {
+        /* the fast path of the reading loops and the general one agree */
+        int r = i % 2 ? vftr_otf_rb_next(rb, &ps) : vftr_otf_rb_next_fast(rb, &ps);
+        ck_assert_int_eq(r, 1);
         ck_assert_uint_eq(ps.time, times[i]);
-        ck_assert_uint_eq(ps.process, (unsigned)i + 1);
+        ck_assert_uint_eq(ps.process, procs[i]);
     }
     ck_assert_int_eq(vftr_otf_rb_next(rb, &ps), 0);
     OTF_RBuffer_close(rb);
 
-    /* 17 digits and upper-case digits are malformed time lines */
+    /* 17 digits and upper-case digits are malformed time lines; a process
+     * line needs a lower-case hex number of at most 32 bits */
     static const char *bad[] = { "12345678123456781\n*1\nE1\n", "1A\n*1\nE1\n",
-                                 "12345678G\n*1\nE1\n" };
-    for (int i = 0; i < 3; i++) {
+                                 "12345678G\n*1\nE1\n", "5\n*\nE1\n", "5\n*g\nE1\n",
+                                 "5\n*100000000\nE1\n" };
+    for (int i = 0; i < 6; i++) {
         rb = OTF_RBuffer_open_with_external_buffer((uint32_t)strlen(bad[i]), bad[i], 0);
         ck_assert_ptr_nonnull(rb);
-        int r = vftr_otf_rb_next(rb, &ps);
+        int r = vftr_otf_rb_next_fast(rb, &ps);
         ck_assert_msg(r != 1 || ps.p[0] != 'E', "'%s' accepted as a time line", bad[i]);
         OTF_RBuffer_close(rb);
     }
