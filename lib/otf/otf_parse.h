@@ -52,6 +52,19 @@ static inline VFTR_OTF_ALWAYS_INLINE int vftr_otf_parse_u64(vftr_otf_parse* ps, 
     unsigned d = vftr_otf_hexval[*s];
     if (d > 15)
         return 0;
+    /* One or two digits (most ids in a trace): chosen without a branch, as
+     * the length varies from record to record.  s[1] and s[2] exist: the
+     * line ends with '\n' (not a digit) and the buffer has slack after it. */
+    {
+        unsigned d1 = vftr_otf_hexval[s[1]];
+        unsigned two = d1 <= 15;
+        unsigned d2 = vftr_otf_hexval[s[1 + two]];
+        if (OTF_LIKELY(d2 > 15)) {
+            *out = two ? (uint64_t)(d << 4 | d1) : (uint64_t)d;
+            ps->p = (char*)s + 1 + two;
+            return 1;
+        }
+    }
     int n = 0;
     do {
         v = (v << 4) | d;
