@@ -1,7 +1,9 @@
 /*
  * vftr-stats — the function profile of an OTF trace: calls, exclusive and
  * inclusive time, time per call, spread over processes and imbalance, as a
- * sorted table (text, CSV or JSON).
+ * sorted table (text, CSV or JSON); or, with --callpath, the call-path tree,
+ * or, with --messages, the message matrix and the collective operations;
+ * --groups profiles function groups instead of functions.
  *
  * The tool only wires things together: options from lib/util/opts, trace
  * name, time window and process selection from lib/util/tracesel, the
@@ -21,6 +23,7 @@
 
 #include "otf.h"
 
+#include "model/messages.h"
 #include "model/profile.h"
 #include "model/replay.h"
 #include "util/opts.h"
@@ -118,9 +121,12 @@ struct stats_args {
     long top;                 /* -1: all */
     const char *match;
     unsigned format;          /* FMT_* */
+    unsigned view;            /* VIEW_* */
+    int groups;               /* profile function groups, not functions */
 };
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
+enum { VIEW_PROFILE = 0, VIEW_CALLPATH = 1, VIEW_MESSAGES = 2 };
 
 static int add_processes(void *dest, const char *arg, char *err, size_t errlen)
 {
@@ -193,13 +199,71 @@ static int parse_top(void *dest, const char *arg, char *err, size_t errlen)
 
 /* ------------------------------------------------------------------ reading */
 
+/* Names by OTF token (functions, function groups, collective operations). */
+struct nametab {
+    char **v;
+    size_t n;
+};
+
+/* Stores a copy of name under token id.  0 or -ENOMEM. */
+static int nametab_set(struct nametab *t, uint32_t id, const char *name)
+{
+    if (id >= t->n) {
+        size_t n = id + 1 > 2 * t->n ? (size_t)id + 1 : 2 * t->n;
+        char **p = realloc(t->v, n * sizeof *p);
+
+        if (!p)
+            return -ENOMEM;
+        memset(p + t->n, 0, (n - t->n) * sizeof *p);
+        t->v = p;
+        t->n = n;
+    }
+    free(t->v[id]);
+    t->v[id] = strdup(name ? name : "");
+    return t->v[id] ? 0 : -ENOMEM;
+}
+
+/* The name of token id, or "PREFIX-ID" (kept in the table) when the trace
+ * defines none.  NULL when out of memory. */
+static const char *nametab_get(struct nametab *t, uint32_t id, const char *prefix)
+{
+    char unnamed[48];
+
+    if (id < t->n && t->v[id])
+        return t->v[id];
+    snprintf(unnamed, sizeof unnamed, "%s-%" PRIu32, prefix, id);
+    return nametab_set(t, id, unnamed) == 0 ? t->v[id] : NULL;
+}
+
+static void nametab_release(struct nametab *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->v[i]);
+    free(t->v);
+    t->v = NULL;
+    t->n = 0;
+}
+
 struct reader_state {
     struct vftr_replay *replay;
-    char **names;             /* by function token */
-    size_t nnames;
+    struct vftr_messages *messages;   /* --messages only */
+    struct nametab names;     /* by function token */
+    struct nametab gnames;    /* by function group token */
+    struct nametab opnames;   /* by collective operation token */
+    uint32_t *group_of;       /* function token -> group token */
+    size_t ngroup_of;
+    int groups;               /* feed the replay group tokens */
     uint64_t resolution;
     int error;                /* -errno from the model */
 };
+
+/* The token the replay sees for a function: itself, or its group. */
+static uint32_t replay_id(const struct reader_state *st, uint32_t function)
+{
+    if (!st->groups || function == 0)
+        return function;
+    return function < st->ngroup_of ? st->group_of[function] : 0;
+}
 
 static int on_timer(void *ud, uint32_t stream, uint64_t ticks, OTF_KeyValueList *kv)
 {
@@ -215,26 +279,94 @@ static int on_function(void *ud, uint32_t stream, uint32_t func, const char *nam
 {
     struct reader_state *st = ud;
 
-    (void)stream, (void)group, (void)source, (void)kv;
-    if (func >= st->nnames) {
-        size_t n = func + 1 > 2 * st->nnames ? (size_t)func + 1 : 2 * st->nnames;
-        char **p = realloc(st->names, n * sizeof *p);
+    (void)stream, (void)source, (void)kv;
+    if (func >= st->ngroup_of) {
+        size_t n = func + 1 > 2 * st->ngroup_of ? (size_t)func + 1 : 2 * st->ngroup_of;
+        uint32_t *p = realloc(st->group_of, n * sizeof *p);
 
         if (!p) {
             st->error = -ENOMEM;
             return OTF_RETURN_ABORT;
         }
-        memset(p + st->nnames, 0, (n - st->nnames) * sizeof *p);
-        st->names = p;
-        st->nnames = n;
+        memset(p + st->ngroup_of, 0, (n - st->ngroup_of) * sizeof *p);
+        st->group_of = p;
+        st->ngroup_of = n;
     }
-    free(st->names[func]);
-    st->names[func] = strdup(name ? name : "");
-    if (!st->names[func]) {
-        st->error = -ENOMEM;
-        return OTF_RETURN_ABORT;
-    }
-    return OTF_RETURN_OK;
+    st->group_of[func] = group;
+    st->error = nametab_set(&st->names, func, name);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_group(void *ud, uint32_t stream, uint32_t group, const char *name,
+                    OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)stream, (void)kv;
+    st->error = nametab_set(&st->gnames, group, name);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_collop_def(void *ud, uint32_t stream, uint32_t op, const char *name, uint32_t type,
+                         OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)stream, (void)type, (void)kv;
+    st->error = nametab_set(&st->opnames, op, name);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_send(void *ud, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                   uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)source, (void)kv;
+    st->error = vftr_messages_send(st->messages, time, sender, receiver, comm, tag, length);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_recv(void *ud, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                   uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)source, (void)kv;
+    st->error = vftr_messages_recv(st->messages, time, receiver, sender, comm, tag, length);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_collop(void *ud, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
+                     uint32_t root, uint32_t sent, uint32_t received, uint64_t duration,
+                     uint32_t source, OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)time, (void)comm, (void)root, (void)source, (void)kv;
+    st->error = vftr_messages_collop(st->messages, process, op, sent, received, duration);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_coll_begin(void *ud, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
+                         uint32_t comm, uint32_t root, uint64_t sent, uint64_t received,
+                         uint32_t scl, OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)comm, (void)root, (void)scl, (void)kv;
+    st->error = vftr_messages_coll_begin(st->messages, time, process, op, id, sent, received);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_coll_end(void *ud, uint64_t time, uint32_t process, uint64_t id,
+                       OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)kv;
+    st->error = vftr_messages_coll_end(st->messages, time, process, id);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
 
 static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process,
@@ -243,7 +375,7 @@ static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process
     struct reader_state *st = ud;
 
     (void)source, (void)kv;
-    st->error = vftr_replay_enter(st->replay, process, function, time);
+    st->error = vftr_replay_enter(st->replay, process, replay_id(st, function), time);
     return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
 
@@ -253,7 +385,7 @@ static int on_leave(void *ud, uint64_t time, uint32_t function, uint32_t process
     struct reader_state *st = ud;
 
     (void)source, (void)kv;
-    st->error = vftr_replay_leave(st->replay, process, function, time);
+    st->error = vftr_replay_leave(st->replay, process, replay_id(st, function), time);
     return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
 
@@ -412,11 +544,184 @@ static void print_json(FILE *out, const struct table *t, size_t n)
     fputs("\n]}\n", out);
 }
 
+/* ------------------------------------------------------------------ call paths */
+
+struct pathrow {
+    uint32_t id;
+    const char *name;
+    const struct vftr_pathstat *p;
+};
+
+/* Siblings together (by parent), the larger inclusive time first, then by
+ * name, then by id (deterministic). */
+static int cmp_siblings(const void *a, const void *b)
+{
+    const struct pathrow *x = a, *y = b;
+    int d;
+
+    if (x->p->parent != y->p->parent)
+        return x->p->parent < y->p->parent ? -1 : 1;
+    if (x->p->incl != y->p->incl)
+        return x->p->incl > y->p->incl ? -1 : 1;
+    d = strcmp(x->name, y->name);
+    if (d)
+        return d;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, double res,
+                           int first)
+{
+    double excl = (double)r->p->excl / res, incl = (double)r->p->incl / res;
+
+    if (format == FMT_CSV) {
+        fprintf(out, "%" PRIu64 ",%.6f,%.6f,%" PRIu32 ",", r->p->calls, excl, incl, r->p->depth);
+        print_csv_string(out, r->name);
+        fputc('\n', out);
+    } else if (format == FMT_JSON) {
+        fprintf(out, "%s{\"calls\":%" PRIu64 ",\"excl\":%.6f,\"incl\":%.6f,\"depth\":%" PRIu32
+                ",\"function\":", first ? "\n" : ",\n", r->p->calls, excl, incl, r->p->depth);
+        print_json_string(out, r->name);
+        fputc('}', out);
+    } else {
+        fprintf(out, "%12" PRIu64 " %12.6f %12.6f  %*s%s\n", r->p->calls, excl, incl,
+                (int)(2 * (r->p->depth - 1)), "", r->name);
+    }
+}
+
+/*
+ * The call-path tree, depth first, children ordered by cmp_siblings.  The
+ * rows sorted by parent put every node's children in one run; an explicit
+ * stack walks the tree (recursive traces make deep trees).  0 or -ENOMEM.
+ */
+static int print_paths(FILE *out, unsigned format, const struct vftr_replay *replay,
+                       struct nametab *names, const char *prefix, double res)
+{
+    size_t n, top = 0, nout = 0;
+    const struct vftr_pathstat *ps = vftr_replay_paths(replay, &n);
+    struct pathrow *rows = calloc(n ? n : 1, sizeof *rows);
+    size_t *first = calloc(n + 2, sizeof *first);     /* first[parent]: its children's run */
+    size_t *stack = calloc(n ? n : 1, sizeof *stack);
+    int rc = -ENOMEM;
+
+    if (!rows || !first || !stack)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        rows[i] = (struct pathrow){ (uint32_t)i + 1, nametab_get(names, ps[i].function, prefix),
+                                    &ps[i] };
+        if (!rows[i].name)
+            goto out;
+    }
+    if (n)
+        qsort(rows, n, sizeof *rows, cmp_siblings);
+    for (size_t i = 0; i < n; i++)                    /* count children per parent */
+        first[rows[i].p->parent + 1]++;
+    for (size_t i = 1; i < n + 2; i++)                /* prefix sums: run of parent p */
+        first[i] += first[i - 1];                     /* is [first[p], first[p + 1]) */
+
+    if (format == FMT_CSV)
+        fputs("calls,excl,incl,depth,function\n", out);
+    else if (format == FMT_JSON)
+        fputs("{\"paths\":[", out);
+    else
+        fprintf(out, "%12s %12s %12s  call path\n", "calls", "excl[s]", "incl[s]");
+    for (size_t k = first[1]; k-- > first[0];)       /* roots, pushed last first */
+        stack[top++] = k;
+    while (top > 0) {
+        size_t i = stack[--top];
+        uint32_t id = rows[i].id;
+
+        print_path_row(out, format, &rows[i], res, nout++ == 0);
+        for (size_t k = first[id + 1]; k-- > first[id];)
+            stack[top++] = k;
+    }
+    if (format == FMT_JSON)
+        fputs("\n]}\n", out);
+    rc = 0;
+out:
+    free(rows);
+    free(first);
+    free(stack);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ messages */
+
+static int print_messages(FILE *out, unsigned format, const struct vftr_messages *m,
+                          struct nametab *opnames, double res)
+{
+    size_t np, nc;
+    const struct vftr_msgpair *p = vftr_messages_pairs(m, &np);
+    const struct vftr_collstat *c = vftr_messages_collectives(m, &nc);
+    const struct vftr_msg_counts *k = vftr_messages_counts(m);
+    const char *name;
+
+    if (format == FMT_CSV)
+        fputs("sender,receiver,messages,bytes,matched,transfer\n", out);
+    else if (format == FMT_JSON)
+        fprintf(out, "{\"sends\":%" PRIu64 ",\"recvs\":%" PRIu64 ",\"matched\":%" PRIu64
+                ",\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64
+                ",\"unmatched_begins\":%" PRIu64 ",\"unmatched_ends\":%" PRIu64 ",\"pairs\":[",
+                k->sends, k->recvs, k->matched, k->unmatched_sends, k->unmatched_recvs,
+                k->unmatched_begins, k->unmatched_ends);
+    else
+        fprintf(out, "point-to-point: %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64
+                " matched, %" PRIu64 " sends and %" PRIu64 " receives unmatched\n"
+                "%12s %12s %12s %12s %12s %12s\n",
+                k->sends, k->recvs, k->matched, k->unmatched_sends, k->unmatched_recvs,
+                "sender", "receiver", "messages", "bytes", "matched", "transfer[s]");
+    for (size_t i = 0; i < np; i++) {
+        double t = (double)p[i].transfer / res;
+
+        if (format == FMT_CSV)
+            fprintf(out, "%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f\n",
+                    p[i].sender, p[i].receiver, p[i].messages, p[i].bytes, p[i].matched, t);
+        else if (format == FMT_JSON)
+            fprintf(out, "%s{\"sender\":%" PRIu32 ",\"receiver\":%" PRIu32 ",\"messages\":%"
+                    PRIu64 ",\"bytes\":%" PRIu64 ",\"matched\":%" PRIu64 ",\"transfer\":%.6f}",
+                    i ? ",\n" : "\n", p[i].sender, p[i].receiver, p[i].messages, p[i].bytes,
+                    p[i].matched, t);
+        else
+            fprintf(out, "%12" PRIu32 " %12" PRIu32 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+                    " %12.6f\n", p[i].sender, p[i].receiver, p[i].messages, p[i].bytes,
+                    p[i].matched, t);
+    }
+
+    if (format == FMT_CSV)
+        fputs("\noperation,count,bytes,time\n", out);
+    else if (format == FMT_JSON)
+        fputs("\n],\"collectives\":[", out);
+    else
+        fprintf(out, "\ncollectives: %" PRIu64 " operations, %" PRIu64 " begins and %" PRIu64
+                " ends unmatched\n%12s %12s %12s  %s\n", k->collops, k->unmatched_begins,
+                k->unmatched_ends, "count", "bytes", "time[s]", "operation");
+    for (size_t i = 0; i < nc; i++) {
+        if (!(name = nametab_get(opnames, c[i].op, "collective")))
+            return -ENOMEM;
+        if (format == FMT_CSV) {
+            print_csv_string(out, name);
+            fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%.6f\n", c[i].count, c[i].bytes,
+                    (double)c[i].time / res);
+        } else if (format == FMT_JSON) {
+            fputs(i ? ",\n{\"operation\":" : "\n{\"operation\":", out);
+            print_json_string(out, name);
+            fprintf(out, ",\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"time\":%.6f}",
+                    c[i].count, c[i].bytes, (double)c[i].time / res);
+        } else {
+            fprintf(out, "%12" PRIu64 " %12" PRIu64 " %12.6f  %s\n", c[i].count, c[i].bytes,
+                    (double)c[i].time / res, name);
+        }
+    }
+    if (format == FMT_JSON)
+        fputs("\n]}\n", out);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ main job */
 
 static int stats(const struct vftr_tool *tool, struct stats_args *args, const char *trace)
 {
-    char err[VFTR_ERRMSG_MAX], why[VFTR_ERRMSG_MAX], unnamed[32];
+    char err[VFTR_ERRMSG_MAX], why[VFTR_ERRMSG_MAX];
     struct reader_state st = { 0 };
     struct vftr_timerange range = { 0, UINT64_MAX };
     struct vftr_profile prof = VFTR_PROFILE_INIT;
@@ -483,20 +788,42 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
         }
     }
 
-    st.replay = vftr_replay_new(range.start, range.end);
+    st.groups = args->groups;
+    if (args->view == VIEW_MESSAGES)
+        st.messages = vftr_messages_new(NULL, NULL);
+    else
+        st.replay = vftr_replay_new(range.start, range.end);
     handlers = OTF_HandlerArray_open();
-    if (!st.replay || !handlers) {
+    if ((!st.replay && !st.messages) || !handlers) {
         rc = vftr_tool_fail(tool, stderr, "out of memory");
         goto out;
+    }
+    struct { OTF_FunctionPointer *fn; uint32_t record; } const wanted[] = {
+        { HANDLER(on_group), OTF_DEFFUNCTIONGROUP_RECORD },
+        { HANDLER(on_collop_def), OTF_DEFCOLLOP_RECORD },
+        { HANDLER(on_send), OTF_SEND_RECORD },
+        { HANDLER(on_recv), OTF_RECEIVE_RECORD },
+        { HANDLER(on_collop), OTF_COLLOP_RECORD },
+        { HANDLER(on_coll_begin), OTF_BEGINCOLLOP_RECORD },
+        { HANDLER(on_coll_end), OTF_ENDCOLLOP_RECORD },
+    };
+    /* Message records only for --messages; the replay's for the rest. */
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        if (!st.messages && i >= 2)
+            break;
+        OTF_HandlerArray_setHandler(handlers, wanted[i].fn, wanted[i].record);
+        OTF_HandlerArray_setFirstHandlerArg(handlers, &st, wanted[i].record);
     }
     OTF_HandlerArray_setHandler(handlers, HANDLER(on_timer), OTF_DEFTIMERRESOLUTION_RECORD);
     OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFTIMERRESOLUTION_RECORD);
     OTF_HandlerArray_setHandler(handlers, HANDLER(on_function), OTF_DEFFUNCTION_RECORD);
     OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFFUNCTION_RECORD);
-    OTF_HandlerArray_setHandler(handlers, HANDLER(on_enter), OTF_ENTER_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_ENTER_RECORD);
-    OTF_HandlerArray_setHandler(handlers, HANDLER(on_leave), OTF_LEAVE_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_LEAVE_RECORD);
+    if (st.replay) {
+        OTF_HandlerArray_setHandler(handlers, HANDLER(on_enter), OTF_ENTER_RECORD);
+        OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_ENTER_RECORD);
+        OTF_HandlerArray_setHandler(handlers, HANDLER(on_leave), OTF_LEAVE_RECORD);
+        OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_LEAVE_RECORD);
+    }
 
     if (OTF_Reader_readDefinitions(reader, handlers) == OTF_READ_ERROR ||
         OTF_Reader_readEvents(reader, handlers) == OTF_READ_ERROR) {
@@ -507,7 +834,18 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
                                 otf_reason(why, sizeof why));
         goto out;
     }
+    table.resolution = st.resolution ? (double)st.resolution : 1.0;
+    if (st.messages) {
+        vftr_messages_finish(st.messages);
+        rc = print_messages(stdout, args->format, st.messages, &st.opnames, table.resolution);
+        goto written;
+    }
     vftr_replay_finish(st.replay);
+    if (args->view == VIEW_CALLPATH) {
+        rc = print_paths(stdout, args->format, st.replay, st.groups ? &st.gnames : &st.names,
+                         st.groups ? "group" : "function", table.resolution);
+        goto written;
+    }
 
     size_t nfs;
     const struct vftr_funcstat *fs = vftr_replay_funcstats(st.replay, &nfs);
@@ -516,25 +854,16 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
         rc = vftr_tool_fail(tool, stderr, "out of memory");
         goto out;
     }
-    table.resolution = st.resolution ? (double)st.resolution : 1.0;
     table.total = (double)prof.total;     /* before --match: % of everything */
     for (size_t i = 0; i < prof.nrows; i++) {
         uint32_t f = prof.rows[i].function;
-        const char *name = f < st.nnames ? st.names[f] : NULL;
+        const char *name = args->groups ? nametab_get(&st.gnames, f, "group")
+                                        : nametab_get(&st.names, f, "function");
         struct row *row = &table.rows[table.nrows];
 
         if (!name) {
-            snprintf(unnamed, sizeof unnamed, "function-%" PRIu32, f);
-            /* Unnamed functions are rare: keep the text in the names table. */
-            if (f >= st.nnames && on_function(&st, 0, f, unnamed, 0, 0, NULL) != OTF_RETURN_OK) {
-                rc = vftr_tool_fail(tool, stderr, "out of memory");
-                goto out;
-            }
-            if (!st.names[f] && !(st.names[f] = strdup(unnamed))) {
-                rc = vftr_tool_fail(tool, stderr, "out of memory");
-                goto out;
-            }
-            name = st.names[f];
+            rc = vftr_tool_fail(tool, stderr, "out of memory");
+            goto out;
         }
         if (re && pcre2_match(re, (PCRE2_SPTR)name, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) < 0)
             continue;
@@ -560,6 +889,12 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
         print_json(stdout, &table, n);
     else
         print_text(stdout, &table, n);
+    rc = 0;
+written:
+    if (rc < 0) {
+        rc = vftr_tool_fail(tool, stderr, "out of memory");
+        goto out;
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         rc = vftr_tool_fail(tool, stderr, "write error: %s", strerror(errno));
         goto out;
@@ -570,9 +905,11 @@ out:
     free(table.rows);
     vftr_profile_release(&prof);
     vftr_replay_free(st.replay);
-    for (size_t i = 0; i < st.nnames; i++)
-        free(st.names[i]);
-    free(st.names);
+    vftr_messages_free(st.messages);
+    nametab_release(&st.names);
+    nametab_release(&st.gnames);
+    nametab_release(&st.opnames);
+    free(st.group_of);
     if (handlers)
         OTF_HandlerArray_close(handlers);
     if (reader)
@@ -588,6 +925,7 @@ out:
 int main(int argc, char **argv)
 {
     struct stats_args args = { .procs = VFTR_PROCLIST_INIT, .top = -1 };
+    int callpath = 0, messages = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "sort", 's', "COL[,COL]",
           "sort by these columns (see COLUMNS below);\nnumbers descend, names ascend",
@@ -601,6 +939,15 @@ int main(int argc, char **argv)
           "profile only the window A <= time < B\n(see TIMES below)", &args, 0, check_window },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
           "only these processes, e.g. 1-4,9 (decimal;\nmay be repeated)", &args, 0, add_processes },
+        { VFTR_OPT_FLAG, "callpath", 'C', NULL,
+          "print the call-path tree (calls, excl, incl per\npath) instead of the function profile",
+          &callpath, 1, NULL },
+        { VFTR_OPT_FLAG, "messages", 'M', NULL,
+          "print the message matrix (per sender and receiver)\nand the collective operations",
+          &messages, 1, NULL },
+        { VFTR_OPT_FLAG, "groups", 'g', NULL,
+          "profile function groups instead of functions\n(DefFunctionGroup)", &args.groups, 1,
+          NULL },
         { VFTR_OPT_FLAG, "csv", 'c', NULL, "print CSV", &args.format, FMT_CSV, NULL },
         { VFTR_OPT_FLAG, "json", 'j', NULL, "print JSON", &args.format, FMT_JSON, NULL },
         VFTR_OPT_TABLE_END,
@@ -620,6 +967,8 @@ int main(int argc, char **argv)
         "empty.  Calls cut by the window count with their time inside it; calls\n"
         "counts the enters inside the window.\n"
         "\n"
+        "--callpath and --messages ignore --sort, --top and --match.\n"
+        "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
     };
@@ -632,7 +981,10 @@ int main(int argc, char **argv)
         vftr_proclist_release(&args.procs);
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
-    if (first >= argc)
+    args.view = messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
+    if (callpath && messages)
+        rc = vftr_tool_usage_fail(&tool, stderr, "--callpath and --messages exclude each other");
+    else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     else if (argc - first > 1)
         rc = vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);

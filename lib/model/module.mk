@@ -1,6 +1,7 @@
 # lib/model — the trace model every analysis tool shares: call-stack replay,
-# profile aggregation.  Linked as libvftrmodel.a.  It parses no file format:
-# tools feed it events from their own readers (OTF handlers, .vfd records).
+# profile aggregation, message matching.  Linked as libvftrmodel.a.  It
+# parses no file format: tools feed it events from their own readers (OTF
+# handlers, .vfd records).
 
 MODEL_SRC := $(wildcard lib/model/*.c)
 MODEL_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(MODEL_SRC))

@@ -16,6 +16,37 @@
 #    Window --time 45: --process 1: a 45..50 (5, 1 call); b implied from 45,
 #    excl 25-5 = 20, calls 0; main implied from 45, 55 incl, excl 55-25 = 30.
 #    Total 55 ticks.  -> test/data/stats/fixture-window.csv
+#    --callpath (summed over processes; siblings by inclusive time, then name):
+#      main 3 calls, excl 50+10+20 = 80, incl 200
+#        main/a: P1 10..30 + P3 20..60: 2 calls, 20+40 = 60 excl and incl
+#          main/a/b: P3 60..60: 1 call, 0
+#        main/b: P1 40..70: excl 25, incl 30      (ties f at incl 30: by name)
+#          main/b/a: P1 45..50: 5
+#        main/f: P2 5..35: excl 20, incl 30
+#          main/f/f: P2 10..20: 10              -> test/data/stats/fixture-callpath.txt
+#    --groups (APP = main, a; LIB = b, f), the replay run on group tokens:
+#      P1 APP 0..100 { APP 10..30, LIB 40..70 { APP 45..50 } }: APP calls 3,
+#         excl 40+5+30 = 75, incl 100 (nested APP once); LIB 25 / 30
+#      P2 APP 0..40 { LIB 5..35 { LIB 10..20 } }: APP 1/10/40; LIB 2/30/30
+#      P3 APP 0..60 { APP 20..60 { LIB 60..60 } }: APP 2/60/60; LIB 1/0/0
+#      APP 6 calls, excl 145 (72.50 %), incl 200, per call 200/6, min 10,
+#      max 75, avg 48.333, imbalance 26.667/75 = 0.3556; LIB 4 calls, excl 55,
+#      incl 60, per call 15, min 0, max 30, avg 18.333, imbalance 0.3889.
+#      -> test/data/stats/fixture-groups.csv; --callpath --groups merges P1's
+#      main/b and P2's main/f into APP/LIB (2 calls, 45, 60); APP/APP ties
+#      APP/LIB at incl 60 and comes first by name
+#      -> test/data/stats/fixture-callpath-groups.csv
+#    --messages (the fixture's header lists the records):
+#      1->2: 3 messages (c1 t7, c1 t8, c2 t7), 100+200+300 = 600 B, all
+#            matched (t8 received before t7; c2 apart from c1), transfer
+#            3+1+3 = 7 ms;  1->3: 1000 B, unmatched;  2->1: 50 B, 5 ms
+#      MPI_Barrier 3 records, 5+2+15 = 22 ms; MPI_Allreduce begin/end on
+#      P1 (60..65) and P2 (36..39): 2, 4*8 = 32 B, 8 ms
+#      -> test/data/stats/fixture-messages.csv
+#      Window 0:14 keeps the sends at 12, 13 and nothing else: 2 sends,
+#      300 B, no match.  Process 1 alone: its 4 sends (none matched: the
+#      receives are on P2 and P3), 1 receive (from P2, unmatched), one
+#      barrier (5 ms), one allreduce (16 B, 5 ms).
 # 2. Per-function calls, exclusive and inclusive time (summed over processes)
 #    against otfprofile's CSV on the vftr-dump fixture.
 #
@@ -56,6 +87,17 @@ for w in ref vftr; do
           "$(cat "$DATA/fixture-window.csv")" "$out"
 done
 
+for w in ref vftr; do
+    check "golden --callpath tree ($w-written trace)" "$(cat "$DATA/fixture-callpath.txt")" \
+          "$("$STATS" --callpath "$tmp/$w" 2>&1)"
+    check "golden --groups profile ($w-written trace)" "$(cat "$DATA/fixture-groups.csv")" \
+          "$("$STATS" --csv --groups "$tmp/$w" 2>&1)"
+    check "golden --callpath --groups ($w-written trace)" \
+          "$(cat "$DATA/fixture-callpath-groups.csv")" "$("$STATS" -C -g --csv "$tmp/$w" 2>&1)"
+    check "golden --messages ($w-written trace)" "$(cat "$DATA/fixture-messages.csv")" \
+          "$("$STATS" --csv --messages "$tmp/$w" 2>&1)"
+done
+
 col() { awk -F, -v c="$1" 'NR > 1 { printf "%s%s", sep, $c; sep = " " } END { print "" }'; }
 check "--sort calls,function" "a main b f" "$("$STATS" --csv --sort calls,function "$tmp/ref" | col 12)"
 check "--sort function" "a b f main" "$("$STATS" --csv -s function "$tmp/ref" | col 12)"
@@ -76,6 +118,24 @@ if command -v python3 >/dev/null; then
     got=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["total_s"], " ".join("%s:%d:%s" % (f["function"], f["calls"], f["imbalance"]) for f in d["functions"]))' <<<"$json" 2>&1)
     check "--json parses and carries the columns" "0.2 main:3:0.4667 a:3:0.1875 f:2:0.0 b:2:0.5" "$got"
 fi
+if command -v python3 >/dev/null; then
+    msgs() {
+        python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["sends"], d["recvs"], d["matched"], d["unmatched_sends"], d["unmatched_recvs"], " ".join("%d>%d:%d:%d:%d" % (p["sender"], p["receiver"], p["messages"], p["bytes"], p["matched"]) for p in d["pairs"]), " ".join("%s:%d:%d:%.3f" % (c["operation"], c["count"], c["bytes"], c["time"]) for c in d["collectives"]))' 2>&1
+    }
+    check "--messages --json: counts" \
+          "5 4 4 1 0 1>2:3:600:3 1>3:1:1000:0 2>1:1:50:1 MPI_Barrier:3:0:0.022 MPI_Allreduce:2:32:0.008" \
+          "$("$STATS" --messages --json "$tmp/ref" | msgs)"
+    check "--messages --time 0:14" "2 0 0 2 0 1>2:2:300:0 " \
+          "$("$STATS" -M -j -t 0:14 "$tmp/ref" | msgs)"
+    check "--messages --process 1" \
+          "4 1 0 4 1 1>2:3:600:0 1>3:1:1000:0 2>1:0:0:0 MPI_Barrier:1:0:0.005 MPI_Allreduce:1:16:0.005" \
+          "$("$STATS" -M -j -p 1 "$tmp/vftr" | msgs)"
+    got=$("$STATS" --callpath --json "$tmp/ref" | python3 -c 'import json,sys; print(" ".join("%d%s" % (p["depth"], p["function"]) for p in json.load(sys.stdin)["paths"]))' 2>&1)
+    check "--callpath --json: depth-first order" "1main 2a 3b 2b 3a 2f 3f" "$got"
+fi
+text=$("$STATS" --messages "$tmp/ref")
+check "--messages text: counts line" 1 \
+      "$(grep -c '^point-to-point: 5 sent, 4 received, 4 matched, 1 sends and 0 receives unmatched$' <<<"$text")"
 text=$("$STATS" "$tmp/ref")
 check "text: header + 4 rows" 5 "$(wc -l <<<"$text")"
 check "text: header names the columns" 1 "$(head -1 <<<"$text" | grep -c 'calls .*excl\[s\].*imbalance.*procs.*function')"
@@ -91,6 +151,9 @@ check "bad --match: exit 2" 2 "$rc"
 check "missing trace: exit 1" 1 "$rc"
 check "missing trace: message names it" 1 "$(grep -c "^vftr-stats: $tmp/missing.otf: " "$tmp/err")"
 "$STATS" >/dev/null 2>&1; check "no operand: exit 2" 2 "$?"
+"$STATS" --callpath --messages "$tmp/ref" >/dev/null 2>"$tmp/err"; rc=$?
+check "--callpath with --messages: exit 2" 2 "$rc"
+check "--callpath with --messages: message" 1 "$(grep -c '^vftr-stats: --callpath and --messages exclude each other' "$tmp/err")"
 "$STATS" --help | grep -q -- '--sort' && pass "--help lists --sort" || fail "--help lists --sort"
 
 # ------------------------------------------------------------------ otfprofile

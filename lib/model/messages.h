@@ -1,0 +1,103 @@
+/*
+ * messages.h — point-to-point message matching and collective-operation
+ * statistics: the communication half of the trace model.  Like the replay
+ * (replay.h) it reads no file: a tool's handlers feed it the send, receive
+ * and collective records, then call vftr_messages_finish() once.
+ *
+ * Matching: a receive matches the oldest unmatched send with the same
+ * sender, receiver, communicator and tag (MPI's non-overtaking rule: FIFO
+ * per channel); messages of other tags or communicators between the same
+ * processes do not disturb each other.  Records may come in any order
+ * between processes (a merged OTF stream is sorted by time, and a receive
+ * may even be read before its send): a receive that finds no send waits,
+ * and the next send of its channel matches it.  What is left at the finish
+ * is counted as unmatched (sends whose receive lies outside the window or
+ * was never recorded, and the reverse).  Byte counts are taken from the
+ * send; a receive's length is only used for receive-only traffic.
+ *
+ * Collectives: a CollectiveOperation record (one process's part of one
+ * operation, with its duration) counts once for its operation; so does a
+ * Begin/EndCollectiveOperation pair of one process, matched by (process,
+ * matching id), its time being end − begin.  Bytes are sent + received.
+ * A begin without end (or an end without begin) is counted, not used; a
+ * second begin of the same (process, matching id) before its end makes the
+ * first one unmatched.
+ *
+ * Functions return 0 or -errno (-ENOMEM; -EINVAL after finish).  Ownership:
+ * the object owns everything it returns; pointers stay valid until the next
+ * call that modifies it.  Threads: one thread at a time per object; no
+ * globals.
+ */
+#ifndef VFTR_MODEL_MESSAGES_H
+#define VFTR_MODEL_MESSAGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One matched message, as handed to the match callback. */
+struct vftr_msgmatch {
+    uint32_t sender, receiver, comm, tag;
+    uint64_t send_time, recv_time;
+    uint64_t bytes;            /* the send's length */
+};
+
+/* Traffic from one process to another (one cell of the matrix). */
+struct vftr_msgpair {
+    uint32_t sender, receiver;
+    uint64_t messages;         /* sends */
+    uint64_t bytes;            /* bytes of those sends */
+    uint64_t matched;          /* sends that found their receive */
+    uint64_t recvs_only;       /* receives that found no send */
+    uint64_t transfer;         /* ticks: sum of recv_time - send_time over matched */
+};
+
+/* One collective operation (OTF collective token), over all processes. */
+struct vftr_collstat {
+    uint32_t op;
+    uint64_t count;            /* per-process operations */
+    uint64_t bytes;            /* sent + received */
+    uint64_t time;             /* ticks: durations, or end - begin */
+};
+
+struct vftr_msg_counts {
+    uint64_t sends, recvs, matched;
+    uint64_t unmatched_sends, unmatched_recvs;     /* known after finish */
+    uint64_t collops;                              /* collective operations counted */
+    uint64_t unmatched_begins, unmatched_ends;     /* begins known after finish */
+};
+
+typedef void vftr_msgmatch_fn(void *arg, const struct vftr_msgmatch *m);
+
+struct vftr_messages;
+
+/*
+ * A new, empty matcher.  on_match (may be NULL) is called with arg for every
+ * match, in the order matches are made.  NULL + errno (ENOMEM).
+ */
+struct vftr_messages *vftr_messages_new(vftr_msgmatch_fn *on_match, void *arg);
+void vftr_messages_free(struct vftr_messages *m);     /* NULL-safe */
+
+int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, uint32_t receiver,
+                       uint32_t comm, uint32_t tag, uint64_t bytes);
+int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver, uint32_t sender,
+                       uint32_t comm, uint32_t tag, uint64_t bytes);
+
+/* A complete collective operation of one process (OTF CollectiveOperation). */
+int vftr_messages_collop(struct vftr_messages *m, uint32_t process, uint32_t op, uint64_t sent,
+                         uint64_t received, uint64_t duration);
+/* Begin/EndCollectiveOperation of one process. */
+int vftr_messages_coll_begin(struct vftr_messages *m, uint64_t time, uint32_t process, uint32_t op,
+                             uint64_t matching_id, uint64_t sent, uint64_t received);
+int vftr_messages_coll_end(struct vftr_messages *m, uint64_t time, uint32_t process,
+                           uint64_t matching_id);
+
+/* Counts what is left unmatched and sorts the results; afterwards the
+ * feeding functions return -EINVAL. */
+int vftr_messages_finish(struct vftr_messages *m);
+
+/* Results, after finish: pairs sorted by (sender, receiver), collectives by op. */
+const struct vftr_msgpair *vftr_messages_pairs(const struct vftr_messages *m, size_t *n);
+const struct vftr_collstat *vftr_messages_collectives(const struct vftr_messages *m, size_t *n);
+const struct vftr_msg_counts *vftr_messages_counts(const struct vftr_messages *m);
+
+#endif /* VFTR_MODEL_MESSAGES_H */
