@@ -19,7 +19,7 @@
 #define RB_MAX_SIZE      (100u * 1024u * 1024u)   /* longest line accepted */
 #define RB_JUMP_SIZE     4096u
 /* Bisection stops when the interval is this small; the rest is read. */
-#define RB_SEARCH_STOP   2048u
+#define RB_SEARCH_STOP   256u
 /* Bytes allocated beyond the buffer's size: room for the '\n' added to a
  * last line without one, and for the 8-byte loads of find_newline. */
 #define RB_SLACK         16u
