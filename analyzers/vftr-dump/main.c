@@ -34,40 +34,8 @@
 struct dump_args {
     unsigned kinds;
     int count_only;
-    const char *window;          /* --time, parsed once the time base is known */
-    struct vftr_proclist procs;  /* --process */
-    int have_procs;
+    struct vftr_tracesel sel;    /* --process, --time */
 };
-
-static int add_processes(void *dest, const char *arg, char *err, size_t errlen)
-{
-    struct dump_args *args = dest;
-    int rc = vftr_proclist_parse(&args->procs, arg, err, errlen);
-
-    if (rc == 0)
-        args->have_procs = 1;
-    return rc;
-}
-
-/*
- * Checks the syntax of --time before the trace is opened, so that a typo is
- * a usage error even when the trace name is wrong too.  The real conversion
- * needs the trace's resolution; errors that depend on it (overflow, units
- * without a resolution) are left for later.
- */
-static int check_window(void *dest, const char *arg, char *err, size_t errlen)
-{
-    static const struct vftr_timebase any = { 1000000000u, 0 };
-    struct dump_args *args = dest;
-    struct vftr_timerange range;
-    int rc = vftr_timerange_parse(arg, &any, &range, err, errlen);
-
-    if (rc == -ERANGE)
-        rc = 0;
-    if (rc == 0)
-        args->window = arg;
-    return rc;
-}
 
 /* One section of the trace: which records, and how the reader reads them. */
 struct section {
@@ -183,25 +151,15 @@ static int dump(const struct vftr_tool *tool, struct dump_args *args, const char
         goto out;
     }
 
-    if (args->window) {
-        struct vftr_timebase base;
-        struct vftr_timerange range;
-        int trc = vftr_trace_timebase(stub, manager, &base, err, sizeof err);
+    {
+        int src = vftr_tracesel_apply(&args->sel, stub, manager, reader, NULL, err,
+                                      sizeof err);
 
-        if (trc < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
-            goto out;
-        }
-        if (vftr_timerange_parse(args->window, &base, &range, err, sizeof err) < 0) {
+        if (src == -EINVAL) {
             rc = vftr_tool_usage_fail(tool, stderr, "%s", err);
             goto out;
         }
-        OTF_Reader_setTimeInterval(reader, range.start, range.end);
-    }
-
-    if (args->have_procs) {
-        long n = vftr_trace_select_processes(reader, &args->procs, err, sizeof err);
-        if (n <= 0) {
+        if (src < 0) {
             rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
             goto out;
         }
@@ -252,7 +210,7 @@ out:
 
 int main(int argc, char **argv)
 {
-    struct dump_args args = { 0, 0, NULL, VFTR_PROCLIST_INIT, 0 };
+    struct dump_args args = { 0, 0, VFTR_TRACESEL_INIT };
     const struct vftr_opt opts[] = {
         { VFTR_OPT_BITS, "defs", 'd', NULL, "print definitions",
           &args.kinds, VFTR_OTF_PRINT_DEFS, NULL },
@@ -266,10 +224,10 @@ int main(int argc, char **argv)
           &args.kinds, VFTR_OTF_PRINT_MARKERS, NULL },
         { VFTR_OPT_CALLBACK, "time", 't', "A:B",
           "only events, snapshots and statistics with\nA <= time < B (see TIMES below)",
-          &args, 0, check_window },
+          &args.sel, 0, vftr_tracesel_opt_time },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
           "only events, snapshots and statistics of these\nprocesses, e.g. 1-4,9 "
-          "(decimal; may be repeated)", &args, 0, add_processes },
+          "(decimal; may be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
         { VFTR_OPT_FLAG, "count", 'c', NULL, "print only the number of records per type",
           &args.count_only, 1, NULL },
         VFTR_OPT_TABLE_END,
@@ -293,7 +251,7 @@ int main(int argc, char **argv)
     if (rc == VFTR_OPTS_DONE)
         return VFTR_EXIT_OK;
     if (rc < 0) {
-        vftr_proclist_release(&args.procs);
+        vftr_tracesel_release(&args.sel);
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
     if (first >= argc) {
@@ -305,6 +263,6 @@ int main(int argc, char **argv)
             args.kinds = ALL_KINDS;
         rc = dump(&tool, &args, argv[first]);
     }
-    vftr_proclist_release(&args.procs);
+    vftr_tracesel_release(&args.sel);
     return rc;
 }

@@ -112,9 +112,7 @@ static const struct column *find_column(const char *key, size_t len)
 /* ------------------------------------------------------------------ options */
 
 struct stats_args {
-    const char *window;
-    struct vftr_proclist procs;
-    int have_procs;
+    struct vftr_tracesel sel;    /* --process, --time */
     const struct column *sort[MAX_SORT_KEYS];
     size_t nsort;
     int reverse;
@@ -127,31 +125,6 @@ struct stats_args {
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
 enum { VIEW_PROFILE = 0, VIEW_CALLPATH = 1, VIEW_MESSAGES = 2 };
-
-static int add_processes(void *dest, const char *arg, char *err, size_t errlen)
-{
-    struct stats_args *args = dest;
-    int rc = vftr_proclist_parse(&args->procs, arg, err, errlen);
-
-    if (rc == 0)
-        args->have_procs = 1;
-    return rc;
-}
-
-/* Syntax only; the conversion needs the trace's time base (see vftr-dump). */
-static int check_window(void *dest, const char *arg, char *err, size_t errlen)
-{
-    static const struct vftr_timebase any = { 1000000000u, 0 };
-    struct stats_args *args = dest;
-    struct vftr_timerange range;
-    int rc = vftr_timerange_parse(arg, &any, &range, err, errlen);
-
-    if (rc == -ERANGE)
-        rc = 0;
-    if (rc == 0)
-        args->window = arg;
-    return rc;
-}
 
 static int parse_sort(void *dest, const char *arg, char *err, size_t errlen)
 {
@@ -767,22 +740,15 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
         rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
         goto out;
     }
-    if (args->window) {
-        struct vftr_timebase base;
+    {
+        int src = vftr_tracesel_apply(&args->sel, stub, manager, reader, &range, err,
+                                      sizeof err);
 
-        if (vftr_trace_timebase(stub, manager, &base, err, sizeof err) < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
-            goto out;
-        }
-        if (vftr_timerange_parse(args->window, &base, &range, err, sizeof err) < 0) {
+        if (src == -EINVAL) {
             rc = vftr_tool_usage_fail(tool, stderr, "%s", err);
             goto out;
         }
-        OTF_Reader_setTimeInterval(reader, range.start, range.end);
-    }
-    if (args->have_procs) {
-        long n = vftr_trace_select_processes(reader, &args->procs, err, sizeof err);
-        if (n <= 0) {
+        if (src < 0) {
             rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
             goto out;
         }
@@ -924,7 +890,7 @@ out:
 
 int main(int argc, char **argv)
 {
-    struct stats_args args = { .procs = VFTR_PROCLIST_INIT, .top = -1 };
+    struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1 };
     int callpath = 0, messages = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "sort", 's', "COL[,COL]",
@@ -936,9 +902,9 @@ int main(int argc, char **argv)
           "only functions whose name matches REGEX (PCRE2);\npercentages stay of the total",
           &args.match, 0, NULL },
         { VFTR_OPT_CALLBACK, "time", 't', "A:B",
-          "profile only the window A <= time < B\n(see TIMES below)", &args, 0, check_window },
+          "profile only the window A <= time < B\n(see TIMES below)", &args.sel, 0, vftr_tracesel_opt_time },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
-          "only these processes, e.g. 1-4,9 (decimal;\nmay be repeated)", &args, 0, add_processes },
+          "only these processes, e.g. 1-4,9 (decimal;\nmay be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
         { VFTR_OPT_FLAG, "callpath", 'C', NULL,
           "print the call-path tree (calls, excl, incl per\npath) instead of the function profile",
           &callpath, 1, NULL },
@@ -978,7 +944,7 @@ int main(int argc, char **argv)
     if (rc == VFTR_OPTS_DONE)
         return VFTR_EXIT_OK;
     if (rc < 0) {
-        vftr_proclist_release(&args.procs);
+        vftr_tracesel_release(&args.sel);
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
     args.view = messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
@@ -990,6 +956,6 @@ int main(int argc, char **argv)
         rc = vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
     else
         rc = stats(&tool, &args, argv[first]);
-    vftr_proclist_release(&args.procs);
+    vftr_tracesel_release(&args.sel);
     return rc;
 }

@@ -239,3 +239,66 @@ long vftr_trace_select_processes(OTF_Reader *reader, const struct vftr_proclist 
     }
     return enabled;
 }
+
+int vftr_tracesel_opt_process(void *dest, const char *arg, char *err, size_t errlen)
+{
+    struct vftr_tracesel *sel = dest;
+    int rc = vftr_proclist_parse(&sel->procs, arg, err, errlen);
+
+    if (rc == 0)
+        sel->have_procs = 1;
+    return rc;
+}
+
+int vftr_tracesel_opt_time(void *dest, const char *arg, char *err, size_t errlen)
+{
+    /* any resolution will do for the syntax; overflow depends on the real one */
+    static const struct vftr_timebase any = { 1000000000u, 0 };
+    struct vftr_tracesel *sel = dest;
+    struct vftr_timerange range;
+    int rc = vftr_timerange_parse(arg, &any, &range, err, errlen);
+
+    if (rc == -ERANGE)
+        rc = 0;
+    if (rc == 0)
+        sel->window = arg;
+    return rc;
+}
+
+int vftr_tracesel_apply(const struct vftr_tracesel *sel, const char *namestub,
+                        OTF_FileManager *manager, OTF_Reader *reader,
+                        struct vftr_timerange *range, char *err, size_t errlen)
+{
+    struct vftr_timerange r = { 0, UINT64_MAX };
+
+    if (sel->window) {
+        struct vftr_timebase base;
+        int rc = vftr_trace_timebase(namestub, manager, &base, err, errlen);
+
+        if (rc < 0)
+            return rc == -EINVAL ? -EIO : rc;
+        if (vftr_timerange_parse(sel->window, &base, &r, err, errlen) < 0)
+            return -EINVAL;
+        OTF_Reader_setTimeInterval(reader, r.start, r.end);
+    }
+    if (sel->have_procs) {
+        long n = vftr_trace_select_processes(reader, &sel->procs, err, errlen);
+
+        if (n < 0)
+            return (int)n;
+        if (n == 0)
+            return -ENOENT;
+    }
+    if (range)
+        *range = r;
+    return 0;
+}
+
+void vftr_tracesel_release(struct vftr_tracesel *sel)
+{
+    if (sel) {
+        vftr_proclist_release(&sel->procs);
+        sel->have_procs = 0;
+        sel->window = NULL;
+    }
+}

@@ -64,4 +64,41 @@ int vftr_trace_timebase(const char *namestub, OTF_FileManager *manager,
 long vftr_trace_select_processes(OTF_Reader *reader, const struct vftr_proclist *list,
                                  char *err, size_t errlen);
 
+/*
+ * The selection options every trace tool takes: --process LIST (repeatable,
+ * accumulates) and --time A:B.  A tool embeds one in its arguments, points
+ * both option-table entries at it with the callbacks below, and applies it
+ * to its reader with vftr_tracesel_apply.  Owns `procs` (release with
+ * vftr_tracesel_release); `window` is borrowed from argv.
+ */
+struct vftr_tracesel {
+    struct vftr_proclist procs;
+    int have_procs;
+    const char *window;
+};
+
+#define VFTR_TRACESEL_INIT { VFTR_PROCLIST_INIT, 0, NULL }
+
+/* Option callbacks (lib/util/opts.h) with dest a struct vftr_tracesel:
+ * --process adds to the set; --time checks the syntax only (the conversion
+ * needs the trace's time base), so that a typo is a usage error even when
+ * the trace name is wrong too.  0 or -errno with err set. */
+int vftr_tracesel_opt_process(void *dest, const char *arg, char *err, size_t errlen);
+int vftr_tracesel_opt_time(void *dest, const char *arg, char *err, size_t errlen);
+
+/*
+ * Applies the selection to `reader` (opened on `namestub` through
+ * `manager`): the window, converted with the trace's time base, becomes the
+ * reader's time interval and is stored in *range ({0, UINT64_MAX} without
+ * one; range may be NULL); the processes are enabled.  Returns 0; -EINVAL
+ * when the window does not convert (a usage error); another -errno when the
+ * trace's time base cannot be read or no selected process is in the trace.
+ * err says why in every case.
+ */
+int vftr_tracesel_apply(const struct vftr_tracesel *sel, const char *namestub,
+                        OTF_FileManager *manager, OTF_Reader *reader,
+                        struct vftr_timerange *range, char *err, size_t errlen);
+
+void vftr_tracesel_release(struct vftr_tracesel *sel);
+
 #endif /* VFTR_UTIL_TRACESEL_H */
