@@ -78,23 +78,6 @@ static const struct section sections[] = {
     { VFTR_OTF_PRINT_MARKERS, "markers",     read_markers },
 };
 
-/* The OTF library's message as one line (the reference's spans several). */
-static const char *otf_reason(char *buf, size_t size)
-{
-    size_t n = 0;
-
-    for (const char *s = otf_strerr; *s && n + 1 < size; s++) {
-        char c = (*s == '\n' || *s == '\t') ? ' ' : *s;
-        if (c == ' ' && (n == 0 || buf[n - 1] == ' '))
-            continue;
-        buf[n++] = c;
-    }
-    while (n > 0 && buf[n - 1] == ' ')
-        n--;
-    buf[n] = '\0';
-    return n ? buf : "unknown error";
-}
-
 /*
  * Prints "<RecordName> <count>" for every record type that the section just
  * read added to `counts` (each type belongs to one section, so comparing
@@ -142,7 +125,7 @@ static int dump(const struct vftr_tool *tool, struct dump_args *args, const char
     manager = OTF_FileManager_open(MAX_OPEN_FILES);
     if (!manager) {
         rc = vftr_tool_fail(tool, stderr, "cannot create an OTF file manager (%s)",
-                            otf_reason(why, sizeof why));
+                            vftr_trace_otf_reason(why, sizeof why));
         goto out;
     }
     reader = vftr_trace_open(stub, manager, err, sizeof err);
@@ -182,7 +165,7 @@ static int dump(const struct vftr_tool *tool, struct dump_args *args, const char
         if (sections[i].read(reader, handlers) == OTF_READ_ERROR) {
             fflush(stdout);
             rc = vftr_tool_fail(tool, stderr, "%s.otf: cannot read %s (%s)", stub,
-                                sections[i].what, otf_reason(why, sizeof why));
+                                sections[i].what, vftr_trace_otf_reason(why, sizeof why));
             goto out;
         }
         if (args->count_only)

@@ -362,23 +362,6 @@ static int on_leave(void *ud, uint64_t time, uint32_t function, uint32_t process
     return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
 
-/* The OTF library's message as one line. */
-static const char *otf_reason(char *buf, size_t size)
-{
-    size_t n = 0;
-
-    for (const char *s = otf_strerr; *s && n + 1 < size; s++) {
-        char c = (*s == '\n' || *s == '\t') ? ' ' : *s;
-        if (c == ' ' && (n == 0 || buf[n - 1] == ' '))
-            continue;
-        buf[n++] = c;
-    }
-    while (n > 0 && buf[n - 1] == ' ')
-        n--;
-    buf[n] = '\0';
-    return n ? buf : "unknown error";
-}
-
 /* Handlers are stored as OTF_FunctionPointer; the detour through a
  * function pointer without parameters is the cast C allows silently. */
 #define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
@@ -732,7 +715,7 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
     manager = OTF_FileManager_open(MAX_OPEN_FILES);
     if (!manager) {
         rc = vftr_tool_fail(tool, stderr, "cannot create an OTF file manager (%s)",
-                            otf_reason(why, sizeof why));
+                            vftr_trace_otf_reason(why, sizeof why));
         goto out;
     }
     reader = vftr_trace_open(stub, manager, err, sizeof err);
@@ -797,7 +780,7 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
             rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, strerror(-st.error));
         else
             rc = vftr_tool_fail(tool, stderr, "%s.otf: cannot read the trace (%s)", stub,
-                                otf_reason(why, sizeof why));
+                                vftr_trace_otf_reason(why, sizeof why));
         goto out;
     }
     table.resolution = st.resolution ? (double)st.resolution : 1.0;

@@ -302,3 +302,21 @@ void vftr_tracesel_release(struct vftr_tracesel *sel)
         sel->window = NULL;
     }
 }
+
+const char *vftr_trace_otf_reason(char *buf, size_t size)
+{
+    size_t n = 0;
+
+    if (size == 0)
+        return "unknown error";
+    for (const char *s = otf_strerr; *s && n + 1 < size; s++) {
+        char c = (*s == '\n' || *s == '\t') ? ' ' : *s;
+        if (c == ' ' && (n == 0 || buf[n - 1] == ' '))
+            continue;
+        buf[n++] = c;
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = '\0';
+    return n ? buf : "unknown error";
+}

@@ -101,4 +101,9 @@ int vftr_tracesel_apply(const struct vftr_tracesel *sel, const char *namestub,
 
 void vftr_tracesel_release(struct vftr_tracesel *sel);
 
+/* The OTF library's last message (otf_strerr) as one line in buf (the
+ * reference's messages span several); "unknown error" when there is none.
+ * Returns buf or that string. */
+const char *vftr_trace_otf_reason(char *buf, size_t size);
+
 #endif /* VFTR_UTIL_TRACESEL_H */
