@@ -38,7 +38,7 @@ VFTR_NI void vftr_finalize(void)
      * library, say): keep this thread out of its own hooks from now on */
     if (self)
         atomic_store(&self->guard, VFTR_GUARD_DONE);
-    vftr_stop_world(VFTR_PHASE_STOPPED);
+    int busy = vftr_stop_world(VFTR_PHASE_STOPPED);
     end_ticks = vftr_clock_now();
     end_ns = vftr_clock_realtime_ns();
 
@@ -50,7 +50,8 @@ VFTR_NI void vftr_finalize(void)
             vftr_trace_flush_thread(t, false);
     }
     tps = vftr_clock_ticks_per_second(10);
-    rc = vftr_trace_close(vfd, sizeof vfd);
+    /* a thread stuck in a hook keeps the writer: it is not freed under it */
+    rc = vftr_trace_close(vfd, sizeof vfd, busy > 0);
     (void)rc;
 
     rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;

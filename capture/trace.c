@@ -447,7 +447,7 @@ VFTR_NI void vftr_trace_abandon(int sig, bool fatal)
         vftr_proc.tmp_path[0] = '\0';
 }
 
-VFTR_NI int vftr_trace_close(char *path_out, size_t len)
+VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy)
 {
     struct vftr_vfd_info info;
     int rc;
@@ -470,8 +470,16 @@ VFTR_NI int vftr_trace_close(char *path_out, size_t len)
     if (info.size < 1)
         info.size = 1;
     vftr_proc.final_bytes = vftr_vfd_writer_bytes(vftr_proc.writer);
-    rc = vftr_vfd_writer_close(vftr_proc.writer, &info);
-    vftr_proc.writer = NULL;
+    if (busy) {
+        /* A thread is still inside a hook and may yet put a chunk: the
+         * header says what is known (abandoned, not complete), and the
+         * writer stays open and allocated for it. */
+        vftr_vfd_writer_update(vftr_proc.writer, &info);
+        rc = vftr_vfd_writer_abandon(vftr_proc.writer);
+    } else {
+        rc = vftr_vfd_writer_close(vftr_proc.writer, &info);
+        vftr_proc.writer = NULL;
+    }
     if (rc < 0 && rc != -ENOSPC && rc != -EFBIG && rc != -EDQUOT)
         return rc;
     /* A write error earlier was reported already; the file holds what was
