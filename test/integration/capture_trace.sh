@@ -44,8 +44,11 @@ check "small cap: one message on stderr" 1 "$(vftr_lines "$d")"
 if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
     size=$(stat -c %s "$vfd")
     check_le "small cap: the file is at most 64 KiB" "$size" 65536
-    # the events are cut to what fits: the file is filled to within 1 %
-    check_le "small cap: the file is filled up to the cap" 64880 "$size"
+    # the events are cut to what fits: the file is filled up to the cap, less
+    # at most a definitions chunk that did not fit any more (the events that
+    # need it cannot go in either; its size depends on the symbols the run
+    # met, e.g. under ASan): within 2 KiB
+    check_le "small cap: the file is filled up to the cap" 63488 "$size"
     check "small cap: header says capped" 1 "$(vkey "$vfd" capped)"
     check "small cap: no corrupt chunk" 0 "$(vkey "$vfd" errors)"
     check "small cap: header event count = events read" "$(vkey "$vfd" events)" \
