@@ -37,7 +37,7 @@
 #define RB_MAP_KEEP      (8u << 20)
 
 /*
- * What time searches in a compressed file have learnt.  Decoding can only
+ * What time searches have learnt.  In a compressed file decoding can only
  * start at a sync point, and inflating even a few bytes there costs a whole
  * deflate block (tens of KiB of text), so a search that probes offset c
  * pays for the block at the first sync point s >= c.  Each entry says: for
@@ -45,20 +45,21 @@
  * time line decoded from there is `time` (UINT64_MAX: none).  The search
  * then bisects without decoding wherever it has been before, and a second
  * search (a viewer scrolling about) mostly without reading.  Entries are
- * sorted by sync, at most ZSYNC_MAX (then forgotten all at once).
+ * sorted by sync, at most PROBES_MAX (then forgotten all at once).  A plain
+ * file's probe at c is the entry [c, c] (its "sync point" is c itself).
  */
-#define ZSYNC_MAX 65536u
+#define PROBES_MAX 65536u
 
-struct vftr_otf_zsync {
+struct vftr_otf_probe {
     uint64_t lo, sync, time;
 };
 
-struct vftr_otf_zsyncs {
-    struct vftr_otf_zsync* e;
+struct vftr_otf_probes {
+    struct vftr_otf_probe* e;
     uint32_t n, cap;
 };
 
-static void zsyncs_free(struct vftr_otf_zsyncs* z)
+static void probes_free(struct vftr_otf_probes* z)
 {
     if (z != NULL) {
         free(z->e);
@@ -67,7 +68,7 @@ static void zsyncs_free(struct vftr_otf_zsyncs* z)
 }
 
 /* Index of the first entry with sync >= key (n if none). */
-static uint32_t zsyncs_lower(const struct vftr_otf_zsyncs* z, uint64_t key)
+static uint32_t probes_lower(const struct vftr_otf_probes* z, uint64_t key)
 {
     uint32_t a = 0, b = z->n;
     while (a < b) {
@@ -81,44 +82,44 @@ static uint32_t zsyncs_lower(const struct vftr_otf_zsyncs* z, uint64_t key)
 }
 
 /* The entry covering offset c, or NULL. */
-static const struct vftr_otf_zsync* zsyncs_find(const struct vftr_otf_zsyncs* z, uint64_t c)
+static const struct vftr_otf_probe* probes_find(const struct vftr_otf_probes* z, uint64_t c)
 {
     if (z == NULL)
         return NULL;
-    uint32_t i = zsyncs_lower(z, c);
+    uint32_t i = probes_lower(z, c);
     return i < z->n && z->e[i].lo <= c ? &z->e[i] : NULL;
 }
 
 /* Records that [lo, sync] leads to sync with its first time; an entry for
  * the same sync point only widens.  Out of memory just means no caching. */
-static void zsyncs_add(OTF_RBuffer* rb, uint64_t lo, uint64_t sync, uint64_t time)
+static void probes_add(OTF_RBuffer* rb, uint64_t lo, uint64_t sync, uint64_t time)
 {
-    struct vftr_otf_zsyncs* z = rb->zsyncs;
+    struct vftr_otf_probes* z = rb->probes;
     if (z == NULL) {
-        z = rb->zsyncs = calloc(1, sizeof *z);
+        z = rb->probes = calloc(1, sizeof *z);
         if (z == NULL)
             return;
     }
-    uint32_t i = zsyncs_lower(z, sync);
+    uint32_t i = probes_lower(z, sync);
     if (i < z->n && z->e[i].sync == sync) {
         if (lo < z->e[i].lo)
             z->e[i].lo = lo;
         return;
     }
-    if (z->n == ZSYNC_MAX) {
+    if (z->n == PROBES_MAX) {
         z->n = 0;
         i = 0;
     }
     if (z->n == z->cap) {
         uint32_t nc = z->cap ? z->cap * 2 : 64;
-        struct vftr_otf_zsync* ne = realloc(z->e, nc * sizeof *ne);
+        struct vftr_otf_probe* ne = realloc(z->e, nc * sizeof *ne);
         if (ne == NULL)
             return;
         z->e = ne;
         z->cap = nc;
     }
     memmove(z->e + i + 1, z->e + i, (z->n - i) * sizeof *z->e);
-    z->e[i] = (struct vftr_otf_zsync){ lo, sync, time };
+    z->e[i] = (struct vftr_otf_probe){ lo, sync, time };
     z->n++;
 }
 
@@ -188,7 +189,7 @@ int OTF_RBuffer_close(OTF_RBuffer* rb)
     int ok = OTF_File_close(rb->file);
     if (rb->map != NULL)
         munmap(rb->map, (size_t)rb->mapsize);
-    zsyncs_free(rb->zsyncs);
+    probes_free(rb->probes);
     free(rb->own);
     OTF_KeyValueList_close(rb->list);
     free(rb->array);
@@ -533,10 +534,14 @@ static int rb_reset_at(OTF_RBuffer* rb, uint64_t filepos)
     if (rb->map != NULL && !rb->probing) {
         rb->mapped = 1;
         rb->buffer = rb->map + filepos;
-    } else if (rb->mapped = 0, rb->buffer = rb->own, OTF_File_seek(rb->file, filepos) != 0) {
-        vftr_otf_seterr("%s: cannot seek to offset %llu", rb->filename,
-                        (unsigned long long)filepos);
-        return 0;
+    } else {
+        rb->mapped = 0;
+        rb->buffer = rb->own;
+        if (OTF_File_seek(rb->file, filepos) != 0) {
+            vftr_otf_seterr("%s: cannot seek to offset %llu", rb->filename,
+                            (unsigned long long)filepos);
+            return 0;
+        }
     }
     rb->pos = rb->end = rb->rec = rb->tail = 0;
     rb->base = filepos;
@@ -590,7 +595,7 @@ int OTF_RBuffer_jump(OTF_RBuffer* rb, uint64_t filepos)
 static int probe_at_or_after(OTF_RBuffer* rb, uint64_t c, uint64_t time)
 {
     if (rb->map != NULL) {
-        const struct vftr_otf_zsync* e = zsyncs_find(rb->zsyncs, c);
+        const struct vftr_otf_probe* e = probes_find(rb->probes, c);
         if (e != NULL)
             return e->time >= time;
         rb->probing = 1;
@@ -598,24 +603,24 @@ static int probe_at_or_after(OTF_RBuffer* rb, uint64_t c, uint64_t time)
         rb->probing = 0;
         uint64_t t = ok ? rb->time : UINT64_MAX;
         if (!rb->failed)
-            zsyncs_add(rb, c, c, t);
+            probes_add(rb, c, c, t);
         return t >= time;
     }
     if (rb->file != NULL && rb->file->compressed && rb->file->dec != NULL) {
-        const struct vftr_otf_zsync* e = zsyncs_find(rb->zsyncs, c);
+        const struct vftr_otf_probe* e = probes_find(rb->probes, c);
         if (e != NULL)
             return e->time >= time;
         uint64_t sync;
         if (vftr_zfile_locate(rb->file, c, &sync) == 0) {
-            uint32_t i = rb->zsyncs ? zsyncs_lower(rb->zsyncs, sync) : 0;
-            if (rb->zsyncs != NULL && i < rb->zsyncs->n && rb->zsyncs->e[i].sync == sync) {
-                uint64_t t = rb->zsyncs->e[i].time;
-                zsyncs_add(rb, c, sync, t);
+            uint32_t i = rb->probes ? probes_lower(rb->probes, sync) : 0;
+            if (rb->probes != NULL && i < rb->probes->n && rb->probes->e[i].sync == sync) {
+                uint64_t t = rb->probes->e[i].time;
+                probes_add(rb, c, sync, t);
                 return t >= time;
             }
             uint64_t t = OTF_RBuffer_jump(rb, c) ? rb->time : UINT64_MAX;
             if (!rb->failed)
-                zsyncs_add(rb, c, sync, t);
+                probes_add(rb, c, sync, t);
             return t >= time;
         }
     }

@@ -59,7 +59,7 @@ struct struct_OTF_RBuffer {
     int mapped;            /* buffer points into map (no copies, no reads) */
     int probing;           /* a time search's probe: read, do not touch map */
     uint64_t mlo, mhi;     /* part of map touched since it was last given back */
-    struct vftr_otf_zsyncs* zsyncs;  /* compressed files: what time searches learnt */
+    struct vftr_otf_probes* probes;  /* what time searches learnt (offset -> first time) */
 };
 typedef struct struct_OTF_RBuffer OTF_RBuffer;
 
