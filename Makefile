@@ -86,6 +86,10 @@ include test/module.mk
 # Fragments of issue 3's parts (each optional until its part lands): they add
 # programs to TEST_PROGRAMS, sources to FUZZ_LIBSRC and so on.
 -include capture/config.mk test/symbols.mk test/capture/module.mk
+# Parts that arrive with later issues (each fragment is optional).
+-include capture/mpi/module.mk capture/ompt/module.mk converters/module.mk tui/module.mk
+-include test/mpi/module.mk test/omp/module.mk test/tui/module.mk test/snap/module.mk \
+         test/stats/module.mk test/conv/module.mk
 include bench/module.mk
 include test/fuzz/module.mk
 include mk/demo.mk

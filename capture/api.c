@@ -10,16 +10,17 @@
 #include <string.h>
 
 #include "capture.h"
+#include "ext.h"
 #include "vftr.h"
 
-static VFTR_NI struct vftr_fn *region(struct vftr_thread *t, const char *name)
+static VFTR_NI struct vftr_fn *region(struct vftr_thread *t, const char *name, uint32_t flags)
 {
     size_t slot = ((uintptr_t)name >> 3) % (sizeof t->regions / sizeof t->regions[0]);
     struct vftr_fn *f = t->regions[slot].fn;
 
     if (f && t->regions[slot].name == name && strcmp(f->name, name) == 0)
         return f;
-    f = vftr_fn_region(name);
+    f = vftr_fn_region(name, flags);
     if (f) {
         t->regions[slot].name = name;
         t->regions[slot].fn = f;
@@ -34,7 +35,7 @@ VFTR_EXPORT VFTR_NI void vftr_region_begin(const char *name)
 
     if (name == NULL || (t = vftr_hook_begin()) == NULL)
         return;
-    f = region(t, name);
+    f = region(t, name, 0);
     if (f)
         vftr_enter_at(t, f->addr, f, vftr_clock_now());
     vftr_guard_drop(t);
@@ -49,7 +50,7 @@ VFTR_EXPORT VFTR_NI void vftr_region_end(const char *name)
     if (name == NULL || (t = vftr_hook_begin()) == NULL)
         return;
     now = vftr_clock_now();
-    f = region(t, name);
+    f = region(t, name, 0);
     if (f)
         vftr_exit_at(t, f->addr, now);
     vftr_guard_drop(t);
@@ -80,4 +81,31 @@ VFTR_EXPORT VFTR_NI void vftr_pause(void)
 VFTR_EXPORT VFTR_NI void vftr_resume(void)
 {
     switch_phase(VFTR_PHASE_PAUSED, VFTR_PHASE_RUNNING, VFTR_VFD_RESUME);
+}
+
+/* The MPI wrappers' functions (ext.h): regions flagged VFTR_FN_MPI. */
+VFTR_EXPORT VFTR_NI void vftr_ext_enter(const char *name, uint64_t time)
+{
+    struct vftr_thread *t;
+    struct vftr_fn *f;
+
+    if (name == NULL || (t = vftr_hook_begin()) == NULL)
+        return;
+    f = region(t, name, VFTR_FN_MPI);
+    if (f)
+        vftr_enter_at(t, f->addr, f, time);
+    vftr_guard_drop(t);
+}
+
+VFTR_EXPORT VFTR_NI void vftr_ext_exit(const char *name, uint64_t time)
+{
+    struct vftr_thread *t;
+    struct vftr_fn *f;
+
+    if (name == NULL || (t = vftr_hook_begin()) == NULL)
+        return;
+    f = region(t, name, VFTR_FN_MPI);
+    if (f)
+        vftr_exit_at(t, f->addr, time);
+    vftr_guard_drop(t);
 }

@@ -156,7 +156,7 @@ VFTR_NI struct vftr_fn *vftr_fn_get(uintptr_t addr)
  * so regions and functions never collide.  Regions are never filtered
  * (the user asked for them explicitly) but may be precise.
  */
-VFTR_NI struct vftr_fn *vftr_fn_region(const char *name)
+VFTR_NI struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags)
 {
     struct vftr_fn *f;
     size_t len = strlen(name);
@@ -174,7 +174,7 @@ VFTR_NI struct vftr_fn *vftr_fn_region(const char *name)
             f->name = copy;
             f->addr = (uintptr_t)f;
             f->id = atomic_fetch_add(&vftr_proc.next_fn_id, 1);
-            f->flags = VFTR_FN_REGION;
+            f->flags = VFTR_FN_REGION | (flags & VFTR_FN_MPI);
             if (vftr_proc.set.classify)
                 f->flags |= vftr_proc.set.classify(vftr_proc.set.classify_arg, name)
                             & VFTR_FN_PRECISE;

@@ -111,6 +111,7 @@ enum {
     VFTR_FN_PRECISE = 1u << 1,    /* matches sampling.precise_functions */
     VFTR_FN_REGION = 1u << 2,     /* a user region (vftr_region_begin) */
     VFTR_FN_UNRESOLVED = 1u << 3, /* no symbol: named by its address */
+    VFTR_FN_MPI = 1u << 4,        /* an MPI function (a region entered by the MPI wrappers) */
 };
 
 struct vftr_fn {
@@ -258,6 +259,10 @@ struct vftr_process {
     int rank, size;
     bool is_rank0;
     uint64_t start_ns, start_ticks;   /* wall clock (since epoch) and ticks at init */
+    /* test only (VFTR_TEST_CLOCK_SKEW, ext.c): the header claims a clock
+     * that is off by skew_ns and runs drift_ppm fast */
+    int64_t skew_ns;
+    double drift_ppm;
     uint8_t run_id[16];
     double hook_cost;             /* ticks one enter + exit costs (calibrated) */
     _Atomic int finalized;
@@ -278,8 +283,9 @@ int vftr_callpath_setup(const struct vftr_settings *s) VFTR_NI;
  * NULL on allocation failure.  Thread-safe (locks). */
 struct vftr_fn *vftr_fn_get(uintptr_t addr) VFTR_NI;
 
-/* Function record of the user region called `name` (by content). */
-struct vftr_fn *vftr_fn_region(const char *name) VFTR_NI;
+/* Function record of the user region called `name` (by content); a new
+ * record gets flags (only VFTR_FN_MPI is taken) besides VFTR_FN_REGION. */
+struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags) VFTR_NI;
 
 /* Enter: child of t->cur for fn (slow path of the child lookup); NULL when
  * the function is excluded or memory ran out.  *now is the tick of the

@@ -25,6 +25,7 @@
 #include <sys/random.h>
 
 #include "capture.h"
+#include "ext.h"
 #include "config.h"
 #include "symbols.h"
 
@@ -137,7 +138,7 @@ static VFTR_NI double calibrate_hooks(void)
 {
     static struct vftr_vfd_event ev[512];
     static struct vftr_thread calib;
-    struct vftr_fn *f = vftr_fn_region("vftr:calibration");
+    struct vftr_fn *f = vftr_fn_region("vftr:calibration", 0);
     uint64_t best = UINT64_MAX;
     int round, i;
 
@@ -211,6 +212,7 @@ static VFTR_NI void init(void)
     if (vftr_clock_init(cfg->clock == VFTR_CLOCK_TSC ? "tsc" : "monotonic") != VFTR_CLK_TSC
         && cfg->clock == VFTR_CLOCK_TSC && vftr_proc.is_rank0 && vftr_clock_kind != VFTR_CLK_TEST)
         vftr_msg_raw("no invariant time-stamp counter: using clock_gettime(CLOCK_MONOTONIC)");
+    vftr_ext_setup();
     vftr_proc.start_ns = vftr_clock_realtime_ns();
     vftr_proc.start_ticks = vftr_clock_now();
     random_run_id(vftr_proc.run_id);

@@ -34,6 +34,7 @@
 #include <sys/resource.h>
 
 #include "capture.h"
+#include "vfd/vftr_vfd_ext.h"
 
 /* Definitions are encoded in small batches: the signal handler may run on
  * a small alternate stack. */
@@ -59,8 +60,12 @@ VFTR_NI void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps)
     info->pid = vftr_proc.pid;
     info->rank = vftr_proc.rank;
     info->size = vftr_proc.size;
+    /* VFTR_TEST_CLOCK_SKEW (tests of clock alignment): claim a clock that
+     * is off and drifts; the raw ticks stay what they are */
+    if (vftr_proc.drift_ppm != 0.0)
+        tps *= 1.0 + vftr_proc.drift_ppm * 1e-6;
     info->ticks_per_second = (uint64_t)(tps + 0.5);
-    info->start_ns = vftr_proc.start_ns;
+    info->start_ns = vftr_proc.start_ns + (uint64_t)vftr_proc.skew_ns;
     info->start_ticks = vftr_proc.start_ticks;
     if (final) {
         info->end_ns = vftr_clock_realtime_ns();
@@ -239,7 +244,8 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
             fb[nf].id = f->id;
             fb[nf].flags = ((f->flags & VFTR_FN_REGION) ? VFTR_VFD_FUNC_REGION : 0)
                            | ((f->flags & VFTR_FN_PRECISE) ? VFTR_VFD_FUNC_PRECISE : 0)
-                           | ((f->flags & VFTR_FN_UNRESOLVED) ? VFTR_VFD_FUNC_UNRESOLVED : 0);
+                           | ((f->flags & VFTR_FN_UNRESOLVED) ? VFTR_VFD_FUNC_UNRESOLVED : 0)
+                           | ((f->flags & VFTR_FN_MPI) ? VFTR_VFD_FUNC_MPI : 0);
             fb[nf].address = (f->flags & VFTR_FN_REGION) ? 0 : (uint64_t)f->addr;
             fb[nf].name = f->name;
             claimed[nf++] = f;

@@ -187,6 +187,7 @@ ssize_t vftr_file_pread(OTF_File *f, uint64_t off, void *dst, size_t n)
             break;
         got += (size_t)k;
     }
+    vftr_file_count_read(f, got);
     return (ssize_t)got;
 }
 

@@ -237,3 +237,8 @@ void vftr_filemanager_thread_release(OTF_FileManager *m)
     if (m && m->threads > 0)
         m->threads--;
 }
+
+uint64_t vftr_otf_manager_bytes_read(OTF_FileManager *m)
+{
+    return m ? atomic_load_explicit(&m->bytes_read, memory_order_relaxed) : 0;
+}

@@ -11,6 +11,7 @@
 #define VFTR_OTF_FILE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -64,7 +65,18 @@ struct struct_OTF_FileManager {
     OTF_File *all_head;        /* every file attached to this manager */
     uint32_t max_threads;      /* helper threads allowed (zfile.c) */
     uint32_t threads;          /* helper threads running now */
+    /* bytes its files read from disk or exposed from their maps
+     * (vftr_otf_manager_bytes_read); relaxed atomic: zfile.c's prefetch
+     * threads add to it too */
+    _Atomic uint64_t bytes_read;
 };
+
+/* Adds n to the bytes-read count of f's manager (if it has one). */
+static inline void vftr_file_count_read(OTF_File *f, uint64_t n)
+{
+    if (f->manager != NULL)
+        atomic_fetch_add_explicit(&f->manager->bytes_read, n, memory_order_relaxed);
+}
 
 /* --- filemanager.c ---------------------------------------------------- */
 

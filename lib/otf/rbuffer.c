@@ -271,12 +271,24 @@ static long map_fill(OTF_RBuffer* rb)
     rb->pos = rb->end = 0;
     uint64_t avail = rb->mapsize - rb->base;
     if (avail > RB_SLACK) {
-        uint64_t lim = avail - RB_SLACK;
-        if (lim > RB_MAP_WINDOW)
-            lim = RB_MAP_WINDOW;
+        uint64_t room = avail - RB_SLACK;
+        if (room > RB_MAP_WINDOW)
+            room = RB_MAP_WINDOW;
+        /* After a jump the view starts small and grows, as the copy path's
+         * reads do: a time search looks at a few lines in many places, and
+         * the bytes-read count should say so.  A line longer than the small
+         * view gets the whole window. */
+        uint64_t lim = room < rb->readsize ? room : rb->readsize;
+        if (rb->readsize < RB_MAP_WINDOW)
+            rb->readsize *= 4;
         char* nl = memrchr(rb->buffer, '\n', (size_t)lim);
+        if (nl == NULL && lim < room) {
+            lim = room;
+            nl = memrchr(rb->buffer, '\n', (size_t)lim);
+        }
         if (nl != NULL) {
             rb->end = (uint32_t)(nl - rb->buffer) + 1;
+            vftr_file_count_read(rb->file, rb->end);
             /* reading on through the file: the lines before are done
              * with, their pages can go (not at its end, where a window
              * read stops: the next search may want them again) */

@@ -317,7 +317,7 @@ START_TEST(regions_are_functions_by_name)
     struct vftr_thread *t = setup();
     struct vftr_profile p;
     char other[] = "solve";
-    struct vftr_fn *r1 = vftr_fn_region("solve"), *r2 = vftr_fn_region(other);
+    struct vftr_fn *r1 = vftr_fn_region("solve", 0), *r2 = vftr_fn_region(other, 0);
 
     ck_assert_ptr_eq(r1, r2);
     ck_assert(r1->flags & VFTR_FN_REGION);

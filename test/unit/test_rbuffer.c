@@ -181,6 +181,48 @@ static void check_both_ways(const struct text *t, const char *name)
     unlink(write_file(t, name));
 }
 
+/* The manager counts what its files read: a whole read of a mapped file and
+ * of a small (copied) file counts about the file's size; a time search in a
+ * large file counts a small part of it. */
+START_TEST(bytes_read_counted)
+{
+    struct text big = make_text(200000, 7, NULL);
+    struct text small = make_text(20, 3, NULL);
+    OTF_FileManager *m = OTF_FileManager_open(4);
+    ck_assert_uint_eq(vftr_otf_manager_bytes_read(m), 0);
+    ck_assert_uint_eq(vftr_otf_manager_bytes_read(NULL), 0);
+
+    OTF_RBuffer *rb = OTF_RBuffer_open(write_file(&small, "small"), m);
+    ck_assert_ptr_nonnull(rb);
+    expect_records(rb, &small, 0);
+    ck_assert_uint_eq(vftr_otf_manager_bytes_read(m), small.len);
+    OTF_RBuffer_close(rb);
+
+    uint64_t before = vftr_otf_manager_bytes_read(m);
+    rb = OTF_RBuffer_open(write_file(&big, "big"), m);
+    ck_assert_ptr_nonnull(rb);
+    expect_records(rb, &big, 0);
+    uint64_t whole = vftr_otf_manager_bytes_read(m) - before;
+    ck_assert_msg(whole >= big.len && whole < big.len + big.len / 10,
+                  "a whole read of %zu bytes counted %llu", big.len, (unsigned long long)whole);
+    OTF_RBuffer_close(rb);
+
+    before = vftr_otf_manager_bytes_read(m);
+    rb = OTF_RBuffer_open(write_file(&big, "big2"), m);
+    ck_assert_ptr_nonnull(rb);
+    uint64_t when = big.recs[big.n / 2].time;
+    ck_assert_int_eq(OTF_RBuffer_searchTime(rb, when), 1);
+    uint64_t search = vftr_otf_manager_bytes_read(m) - before;
+    ck_assert_msg(search > 0 && search < big.len / 20,
+                  "a time search in %zu bytes counted %llu", big.len, (unsigned long long)search);
+    OTF_RBuffer_close(rb);
+
+    OTF_FileManager_close(m);
+    free_text(&big);
+    free_text(&small);
+}
+END_TEST
+
 START_TEST(mapped_equals_copied)
 {
     /* _i selects the size: below the mapping threshold, around it, big */
@@ -344,6 +386,7 @@ static Suite *rbuffer_suite(void)
     tcase_add_test(tc, crlf_file);
     tcase_add_test(tc, time_line_forms);
     tcase_add_test(tc, compressed_search);
+    tcase_add_test(tc, bytes_read_counted);
     suite_add_tcase(s, tc);
     return s;
 }

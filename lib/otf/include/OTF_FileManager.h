@@ -97,6 +97,12 @@ int OTF_FileManager_isIofsl(OTF_FileManager *m);
  * start a helper after the call. */
 uint32_t vftr_otf_filemanager_set_threads(OTF_FileManager *m, uint32_t n);
 
+/* vftr extension: bytes the files of manager m have read from disk (or, for
+ * memory-mapped files, handed to the parser from the map) since m was
+ * opened.  Monotonic: take differences to measure one operation.  A file
+ * read twice counts twice.  0 for NULL m.  Safe to call from any thread. */
+uint64_t vftr_otf_manager_bytes_read(OTF_FileManager *m);
+
 #ifdef __cplusplus
 }
 #endif

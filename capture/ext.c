@@ -1,0 +1,213 @@
+/*
+ * ext.c — capture's interface for the MPI wrappers and the OpenMP tool
+ * (ext.h).  The region-like enter/exit of MPI functions is in api.c, next to
+ * the user regions it shares its lookup with.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "ext.h"
+#include "vfd/vftr_vfd_ext.h"
+
+VFTR_EXT_API uint64_t vftr_ext_now(void)
+{
+    return vftr_clock_now();
+}
+
+VFTR_EXT_API double vftr_ext_ticks_per_second(void)
+{
+    return vftr_clock_ticks_per_second(0);
+}
+
+VFTR_EXT_API int vftr_ext_tracing(void)
+{
+    struct vftr_thread *t = vftr_tls;
+
+    if (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) != VFTR_PHASE_RUNNING)
+        return 0;
+    if (t == NULL)   /* a thread that never ran a hook: it will trace if the process does */
+        return vftr_proc.set.trace && !atomic_load(&vftr_proc.trace_off);
+    return t->trace;
+}
+
+VFTR_EXT_API int vftr_ext_event(uint64_t time, uint32_t kind, const void *payload, uint32_t len)
+{
+    struct vftr_thread *t;
+    size_t n, slots;
+
+    if (kind < VFTR_VFD_EXT_MPI_FIRST || kind > UINT16_MAX || len > VFTR_VFD_EXT_MAX
+        || (len > 0 && payload == NULL))
+        return -EINVAL;
+    if ((t = vftr_hook_begin()) == NULL)
+        return -EAGAIN;
+    if (!t->trace) {
+        vftr_guard_drop(t);
+        return -EAGAIN;
+    }
+    /* the event and its payload in the following 16-byte slots, all in
+     * one buffer (the encoder wants them together) */
+    slots = 1 + (len + sizeof t->ev[0] - 1) / sizeof t->ev[0];
+    n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
+    if (n + slots > t->ev_cap) {
+        vftr_trace_flush(t);
+        n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
+        if (!t->trace || n + slots > t->ev_cap) {
+            vftr_guard_drop(t);
+            return -EAGAIN;
+        }
+    }
+    t->ev[n].time = time;
+    t->ev[n].kind = kind;
+    t->ev[n].id = len;
+    memset(&t->ev[n + 1], 0, (slots - 1) * sizeof t->ev[0]);
+    if (len)
+        memcpy(&t->ev[n + 1], payload, len);
+    atomic_store_explicit(&t->ev_n, n + slots, memory_order_release);
+    vftr_guard_drop(t);
+    return 0;
+}
+
+VFTR_EXT_API int vftr_ext_chunk(const uint8_t *chunk, size_t len)
+{
+    struct vftr_vfd_writer *w = atomic_load(&vftr_proc.writer);
+
+    if (chunk == NULL || len == 0)
+        return -EINVAL;
+    if (w == NULL || atomic_load(&vftr_proc.trace_off)
+        || atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == VFTR_PHASE_STOPPED)
+        return -EAGAIN;
+    return vftr_vfd_writer_put(w, chunk, len);
+}
+
+VFTR_EXT_API int vftr_ext_set_rank(int rank, int size)
+{
+    struct vftr_vfd_info info;
+    struct vftr_vfd_writer *w;
+
+    vftr_init_once();   /* MPI_Init may come before any hook */
+    if (rank < 0 || size < 1 || rank >= size)
+        return -EINVAL;
+    vftr_proc.rank = rank;
+    vftr_proc.size = size;
+    vftr_proc.is_rank0 = rank == 0;
+    if ((w = atomic_load(&vftr_proc.writer)) != NULL) {
+        vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
+        vftr_vfd_writer_update(w, &info);
+    }
+    return 0;
+}
+
+VFTR_EXT_API void vftr_ext_get_run_id(uint8_t id[16])
+{
+    vftr_init_once();   /* MPI_Init may come before any hook */
+    memcpy(id, vftr_proc.run_id, sizeof vftr_proc.run_id);
+}
+
+VFTR_EXT_API int vftr_ext_set_run_id(const uint8_t id[16])
+{
+    struct vftr_vfd_info info;
+    struct vftr_vfd_writer *w;
+    uint8_t chunk[VFTR_VFD_CHUNK_HEADER_SIZE + 16];
+    size_t len;
+
+    vftr_init_once();   /* MPI_Init may come before any hook */
+    if (id == NULL)
+        return -EINVAL;
+    memcpy(vftr_proc.run_id, id, sizeof vftr_proc.run_id);
+    if ((w = atomic_load(&vftr_proc.writer)) == NULL)
+        return 0;
+    vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
+    vftr_vfd_writer_update(w, &info);
+    len = vftr_vfd_encode_run_id(id, chunk, sizeof chunk);
+    return vftr_ext_chunk(chunk, len);
+}
+
+VFTR_EXT_API int vftr_ext_flush(void)
+{
+    struct vftr_thread *t;
+    int rc;
+
+    if ((t = vftr_hook_begin()) == NULL)
+        return -EAGAIN;
+    rc = vftr_trace_flush_thread(t, false);
+    vftr_guard_drop(t);
+    return rc < 0 ? -EIO : 0;
+}
+
+VFTR_EXT_API const struct vftr_config *vftr_ext_config(void)
+{
+    vftr_init_once();   /* MPI_Init may come before any hook */
+    return vftr_proc.recording ? &vftr_proc.cfg : NULL;
+}
+
+VFTR_EXT_API const char *vftr_ext_outdir(void)
+{
+    vftr_init_once();   /* MPI_Init may come before any hook */
+    return vftr_proc.recording ? vftr_proc.dir : "";
+}
+
+VFTR_EXT_API const char *vftr_ext_basename(void)
+{
+    vftr_init_once();   /* MPI_Init may come before any hook */
+    return vftr_proc.recording ? vftr_proc.base : "";
+}
+
+VFTR_EXT_API long vftr_ext_profile(struct vftr_ext_row **rows)
+{
+    struct vftr_profile p;
+    struct vftr_ext_row *r;
+
+    if (rows == NULL)
+        return -EINVAL;
+    *rows = NULL;
+    if (!vftr_proc.recording)
+        return -EAGAIN;
+    if (vftr_callpath_profile(&p, vftr_clock_ticks_per_second(0), vftr_proc.hook_cost) < 0)
+        return -ENOMEM;
+    r = calloc(p.n ? p.n : 1, sizeof *r);
+    if (r == NULL) {
+        vftr_callpath_profile_release(&p);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < p.n; i++) {
+        r[i].function = p.rows[i].function;
+        r[i].caller = p.rows[i].caller ? p.rows[i].caller : "";
+        r[i].path_id = p.rows[i].callpath_id;
+        r[i].thread = p.rows[i].thread;
+        r[i].calls = p.rows[i].calls;
+        r[i].excl = p.rows[i].time_excl;
+        r[i].incl = p.rows[i].time_incl;
+    }
+    long n = (long)p.n;
+    vftr_callpath_profile_release(&p);
+    *rows = r;
+    return n;
+}
+
+VFTR_EXT_API void vftr_ext_profile_free(struct vftr_ext_row *rows)
+{
+    free(rows);
+}
+
+VFTR_NI void vftr_ext_setup(void)
+{
+    const char *s = getenv("VFTR_TEST_CLOCK_SKEW");
+    char *end;
+    long long off;
+    double drift = 0.0;
+
+    if (s == NULL || *s == '\0')
+        return;
+    errno = 0;
+    off = strtoll(s, &end, 10);
+    if (errno == 0 && *end == ':')
+        drift = strtod(end + 1, &end);
+    if (errno != 0 || *end != '\0' || drift <= -1e5 || drift >= 1e5) {
+        vftr_msg("VFTR_TEST_CLOCK_SKEW=\"%s\" ignored: expected OFFSET_NS[:DRIFT_PPM]", s);
+        return;
+    }
+    vftr_proc.skew_ns = off;
+    vftr_proc.drift_ppm = drift;
+}

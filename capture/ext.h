@@ -1,0 +1,105 @@
+/*
+ * ext.h — what libvftrcapture offers its extensions: the MPI wrapper
+ * library (libvftrcapture-mpi.so, a separate shared object that reaches
+ * these functions through the dynamic linker, so they are exported) and the
+ * OpenMP tool (OMPT, inside the library).  Not part of the user API.
+ *
+ * Every function is thread-safe, returns at once when capture is off,
+ * paused or finalized, and never harms the program: errors come back as
+ * -errno, nothing prints (except where said), nothing exits.  Times are
+ * capture's clock ticks (vftr_ext_now()), the time base of the .vfd.
+ *
+ * Records: lib/vfd/vftr_vfd_ext.h encodes MPI messages, collectives and
+ * OpenMP region events (extended events, vftr_ext_event) and the MPI_COMMS,
+ * OMP_REGIONS, CLOCK_OFFSETS and RUN_ID definition chunks (vftr_ext_chunk).
+ */
+#ifndef VFTR_CAPTURE_EXT_H
+#define VFTR_CAPTURE_EXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VFTR_EXT_API __attribute__((visibility("default"), no_instrument_function))
+
+/* Capture's clock now, in ticks. */
+VFTR_EXT_API uint64_t vftr_ext_now(void);
+
+/* Ticks per second of that clock as measured so far (rough early in a
+ * run; the .vfd header gets the value measured at the end). */
+VFTR_EXT_API double vftr_ext_ticks_per_second(void);
+
+/* 1 when the calling thread's events are being recorded in the trace now
+ * (capture running, not paused, trace on), else 0.  A cheap test for the
+ * wrappers to skip building records nobody will write. */
+VFTR_EXT_API int vftr_ext_tracing(void);
+
+/* Appends an extended event (kind >= 16, payload of len <= 96 bytes) at
+ * `time` to the calling thread's trace buffer.  0, or -EAGAIN when nothing
+ * is recorded now (paused, stopped, trace off or capped, inside a hook),
+ * -EINVAL for a bad kind or length.  Events of one thread should come in
+ * time order (a time before the previous event's is recorded as equal). */
+VFTR_EXT_API int vftr_ext_event(uint64_t time, uint32_t kind, const void *payload,
+                                uint32_t len);
+
+/* Writes one complete definition chunk (made by an encoder of
+ * vftr_vfd_ext.h) to the trace.  0, -EAGAIN (no trace), or the writer's
+ * -errno. */
+VFTR_EXT_API int vftr_ext_chunk(const uint8_t *chunk, size_t len);
+
+/* Enter and exit of an MPI function (name: a string that lives as long as
+ * the process, e.g. a literal), recorded as a function flagged
+ * VFTR_VFD_FUNC_MPI in the call tree of the calling thread. */
+VFTR_EXT_API void vftr_ext_enter(const char *name, uint64_t time);
+VFTR_EXT_API void vftr_ext_exit(const char *name, uint64_t time);
+
+/* MPI_Init: the rank and size of this process (the .vfd is renamed to
+ * <base>_<rank>.vfd at the end, the log follows the rank).  0 or -EINVAL. */
+VFTR_EXT_API int vftr_ext_set_rank(int rank, int size);
+
+/* The run id (16 bytes): get this process's; set the one agreed at
+ * MPI_Init (rank 0's): it replaces the header's and is written as a RUN_ID
+ * chunk at once, so that a file whose header is never rewritten (SIGKILL)
+ * still names its run.  0 or -errno. */
+VFTR_EXT_API void vftr_ext_get_run_id(uint8_t id[16]);
+VFTR_EXT_API int vftr_ext_set_run_id(const uint8_t id[16]);
+
+/* Writes the calling thread's buffered events (MPI_Pcontrol(2)).  0 or
+ * -errno. */
+VFTR_EXT_API int vftr_ext_flush(void);
+
+/* The configuration in use (capture/config.h), read-only; NULL when
+ * capture is off.  mpi.log_messages, mpi.only_for_ranks, ... live here. */
+struct vftr_config;
+VFTR_EXT_API const struct vftr_config *vftr_ext_config(void);
+
+/* Output directory and file base name of this run ("" when capture is
+ * off): `<dir>/<base>_all.log` is where rank 0 collates the profiles. */
+VFTR_EXT_API const char *vftr_ext_outdir(void);
+VFTR_EXT_API const char *vftr_ext_basename(void);
+
+/*
+ * The profile of this process so far, as the log shows it: rows of
+ * (function, caller, call path, calls, exclusive and inclusive seconds).
+ * For MPI_Finalize's collation; call it when no other thread of the
+ * program runs instrumented code.  *rows is a malloc'ed array the caller
+ * frees with vftr_ext_profile_free(); names point into capture's tables
+ * and live as long as the process.  Returns the number of rows or -errno.
+ */
+struct vftr_ext_row {
+    const char *function;
+    const char *caller;         /* "" for a root */
+    uint32_t path_id;           /* call path id, as in the .vfd and the log */
+    uint32_t thread;            /* 0 = main thread */
+    uint64_t calls;
+    double excl, incl;          /* seconds */
+};
+VFTR_EXT_API long vftr_ext_profile(struct vftr_ext_row **rows);
+VFTR_EXT_API void vftr_ext_profile_free(struct vftr_ext_row *rows);
+
+/* Reads VFTR_TEST_CLOCK_SKEW="OFFSET_NS:DRIFT_PPM" (tests of clock
+ * alignment only): the .vfd header then describes a clock that is
+ * OFFSET_NS off and DRIFT_PPM fast, as if this process's clock were.
+ * Called by initialization before the trace is opened. */
+void vftr_ext_setup(void) __attribute__((no_instrument_function));
+
+#endif /* VFTR_CAPTURE_EXT_H */

@@ -1,0 +1,254 @@
+/*
+ * vftr_vfd_ext.h — the MPI and OpenMP records of the .vfd format: extended
+ * events (kinds 16..79) and the definition chunks MPI_COMMS, OMP_REGIONS,
+ * CLOCK_OFFSETS and RUN_ID.  share/doc/vfd-format.md gives the bytes.
+ *
+ * Capture encodes a record into a small buffer (at most VFTR_VFD_EXT_MAX
+ * bytes for an event payload) and hands it to its event buffer or, for a
+ * definition chunk, to vftr_vfd_writer_put(); readers get extended events as
+ * VFTR_VFD_REC_EVENT records with kind >= 16 and `data`, and these chunks as
+ * VFTR_VFD_REC_UNKNOWN records with their payload, and decode both here.
+ *
+ * Every record is a sequence of unsigned LEB128 varints (signed fields
+ * zigzag-coded), described once in a field table in ext.c; a decoder accepts
+ * a payload with more fields than it knows (later versions may append) and
+ * refuses one with fewer.  Time fields of events are stored relative to the
+ * event's own time stamp, so they stay small.
+ *
+ * Error convention: encoders return the bytes written, 0 when the input is
+ * invalid or does not fit; decoders return 0 or -EBADMSG.  Nothing here
+ * allocates, prints or keeps state: thread-safe and async-signal-safe.
+ */
+#ifndef VFTR_VFD_VFTR_VFD_EXT_H
+#define VFTR_VFD_VFTR_VFD_EXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vftr_vfd.h"
+
+/* Largest payload of an extended event of this header (bytes). */
+#define VFTR_VFD_EXT_MAX 96
+
+/* Extended event kinds (in VFTR_VFD_EXT_MPI_* / VFTR_VFD_EXT_OMP_* ranges). */
+enum {
+    VFTR_VFD_MPI_SEND = 16,     /* struct vftr_vfd_mpi_msg: a message this rank sent */
+    VFTR_VFD_MPI_RECV = 17,     /* struct vftr_vfd_mpi_msg: a message this rank received */
+    VFTR_VFD_MPI_COLL = 18,     /* struct vftr_vfd_mpi_coll: one collective operation */
+    VFTR_VFD_OMP_BEGIN = 48,    /* struct vftr_vfd_omp: an OpenMP region begins on this thread */
+    VFTR_VFD_OMP_END = 49,      /* struct vftr_vfd_omp: ... and ends */
+};
+
+/* Function flag (vftr_vfd_function.flags) of MPI functions: capture records
+ * every wrapped MPI call as ENTER/EXIT of a function with this flag (and
+ * VFTR_VFD_FUNC_REGION), named by the MPI function ("MPI_Send"). */
+#define VFTR_VFD_FUNC_MPI (1u << 3)
+
+/* Communicator ids (vftr_vfd_mpi_msg.comm, ...): the same communicator has
+ * the same id on every member rank, different communicators of a run have
+ * different ids.  MPI_COMM_WORLD is 0; MPI_COMM_SELF of world rank r is
+ * VFTR_VFD_COMM_SELF(r).  Other ids are chosen by capture at creation. */
+#define VFTR_VFD_COMM_WORLD 0u
+#define VFTR_VFD_COMM_SELF(r) (((uint64_t)1 << 62) | (uint64_t)(uint32_t)(r))
+
+/* ---------------------------------------------------------------- MPI */
+
+enum {                                  /* vftr_vfd_mpi_msg.flags */
+    VFTR_VFD_MSG_NONBLOCKING = 1u << 0, /* Isend/Irecv (completed by a wait or test) */
+    VFTR_VFD_MSG_PERSISTENT = 1u << 1,  /* a persistent request (Send_init ... Start) */
+    VFTR_VFD_MSG_SYNC = 1u << 2,        /* Ssend / Issend */
+    VFTR_VFD_MSG_BUFFERED = 1u << 3,    /* Bsend / Ibsend */
+    VFTR_VFD_MSG_READY = 1u << 4,       /* Rsend / Irsend */
+    VFTR_VFD_MSG_SENDRECV = 1u << 5,    /* half of a Sendrecv(_replace) */
+};
+
+/* A point-to-point message, recorded once by each side when its operation
+ * completes: the event's time stamp is the completion, `start` the call that
+ * began it (MPI_Send, MPI_Isend, MPI_Start...). */
+struct vftr_vfd_mpi_msg {
+    int32_t peer;               /* world rank of the other side */
+    int32_t tag;
+    uint64_t bytes;             /* payload bytes (count x type size; received: from the status) */
+    uint64_t comm;              /* communicator id */
+    uint64_t start;             /* ticks; <= the event time (encoded as the difference) */
+    uint32_t flags;             /* VFTR_VFD_MSG_* */
+};
+
+/* Collective operations (vftr_vfd_mpi_coll.op); names and OTF classes in
+ * vftr_vfd_coll_name() / vftr_vfd_coll_class(). */
+enum vftr_vfd_coll_op {
+    VFTR_VFD_COLL_BARRIER = 1,
+    VFTR_VFD_COLL_BCAST,
+    VFTR_VFD_COLL_REDUCE,
+    VFTR_VFD_COLL_ALLREDUCE,
+    VFTR_VFD_COLL_GATHER,
+    VFTR_VFD_COLL_GATHERV,
+    VFTR_VFD_COLL_SCATTER,
+    VFTR_VFD_COLL_SCATTERV,
+    VFTR_VFD_COLL_ALLGATHER,
+    VFTR_VFD_COLL_ALLGATHERV,
+    VFTR_VFD_COLL_ALLTOALL,
+    VFTR_VFD_COLL_ALLTOALLV,
+    VFTR_VFD_COLL_ALLTOALLW,
+    VFTR_VFD_COLL_REDUCE_SCATTER,
+    VFTR_VFD_COLL_REDUCE_SCATTER_BLOCK,
+    VFTR_VFD_COLL_SCAN,
+    VFTR_VFD_COLL_EXSCAN,
+    VFTR_VFD_COLL_COUNT         /* number of ops + 1 */
+};
+
+/* One collective as this rank took part in it: event time = completion
+ * (the blocking call's return, or the wait/test that completed the
+ * nonblocking one), start = the call. */
+struct vftr_vfd_mpi_coll {
+    uint32_t op;                /* enum vftr_vfd_coll_op */
+    uint64_t comm;              /* communicator id */
+    int32_t root;               /* world rank of the root, -1 for rootless operations */
+    uint64_t sent, received;    /* bytes this rank sent and received */
+    uint64_t start;             /* ticks */
+    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING or 0 */
+};
+
+/* "MPI_Allreduce" (the blocking name also for the nonblocking form), or
+ * NULL for an unknown op. */
+const char *vftr_vfd_coll_name(uint32_t op);
+/* OTF collective class: 1 barrier, 2 one-to-all, 3 all-to-one, 4 all-to-all
+ * (OTF_COLLECTIVE_TYPE_*); 0 for an unknown op. */
+uint32_t vftr_vfd_coll_class(uint32_t op);
+
+size_t vftr_vfd_mpi_msg_encode(const struct vftr_vfd_mpi_msg *m, uint64_t time,
+                               uint8_t out[VFTR_VFD_EXT_MAX]);
+int vftr_vfd_mpi_msg_decode(const uint8_t *data, size_t len, uint64_t time,
+                            struct vftr_vfd_mpi_msg *m);
+size_t vftr_vfd_mpi_coll_encode(const struct vftr_vfd_mpi_coll *c, uint64_t time,
+                                uint8_t out[VFTR_VFD_EXT_MAX]);
+int vftr_vfd_mpi_coll_decode(const uint8_t *data, size_t len, uint64_t time,
+                             struct vftr_vfd_mpi_coll *c);
+
+/* ------------------------------------------------------------- OpenMP */
+
+/* Kinds of OpenMP regions (vftr_vfd_omp_region.kind); names in
+ * vftr_vfd_omp_kind_name().  *_WAIT kinds are the time a thread waited to
+ * get a mutex, the plain kinds the time it held it. */
+enum vftr_vfd_omp_kind {
+    VFTR_VFD_OMP_PARALLEL = 1,  /* encountering thread: parallel begin..end */
+    VFTR_VFD_OMP_IMPLICIT_TASK, /* each team member's implicit task */
+    VFTR_VFD_OMP_LOOP,          /* worksharing loop (value: iteration count, 0 if unknown) */
+    VFTR_VFD_OMP_SECTIONS,
+    VFTR_VFD_OMP_SINGLE,        /* the thread that executes the single block */
+    VFTR_VFD_OMP_SINGLE_OTHER,  /* the threads that skip it */
+    VFTR_VFD_OMP_WORKSHARE,
+    VFTR_VFD_OMP_DISTRIBUTE,
+    VFTR_VFD_OMP_TASKLOOP,
+    VFTR_VFD_OMP_BARRIER,       /* implicit barrier (end of parallel / worksharing) */
+    VFTR_VFD_OMP_BARRIER_EXPLICIT,
+    VFTR_VFD_OMP_TASKWAIT,
+    VFTR_VFD_OMP_TASKGROUP,
+    VFTR_VFD_OMP_MASKED,        /* masked / master */
+    VFTR_VFD_OMP_CRITICAL_WAIT,
+    VFTR_VFD_OMP_CRITICAL,
+    VFTR_VFD_OMP_LOCK_WAIT,     /* omp_set_lock / omp_set_nest_lock waiting */
+    VFTR_VFD_OMP_LOCK,          /* lock held */
+    VFTR_VFD_OMP_ORDERED_WAIT,
+    VFTR_VFD_OMP_ORDERED,
+    VFTR_VFD_OMP_TASK,          /* an explicit task executing */
+    VFTR_VFD_OMP_KIND_COUNT     /* number of kinds + 1 */
+};
+
+/* "parallel", "loop", "critical wait", ... or NULL for an unknown kind. */
+const char *vftr_vfd_omp_kind_name(uint32_t kind);
+
+/* An OpenMP region event (VFTR_VFD_OMP_BEGIN / _END) on the thread of the
+ * chunk.  Begin and end of one region instance carry the same region and
+ * instance; regions of one thread nest properly. */
+struct vftr_vfd_omp {
+    uint32_t region;            /* id of an OMP_REGIONS definition */
+    uint64_t instance;          /* parallel / task / wait id (OMPT's), 0 when none */
+    uint64_t value;             /* PARALLEL: team size; IMPLICIT_TASK: thread number in the
+                                 * team; LOOP: iteration count; else 0 */
+};
+
+size_t vftr_vfd_omp_encode(const struct vftr_vfd_omp *o, uint8_t out[VFTR_VFD_EXT_MAX]);
+int vftr_vfd_omp_decode(const uint8_t *data, size_t len, struct vftr_vfd_omp *o);
+
+/* ------------------------------------------------------- definitions */
+
+/* OMP_REGIONS entry: one (kind, code location) pair, defined before the
+ * first event that uses its id. */
+struct vftr_vfd_omp_region {
+    uint32_t id;                /* from 1, unique in the file */
+    uint32_t kind;              /* enum vftr_vfd_omp_kind */
+    uint64_t codeptr;           /* return address OMPT gave (0 if none) */
+    const char *function;       /* enclosing function's name, "" if unknown */
+    const char *file;           /* source file, "" if unknown */
+    uint32_t line;              /* 0 if unknown */
+};
+
+/* MPI_COMMS entry.  Encoder: `ranks` holds the size world ranks (rank i of
+ * the communicator is ranks[i]).  Decoder: `ranks` is NULL and the ranks
+ * are read with vftr_vfd_comm_rank() (stored as 4-byte little-endian
+ * integers in the payload, which stays borrowed from the reader). */
+struct vftr_vfd_comm {
+    uint64_t id;
+    uint32_t size;
+    const int32_t *ranks;       /* encoder input */
+    const uint8_t *raw_ranks;   /* decoder output */
+    const char *name;           /* "MPI_COMM_WORLD", "split 3 of 0", ... ("" allowed) */
+};
+int32_t vftr_vfd_comm_rank(const struct vftr_vfd_comm *c, uint32_t i);
+
+/* CLOCK_OFFSETS entry: one clock comparison with rank 0, the best (lowest
+ * round trip) of several ping-pongs.  At local tick `ticks` (this file's
+ * clock) rank 0's clock read `root_ticks` (in rank 0's file's ticks);
+ * `rtt` is that round trip in local ticks.  A converter maps both through
+ * their files' headers to nanoseconds; rank 0 records itself (root_ticks =
+ * ticks, rtt 0). */
+enum { VFTR_VFD_CLOCK_INIT = 0, VFTR_VFD_CLOCK_FINALIZE = 1 };
+struct vftr_vfd_clock_offset {
+    uint32_t phase;             /* VFTR_VFD_CLOCK_INIT or _FINALIZE */
+    uint64_t ticks;
+    uint64_t root_ticks;
+    uint64_t rtt;
+};
+
+/* Chunk encoders (one complete chunk, as the encoders of vftr_vfd.h: the
+ * size or 0 when it does not fit in cap). */
+size_t vftr_vfd_encode_omp_regions(const struct vftr_vfd_omp_region *r, size_t n, uint8_t *out,
+                                   size_t cap);
+size_t vftr_vfd_encode_comms(const struct vftr_vfd_comm *c, size_t n, uint8_t *out, size_t cap);
+size_t vftr_vfd_encode_clock_offsets(const struct vftr_vfd_clock_offset *o, size_t n,
+                                     uint8_t *out, size_t cap);
+size_t vftr_vfd_encode_run_id(const uint8_t run_id[16], uint8_t *out, size_t cap);
+/* Worst-case sizes for the cap of the three variable ones. */
+size_t vftr_vfd_omp_regions_bound(const struct vftr_vfd_omp_region *r, size_t n);
+size_t vftr_vfd_comms_bound(const struct vftr_vfd_comm *c, size_t n);
+size_t vftr_vfd_clock_offsets_bound(size_t n);
+
+/* Decoding a definition chunk's payload (a VFTR_VFD_REC_UNKNOWN record of
+ * kind VFTR_VFD_CHUNK_MPI_COMMS, ...): a cursor over its `count` entries.
+ * next() returns 1 with *out filled (strings point into a copy-free view
+ * that is NOT NUL-terminated: use the *_len fields), 0 after the last entry,
+ * -EBADMSG when the payload is malformed (the cursor then stays at the
+ * end). */
+struct vftr_vfd_cursor {
+    const uint8_t *p, *end;
+    uint32_t left;
+};
+void vftr_vfd_cursor_init(struct vftr_vfd_cursor *c, const uint8_t *payload, size_t len,
+                          uint32_t count);
+
+struct vftr_vfd_omp_region_view {
+    struct vftr_vfd_omp_region r;   /* function and file point into the payload */
+    size_t function_len, file_len;
+};
+struct vftr_vfd_comm_view {
+    struct vftr_vfd_comm c;         /* name and raw_ranks point into the payload */
+    size_t name_len;
+};
+int vftr_vfd_next_omp_region(struct vftr_vfd_cursor *c, struct vftr_vfd_omp_region_view *out);
+int vftr_vfd_next_comm(struct vftr_vfd_cursor *c, struct vftr_vfd_comm_view *out);
+int vftr_vfd_next_clock_offset(struct vftr_vfd_cursor *c, struct vftr_vfd_clock_offset *out);
+/* RUN_ID payload: 0 and the 16 bytes, or -EBADMSG. */
+int vftr_vfd_decode_run_id(const uint8_t *payload, size_t len, uint8_t run_id[16]);
+
+#endif /* VFTR_VFD_VFTR_VFD_EXT_H */
