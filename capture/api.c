@@ -69,7 +69,7 @@ static VFTR_NI void switch_phase(int from, int to, uint32_t kind)
         return;
     expect = from;
     if (atomic_compare_exchange_strong(&vftr_proc.phase, &expect, to) && t->trace)
-        vftr_trace_put(t, vftr_clock_now(), kind, 0);
+        (void)vftr_trace_put_ext(t, vftr_clock_now(), kind, NULL, 0);
     vftr_guard_drop(t);
 }
 

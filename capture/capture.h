@@ -156,13 +156,18 @@ struct vftr_node_block {
 /* ------------------------------------------------------------- threads */
 
 struct vftr_thread {
-    /* hot: one cache line */
+    /* hot: one cache line.  The event buffer is the EVENTS chunk being
+     * built: VFTR_VFD_CHUNK_HEADER_SIZE bytes left free for its header, then
+     * the events already encoded (lib/vfd's vftr_vfd_put_event), so a flush
+     * only fills in the header and writes the buffer as it is. */
     _Atomic int guard;            /* VFTR_GUARD_* */
     bool trace;                   /* events are being recorded */
+    uint32_t count;               /* events in the buffer */
     struct vftr_node *cur;        /* current call path */
-    struct vftr_vfd_event *ev;    /* event buffer, ev_cap entries */
-    _Atomic size_t ev_n;          /* events buffered (release-published) */
-    size_t ev_cap;
+    uint8_t *buf;                 /* chunk buffer (NULL: no trace) */
+    _Atomic size_t used;          /* payload bytes in buf (release-published) */
+    size_t room;                  /* flush before an event when used > room */
+    uint64_t last_time;           /* time of the previous event: the delta base */
     uint64_t interval;            /* sampling interval in ticks, 0: all */
     uint64_t last_written;        /* tick of the last event written */
 
@@ -178,8 +183,10 @@ struct vftr_thread {
     uint32_t ndefined;            /* nodes [0, ndefined) are in the trace */
     bool flushing;                /* inside vftr_trace_flush_thread */
     uint64_t events_lost;         /* dropped (trace off or cap) */
-    uint8_t *chunk;               /* encoding buffer for this thread's flushes */
-    size_t chunk_cap;
+    uint64_t first_time;          /* time of the buffer's first event */
+    size_t buf_cap;               /* bytes of buf */
+    uint8_t *defs;                /* encoding buffer for definition chunks */
+    size_t defs_cap;
     struct vftr_thread *next;     /* proc.threads, newest first */
     /* region cache of api.c: name pointer -> function record */
     struct { const char *name; struct vftr_fn *fn; } regions[32];
@@ -205,7 +212,7 @@ enum vftr_phase {
 struct vftr_settings {
     bool trace;                   /* write a .vfd */
     double sample_interval;       /* seconds; 0 records every event */
-    size_t buffer_events;         /* per-thread event buffer */
+    size_t buffer_bytes;          /* per-thread event buffer (bytes; at least 4 KiB) */
     uint64_t max_bytes;           /* trace size cap, 0 = none */
     bool prelude;                 /* record calls before main */
     /* filter decision for a new function: returns VFTR_FN_* flags */
@@ -334,25 +341,49 @@ int vftr_thread_setup_key(void) VFTR_NI;
 
 /* ----------------------------------------------------------- trace.c */
 
-/* Appends one event (hot path: inline). */
+/* The hot path's buffer is full: flush it. */
 void vftr_trace_flush(struct vftr_thread *t) VFTR_NI;
 
+/* Bytes a thread buffer keeps free past `room`: the largest event
+ * (an extended one: tag, delta, length and a payload of up to
+ * VFTR_EXT_PAYLOAD_MAX bytes). */
+#define VFTR_EXT_PAYLOAD_MAX 96u
+#define VFTR_EVENT_SLACK (30u + VFTR_EXT_PAYLOAD_MAX)
+/* Per-thread buffer for definition chunks (16 function names a batch). */
+#define VFTR_THREAD_DEFS_BYTES (256u << 10)
+
+/* Appends one ENTER, EXIT or SAMPLE event to t's buffer (hot path). */
 static inline VFTR_NI void vftr_trace_put(struct vftr_thread *t, uint64_t now, uint32_t kind,
                                           uint32_t id)
 {
-    size_t n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
+    size_t n = atomic_load_explicit(&t->used, memory_order_relaxed);
+    uint64_t last;
+    uint8_t *p;
 
-    if (VFTR_UNLIKELY(n == t->ev_cap)) {
+    if (VFTR_UNLIKELY(n > t->room)) {
         vftr_trace_flush(t);
-        n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
-        if (n == t->ev_cap)
+        n = atomic_load_explicit(&t->used, memory_order_relaxed);
+        if (n > t->room)
             return;
     }
-    t->ev[n].time = now;
-    t->ev[n].kind = kind;
-    t->ev[n].id = id;
-    atomic_store_explicit(&t->ev_n, n + 1, memory_order_release);
+    if (VFTR_UNLIKELY(n == 0))
+        t->first_time = t->last_time = now;
+    last = t->last_time;
+    /* times do not go back within a chunk: a step back is no step */
+    if (VFTR_UNLIKELY(now < last))
+        now = last;
+    p = t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + n;
+    p = vftr_vfd_put_event(p, kind, id, now - last);
+    t->last_time = now;
+    t->count++;
+    atomic_store_explicit(&t->used, (size_t)(p - t->buf) - VFTR_VFD_CHUNK_HEADER_SIZE,
+                          memory_order_release);
 }
+
+/* Appends an extended event (kind >= VFTR_VFD_PAUSE, payload of len <=
+ * VFTR_EXT_PAYLOAD_MAX bytes).  0, or -1 when it was dropped. */
+int vftr_trace_put_ext(struct vftr_thread *t, uint64_t now, uint32_t kind, const void *payload,
+                       uint32_t len) VFTR_NI;
 
 /*
  * Opens the trace file <dir>/<base>_<pid>.tmpvfd (another name if it exists)

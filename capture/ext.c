@@ -35,39 +35,19 @@ VFTR_EXT_API int vftr_ext_tracing(void)
 VFTR_EXT_API int vftr_ext_event(uint64_t time, uint32_t kind, const void *payload, uint32_t len)
 {
     struct vftr_thread *t;
-    size_t n, slots;
+    int rc;
 
     if (kind < VFTR_VFD_EXT_MPI_FIRST || kind > UINT16_MAX || len > VFTR_VFD_EXT_MAX
         || (len > 0 && payload == NULL))
         return -EINVAL;
     if ((t = vftr_hook_begin()) == NULL)
         return -EAGAIN;
-    if (!t->trace) {
-        vftr_guard_drop(t);
-        return -EAGAIN;
-    }
-    /* the event and its payload in the following 16-byte slots, all in
-     * one buffer (the encoder wants them together) */
-    slots = 1 + (len + sizeof t->ev[0] - 1) / sizeof t->ev[0];
-    n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
-    if (n + slots > t->ev_cap) {
-        vftr_trace_flush(t);
-        n = atomic_load_explicit(&t->ev_n, memory_order_relaxed);
-        if (!t->trace || n + slots > t->ev_cap) {
-            vftr_guard_drop(t);
-            return -EAGAIN;
-        }
-    }
-    t->ev[n].time = time;
-    t->ev[n].kind = kind;
-    t->ev[n].id = len;
-    memset(&t->ev[n + 1], 0, (slots - 1) * sizeof t->ev[0]);
-    if (len)
-        memcpy(&t->ev[n + 1], payload, len);
-    atomic_store_explicit(&t->ev_n, n + slots, memory_order_release);
+    rc = t->trace ? vftr_trace_put_ext(t, time, kind, payload, len) : -1;
     vftr_guard_drop(t);
-    return 0;
+    return rc < 0 ? -EAGAIN : 0;
 }
+
+_Static_assert(VFTR_VFD_EXT_MAX <= VFTR_EXT_PAYLOAD_MAX, "thread buffers keep room for every record");
 
 VFTR_EXT_API int vftr_ext_chunk(const uint8_t *chunk, size_t len)
 {

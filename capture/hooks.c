@@ -12,9 +12,10 @@
  *
  * Cost per hook on the common path: one TLS load (initial-exec), the guard
  * (a load and two stores of the thread's own cache line), one load of the
- * shared phase word (read-mostly), one clock read, one compare with the
- * cached child (enter) or the current node (exit), counters updated in
- * place, and one bounds-checked append to the event buffer.
+ * shared phase word and the clock kind (read-mostly), one clock read, one
+ * compare with the cached child or its successor (enter) or the current
+ * node (exit), counters updated in place, and the event's two varints
+ * written into the thread's chunk buffer; no call, no stack frame.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -32,25 +33,189 @@
 void __cyg_profile_func_enter(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 
-VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
+/*
+ * The hooks are written as a fast path that calls nothing, with every
+ * uncommon case handed to a function of its own in tail position (the
+ * thread's first hook, a paused or stopped capture, a clock other than the
+ * TSC, a call path not met before, sampling, a full or empty buffer, a
+ * large varint).  The compiler then needs no stack frame and no saved
+ * registers on the fast path.  Each slow path does the whole rest of the
+ * hook with the general inline functions of capture.h, so the two paths
+ * cannot disagree.
+ */
+#define VFTR_SLOW VFTR_NI __attribute__((noinline, cold))
+
+/* Any hook of a thread that has none yet, or whose guard is taken here. */
+static VFTR_SLOW void enter_general(void *fn)
 {
     struct vftr_thread *t = vftr_hook_begin();
 
-    (void)site;
     if (t == NULL)
         return;
     vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
-VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
+static VFTR_SLOW void exit_general(void *fn)
 {
     struct vftr_thread *t = vftr_hook_begin();
 
-    (void)site;
     if (t == NULL)
         return;
     vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
+    vftr_guard_drop(t);
+}
+
+/* The guard is held; the phase or the clock is not the common one. */
+static VFTR_SLOW void enter_guarded(struct vftr_thread *t, void *fn)
+{
+    if (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == VFTR_PHASE_RUNNING)
+        vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
+    vftr_guard_drop(t);
+}
+
+static VFTR_SLOW void exit_guarded(struct vftr_thread *t, void *fn)
+{
+    if (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == VFTR_PHASE_RUNNING)
+        vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
+    vftr_guard_drop(t);
+}
+
+/* Enter at now of a function that is neither the cached child nor its
+ * successor (t->cur unchanged so far). */
+static VFTR_SLOW void enter_lookup(struct vftr_thread *t, void *fn, uint64_t now)
+{
+    vftr_enter_at(t, (uintptr_t)fn, NULL, now);
+    vftr_guard_drop(t);
+}
+
+/* Exit of a function that is not the current one. */
+static VFTR_SLOW void exit_mismatch(struct vftr_thread *t, void *fn, uint64_t now)
+{
+    vftr_exit_mismatch(t, (uintptr_t)fn, now);
+    vftr_guard_drop(t);
+}
+
+/* The profile is updated; the event needs the general recorder. */
+static VFTR_SLOW void record_general(struct vftr_thread *t, const struct vftr_node *n,
+                                    uint64_t now, uint32_t kind)
+{
+    vftr_record(t, n, now, kind);
+    vftr_guard_drop(t);
+}
+
+/* Appends the event when that is simple (every event recorded, the buffer
+ * neither empty nor full, no step back in time, tag and delta of one or two
+ * bytes); false when the general path must do it. */
+static inline VFTR_NI bool put_simple(struct vftr_thread *t, uint64_t now, uint32_t kind,
+                                      uint32_t id)
+{
+    size_t n = atomic_load_explicit(&t->used, memory_order_relaxed);
+    uint64_t tag = (uint64_t)id << 2 | (kind - VFTR_VFD_ENTER), delta = now - t->last_time;
+    uint8_t *p;
+
+    if (VFTR_UNLIKELY(t->interval | (n - 1 >= t->room) | (now < t->last_time)
+                      | (tag >= 0x4000) | (delta >= 0x4000)))
+        return false;
+    p = t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + n;
+    if (tag < 0x80) {
+        *p++ = (uint8_t)tag;
+    } else {
+        p[0] = (uint8_t)(tag | 0x80);
+        p[1] = (uint8_t)(tag >> 7);
+        p += 2;
+    }
+    if (delta < 0x80) {
+        *p++ = (uint8_t)delta;
+    } else {
+        p[0] = (uint8_t)(delta | 0x80);
+        p[1] = (uint8_t)(delta >> 7);
+        p += 2;
+    }
+    t->last_time = now;
+    t->count++;
+    atomic_store_explicit(&t->used, (size_t)(p - t->buf) - VFTR_VFD_CHUNK_HEADER_SIZE,
+                          memory_order_release);
+    return true;
+}
+
+/* Takes t's guard for a hook: false when it is taken already (recursion,
+ * a thread that is done). */
+static inline VFTR_NI bool guard_grab(struct vftr_thread *t)
+{
+    if (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE)
+        return false;
+    atomic_store_explicit(&t->guard, VFTR_GUARD_IN_HOOK, memory_order_relaxed);
+    return true;
+}
+
+/* The phase is RUNNING and the clock the TSC (the common case). */
+static inline VFTR_NI bool common_case(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed)
+            | (int)vftr_clock_kind) == 0;
+#else
+    return false;
+#endif
+}
+
+_Static_assert(VFTR_PHASE_RUNNING == 0 && VFTR_CLK_TSC == 0,
+               "common_case() tests both words against 0 at once");
+
+VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
+{
+    struct vftr_thread *t = vftr_tls;
+    struct vftr_node *cur, *n;
+    uint64_t now;
+
+    (void)site;
+    if (VFTR_UNLIKELY(t == NULL))
+        return enter_general(fn);
+    if (!guard_grab(t))
+        return;
+    if (VFTR_UNLIKELY(!common_case()))
+        return enter_guarded(t, fn);
+    now = vftr_clock_now();
+    cur = t->cur;
+    n = cur->last_child;
+    if (VFTR_UNLIKELY(n == NULL || n->addr != (uintptr_t)fn)) {
+        struct vftr_node *s = n ? n->succ : NULL;
+
+        if (s == NULL || s->addr != (uintptr_t)fn)
+            return enter_lookup(t, fn, now);
+        cur->last_child = s;
+        n = s;
+    }
+    n->calls++;
+    n->t_enter = now;
+    t->cur = n;
+    if (t->trace && VFTR_UNLIKELY(!put_simple(t, now, VFTR_VFD_ENTER, n->id)))
+        return record_general(t, n, now, VFTR_VFD_ENTER);
+    vftr_guard_drop(t);
+}
+
+VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
+{
+    struct vftr_thread *t = vftr_tls;
+    struct vftr_node *n;
+    uint64_t now;
+
+    (void)site;
+    if (VFTR_UNLIKELY(t == NULL))
+        return exit_general(fn);
+    if (!guard_grab(t))
+        return;
+    if (VFTR_UNLIKELY(!common_case()))
+        return exit_guarded(t, fn);
+    now = vftr_clock_now();
+    n = t->cur;
+    if (VFTR_UNLIKELY(n->addr != (uintptr_t)fn))
+        return exit_mismatch(t, fn, now);
+    n->time_incl += now - n->t_enter;
+    t->cur = n->parent;
+    if (t->trace && VFTR_UNLIKELY(!put_simple(t, now, VFTR_VFD_EXIT, n->id)))
+        return record_general(t, n, now, VFTR_VFD_EXIT);
     vftr_guard_drop(t);
 }
 
@@ -136,7 +301,8 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
  */
 static VFTR_NI double calibrate_hooks(void)
 {
-    static struct vftr_vfd_event ev[512];
+    static uint8_t buf[VFTR_VFD_CHUNK_HEADER_SIZE + 200 * 2 * VFTR_VFD_EVENT_MAX
+                       + VFTR_EVENT_SLACK];
     static struct vftr_thread calib;
     struct vftr_fn *f = vftr_fn_region("vftr:calibration", 0);
     uint64_t best = UINT64_MAX;
@@ -145,8 +311,9 @@ static VFTR_NI double calibrate_hooks(void)
     if (f == NULL)
         return 0;
     calib.cur = &calib.root;
-    calib.ev = ev;
-    calib.ev_cap = sizeof ev / sizeof ev[0];
+    calib.buf = buf;
+    calib.buf_cap = sizeof buf;
+    calib.room = sizeof buf - VFTR_VFD_CHUNK_HEADER_SIZE - VFTR_EVENT_SLACK;
     calib.trace = vftr_proc.set.trace;
     calib.interval = 0;
     vftr_tls = &calib;
@@ -160,7 +327,8 @@ static VFTR_NI double calibrate_hooks(void)
         t1 = vftr_clock_now();
         if (t1 - t0 < best)
             best = t1 - t0;
-        atomic_store(&calib.ev_n, 0);
+        atomic_store(&calib.used, 0);
+        calib.count = 0;
     }
     vftr_tls = &vftr_thread_off;
     return (double)best / 200.0;
@@ -220,13 +388,21 @@ static VFTR_NI void init(void)
     memset(&s, 0, sizeof s);
     s.trace = cfg->sampling_active;
     s.sample_interval = cfg->sampling_sample_interval;
-    /* Per-thread event buffer: sampling.outbuffer_size MiB, but at most
-     * 1 MiB (64 Ki events; the key's minimum is 1, so in effect always
-     * 1 MiB).  Measured on fib(32): an 8 MiB buffer costs ~15 % more per
-     * event than a 1 MiB one, because it no longer stays in the cache
-     * between the hooks filling it and the encoder reading it. */
-    s.buffer_events = (size_t)(cfg->sampling_outbuffer_size < 1 ? cfg->sampling_outbuffer_size : 1)
-                      * ((size_t)1 << 20) / sizeof(struct vftr_vfd_event);
+    /* Per-thread event buffer: the events are encoded as they come (2 to
+     * 4 bytes each), and a flush reads the buffer once more (CRC, write).
+     * It should stay in the cache between the two: VFTR_BUFFER_KIB (a
+     * tuning knob, not a configuration key) or 256 KiB, at most
+     * sampling.outbuffer_size MiB. */
+    {
+        const char *kib = getenv("VFTR_BUFFER_KIB");
+        size_t want = kib ? (size_t)strtoul(kib, NULL, 10) << 10 : (size_t)256 << 10;
+        size_t most = (size_t)(cfg->sampling_outbuffer_size > 0 ? cfg->sampling_outbuffer_size : 1)
+                      << 20;
+
+        if (want < 4096)
+            want = 4096;
+        s.buffer_bytes = want < most ? want : most;
+    }
     s.max_bytes = cfg->trace_max_size;
     s.prelude = cfg->include_cxx_prelude;
     s.classify = classify;

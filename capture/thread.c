@@ -64,13 +64,14 @@ VFTR_NI struct vftr_thread *vftr_thread_new(bool current)
     t->cur = &t->root;
     t->trace = s->trace && vftr_proc.writer && !atomic_load(&vftr_proc.trace_off);
     if (t->trace) {
-        t->ev_cap = s->buffer_events ? s->buffer_events : 4096;
-        t->ev = malloc(t->ev_cap * sizeof *t->ev);
-        t->chunk_cap = vftr_vfd_encode_bound(t->ev_cap);
-        t->chunk = malloc(t->chunk_cap);
-        if (t->ev == NULL || t->chunk == NULL) {
-            free(t->ev);
-            free(t->chunk);
+        t->buf_cap = s->buffer_bytes ? s->buffer_bytes : (64u << 10);
+        t->buf = malloc(t->buf_cap);
+        t->room = t->buf_cap - VFTR_VFD_CHUNK_HEADER_SIZE - VFTR_EVENT_SLACK;
+        t->defs_cap = VFTR_THREAD_DEFS_BYTES;
+        t->defs = malloc(t->defs_cap);
+        if (t->buf == NULL || t->defs == NULL) {
+            free(t->buf);
+            free(t->defs);
             free(t);
             errno = ENOMEM;
             return NULL;

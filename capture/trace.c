@@ -21,9 +21,12 @@
  * entering down from it, at the event's time, through the call-path tree;
  * the Enter/Leave pairs it produces are then consistent.
  *
- * The flush path allocates nothing and takes no lock (encoders and put are
+ * Events are encoded by the hooks themselves, into the chunk they will be
+ * written as (capture.h: vftr_trace_put); a flush writes definitions, then
+ * fills in the chunk's header and writes the buffer as it is.  The flush
+ * path allocates nothing and takes no lock (encoders and put are
  * async-signal-safe), so the signal handler uses it too, with the emergency
- * buffer instead of the thread's own.
+ * buffer for definitions instead of the thread's own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,8 +43,9 @@
  * a small alternate stack. */
 #define FN_BATCH 16
 #define CP_BATCH 32
-/* Events encoded per chunk on the signal path (the emergency buffer). */
-#define EMERGENCY_EVENTS 16384u
+/* The signal path encodes definition chunks here (events need no
+ * encoding: they are in their chunk already). */
+#define EMERGENCY_BYTES VFTR_THREAD_DEFS_BYTES
 
 VFTR_NI const char *vftr_trace_path(void)
 {
@@ -176,38 +180,28 @@ static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
 }
 
 /*
- * The size cap.  A chunk of events that would pass it is cut to the part
- * that fits: the first k events are re-encoded, k shrinking until the
- * chunk fits the room left (the encoding is variable-length, so k is
- * estimated from the bytes per event and then lowered).  Without this a cap
- * smaller than one thread buffer (64 Ki events) would record nothing at all.
- * Returns the length of the chunk now in buf (0: nothing fits) with *k
- * events, and sets *last when the chunk was cut, that is when the cap is
- * reached.  A chunk that fits is returned as it is.
+ * The size cap.  A buffer of events that would pass it is cut to the whole
+ * events that fit the room left (the encoding is variable-length, so the
+ * payload is walked event by event); without this a cap smaller than one
+ * thread buffer would record nothing at all.  Returns the chunk's length
+ * (header filled in) or 0 when not one event fits; *last says the cap is
+ * reached, so tracing stops after this chunk.
  */
-static VFTR_NI size_t fit_cap(struct vftr_thread *t, size_t from, size_t *k, uint8_t *buf,
-                              size_t cap, size_t len, bool *last)
+static VFTR_NI size_t fit_cap(struct vftr_thread *t, size_t used, size_t len, uint32_t *count,
+                              bool *last)
 {
-    uint64_t used = vftr_vfd_writer_bytes(vftr_proc.writer), room;
-    size_t kk = *k;
+    uint64_t bytes = vftr_vfd_writer_bytes(vftr_proc.writer), room, t_last;
+    size_t keep;
 
-    if (used + len <= vftr_proc.set.max_bytes)
+    if (bytes + len <= vftr_proc.set.max_bytes)
         return len;
     *last = true;
-    room = used < vftr_proc.set.max_bytes ? vftr_proc.set.max_bytes - used : 0;
-    while (kk > 0 && len > room) {
-        /* proportional estimate, at least one event fewer each round */
-        size_t guess = (size_t)((double)kk * (double)room / (double)len);
-
-        kk = guess < kk ? guess : kk - 1;
-        if (kk == 0)
-            break;
-        len = vftr_vfd_encode_events(t->ev + from, kk, buf, cap, t->index);
-        if (len == 0)
-            return 0;
-    }
-    *k = kk;
-    return kk ? len : 0;
+    room = bytes + VFTR_VFD_CHUNK_HEADER_SIZE < vftr_proc.set.max_bytes
+           ? vftr_proc.set.max_bytes - bytes - VFTR_VFD_CHUNK_HEADER_SIZE : 0;
+    if (vftr_vfd_events_prefix(t->buf + VFTR_VFD_CHUNK_HEADER_SIZE, used, (size_t)room,
+                               t->first_time, &keep, count, &t_last) < 0 || *count == 0)
+        return 0;
+    return vftr_vfd_events_finish(t->buf, keep, *count, t->index, t->first_time, t_last);
 }
 
 /* Writes the FUNCTIONS entries this thread must provide and the CALLPATHS
@@ -286,47 +280,77 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
 
 VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
 {
-    size_t n = atomic_load_explicit(&t->ev_n, memory_order_acquire), done = 0;
-    uint8_t *buf = from_signal ? vftr_proc.emergency : t->chunk;
-    size_t cap = from_signal ? vftr_proc.emergency_cap : t->chunk_cap;
-    size_t piece = from_signal ? EMERGENCY_EVENTS : t->ev_cap;
+    size_t used = atomic_load_explicit(&t->used, memory_order_acquire), len;
+    uint32_t count = t->count, written = 0;
+    uint8_t *defs = from_signal ? vftr_proc.emergency : t->defs;
+    size_t defs_cap = from_signal ? vftr_proc.emergency_cap : t->defs_cap;
+    bool last = false;
     int rc = 0;
 
-    if (t->ev == NULL || buf == NULL)
+    if (t->buf == NULL || defs == NULL)
         return 0;
     t->flushing = true;
     if (vftr_proc.writer == NULL || atomic_load(&vftr_proc.trace_off)
-        || flush_definitions(t, buf, cap) < 0) {
+        || flush_definitions(t, defs, defs_cap) < 0) {
         rc = -1;
-    } else {
-        while (done < n) {
-            size_t k = n - done < piece ? n - done : piece, len;
-            bool last = false;
-
-            len = vftr_vfd_encode_events(t->ev + done, k, buf, cap, t->index);
-            if (len && vftr_proc.set.max_bytes)
-                len = fit_cap(t, done, &k, buf, cap, len, &last);
-            if (len == 0 && last)   /* not one event fits */
-                vftr_trace_stop(0);
-            if (len == 0 || put(buf, len, true) < 0) {
-                rc = -1;
-                break;
-            }
-            atomic_fetch_add(&vftr_proc.events_written, k);
-            done += k;
+    } else if (used > 0) {
+        /* the events are encoded already: fill in the header, write */
+        len = vftr_vfd_events_finish(t->buf, used, count, t->index, t->first_time, t->last_time);
+        written = count;
+        if (len && vftr_proc.set.max_bytes)
+            len = fit_cap(t, used, len, &written, &last);
+        if (len == 0 && last)   /* not one event fits */
+            vftr_trace_stop(0);
+        if (len == 0 || put(t->buf, len, true) < 0) {
+            written = 0;
+            rc = -1;
+        } else {
+            atomic_fetch_add(&vftr_proc.events_written, written);
             if (last) {   /* the cap is reached: the rest does not fit */
                 vftr_trace_stop(0);
                 rc = -1;
-                break;
             }
         }
     }
-    t->events_lost += n - done;
+    t->events_lost += count - written;
     if (atomic_load(&vftr_proc.trace_off))
         t->trace = false;
-    atomic_store_explicit(&t->ev_n, 0, memory_order_release);
+    t->count = 0;
+    atomic_store_explicit(&t->used, 0, memory_order_release);
     t->flushing = false;
     return rc;
+}
+
+VFTR_NI int vftr_trace_put_ext(struct vftr_thread *t, uint64_t now, uint32_t kind,
+                               const void *payload, uint32_t len)
+{
+    size_t n = atomic_load_explicit(&t->used, memory_order_relaxed);
+    uint8_t *p;
+
+    if (kind < VFTR_VFD_PAUSE || len > VFTR_EXT_PAYLOAD_MAX || t->buf == NULL)
+        return -1;
+    if (n > t->room) {
+        vftr_trace_flush(t);
+        n = atomic_load_explicit(&t->used, memory_order_relaxed);
+        if (n > t->room || !t->trace)
+            return -1;
+    }
+    if (n == 0)
+        t->first_time = t->last_time = now;
+    if (now < t->last_time)
+        now = t->last_time;
+    p = t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + n;
+    p = vftr_vfd_put_varint(p, (uint64_t)kind << 2 | 3u);
+    p = vftr_vfd_put_varint(p, now - t->last_time);
+    p = vftr_vfd_put_varint(p, len);
+    if (len)
+        memcpy(p, payload, len);
+    p += len;
+    t->last_time = now;
+    t->count++;
+    atomic_store_explicit(&t->used, (size_t)(p - t->buf) - VFTR_VFD_CHUNK_HEADER_SIZE,
+                          memory_order_release);
+    return 0;
 }
 
 /* The hot path's buffer is full. */
@@ -388,7 +412,7 @@ VFTR_NI int vftr_trace_open(const char *dir, const char *base)
         vftr_proc.write_errno = err;
         return -err;
     }
-    vftr_proc.emergency_cap = vftr_vfd_encode_bound(EMERGENCY_EVENTS);
+    vftr_proc.emergency_cap = EMERGENCY_BYTES;
     vftr_proc.emergency = malloc(vftr_proc.emergency_cap);
     if (vftr_proc.emergency == NULL)
         vftr_proc.emergency_cap = 0;

@@ -42,7 +42,11 @@ void __cyg_profile_func_exit(void *fn, void *site)
     (void)site;
 }
 #else
-static __thread volatile uint64_t t_enter, t_exit;
+/* initial-exec: a preloaded library may use it, and the default model of a
+ * -fPIC object (a __tls_get_addr call per access) would make the floor
+ * dearer than the least a profiler must do */
+static __thread volatile uint64_t t_enter __attribute__((tls_model("initial-exec")));
+static __thread volatile uint64_t t_exit __attribute__((tls_model("initial-exec")));
 
 void __cyg_profile_func_enter(void *fn, void *site)
 {

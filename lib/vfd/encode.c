@@ -7,6 +7,7 @@
  * chunk header, and fills the header last, when the length, count and CRC
  * are known.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -188,6 +189,48 @@ size_t vftr_vfd_encode_events(const struct vftr_vfd_event *ev, size_t n, uint8_t
     vfd_chunk_header(out, VFTR_VFD_CHUNK_EVENTS, thread, (uint32_t)(p - payload), count, first,
                      last);
     return (size_t)(p - out);
+}
+
+size_t vftr_vfd_events_finish(uint8_t *chunk, size_t payload_len, uint32_t count, uint32_t thread,
+                              uint64_t first, uint64_t last)
+{
+    if (chunk == NULL || payload_len > VFTR_VFD_MAX_PAYLOAD)
+        return 0;
+    vfd_chunk_header(chunk, VFTR_VFD_CHUNK_EVENTS, thread, (uint32_t)payload_len, count, first,
+                     last);
+    return VFTR_VFD_CHUNK_HEADER_SIZE + payload_len;
+}
+
+int vftr_vfd_events_prefix(const uint8_t *payload, size_t len, size_t max, uint64_t first,
+                           size_t *bytes, uint32_t *count, uint64_t *last)
+{
+    const uint8_t *p = payload, *end = payload + len;
+    uint64_t t = first;
+    uint32_t k = 0;
+
+    *bytes = 0;
+    *count = 0;
+    *last = first;
+    while (p < end) {
+        const uint8_t *q = p;
+        uint64_t tag, delta, plen = 0;
+        if (vfd_get_varint(&q, end, &tag) < 0 || vfd_get_varint(&q, end, &delta) < 0)
+            return -EBADMSG;
+        if ((tag & 3) == VFD_CODE_EXT) {
+            if (vfd_get_varint(&q, end, &plen) < 0 || plen > (uint64_t)(end - q))
+                return -EBADMSG;
+            q += plen;
+        }
+        if ((size_t)(q - payload) > max)
+            break;
+        t += delta;
+        k++;
+        p = q;
+        *bytes = (size_t)(p - payload);
+        *count = k;
+        *last = t;
+    }
+    return 0;
 }
 
 /* Definition chunks share this frame: check the records fit, write them

@@ -133,6 +133,54 @@ size_t vftr_vfd_encode_bound(size_t n);
 size_t vftr_vfd_encode_events(const struct vftr_vfd_event *ev, size_t n, uint8_t *out,
                               size_t cap, uint32_t thread);
 
+/*
+ * Events encoded in place.  Capture's hot path writes each event's varints
+ * (tag, then time delta; for extended events also the payload length and
+ * the payload) straight into a buffer that keeps VFTR_VFD_CHUNK_HEADER_SIZE
+ * bytes free at its start, so that a flush only has to fill in the header:
+ *
+ *   vftr_vfd_put_event() appends one ENTER/EXIT/SAMPLE event (at most
+ *   VFTR_VFD_EVENT_MAX bytes) and returns the new end;
+ *   vftr_vfd_events_finish() fills the header of chunk (payload_len bytes
+ *   of count events already after it) and returns the chunk's size;
+ *   vftr_vfd_events_prefix() finds how many whole events of such a payload
+ *   fit into max bytes (for a size cap): their bytes, count and the time of
+ *   the last of them, given the chunk's first time.  0 or -EBADMSG.
+ */
+#define VFTR_VFD_EVENT_MAX 20u     /* two varints of at most 10 bytes */
+
+static inline uint8_t *vftr_vfd_put_varint(uint8_t *p, uint64_t v)
+{
+    if (v < 0x80) {
+        *p = (uint8_t)v;
+        return p + 1;
+    }
+    if (v < 0x4000) {
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)(v >> 7);
+        return p + 2;
+    }
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* kind: VFTR_VFD_ENTER, _EXIT or _SAMPLE; delta: time since the previous
+ * event of the chunk (0 for the first). */
+static inline uint8_t *vftr_vfd_put_event(uint8_t *p, uint32_t kind, uint32_t id, uint64_t delta)
+{
+    p = vftr_vfd_put_varint(p, (uint64_t)id << 2 | (kind - VFTR_VFD_ENTER));
+    return vftr_vfd_put_varint(p, delta);
+}
+
+size_t vftr_vfd_events_finish(uint8_t *chunk, size_t payload_len, uint32_t count, uint32_t thread,
+                              uint64_t first, uint64_t last);
+int vftr_vfd_events_prefix(const uint8_t *payload, size_t len, size_t max, uint64_t first,
+                           size_t *bytes, uint32_t *count, uint64_t *last);
+
 /* Worst-case chunk sizes of definition chunks: exact enough to size a
  * buffer (each name counts strlen). */
 size_t vftr_vfd_functions_bound(const struct vftr_vfd_function *f, size_t n);
