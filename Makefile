@@ -60,8 +60,11 @@ LIB := $(BUILD)/lib
 OBJ := $(BUILD)/obj
 
 .PHONY: all check demo bench fuzz install deps clean check-headers unit integration
-# Keep intermediate objects (test programs are built through pattern chains).
-.SECONDARY:
+# Keep intermediate files (test programs are built through pattern chains).
+# Not `.SECONDARY:` without prerequisites: that makes every target
+# intermediate, and a library would then not be rebuilt when a new source
+# file appears (its missing object would not count as newer).
+.PRECIOUS: $(BUILD)/%
 all:
 
 # The package list lives in mk/deps.sh; every entry point that needs tools

@@ -32,6 +32,7 @@
  * with reads into a buffer. */
 #define RB_MAP_MIN       4096u
 #define RB_MAP_WINDOW    (1u << 20)
+#define RB_MAP_WINDOW_JUMP (256u << 10) /* the same after a jump or time search */
 #define RB_PAGE          4096u
 /* A time search keeps the pages touched before if they span no more. */
 #define RB_MAP_KEEP      (8u << 20)
@@ -138,6 +139,7 @@ static OTF_RBuffer* rb_new(OTF_File* file, const char* name)
     rb->maxsize = RB_MAX_SIZE;
     rb->jumpsize = RB_JUMP_SIZE;
     rb->readsize = RB_DEFAULT_SIZE;
+    rb->viewcap = RB_MAP_WINDOW;
     rb->process = (uint32_t)-1;
     rb->filesize = OTF_File_size(file);
     if (rb->filesize >= RB_MAP_MIN && rb->filesize != (uint64_t)-1) {
@@ -279,8 +281,8 @@ static long map_fill(OTF_RBuffer* rb)
          * the bytes-read count should say so.  A line longer than the small
          * view gets the whole window. */
         uint64_t lim = room < rb->readsize ? room : rb->readsize;
-        if (rb->readsize < RB_MAP_WINDOW)
-            rb->readsize *= 4;
+        if (rb->readsize < rb->viewcap)
+            rb->readsize = rb->readsize * 4 < rb->viewcap ? rb->readsize * 4 : rb->viewcap;
         char* nl = memrchr(rb->buffer, '\n', (size_t)lim);
         if (nl == NULL && lim < room) {
             lim = room;
@@ -560,6 +562,9 @@ static int rb_reset_at(OTF_RBuffer* rb, uint64_t filepos)
     rb->eof = 0;
     rb->failed = 0;
     rb->readsize = rb->jumpsize;
+    /* a window read after a search rarely needs much: its views grow to
+     * RB_MAP_WINDOW_JUMP only (the bytes-read count sees what was viewed) */
+    rb->viewcap = RB_MAP_WINDOW_JUMP;
     rb->time = 0;
     rb->process = (uint32_t)-1;
     OTF_KeyValueList_reset(rb->list);

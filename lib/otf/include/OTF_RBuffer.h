@@ -47,6 +47,7 @@ struct struct_OTF_RBuffer {
     int failed;            /* read error: stop */
     uint32_t jumpsize;     /* bytes read first after a jump */
     uint32_t readsize;     /* size of the next read (grows after a jump) */
+    uint32_t viewcap;      /* mapped files: largest view (smaller after a jump) */
     uint32_t maxsize;      /* the buffer grows up to this for one long line */
     uint32_t rec;          /* start of the line returned last */
     uint32_t* array;       /* scratch for OTF_RBuffer_readArray, owned */

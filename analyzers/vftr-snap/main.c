@@ -1,0 +1,306 @@
+/*
+ * vftr-snap — adds snapshots and statistical summaries (and otfaux's
+ * thumbnail) to OTF traces, in place or into a copy, for one trace or a
+ * batch of them in parallel.  By default it writes what the reference's
+ * otfaux writes for the same -n/-p/-t options.
+ *
+ * The tool parses options (lib/util/opts), builds jobs (job.h, script.h)
+ * and runs them, -j at a time in child processes (a trace that makes one
+ * job fail, or even crash, does not stop the others).  The work is in
+ * lib/model/snapshot.c.  See share/man/man1/vftr-snap.1.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/snapshot.h"
+#include "util/errmsg.h"
+#include "util/opts.h"
+
+#include "job.h"
+#include "script.h"
+
+#define MAX_JOBS_PARALLEL 256
+#define MAX_SCRIPT_BYTES (64u << 20)
+
+struct args {
+    struct snap_job job;       /* the defaults every job starts from */
+    long parallel;             /* -j */
+    const char *script;
+};
+
+static int parse_count(const char *arg, uint64_t max, uint64_t *out, const char *what, char *err,
+                       size_t errlen)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (!*arg || *end || arg[0] == '-' || errno || v == 0 || v > max)
+        return vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.64s' (expected 1 to %" PRIu64 ")", what,
+                           arg, max);
+    *out = v;
+    return 0;
+}
+
+static int opt_n(void *dest, const char *arg, char *err, size_t errlen)
+{
+    return parse_count(arg, 100000000u, &((struct args *)dest)->job.nbreaks, "number of breaks", err,
+                       errlen);
+}
+
+static int opt_t(void *dest, const char *arg, char *err, size_t errlen)
+{
+    if (!*arg)
+        return vftr_errmsg(err, errlen, -EINVAL, "empty time for -t");
+    return snap_job_add_time(&((struct args *)dest)->job, arg) ? -ENOMEM : 0;
+}
+
+static int opt_p(void *dest, const char *arg, char *err, size_t errlen)
+{
+    struct args *a = dest;
+    if (!*arg)
+        return vftr_errmsg(err, errlen, -EINVAL, "empty period for -p");
+    free(a->job.period);
+    a->job.period = strdup(arg);
+    return a->job.period ? 0 : -ENOMEM;
+}
+
+static int opt_o(void *dest, const char *arg, char *err, size_t errlen)
+{
+    struct args *a = dest;
+    if (!*arg)
+        return vftr_errmsg(err, errlen, -EINVAL, "empty name stub for -o");
+    free(a->job.output);
+    a->job.output = strdup(arg);
+    return a->job.output ? 0 : -ENOMEM;
+}
+
+static int opt_j(void *dest, const char *arg, char *err, size_t errlen)
+{
+    uint64_t v;
+    int rc = parse_count(arg, MAX_JOBS_PARALLEL, &v, "number of parallel jobs", err, errlen);
+    if (!rc)
+        ((struct args *)dest)->parallel = (long)v;
+    return rc;
+}
+
+static int opt_samples(void *dest, const char *arg, char *err, size_t errlen)
+{
+    uint64_t v;
+    int rc = parse_count(arg, UINT32_MAX, &v, "number of thumbnail samples", err, errlen);
+    if (!rc)
+        ((struct args *)dest)->job.thumb_samples = (uint32_t)v;
+    return rc;
+}
+
+/* Runs one job and reports its failure; returns 0 or 1. */
+static int run_one(const struct vftr_tool *tool, const struct snap_job *job)
+{
+    char err[VFTR_ERRMSG_MAX + 256];
+    int rc = snap_job_run(job, err, sizeof err);
+    if (rc) {
+        vftr_tool_fail(tool, stderr, "%s", err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs the jobs, at most `parallel` at a time; returns how many failed. */
+static size_t run_all(const struct vftr_tool *tool, const struct snap_job *jobs, size_t n,
+                      long parallel)
+{
+    size_t failed = 0;
+    if (parallel <= 1 || n == 1) {
+        for (size_t i = 0; i < n; i++)
+            failed += (size_t)run_one(tool, &jobs[i]);
+        return failed;
+    }
+    size_t next = 0;
+    long running = 0;
+    fflush(NULL);
+    while (next < n || running > 0) {
+        while (next < n && running < parallel) {
+            pid_t pid = fork();
+            if (pid == 0)
+                _exit(run_one(tool, &jobs[next]));
+            if (pid < 0) {
+                /* no more processes: run it here */
+                failed += (size_t)run_one(tool, &jobs[next++]);
+                continue;
+            }
+            next++;
+            running++;
+        }
+        int status;
+        pid_t done = wait(&status);
+        if (done < 0)
+            break;
+        running--;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            if (WIFSIGNALED(status))
+                vftr_tool_fail(tool, stderr, "a job was killed by signal %d", WTERMSIG(status));
+            failed++;
+        }
+    }
+    return failed;
+}
+
+static int read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -errno;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    int rc = 0;
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n == cap) {
+            if (cap >= MAX_SCRIPT_BYTES) {
+                rc = -EFBIG;
+                break;
+            }
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = b;
+        }
+    }
+    if (!buf)
+        rc = -ENOMEM;
+    else if (ferror(f))
+        rc = -EIO;
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct args a;
+    memset(&a, 0, sizeof a);
+    a.parallel = 1;
+    int remove = 0;
+    const struct vftr_opt opts[] = {
+        { VFTR_OPT_CALLBACK, "breaks", 'n', "N", "N breaks evenly spread over the trace\n"
+          "(default 200 when neither -p nor -t is given)", &a, 0, opt_n },
+        { VFTR_OPT_CALLBACK, "period", 'p', "P", "a break every P: ticks, or a duration\n"
+          "such as 10ms (with -n, the one giving more breaks wins)", &a, 0, opt_p },
+        { VFTR_OPT_CALLBACK, "time", 't', "T", "a break at T (repeatable): a time stamp in\n"
+          "ticks, or a duration such as 1.5s from the first event", &a, 0, opt_t },
+        { VFTR_OPT_BITS, "snapshots", 0, NULL, "write snapshots and the thumbnail (default)",
+          &a.job.kinds, SNAP_KIND_SNAPSHOTS, NULL },
+        { VFTR_OPT_BITS, "statistics", 0, NULL, "write summaries", &a.job.kinds,
+          SNAP_KIND_STATISTICS, NULL },
+        { VFTR_OPT_BITS, "all", 0, NULL, "write snapshots, thumbnail and summaries", &a.job.kinds,
+          SNAP_KIND_SNAPSHOTS | SNAP_KIND_STATISTICS, NULL },
+        { VFTR_OPT_CALLBACK, "output", 'o', "STUB", "write a copy of the trace named STUB instead\n"
+          "of updating it in place (one trace only)", &a, 0, opt_o },
+        { VFTR_OPT_FLAG, "remove", 0, NULL, "remove snapshots, summaries, the thumbnail\n"
+          "and their definition records", &remove, 1, NULL },
+        { VFTR_OPT_BITS, "funcgroups", 0, NULL, "function group summaries instead of function\n"
+          "summaries", &a.job.flags, VFTR_SNAP_FUNCGROUPS, NULL },
+        { VFTR_OPT_BITS, "filegroups", 0, NULL, "file group summaries instead of file summaries",
+          &a.job.flags, VFTR_SNAP_FILEGROUPS, NULL },
+        { VFTR_OPT_BITS, "detailed", 0, NULL, "message summaries per peer, communicator and tag,\n"
+          "collective summaries per communicator, function\nand group summaries together",
+          &a.job.flags, VFTR_SNAP_DETAILED, NULL },
+        { VFTR_OPT_CALLBACK, "jobs", 'j', "N", "process N traces at a time (default 1)", &a, 0,
+          opt_j },
+        { VFTR_OPT_STRING, "script", 0, "FILE", "run the jobs listed in the JSON file FILE\n"
+          "(see vftr-snap(1))", &a.script, 0, NULL },
+        { VFTR_OPT_CALLBACK, "thumbnail-samples", 0, "N", "at most N samples per process in the\n"
+          "thumbnail (default 4096)", &a, 0, opt_samples },
+        VFTR_OPT_TABLE_END
+    };
+    const struct vftr_tool tool = {
+        "vftr-snap", VFTR_VERSION, "[OPTION]... TRACE...",
+        "Adds snapshots and statistical summaries to OTF traces.",
+        "Exit status: 0 when every trace succeeded, 1 when one failed, 2 for a bad\n"
+        "command line.",
+        opts,
+    };
+    int first = 0;
+    int rc = vftr_opts_parse(&tool, argc, argv, &first, stdout, stderr);
+    if (rc == VFTR_OPTS_DONE) {
+        snap_job_release(&a.job);
+        return VFTR_EXIT_OK;
+    }
+    if (rc) {
+        snap_job_release(&a.job);
+        return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
+    }
+    a.job.remove = remove;
+    int ntraces = argc - first;
+    struct snap_job *jobs = NULL;
+    size_t njobs = 0;
+    int status = VFTR_EXIT_OK;
+
+    if (a.script) {
+        char *text = NULL, err[VFTR_ERRMSG_MAX];
+        size_t len = 0;
+        if (ntraces > 0) {
+            status = vftr_tool_usage_fail(&tool, stderr, "--script takes no TRACE operands");
+            goto out;
+        }
+        rc = read_file(a.script, &text, &len);
+        if (rc) {
+            status = vftr_tool_fail(&tool, stderr, "%s: cannot read (%s)", a.script, strerror(-rc));
+            goto out;
+        }
+        rc = snap_script_parse(text, len, &a.job, &jobs, &njobs, err, sizeof err);
+        free(text);
+        if (rc) {
+            status = vftr_tool_fail(&tool, stderr, "%s: %s", a.script, err);
+            goto out;
+        }
+    } else {
+        if (ntraces == 0) {
+            status = vftr_tool_usage_fail(&tool, stderr, "no TRACE given");
+            goto out;
+        }
+        if (a.job.output && ntraces > 1) {
+            status = vftr_tool_usage_fail(&tool, stderr, "-o takes one TRACE only");
+            goto out;
+        }
+        jobs = calloc((size_t)ntraces, sizeof *jobs);
+        if (!jobs) {
+            status = vftr_tool_fail(&tool, stderr, "out of memory");
+            goto out;
+        }
+        for (int i = 0; i < ntraces; i++) {
+            if (snap_job_copy(&jobs[i], &a.job)) {
+                status = vftr_tool_fail(&tool, stderr, "out of memory");
+                goto out;
+            }
+            njobs++;
+            jobs[i].trace = strdup(argv[first + i]);
+            if (!jobs[i].trace) {
+                status = vftr_tool_fail(&tool, stderr, "out of memory");
+                goto out;
+            }
+        }
+    }
+    size_t failed = run_all(&tool, jobs, njobs, a.parallel);
+    if (failed && njobs > 1)
+        vftr_tool_fail(&tool, stderr, "%zu of %zu traces failed", failed, njobs);
+    status = failed ? VFTR_EXIT_ERROR : VFTR_EXIT_OK;
+out:
+    snap_script_free(jobs, njobs);
+    snap_job_release(&a.job);
+    return status;
+}

@@ -1,0 +1,197 @@
+/*
+ * snapshot.h — snapshots and statistical summaries of a trace (sections 2.8
+ * and 2.9 of the OTF specification), computed in one streaming pass.
+ *
+ * The engine reads no file.  A tool (vftr-snap reading OTF, vfd2otf while
+ * it converts) feeds it the events of all processes in non-decreasing time
+ * order (the order an OTF_Reader delivers; processes interleave freely) and
+ * hands it the sorted list of break times up front.  At each break b it
+ * produces, through the sink callbacks:
+ *
+ *   - the snapshot at b: the state just before b (events at b itself are
+ *     not included) — EnterSnapshot for every active call (original time =
+ *     its enter), SendSnapshot for every message sent before b and received
+ *     at or after b, OpenFileSnapshot, BeginCollopSnapshot and
+ *     BeginFileOpSnapshot for operations under way, CollopCountSnapshot per
+ *     communicator, CounterSnapshot with each counter's last value;
+ *   - the summaries at b, cumulative from the trace start: FunctionSummary
+ *     (or FunctionGroupSummary), MessageSummary, CollopSummary,
+ *     FileOperationSummary (or FileGroupOperationSummary).
+ *
+ * Defaults follow the reference's otfaux (OTF 1.12.5), found by running it:
+ *   - inclusive time is summed per call, so a recursive function counts
+ *     the nested call's time again (exclusive time never does);
+ *   - a call still open at b counts as one call and contributes its time
+ *     up to b;
+ *   - message summaries aggregate over peers, communicators and tags (peer,
+ *     comm and tag 0); collective summaries aggregate over communicators
+ *     (comm 0) per operation; a collective counts as sent / received by its
+ *     type: barrier sent only, one-to-all received (and sent by the root),
+ *     all-to-one sent (and received by the root), all-to-all both, unknown
+ *     neither; its bytes always count;
+ *   - a Begin/EndCollectiveOperation or Begin/EndFileOperation pair counts
+ *     at its end; a file opened by an EndFileOperation has that end as its
+ *     original time; files are tracked by handle;
+ *   - a message never received appears in no snapshot (its send is in the
+ *     summary);
+ *   - records of a kind are written only when non-zero (no MessageSummary
+ *     for a process without messages, no CollopCountSnapshot of 0).
+ * VFTR_SNAP_DETAILED goes beyond: MessageSummary per peer, communicator and
+ * tag, CollopSummary per communicator, function and group summaries
+ * together, file and file group summaries together.
+ *
+ * Message matching: a receive matches the oldest unmatched send of its
+ * (sender, receiver, communicator, tag).  Whether a send pending at b is
+ * ever received is only known later, so a break's snapshot is held back
+ * (its records kept in memory) until every send pending at it is resolved
+ * or the feed ends; summaries are never held back.  Snapshots and summaries
+ * are each emitted in break order; within a break, process by process in
+ * order of first appearance.
+ *
+ * The thumbnail (what otfaux writes to <trace>.thumb): the function on top
+ * of each process's stack (0 if none) at given sample times, after the
+ * events at the sample time (unlike breaks).
+ *
+ * Memory: the state of the processes (stacks, open files, counters, one
+ * entry per (process, function) pair), messages in flight and held-back
+ * snapshots — independent of the trace's length.
+ *
+ * Functions return 0 or -errno (-ENOMEM; -EINVAL for bad arguments or a
+ * call after finish); an error from a sink callback is returned as is and
+ * stops the engine (later calls return it again).  Ownership: the engine
+ * copies what it is given; records passed to a sink are borrowed for the
+ * call.  Threads: one thread at a time per engine; no globals.
+ */
+#ifndef VFTR_MODEL_SNAPSHOT_H
+#define VFTR_MODEL_SNAPSHOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The records the engine produces, with the meaning of the generic fields
+ * of struct vftr_snaprec.  One table, used by the engine, the OTF glue
+ * (snap_otf.h) and the tests:
+ *   X(kind, OTF record name, what id / a / b / c / v[] hold)
+ */
+#define VFTR_SNAPREC_KINDS(X)                                                              \
+    X(ENTER, EnterSnapshot, "id function, orig enter time")                              \
+    X(SEND, SendSnapshot, "id receiver, a comm, b tag, v0 length, orig send time")       \
+    X(OPENFILE, OpenFileSnapshot, "id file, v0 handle, orig open time")                  \
+    X(BEGINCOLLOP, BeginCollopSnapshot,                                                   \
+      "id op, a comm, b root, v0 matching id, v1 sent, v2 received, orig begin")          \
+    X(BEGINFILEOP, BeginFileOpSnapshot, "v0 matching id, orig begin")                     \
+    X(COLLOPCOUNT, CollopCountSnapshot, "id comm, v0 count")                              \
+    X(COUNTER, CounterSnapshot, "id counter, v0 value, orig time of the value")           \
+    X(FUNCTION, FunctionSummary, "id function, v0 calls, v1 excl, v2 incl")               \
+    X(FUNCGROUP, FunctionGroupSummary, "id group, v0 calls, v1 excl, v2 incl")            \
+    X(MESSAGE, MessageSummary,                                                            \
+      "id peer, a comm, b tag, v0 sent, v1 received, v2 bytes sent, v3 bytes received")   \
+    X(COLLOP, CollopSummary,                                                              \
+      "id op, a comm, v0 sent, v1 received, v2 bytes sent, v3 bytes received")            \
+    X(FILEOP, FileOperationSummary,                                                       \
+      "id file, v0 open, v1 close, v2 read, v3 write, v4 seek, v5 bytes read, v6 written") \
+    X(FILEGROUP, FileGroupOperationSummary, "id group, v0..v6 as FILEOP")
+
+enum vftr_snaprec_kind {
+#define VFTR_SNAPREC_ENUM(kind, name, fields) VFTR_SNAPREC_##kind,
+    VFTR_SNAPREC_KINDS(VFTR_SNAPREC_ENUM)
+#undef VFTR_SNAPREC_ENUM
+    VFTR_SNAPREC_NKINDS
+};
+
+/* True for the snapshot kinds, false for the summaries. */
+static inline int vftr_snaprec_is_snapshot(enum vftr_snaprec_kind k)
+{
+    return k <= VFTR_SNAPREC_COUNTER;
+}
+
+struct vftr_snaprec {
+    enum vftr_snaprec_kind kind;
+    uint64_t time;        /* the break */
+    uint32_t process;
+    uint32_t id, a, b;    /* see the table */
+    uint64_t orig;        /* original time (snapshots) */
+    uint64_t v[7];
+};
+
+/* Receives one record; returns 0 or -errno (which stops the engine). */
+typedef int vftr_snap_record_fn(void *arg, const struct vftr_snaprec *r);
+
+/* Options (VFTR_SNAP_*). */
+enum {
+    VFTR_SNAP_SNAPSHOTS = 1u << 0,    /* produce snapshots */
+    VFTR_SNAP_SUMMARIES = 1u << 1,    /* produce summaries */
+    VFTR_SNAP_FUNCGROUPS = 1u << 2,   /* group summaries instead of function summaries */
+    VFTR_SNAP_FILEGROUPS = 1u << 3,   /* file group summaries instead of file summaries */
+    VFTR_SNAP_DETAILED = 1u << 4,     /* see above */
+};
+
+struct vftr_snap_config {
+    unsigned flags;              /* VFTR_SNAP_* */
+    const uint64_t *breaks;      /* sorted, distinct; copied */
+    size_t nbreaks;
+    /* Breaks at or after this time get summaries but no snapshot (otfaux
+     * writes none at its final break, one tick after the last event);
+     * UINT64_MAX for none. */
+    uint64_t snapshot_limit;
+    const uint64_t *samples;     /* thumbnail sample times, sorted; copied; may be NULL */
+    size_t nsamples;
+    vftr_snap_record_fn *on_record;
+    void *arg;
+};
+
+struct vftr_snap;
+
+/* A new engine.  NULL + errno (EINVAL: unsorted breaks or no callback; ENOMEM). */
+struct vftr_snap *vftr_snap_new(const struct vftr_snap_config *cfg);
+void vftr_snap_free(struct vftr_snap *s);     /* NULL-safe */
+
+/* Definitions the summaries need (before the events; later ones win). */
+int vftr_snap_def_function(struct vftr_snap *s, uint32_t function, uint32_t group);
+int vftr_snap_def_file(struct vftr_snap *s, uint32_t file, uint32_t group);
+/* OTF_COLLECTIVE_TYPE_* of a collective operation (unknown if not given). */
+int vftr_snap_def_collop(struct vftr_snap *s, uint32_t op, uint32_t type);
+
+/* The events, in non-decreasing time order. */
+int vftr_snap_enter(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t function);
+int vftr_snap_leave(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t function);
+int vftr_snap_send(struct vftr_snap *s, uint64_t time, uint32_t sender, uint32_t receiver,
+                   uint32_t comm, uint32_t tag, uint64_t length);
+int vftr_snap_recv(struct vftr_snap *s, uint64_t time, uint32_t receiver, uint32_t sender,
+                   uint32_t comm, uint32_t tag, uint64_t length);
+int vftr_snap_collop(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t op,
+                     uint32_t comm, uint32_t root, uint64_t sent, uint64_t received);
+int vftr_snap_collop_begin(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t op,
+                           uint64_t matching_id, uint32_t comm, uint32_t root, uint64_t sent,
+                           uint64_t received);
+int vftr_snap_collop_end(struct vftr_snap *s, uint64_t time, uint32_t process,
+                         uint64_t matching_id);
+/* operation: OTF_FILEOP_* (the low bits are used). */
+int vftr_snap_fileop(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t file,
+                     uint64_t handle, uint32_t operation, uint64_t bytes);
+int vftr_snap_fileop_begin(struct vftr_snap *s, uint64_t time, uint32_t process,
+                           uint64_t matching_id);
+int vftr_snap_fileop_end(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t file,
+                         uint64_t matching_id, uint64_t handle, uint32_t operation,
+                         uint64_t bytes);
+int vftr_snap_counter(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t counter,
+                      uint64_t value);
+
+/* Produces the remaining breaks and samples and every held-back snapshot
+ * (sends never received are left out).  Afterwards the feeding functions
+ * return -EINVAL. */
+int vftr_snap_finish(struct vftr_snap *s);
+
+/*
+ * The thumbnail after finish: the processes that had events, in order of
+ * first appearance (*n of them), and for process index i its nsamples
+ * values (function ids, 0 = none).  Borrowed until vftr_snap_free().
+ */
+const uint32_t *vftr_snap_thumb_processes(const struct vftr_snap *s, size_t *n);
+const uint32_t *vftr_snap_thumb_values(const struct vftr_snap *s, size_t i);
+
+/* Sends seen that were never received (known after finish). */
+uint64_t vftr_snap_unreceived(const struct vftr_snap *s);
+
+#endif /* VFTR_MODEL_SNAPSHOT_H */

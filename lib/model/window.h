@@ -1,0 +1,173 @@
+/*
+ * window.h — reading one time window [a, b) of an OTF trace, and nothing
+ * else of it.  The one place in vftr that turns "show me what happens
+ * between a and b" into reads: a binary time search (OTF_Reader_
+ * setTimeInterval) to the latest snapshot at or before a, that snapshot
+ * (OTF_Reader_readSnapshots: EnterSnapshot = a frame open at the snapshot
+ * time with its original enter time, SendSnapshot = a message in flight),
+ * the events from the snapshot up to a (replayed here to bring the call
+ * stacks and the messages in flight forward to a), then the events of
+ * [a, b), handed to the caller.  A trace without snapshots (or with none at
+ * or before a) is read forward from its start instead: correct, but it
+ * reads everything before a.
+ *
+ * What the caller receives, through a struct vftr_window_handler, in order:
+ *   1. open_frame for every call under way at a (entered before a, not left
+ *      before a), per process outermost first, with its original enter time
+ *      and its depth (1 = outermost); processes in ascending order;
+ *   2. open_message for every message sent before a and not received before
+ *      a (send time, sender, receiver, communicator, tag, length);
+ *   3. the events with a <= time < b in time order (the OTF reader's merge):
+ *      enter, leave, send, recv, collop (CollectiveOperation), coll_begin,
+ *      coll_end.
+ * Any callback may be NULL.  A callback returns 0 to go on; anything else
+ * stops the read, and vftr_window_read() returns that value.
+ *
+ * Which processes: those enabled in the window's reader
+ * (vftr_window_reader(); all of them after open) — enable or disable
+ * processes there before a read.  Stack depth: frames deeper than
+ * VFTR_WINDOW_MAX_DEPTH are counted (stats->too_deep) and dropped; a leave
+ * whose function does not match the top of the stack closes the frames above
+ * the matching one, a leave of a function not on the stack is ignored.
+ *
+ * Cost reporting: every read says how many bytes the OTF library read from
+ * disk (or exposed from its memory maps) for it, through the file manager's
+ * counter (vftr_otf_manager_bytes_read in OTF_FileManager.h), and which
+ * snapshot it started from, so that tests and benchmarks can assert that a
+ * window reads only the window.
+ *
+ * Summaries: vftr_window_summary() delivers the FunctionSummary records of
+ * the latest summary time at or before t (cumulative from the trace start,
+ * section 2.9 of the OTF specification), so that a profile of [a, b) can be
+ * computed as p(b) - p(a) without the events in between.
+ *
+ * Errors: functions return 0 or -errno (NULL + errno for constructors) and,
+ * when err is not NULL, describe the failure there as one lower-case line
+ * (errmsg.h) without the trace name.  -EIO: the OTF library could not read
+ * the trace; -ENOMEM; -EINVAL: bad arguments (b <= a).
+ *
+ * Ownership: a window owns its reader and, when open was given no manager,
+ * its file manager; the caller owns a manager it passes in (it must outlive
+ * the window).  Threads: a window is used by one thread at a time; separate
+ * windows (each with its own manager) are independent.  No globals.
+ */
+#ifndef VFTR_MODEL_WINDOW_H
+#define VFTR_MODEL_WINDOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "otf.h"
+
+#define VFTR_WINDOW_MAX_DEPTH 4096
+
+struct vftr_window_handler {
+    void *arg;            /* first argument of every callback */
+    int (*open_frame)(void *arg, uint32_t process, uint32_t function, uint64_t enter,
+                      uint32_t depth);
+    int (*open_message)(void *arg, uint64_t send_time, uint32_t sender, uint32_t receiver,
+                        uint32_t comm, uint32_t tag, uint32_t length);
+    int (*enter)(void *arg, uint64_t time, uint32_t process, uint32_t function);
+    int (*leave)(void *arg, uint64_t time, uint32_t process, uint32_t function);
+    int (*send)(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                uint32_t tag, uint32_t length);
+    int (*recv)(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                uint32_t tag, uint32_t length);
+    int (*collop)(void *arg, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
+                  uint32_t root, uint64_t sent, uint64_t received, uint64_t duration);
+    int (*coll_begin)(void *arg, uint64_t time, uint32_t process, uint32_t op,
+                      uint64_t matching_id, uint32_t comm, uint32_t root, uint64_t sent,
+                      uint64_t received);
+    int (*coll_end)(void *arg, uint64_t time, uint32_t process, uint64_t matching_id);
+    /* Only for vftr_window_samples(): one open frame of the snapshot at
+     * `time` (the state just before it), outermost first per process. */
+    int (*sample_frame)(void *arg, uint64_t time, uint32_t process, uint32_t function,
+                        uint64_t enter);
+    /* Only for vftr_window_summary(). */
+    int (*function_summary)(void *arg, uint64_t time, uint32_t process, uint32_t function,
+                            uint64_t calls, uint64_t excl, uint64_t incl);
+};
+
+/* What one read cost and where it started. */
+struct vftr_window_stats {
+    int from_snapshot;        /* 1: started at a snapshot; 0: read forward from the start */
+    uint64_t snapshot_time;   /* the snapshot's time (or the trace start) */
+    uint64_t bytes_read;      /* bytes the OTF library read for this call */
+    uint64_t replayed;        /* events read between the start point and a */
+    uint64_t delivered;       /* events delivered (a <= time < b) */
+    uint64_t too_deep;        /* frames dropped beyond VFTR_WINDOW_MAX_DEPTH */
+};
+
+/* What the trace's definitions say about its time. */
+struct vftr_window_info {
+    uint64_t resolution;      /* ticks per second, 0 when the trace has no DefTimerResolution */
+    uint64_t first, last;     /* first and last event time stamps; both 0 without events */
+    int have_events;          /* 0: the trace has no events at all */
+    size_t nsnapshots;        /* snapshot times known from DefAuxSamplePoint (0: unknown,
+                                 found by searching) */
+    size_t nsummaries;        /* summary times known from DefAuxSamplePoint */
+};
+
+struct vftr_window;
+
+/*
+ * Opens the trace `namestub` ("foo" for foo.otf) for window reads: reads its
+ * definitions (timer resolution, DefTimeRange, DefAuxSamplePoint) and finds
+ * the first and last event time by time search when there is no
+ * DefTimeRange.  `manager` may be NULL (the window opens its own).  Returns
+ * the window (free with vftr_window_free), or NULL with errno set and err
+ * filled: ENOENT "cannot open trace (No such file or directory)", EIO for a
+ * trace the library cannot read, ENOMEM.
+ */
+struct vftr_window *vftr_window_open(const char *namestub, OTF_FileManager *manager, char *err,
+                                     size_t errlen);
+void vftr_window_free(struct vftr_window *w);     /* NULL-safe */
+
+/* The trace's time facts (borrowed, valid until free). */
+const struct vftr_window_info *vftr_window_info(const struct vftr_window *w);
+
+/* The window's reader, to enable or disable processes (borrowed). */
+OTF_Reader *vftr_window_reader(struct vftr_window *w);
+
+/* The manager whose byte counter the window reports (borrowed). */
+OTF_FileManager *vftr_window_manager(struct vftr_window *w);
+
+/*
+ * Reads the window [a, b) as described above (a may be before the first
+ * event, b may be UINT64_MAX).  stats may be NULL.  Returns 0, the first
+ * non-zero value a callback returned, or -errno (err says why).
+ */
+int vftr_window_read(struct vftr_window *w, uint64_t a, uint64_t b,
+                     const struct vftr_window_handler *h, struct vftr_window_stats *stats,
+                     char *err, size_t errlen);
+
+/*
+ * The latest snapshot time <= t in *time; 0, or -ENOENT when there is none
+ * (then the window reads from the start), -EIO.  Found through the
+ * DefAuxSamplePoint index when the trace has one, otherwise by time searches
+ * over the snapshot files with doubling intervals.
+ */
+int vftr_window_snapshot_before(struct vftr_window *w, uint64_t t, uint64_t *time, char *err,
+                                size_t errlen);
+
+/*
+ * Sampled state for zoomed-out views: delivers, through h->sample_frame, the
+ * EnterSnapshot records of every snapshot with a <= time < b (reads the
+ * snapshot files only, none of the events).  Returns 0, -EIO, or a
+ * callback's value; stats (may be NULL) gets the bytes read.
+ */
+int vftr_window_samples(struct vftr_window *w, uint64_t a, uint64_t b,
+                        const struct vftr_window_handler *h, struct vftr_window_stats *stats,
+                        char *err, size_t errlen);
+
+/*
+ * Delivers, through h->function_summary, the FunctionSummary records of the
+ * latest summary time <= t (*time gets that time).  Returns 0, -ENOENT when
+ * the trace has no summary at or before t, -EIO, or a callback's value.
+ * stats (may be NULL) gets the bytes read.
+ */
+int vftr_window_summary(struct vftr_window *w, uint64_t t, const struct vftr_window_handler *h,
+                        uint64_t *time, struct vftr_window_stats *stats, char *err,
+                        size_t errlen);
+
+#endif /* VFTR_MODEL_WINDOW_H */

@@ -1,0 +1,520 @@
+/*
+ * test_tui_model.c — Check suite for vftr-tui's model (tui/model.c) and
+ * key table (tui/keys.c), with no terminal: timeline cells, window
+ * profiles, details, zoom/jump arithmetic, search and sort, on the traces
+ * of test_tui_fixture.h (every expected value worked out by hand there or
+ * below).
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "model.h"
+#include "test_tui_fixture.h"
+
+static char small[1024], plain[1024], loop_stub[1024], threads[1024];
+
+static struct tui_model *open_model(const char *stub, size_t ncols)
+{
+    char err[512];
+    struct tui_model *m = tui_model_open(stub, err, sizeof err);
+
+    ck_assert_msg(m != NULL, "open %s: %s", stub, err);
+    tui_model_set_columns(m, ncols);
+    return m;
+}
+
+static void refresh(struct tui_model *m)
+{
+    char err[512];
+
+    ck_assert_msg(tui_model_refresh(m, err, sizeof err) == 0, "refresh: %s", err);
+}
+
+static void set_window(struct tui_model *m, uint64_t t0, uint64_t t1)
+{
+    struct tui_view *v = tui_model_view(m);
+
+    v->t0 = t0;
+    v->t1 = t1;
+    if (v->cursor < t0 || v->cursor >= t1)
+        v->cursor = t0;
+    tui_model_invalidate(m, 1);
+}
+
+/* The grid row of process index pi as letters: function id 1 -> 'm'
+ * (main), 2 a, 3 b, 4 c, 5 d, 0 '.'. */
+static const char *row(struct tui_model *m, size_t pi)
+{
+    static char buf[256];
+    static const char letters[] = ".mabcd";
+    const struct tui_data *d = tui_model_data(m);
+
+    for (size_t c = 0; c < d->ncols; c++)
+        buf[c] = letters[d->grid[pi * d->ncols + c]];
+    buf[d->ncols] = '\0';
+    return buf;
+}
+
+/* Columns of 100 ticks over [100, 1000): start times 100, 200, ... 900. */
+START_TEST(test_timeline_depths)
+{
+    struct tui_model *m = open_model(plain, 9);
+    struct tui_view *v = tui_model_view(m);
+
+    set_window(m, 100, 1000);
+    refresh(m);
+    ck_assert_int_eq(tui_model_data(m)->sampled, 0);
+    ck_assert_str_eq(row(m, 0), "mmmmmmmmm");
+    ck_assert_str_eq(row(m, 1), "mmmmmmmm.");     /* P2's main ends at 900 */
+    v->depth = 2;
+    tui_model_invalidate(m, 1);
+    refresh(m);
+    /* a [200,300), b [400,700); d [150,850) entered inside column 0 */
+    ck_assert_str_eq(row(m, 0), ".a.bbb...");
+    ck_assert_str_eq(row(m, 1), "dddddddd.");
+    v->depth = 3;
+    tui_model_invalidate(m, 1);
+    refresh(m);
+    ck_assert_str_eq(row(m, 0), "...c.....");     /* c [450, 500) inside column 3 */
+    tui_model_free(m);
+}
+END_TEST
+
+/* Snapshots or not, the same window shows the same cells. */
+START_TEST(test_timeline_same_with_snapshots)
+{
+    const char *stubs[] = { small, plain };
+    char rows[2][2][64];
+
+    for (int k = 0; k < 2; k++) {
+        struct tui_model *m = open_model(stubs[k], 5);
+
+        tui_model_view(m)->depth = 2;
+        set_window(m, 650, 900);      /* columns of 50: 650 700 750 800 850 */
+        refresh(m);
+        snprintf(rows[k][0], sizeof rows[k][0], "%s", row(m, 0));
+        snprintf(rows[k][1], sizeof rows[k][1], "%s", row(m, 1));
+        tui_model_free(m);
+    }
+    ck_assert_str_eq(rows[0][0], "b....");
+    ck_assert_str_eq(rows[0][1], "dddd.");
+    ck_assert_str_eq(rows[1][0], rows[0][0]);
+    ck_assert_str_eq(rows[1][1], rows[0][1]);
+}
+END_TEST
+
+static const struct vftr_profile_row *prof_row(struct tui_model *m, uint32_t f)
+{
+    const struct tui_data *d = tui_model_data(m);
+
+    for (size_t i = 0; i < d->prof.nrows; i++)
+        if (d->prof.rows[i].function == f)
+            return &d->prof.rows[i];
+    return NULL;
+}
+
+/* [450, 650): P1 main and b open, c [450, 500); P2 main, d open. */
+START_TEST(test_window_profile)
+{
+    struct tui_model *m = open_model(small, 10);
+    const struct vftr_profile_row *r;
+
+    set_window(m, 450, 650);
+    refresh(m);
+    ck_assert_int_eq(tui_model_data(m)->prof_from_summaries, 0);
+    r = prof_row(m, 4);       /* c */
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r->calls, 1);
+    ck_assert_uint_eq(r->excl, 50);
+    r = prof_row(m, 3);       /* b: 200 inside, 50 of them in c */
+    ck_assert_uint_eq(r->calls, 0);
+    ck_assert_uint_eq(r->excl, 150);
+    ck_assert_uint_eq(r->incl, 200);
+    r = prof_row(m, 5);       /* d */
+    ck_assert_uint_eq(r->excl, 200);
+    r = prof_row(m, 1);       /* main: never on top in the window */
+    ck_assert_uint_eq(r->excl, 0);
+    ck_assert_uint_eq(r->nprocs, 2);
+    ck_assert_uint_eq(tui_model_data(m)->prof.total, 400);
+    tui_model_free(m);
+}
+END_TEST
+
+/* Stack and messages just after the cursor. */
+START_TEST(test_details)
+{
+    struct tui_model *m = open_model(small, 10);
+    struct tui_view *v = tui_model_view(m);
+    const struct tui_data *d;
+
+    set_window(m, 100, 1000);
+    v->cursor = 460;
+    refresh(m);
+    d = tui_model_data(m);
+    ck_assert_uint_eq(d->nstack, 3);
+    ck_assert_uint_eq(d->stack[0].function, 1);
+    ck_assert_uint_eq(d->stack[1].function, 3);
+    ck_assert_uint_eq(d->stack[1].enter, 400);
+    ck_assert_uint_eq(d->stack[2].function, 4);
+    ck_assert_uint_eq(d->nmsgs, 1);
+    ck_assert_uint_eq(d->msgs[0].time, 460);
+    ck_assert_uint_eq(d->msgs[0].receiver, 2);
+    v->proc_sel = 1;
+    v->cursor = 850;            /* d left at 850: only main */
+    tui_model_invalidate(m, 0);
+    refresh(m);
+    ck_assert_uint_eq(d->nstack, 1);
+    ck_assert_uint_eq(d->nmsgs, 0);
+    tui_model_free(m);
+}
+END_TEST
+
+/* Trace [100, 1001), 10 columns. */
+START_TEST(test_zoom_arithmetic)
+{
+    struct tui_model *m = open_model(small, 10);
+    struct tui_view *v = tui_model_view(m);
+
+    ck_assert_uint_eq(v->t0, 100);
+    ck_assert_uint_eq(v->t1, 1001);
+    v->cursor = 550;
+    tui_model_zoom(m, 0.5);
+    /* span 450; cursor keeps its place: 450/901 of the window -> 224 ticks */
+    ck_assert_uint_eq(v->t1 - v->t0, 450);
+    ck_assert_uint_eq(v->t0, 550 - 224);
+    ck_assert_uint_eq(v->cursor, 550);
+    tui_model_zoom(m, 2.0);
+    /* span 900; the cursor's place (224/450) asks for t0 102, but the
+     * window must end with the trace: t0 101 */
+    ck_assert_uint_eq(v->t1 - v->t0, 900);
+    ck_assert_uint_eq(v->t0, 101);
+    tui_model_zoom(m, 2.0);
+    ck_assert_uint_eq(v->t0, 100);      /* the whole trace at most */
+    ck_assert_uint_eq(v->t1, 1001);
+    for (int i = 0; i < 20; i++)
+        tui_model_zoom(m, 0.5);
+    ck_assert_uint_eq(v->t1 - v->t0, 10);       /* one tick per column */
+    ck_assert(v->cursor >= v->t0 && v->cursor < v->t1);
+    tui_model_zoom_full(m);
+    ck_assert_uint_eq(v->t1 - v->t0, 901);
+    /* mark and zoom to the marked range */
+    ck_assert_int_eq(tui_model_zoom_mark(m), -EINVAL);
+    v->mark = 700;
+    v->have_mark = 1;
+    v->cursor = 300;
+    ck_assert_int_eq(tui_model_zoom_mark(m), 0);
+    ck_assert_uint_eq(v->t0, 300);
+    ck_assert_uint_eq(v->t1, 701);
+    tui_model_free(m);
+}
+END_TEST
+
+START_TEST(test_jump_and_columns)
+{
+    struct tui_model *m = open_model(small, 10);
+    struct tui_view *v = tui_model_view(m);
+
+    set_window(m, 100, 550);              /* span 450, columns of 45 */
+    ck_assert_uint_eq(tui_model_col_time(m, 1), 145);
+    ck_assert_uint_eq(tui_model_time_col(m, 144), 0);
+    ck_assert_uint_eq(tui_model_time_col(m, 145), 1);
+    ck_assert_uint_eq(tui_model_time_col(m, 549), 9);
+    tui_model_jump(m, 300);               /* visible: window stays */
+    ck_assert_uint_eq(v->t0, 100);
+    ck_assert_uint_eq(v->cursor, 300);
+    tui_model_jump(m, 950);               /* centred, then clamped to the end */
+    ck_assert_uint_eq(v->t0, 1001 - 450);
+    ck_assert_uint_eq(v->cursor, 950);
+    tui_model_jump(m, 5000);              /* beyond the trace: its last tick */
+    ck_assert_uint_eq(v->cursor, 1000);
+    /* the cursor pans the window at the right edge by one column */
+    v->cursor = tui_model_col_time(m, 9);
+    tui_model_move_cursor(m, 1);
+    ck_assert_uint_eq(v->t0, 1001 - 450);         /* already at the end */
+    set_window(m, 100, 550);
+    v->cursor = tui_model_col_time(m, 9);
+    tui_model_move_cursor(m, 1);
+    ck_assert_uint_eq(v->t0, 145);
+    ck_assert_uint_eq(tui_model_time_col(m, v->cursor), 9);
+    tui_model_free(m);
+}
+END_TEST
+
+static size_t sel_function(struct tui_model *m)
+{
+    const struct tui_data *d = tui_model_data(m);
+
+    return d->prof.rows[d->order[tui_model_view(m)->prof_sel]].function;
+}
+
+START_TEST(test_search_and_sort)
+{
+    struct tui_model *m = open_model(small, 10);
+    struct tui_view *v = tui_model_view(m);
+    char err[512];
+
+    set_window(m, 100, 1000);
+    refresh(m);
+    /* excl over [100, 1000): main 500+100, d 700, b 250, a 100, c 50 */
+    ck_assert_uint_eq(sel_function(m), 5);          /* d first */
+    ck_assert_int_eq(tui_model_search(m, "^[bc]$", err, sizeof err), 0);
+    ck_assert_int_eq(tui_model_search_next(m, 1), 0);
+    ck_assert_uint_eq(v->func_sel, 3);              /* b (row 2) */
+    ck_assert_int_eq(tui_model_search_next(m, 1), 0);
+    ck_assert_uint_eq(v->func_sel, 4);              /* c (row 4) */
+    ck_assert_int_eq(tui_model_search_next(m, 1), 0);
+    ck_assert_uint_eq(v->func_sel, 3);              /* wraps */
+    ck_assert_int_eq(tui_model_search_next(m, -1), 0);
+    ck_assert_uint_eq(v->func_sel, 4);
+    ck_assert_int_eq(tui_model_search(m, "(", err, sizeof err), -EINVAL);
+    ck_assert_ptr_nonnull(strstr(err, "offset"));
+    ck_assert_int_eq(tui_model_search(m, "zzz", err, sizeof err), 0);
+    ck_assert_int_eq(tui_model_search_next(m, 1), -ENOENT);
+    /* sort cycling keeps the chosen function selected */
+    v->func_sel = 2;
+    tui_model_sort_next(m);
+    ck_assert_int_eq(v->sort, TUI_COL_INCL);
+    ck_assert_uint_eq(sel_function(m), 2);
+    tui_model_sort_next(m);
+    tui_model_sort_next(m);
+    tui_model_sort_next(m);
+    ck_assert_int_eq(v->sort, TUI_COL_NAME);
+    {
+        const struct tui_data *d = tui_model_data(m);
+
+        ck_assert_uint_eq(d->prof.rows[d->order[0]].function, 2);     /* a */
+        ck_assert_uint_eq(d->prof.rows[d->order[4]].function, 1);     /* main */
+    }
+    tui_model_sort_next(m);
+    ck_assert_int_eq(v->sort, TUI_COL_EXCL);
+    tui_model_free(m);
+}
+END_TEST
+
+/* Zoomed out over many snapshots: sampled cells, profile from events. */
+START_TEST(test_sampled_and_find)
+{
+    struct tui_model *m = open_model(loop_stub, 50);
+    struct tui_view *v = tui_model_view(m);
+    const struct tui_data *d;
+    char err[512];
+
+    refresh(m);
+    d = tui_model_data(m);
+    ck_assert_int_eq(d->sampled, 1);
+    for (size_t c = 0; c < 50; c++)
+        ck_assert_uint_eq(d->grid[c], 1);          /* main everywhere */
+    /* no summaries: the profile comes from the events: 20000 work calls
+     * of 40 ticks per process */
+    ck_assert_uint_eq(prof_row(m, 3)->calls, 40000);
+    ck_assert_uint_eq(prof_row(m, 3)->excl, 40000 * 40);
+    /* next call of work on P1 after 1000005: iteration 10000 at 1000020 */
+    v->func_sel = 3;
+    v->cursor = 1000005;
+    ck_assert_int_eq(tui_model_find_event(m, 1, err, sizeof err), 0);
+    ck_assert_uint_eq(v->cursor, 1000020);
+    ck_assert_int_eq(tui_model_find_event(m, -1, err, sizeof err), 0);
+    ck_assert_uint_eq(v->cursor, 999920);
+    v->cursor = 5;
+    ck_assert_int_eq(tui_model_find_event(m, -1, err, sizeof err), -ENOENT);
+    v->func_sel = 0;
+    ck_assert_int_eq(tui_model_find_event(m, 1, err, sizeof err), -EINVAL);
+    tui_model_free(m);
+}
+END_TEST
+
+START_TEST(test_bad_traces)
+{
+    char err[512];
+    char path[1100];
+
+    ck_assert_ptr_null(tui_model_open("/nonexistent/x.otf", err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "No such file"));
+    snprintf(path, sizeof path, "%s/empty", fixture_dir());
+    ck_assert_ptr_null(tui_model_open(path, err, sizeof err));
+    ck_assert_str_eq(err, "the trace has no events");
+}
+END_TEST
+
+/* Threads under their rank: rows, folding, selection moves past hidden rows. */
+START_TEST(test_threads_fold)
+{
+    struct tui_model *m = open_model(threads, 4);
+    struct tui_view *v = tui_model_view(m);
+    struct tui_app app = { .model = m };
+    const size_t *rows;
+    size_t n;
+    const struct tui_proc *procs = tui_model_procs(m, &n);
+
+    ck_assert_uint_eq(n, 4);
+    /* ids 1 (rank 0), 2 (rank 1), 3 (thread of 1), 4 (thread of 2) */
+    rows = tui_model_rows(m, &n);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_uint_eq(procs[rows[0]].id, 1);
+    ck_assert_uint_eq(procs[rows[1]].id, 3);
+    ck_assert_uint_eq(procs[rows[2]].id, 2);
+    ck_assert_uint_eq(procs[rows[3]].id, 4);
+    ck_assert_int_eq(procs[rows[1]].child, 1);
+    ck_assert_int_eq(procs[rows[0]].nchildren, 1);
+    tui_key_dispatch(&app, 'j');                    /* to the thread of rank 0 */
+    ck_assert_uint_eq(procs[v->proc_sel].id, 3);
+    ck_assert_int_eq(tui_key_dispatch(&app, 'f'), TUI_REDRAW);     /* fold rank 0 */
+    rows = tui_model_rows(m, &n);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(procs[v->proc_sel].id, 1);    /* selection went to the rank */
+    tui_key_dispatch(&app, 'j');
+    ck_assert_uint_eq(procs[v->proc_sel].id, 2);    /* the hidden thread is skipped */
+    ck_assert_int_eq(tui_model_fold(m, v->proc_sel), 0);
+    rows = tui_model_rows(m, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(tui_model_fold(m, 0), 0);      /* unfold rank 0 */
+    rows = tui_model_rows(m, &n);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(procs[rows[1]].id, 3);
+    /* the thread's own timeline: its work [200, 300) at depth 1 */
+    set_window(m, 100, 500);
+    refresh(m);
+    ck_assert_str_eq(row(m, 2), ".m..");            /* letters: 1 -> m */
+    tui_model_free(m);
+}
+END_TEST
+
+/* The key table: every key at most once, help lines from it. */
+START_TEST(test_keys_table)
+{
+    char line[256];
+
+    for (const struct tui_key *k = tui_keys; k->action; k++)
+        for (const struct tui_key *j = k + 1; j->action; j++)
+            ck_assert_msg(k->key != j->key, "key %s bound twice", k->name ? k->name : "?");
+    ck_assert_uint_gt(tui_keys_help_lines(), 20);
+    tui_keys_help_line(2, line, sizeof line);
+    ck_assert_ptr_nonnull(strstr(line, "Left, h"));
+}
+END_TEST
+
+/* Actions through the table change the model. */
+START_TEST(test_key_actions)
+{
+    struct tui_model *m = open_model(small, 10);
+    struct tui_app app = { .model = m };
+    struct tui_view *v = tui_model_view(m);
+
+    refresh(m);
+    ck_assert_int_eq(tui_key_dispatch(&app, '+'), TUI_REDRAW);
+    ck_assert_uint_eq(v->t1 - v->t0, 450);
+    ck_assert_int_eq(tui_key_dispatch(&app, '0'), TUI_REDRAW);
+    ck_assert_uint_eq(v->t1 - v->t0, 901);
+    ck_assert_int_eq(tui_key_dispatch(&app, 'j'), TUI_REDRAW);
+    ck_assert_uint_eq(v->proc_sel, 1);
+    ck_assert_int_eq(tui_key_dispatch(&app, 'd'), TUI_REDRAW);
+    ck_assert_uint_eq(v->depth, 2);
+    ck_assert_int_eq(tui_key_dispatch(&app, 's'), TUI_REDRAW);
+    ck_assert_int_eq(v->sort, TUI_COL_INCL);
+    ck_assert_str_eq(app.message, "sorted by incl");
+    ck_assert_int_eq(tui_key_dispatch(&app, 'q'), TUI_QUIT);
+    ck_assert_int_eq(tui_key_dispatch(&app, 0x7fff), TUI_NOTHING);
+    tui_model_free(m);
+}
+END_TEST
+
+static Suite *model_suite(void)
+{
+    Suite *s = suite_create("tui_model");
+    TCase *tc = tcase_create("core");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_timeline_depths);
+    tcase_add_test(tc, test_timeline_same_with_snapshots);
+    tcase_add_test(tc, test_window_profile);
+    tcase_add_test(tc, test_details);
+    tcase_add_test(tc, test_zoom_arithmetic);
+    tcase_add_test(tc, test_jump_and_columns);
+    tcase_add_test(tc, test_search_and_sort);
+    tcase_add_test(tc, test_sampled_and_find);
+    tcase_add_test(tc, test_bad_traces);
+    tcase_add_test(tc, test_threads_fold);
+    tcase_add_test(tc, test_keys_table);
+    tcase_add_test(tc, test_key_actions);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+/* A trace with definitions and no events. */
+static int write_empty(const char *stub)
+{
+    OTF_FileManager *fm = OTF_FileManager_open(4);
+    OTF_Writer *w = fm ? OTF_Writer_open(stub, 1, fm) : NULL;
+    int ok;
+
+    if (!w)
+        return -1;
+    ok = OTF_Writer_writeDefProcess(w, 0, 1, "P1", 0) && OTF_Writer_assignProcess(w, 1, 1) &&
+         OTF_Writer_writeDefFunction(w, 0, 1, "main", 0, 0);
+    ok &= OTF_Writer_close(w);
+    OTF_FileManager_close(fm);
+    return ok ? 0 : -1;
+}
+
+/* Ranks 1, 2 and their threads 3, 4 (DefProcess parent); thread 3 runs
+ * function 1 over [200, 300), the others main over [100, 500). */
+static int write_threads(const char *stub)
+{
+    OTF_FileManager *fm = OTF_FileManager_open(4);
+    OTF_Writer *w = fm ? OTF_Writer_open(stub, 1, fm) : NULL;
+    int ok = 1;
+
+    if (!w)
+        return -1;
+    ok &= OTF_Writer_writeDefProcess(w, 0, 1, "rank 0", 0);
+    ok &= OTF_Writer_writeDefProcess(w, 0, 2, "rank 1", 0);
+    ok &= OTF_Writer_writeDefProcess(w, 0, 3, "thread 1", 1);
+    ok &= OTF_Writer_writeDefProcess(w, 0, 4, "thread 1", 2);
+    ok &= OTF_Writer_writeDefFunction(w, 0, 1, "main", 0, 0);
+    for (uint32_t p = 1; p <= 4; p++)
+        ok &= OTF_Writer_assignProcess(w, p, 1);
+    /* one stream: in time order */
+    ok &= OTF_Writer_writeEnter(w, 100, 1, 1, 0);
+    ok &= OTF_Writer_writeEnter(w, 100, 1, 2, 0);
+    ok &= OTF_Writer_writeEnter(w, 100, 1, 4, 0);
+    ok &= OTF_Writer_writeEnter(w, 200, 1, 3, 0);
+    ok &= OTF_Writer_writeLeave(w, 300, 1, 3, 0);
+    for (uint32_t p = 1; p <= 4; p++)
+        if (p != 3)
+            ok &= OTF_Writer_writeLeave(w, 500, 1, p, 0);
+    ok &= OTF_Writer_close(w);
+    OTF_FileManager_close(fm);
+    return ok ? 0 : -1;
+}
+
+int main(void)
+{
+    const char *dir = fixture_dir();
+    char empty[1100], cmd[1200];
+    SRunner *sr;
+    int failed;
+
+    snprintf(small, sizeof small, "%s/small", dir);
+    snprintf(plain, sizeof plain, "%s/plain", dir);
+    snprintf(loop_stub, sizeof loop_stub, "%s/loop", dir);
+    snprintf(empty, sizeof empty, "%s/empty", dir);
+    snprintf(threads, sizeof threads, "%s/threads", dir);
+    if (!*dir || fixture_small(small, 1, 1) < 0 || fixture_small(plain, 0, 0) < 0 ||
+        fixture_loop(loop_stub, 20000, 200) < 0 || write_empty(empty) < 0 ||
+        write_threads(threads) < 0) {
+        fprintf(stderr, "test_tui_model: cannot write the fixtures in %s\n", dir);
+        return 1;
+    }
+    sr = srunner_create(model_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_tui_model: cannot remove %s\n", dir);
+    return failed ? 1 : 0;
+}

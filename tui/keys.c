@@ -1,0 +1,417 @@
+/*
+ * keys.c — the key table and its actions (see keys.h).  Bindings follow
+ * uftrace's tui and perf report where they have one (arrows and j/k to
+ * move, Enter to choose, / n N to search, ? for help, q to quit) and less
+ * for the rest (g to go somewhere).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+#include "util/errmsg.h"
+#include "util/timespec.h"
+
+static void say(struct tui_app *app, const char *msg)
+{
+    snprintf(app->message, sizeof app->message, "%s", msg);
+}
+
+static enum tui_result a_quit(struct tui_app *app)
+{
+    (void)app;
+    return TUI_QUIT;
+}
+
+static enum tui_result a_help(struct tui_app *app)
+{
+    app->help = !app->help;
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_left(struct tui_app *app)
+{
+    tui_model_move_cursor(app->model, -1);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_right(struct tui_app *app)
+{
+    tui_model_move_cursor(app->model, 1);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_pan_left(struct tui_app *app)
+{
+    tui_model_pan(app->model, -0.5);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_pan_right(struct tui_app *app)
+{
+    tui_model_pan(app->model, 0.5);
+    return TUI_REDRAW;
+}
+
+static void move_selection(struct tui_app *app, long n)
+{
+    struct tui_view *v = tui_model_view(app->model);
+
+    if (app->focus == TUI_FOCUS_PROFILE) {
+        size_t rows = tui_model_data(app->model)->prof.nrows;
+        long s = (long)v->prof_sel + n;
+
+        if (rows == 0)
+            return;
+        v->prof_sel = s < 0 ? 0 : (size_t)s >= rows ? rows - 1 : (size_t)s;
+    } else {
+        size_t nrows;
+        const size_t *rows = tui_model_rows(app->model, &nrows);
+        long s = (long)tui_model_row_of(app->model, v->proc_sel) + n;
+
+        s = s < 0 ? 0 : (size_t)s >= nrows ? (long)nrows - 1 : s;
+        v->proc_sel = rows[s];
+        tui_model_invalidate(app->model, 0);
+    }
+}
+
+static enum tui_result a_up(struct tui_app *app)
+{
+    move_selection(app, -1);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_down(struct tui_app *app)
+{
+    move_selection(app, 1);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_page_up(struct tui_app *app)
+{
+    move_selection(app, -(long)(app->focus == TUI_FOCUS_PROFILE ? app->prof_rows : app->proc_rows));
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_page_down(struct tui_app *app)
+{
+    move_selection(app, (long)(app->focus == TUI_FOCUS_PROFILE ? app->prof_rows : app->proc_rows));
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_focus(struct tui_app *app)
+{
+    app->focus = app->focus == TUI_FOCUS_TIMELINE ? TUI_FOCUS_PROFILE : TUI_FOCUS_TIMELINE;
+    if (app->focus == TUI_FOCUS_PROFILE)
+        app->pane = TUI_PANE_PROFILE;
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_pane(struct tui_app *app)
+{
+    app->pane = app->pane == TUI_PANE_PROFILE ? TUI_PANE_DETAILS : TUI_PANE_PROFILE;
+    if (app->pane == TUI_PANE_DETAILS)
+        app->focus = TUI_FOCUS_TIMELINE;
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_zoom_in(struct tui_app *app)
+{
+    tui_model_zoom(app->model, 0.5);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_zoom_out(struct tui_app *app)
+{
+    tui_model_zoom(app->model, 2.0);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_zoom_full(struct tui_app *app)
+{
+    tui_model_zoom_full(app->model);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_mark(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+
+    v->mark = v->cursor;
+    v->have_mark = 1;
+    say(app, "mark set");
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_zoom_mark(struct tui_app *app)
+{
+    if (tui_model_zoom_mark(app->model) < 0)
+        say(app, "no mark: set one with m");
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_goto(struct tui_app *app)
+{
+    const struct vftr_window_info *info = tui_model_info(app->model);
+    struct vftr_timebase base = { info->resolution, info->first };
+    char buf[128], err[VFTR_ERRMSG_MAX];
+    uint64_t t;
+
+    if (!app->prompt || app->prompt(app->prompt_ctx, "go to time (e.g. 1.5ms, 2500): ", buf,
+                                    sizeof buf) < 0)
+        return TUI_REDRAW;
+    if (vftr_time_parse(buf, &base, &t, err, sizeof err) < 0) {
+        say(app, err);
+        return TUI_REDRAW;
+    }
+    tui_model_jump(app->model, t);
+    return TUI_REDRAW;
+}
+
+static enum tui_result find(struct tui_app *app, int dir)
+{
+    char err[VFTR_ERRMSG_MAX];
+    int rc = tui_model_find_event(app->model, dir, err, sizeof err);
+
+    if (rc == -ENOENT)
+        say(app, dir > 0 ? "no later call of the function on this process"
+                         : "no earlier call of the function on this process");
+    else if (rc < 0)
+        say(app, err);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_next_event(struct tui_app *app)
+{
+    return find(app, 1);
+}
+
+static enum tui_result a_prev_event(struct tui_app *app)
+{
+    return find(app, -1);
+}
+
+static enum tui_result a_deeper(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+
+    if (v->depth < VFTR_WINDOW_MAX_DEPTH)
+        v->depth++;
+    tui_model_invalidate(app->model, 1);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_shallower(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+
+    if (v->depth > 1)
+        v->depth--;
+    tui_model_invalidate(app->model, 1);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_choose(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+    const struct tui_data *d = tui_model_data(app->model);
+
+    if (app->focus == TUI_FOCUS_PROFILE) {
+        if (d->prof.nrows)
+            v->func_sel = d->prof.rows[d->order[v->prof_sel]].function;
+    } else if (d->grid) {
+        uint32_t f = d->grid[v->proc_sel * d->ncols + tui_model_time_col(app->model, v->cursor)];
+
+        if (f)
+            v->func_sel = f;
+    }
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_sort(struct tui_app *app)
+{
+    tui_model_sort_next(app->model);
+    snprintf(app->message, sizeof app->message, "sorted by %s",
+             tui_columns[tui_model_view(app->model)->sort].key);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_reverse(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+
+    v->reverse = !v->reverse;
+    tui_model_resort(app->model);
+    snprintf(app->message, sizeof app->message, "sorted by %s, %s", tui_columns[v->sort].key,
+             v->reverse ? "reversed" : "normal order");
+    return TUI_REDRAW;
+}
+
+static enum tui_result search_step(struct tui_app *app, int dir)
+{
+    if (!tui_model_search_pattern(app->model)) {
+        say(app, "no search: start one with /");
+        return TUI_REDRAW;
+    }
+    if (tui_model_search_next(app->model, dir) < 0)
+        snprintf(app->message, sizeof app->message, "no function matches /%s",
+                 tui_model_search_pattern(app->model));
+    app->focus = TUI_FOCUS_PROFILE;
+    app->pane = TUI_PANE_PROFILE;
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_search(struct tui_app *app)
+{
+    char buf[256], err[VFTR_ERRMSG_MAX];
+
+    if (!app->prompt || app->prompt(app->prompt_ctx, "/", buf, sizeof buf) < 0)
+        return TUI_REDRAW;
+    if (tui_model_search(app->model, buf, err, sizeof err) < 0) {
+        say(app, err);
+        return TUI_REDRAW;
+    }
+    /* from the row before the selection, so a match on it counts */
+    struct tui_view *v = tui_model_view(app->model);
+    size_t n = tui_model_data(app->model)->prof.nrows;
+
+    if (n)
+        v->prof_sel = (v->prof_sel + n - 1) % n;
+    return search_step(app, 1);
+}
+
+static enum tui_result a_search_next(struct tui_app *app)
+{
+    return search_step(app, 1);
+}
+
+static enum tui_result a_search_prev(struct tui_app *app)
+{
+    return search_step(app, -1);
+}
+
+static enum tui_result a_fold(struct tui_app *app)
+{
+    if (tui_model_fold(app->model, tui_model_view(app->model)->proc_sel) < 0)
+        say(app, "this process has no threads to fold");
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_messages(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+
+    v->show_messages = !v->show_messages;
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_redraw(struct tui_app *app)
+{
+    (void)app;
+    return TUI_REDRAW;
+}
+
+const struct tui_key tui_keys[] = {
+    { '?', "?", "show or hide this help", a_help },
+    { 'q', "q", "quit", a_quit },
+    { TUI_KEY_LEFT, "Left", "cursor one column left (pans at the edge)", a_left },
+    { 'h', "h", NULL, a_left },
+    { TUI_KEY_RIGHT, "Right", "cursor one column right (pans at the edge)", a_right },
+    { 'l', "l", NULL, a_right },
+    { '<', "<", "pan left by half a window", a_pan_left },
+    { '>', ">", "pan right by half a window", a_pan_right },
+    { TUI_KEY_UP, "Up", "previous process (timeline) or row (profile)", a_up },
+    { 'k', "k", NULL, a_up },
+    { TUI_KEY_DOWN, "Down", "next process (timeline) or row (profile)", a_down },
+    { 'j', "j", NULL, a_down },
+    { TUI_KEY_PGUP, "PgUp", "one page up", a_page_up },
+    { TUI_KEY_PGDN, "PgDn", "one page down", a_page_down },
+    { TUI_KEY_TAB, "Tab", "move the focus between timeline and profile", a_focus },
+    { 'v', "v", "lower pane: profile or details (stack, messages)", a_pane },
+    { '+', "+", "zoom in around the cursor", a_zoom_in },
+    { '=', "=", NULL, a_zoom_in },
+    { 'i', "i", NULL, a_zoom_in },
+    { '-', "-", "zoom out around the cursor", a_zoom_out },
+    { 'o', "o", NULL, a_zoom_out },
+    { '0', "0", "show the whole trace", a_zoom_full },
+    { 'm', "m", "mark the cursor time", a_mark },
+    { 'z', "z", "zoom to the range between mark and cursor", a_zoom_mark },
+    { 'g', "g", "go to a time (from the trace start: 2500, 1.5ms)", a_goto },
+    { 'e', "e", "next call of the chosen function on this process", a_next_event },
+    { 'E', "E", "previous call of the chosen function on this process", a_prev_event },
+    { 'd', "d", "show one call level deeper", a_deeper },
+    { 'D', "D", "show one call level shallower", a_shallower },
+    { TUI_KEY_ENTER, "Enter", "choose the function under the cursor or on the row", a_choose },
+    { 's', "s", "sort the profile by the next column", a_sort },
+    { 'r', "r", "reverse the sort order", a_reverse },
+    { '/', "/", "search functions by regular expression (PCRE2)", a_search },
+    { 'n', "n", "next function matching the search", a_search_next },
+    { 'N', "N", "previous function matching the search", a_search_prev },
+    { 'f', "f", "fold or unfold the threads of the selected process", a_fold },
+    { 'M', "M", "mark message sends/receives (*) and collectives (#)", a_messages },
+    { TUI_KEY_RESIZE, NULL, NULL, a_redraw },
+    { 0, NULL, NULL, NULL },
+};
+
+enum tui_result tui_key_dispatch(struct tui_app *app, int key)
+{
+    for (const struct tui_key *k = tui_keys; k->action; k++)
+        if (k->key == key)
+            return k->action(app);
+    return TUI_NOTHING;
+}
+
+/* Entries with a help text start a line; the following ones without add
+ * their names to it. */
+size_t tui_keys_help_lines(void)
+{
+    size_t n = 0;
+
+    for (const struct tui_key *k = tui_keys; k->action; k++)
+        if (k->help)
+            n++;
+    return n;
+}
+
+/* The names of line i's keys ("Left, h") and its help. */
+static const char *line_of(size_t i, char *names, size_t size)
+{
+    const struct tui_key *k = tui_keys;
+    const char *help;
+
+    for (size_t seen = 0; k->action; k++)
+        if (k->help && seen++ == i)
+            break;
+    if (!k->action)
+        return NULL;
+    help = k->help;
+    snprintf(names, size, "%s", k->name);
+    for (const struct tui_key *x = k + 1; x->action && !x->help && x->name; x++) {
+        size_t len = strlen(names);
+
+        snprintf(names + len, size - len, ", %s", x->name);
+    }
+    return help;
+}
+
+void tui_keys_help_line(size_t i, char *buf, size_t size)
+{
+    char names[64];
+    const char *help = line_of(i, names, sizeof names);
+
+    snprintf(buf, size, "  %-12s %s", help ? names : "", help ? help : "");
+}
+
+void tui_keys_print_man(void *out)
+{
+    char names[64];
+
+    for (size_t i = 0; i < tui_keys_help_lines(); i++) {
+        const char *help = line_of(i, names, sizeof names);
+
+        fputs(".TP\n.B ", out);
+        for (const char *c = names; *c; c++)      /* man(7): a minus sign is \- */
+            fputs(*c == '-' ? "\\-" : (char[2]){ *c, 0 }, out);
+        fprintf(out, "\n%s\n", help);
+    }
+}

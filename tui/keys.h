@@ -1,0 +1,71 @@
+/*
+ * keys.h — vftr-tui's key bindings: one table (keys.c) maps keys to
+ * actions; the same table prints the `?` help screen, `--keys` and the KEYS
+ * section of the man page (a test checks that the page matches).  Actions
+ * change the model (model.h) and return what must happen next; they never
+ * draw.  No curses here: the screen layer translates its key codes into
+ * the TUI_KEY_* values below.
+ *
+ * Ownership: the app borrows the model.  Threads: one thread.
+ */
+#ifndef VFTR_TUI_KEYS_H
+#define VFTR_TUI_KEYS_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* Keys beyond ASCII, as the screen layer reports them. */
+enum {
+    TUI_KEY_UP = 0x1000, TUI_KEY_DOWN, TUI_KEY_LEFT, TUI_KEY_RIGHT, TUI_KEY_PGUP,
+    TUI_KEY_PGDN, TUI_KEY_HOME, TUI_KEY_END, TUI_KEY_ENTER, TUI_KEY_TAB, TUI_KEY_RESIZE,
+};
+
+/* What an action asks for. */
+enum tui_result {
+    TUI_NOTHING = 0,
+    TUI_REDRAW = 1,       /* redraw (the model refreshes what is dirty) */
+    TUI_QUIT = 2,
+};
+
+enum tui_pane { TUI_PANE_PROFILE, TUI_PANE_DETAILS };
+enum tui_focus { TUI_FOCUS_TIMELINE, TUI_FOCUS_PROFILE };
+
+struct tui_app {
+    struct tui_model *model;
+    enum tui_pane pane;         /* lower pane */
+    enum tui_focus focus;       /* where Up/Down/Enter act */
+    int help;                   /* the help screen is shown */
+    size_t proc_top;            /* first process row shown */
+    size_t prof_top;            /* first profile row shown */
+    size_t prof_rows;           /* profile rows that fit (set by the screen) */
+    size_t proc_rows;           /* process rows that fit (set by the screen) */
+    char message[640];          /* shown in the message line until the next key */
+    /* Asks the user for a line of text; 0 with buf filled, -1 cancelled.
+     * Provided by the screen layer. */
+    int (*prompt)(void *ctx, const char *label, char *buf, size_t size);
+    void *prompt_ctx;
+};
+
+struct tui_key {
+    int key;                    /* a character or TUI_KEY_* */
+    const char *name;           /* as shown in help ("Left", "+") */
+    const char *help;
+    enum tui_result (*action)(struct tui_app *app);
+};
+
+/* The table (ends with an entry whose action is NULL). */
+extern const struct tui_key tui_keys[];
+
+/* Runs the action bound to key; TUI_NOTHING for unbound keys. */
+enum tui_result tui_key_dispatch(struct tui_app *app, int key);
+
+/* Help text lines from the table: "  KEYS        what they do".  Returns the
+ * number of lines; line i (0-based) into buf. */
+size_t tui_keys_help_lines(void);
+void tui_keys_help_line(size_t i, char *buf, size_t size);
+
+/* The key table as man(7) source (.TP paragraphs), to `out`. */
+void tui_keys_print_man(void *out);
+
+#endif /* VFTR_TUI_KEYS_H */

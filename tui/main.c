@@ -1,0 +1,291 @@
+/*
+ * vftr-tui — a terminal browser for OTF traces of any size.  main() parses
+ * the options (lib/util/opts.h), opens the model (model.h) and runs the one
+ * event loop: refresh the model, draw, read a key, run its action from the
+ * key table (keys.h).  --bench runs the same model without a terminal and
+ * prints timings, for `make bench-tui`.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "keys.h"
+#include "model.h"
+#include "screen.h"
+#include "util/errmsg.h"
+#include "util/opts.h"
+#include "util/timespec.h"
+
+struct tui_args {
+    const char *window;       /* --time A:B */
+    const char *bench;        /* --bench N */
+    const char *bench_span;   /* --bench-span FRACTION */
+    int keys, keys_man;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Applies --time to the model's view. */
+static int apply_window(const struct vftr_tool *tool, struct tui_model *m, const char *spec)
+{
+    const struct vftr_window_info *info = tui_model_info(m);
+    struct vftr_timebase base = { info->resolution, info->first };
+    struct vftr_timerange r;
+    struct tui_view *v = tui_model_view(m);
+    char err[VFTR_ERRMSG_MAX];
+
+    if (vftr_timerange_parse(spec, &base, &r, err, sizeof err) < 0)
+        return vftr_tool_usage_fail(tool, stderr, "%s", err);
+    if (r.start < info->first)
+        r.start = info->first;
+    if (r.end > info->last + 1)
+        r.end = info->last + 1;
+    if (r.end <= r.start)
+        return vftr_tool_usage_fail(tool, stderr, "the window %s is outside the trace", spec);
+    v->t0 = r.start;
+    v->t1 = r.end;
+    v->cursor = r.start;
+    tui_model_invalidate(m, 1);
+    return 0;
+}
+
+/* CPU time of this thread: on a shared machine the wall time of a jump
+ * also measures the other programs; both are reported. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/*
+ * The benchmark: time from open to the first complete frame (80 columns,
+ * whole trace), then `n` jumps to pseudo-random times with a window of
+ * `span` of the trace, each timed from the key to the refreshed model.
+ */
+static int bench(const struct vftr_tool *tool, const char *trace, long n, double span)
+{
+    char err[VFTR_ERRMSG_MAX];
+    double t0 = now(), c0 = cpu_now(), first, first_cpu, *jumps, *cpu;
+    struct tui_model *m = tui_model_open(trace, err, sizeof err);
+    const struct vftr_window_info *info;
+    uint64_t bytes_first, bytes_max = 0, x = 88172645463325252ull;
+    struct rusage ru;
+
+    if (!m)
+        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    tui_model_set_columns(m, 70);
+    if (tui_model_refresh(m, err, sizeof err) < 0) {
+        tui_model_free(m);
+        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    }
+    first = now() - t0;
+    first_cpu = cpu_now() - c0;
+    bytes_first = tui_model_data(m)->bytes_read;
+    printf("first_frame_ms %.3f\nfirst_frame_cpu_ms %.3f\nfirst_frame_bytes %llu\n"
+           "first_frame_sampled %d\n",
+           first * 1e3, first_cpu * 1e3, (unsigned long long)bytes_first,
+           tui_model_data(m)->sampled);
+    info = tui_model_info(m);
+    tui_model_zoom(m, span);
+    if (tui_model_refresh(m, err, sizeof err) < 0) {
+        tui_model_free(m);
+        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    }
+    jumps = calloc((size_t)(n > 0 ? n : 1), sizeof *jumps);
+    cpu = calloc((size_t)(n > 0 ? n : 1), sizeof *cpu);
+    if (!jumps || !cpu) {
+        free(jumps);
+        free(cpu);
+        tui_model_free(m);
+        return vftr_tool_fail(tool, stderr, "out of memory");
+    }
+    for (long i = 0; i < n; i++) {
+        double a, ca;
+
+        x ^= x << 13;                 /* xorshift: reproducible "arbitrary" times */
+        x ^= x >> 7;
+        x ^= x << 17;
+        a = now();
+        ca = cpu_now();
+        tui_model_jump(m, info->first + x % (info->last - info->first + 1));
+        tui_model_invalidate(m, 1);
+        if (tui_model_refresh(m, err, sizeof err) < 0) {
+            free(jumps);
+            free(cpu);
+            tui_model_free(m);
+            return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+        }
+        jumps[i] = now() - a;
+        cpu[i] = cpu_now() - ca;
+        if (tui_model_data(m)->bytes_read > bytes_max)
+            bytes_max = tui_model_data(m)->bytes_read;
+    }
+    qsort(jumps, (size_t)n, sizeof *jumps, cmp_double);
+    qsort(cpu, (size_t)n, sizeof *cpu, cmp_double);
+    getrusage(RUSAGE_SELF, &ru);
+    printf("jumps %ld\njump_ms_median %.3f\njump_ms_max %.3f\njump_cpu_ms_median %.3f\n"
+           "jump_cpu_ms_max %.3f\njump_bytes_max %llu\njump_sampled %d\npeak_rss_kb %ld\n",
+           n, n ? jumps[n / 2] * 1e3 : 0.0, n ? jumps[n - 1] * 1e3 : 0.0,
+           n ? cpu[n / 2] * 1e3 : 0.0, n ? cpu[n - 1] * 1e3 : 0.0,
+           (unsigned long long)bytes_max, tui_model_data(m)->sampled, ru.ru_maxrss);
+    free(jumps);
+    free(cpu);
+    tui_model_free(m);
+    return VFTR_EXIT_OK;
+}
+
+static int run(const struct vftr_tool *tool, const struct tui_args *args, const char *trace)
+{
+    char err[VFTR_ERRMSG_MAX];
+    struct tui_model *m = tui_model_open(trace, err, sizeof err);
+    struct tui_app app = { 0 };
+    int rc = VFTR_EXIT_OK;
+
+    if (!m)
+        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    if (args->window && (rc = apply_window(tool, m, args->window)) != 0) {
+        tui_model_free(m);
+        return rc;
+    }
+    if (tui_screen_open(err, sizeof err) < 0) {
+        tui_model_free(m);
+        return vftr_tool_fail(tool, stderr, "%s", err);
+    }
+    app.model = m;
+    app.prompt = tui_screen_prompt;
+    if (!tui_model_info(m)->nsnapshots)
+        snprintf(app.message, sizeof app.message,
+                 "no snapshots: views are read from the trace start (run vftr-snap --all %s)",
+                 tui_model_trace_name(m));
+    tui_model_set_columns(m, tui_screen_layout(&app));
+    /* A trace whose first view cannot be read is reported on exit, with
+     * the terminal restored; later failures (a damaged part of the trace)
+     * are shown in the message line, and the exit status says so. */
+    if (tui_model_refresh(m, err, sizeof err) < 0) {
+        tui_screen_close();
+        tui_model_free(m);
+        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    }
+    for (;;) {
+        enum tui_result res;
+        int key;
+
+        rc = VFTR_EXIT_OK;
+        if (tui_model_refresh(m, err, sizeof err) < 0) {
+            snprintf(app.message, sizeof app.message, "cannot read the trace: %s", err);
+            rc = VFTR_EXIT_ERROR;
+        }
+        tui_screen_draw(&app);
+        do {
+            key = tui_screen_getkey();
+        } while (key < 0 && !tui_screen_interrupted());
+        if (tui_screen_interrupted())
+            break;
+        if (app.help && key != TUI_KEY_RESIZE) {
+            app.help = 0;             /* any key closes the help, q included */
+            continue;
+        }
+        app.message[0] = '\0';
+        res = tui_key_dispatch(&app, key);
+        if (res == TUI_QUIT)
+            break;
+        if (key == TUI_KEY_RESIZE)
+            tui_model_set_columns(m, tui_screen_layout(&app));
+        else
+            tui_screen_layout(&app);
+    }
+    tui_screen_close();
+    tui_model_free(m);
+    if (tui_screen_interrupted()) {
+        /* die of the signal after the terminal is restored, so that the
+         * parent sees what happened */
+        int sig = tui_screen_interrupted();
+
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct tui_args args = { 0 };
+    const struct vftr_opt opts[] = {
+        { VFTR_OPT_STRING, "time", 't', "A:B",
+          "start with the window A <= time < B (times from\nthe trace start: 2500, 1.5ms)",
+          &args.window, 0, NULL },
+        { VFTR_OPT_FLAG, "keys", 'k', NULL, "print the key bindings and exit", &args.keys, 1,
+          NULL },
+        { VFTR_OPT_FLAG, "keys-man", 0, NULL, "print the key bindings as man(7) source",
+          &args.keys_man, 1, NULL },
+        { VFTR_OPT_STRING, "bench", 0, "N",
+          "no terminal: time the first frame and N jumps,\nprint the timings and peak RSS",
+          &args.bench, 0, NULL },
+        { VFTR_OPT_STRING, "bench-span", 0, "FRACTION",
+          "window of the --bench jumps, as a fraction of the\ntrace (default 0.001)",
+          &args.bench_span, 0, NULL },
+        VFTR_OPT_TABLE_END,
+    };
+    const struct vftr_tool tool = {
+        "vftr-tui", VFTR_VERSION, "[OPTION]... TRACE",
+        "Browse the OTF trace TRACE (foo or foo.otf) in the terminal.",
+        "Each view reads only the time window it shows, starting from the nearest\n"
+        "snapshot (vftr-snap or otfaux write them).  Press ? inside for the keys.\n"
+        "\n"
+        "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
+        opts,
+    };
+    int first, rc;
+
+    rc = vftr_opts_parse(&tool, argc, argv, &first, stdout, stderr);
+    if (rc == VFTR_OPTS_DONE)
+        return VFTR_EXIT_OK;
+    if (rc < 0)
+        return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
+    if (args.keys || args.keys_man) {
+        char line[256];
+
+        if (args.keys_man) {
+            tui_keys_print_man(stdout);
+            return VFTR_EXIT_OK;
+        }
+        for (size_t i = 0; i < tui_keys_help_lines(); i++) {
+            tui_keys_help_line(i, line, sizeof line);
+            puts(line);
+        }
+        return VFTR_EXIT_OK;
+    }
+    if (first >= argc)
+        return vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
+    if (argc - first > 1)
+        return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
+    if (args.bench) {
+        char *end;
+        long n = strtol(args.bench, &end, 10);
+        double span = args.bench_span ? strtod(args.bench_span, NULL) : 0.001;
+
+        if (*end || n < 0 || !(span > 0 && span <= 1))
+            return vftr_tool_usage_fail(&tool, stderr, "bad --bench or --bench-span value");
+        return bench(&tool, argv[first], n, span);
+    }
+    return run(&tool, &args, argv[first]);
+}

@@ -1,0 +1,1374 @@
+/*
+ * model.c — see model.h.  Everything here reads through lib/model/window.h;
+ * the profile comes from lib/model (replay.h + profile.h), so vftr-tui's
+ * numbers are vftr-stats' numbers for the same window.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model.h"
+#include "model/replay.h"
+#include "util/errmsg.h"
+#include "util/tracesel.h"
+
+#define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
+
+const struct tui_column tui_columns[TUI_NCOLS] = {
+    [TUI_COL_EXCL] = { "excl", "excl[s]", 10 },
+    [TUI_COL_INCL] = { "incl", "incl[s]", 10 },
+    [TUI_COL_CALLS] = { "calls", "calls", 9 },
+    [TUI_COL_IMBAL] = { "imbalance", "imbal", 6 },
+    [TUI_COL_NAME] = { "function", "function", 0 },
+};
+
+struct tui_model {
+    char *stub;
+    struct vftr_window *win;
+    struct tui_proc *procs;
+    size_t nprocs, capprocs;
+    size_t *rows;               /* visible processes in display order */
+    size_t nrows;
+    struct tui_func *funcs;
+    size_t nfuncs, capfuncs;
+    char namebuf[32];
+    struct tui_view view;
+    struct tui_data data;
+    int dirty_window, dirty_details;
+    pcre2_code *re;
+    pcre2_match_data *md;
+    char *pattern;
+    /* scratch of one refresh */
+    struct vftr_replay *replay;
+    uint32_t *depth_of;         /* per process index: current stack depth */
+    uint32_t **stacks;          /* per process index: functions by depth (for the grid) */
+    size_t *next_col;
+    /* details captured during an exact window read (see capture_details) */
+    uint32_t sel_id;
+    int capturing, captured;
+    size_t capstack, capmsgs;
+};
+
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? 2 * *cap : 16;
+    void *p = realloc(*arr, ncap * size);
+
+    if (!p)
+        return -ENOMEM;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+/* ------------------------------------------------------------ definitions */
+
+static int on_defprocess(void *ud, uint32_t stream, uint32_t id, const char *name,
+                         uint32_t parent, OTF_KeyValueList *kv)
+{
+    struct tui_model *m = ud;
+
+    (void)stream;
+    (void)kv;
+    if (grow((void **)&m->procs, &m->capprocs, m->nprocs, sizeof *m->procs) < 0)
+        return OTF_RETURN_ABORT;
+    m->procs[m->nprocs] = (struct tui_proc){ id, strdup(name ? name : ""), parent, 0, 0, 0 };
+    if (!m->procs[m->nprocs].name)
+        return OTF_RETURN_ABORT;
+    m->nprocs++;
+    return OTF_RETURN_OK;
+}
+
+static int on_deffunction(void *ud, uint32_t stream, uint32_t id, const char *name,
+                          uint32_t group, uint32_t source, OTF_KeyValueList *kv)
+{
+    struct tui_model *m = ud;
+
+    (void)stream;
+    (void)group;
+    (void)source;
+    (void)kv;
+    if (grow((void **)&m->funcs, &m->capfuncs, m->nfuncs, sizeof *m->funcs) < 0)
+        return OTF_RETURN_ABORT;
+    m->funcs[m->nfuncs] = (struct tui_func){ id, strdup(name ? name : "") };
+    if (!m->funcs[m->nfuncs].name)
+        return OTF_RETURN_ABORT;
+    m->nfuncs++;
+    return OTF_RETURN_OK;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+    const struct tui_proc *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+    const struct tui_func *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int index_threads(struct tui_model *m);
+
+static int read_names(struct tui_model *m, char *err, size_t errlen)
+{
+    char why[VFTR_ERRMSG_MAX];
+    OTF_HandlerArray *h = OTF_HandlerArray_open();
+    OTF_Reader *r;
+    int rc = 0;
+
+    if (!h)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    r = vftr_trace_open(m->stub, vftr_window_manager(m->win), err, errlen);
+    if (!r) {
+        OTF_HandlerArray_close(h);
+        return -EIO;
+    }
+    OTF_HandlerArray_setHandler(h, HANDLER(on_defprocess), OTF_DEFPROCESS_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFPROCESS_RECORD);
+    OTF_HandlerArray_setHandler(h, HANDLER(on_deffunction), OTF_DEFFUNCTION_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFFUNCTION_RECORD);
+    if (OTF_Reader_readDefinitions(r, h) == OTF_READ_ERROR)
+        rc = vftr_errmsg(err, errlen, -EIO, "cannot read the definitions (%s)",
+                         vftr_trace_otf_reason(why, sizeof why));
+    OTF_Reader_close(r);
+    OTF_HandlerArray_close(h);
+    if (rc < 0)
+        return rc;
+    qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc);
+    qsort(m->funcs, m->nfuncs, sizeof *m->funcs, cmp_func);
+    if (index_threads(m) < 0)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    return 0;
+}
+
+static long proc_index(const struct tui_model *m, uint32_t id);
+
+/* Display order: top-level processes by id, each followed by its threads. */
+static void build_rows(struct tui_model *m)
+{
+    m->nrows = 0;
+    for (size_t i = 0; i < m->nprocs; i++) {
+        if (m->procs[i].child)
+            continue;
+        m->rows[m->nrows++] = i;
+        if (m->procs[i].folded)
+            continue;
+        for (size_t k = 0; k < m->nprocs; k++)
+            if (m->procs[k].child && m->procs[k].parent == m->procs[i].id)
+                m->rows[m->nrows++] = k;
+    }
+}
+
+static int index_threads(struct tui_model *m)
+{
+    /* One level: a process goes under its parent when that parent is a
+     * top-level process of the trace; deeper chains and cycles stay on
+     * top. */
+    for (size_t i = 0; i < m->nprocs; i++) {
+        struct tui_proc *p = &m->procs[i];
+        long pi = p->parent && p->parent != p->id ? proc_index(m, p->parent) : -1;
+
+        if (pi < 0)
+            continue;
+        const struct tui_proc *q = &m->procs[pi];
+
+        if (q->parent == 0 || q->parent == q->id || proc_index(m, q->parent) < 0) {
+            p->child = 1;
+            m->procs[pi].nchildren++;
+        }
+    }
+    m->rows = malloc((m->nprocs ? m->nprocs : 1) * sizeof *m->rows);
+    if (!m->rows)
+        return -ENOMEM;
+    build_rows(m);
+    return 0;
+}
+
+const size_t *tui_model_rows(const struct tui_model *m, size_t *n)
+{
+    *n = m->nrows;
+    return m->rows;
+}
+
+size_t tui_model_row_of(const struct tui_model *m, size_t pi)
+{
+    if (pi < m->nprocs && m->procs[pi].child) {
+        long parent = proc_index(m, m->procs[pi].parent);
+
+        if (parent >= 0 && m->procs[parent].folded)
+            pi = (size_t)parent;
+    }
+    for (size_t r = 0; r < m->nrows; r++)
+        if (m->rows[r] == pi)
+            return r;
+    return 0;
+}
+
+int tui_model_fold(struct tui_model *m, size_t pi)
+{
+    long top = (long)pi;
+
+    if (pi >= m->nprocs)
+        return -EINVAL;
+    if (m->procs[pi].child)
+        top = proc_index(m, m->procs[pi].parent);
+    if (top < 0 || m->procs[top].nchildren == 0)
+        return -ENOENT;
+    m->procs[top].folded = !m->procs[top].folded;
+    build_rows(m);
+    if (m->procs[top].folded && m->procs[m->view.proc_sel].child &&
+        m->procs[m->view.proc_sel].parent == m->procs[top].id) {
+        m->view.proc_sel = (size_t)top;
+        m->dirty_details = 1;
+    }
+    return 0;
+}
+
+/* Index of process id in m->procs, or -1. */
+static long proc_index(const struct tui_model *m, uint32_t id)
+{
+    size_t lo = 0, hi = m->nprocs;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (m->procs[mid].id == id)
+            return (long)mid;
+        if (m->procs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+const char *tui_model_func_name(struct tui_model *m, uint32_t id)
+{
+    size_t lo = 0, hi = m->nfuncs;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (m->funcs[mid].id == id)
+            return m->funcs[mid].name;
+        if (m->funcs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    snprintf(m->namebuf, sizeof m->namebuf, "function %u", (unsigned)id);
+    return m->namebuf;
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+struct tui_model *tui_model_open(const char *trace, char *err, size_t errlen)
+{
+    struct tui_model *m = calloc(1, sizeof *m);
+    const struct vftr_window_info *info;
+    int e = ENOMEM;
+
+    if (!m || !(m->stub = vftr_trace_namestub(trace))) {
+        vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        goto fail;
+    }
+    m->win = vftr_window_open(m->stub, NULL, err, errlen);
+    if (!m->win) {
+        e = errno;
+        goto fail;
+    }
+    if (read_names(m, err, errlen) < 0) {
+        e = EIO;
+        goto fail;
+    }
+    info = vftr_window_info(m->win);
+    if (!info->have_events) {
+        e = ENODATA;
+        vftr_errmsg(err, errlen, -ENODATA, "the trace has no events");
+        goto fail;
+    }
+    if (m->nprocs == 0) {
+        e = ENODATA;
+        vftr_errmsg(err, errlen, -ENODATA, "the trace defines no processes");
+        goto fail;
+    }
+    m->depth_of = calloc(m->nprocs, sizeof *m->depth_of);
+    m->next_col = calloc(m->nprocs, sizeof *m->next_col);
+    m->stacks = calloc(m->nprocs, sizeof *m->stacks);
+    if (!m->depth_of || !m->next_col || !m->stacks) {
+        vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        goto fail;
+    }
+    m->view.t0 = info->first;
+    m->view.t1 = info->last + 1;
+    m->view.cursor = info->first;
+    m->view.depth = 1;
+    m->view.sort = TUI_COL_EXCL;
+    m->data.ncols = 1;
+    m->dirty_window = m->dirty_details = 1;
+    return m;
+fail:
+    tui_model_free(m);
+    errno = e;
+    return NULL;
+}
+
+void tui_model_free(struct tui_model *m)
+{
+    if (!m)
+        return;
+    vftr_window_free(m->win);
+    for (size_t i = 0; i < m->nprocs; i++) {
+        free(m->procs[i].name);
+        if (m->stacks)
+            free(m->stacks[i]);
+    }
+    for (size_t i = 0; i < m->nfuncs; i++)
+        free(m->funcs[i].name);
+    free(m->procs);
+    free(m->rows);
+    free(m->funcs);
+    free(m->data.grid);
+    free(m->data.marks);
+    vftr_profile_release(&m->data.prof);
+    free(m->data.order);
+    free(m->data.stack);
+    free(m->data.msgs);
+    free(m->depth_of);
+    free(m->stacks);
+    free(m->next_col);
+    pcre2_match_data_free(m->md);
+    pcre2_code_free(m->re);
+    free(m->pattern);
+    vftr_replay_free(m->replay);
+    free(m->stub);
+    free(m);
+}
+
+const struct tui_proc *tui_model_procs(const struct tui_model *m, size_t *n)
+{
+    *n = m->nprocs;
+    return m->procs;
+}
+
+const struct tui_func *tui_model_funcs(const struct tui_model *m, size_t *n)
+{
+    *n = m->nfuncs;
+    return m->funcs;
+}
+
+const struct vftr_window_info *tui_model_info(const struct tui_model *m)
+{
+    return vftr_window_info(m->win);
+}
+
+const char *tui_model_trace_name(const struct tui_model *m)
+{
+    return m->stub;
+}
+
+struct vftr_window *tui_model_window(struct tui_model *m)
+{
+    return m->win;
+}
+
+struct tui_view *tui_model_view(struct tui_model *m)
+{
+    return &m->view;
+}
+
+const struct tui_data *tui_model_data(const struct tui_model *m)
+{
+    return &m->data;
+}
+
+void tui_model_set_columns(struct tui_model *m, size_t ncols)
+{
+    if (ncols < 1)
+        ncols = 1;
+    if (ncols != m->data.ncols) {
+        m->data.ncols = ncols;
+        m->dirty_window = 1;
+    }
+}
+
+void tui_model_invalidate(struct tui_model *m, int window)
+{
+    if (window)
+        m->dirty_window = 1;
+    m->dirty_details = 1;
+}
+
+/* ------------------------------------------------------------ arithmetic */
+
+uint64_t tui_model_col_time(const struct tui_model *m, size_t c)
+{
+    unsigned __int128 span = m->view.t1 - m->view.t0;
+
+    return m->view.t0 + (uint64_t)(span * c / m->data.ncols);
+}
+
+size_t tui_model_time_col(const struct tui_model *m, uint64_t t)
+{
+    unsigned __int128 span = m->view.t1 - m->view.t0;
+
+    if (t <= m->view.t0)
+        return 0;
+    if (t >= m->view.t1)
+        return m->data.ncols - 1;
+    /* the last column whose start is <= t */
+    size_t c = (size_t)(((unsigned __int128)(t - m->view.t0) * m->data.ncols) / span);
+
+    while (c + 1 < m->data.ncols && tui_model_col_time(m, c + 1) <= t)
+        c++;
+    while (c > 0 && tui_model_col_time(m, c) > t)
+        c--;
+    return c;
+}
+
+/* The trace's end (exclusive) and start. */
+static uint64_t trace_lo(const struct tui_model *m) { return tui_model_info(m)->first; }
+static uint64_t trace_hi(const struct tui_model *m) { return tui_model_info(m)->last + 1; }
+
+/* Puts [t0, t0 + span) inside the trace, span at least one tick per column. */
+static void set_window(struct tui_model *m, uint64_t t0, uint64_t span)
+{
+    uint64_t lo = trace_lo(m), hi = trace_hi(m);
+
+    if (span < m->data.ncols)
+        span = m->data.ncols;
+    if (span > hi - lo)
+        span = hi - lo;
+    if (t0 < lo)
+        t0 = lo;
+    if (t0 > hi - span)
+        t0 = hi - span;
+    if (m->view.t0 != t0 || m->view.t1 != t0 + span)
+        m->dirty_window = 1;
+    m->view.t0 = t0;
+    m->view.t1 = t0 + span;
+    if (m->view.cursor < m->view.t0)
+        m->view.cursor = m->view.t0;
+    if (m->view.cursor >= m->view.t1)
+        m->view.cursor = m->view.t1 - 1;
+    m->dirty_details = 1;
+}
+
+void tui_model_zoom(struct tui_model *m, double factor)
+{
+    uint64_t span = m->view.t1 - m->view.t0, cur = m->view.cursor;
+    double nspan = (double)span * factor;
+    uint64_t ns = nspan < 1 ? 1 : nspan > 1.8e19 ? UINT64_MAX : (uint64_t)nspan;
+    /* keep the cursor's position on the screen: same fraction of the window */
+    double frac = span ? (double)(cur - m->view.t0) / (double)span : 0;
+    uint64_t left = (uint64_t)(frac * (double)(ns < m->data.ncols ? m->data.ncols : ns));
+
+    set_window(m, cur > left ? cur - left : 0, ns);
+}
+
+void tui_model_zoom_full(struct tui_model *m)
+{
+    set_window(m, trace_lo(m), trace_hi(m) - trace_lo(m));
+}
+
+int tui_model_zoom_mark(struct tui_model *m)
+{
+    uint64_t a = m->view.mark, b = m->view.cursor;
+
+    if (!m->view.have_mark)
+        return -EINVAL;
+    if (a > b) {
+        uint64_t t = a;
+
+        a = b;
+        b = t;
+    }
+    set_window(m, a, b - a + 1);
+    return 0;
+}
+
+void tui_model_move_cursor(struct tui_model *m, long n)
+{
+    size_t c = tui_model_time_col(m, m->view.cursor);
+    long nc = (long)c + n;
+    uint64_t span = m->view.t1 - m->view.t0;
+
+    if (nc < 0 || nc >= (long)m->data.ncols) {
+        /* pan by the overshoot, in columns */
+        double shift = (double)span * (double)(nc < 0 ? nc : nc - (long)m->data.ncols + 1) /
+                       (double)m->data.ncols;
+        int64_t s = (int64_t)shift;
+        uint64_t t0 = m->view.t0;
+
+        if (s < 0)
+            t0 = (uint64_t)-s > t0 ? 0 : t0 - (uint64_t)-s;
+        else
+            t0 += (uint64_t)s;
+        set_window(m, t0, span);
+        nc = nc < 0 ? 0 : (long)m->data.ncols - 1;
+    }
+    m->view.cursor = tui_model_col_time(m, (size_t)nc);
+    m->dirty_details = 1;
+}
+
+void tui_model_pan(struct tui_model *m, double fraction)
+{
+    uint64_t span = m->view.t1 - m->view.t0;
+    double d = (double)span * fraction;
+    uint64_t t0 = m->view.t0, cur = m->view.cursor;
+
+    if (d < 0) {
+        uint64_t s = (uint64_t)-d;
+
+        t0 = s > t0 ? 0 : t0 - s;
+        cur = s > cur ? 0 : cur - s;
+    } else {
+        t0 += (uint64_t)d;
+        cur += (uint64_t)d;
+    }
+    set_window(m, t0, span);
+    tui_model_jump(m, cur);
+}
+
+void tui_model_jump(struct tui_model *m, uint64_t t)
+{
+    uint64_t span = m->view.t1 - m->view.t0;
+
+    if (t < trace_lo(m))
+        t = trace_lo(m);
+    if (t >= trace_hi(m))
+        t = trace_hi(m) - 1;
+    if (t < m->view.t0 || t >= m->view.t1)
+        set_window(m, t > span / 2 ? t - span / 2 : 0, span);
+    m->view.cursor = t;
+    m->dirty_details = 1;
+}
+
+char *tui_format_time(char *buf, size_t size, uint64_t ticks, uint64_t resolution)
+{
+    static const struct { const char *unit; double scale; } units[] = {
+        { "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
+    };
+    double sec;
+    size_t u = 0;
+
+    if (!resolution) {
+        snprintf(buf, size, "%llut", (unsigned long long)ticks);
+        return buf;
+    }
+    sec = (double)ticks / (double)resolution;
+    while (u + 1 < sizeof units / sizeof units[0] && sec * units[u].scale < 1 && ticks)
+        u++;
+    snprintf(buf, size, "%.6g%s", sec * units[u].scale, units[u].unit);
+    return buf;
+}
+
+/* ------------------------------------------------------------ timeline */
+
+static int set_stack(struct tui_model *m, size_t pi, uint32_t depth, uint32_t function)
+{
+    /* stacks[pi] holds functions at depth 1..view.depth only */
+    if (depth <= m->view.depth)
+        m->stacks[pi][depth - 1] = function;
+    return 0;
+}
+
+/* Finalizes the columns of process pi that start before t. */
+static void fill_until(struct tui_model *m, size_t pi, uint64_t t)
+{
+    struct tui_data *d = &m->data;
+    size_t c = m->next_col[pi];
+    uint32_t f = m->depth_of[pi] >= m->view.depth ? m->stacks[pi][m->view.depth - 1] : 0;
+
+    while (c < d->ncols && tui_model_col_time(m, c) < t) {
+        d->grid[pi * d->ncols + c] = f;
+        c++;
+    }
+    m->next_col[pi] = c;
+}
+
+/*
+ * Details of the selected process (stack, messages in flight just after the
+ * cursor) taken from the window read that draws the timeline, so that a
+ * jump reads the trace once: frames and messages are tracked until the
+ * first event after the cursor.
+ */
+static void capture_until(struct tui_model *m, uint64_t t)
+{
+    if (m->capturing && !m->captured && t > m->view.cursor)
+        m->captured = 1;
+}
+
+static int cap_push(struct tui_model *m, uint32_t process, uint32_t function, uint64_t enter)
+{
+    struct tui_data *d = &m->data;
+
+    if (!m->capturing || m->captured || process != m->sel_id)
+        return 0;
+    if (grow((void **)&d->stack, &m->capstack, d->nstack, sizeof *d->stack) < 0)
+        return -ENOMEM;
+    d->stack[d->nstack++] = (struct tui_frame){ function, enter };
+    return 0;
+}
+
+static void cap_pop(struct tui_model *m, uint32_t process, uint32_t function)
+{
+    struct tui_data *d = &m->data;
+
+    if (!m->capturing || m->captured || process != m->sel_id || d->nstack == 0)
+        return;
+    /* as the window's own replay: close up to the matching frame */
+    for (size_t k = d->nstack; k-- > 0;) {
+        if (function == 0 || d->stack[k].function == function) {
+            d->nstack = k;
+            return;
+        }
+    }
+}
+
+static int cap_msg(struct tui_model *m, uint64_t time, uint32_t sender, uint32_t receiver,
+                   uint32_t tag, uint32_t length)
+{
+    struct tui_data *d = &m->data;
+
+    if (!m->capturing || m->captured || (sender != m->sel_id && receiver != m->sel_id))
+        return 0;
+    if (grow((void **)&d->msgs, &m->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
+        return -ENOMEM;
+    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
+    return 0;
+}
+
+static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, uint32_t tag)
+{
+    struct tui_data *d = &m->data;
+
+    if (!m->capturing || m->captured)
+        return;
+    for (size_t i = 0; i < d->nmsgs; i++) {
+        if (d->msgs[i].sender == sender && d->msgs[i].receiver == receiver &&
+            d->msgs[i].tag == tag) {
+            memmove(&d->msgs[i], &d->msgs[i + 1], (d->nmsgs - i - 1) * sizeof *d->msgs);
+            d->nmsgs--;
+            return;
+        }
+    }
+}
+
+static int g_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
+                          uint32_t comm, uint32_t tag, uint32_t length)
+{
+    (void)comm;
+    return cap_msg(arg, time, sender, receiver, tag, length);
+}
+
+static int g_open_frame(void *arg, uint32_t process, uint32_t function, uint64_t enter,
+                        uint32_t depth)
+{
+    struct tui_model *m = arg;
+    long pi = proc_index(m, process);
+
+    if (cap_push(m, process, function, enter) < 0)
+        return -ENOMEM;
+
+    if (m->replay) {
+        int rc = vftr_replay_open_call(m->replay, process, function, enter);
+
+        if (rc < 0)
+            return rc;
+    }
+    if (pi < 0)
+        return 0;
+    m->depth_of[pi] = depth;
+    return set_stack(m, (size_t)pi, depth, function);
+}
+
+static int g_enter(void *arg, uint64_t time, uint32_t process, uint32_t function)
+{
+    struct tui_model *m = arg;
+    long pi = proc_index(m, process);
+
+    capture_until(m, time);
+    if (cap_push(m, process, function, time) < 0)
+        return -ENOMEM;
+
+    if (m->replay) {
+        int rc = vftr_replay_enter(m->replay, process, function, time);
+
+        if (rc < 0)
+            return rc;
+    }
+    if (pi < 0 || !m->data.grid)
+        return 0;
+    fill_until(m, (size_t)pi, time);
+    m->depth_of[pi]++;
+    set_stack(m, (size_t)pi, m->depth_of[pi], function);
+    if (m->depth_of[pi] == m->view.depth) {
+        size_t c = tui_model_time_col(m, time);
+        uint32_t *cell = &m->data.grid[(size_t)pi * m->data.ncols + c];
+
+        if (c < m->next_col[pi] && *cell == 0)
+            *cell = function;
+    }
+    return 0;
+}
+
+static int g_leave(void *arg, uint64_t time, uint32_t process, uint32_t function)
+{
+    struct tui_model *m = arg;
+    long pi = proc_index(m, process);
+
+    capture_until(m, time);
+    cap_pop(m, process, function);
+
+    if (m->replay) {
+        int rc = vftr_replay_leave(m->replay, process, function, time);
+
+        if (rc < 0)
+            return rc;
+    }
+    if (pi < 0 || !m->data.grid)
+        return 0;
+    fill_until(m, (size_t)pi, time);
+    if (m->depth_of[pi] > 0)
+        m->depth_of[pi]--;
+    return 0;
+}
+
+/* Marks: 1 a message was sent or received in the cell, 2 a collective. */
+static void mark_cell(struct tui_model *m, uint64_t time, uint32_t process, uint8_t what)
+{
+    long pi = proc_index(m, process);
+
+    if (pi >= 0 && m->data.marks)
+        m->data.marks[(size_t)pi * m->data.ncols + tui_model_time_col(m, time)] |= what;
+}
+
+static void mark_msg(struct tui_model *m, uint64_t time, uint32_t process)
+{
+    mark_cell(m, time, process, 1);
+}
+
+static int g_collop(void *arg, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
+                    uint32_t root, uint64_t sent, uint64_t received, uint64_t duration)
+{
+    (void)op;
+    (void)comm;
+    (void)root;
+    (void)sent;
+    (void)received;
+    (void)duration;
+    mark_cell(arg, time, process, 2);
+    return 0;
+}
+
+static int g_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
+                        uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
+{
+    (void)op;
+    (void)id;
+    (void)comm;
+    (void)root;
+    (void)sent;
+    (void)received;
+    mark_cell(arg, time, process, 2);
+    return 0;
+}
+
+static int g_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    (void)comm;
+    capture_until(arg, time);
+    mark_msg(arg, time, sender);
+    return cap_msg(arg, time, sender, receiver, tag, length);
+}
+
+static int g_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    (void)comm;
+    (void)length;
+    capture_until(arg, time);
+    cap_recv(arg, receiver, sender, tag);
+    mark_msg(arg, time, receiver);
+    return 0;
+}
+
+/* Sampled grid: column of a snapshot time, claimed by its first snapshot. */
+struct sample_ctx {
+    struct tui_model *m;
+    uint64_t *claim;            /* per column: the snapshot time it shows, or UINT64_MAX */
+    uint64_t *last_time;        /* per process: time of the snapshot being read */
+    uint32_t *depth;            /* per process: frames seen of that snapshot */
+    uint32_t *carry;            /* per process: function at depth of the last snapshot before t0 */
+};
+
+static int g_sample(void *arg, uint64_t time, uint32_t process, uint32_t function,
+                    uint64_t enter)
+{
+    struct sample_ctx *s = arg;
+    struct tui_model *m = s->m;
+    long pi = proc_index(m, process);
+    size_t c;
+
+    (void)enter;
+    if (pi < 0)
+        return 0;
+    if (s->last_time[pi] != time) {
+        s->last_time[pi] = time;
+        s->depth[pi] = 0;
+        if (time < m->view.t0)
+            s->carry[pi] = 0;
+    }
+    s->depth[pi]++;
+    if (s->depth[pi] != m->view.depth)
+        return 0;
+    if (time < m->view.t0) {
+        s->carry[pi] = function;
+        return 0;
+    }
+    c = tui_model_time_col(m, time);
+    if (s->claim[c] == UINT64_MAX)
+        s->claim[c] = time;
+    if (s->claim[c] == time)
+        m->data.grid[(size_t)pi * m->data.ncols + c] = function;
+    return 0;
+}
+
+static int build_sampled(struct tui_model *m, struct vftr_window_stats *st, char *err,
+                         size_t errlen)
+{
+    struct tui_data *d = &m->data;
+    struct sample_ctx s = { m, NULL, NULL, NULL, NULL };
+    struct vftr_window_handler h = { .arg = &s, .sample_frame = g_sample };
+    uint64_t from = m->view.t0;
+    int rc = -ENOMEM;
+
+    s.claim = malloc(d->ncols * sizeof *s.claim);
+    s.last_time = malloc(m->nprocs * sizeof *s.last_time);
+    s.depth = calloc(m->nprocs, sizeof *s.depth);
+    s.carry = calloc(m->nprocs, sizeof *s.carry);
+    if (!s.claim || !s.last_time || !s.depth || !s.carry)
+        goto out;
+    for (size_t c = 0; c < d->ncols; c++)
+        s.claim[c] = UINT64_MAX;
+    for (size_t i = 0; i < m->nprocs; i++)
+        s.last_time[i] = UINT64_MAX;
+    if (vftr_window_snapshot_before(m->win, m->view.t0, &from, NULL, 0) < 0)
+        from = m->view.t0;
+    rc = vftr_window_samples(m->win, from, m->view.t1, &h, st, err, errlen);
+    if (rc < 0)
+        goto out;
+    /* Columns without a snapshot of their own show the latest one before. */
+    for (size_t pi = 0; pi < m->nprocs; pi++) {
+        uint32_t cur = s.carry[pi];
+
+        for (size_t c = 0; c < d->ncols; c++) {
+            if (s.claim[c] == UINT64_MAX)
+                d->grid[pi * d->ncols + c] = cur;
+            else
+                cur = d->grid[pi * d->ncols + c];
+        }
+    }
+    rc = 0;
+out:
+    if (rc == -ENOMEM)
+        vftr_errmsg(err, errlen, rc, "out of memory");
+    free(s.claim);
+    free(s.last_time);
+    free(s.depth);
+    free(s.carry);
+    return rc;
+}
+
+/* ------------------------------------------------------------ profile */
+
+struct sumrec { uint32_t process, function; uint64_t calls, excl, incl; };
+struct sumvec { struct sumrec *v; size_t n, cap; };
+
+static int g_summary(void *arg, uint64_t time, uint32_t process, uint32_t function,
+                     uint64_t calls, uint64_t excl, uint64_t incl)
+{
+    struct sumvec *s = arg;
+
+    (void)time;
+    if (grow((void **)&s->v, &s->cap, s->n, sizeof *s->v) < 0)
+        return -ENOMEM;
+    s->v[s->n++] = (struct sumrec){ process, function, calls, excl, incl };
+    return 0;
+}
+
+static int cmp_sumrec(const void *a, const void *b)
+{
+    const struct sumrec *x = a, *y = b;
+
+    if (x->process != y->process)
+        return (x->process > y->process) - (x->process < y->process);
+    return (x->function > y->function) - (x->function < y->function);
+}
+
+static uint64_t sub0(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/*
+ * The profile of [a, b) as p(S_b) - p(S_a), S the latest summaries at or
+ * before each edge (no summary before a: nothing to subtract).  Returns 0,
+ * -ENOENT when there is no summary at or before b, -errno.
+ */
+static int profile_from_summaries(struct tui_model *m, uint64_t *bytes, char *err,
+                                  size_t errlen)
+{
+    struct sumvec va = { 0 }, vb = { 0 };
+    struct vftr_window_handler ha = { .arg = &va, .function_summary = g_summary };
+    struct vftr_window_handler hb = { .arg = &vb, .function_summary = g_summary };
+    struct vftr_window_stats st;
+    struct vftr_funcstat *fs = NULL;
+    uint64_t sa = 0, sb = 0;
+    size_t nfs = 0;
+    int rc;
+
+    rc = vftr_window_summary(m->win, m->view.t1, &hb, &sb, &st, err, errlen);
+    *bytes += st.bytes_read;
+    if (rc < 0)
+        goto out;
+    rc = vftr_window_summary(m->win, m->view.t0, &ha, &sa, &st, err, errlen);
+    *bytes += st.bytes_read;
+    if (rc == -ENOENT || sa >= sb) {
+        va.n = 0;
+        sa = trace_lo(m);
+        rc = 0;
+    }
+    if (rc < 0)
+        goto out;
+    qsort(va.v, va.n, sizeof *va.v, cmp_sumrec);
+    qsort(vb.v, vb.n, sizeof *vb.v, cmp_sumrec);
+    fs = calloc(vb.n ? vb.n : 1, sizeof *fs);
+    rc = -ENOMEM;
+    if (!fs)
+        goto out;
+    for (size_t i = 0, j = 0; i < vb.n; i++) {
+        struct sumrec r = vb.v[i];
+
+        while (j < va.n && cmp_sumrec(&va.v[j], &r) < 0)
+            j++;
+        if (j < va.n && cmp_sumrec(&va.v[j], &r) == 0) {
+            r.calls = sub0(r.calls, va.v[j].calls);
+            r.excl = sub0(r.excl, va.v[j].excl);
+            r.incl = sub0(r.incl, va.v[j].incl);
+        }
+        if (r.calls == 0 && r.excl == 0 && r.incl == 0)
+            continue;
+        fs[nfs++] = (struct vftr_funcstat){ r.process, r.function, r.calls, r.excl, r.incl };
+    }
+    rc = vftr_profile_build(&m->data.prof, fs, nfs);
+    m->data.prof_from_summaries = 1;
+    m->data.prof_a = sa;
+    m->data.prof_b = sb;
+out:
+    free(fs);
+    free(va.v);
+    free(vb.v);
+    return rc;
+}
+
+static const struct tui_model *sort_model;   /* qsort has no context argument */
+
+static double col_value(const struct vftr_profile_row *r, enum tui_col c)
+{
+    switch (c) {
+    case TUI_COL_EXCL: return (double)r->excl;
+    case TUI_COL_INCL: return (double)r->incl;
+    case TUI_COL_CALLS: return (double)r->calls;
+    case TUI_COL_IMBAL: return r->imbalance;
+    default: return 0;
+    }
+}
+
+static int cmp_order(const void *a, const void *b)
+{
+    struct tui_model *m = (struct tui_model *)sort_model;
+    const struct vftr_profile_row *x = &m->data.prof.rows[*(const size_t *)a];
+    const struct vftr_profile_row *y = &m->data.prof.rows[*(const size_t *)b];
+    int d;
+
+    if (m->view.sort == TUI_COL_NAME) {
+        char xn[256];       /* the second lookup may reuse the name buffer */
+
+        snprintf(xn, sizeof xn, "%s", tui_model_func_name(m, x->function));
+        d = strcmp(xn, tui_model_func_name(m, y->function));
+    } else {
+        double u = col_value(x, m->view.sort), v = col_value(y, m->view.sort);
+
+        d = u < v ? 1 : u > v ? -1 : 0;        /* numbers descend */
+    }
+    if (d == 0)
+        d = (x->function > y->function) - (x->function < y->function);
+    return m->view.reverse ? -d : d;
+}
+
+/* Sorts the table; the selected function keeps its selection. */
+static int sort_profile(struct tui_model *m)
+{
+    struct tui_data *d = &m->data;
+
+    free(d->order);
+    d->order = malloc((d->prof.nrows ? d->prof.nrows : 1) * sizeof *d->order);
+    if (!d->order)
+        return -ENOMEM;
+    for (size_t i = 0; i < d->prof.nrows; i++)
+        d->order[i] = i;
+    sort_model = m;
+    qsort(d->order, d->prof.nrows, sizeof *d->order, cmp_order);
+    sort_model = NULL;
+    if (m->view.func_sel) {
+        for (size_t i = 0; i < d->prof.nrows; i++)
+            if (d->prof.rows[d->order[i]].function == m->view.func_sel)
+                m->view.prof_sel = i;
+    }
+    if (m->view.prof_sel >= d->prof.nrows)
+        m->view.prof_sel = d->prof.nrows ? d->prof.nrows - 1 : 0;
+    return 0;
+}
+
+void tui_model_resort(struct tui_model *m)
+{
+    sort_profile(m);
+}
+
+void tui_model_sort_next(struct tui_model *m)
+{
+    m->view.sort = (enum tui_col)((m->view.sort + 1) % TUI_NCOLS);
+    sort_profile(m);
+}
+
+/* ------------------------------------------------------------ refresh */
+
+/* Is the visible window wide enough to be drawn from snapshots alone? */
+static int want_sampled(const struct tui_model *m)
+{
+    const struct vftr_window_info *info = tui_model_info(m);
+    uint64_t interval;
+
+    if (info->nsnapshots == 0)
+        return 0;
+    interval = (info->last - info->first) / (info->nsnapshots + 1);
+    return m->view.t1 - m->view.t0 > (uint64_t)TUI_SAMPLE_INTERVALS * (interval ? interval : 1);
+}
+
+static void details_reset(struct tui_model *m);
+
+static int refresh_window(struct tui_model *m, char *err, size_t errlen)
+{
+    struct tui_data *d = &m->data;
+    struct vftr_window_stats st;
+    size_t n = m->nprocs * d->ncols;
+    int sampled = want_sampled(m);
+    int rc;
+
+    free(d->grid);
+    free(d->marks);
+    vftr_profile_release(&d->prof);
+    d->grid = calloc(n ? n : 1, sizeof *d->grid);
+    d->marks = calloc(n ? n : 1, 1);
+    d->prof_from_summaries = 0;
+    if (!d->grid || !d->marks)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    for (size_t i = 0; i < m->nprocs; i++) {
+        free(m->stacks[i]);
+        m->stacks[i] = calloc(m->view.depth, sizeof **m->stacks);
+        if (!m->stacks[i])
+            return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        m->depth_of[i] = 0;
+        m->next_col[i] = 0;
+    }
+    d->sampled = sampled;
+    m->captured = 0;
+    if (sampled) {
+        rc = build_sampled(m, &st, err, errlen);
+        if (rc < 0)
+            return rc;
+        d->bytes_read += st.bytes_read;
+        rc = profile_from_summaries(m, &d->bytes_read, err, errlen);
+        if (rc != -ENOENT)
+            goto sort;
+        /* no summaries: the profile needs the events (grid stays sampled) */
+        uint32_t *grid = d->grid;
+
+        d->grid = NULL;
+        m->replay = vftr_replay_new(m->view.t0, m->view.t1);
+        rc = m->replay ? 0 : -ENOMEM;
+        if (rc == 0) {
+            struct vftr_window_handler h = { .arg = m, .open_frame = g_open_frame,
+                                             .enter = g_enter, .leave = g_leave };
+
+            rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+            d->bytes_read += st.bytes_read;
+        }
+        d->grid = grid;
+    } else {
+        struct vftr_window_handler h = { .arg = m, .open_frame = g_open_frame,
+                                         .open_message = g_open_message,
+                                         .enter = g_enter, .leave = g_leave,
+                                         .send = g_send, .recv = g_recv,
+                                         .collop = g_collop, .coll_begin = g_coll_begin };
+
+        m->replay = vftr_replay_new(m->view.t0, m->view.t1);
+        if (!m->replay)
+            return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        details_reset(m);
+        m->capturing = m->view.cursor >= m->view.t0 && m->view.cursor < m->view.t1;
+        rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+        if (m->capturing && rc == 0)
+            m->captured = 1;            /* no event after the cursor: the end state */
+        m->capturing = 0;
+        d->bytes_read += st.bytes_read;
+        for (size_t i = 0; rc == 0 && i < m->nprocs; i++)
+            fill_until(m, i, UINT64_MAX);
+    }
+    if (rc == 0 && m->replay) {
+        size_t nfs;
+        const struct vftr_funcstat *fs;
+
+        vftr_replay_finish(m->replay);
+        fs = vftr_replay_funcstats(m->replay, &nfs);
+        rc = vftr_profile_build(&d->prof, fs, nfs);
+    }
+    vftr_replay_free(m->replay);
+    m->replay = NULL;
+sort:
+    if (rc == -ENOMEM)
+        return vftr_errmsg(err, errlen, rc, "out of memory");
+    if (rc < 0)
+        return rc;
+    return sort_profile(m);
+}
+
+static void details_reset(struct tui_model *m)
+{
+    struct tui_data *d = &m->data;
+
+    free(d->stack);
+    free(d->msgs);
+    d->stack = NULL;
+    d->msgs = NULL;
+    d->nstack = d->nmsgs = 0;
+    m->capstack = m->capmsgs = 0;
+    m->sel_id = m->procs[m->view.proc_sel].id;
+}
+
+struct details_ctx {
+    struct tui_model *m;
+    uint32_t process;
+    size_t capstack, capmsgs;
+};
+
+static int d_open_frame(void *arg, uint32_t process, uint32_t function, uint64_t enter,
+                        uint32_t depth)
+{
+    struct details_ctx *c = arg;
+    struct tui_data *d = &c->m->data;
+
+    (void)depth;
+    if (process != c->process)
+        return 0;
+    if (grow((void **)&d->stack, &c->capstack, d->nstack, sizeof *d->stack) < 0)
+        return -ENOMEM;
+    d->stack[d->nstack++] = (struct tui_frame){ function, enter };
+    return 0;
+}
+
+static int d_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
+                          uint32_t comm, uint32_t tag, uint32_t length)
+{
+    struct details_ctx *c = arg;
+    struct tui_data *d = &c->m->data;
+
+    (void)comm;
+    if (sender != c->process && receiver != c->process)
+        return 0;
+    if (grow((void **)&d->msgs, &c->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
+        return -ENOMEM;
+    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
+    return 0;
+}
+
+/* The state just after the cursor: frames open at cursor + 1. */
+static int refresh_details(struct tui_model *m, char *err, size_t errlen)
+{
+    struct details_ctx c = { m, m->procs[m->view.proc_sel].id, 0, 0 };
+    struct vftr_window_handler h = { .arg = &c, .open_frame = d_open_frame,
+                                     .open_message = d_open_message };
+    struct tui_data *d = &m->data;
+    struct vftr_window_stats st;
+    uint64_t t = m->view.cursor + 1;
+    int rc;
+
+    details_reset(m);
+    rc = vftr_window_read(m->win, t, t + 1, &h, &st, err, errlen);
+    d->bytes_read += st.bytes_read;
+    if (rc == -ENOMEM)
+        return vftr_errmsg(err, errlen, rc, "out of memory");
+    return rc;
+}
+
+int tui_model_refresh(struct tui_model *m, char *err, size_t errlen)
+{
+    struct timespec a, b;
+    int rc = 0;
+
+    if (m->view.proc_sel >= m->nprocs)
+        m->view.proc_sel = m->nprocs - 1;
+    if (!m->dirty_window && !m->dirty_details)
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    m->data.bytes_read = 0;
+    if (m->dirty_window)
+        rc = refresh_window(m, err, errlen);
+    if (rc == 0 && !m->captured)
+        rc = refresh_details(m, err, errlen);
+    m->captured = 0;
+    if (rc == 0)
+        m->dirty_window = m->dirty_details = 0;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    m->data.seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+    return rc;
+}
+
+/* ------------------------------------------------------------ finding */
+
+struct find_ctx {
+    uint32_t process, function;
+    int dir;
+    uint64_t after;             /* forward: first enter with time > after */
+    uint64_t found;
+    int have;
+};
+
+static int f_enter(void *arg, uint64_t time, uint32_t process, uint32_t function)
+{
+    struct find_ctx *f = arg;
+
+    if (process != f->process || function != f->function)
+        return 0;
+    if (f->dir > 0) {
+        if (time <= f->after)
+            return 0;
+        f->found = time;
+        f->have = 1;
+        return 1;               /* stop: the first one is the one */
+    }
+    f->found = time;            /* backward: the last one of the window */
+    f->have = 1;
+    return 0;
+}
+
+int tui_model_find_event(struct tui_model *m, int dir, char *err, size_t errlen)
+{
+    struct find_ctx f = { m->procs[m->view.proc_sel].id, m->view.func_sel, dir,
+                          m->view.cursor, 0, 0 };
+    struct vftr_window_handler h = { .arg = &f, .enter = f_enter };
+    uint64_t lo = trace_lo(m), hi = trace_hi(m);
+    uint64_t span = (m->view.t1 - m->view.t0) / 4 + 1;
+
+    if (!f.function)
+        return vftr_errmsg(err, errlen, -EINVAL, "no function selected (Enter on a profile row)");
+    /* Windows of doubling size from the cursor outwards: a near event costs
+     * a small read, a far one about twice the distance. */
+    for (;;) {
+        uint64_t a, b;
+        int rc;
+
+        if (dir > 0) {
+            a = m->view.cursor + 1;
+            if (a >= hi)
+                return -ENOENT;
+            b = hi - a > span ? a + span : hi;
+        } else {
+            b = m->view.cursor;
+            if (b <= lo)
+                return -ENOENT;
+            a = b - lo > span ? b - span : lo;
+        }
+        rc = vftr_window_read(m->win, a, b, &h, NULL, err, errlen);
+        if (rc < 0)
+            return rc;
+        if (f.have) {
+            tui_model_jump(m, f.found);
+            return 0;
+        }
+        if ((dir > 0 && b == hi) || (dir < 0 && a == lo))
+            return -ENOENT;
+        span = span > UINT64_MAX / 2 ? UINT64_MAX : span * 2;
+    }
+}
+
+/* ------------------------------------------------------------ search */
+
+int tui_model_search(struct tui_model *m, const char *pattern, char *err, size_t errlen)
+{
+    int code;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &code, &off,
+                                   NULL);
+    pcre2_match_data *md;
+    char *copy;
+
+    if (!re) {
+        char why[256];
+
+        pcre2_get_error_message(code, (PCRE2_UCHAR *)why, sizeof why);
+        return vftr_errmsg(err, errlen, -EINVAL, "bad pattern '%s' at offset %zu: %s", pattern,
+                           (size_t)off, why);
+    }
+    md = pcre2_match_data_create_from_pattern(re, NULL);
+    copy = strdup(pattern);
+    if (!md || !copy) {
+        pcre2_code_free(re);
+        pcre2_match_data_free(md);
+        free(copy);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    pcre2_code_free(m->re);
+    pcre2_match_data_free(m->md);
+    free(m->pattern);
+    m->re = re;
+    m->md = md;
+    m->pattern = copy;
+    return 0;
+}
+
+const char *tui_model_search_pattern(const struct tui_model *m)
+{
+    return m->pattern;
+}
+
+int tui_model_search_next(struct tui_model *m, int dir)
+{
+    const struct tui_data *d = &m->data;
+    size_t n = d->prof.nrows;
+
+    if (!m->re || n == 0)
+        return -ENOENT;
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = dir > 0 ? (m->view.prof_sel + k) % n : (m->view.prof_sel + n - k % n) % n;
+        uint32_t f = d->prof.rows[d->order[i]].function;
+        const char *name = tui_model_func_name(m, f);
+
+        if (pcre2_match(m->re, (PCRE2_SPTR)name, PCRE2_ZERO_TERMINATED, 0, 0, m->md, NULL) >= 0) {
+            m->view.prof_sel = i;
+            m->view.func_sel = f;
+            return 0;
+        }
+    }
+    return -ENOENT;
+}

@@ -1,0 +1,181 @@
+/*
+ * model.h — what vftr-tui shows, without any curses: the trace index
+ * (processes, functions, time span, snapshots), the view (visible window
+ * [t0, t1), cursor, mark, selected process, call depth, selected function,
+ * sort order, search) and the data computed for it (timeline grid, profile
+ * table, details at the cursor).  The screen layer (screen.h) draws it and
+ * the key table (keys.h) changes it; unit tests drive it with no terminal.
+ *
+ * How it stays fast: every refresh reads only the visible window through
+ * lib/model/window.h (binary time search + nearest snapshot).  A window that
+ * spans more than TUI_SAMPLE_INTERVALS snapshot intervals is drawn from the
+ * snapshots alone ("sampled": each column shows the state at the first
+ * snapshot inside it, or at the latest one before it) and profiled from the
+ * summaries at its edges (p(b) - p(a)) when the trace has them.  Smaller
+ * windows are read event by event ("exact"): each column shows the function
+ * active at the call depth at the column's start, or, if none, the first
+ * one entered at that depth inside the column.
+ *
+ * Errors: 0 or -errno; messages go to the caller's buffer (errmsg.h style).
+ * Ownership: the model owns everything it returns (valid until the next
+ * call that changes it).  Threads: one thread.
+ */
+#ifndef VFTR_TUI_MODEL_H
+#define VFTR_TUI_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/profile.h"
+#include "model/window.h"
+
+#define TUI_SAMPLE_INTERVALS 8
+
+struct tui_proc {
+    uint32_t id;
+    char *name;
+    uint32_t parent;            /* DefProcess parent (a thread's rank), 0 none */
+    int child;                  /* 1: shown under its parent (parent is in the trace) */
+    int nchildren;              /* threads under it */
+    int folded;                 /* its threads are hidden */
+};
+
+struct tui_func {
+    uint32_t id;
+    char *name;
+};
+
+/* Columns of the profile table (sort keys), defined once in model.c. */
+enum tui_col { TUI_COL_EXCL, TUI_COL_INCL, TUI_COL_CALLS, TUI_COL_IMBAL, TUI_COL_NAME, TUI_NCOLS };
+
+struct tui_column {
+    const char *key;       /* shown in the header and the status line */
+    const char *header;
+    int width;
+};
+extern const struct tui_column tui_columns[TUI_NCOLS];
+
+struct tui_frame {
+    uint32_t function;
+    uint64_t enter;
+};
+
+struct tui_msg {
+    uint64_t time;
+    uint32_t sender, receiver, tag, length;
+};
+
+struct tui_view {
+    uint64_t t0, t1;            /* visible window [t0, t1) */
+    uint64_t cursor;
+    uint64_t mark;
+    int have_mark;
+    size_t proc_sel;            /* index into the process list */
+    uint32_t depth;             /* 1 = outermost calls */
+    uint32_t func_sel;          /* highlighted function, 0 none */
+    enum tui_col sort;
+    int reverse;
+    size_t prof_sel;            /* selected row of the profile table */
+    int show_messages;          /* mark cells with message events */
+};
+
+struct tui_data {
+    /* timeline: nprocs rows x ncols cells, function ids (0 = nothing) */
+    uint32_t *grid;
+    uint8_t *marks;             /* bit 1: a message sent or received, bit 2: a collective */
+    size_t ncols;
+    int sampled;                /* 1: drawn from snapshots */
+    /* profile of the visible window, sorted by view.sort */
+    struct vftr_profile prof;
+    size_t *order;              /* indices into prof.rows, sorted */
+    int prof_from_summaries;    /* 1: p(S_b) - p(S_a) */
+    uint64_t prof_a, prof_b;    /* the summary times used */
+    /* details: stack of the selected process at the cursor, messages */
+    struct tui_frame *stack;
+    size_t nstack;
+    struct tui_msg *msgs;
+    size_t nmsgs;
+    /* cost of the last refresh */
+    uint64_t bytes_read;
+    double seconds;
+};
+
+struct tui_model;
+
+/* Opens the trace (foo or foo.otf).  NULL + errno, err filled. */
+struct tui_model *tui_model_open(const char *trace, char *err, size_t errlen);
+void tui_model_free(struct tui_model *m);
+
+const struct tui_proc *tui_model_procs(const struct tui_model *m, size_t *n);
+/* The visible rows of the timeline, top to bottom, as indices into the
+ * process list: every process whose parent is not in the trace, each
+ * followed by its threads unless it is folded.  Borrowed until the next
+ * fold. */
+const size_t *tui_model_rows(const struct tui_model *m, size_t *n);
+/* Position of process index pi among the rows (its parent's when hidden). */
+size_t tui_model_row_of(const struct tui_model *m, size_t pi);
+/* Folds or unfolds the threads of process pi (of its parent if pi is a
+ * thread); a selected hidden thread passes the selection to its parent.
+ * -ENOENT when there are no threads to fold. */
+int tui_model_fold(struct tui_model *m, size_t pi);
+const struct tui_func *tui_model_funcs(const struct tui_model *m, size_t *n);
+/* The name of a function id ("function N" if undefined; borrowed). */
+const char *tui_model_func_name(struct tui_model *m, uint32_t id);
+const struct vftr_window_info *tui_model_info(const struct tui_model *m);
+const char *tui_model_trace_name(const struct tui_model *m);
+struct vftr_window *tui_model_window(struct tui_model *m);
+
+struct tui_view *tui_model_view(struct tui_model *m);
+const struct tui_data *tui_model_data(const struct tui_model *m);
+
+/* Sets the number of timeline columns (>= 1); the next refresh rebuilds. */
+void tui_model_set_columns(struct tui_model *m, size_t ncols);
+
+/* Marks what must be recomputed: the window changed (timeline + profile),
+ * or only the cursor/selection (details).  Refresh does the work. */
+void tui_model_invalidate(struct tui_model *m, int window);
+int tui_model_refresh(struct tui_model *m, char *err, size_t errlen);
+
+/* --- zoom and jump arithmetic (no reading) --- */
+/* Zoom in (factor < 1) or out (> 1) around the cursor, keeping the cursor
+ * at the same place on the screen; clamped to the trace and to one tick per
+ * column. */
+void tui_model_zoom(struct tui_model *m, double factor);
+void tui_model_zoom_full(struct tui_model *m);
+/* Zoom to [mark, cursor] (either order); -EINVAL without a mark. */
+int tui_model_zoom_mark(struct tui_model *m);
+/* Moves the cursor by n columns, panning when it leaves the window. */
+void tui_model_move_cursor(struct tui_model *m, long n);
+/* Pans the window by a fraction of its span (cursor moves along). */
+void tui_model_pan(struct tui_model *m, double fraction);
+/* Puts the cursor at t (clamped), centring the window on it if t is not
+ * visible. */
+void tui_model_jump(struct tui_model *m, uint64_t t);
+/* The start time of column c of the current window. */
+uint64_t tui_model_col_time(const struct tui_model *m, size_t c);
+/* The column of time t (clamped to the window). */
+size_t tui_model_time_col(const struct tui_model *m, uint64_t t);
+
+/* Formats `ticks` (a duration, or a time counted from the trace start)
+ * with the trace's resolution: "1.250ms", "3.5s", "120ns"; bare ticks
+ * ("2500t") when the resolution is unknown.  Returns buf. */
+char *tui_format_time(char *buf, size_t size, uint64_t ticks, uint64_t resolution);
+
+/* --- reading searches --- */
+/* Next (dir > 0) or previous enter of the selected function on the
+ * selected process after/before the cursor; jumps there.  0, -ENOENT (none),
+ * -EINVAL (no function selected), -errno. */
+int tui_model_find_event(struct tui_model *m, int dir, char *err, size_t errlen);
+
+/* --- profile table --- */
+void tui_model_sort_next(struct tui_model *m);
+/* Sorts again after view.sort or view.reverse changed. */
+void tui_model_resort(struct tui_model *m);
+/* Compiles a PCRE2 pattern for n/N; -EINVAL with the error in err. */
+int tui_model_search(struct tui_model *m, const char *pattern, char *err, size_t errlen);
+/* Selects the next/previous profile row whose name matches, wrapping;
+ * also selects its function.  -ENOENT when nothing matches. */
+int tui_model_search_next(struct tui_model *m, int dir);
+const char *tui_model_search_pattern(const struct tui_model *m);
+
+#endif /* VFTR_TUI_MODEL_H */

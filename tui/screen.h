@@ -1,0 +1,42 @@
+/*
+ * screen.h — the only part of vftr-tui that knows curses (ncursesw): opens
+ * and restores the terminal, reads keys (translated into keys.h's values),
+ * draws the model's views and prompts for a line of text.
+ *
+ * The terminal is restored (endwin) on every way out: tui_screen_close(),
+ * exit() (an atexit handler), SIGINT/SIGTERM/SIGHUP/SIGQUIT (the event loop
+ * sees tui_screen_interrupted() and closes normally) and fatal signals
+ * (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: restored, then the signal's
+ * default action).
+ *
+ * Threads: one thread (curses is not thread-safe).  Ownership: the screen
+ * borrows the app and its model while drawing.
+ */
+#ifndef VFTR_TUI_SCREEN_H
+#define VFTR_TUI_SCREEN_H
+
+#include <stddef.h>
+
+#include "keys.h"
+
+/* 0, or -1 when the terminal cannot be used (message in err). */
+int tui_screen_open(char *err, size_t errlen);
+void tui_screen_close(void);      /* idempotent */
+
+/* The next key (a character or TUI_KEY_*), or -1 after a short timeout
+ * with no key (so that signals are noticed). */
+int tui_screen_getkey(void);
+
+/* The terminating signal that arrived, 0 if none. */
+int tui_screen_interrupted(void);
+
+/* Timeline columns and visible rows for the current terminal size; sets
+ * app->proc_rows and app->prof_rows. */
+size_t tui_screen_layout(struct tui_app *app);
+
+void tui_screen_draw(struct tui_app *app);
+
+/* Prompt on the last line (the keys.h prompt callback; ctx unused). */
+int tui_screen_prompt(void *ctx, const char *label, char *buf, size_t size);
+
+#endif /* VFTR_TUI_SCREEN_H */
