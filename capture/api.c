@@ -8,8 +8,10 @@
  * (verified with strcmp, since a pointer may be reused for another name).
  */
 #include <string.h>
+#include <time.h>
 
 #include "capture.h"
+#include "ctl.h"
 #include "ext.h"
 #include "vftr.h"
 
@@ -57,20 +59,34 @@ VFTR_EXPORT VFTR_NI void vftr_region_end(const char *name)
 }
 
 /* Switches the phase from `from` to `to` and marks it in the calling
- * thread's trace. */
+ * thread's trace.  While a control event holds the phase (ctl.h: HELD, a
+ * few microseconds) the switch waits for it, with its guard given back so
+ * that the event's stop-the-world does not wait for this thread; without
+ * that, a pause or resume landing during an event would be lost. */
 static VFTR_NI void switch_phase(int from, int to, uint32_t kind)
 {
     struct vftr_thread *t = vftr_tls;
-    int expect = VFTR_GUARD_FREE;
+    const struct timespec nap = { 0, 20000 };
 
     if (t == NULL)
         t = vftr_thread_attach();
-    if (!atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK))
-        return;
-    expect = from;
-    if (atomic_compare_exchange_strong(&vftr_proc.phase, &expect, to) && t->trace)
-        (void)vftr_trace_put_ext(t, vftr_clock_now(), kind, NULL, 0);
-    vftr_guard_drop(t);
+    for (int tries = 0; tries < 25000; tries++) {   /* at most about half a second */
+        int expect = VFTR_GUARD_FREE;
+
+        if (!atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK))
+            return;
+        expect = from;
+        if (atomic_compare_exchange_strong(&vftr_proc.phase, &expect, to)) {
+            if (t->trace)
+                (void)vftr_trace_put_ext(t, vftr_clock_now(), kind, NULL, 0);
+            vftr_guard_drop(t);
+            return;
+        }
+        vftr_guard_drop(t);
+        if (expect != VFTR_CTL_PHASE_HELD)
+            return;   /* already there, or stopped */
+        nanosleep(&nap, NULL);
+    }
 }
 
 VFTR_EXPORT VFTR_NI void vftr_pause(void)
@@ -108,4 +124,40 @@ VFTR_EXPORT VFTR_NI void vftr_ext_exit(const char *name, uint64_t time)
     if (f)
         vftr_exit_at(t, f->addr, time);
     vftr_guard_drop(t);
+}
+
+VFTR_EXPORT VFTR_NI void *vftr_ext_function(const char *name)
+{
+    vftr_init_once();
+    if (name == NULL || !vftr_proc.recording)
+        return NULL;
+    return vftr_fn_region(name, VFTR_FN_MPI);
+}
+
+VFTR_EXPORT VFTR_NI uint64_t vftr_ext_enter_fn(void *fn)
+{
+    struct vftr_fn *f = fn;
+    struct vftr_thread *t;
+    uint64_t now;
+
+    if (f == NULL || (t = vftr_hook_begin()) == NULL)
+        return vftr_clock_now();
+    now = vftr_clock_now();
+    vftr_enter_at(t, f->addr, f, now);
+    vftr_guard_drop(t);
+    return now;
+}
+
+VFTR_EXPORT VFTR_NI uint64_t vftr_ext_exit_fn(void *fn)
+{
+    struct vftr_fn *f = fn;
+    struct vftr_thread *t;
+    uint64_t now;
+
+    if (f == NULL || (t = vftr_hook_begin()) == NULL)
+        return vftr_clock_now();
+    now = vftr_clock_now();
+    vftr_exit_at(t, f->addr, now);
+    vftr_guard_drop(t);
+    return now;
 }

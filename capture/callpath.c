@@ -393,9 +393,15 @@ VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
 
 VFTR_NI int vftr_callpath_profile(struct vftr_profile *p, double tps, double hook_cost)
 {
+    return vftr_callpath_profile_at(p, tps, hook_cost, 0);
+}
+
+VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double hook_cost,
+                                     uint64_t now)
+{
     struct vftr_thread *t;
     size_t total = 0, most = 0, k = 0;
-    uint64_t *excl;
+    uint64_t *excl, *incl;
 
     memset(p, 0, sizeof *p);
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
@@ -407,24 +413,37 @@ VFTR_NI int vftr_callpath_profile(struct vftr_profile *p, double tps, double hoo
     }
     p->rows = calloc(total ? total : 1, sizeof *p->rows);
     excl = malloc((most ? most : 1) * sizeof *excl);
-    if (p->rows == NULL || excl == NULL) {
+    incl = malloc((most ? most : 1) * sizeof *incl);
+    if (p->rows == NULL || excl == NULL || incl == NULL) {
         free(p->rows);
         free(excl);
+        free(incl);
         p->rows = NULL;
         return -ENOMEM;
     }
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
 
-        /* excl[idx] starts as the node's inclusive time; each child takes
-         * its own inclusive time off its parent's (exact, in ticks). */
+        /* incl[idx]: the node's inclusive time, with `now` the activations
+         * still open on the thread's stack up to now; excl[idx] starts as
+         * that and each child takes its own inclusive time off its
+         * parent's (exact, in ticks). */
         for (i = 0; i < n; i++)
-            excl[i] = vftr_node_at(t, i)->time_incl;
+            incl[i] = vftr_node_at(t, i)->time_incl;
+        if (now != 0) {
+            const struct vftr_node *o;
+
+            for (o = t->cur; o != NULL && o->parent != NULL; o = o->parent)
+                if (o->idx < n && now > o->t_enter)
+                    incl[o->idx] += now - o->t_enter;
+        }
+        for (i = 0; i < n; i++)
+            excl[i] = incl[i];
         for (i = 0; i < n; i++) {
             struct vftr_node *nd = vftr_node_at(t, i);
 
             if (nd->parent->parent && !(nd->flags & VFTR_FN_EXCLUDED))
-                excl[nd->parent->idx] -= nd->time_incl;
+                excl[nd->parent->idx] -= incl[i];
         }
         for (i = 0; i < n; i++) {
             struct vftr_node *nd = vftr_node_at(t, i);
@@ -439,12 +458,13 @@ VFTR_NI int vftr_callpath_profile(struct vftr_profile *p, double tps, double hoo
             r->function = nd->fn->name;
             r->caller = nd->parent->fn ? nd->parent->fn->name : NULL;
             r->calls = nd->calls;
-            r->time_incl = (double)nd->time_incl / tps;
+            r->time_incl = (double)incl[i] / tps;
             r->time_excl = (double)excl[i] / tps;
             r->overhead = (double)nd->calls * hook_cost / tps;
         }
     }
     free(excl);
+    free(incl);
     p->n = k;
     return 0;
 }

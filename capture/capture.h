@@ -50,6 +50,8 @@
 #include "logfile.h"
 #include "vfd/vftr_vfd.h"
 
+struct vftr_ext_mpi_row;
+
 #define VFTR_NI __attribute__((no_instrument_function))
 #define VFTR_EXPORT __attribute__((visibility("default")))
 #define VFTR_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -272,6 +274,8 @@ struct vftr_process {
     double drift_ppm;
     uint8_t run_id[16];
     double hook_cost;             /* ticks one enter + exit costs (calibrated) */
+    /* MPI statistics of the MPI library for live queries (ext.h) */
+    long (*_Atomic mpi_stats)(struct vftr_ext_mpi_row *rows, size_t max);
     _Atomic int finalized;
 };
 
@@ -315,6 +319,10 @@ void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now) VFT
  * vftr_callpath_profile_release.  0 or -ENOMEM.
  */
 int vftr_callpath_profile(struct vftr_profile *p, double tps, double hook_cost) VFTR_NI;
+/* The same with the activations still open at tick `now` counted up to now
+ * (now 0: not counted, as vftr_callpath_profile). */
+int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double hook_cost, uint64_t now)
+    VFTR_NI;
 void vftr_callpath_profile_release(struct vftr_profile *p) VFTR_NI;
 
 /* Node i of thread t (i < t->nnodes). */
@@ -531,10 +539,12 @@ static inline VFTR_NI void vftr_exit_at(struct vftr_thread *t, uintptr_t addr, u
 }
 
 /* Takes the guard of t for a hook: false when the hook must return at once
- * (recursion, thread done, capture paused or stopped). */
+ * (recursion, thread done, capture paused or stopped).  The load is an
+ * acquire: a control event (ctl.c) that borrowed the guard and changed the
+ * thread's state hands it back with a release. */
 static inline VFTR_NI bool vftr_guard_take(struct vftr_thread *t)
 {
-    if (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE)
+    if (atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_FREE)
         return false;
     atomic_store_explicit(&t->guard, VFTR_GUARD_IN_HOOK, memory_order_relaxed);
     if (VFTR_UNLIKELY(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed)

@@ -162,6 +162,13 @@ struct vftr_config {
      * once per function address.  See vftr_config_function_selected(). */
     struct vftr_regex *filter_include;              /* [NULL] */
     struct vftr_regex *filter_exclude;              /* [NULL] */
+
+    /* control (vftr): external control and live access (capture/vftr_ec.h) */
+    bool control_active;             /* [true] load the control module */
+    char *control_module;            /* [NULL = the built-in default module] */
+    char *control_options;           /* [NULL] passed to the module */
+    char *control_socket_dir;        /* [NULL = $XDG_RUNTIME_DIR/vftr or /tmp/vftr-<uid>] */
+    bool control_detach_stops;       /* [false] the last detach stops the trace */
 };
 
 /* Severity of a message handed to the report callback. */

@@ -200,6 +200,23 @@ static const struct vftr_config_key keys[] = {
     { REGEX("filter.exclude", filter_exclude), .vftr_only = true,
       .help = "Regular expression (PCRE2): functions whose names match are not measured "
               "(applied after filter.include). null: none excluded." },
+
+    /* -------------------------------------------------------- control (vftr) */
+    { BOOL("control.active", "true", control_active), .vftr_only = true,
+      .help = "Load the External Control module, which lets vftr-ctl (or another front-end) "
+              "steer the running capture and read its stacks and profile. false: no control "
+              "thread, no socket." },
+    { STRING("control.module", NULL, control_module), .vftr_only = true,
+      .help = "Shared object of an External Control module (vftr_ec(3)). null: vftr's "
+              "built-in module, which serves vftr-ctl over a Unix domain socket." },
+    { STRING("control.options", NULL, control_options), .vftr_only = true,
+      .help = "Option string handed to the control module's init function. null: none." },
+    { STRING("control.socket_dir", NULL, control_socket_dir), .vftr_only = true,
+      .help = "Directory of the control sockets (created with mode 0700, must belong to "
+              "the user). null: $XDG_RUNTIME_DIR/vftr, or /tmp/vftr-<uid> without it." },
+    { BOOL("control.detach_stops", "false", control_detach_stops), .vftr_only = true,
+      .help = "When the last front-end detaches, stop the trace (the profile goes on); "
+              "otherwise capture goes on as before." },
 };
 
 const struct vftr_config_key *vftr_config_keys(size_t *n)

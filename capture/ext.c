@@ -42,9 +42,20 @@ VFTR_EXT_API int vftr_ext_event(uint64_t time, uint32_t kind, const void *payloa
         return -EINVAL;
     if ((t = vftr_hook_begin()) == NULL)
         return -EAGAIN;
-    rc = t->trace ? vftr_trace_put_ext(t, time, kind, payload, len) : -1;
+    rc = vftr_ext_event_on(t, time, kind, payload, len);
     vftr_guard_drop(t);
-    return rc < 0 ? -EAGAIN : 0;
+    return rc;
+}
+
+VFTR_NI int vftr_ext_event_on(struct vftr_thread *t, uint64_t time, uint32_t kind,
+                              const void *payload, uint32_t len)
+{
+    if (kind < VFTR_VFD_EXT_MPI_FIRST || kind > UINT16_MAX || len > VFTR_VFD_EXT_MAX
+        || (len > 0 && payload == NULL))
+        return -EINVAL;
+    if (!t->trace || vftr_trace_put_ext(t, time, kind, payload, len) < 0)
+        return -EAGAIN;
+    return 0;
 }
 
 _Static_assert(VFTR_VFD_EXT_MAX <= VFTR_EXT_PAYLOAD_MAX, "thread buffers keep room for every record");
@@ -144,7 +155,8 @@ VFTR_EXT_API long vftr_ext_profile(struct vftr_ext_row **rows)
     *rows = NULL;
     if (!vftr_proc.recording)
         return -EAGAIN;
-    if (vftr_callpath_profile(&p, vftr_clock_ticks_per_second(0), vftr_proc.hook_cost) < 0)
+    if (vftr_callpath_profile_at(&p, vftr_clock_ticks_per_second(0), vftr_proc.hook_cost,
+                                 vftr_clock_now()) < 0)
         return -ENOMEM;
     r = calloc(p.n ? p.n : 1, sizeof *r);
     if (r == NULL) {
@@ -190,4 +202,16 @@ VFTR_NI void vftr_ext_setup(void)
     }
     vftr_proc.skew_ns = off;
     vftr_proc.drift_ppm = drift;
+}
+
+VFTR_EXT_API void vftr_ext_register_mpi_stats(vftr_ext_mpi_stats_fn *fn)
+{
+    atomic_store_explicit(&vftr_proc.mpi_stats, fn, memory_order_release);
+}
+
+VFTR_NI long vftr_ext_mpi_stats(struct vftr_ext_mpi_row *rows, size_t max)
+{
+    vftr_ext_mpi_stats_fn *fn = atomic_load_explicit(&vftr_proc.mpi_stats, memory_order_acquire);
+
+    return fn ? fn(rows, max) : -ENOTSUP;
 }

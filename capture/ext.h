@@ -52,6 +52,15 @@ VFTR_EXT_API int vftr_ext_chunk(const uint8_t *chunk, size_t len);
 VFTR_EXT_API void vftr_ext_enter(const char *name, uint64_t time);
 VFTR_EXT_API void vftr_ext_exit(const char *name, uint64_t time);
 
+/* The same through a handle, for wrappers called millions of times: a
+ * handle is made once per name (thread-safe; NULL when capture is off) and
+ * is valid for the life of the process.  enter_fn and exit_fn read the
+ * clock themselves and return the time they recorded (or read, when
+ * capture does not record now), saving the wrapper a call. */
+VFTR_EXT_API void *vftr_ext_function(const char *name);
+VFTR_EXT_API uint64_t vftr_ext_enter_fn(void *fn);
+VFTR_EXT_API uint64_t vftr_ext_exit_fn(void *fn);
+
 /* MPI_Init: the rank and size of this process (the .vfd is renamed to
  * <base>_<rank>.vfd at the end, the log follows the rank).  0 or -EINVAL. */
 VFTR_EXT_API int vftr_ext_set_rank(int rank, int size);
@@ -79,7 +88,8 @@ VFTR_EXT_API const char *vftr_ext_basename(void);
 
 /*
  * The profile of this process so far, as the log shows it: rows of
- * (function, caller, call path, calls, exclusive and inclusive seconds).
+ * (function, caller, call path, calls, exclusive and inclusive seconds);
+ * calls still under way (main, MPI_Finalize) count up to now.
  * For MPI_Finalize's collation; call it when no other thread of the
  * program runs instrumented code.  *rows is a malloc'ed array the caller
  * frees with vftr_ext_profile_free(); names point into capture's tables
@@ -95,6 +105,28 @@ struct vftr_ext_row {
 };
 VFTR_EXT_API long vftr_ext_profile(struct vftr_ext_row **rows);
 VFTR_EXT_API void vftr_ext_profile_free(struct vftr_ext_row *rows);
+
+/* MPI statistics for live queries (vftr-ctl messages): the MPI library
+ * registers, at MPI_Init, a function that fills up to max rows (one per MPI
+ * function called so far) and returns how many, or -errno.  It must be
+ * safe to call from capture's control thread while the program runs. */
+struct vftr_ext_mpi_row {
+    const char *function;       /* "MPI_Send"; lives as long as the process */
+    uint64_t calls, messages, bytes;
+    double seconds;             /* time spent in the function */
+};
+typedef long vftr_ext_mpi_stats_fn(struct vftr_ext_mpi_row *rows, size_t max);
+VFTR_EXT_API void vftr_ext_register_mpi_stats(vftr_ext_mpi_stats_fn *fn);
+/* Internal: the registered function's rows, or -ENOTSUP when none is. */
+long vftr_ext_mpi_stats(struct vftr_ext_mpi_row *rows, size_t max)
+    __attribute__((no_instrument_function));
+
+/* Internal (not exported): vftr_ext_event() into the buffer of thread t,
+ * which the caller holds (its own guard taken, or the world stopped: the
+ * finalizer closing the OpenMP regions of other threads). */
+struct vftr_thread;
+int vftr_ext_event_on(struct vftr_thread *t, uint64_t time, uint32_t kind, const void *payload,
+                      uint32_t len) __attribute__((no_instrument_function));
 
 /* Reads VFTR_TEST_CLOCK_SKEW="OFFSET_NS:DRIFT_PPM" (tests of clock
  * alignment only): the .vfd header then describes a clock that is

@@ -18,7 +18,10 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "ctl.h"
+#include "ext.h"
 #include "logfile.h"
+#include "ompt.h"
 
 VFTR_NI void vftr_finalize(void)
 {
@@ -34,6 +37,7 @@ VFTR_NI void vftr_finalize(void)
         return;
     if (getpid() != vftr_proc.pid || !vftr_proc.recording)
         return;   /* a forked child, or capture was off */
+    vftr_ctl_shutdown();   /* no control event from here on; the module hears of the end */
     /* exit() called from inside a hook (an instrumented atexit handler of a
      * library, say): keep this thread out of its own hooks from now on */
     if (self)
@@ -41,6 +45,10 @@ VFTR_NI void vftr_finalize(void)
     int busy = vftr_stop_world(VFTR_PHASE_STOPPED);
     end_ticks = vftr_clock_now();
     end_ns = vftr_clock_realtime_ns();
+    /* OpenMP regions still open (a worker's last implicit task ends only
+     * when libomp shuts down, after this) end now, inside the functions
+     * that enclose them, which end next */
+    (void)vftr_ompt_close_all(vftr_ext_event_on, end_ticks);
 
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         if (t != self && atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_IN_HOOK)

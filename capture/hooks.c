@@ -27,8 +27,14 @@
 
 #include "capture.h"
 #include "ext.h"
+#include "ompt.h"
 #include "config.h"
+#include "ctl.h"
 #include "symbols.h"
+
+/* ompt.c's tool entry (the type is <omp-tools.h>'s, which only ompt.c includes) */
+struct ompt_start_tool_result_t;
+struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version);
 
 void __cyg_profile_func_enter(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
@@ -143,7 +149,7 @@ static inline VFTR_NI bool put_simple(struct vftr_thread *t, uint64_t now, uint3
  * a thread that is done). */
 static inline VFTR_NI bool guard_grab(struct vftr_thread *t)
 {
-    if (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE)
+    if (atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_FREE)
         return false;
     atomic_store_explicit(&t->guard, VFTR_GUARD_IN_HOOK, memory_order_relaxed);
     return true;
@@ -308,6 +314,8 @@ static VFTR_NI double calibrate_hooks(void)
     uint64_t best = UINT64_MAX;
     int round, i;
 
+    struct vftr_thread *caller = vftr_tls;
+
     if (f == NULL)
         return 0;
     calib.cur = &calib.root;
@@ -330,7 +338,11 @@ static VFTR_NI double calibrate_hooks(void)
         atomic_store(&calib.used, 0);
         calib.count = 0;
     }
-    vftr_tls = &vftr_thread_off;
+    /* back to what the initializing thread had: the guarded dummy when it
+     * came through vftr_thread_attach, NULL when an extension (vftr_ext_*,
+     * the OpenMP tool) started capture, so that it attaches on its next
+     * hook instead of staying guarded for good */
+    vftr_tls = caller;
     return (double)best / 200.0;
 }
 
@@ -422,12 +434,17 @@ static VFTR_NI void init(void)
     if (vftr_proc.writer == NULL)
         vftr_proc.set.trace = false;
 
+    /* keeps ompt_start_tool (ompt.c) in a program linked with the static
+     * libvftrcapture.a, where nothing else refers to it; without a runtime
+     * that asks for it, the call does nothing */
+    (void)ompt_start_tool(0, NULL);
     vftr_membarrier_setup();
     vftr_thread_setup_key();
     vftr_signals_setup();
     vftr_proc.hook_cost = calibrate_hooks();
     vftr_proc.recording = true;
     atexit(vftr_finalize);
+    vftr_ctl_setup();   /* external control (ctl.h): a failure leaves one message */
 }
 
 VFTR_NI void vftr_init_once(void)

@@ -4,7 +4,7 @@
 #                           and $(LIB)/libvftrcapture.so.$(CAPTURE_LIBVERSION)
 #                           (soname libvftrcapture.so.$(CAPTURE_SOVERSION)),
 #                           with symlinks .so.0 and .so
-# capture/tools/<t>.c    -> $(BIN)/<t>
+# capture/tools/<t>.c    -> $(BIN)/<t> (linked with lib/model, lib/vfd, lib/util)
 # Objects are built with hidden visibility and the shared library exports
 # only what capture/exports.map names (hooks, vftr.h API).  Capture never
 # links the OTF library and is never built with -finstrument-functions.
@@ -19,7 +19,7 @@ CAPTURE_SOVERSION  := 0
 CAPTURE_LIBVERSION := 0.1.0
 CAPTURE_SO     := $(LIB)/libvftrcapture.so.$(CAPTURE_LIBVERSION)
 CAPTURE_SO_LINKS := $(LIB)/libvftrcapture.so.$(CAPTURE_SOVERSION) $(LIB)/libvftrcapture.so
-CAPTURE_HEADERS := capture/vftr.h
+CAPTURE_HEADERS := capture/vftr.h capture/vftr_ec.h
 
 $(OBJ)/capture/%.o: CFLAGS += -fvisibility=hidden
 $(OBJ)/capture/%.o: CPPFLAGS += -Icapture -DVFTR_VERSION=\"$(VERSION)\"
@@ -57,9 +57,10 @@ $(CAPTURE_SO): $(CAPTURE_OBJ) $(VFTR_VFD_A) $(VFTR_UTIL_A) capture/exports.map
 	$(Q)ln -sf libvftrcapture.so.$(CAPTURE_SOVERSION) $(LIB)/libvftrcapture.so
 
 define capture_tool_rule
-$(BIN)/$(1): $(OBJ)/capture/tools/$(1).o $(CAPTURE_A) $(VFTR_VFD_A) $(VFTR_UTIL_A)
+$(BIN)/$(1): $(OBJ)/capture/tools/$(1).o $(CAPTURE_A) $(VFTR_MODEL_A) $(VFTR_VFD_A) $(VFTR_UTIL_A)
 	$$(call say,LD,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$< $(CAPTURE_A) $(VFTR_VFD_A) $(VFTR_UTIL_A) $(CAPTURE_LDLIBS)
+	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$< $(CAPTURE_A) $(VFTR_MODEL_A) $(VFTR_VFD_A) $(VFTR_UTIL_A) \
+		$$(CAPTURE_LDLIBS)
 endef
 $(foreach t,$(CAPTURE_TOOLS),$(eval $(call capture_tool_rule,$(t))))

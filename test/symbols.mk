@@ -18,7 +18,7 @@ SYM_SRC  := test/data/symbols
 SYM_ARCH := $(CAPTURE_A) $(VFTR_VFD_A) $(VFTR_UTIL_A)
 SYM_SAN  := $(filter -fsanitize=% -fno-omit-frame-pointer,$(CFLAGS))
 SYM_CFLAGS := -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -Icapture $(SYM_SAN)
-SYM_LINK := $(SYM_ARCH) $(CAPTURE_LDLIBS)
+SYM_LINK = $(SYM_ARCH) $(CAPTURE_LDLIBS)
 # The C++ compiler must match CC: a sanitizer runtime of gcc and one of clang
 # do not mix.
 SYM_CXX  := $(if $(findstring clang,$(CC)),clang++,g++)

@@ -12,8 +12,17 @@
  *
  * The library is looked for next to the tool (<bindir>/../lib, the build
  * tree and an installed tree alike), then in the configured lib directory.
+ *
+ * MPI: when PROGRAM links an MPI library (a DT_NEEDED entry named libmpi*
+ * or libmpich*, in the program or, three levels deep, in the libraries it
+ * needs, found as the dynamic linker would: RUNPATH/RPATH, LD_LIBRARY_PATH,
+ * the system directories), libvftrcapture-mpi.so (the PMPI wrappers) is
+ * preloaded too, after libvftrcapture.so.  A program without MPI never
+ * loads it.  The ELF files are only read, never run.
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +39,9 @@
 #endif
 #ifndef VFTR_CAPTURE_SONAME
 #define VFTR_CAPTURE_SONAME "libvftrcapture.so.0"
+#endif
+#ifndef VFTR_CAPTURE_MPI_SONAME
+#define VFTR_CAPTURE_MPI_SONAME "libvftrcapture-mpi.so.0"
 #endif
 
 static const char *config_file, *out_dir;
@@ -58,6 +70,170 @@ static const struct vftr_tool tool = {
 static int is_file(const char *path)
 {
     return access(path, R_OK) == 0;
+}
+
+/* ------------------------------------------------ MPI programs */
+
+/* Libraries the dynamic linker loads for everyone: never MPI, never worth
+ * opening. */
+static int is_system_lib(const char *name)
+{
+    static const char *const sys[] = { "libc.so", "libm.so", "libdl.so", "libpthread.so",
+                                       "librt.so", "ld-linux", "libgcc_s.so", "libstdc++.so",
+                                       "libgfortran.so", "libquadmath.so", "libz.so", NULL };
+
+    for (int i = 0; sys[i]; i++)
+        if (strncmp(name, sys[i], strlen(sys[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_mpi_lib(const char *name)
+{
+    return strncmp(name, "libmpi", 6) == 0;   /* libmpi.so, libmpi_mpifh, libmpich, libmpifort */
+}
+
+/* The file offset of virtual address va (a PT_LOAD segment's), or -1. */
+static long va_offset(const Elf64_Phdr *ph, int n, uint64_t va)
+{
+    for (int i = 0; i < n; i++)
+        if (ph[i].p_type == PT_LOAD && va >= ph[i].p_vaddr
+            && va < ph[i].p_vaddr + ph[i].p_filesz)
+            return (long)(va - ph[i].p_vaddr + ph[i].p_offset);
+    return -1;
+}
+
+static int needs_mpi(const char *path, int depth);
+
+/* Looks for name in the colon-separated dirs ($ORIGIN = origin); 1 when
+ * found and it needs MPI. */
+static int search_dirs(const char *dirs, const char *origin, const char *name, int depth,
+                       int *found)
+{
+    char dir[PATH_MAX], file[PATH_MAX];
+
+    while (dirs && *dirs && !*found) {
+        size_t n = strcspn(dirs, ":");
+
+        if (n > 0 && n < sizeof dir) {
+            memcpy(dir, dirs, n);
+            dir[n] = '\0';
+            int len = strncmp(dir, "$ORIGIN", 7) == 0
+                          ? snprintf(file, sizeof file, "%s%s/%s", origin, dir + 7, name)
+                          : snprintf(file, sizeof file, "%s/%s", dir, name);
+
+            if (len > 0 && (size_t)len < sizeof file && access(file, R_OK) == 0) {
+                *found = 1;
+                return needs_mpi(file, depth + 1);
+            }
+        }
+        dirs += n;
+        dirs += *dirs == ':';
+    }
+    return 0;
+}
+
+/* Whether the 64-bit ELF file path (or what it needs, depth < 3) needs an
+ * MPI library.  Anything unreadable counts as "no". */
+static int needs_mpi(const char *path, int depth)
+{
+    static const char sysdirs[] = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:"
+                                  "/usr/lib64:/lib:/usr/lib:/usr/local/lib";
+    Elf64_Ehdr eh;
+    Elf64_Phdr *ph = NULL;
+    Elf64_Dyn *dyn = NULL;
+    char *strtab = NULL, origin[PATH_MAX];
+    size_t ndyn = 0, strsz = 0;
+    uint64_t strva = 0;
+    long stroff;
+    int fd, rc = 0;
+
+    if (depth > 3 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return 0;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG)
+        || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof *ph || eh.e_phnum == 0
+        || eh.e_phnum > 256)
+        goto out;
+    ph = malloc(eh.e_phnum * sizeof *ph);
+    if (!ph || pread(fd, ph, eh.e_phnum * sizeof *ph, (off_t)eh.e_phoff)
+                   != (ssize_t)(eh.e_phnum * sizeof *ph))
+        goto out;
+    for (int i = 0; i < eh.e_phnum; i++)
+        if (ph[i].p_type == PT_DYNAMIC && ph[i].p_filesz <= (1u << 20)) {
+            ndyn = ph[i].p_filesz / sizeof *dyn;
+            dyn = malloc(ndyn * sizeof *dyn + 1);
+            if (!dyn || pread(fd, dyn, ndyn * sizeof *dyn, (off_t)ph[i].p_offset)
+                            != (ssize_t)(ndyn * sizeof *dyn))
+                goto out;
+        }
+    for (size_t i = 0; dyn && i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+        if (dyn[i].d_tag == DT_STRTAB)
+            strva = dyn[i].d_un.d_ptr;
+        if (dyn[i].d_tag == DT_STRSZ)
+            strsz = dyn[i].d_un.d_val;
+    }
+    if (!dyn || strsz == 0 || strsz > (16u << 20)
+        || (stroff = va_offset(ph, eh.e_phnum, strva)) < 0 || (strtab = malloc(strsz + 1)) == NULL
+        || pread(fd, strtab, strsz, stroff) != (ssize_t)strsz)
+        goto out;
+    strtab[strsz] = '\0';
+    snprintf(origin, sizeof origin, "%s", path);
+    if (strrchr(origin, '/'))
+        *strrchr(origin, '/') = '\0';
+    else
+        snprintf(origin, sizeof origin, ".");
+    for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL && !rc; i++) {
+        const char *name, *runpath = NULL;
+        int found = 0;
+
+        if (dyn[i].d_tag != DT_NEEDED || dyn[i].d_un.d_val >= strsz)
+            continue;
+        name = strtab + dyn[i].d_un.d_val;
+        if (is_mpi_lib(name)) {
+            rc = 1;
+            break;
+        }
+        if (is_system_lib(name) || depth >= 3)
+            continue;
+        if (strchr(name, '/')) {
+            rc = needs_mpi(name, depth + 1);
+            continue;
+        }
+        for (size_t k = 0; k < ndyn && dyn[k].d_tag != DT_NULL; k++)
+            if ((dyn[k].d_tag == DT_RUNPATH || dyn[k].d_tag == DT_RPATH)
+                && dyn[k].d_un.d_val < strsz)
+                runpath = strtab + dyn[k].d_un.d_val;
+        rc = search_dirs(runpath, origin, name, depth, &found);
+        if (!found)
+            rc = search_dirs(getenv("LD_LIBRARY_PATH"), origin, name, depth, &found);
+        if (!found)
+            rc = search_dirs(sysdirs, origin, name, depth, &found);
+    }
+out:
+    free(strtab);
+    free(dyn);
+    free(ph);
+    close(fd);
+    return rc;
+}
+
+/* PROGRAM as execvp finds it (PATH search when it has no slash). */
+static int find_program(const char *prog, char *buf, size_t size)
+{
+    const char *path = getenv("PATH");
+
+    if (strchr(prog, '/'))
+        return (size_t)snprintf(buf, size, "%s", prog) < size ? 0 : -ENAMETOOLONG;
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+
+        if ((size_t)snprintf(buf, size, "%.*s/%s", (int)n, path, prog) < size
+            && access(buf, X_OK) == 0)
+            return 0;
+        path += n;
+        path += *path == ':';
+    }
+    return -ENOENT;
 }
 
 /* The capture library: <dir of this program>/../lib, else VFTR_LIBDIR. */
@@ -109,7 +285,7 @@ static int set(const char *name, const char *value)
 
 int main(int argc, char **argv)
 {
-    char lib[PATH_MAX], path[PATH_MAX];
+    char lib[PATH_MAX], path[PATH_MAX], mpi[PATH_MAX];
     const char *old = getenv("LD_PRELOAD"), *posix = getenv("POSIXLY_CORRECT");
     char *preload;
     size_t len;
@@ -133,7 +309,20 @@ int main(int argc, char **argv)
     if (find_library(lib, sizeof lib) != 0)
         return vftr_tool_fail(&tool, stderr, "cannot find %s (looked in %s/../lib and %s)",
                               VFTR_CAPTURE_SONAME, "the directory of vftr-run", VFTR_LIBDIR);
-    len = strlen(lib) + strlen(VFTR_SAN_RUNTIME) + (old ? strlen(old) : 0) + 3;
+    /* the MPI wrappers sit next to the capture library */
+    mpi[0] = '\0';
+    if (find_program(argv[first], path, sizeof path) == 0 && needs_mpi(path, 0)) {
+        char *slash;
+
+        snprintf(mpi, sizeof mpi, "%s", lib);
+        slash = strrchr(mpi, '/');
+        if (slash == NULL || (size_t)snprintf(slash + 1, sizeof mpi - (size_t)(slash + 1 - mpi),
+                                              "%s", VFTR_CAPTURE_MPI_SONAME)
+                                 >= sizeof mpi - (size_t)(slash + 1 - mpi)
+            || !is_file(mpi))
+            mpi[0] = '\0';   /* not installed: the program runs without MPI records */
+    }
+    len = strlen(lib) + strlen(mpi) + strlen(VFTR_SAN_RUNTIME) + (old ? strlen(old) : 0) + 4;
     preload = malloc(len);
     if (preload == NULL)
         return vftr_tool_fail(&tool, stderr, "out of memory");
@@ -144,6 +333,8 @@ int main(int argc, char **argv)
     if (VFTR_SAN_RUNTIME[0] == '/' && is_file(VFTR_SAN_RUNTIME) && !list_has(old, VFTR_SAN_RUNTIME))
         strcat(strcat(preload, VFTR_SAN_RUNTIME), ":");
     strcat(preload, lib);
+    if (mpi[0])
+        strcat(strcat(preload, ":"), mpi);
     if (old && *old)
         strcat(strcat(preload, ":"), old);
     if ((rc = set("LD_PRELOAD", preload)) != 0)

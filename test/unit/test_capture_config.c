@@ -28,7 +28,7 @@
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 4 sampling, 7 mpi, 1 trace, 2 filter. */
-#define NKEYS 36
+#define NKEYS 41
 
 static char *const no_env[] = { NULL };
 
@@ -156,6 +156,12 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_uint_eq(c->trace_max_size, 1073741824u);
     ck_assert_ptr_null(c->filter_include);
     ck_assert_ptr_null(c->filter_exclude);
+
+    ck_assert(c->control_active);
+    ck_assert_ptr_null(c->control_module);
+    ck_assert_ptr_null(c->control_options);
+    ck_assert_ptr_null(c->control_socket_dir);
+    ck_assert(!c->control_detach_stops);
 }
 
 START_TEST(defaults_of_every_key)
@@ -307,6 +313,12 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_uint_eq(c.trace_max_size, 512u << 20);
     ck_assert_str_eq(vftr_regex_pattern(c.filter_include), "^solve");
     ck_assert_str_eq(vftr_regex_pattern(c.filter_exclude), "_helper$");
+
+    ck_assert(!c.control_active);
+    ck_assert_str_eq(c.control_module, "/opt/site/ecmod.so");
+    ck_assert_str_eq(c.control_options, "log=/tmp/ec.log");
+    ck_assert_str_eq(c.control_socket_dir, "/run/vftr-ctl");
+    ck_assert(c.control_detach_stops);
     vftr_config_release(&c);
 }
 END_TEST

@@ -1,0 +1,915 @@
+/*
+ * ctl.c — external control: the module loader, the events and the live
+ * queries (ctl.h, vftr_ec.h).
+ *
+ * Events that touch thread state hold the world (see ctl.h): the phase
+ * moves to VFTR_CTL_PHASE_HELD, vftr_stop_world waits until no thread is
+ * in a hook, each thread's guard is borrowed while its state is changed.
+ * The world is held for as long as the change takes: writing a few records
+ * per thread (start, stop, pause, resume), one write per thread (flush), a
+ * snapshot (dump) or a rename (outdir).
+ *
+ * Why the stop/start records are enough for a balanced trace: the hooks of
+ * a thread whose trace is off still keep its shadow stack (t->cur) and the
+ * profile; so at start the open frames are exactly the chain from t->cur to
+ * the root, and each gets an Enter record at the start time, outermost
+ * first; at stop each gets an Exit, innermost first.  Between the two the
+ * trace holds nothing of the thread, and every Exit after a start has its
+ * Enter.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "capture.h"
+#include "ctl.h"
+#include "ext.h"
+#include "logfile.h"
+
+static struct {
+    pthread_mutex_t lock;          /* one event at a time; module state */
+    bool active;                   /* a module is loaded and not shut down */
+    const struct vftr_ec_module *mod;
+    struct vftr_ec_module loaded;  /* entry points of a dlopen'ed module */
+    void *handle;                  /* dlopen handle, NULL for the default */
+    struct vftr_ec_host host;
+    char job[128];
+    int attached;                  /* front-ends attached */
+    bool stopped;                  /* the trace was stopped by an event */
+    unsigned dumps;
+    pthread_mutex_t custom_lock;
+    vftr_ec_custom_fn *custom;
+    void *custom_arg;
+} ctl = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .custom_lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static const char *const event_names[VFTR_EC_NEVENTS] = {
+    [VFTR_EC_START] = "start",   [VFTR_EC_STOP] = "stop",     [VFTR_EC_PAUSE] = "pause",
+    [VFTR_EC_RESUME] = "resume", [VFTR_EC_ATTACH] = "attach", [VFTR_EC_DETACH] = "detach",
+    [VFTR_EC_FLUSH] = "flush",   [VFTR_EC_DUMP] = "dump",     [VFTR_EC_OUTDIR] = "outdir",
+    [VFTR_EC_CUSTOM] = "custom",
+};
+
+VFTR_EXPORT VFTR_NI const char *vftr_ec_event_name(enum vftr_ec_event event)
+{
+    return (unsigned)event < VFTR_EC_NEVENTS ? event_names[event] : NULL;
+}
+
+VFTR_EXPORT VFTR_NI int vftr_ec_set_custom_handler(vftr_ec_custom_fn *fn, void *arg)
+{
+    pthread_mutex_lock(&ctl.custom_lock);
+    ctl.custom = fn;
+    ctl.custom_arg = arg;
+    pthread_mutex_unlock(&ctl.custom_lock);
+    return 0;
+}
+
+/* ------------------------------------------------------- holding the world */
+
+/* Moves the phase from RUNNING or PAUSED to HELD and waits until no other
+ * thread is inside a hook.  *prev receives the phase before.  -EAGAIN when
+ * capture is stopped. */
+static VFTR_NI int hold(int *prev)
+{
+    int p = atomic_load(&vftr_proc.phase);
+
+    do {
+        if (p != VFTR_PHASE_RUNNING && p != VFTR_PHASE_PAUSED)
+            return -EAGAIN;
+    } while (!atomic_compare_exchange_weak(&vftr_proc.phase, &p, VFTR_CTL_PHASE_HELD));
+    *prev = p;
+    vftr_stop_world(VFTR_CTL_PHASE_HELD);
+    return 0;
+}
+
+/* Ends a hold: the phase becomes next (unless someone stopped capture
+ * meanwhile: a signal, which then owns the phase). */
+static VFTR_NI void unhold(int next)
+{
+    int expect = VFTR_CTL_PHASE_HELD;
+
+    atomic_compare_exchange_strong(&vftr_proc.phase, &expect, next);
+}
+
+/* Takes thread t's guard for the caller (the world is held): false when t
+ * is inside a hook or finished. */
+static VFTR_NI bool borrow(struct vftr_thread *t)
+{
+    int expect = VFTR_GUARD_FREE;
+
+    return atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK);
+}
+
+static VFTR_NI void give_back(struct vftr_thread *t)
+{
+    atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
+}
+
+typedef void thread_op(struct vftr_thread *t, uint64_t now, void *arg);
+
+/* Runs op on every thread whose guard could be borrowed; returns how many. */
+static VFTR_NI unsigned for_each_thread(thread_op *op, uint64_t now, void *arg)
+{
+    unsigned n = 0;
+
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next) {
+        if (!borrow(t))
+            continue;
+        op(t, now, arg);
+        give_back(t);
+        n++;
+    }
+    return n;
+}
+
+/* Borrows the guard of every thread that can lend it (the world is held)
+ * and returns them (malloc'ed, *n of them; NULL and *n = 0 when out of
+ * memory: then none is borrowed).  Give them back with give_back_all. */
+static VFTR_NI struct vftr_thread **borrow_all(size_t *n)
+{
+    struct vftr_thread **v, *t;
+    size_t cap = 0;
+
+    *n = 0;
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next)
+        cap++;
+    if ((v = malloc((cap ? cap : 1) * sizeof *v)) == NULL)
+        return NULL;
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t && *n < cap;
+         t = t->next)
+        if (borrow(t))
+            v[(*n)++] = t;
+    return v;
+}
+
+static VFTR_NI void give_back_all(struct vftr_thread **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        give_back(v[i]);
+    free(v);
+}
+
+/* A thread whose trace could record (buffers, a writer, no cap or error). */
+static VFTR_NI bool can_trace(const struct vftr_thread *t)
+{
+    return t->buf != NULL && atomic_load(&vftr_proc.writer) != NULL
+           && !atomic_load(&vftr_proc.trace_off);
+}
+
+static VFTR_NI void op_stop(struct vftr_thread *t, uint64_t now, void *arg)
+{
+    (void)arg;
+    if (!t->trace)
+        return;
+    for (struct vftr_node *n = t->cur; n && n->parent; n = n->parent)
+        vftr_trace_put(t, now, VFTR_VFD_EXIT, n->id);
+    t->trace = false;
+}
+
+static VFTR_NI void op_start(struct vftr_thread *t, uint64_t now, void *arg)
+{
+    struct vftr_node **chain;
+    uint32_t depth = t->cur ? t->cur->depth : 0, i = 0;
+
+    (void)arg;
+    if (t->trace || !can_trace(t))
+        return;
+    chain = malloc((depth ? depth : 1) * sizeof *chain);
+    if (chain == NULL)
+        return;   /* stays stopped: better than an unbalanced trace */
+    for (struct vftr_node *n = t->cur; n && n->parent && i < depth; n = n->parent)
+        chain[i++] = n;
+    while (i > 0)
+        vftr_trace_put(t, now, VFTR_VFD_ENTER, chain[--i]->id);
+    free(chain);
+    t->last_written = now;
+    t->trace = true;
+}
+
+static VFTR_NI void op_marker(struct vftr_thread *t, uint64_t now, void *arg)
+{
+    if (t->trace)
+        (void)vftr_trace_put_ext(t, now, (uint32_t)(uintptr_t)arg, NULL, 0);
+}
+
+static VFTR_NI void op_flush(struct vftr_thread *t, uint64_t now, void *arg)
+{
+    int *failed = arg;
+
+    (void)now;
+    if (t->buf && vftr_trace_flush_thread(t, false) < 0)
+        (*failed)++;
+}
+
+/* ------------------------------------------------------------------ events */
+
+/* START (on) or STOP: every thread's trace, with the synthetic records of
+ * op_start / op_stop. */
+static VFTR_NI int ev_trace(bool on, char *reply, size_t len)
+{
+    int prev, rc;
+
+    if (on && (vftr_proc.writer == NULL || atomic_load(&vftr_proc.trace_off))) {
+        snprintf(reply, len, "no trace to start (tracing is off or reached its cap)");
+        return -ENODATA;
+    }
+    if ((rc = hold(&prev)) < 0)
+        return rc;
+    unsigned n = for_each_thread(on ? op_start : op_stop, vftr_clock_now(), NULL);
+    ctl.stopped = !on;
+    unhold(prev);
+    snprintf(reply, len, "trace %s (%u threads)", on ? "started" : "stopped", n);
+    return 0;
+}
+
+static VFTR_NI int ev_pause(bool pause, char *reply, size_t len)
+{
+    int prev, rc = hold(&prev);
+    int want = pause ? VFTR_PHASE_PAUSED : VFTR_PHASE_RUNNING;
+
+    if (rc < 0)
+        return rc;
+    if (prev == want) {
+        unhold(prev);
+        snprintf(reply, len, "already %s", pause ? "paused" : "running");
+        return 0;
+    }
+    for_each_thread(op_marker, vftr_clock_now(),
+                    (void *)(uintptr_t)(pause ? VFTR_VFD_PAUSE : VFTR_VFD_RESUME));
+    unhold(want);
+    snprintf(reply, len, "%s", pause ? "paused" : "resumed");
+    return 0;
+}
+
+static VFTR_NI int ev_flush(char *reply, size_t len)
+{
+    int prev, failed = 0, rc = hold(&prev);
+
+    if (rc < 0)
+        return rc;
+    unsigned n = for_each_thread(op_flush, 0, &failed);
+    unhold(prev);
+    if (failed) {
+        snprintf(reply, len, "flush failed for %d of %u threads (see stderr)", failed, n);
+        return -EIO;
+    }
+    snprintf(reply, len, "flushed %u threads, trace %" PRIu64 " bytes", n, vftr_trace_bytes());
+    return 0;
+}
+
+static VFTR_NI int ev_dump(char *reply, size_t len)
+{
+    struct vftr_profile prof;
+    struct vftr_run_info run;
+    char path[1400];
+    double tps = vftr_clock_ticks_per_second(0);
+    uint64_t now;
+    int prev, rc, rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
+
+    struct vftr_thread **lent;
+    size_t nlent;
+
+    if ((rc = hold(&prev)) < 0)
+        return rc;
+    /* the snapshot reads every thread's counters: no thread may change
+     * them meanwhile, not even one that exits now */
+    lent = borrow_all(&nlent);
+    now = vftr_clock_now();
+    rc = vftr_callpath_profile(&prof, tps, vftr_proc.hook_cost);
+    give_back_all(lent, nlent);
+    unhold(prev);
+    if (rc < 0)
+        return rc;
+    prof.run_time = (double)(now - vftr_proc.start_ticks) / tps;
+    memset(&run, 0, sizeof run);
+    run.rank = rank;
+    run.size = vftr_proc.size < 1 ? 1 : vftr_proc.size;
+    run.pid = vftr_proc.pid;
+    run.host = vftr_proc.host;
+    run.exe = vftr_proc.exe[0] ? vftr_proc.exe : NULL;
+    run.vfd_path = vftr_proc.tmp_path[0] ? vftr_proc.tmp_path : NULL;
+    run.start.tv_sec = (time_t)(vftr_proc.start_ns / 1000000000u);
+    run.start.tv_nsec = (long)(vftr_proc.start_ns % 1000000000u);
+    {
+        uint64_t end_ns = vftr_clock_realtime_ns();
+
+        run.end.tv_sec = (time_t)(end_ns / 1000000000u);
+        run.end.tv_nsec = (long)(end_ns % 1000000000u);
+    }
+    memcpy(run.run_id, vftr_proc.run_id, sizeof run.run_id);
+    run.trace_bytes = vftr_trace_bytes();
+    run.trace_events = atomic_load(&vftr_proc.events_written);
+    run.trace_cap = vftr_proc.set.max_bytes;
+    run.trace_active = run.vfd_path && !atomic_load(&vftr_proc.trace_off) && !ctl.stopped;
+    run.trace_message = "profile so far (vftr-ctl dump); the run goes on";
+    run.clock = vftr_clock_kind == VFTR_CLK_TSC ? "tsc" : "monotonic";
+    run.sample_interval = vftr_proc.cfg.sampling_sample_interval;
+    ctl.dumps++;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s_%d.dump%u.log", vftr_proc.dir, vftr_proc.base,
+                         rank, ctl.dumps) >= sizeof path) {
+        vftr_callpath_profile_release(&prof);
+        snprintf(reply, len, "log path too long");
+        return -ENAMETOOLONG;
+    }
+    rc = vftr_logfile_write(path, &prof, &vftr_proc.cfg, &run);
+    vftr_callpath_profile_release(&prof);
+    if (rc < 0) {
+        snprintf(reply, len, "cannot write %s: %s", path, strerror(-rc));
+        return rc;
+    }
+    snprintf(reply, len, "%s", path);
+    return 0;
+}
+
+/*
+ * The trace file moves to dir with link + unlink (never overwriting a file
+ * there), which keeps the open descriptor valid; a directory on another
+ * file system is refused (-EXDEV) rather than copying a trace that is
+ * being written.
+ */
+static VFTR_NI int ev_outdir(const char *dir, char *reply, size_t len)
+{
+    char tmp[sizeof vftr_proc.tmp_path];
+    struct stat st;
+    int prev, rc, i;
+
+    if (dir == NULL || dir[0] != '/') {
+        snprintf(reply, len, "outdir needs an absolute directory path");
+        return -EINVAL;
+    }
+    if (strlen(dir) >= sizeof vftr_proc.dir) {
+        snprintf(reply, len, "directory name too long");
+        return -ENAMETOOLONG;
+    }
+    if (stat(dir, &st) != 0)
+        rc = -errno;
+    else if (!S_ISDIR(st.st_mode))
+        rc = -ENOTDIR;
+    else if (access(dir, W_OK | X_OK) != 0)
+        rc = -errno;
+    else
+        rc = 0;
+    if (rc < 0) {
+        snprintf(reply, len, "%s: %s", dir, strerror(-rc));
+        return rc;
+    }
+    if ((rc = hold(&prev)) < 0)
+        return rc;
+    rc = 0;
+    if (vftr_proc.tmp_path[0] != '\0') {
+        for (i = 0; i < 1000; i++) {
+            int n = i == 0 ? snprintf(tmp, sizeof tmp, "%s/%s_%d.tmpvfd", dir, vftr_proc.base,
+                                      (int)vftr_proc.pid)
+                           : snprintf(tmp, sizeof tmp, "%s/%s_%d.%d.tmpvfd", dir, vftr_proc.base,
+                                      (int)vftr_proc.pid, i);
+
+            if (n < 0 || (size_t)n >= sizeof tmp) {
+                rc = -ENAMETOOLONG;
+                break;
+            }
+            if (strcmp(tmp, vftr_proc.tmp_path) == 0)
+                break;   /* already there */
+            if (link(vftr_proc.tmp_path, tmp) == 0) {
+                unlink(vftr_proc.tmp_path);
+                memcpy(vftr_proc.tmp_path, tmp, sizeof tmp);
+                break;
+            }
+            if (errno != EEXIST) {
+                rc = -errno;
+                break;
+            }
+        }
+        if (i == 1000)
+            rc = -EEXIST;
+    }
+    if (rc == 0)
+        snprintf(vftr_proc.dir, sizeof vftr_proc.dir, "%s", dir);
+    unhold(prev);
+    if (rc == -EXDEV)
+        snprintf(reply, len, "%s is on another file system than the trace %s; output stays in %s",
+                 dir, vftr_proc.tmp_path, vftr_proc.dir);
+    else if (rc < 0)
+        snprintf(reply, len, "cannot move the trace to %s: %s", dir, strerror(-rc));
+    else
+        snprintf(reply, len, "output directory %s", vftr_proc.dir);
+    return rc;
+}
+
+static VFTR_NI int ev_custom(const char *text, char *reply, size_t len)
+{
+    int rc;
+
+    pthread_mutex_lock(&ctl.custom_lock);
+    if (ctl.custom == NULL) {
+        pthread_mutex_unlock(&ctl.custom_lock);
+        snprintf(reply, len, "the program set no custom handler");
+        return -ENOSYS;
+    }
+    rc = ctl.custom(ctl.custom_arg, text ? text : "", reply, len);
+    pthread_mutex_unlock(&ctl.custom_lock);
+    return rc;
+}
+
+VFTR_NI int vftr_ctl_event(enum vftr_ec_event event, const char *arg, char *reply, size_t len)
+{
+    char dummy[8];
+    int rc;
+
+    if (reply == NULL || len == 0) {
+        reply = dummy;
+        len = sizeof dummy;
+    }
+    reply[0] = '\0';
+    if ((unsigned)event >= VFTR_EC_NEVENTS) {
+        snprintf(reply, len, "unknown event %d", (int)event);
+        return -EINVAL;
+    }
+    pthread_mutex_lock(&ctl.lock);
+    if (!ctl.active) {
+        pthread_mutex_unlock(&ctl.lock);
+        snprintf(reply, len, "capture is shutting down");
+        return -EAGAIN;
+    }
+    switch (event) {
+    case VFTR_EC_START: rc = ev_trace(true, reply, len); break;
+    case VFTR_EC_STOP: rc = ev_trace(false, reply, len); break;
+    case VFTR_EC_PAUSE: rc = ev_pause(true, reply, len); break;
+    case VFTR_EC_RESUME: rc = ev_pause(false, reply, len); break;
+    case VFTR_EC_ATTACH:
+        ctl.attached++;
+        rc = ctl.stopped ? ev_trace(true, reply, len) : 0;
+        if (rc == 0)
+            snprintf(reply, len, "attached (%d front-ends)", ctl.attached);
+        break;
+    case VFTR_EC_DETACH:
+        if (ctl.attached == 0) {
+            snprintf(reply, len, "no front-end is attached");
+            rc = -EINVAL;
+            break;
+        }
+        ctl.attached--;
+        rc = ctl.attached == 0 && vftr_proc.cfg.control_detach_stops
+             ? ev_trace(false, reply, len) : 0;
+        if (rc == 0)
+            snprintf(reply, len, "detached (%d front-ends)%s", ctl.attached,
+                     ctl.stopped ? ", trace stopped" : "");
+        break;
+    case VFTR_EC_FLUSH: rc = ev_flush(reply, len); break;
+    case VFTR_EC_DUMP: rc = ev_dump(reply, len); break;
+    case VFTR_EC_OUTDIR: rc = ev_outdir(arg, reply, len); break;
+    case VFTR_EC_CUSTOM: rc = ev_custom(arg, reply, len); break;
+    default: rc = -EINVAL; break;
+    }
+    if (rc == -EAGAIN && reply[0] == '\0')
+        snprintf(reply, len, "capture is stopped");
+    else if (rc < 0 && reply[0] == '\0')
+        snprintf(reply, len, "%s: %s", event_names[event], strerror(-rc));
+    /* the module's message entry point hears of every failed event (it is
+     * called with the event lock held: it must not deliver events) */
+    if (rc < 0 && rc != -EAGAIN && ctl.mod && ctl.mod->message) {
+        char text[600];
+
+        snprintf(text, sizeof text, "%s failed: %.500s", event_names[event], reply);
+        ctl.mod->message(text);
+    }
+    pthread_mutex_unlock(&ctl.lock);
+    return rc;
+}
+
+/* ----------------------------------------------------------------- queries */
+
+/*
+ * The readers below look at another thread's nodes while it runs.  The
+ * structure they follow is published (release/acquire on nnodes, nodes
+ * never move); the counters are read as they stand (relaxed atomic loads
+ * of aligned words, see ctl.h).  ThreadSanitizer is told so: the owner's
+ * plain stores and these loads race by design.
+ */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CTL_RACY __attribute__((no_sanitize("thread")))
+#endif
+#endif
+#if !defined(CTL_RACY) && defined(__SANITIZE_THREAD__)
+#define CTL_RACY __attribute__((no_sanitize_thread))
+#endif
+#ifndef CTL_RACY
+#define CTL_RACY
+#endif
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* Is n one of the first nn nodes of t (or its root)?  Then its fields
+ * other than the counters are visible and final. */
+static VFTR_NI CTL_RACY bool published(const struct vftr_thread *t, const struct vftr_node *n,
+                                       uint32_t nn)
+{
+    const struct vftr_node_block *b = LOAD(t->blocks);
+    uint32_t base = 0;
+
+    if (n == &t->root)
+        return true;
+    for (; b && base < nn; b = LOAD(b->next), base += VFTR_NODE_BLOCK) {
+        if (n >= &b->nodes[0] && n < &b->nodes[VFTR_NODE_BLOCK])
+            return base + (uint32_t)(n - &b->nodes[0]) < nn;
+    }
+    return false;
+}
+
+/* Copies name into out with tabs, newlines and other control characters
+ * replaced, so that a field never breaks a line. */
+static VFTR_NI const char *clean(const char *name, char *out, size_t len)
+{
+    size_t i = 0;
+
+    for (; name && name[i] && i + 1 < len; i++)
+        out[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+    out[i] = '\0';
+    return out;
+}
+
+struct emitter {
+    vftr_ec_emit_fn *emit;
+    void *arg;
+    int stop;
+};
+
+static VFTR_NI __attribute__((format(printf, 2, 3))) void put(struct emitter *e,
+                                                               const char *fmt, ...)
+{
+    char line[1200];
+    va_list ap;
+
+    if (e->stop)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    e->stop = e->emit(e->arg, line);
+}
+
+static VFTR_NI const char *phase_name(int p)
+{
+    switch (p) {
+    case VFTR_PHASE_RUNNING: return "running";
+    case VFTR_PHASE_PAUSED: return "paused";
+    case VFTR_CTL_PHASE_HELD: return "held";
+    default: return "stopped";
+    }
+}
+
+/* Under the event lock: the output directory, the attach count and the
+ * stopped flag change only in events. */
+static VFTR_NI void q_status(struct emitter *e)
+{
+    unsigned nthreads = 0;
+    char exe[256];
+
+    pthread_mutex_lock(&ctl.lock);
+
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next)
+        nthreads++;
+    put(e, "phase=%s trace=%s attached=%d pid=%ld rank=%d size=%d job=%s threads=%u "
+        "events_written=%" PRIu64 " trace_bytes=%" PRIu64,
+        phase_name(atomic_load(&vftr_proc.phase)),
+        vftr_proc.writer == NULL || atomic_load(&vftr_proc.trace_off) ? "off"
+        : ctl.stopped ? "stopped" : "on",
+        ctl.attached, (long)vftr_proc.pid, vftr_proc.rank < 0 ? 0 : vftr_proc.rank,
+        vftr_proc.size < 1 ? 1 : vftr_proc.size, ctl.job[0] ? ctl.job : "-", nthreads,
+        (uint64_t)atomic_load(&vftr_proc.events_written), vftr_trace_bytes());
+    put(e, "outdir=%s", vftr_proc.dir);
+    put(e, "base=%s", vftr_proc.base);
+    put(e, "exe=%s", clean(vftr_proc.exe, exe, sizeof exe));
+    pthread_mutex_unlock(&ctl.lock);
+}
+
+/* The open frames of t, innermost first, into chain (at most cap); returns
+ * how many, 0 for an idle thread or one whose current node is not yet
+ * visible. */
+static VFTR_NI CTL_RACY uint32_t read_stack(const struct vftr_thread *t, struct vftr_node **chain,
+                                            uint32_t cap)
+{
+    uint32_t nn = atomic_load_explicit(&((struct vftr_thread *)t)->nnodes, memory_order_acquire);
+    struct vftr_node *n = LOAD(((struct vftr_thread *)t)->cur);
+    uint32_t k = 0;
+
+    if (n == NULL || !published(t, n, nn))
+        return 0;
+    for (; n && n->parent && k < cap; n = n->parent)
+        chain[k++] = n;
+    return k;
+}
+
+#define STACK_MAX 4096
+
+static VFTR_NI void q_stacks(struct emitter *e)
+{
+    struct vftr_node **chain = malloc(STACK_MAX * sizeof *chain);
+    char name[1024];
+
+    if (chain == NULL) {
+        e->stop = -ENOMEM;
+        return;
+    }
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t && !e->stop; t = t->next) {
+        uint32_t k = read_stack(t, chain, STACK_MAX);
+
+        put(e, "thread\t%u\t%ld\t%u%s", t->index, (long)t->tid, k,
+            atomic_load(&t->guard) == VFTR_GUARD_DONE ? "\tfinished" : "");
+        for (uint32_t i = 0; i < k; i++)
+            put(e, "frame\t%u\t%u\t%u\t%s", t->index, i, chain[k - 1 - i]->id,
+                clean(chain[k - 1 - i]->fn ? chain[k - 1 - i]->fn->name : "?", name, sizeof name));
+    }
+    free(chain);
+}
+
+/* Counters of node n as they stand; an open frame (on the stack, open
+ * since t_enter) counts its time so far. */
+static VFTR_NI CTL_RACY void read_counts(const struct vftr_node *n, uint64_t *calls,
+                                         uint64_t *incl)
+{
+    *calls = LOAD(((struct vftr_node *)n)->calls);
+    *incl = LOAD(((struct vftr_node *)n)->time_incl);
+}
+
+static VFTR_NI CTL_RACY uint64_t read_enter(const struct vftr_node *n)
+{
+    return LOAD(((struct vftr_node *)n)->t_enter);
+}
+
+/* The first nn nodes of t in one walk over its blocks (vftr_node_at walks
+ * from the first block for every node).  NULL when out of memory. */
+static VFTR_NI struct vftr_node **node_array(const struct vftr_thread *t, uint32_t nn)
+{
+    struct vftr_node **v = malloc((nn ? nn : 1) * sizeof *v);
+    struct vftr_node_block *b = t->blocks;
+
+    if (v == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < nn; i++) {
+        if (i > 0 && i % VFTR_NODE_BLOCK == 0)
+            b = b->next;
+        v[i] = &b->nodes[i % VFTR_NODE_BLOCK];
+    }
+    return v;
+}
+
+static VFTR_NI void q_profile(struct emitter *e)
+{
+    double tps = vftr_clock_ticks_per_second(0);
+    struct vftr_node **chain = malloc(STACK_MAX * sizeof *chain);
+    char fname[600], cname[600];
+
+    if (chain == NULL) {
+        e->stop = -ENOMEM;
+        return;
+    }
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t && !e->stop; t = t->next) {
+        uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        uint32_t k = read_stack(t, chain, STACK_MAX);
+        uint64_t now = vftr_clock_now(), *incl = malloc((nn ? nn : 1) * sizeof *incl);
+        uint64_t *calls = malloc((nn ? nn : 1) * sizeof *calls);
+        int64_t *excl = malloc((nn ? nn : 1) * sizeof *excl);
+        struct vftr_node **node = node_array(t, nn);
+
+        if (incl == NULL || calls == NULL || excl == NULL || node == NULL) {
+            free(incl);
+            free(calls);
+            free(excl);
+            free(node);
+            e->stop = -ENOMEM;
+            break;
+        }
+        for (uint32_t i = 0; i < nn; i++)
+            read_counts(node[i], &calls[i], &incl[i]);
+        for (uint32_t j = 0; j < k; j++) {   /* open frames: their time so far */
+            uint64_t te = read_enter(chain[j]);
+
+            if (now > te)
+                incl[chain[j]->idx] += now - te;
+        }
+        for (uint32_t i = 0; i < nn; i++)
+            excl[i] = (int64_t)incl[i];
+        for (uint32_t i = 0; i < nn; i++) {
+            struct vftr_node *nd = node[i];
+
+            if (nd->parent->parent && !(nd->flags & VFTR_FN_EXCLUDED))
+                excl[nd->parent->idx] -= (int64_t)incl[i];
+        }
+        for (uint32_t i = 0; i < nn && !e->stop; i++) {
+            struct vftr_node *nd = node[i];
+
+            if (nd->flags & VFTR_FN_EXCLUDED)
+                continue;
+            put(e, "row\t%u\t%u\t%u\t%" PRIu64 "\t%.9f\t%.9f\t%s\t%s", t->index, nd->id,
+                nd->parent->id, calls[i], (double)incl[i] / tps,
+                excl[i] > 0 ? (double)excl[i] / tps : 0.0,
+                clean(nd->fn->name, fname, sizeof fname),
+                clean(nd->parent->fn ? nd->parent->fn->name : "", cname, sizeof cname));
+        }
+        free(incl);
+        free(calls);
+        free(excl);
+        free(node);
+    }
+    free(chain);
+}
+
+/* MPI statistics so far, from the MPI library (ext.h): one line per MPI
+ * function ("mpi <calls> <messages> <bytes> <seconds> <function>") and a
+ * total; -ENOTSUP when the program has no MPI library loaded. */
+static VFTR_NI int q_messages(struct emitter *e)
+{
+    struct vftr_ext_mpi_row rows[256];
+    long n = vftr_ext_mpi_stats(rows, sizeof rows / sizeof rows[0]);
+    uint64_t msgs = 0, bytes = 0;
+
+    if (n < 0)
+        return (int)n;
+    for (long i = 0; i < n && !e->stop; i++) {
+        put(e, "mpi\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%.9f\t%s", rows[i].calls,
+            rows[i].messages, rows[i].bytes, rows[i].seconds, rows[i].function);
+        msgs += rows[i].messages;
+        bytes += rows[i].bytes;
+    }
+    put(e, "total\t%" PRIu64 "\t%" PRIu64, msgs, bytes);
+    return 0;
+}
+
+VFTR_NI int vftr_ctl_query(enum vftr_ec_query q, vftr_ec_emit_fn *emit, void *arg)
+{
+    struct emitter e = { emit, arg, 0 };
+
+    if (emit == NULL)
+        return -EINVAL;
+    if (!vftr_proc.recording)
+        return -EAGAIN;
+    switch (q) {
+    case VFTR_EC_Q_STATUS: q_status(&e); break;
+    case VFTR_EC_Q_STACKS: q_stacks(&e); break;
+    case VFTR_EC_Q_PROFILE: q_profile(&e); break;
+    case VFTR_EC_Q_MESSAGES: {
+        int rc = q_messages(&e);
+        if (rc < 0)
+            return rc;
+        break;
+    }
+    default: return -EINVAL;
+    }
+    return e.stop < 0 ? e.stop : e.stop > 0 ? -e.stop : 0;
+}
+
+/* ------------------------------------------------------------------ loader */
+
+/* The job id from the launcher's environment (read once, here). */
+static VFTR_NI void read_job(char *out, size_t len)
+{
+    static const char *const vars[] = {
+        "SLURM_JOB_ID", "PBS_JOBID", "PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", "PMI_JOBID",
+    };
+
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+
+        if (v && *v) {
+            clean(v, out, len);
+            for (char *p = out; *p; p++)
+                if (*p == ' ')
+                    *p = '_';
+            return;
+        }
+    }
+}
+
+VFTR_NI int vftr_ctl_setup_module(const struct vftr_ec_module *m, const char *options)
+{
+    struct vftr_ec_host *h = &ctl.host;
+    int rc;
+
+    pthread_mutex_lock(&ctl.lock);
+    if (ctl.active) {
+        pthread_mutex_unlock(&ctl.lock);
+        return -EBUSY;
+    }
+    if (vftr_proc.exe[0] == '\0') {
+        ssize_t n = readlink("/proc/self/exe", vftr_proc.exe, sizeof vftr_proc.exe - 1);
+
+        vftr_proc.exe[n > 0 ? (size_t)n : 0] = '\0';
+    }
+    read_job(ctl.job, sizeof ctl.job);
+    memset(h, 0, sizeof *h);
+    h->version = VFTR_EC_VERSION;
+    h->options = options ? options : "";
+    h->socket_dir = vftr_proc.cfg.control_socket_dir ? vftr_proc.cfg.control_socket_dir : "";
+    h->pid = vftr_proc.pid ? vftr_proc.pid : getpid();
+    h->rank = vftr_proc.rank;
+    h->size = vftr_proc.size;
+    h->job = ctl.job;
+    h->host = vftr_proc.host;
+    h->exe = vftr_proc.exe;
+    h->query = vftr_ctl_query;
+    ctl.mod = m;
+    ctl.attached = 0;
+    ctl.stopped = false;
+    /* active before init: a module may deliver events from its thread as
+     * soon as it has one */
+    ctl.active = true;
+    pthread_mutex_unlock(&ctl.lock);
+    rc = m->init(h);
+    if (rc != 0) {
+        pthread_mutex_lock(&ctl.lock);
+        ctl.active = false;
+        ctl.mod = NULL;
+        pthread_mutex_unlock(&ctl.lock);
+        /* the default module names its reason itself (one message) */
+        if (vftr_proc.is_rank0 && m != &vftr_ctl_default_module)
+            vftr_msg("control module %s: initialization failed (%s); the program runs on "
+                     "without external control", m->name, rc < 0 ? strerror(-rc) : "error");
+        return rc < 0 ? rc : -EIO;
+    }
+    for (int ev = 0; ev < VFTR_EC_NEVENTS; ev++)
+        if (m->register_callback)
+            (void)m->register_callback((enum vftr_ec_event)ev, vftr_ctl_event);
+    return 0;
+}
+
+/* Loads the shared object path and fills ctl.loaded.  -errno with one
+ * message. */
+static VFTR_NI int load_module(const char *path)
+{
+    const unsigned *version;
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+
+    if (h == NULL) {
+        const char *why = dlerror();
+
+        vftr_msg("control module %s cannot be loaded: %s; the program runs on without "
+                 "external control", path, why ? why : "unknown error");
+        return -ENOENT;
+    }
+    version = (const unsigned *)dlsym(h, "vftr_ec_module_version");
+    memset(&ctl.loaded, 0, sizeof ctl.loaded);
+    ctl.loaded.name = path;
+    *(void **)&ctl.loaded.init = dlsym(h, "vftr_ec_init");
+    *(void **)&ctl.loaded.register_callback = dlsym(h, "vftr_ec_register_callback");
+    *(void **)&ctl.loaded.process_shutdown = dlsym(h, "vftr_ec_process_shutdown");
+    *(void **)&ctl.loaded.message = dlsym(h, "vftr_ec_message");
+    if (version == NULL || *version != VFTR_EC_VERSION || ctl.loaded.init == NULL
+        || ctl.loaded.register_callback == NULL) {
+        vftr_msg("control module %s: %s; the program runs on without external control", path,
+                 version == NULL ? "no vftr_ec_module_version (not a vftr_ec module)"
+                 : *version != VFTR_EC_VERSION ? "interface version differs from this library's"
+                 : "vftr_ec_init or vftr_ec_register_callback missing");
+        dlclose(h);
+        return -EINVAL;
+    }
+    ctl.handle = h;
+    return 0;
+}
+
+VFTR_NI int vftr_ctl_setup(void)
+{
+    const struct vftr_config *cfg = &vftr_proc.cfg;
+    int rc;
+
+    if (!cfg->control_active)
+        return 0;
+    if (cfg->control_module && *cfg->control_module) {
+        if ((rc = load_module(cfg->control_module)) < 0)
+            return rc;
+        rc = vftr_ctl_setup_module(&ctl.loaded, cfg->control_options);
+        if (rc < 0 && ctl.handle) {
+            dlclose(ctl.handle);
+            ctl.handle = NULL;
+        }
+        return rc;
+    }
+    return vftr_ctl_setup_module(&vftr_ctl_default_module, cfg->control_options);
+}
+
+VFTR_NI void vftr_ctl_shutdown(void)
+{
+    const struct vftr_ec_module *m;
+
+    pthread_mutex_lock(&ctl.lock);   /* waits for an event that is running */
+    m = ctl.active ? ctl.mod : NULL;
+    ctl.active = false;
+    pthread_mutex_unlock(&ctl.lock);
+    if (m && m->process_shutdown)
+        m->process_shutdown();
+    /* the module stays loaded: a thread of its own may still be on its way
+     * out, and the process ends now anyway */
+}

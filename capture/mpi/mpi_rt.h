@@ -1,0 +1,220 @@
+/*
+ * mpi_rt.h — the run-time side of libvftrcapture-mpi.so: what the generated
+ * wrappers ($(BUILD)/gen/capture/mpi/wrappers.c, made by gen_wrappers.py
+ * from mpi_functions.def) call around each PMPI call.  Internal to the MPI
+ * library; nothing here is exported except the MPI_* / mpi_*_ wrappers.
+ *
+ * A wrapper: vftr_mpi_begin() (ENTER of the MPI function, start time),
+ * the table's pre actions, PMPI_X, the post actions (the records below),
+ * vftr_mpi_end() (EXIT, per-function statistics for the collated log).
+ *
+ * What is recorded (lib/vfd/vftr_vfd_ext.h has the formats):
+ *  - every message once per side when it completes: blocking calls at
+ *    their return, nonblocking and persistent ones at the wait or test
+ *    that completed them, with the data kept for the request at its start;
+ *    the peer as a world rank, MPI_ANY_SOURCE / MPI_ANY_TAG resolved from
+ *    the status, received bytes from the status (MPI_Get_count in bytes);
+ *    messages to or from MPI_PROC_NULL and cancelled requests are not;
+ *  - every collective with its communicator, root (world rank, -1 when
+ *    rootless) and the bytes this rank sent and received as its
+ *    arguments describe them: a buffer that is significant at this rank
+ *    counts (bcast: the root sends count, the others receive count; reduce:
+ *    everybody sends count, the root receives count; allreduce, scan,
+ *    exscan: count both ways; gather(v): sendcount sent, at the root the sum
+ *    over ranks received; scatter(v) the mirror image; allgather(v):
+ *    sendcount sent, the sum received; alltoall(v,w): the sums both ways;
+ *    reduce_scatter(_block): the whole vector sent, this rank's block
+ *    received); a send buffer given as MPI_IN_PLACE counts 0;
+ *  - communicators: an MPI_COMMS entry when they are created (world and
+ *    self at MPI_Init), with an id the members agree on (mpi_rt.c).
+ *
+ * Threads (MPI_THREAD_MULTIPLE): a call's state is on the wrapper's stack;
+ * the request and communicator tables are behind mutexes; statistics are
+ * atomic counters.  Nothing is recorded while capture is paused or off,
+ * but the tables are kept up to date in any case.
+ */
+#ifndef VFTR_CAPTURE_MPI_RT_H
+#define VFTR_CAPTURE_MPI_RT_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ext.h"
+#include "vfd/vftr_vfd_ext.h"
+#include "wrappers_fn.h"   /* generated: VFTR_MPI_FN_* */
+
+#define VFTR_MPI_API __attribute__((visibility("default"), no_instrument_function))
+#define VFTR_MPI_NI __attribute__((no_instrument_function))
+/* Requests and statuses a wrapper keeps on its stack before it allocates. */
+#define VFTR_MPI_STACK 16
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER arrays are passed as int arrays");
+/* Fortran MPI_STATUS_SIZE: Open MPI sizes the Fortran status to hold the C
+ * one (6 INTEGERs on LP64), which MPI_Status_c2f fills. */
+#define VFTR_MPI_F_STATUS_SIZE (sizeof(MPI_Status) / sizeof(MPI_Fint))
+/* Fortran MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE: the addresses of Open
+ * MPI's common blocks, compared as its own Fortran bindings do (the C
+ * variables MPI_F_STATUS(ES)_IGNORE may point at libmpi's copy while the
+ * program passes its own). */
+extern MPI_Fint mpi_fortran_status_ignore_[], mpi_fortran_statuses_ignore_[];
+#define VFTR_MPI_F_STATUS_IGNORE (mpi_fortran_status_ignore_)
+#define VFTR_MPI_F_STATUSES_IGNORE (mpi_fortran_statuses_ignore_)
+
+/* Names of the wrapped functions, indexed by VFTR_MPI_FN_* (generated). */
+extern const char *const vftr_mpi_fn_names[VFTR_MPI_FN_COUNT];
+
+/* A request a wait or test call was given, and its table entry, taken out
+ * of the table for the call (see vftr_mpi_save). */
+struct vftr_mpi_saved {
+    MPI_Request req;
+    void *info;                 /* struct req_info of mpi_rt.c, or NULL */
+};
+
+/* State of one wrapped call, on the wrapper's stack. */
+struct vftr_mpi_call {
+    int fn;                     /* VFTR_MPI_FN_* */
+    int on;                     /* records are written (capture traces now) */
+    int counting;               /* statistics are kept (capture records, not paused) */
+    int tables;                 /* capture records: requests are tracked */
+    uint64_t t0;                /* ticks at the call */
+    int nsave;                  /* requests saved by vftr_mpi_save() */
+    struct vftr_mpi_saved *saved;   /* save_buf or malloc'ed */
+    struct vftr_mpi_saved save_buf[VFTR_MPI_STACK];
+    uint64_t msgs, bytes;       /* messages and bytes the call completed */
+};
+
+/* Whether capture records at all: -1 until the first wrapped call asks
+ * (vftr_mpi_active_init), then 0 or 1 for good. */
+extern _Atomic int vftr_mpi_active;
+int vftr_mpi_active_init(void);
+/* MPI_Pcontrol(0) .. MPI_Pcontrol(1): no statistics, no table updates. */
+extern atomic_int vftr_mpi_paused;
+
+static inline VFTR_MPI_NI int vftr_mpi_is_active(void)
+{
+    int on = atomic_load_explicit(&vftr_mpi_active, memory_order_relaxed);
+
+    return on >= 0 ? on : vftr_mpi_active_init();
+}
+
+/* Per-function statistics for the MPI table of <base>_all.log. */
+void vftr_mpi_count(const struct vftr_mpi_call *c, uint64_t t1);
+
+/* capture's handle of MPI function fn (vftr_ext_function), made on its
+ * first call; NULL while capture is off */
+extern void *_Atomic vftr_mpi_fn_handles[VFTR_MPI_FN_COUNT];
+void *vftr_mpi_fn_handle_init(int fn);
+
+static inline VFTR_MPI_NI void *vftr_mpi_fn_handle(int fn)
+{
+    void *h = atomic_load_explicit(&vftr_mpi_fn_handles[fn], memory_order_acquire);
+
+    return h ? h : vftr_mpi_fn_handle_init(fn);
+}
+
+static inline VFTR_MPI_NI void vftr_mpi_begin(struct vftr_mpi_call *c, int fn)
+{
+    c->fn = fn;
+    c->nsave = 0;
+    c->saved = c->save_buf;
+    c->msgs = c->bytes = 0;
+    c->tables = vftr_mpi_is_active();
+    c->counting = c->tables && !atomic_load_explicit(&vftr_mpi_paused, memory_order_relaxed);
+    c->on = c->counting && vftr_ext_tracing();
+    c->t0 = c->counting ? vftr_ext_enter_fn(vftr_mpi_fn_handle(fn)) : 0;
+}
+
+void vftr_mpi_restore(struct vftr_mpi_call *c);
+
+static inline VFTR_MPI_NI void vftr_mpi_end(struct vftr_mpi_call *c)
+{
+    if (c->nsave)
+        vftr_mpi_restore(c);
+    if (c->counting) {
+        uint64_t t1 = vftr_ext_exit_fn(vftr_mpi_fn_handle(c->fn));
+
+        vftr_mpi_count(c, t1);
+    }
+    if (c->saved != c->save_buf)
+        free(c->saved);
+}
+
+/* -- init and finalize */
+void vftr_mpi_after_init(struct vftr_mpi_call *c);
+void vftr_mpi_before_finalize(struct vftr_mpi_call *c);
+
+/* -- blocking messages (after the call returned) */
+void vftr_mpi_sent(struct vftr_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+                   MPI_Comm comm, uint32_t flags);
+void vftr_mpi_received(struct vftr_mpi_call *c, const MPI_Status *status, MPI_Comm comm,
+                       uint32_t flags);
+
+/* -- requests: registered at the call that makes them, started (persistent
+ * ones), completed by the wait and test calls, forgotten at Request_free */
+void vftr_mpi_req_send(struct vftr_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
+                       MPI_Comm comm, uint32_t flags, const MPI_Request *req);
+void vftr_mpi_req_recv(struct vftr_mpi_call *c, MPI_Comm comm, uint32_t flags,
+                       const MPI_Request *req);
+void vftr_mpi_req_start(struct vftr_mpi_call *c, int n, const MPI_Request *reqs);
+void vftr_mpi_req_free(struct vftr_mpi_call *c, const MPI_Request *req);
+/* Memory to free when the request completes (arrays a nonblocking call
+ * needs until then: the Fortran wrappers' converted datatypes). */
+void vftr_mpi_req_attach(MPI_Request req, void *mem);
+/* Saves the n requests before a wait or test call changes them, and
+ * takes their entries out of the request table: a request that completes
+ * in PMPI is freed there, and its handle may come back at once from
+ * another thread's MPI_Isend, whose entry must not be confused with this
+ * one.  Entries of requests that did not complete go back at
+ * vftr_mpi_end() (vftr_mpi_restore). */
+void vftr_mpi_save(struct vftr_mpi_call *c, int n, const MPI_Request *reqs);
+/* After Wait / Waitall / Test / Testall: when flag, every saved request
+ * completed, statuses[i] is request i's (single-status calls: n = 1). */
+void vftr_mpi_done_all(struct vftr_mpi_call *c, const MPI_Status *statuses, int flag);
+/* After Waitany / Waitsome / Testany / Testsome: saved request indices[k]
+ * completed with statuses[k], for k < outcount. */
+void vftr_mpi_done_some(struct vftr_mpi_call *c, int outcount, const int *indices,
+                        const MPI_Status *statuses);
+/* An array of n statuses for a caller that passed MPI_STATUSES_IGNORE:
+ * stack (n <= VFTR_MPI_STACK) or *heap (caller frees), or
+ * MPI_STATUSES_IGNORE itself when memory is short. */
+MPI_Status *vftr_mpi_statuses(int n, MPI_Status *stack, MPI_Status **heap);
+
+/* -- collectives (req NULL: blocking, recorded now; else at completion) */
+void vftr_mpi_coll_barrier(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Request *req);
+void vftr_mpi_coll_bcast(struct vftr_mpi_call *c, int count, MPI_Datatype type, int root,
+                         MPI_Comm comm, const MPI_Request *req);
+void vftr_mpi_coll_reduce(struct vftr_mpi_call *c, uint32_t op, const void *sendbuf, int count,
+                          MPI_Datatype type, int root, MPI_Comm comm, const MPI_Request *req);
+void vftr_mpi_coll_gather(struct vftr_mpi_call *c, uint32_t op, const void *sendbuf,
+                          int sendcount, MPI_Datatype sendtype, int recvcount,
+                          const int *recvcounts, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          const MPI_Request *req);
+void vftr_mpi_coll_scatter(struct vftr_mpi_call *c, uint32_t op, int sendcount,
+                           const int *sendcounts, MPI_Datatype sendtype, const void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           const MPI_Request *req);
+void vftr_mpi_coll_alltoall(struct vftr_mpi_call *c, uint32_t op, const void *sendbuf,
+                            int sendcount, const int *sendcounts, const MPI_Datatype *sendtype,
+                            int recvcount, const int *recvcounts, const MPI_Datatype *recvtype,
+                            MPI_Comm comm, const MPI_Request *req);
+void vftr_mpi_coll_alltoallw(struct vftr_mpi_call *c, const void *sendbuf, const int *sendcounts,
+                             const MPI_Datatype *sendtypes, const int *recvcounts,
+                             const MPI_Datatype *recvtypes, MPI_Comm comm,
+                             const MPI_Request *req);
+void vftr_mpi_coll_reduce_scatter(struct vftr_mpi_call *c, uint32_t op, int recvcount,
+                                  const int *recvcounts, MPI_Datatype type, MPI_Comm comm,
+                                  const MPI_Request *req);
+
+/* -- communicators */
+void vftr_mpi_comm_new(struct vftr_mpi_call *c, MPI_Comm parent, const MPI_Comm *newcomm,
+                       const char *how);
+void vftr_mpi_comm_forget(struct vftr_mpi_call *c, MPI_Comm comm);
+
+/* -- Fortran helpers */
+void *vftr_mpi_fbuf(void *buf);            /* MPI_IN_PLACE / MPI_BOTTOM of Fortran -> C */
+int vftr_mpi_comm_size_any(MPI_Comm comm); /* size (remote size of an intercommunicator) */
+void *vftr_mpi_falloc(int n, size_t size); /* malloc of n >= 0 elements (never 0 bytes) */
+
+#endif /* VFTR_CAPTURE_MPI_RT_H */

@@ -1,0 +1,821 @@
+/*
+ * ompt.c — vftr's OpenMP tool: the OMPT interface of OpenMP 5.x, inside
+ * libvftrcapture.
+ *
+ * An OpenMP runtime that implements OMPT (LLVM's libomp, i.e. clang
+ * -fopenmp; GCC's libgomp does not) looks up `ompt_start_tool` in the
+ * process when it initializes.  Ours answers with an initializer when
+ * capture records a trace, and NULL (no tool, no cost) otherwise.  The
+ * initializer registers callbacks for threads, parallel regions, implicit
+ * and explicit tasks, worksharing constructs, sync regions (barriers,
+ * taskwait, taskgroup), masked/master and mutexes (critical, locks, nest
+ * locks, ordered), and each callback appends a VFTR_VFD_OMP_BEGIN or
+ * VFTR_VFD_OMP_END event (lib/vfd/vftr_vfd_ext.h) to the calling thread's
+ * trace buffer through vftr_ext_event (capture/ext.h).
+ *
+ * Region definitions.  Every (kind, code address) pair becomes one
+ * OMP_REGIONS entry with an id from an atomic counter, written with
+ * vftr_ext_chunk before the id is published, hence before the first event
+ * that uses it.  The map is a fixed open-addressing table: lookups are
+ * lock-free (a slot's key is written before its id is stored with release;
+ * a reader compares keys only after it saw the id), insertions take one
+ * mutex, and name the enclosing function through capture's symbol table
+ * (under the function table's lock, as capture's resolver requires) and
+ * its source file and line through the DWARF line tables (ompt_lines.h,
+ * libdw), for the code address minus one: OMPT's code address is the
+ * return address of the runtime call the construct compiled to, and the
+ * byte before it belongs to that call, i.e. to the construct's line.  The
+ * libdw session is opened at the first definition (a program that never
+ * enters an OpenMP region never opens it), used under the map's lock, and
+ * ended by vftr_ompt_close_all at finalization.  Without line tables
+ * (no -g, stripped, no libdw) the entries carry "" and 0, and capture says
+ * so once per process at most.  When the table is three quarters full,
+ * further code addresses share one entry per kind (code address 0,
+ * function "").
+ *
+ * Nesting.  Each thread keeps a small stack of its open regions
+ * (VFTR_OMPT_DEPTH frames, allocated at its first callback).  An end
+ * callback closes the innermost open region of its kind (and instance); a
+ * region that ends while regions opened after it are still open (a lock
+ * released out of order, a task finished under a suspended one) closes
+ * those first and reopens them after it, with new BEGIN events, so that
+ * the regions in the trace always nest.  End events carry the region id of
+ * their begin; a region whose begin was not recorded (paused, trace off)
+ * records no end.  Regions still open when the thread ends (thread_end,
+ * the tool's finalizer) are closed then, and vftr_ompt_close_all (ompt.h)
+ * lets capture's finalizer close those of every thread (libomp reports the
+ * end of a worker's last implicit task only after capture finalized).
+ * Stacks are registered in a list and never freed; a busy flag per stack,
+ * set around each callback, keeps the finalizer off a stack in use.
+ *
+ * Instances and values: PARALLEL and IMPLICIT_TASK carry vftr's sequence
+ * number of the parallel region (from 1); worksharing and sync regions the
+ * one of the parallel region they bind to (0 when OMPT gives none); mutex
+ * regions OMPT's wait id (the lock's address for locks); TASK a sequence
+ * number of the explicit task.  PARALLEL's value is the requested team
+ * size at BEGIN and the actual team size at END (when the encountering
+ * thread saw its implicit task); IMPLICIT_TASK's the thread's number in the
+ * team; LOOP's the count OMPT reports (the iteration count).
+ *
+ * Cost per event: one TLS load, a probe of the region map, a varint
+ * encoding of at most 30 bytes and vftr_ext_event; no lock, allocation or
+ * stdio.  Callbacks never call into the OpenMP runtime.
+ *
+ * Linking: the shared library exports ompt_start_tool (capture/exports.map),
+ * so the linker keeps it.  ompt_start_tool(0, NULL), the dummy call of the
+ * original vftrace, returns NULL and does nothing: an initialization that
+ * wants to reference the symbol (for the static archive) may make it.
+ *
+ * Built when the compiler finds <omp-tools.h> (clang's resource directory;
+ * capture/ompt/module.mk adds it for gcc); without it ompt_start_tool is a
+ * stub that returns NULL.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "ext.h"
+#include "ompt.h"
+#include "ompt_lines.h"
+#include "vfd/vftr_vfd_ext.h"
+
+#if defined(__has_include)
+#if __has_include(<omp-tools.h>)
+#define VFTR_HAVE_OMPT 1
+#endif
+#endif
+
+#ifndef VFTR_HAVE_OMPT
+
+VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
+{
+    (void)put;
+    (void)now;
+    return 0;
+}
+
+struct ompt_start_tool_result_t;
+VFTR_EXPORT VFTR_NI struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                                     const char *runtime_version);
+
+VFTR_EXPORT VFTR_NI struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                                     const char *runtime_version)
+{
+    (void)omp_version;
+    (void)runtime_version;
+    return NULL;
+}
+
+#else /* VFTR_HAVE_OMPT */
+
+#include <omp-tools.h>
+
+VFTR_EXPORT VFTR_NI ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                              const char *runtime_version);
+
+/* ---------------------------------------------------------- region map */
+
+#define MAP_CAP 4096u                   /* slots, a power of two */
+#define MAP_LIMIT (MAP_CAP / 4 * 3)     /* definitions before the overflow entries */
+
+struct map_slot {
+    _Atomic uintptr_t code;
+    _Atomic uint32_t kind;
+    _Atomic uint32_t id;                /* 0: empty; stored last (release) */
+};
+
+static struct map_slot region_map[MAP_CAP];
+static uint32_t overflow_id[VFTR_VFD_OMP_KIND_COUNT];   /* under map_lock */
+static size_t map_count;                                /* under map_lock */
+static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint32_t next_region = 1;
+static _Atomic uint32_t next_parallel = 1;
+static _Atomic uint32_t next_task = 1;
+
+/* The source line resolver, under map_lock: opened at the first
+ * definition, never again once it failed or was released. */
+static struct vftr_ompt_lines *lines;
+static enum { LINES_UNTRIED, LINES_OPEN, LINES_OFF } lines_state;
+static bool lines_told;         /* the one message about missing line tables */
+
+static inline VFTR_NI size_t map_hash(uintptr_t code, uint32_t kind)
+{
+    uint64_t h = ((uint64_t)code ^ ((uint64_t)kind << 56)) * 0x9e3779b97f4a7c15ull;
+
+    return (size_t)(h >> 40) & (MAP_CAP - 1);
+}
+
+/* Name of the function containing the return address code ("" when none
+ * is known).  The resolver reads the symbol tables on first use and wants
+ * the function table's lock. */
+static VFTR_NI const char *function_of(uintptr_t code)
+{
+    const char *name = NULL;
+
+    if (code == 0 || vftr_proc.set.resolve == NULL)
+        return "";
+    pthread_mutex_lock(&vftr_proc.fn_lock);
+    /* a return address may be one past the function's last call */
+    name = vftr_proc.set.resolve(vftr_proc.set.resolve_arg, code - 1);
+    pthread_mutex_unlock(&vftr_proc.fn_lock);
+    return name ? name : "";
+}
+
+/* Source file and line of the construct whose runtime call returns to
+ * code ("" and 0 when unknown); map_lock held. */
+static VFTR_NI void source_of(uintptr_t code, const char **file, uint32_t *line)
+{
+    const char *object = NULL;
+
+    *file = "";
+    *line = 0;
+    if (code == 0)
+        return;
+    if (lines_state == LINES_UNTRIED) {
+        lines_state = LINES_OPEN;
+        if ((lines = vftr_ompt_lines_new()) == NULL) {
+            lines_state = LINES_OFF;
+            if (errno != ENOTSUP)
+                vftr_msg("openmp: cannot read line tables (%s): regions have no file:line",
+                         strerror(errno));
+            return;
+        }
+    }
+    if (lines_state != LINES_OPEN)
+        return;
+    if (vftr_ompt_lines_find(lines, code - 1, file, line, &object) == -ENODATA && !lines_told
+        && object != NULL) {
+        lines_told = true;
+        vftr_msg("openmp: no line table for %s (built without -g, or stripped): "
+                 "its regions have no file:line", object[0] ? object : "a loaded object");
+    }
+}
+
+/* Ends the resolver's session (finalization).  A thread that still holds
+ * map_lock (stopped inside a definition) keeps it: the session is then
+ * left to the exit. */
+static VFTR_NI void lines_release(void)
+{
+    if (pthread_mutex_trylock(&map_lock) != 0)
+        return;
+    vftr_ompt_lines_free(lines);
+    lines = NULL;
+    lines_state = LINES_OFF;
+    pthread_mutex_unlock(&map_lock);
+}
+
+/* Writes the OMP_REGIONS chunk of one new region (map_lock held). */
+static VFTR_NI void define_region(uint32_t id, uint32_t kind, uintptr_t code)
+{
+    struct vftr_vfd_omp_region r = {
+        .id = id, .kind = kind, .codeptr = code, .function = function_of(code),
+    };
+    uint8_t small[512], *buf = small;
+    size_t cap, len;
+
+    source_of(code, &r.file, &r.line);
+    cap = vftr_vfd_omp_regions_bound(&r, 1);
+    if (cap > sizeof small && (buf = malloc(cap)) == NULL)
+        return;
+    len = vftr_vfd_encode_omp_regions(&r, 1, buf, cap);
+    if (len)
+        vftr_ext_chunk(buf, len);
+    if (buf != small)
+        free(buf);
+}
+
+/* Slow path of region_id: under the lock, find or define. */
+static VFTR_NI uint32_t region_define(uint32_t kind, uintptr_t code)
+{
+    size_t h = map_hash(code, kind), i;
+    uint32_t id = 0;
+
+    pthread_mutex_lock(&map_lock);
+    for (i = 0; i < MAP_CAP; i++) {
+        struct map_slot *s = &region_map[(h + i) & (MAP_CAP - 1)];
+        uint32_t sid = atomic_load_explicit(&s->id, memory_order_relaxed);
+
+        if (sid == 0) {
+            if (map_count >= MAP_LIMIT)
+                break;
+            id = atomic_fetch_add(&next_region, 1);
+            define_region(id, kind, code);
+            atomic_store_explicit(&s->code, code, memory_order_relaxed);
+            atomic_store_explicit(&s->kind, kind, memory_order_relaxed);
+            atomic_store_explicit(&s->id, id, memory_order_release);
+            map_count++;
+            goto out;
+        }
+        if (atomic_load_explicit(&s->code, memory_order_relaxed) == code
+            && atomic_load_explicit(&s->kind, memory_order_relaxed) == kind) {
+            id = sid;
+            goto out;
+        }
+    }
+    /* the map is full: one shared entry per kind */
+    if (overflow_id[kind] == 0) {
+        overflow_id[kind] = atomic_fetch_add(&next_region, 1);
+        define_region(overflow_id[kind], kind, 0);
+    }
+    id = overflow_id[kind];
+out:
+    pthread_mutex_unlock(&map_lock);
+    return id;
+}
+
+/* The OMP_REGIONS id of (kind, code), defined on first sight. */
+static inline VFTR_NI uint32_t region_id(uint32_t kind, const void *codeptr)
+{
+    uintptr_t code = (uintptr_t)codeptr;
+    size_t h = map_hash(code, kind);
+
+    for (size_t i = 0; i < MAP_CAP; i++) {
+        struct map_slot *s = &region_map[(h + i) & (MAP_CAP - 1)];
+        uint32_t id = atomic_load_explicit(&s->id, memory_order_acquire);
+
+        if (id == 0)
+            break;
+        if (atomic_load_explicit(&s->code, memory_order_relaxed) == code
+            && atomic_load_explicit(&s->kind, memory_order_relaxed) == kind)
+            return id;
+    }
+    return region_define(kind, code);
+}
+
+/* ------------------------------------------------------ thread stacks */
+
+#define VFTR_OMPT_DEPTH 64
+
+struct frame {
+    uint32_t region;
+    uint32_t kind;
+    uint64_t instance;
+    uint64_t value;
+    bool recorded;              /* its BEGIN is in the trace */
+};
+
+struct othread {
+    _Atomic int busy;           /* the thread is inside a callback */
+    uint32_t depth;             /* frames in use */
+    uint32_t deeper;            /* begins beyond the stack (not recorded) */
+    struct vftr_thread *vt;     /* capture's state of the thread */
+    struct othread *next;       /* registry, newest first; never removed */
+    struct frame f[VFTR_OMPT_DEPTH];
+};
+
+static __thread struct othread *ot_tls __attribute__((tls_model("initial-exec")));
+static struct othread *_Atomic registry;
+
+/*
+ * The calling thread's stack, allocated and registered on its first
+ * callback (never freed: vftr_ompt_close_all may look at it), marked busy;
+ * NULL when the callback must do nothing (capture stopped, no memory).
+ * The busy flag and the phase are checked in the order vftr_guard_take
+ * uses (store, then load; vftr_stop_world's membarrier orders them), so
+ * that a thread either sees the phase STOPPED and leaves its stack alone or
+ * is seen busy by vftr_ompt_close_all, which then leaves it alone.
+ */
+static inline VFTR_NI struct othread *claim(void)
+{
+    struct othread *t = ot_tls;
+
+    if (VFTR_UNLIKELY(t == NULL)) {
+        if ((t = calloc(1, sizeof *t)) == NULL)
+            return NULL;
+        t->vt = vftr_thread_attach();
+        t->next = atomic_load_explicit(&registry, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(&registry, &t->next, t,
+                                                      memory_order_release, memory_order_relaxed))
+            ;
+        ot_tls = t;
+    }
+    atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+    if (VFTR_UNLIKELY(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed)
+                      == VFTR_PHASE_STOPPED)) {
+        atomic_store_explicit(&t->busy, 0, memory_order_release);
+        return NULL;
+    }
+    return t;
+}
+
+static inline VFTR_NI void release(struct othread *t)
+{
+    atomic_store_explicit(&t->busy, 0, memory_order_release);
+}
+
+static VFTR_NI bool emit(uint32_t ev, const struct frame *f, uint64_t now)
+{
+    struct vftr_vfd_omp o = { .region = f->region, .instance = f->instance, .value = f->value };
+    uint8_t buf[VFTR_VFD_EXT_MAX];
+    size_t n = vftr_vfd_omp_encode(&o, buf);
+
+    return n && vftr_ext_event(now, ev, buf, (uint32_t)n) == 0;
+}
+
+static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uint64_t instance,
+                          uint64_t value)
+{
+    struct frame *f;
+
+    if (t->depth == VFTR_OMPT_DEPTH) {
+        t->deeper++;
+        return;
+    }
+    f = &t->f[t->depth++];
+    f->region = region;
+    f->kind = kind;
+    f->instance = instance;
+    f->value = value;
+    f->recorded = emit(VFTR_VFD_OMP_BEGIN, f, vftr_ext_now());
+}
+
+/* Closes frame i of t and, for frames above it, closes and reopens them
+ * so that the trace nests. */
+static VFTR_NI void close_frame(struct othread *t, uint32_t i, uint64_t now)
+{
+    uint32_t j;
+
+    for (j = t->depth; j-- > i;)
+        if (t->f[j].recorded)
+            emit(VFTR_VFD_OMP_END, &t->f[j], now);
+    for (j = i + 1; j < t->depth; j++) {
+        t->f[j - 1] = t->f[j];
+        if (t->f[j - 1].recorded)
+            t->f[j - 1].recorded = emit(VFTR_VFD_OMP_BEGIN, &t->f[j - 1], now);
+    }
+    t->depth--;
+}
+
+#define ANY_INSTANCE UINT64_MAX
+
+/* Ends the innermost open region of kind (and instance unless ANY).
+ * value, unless 0, replaces the frame's value for the END event. */
+static VFTR_NI void end(struct othread *t, uint32_t kind, uint64_t instance, uint64_t value)
+{
+    uint32_t i;
+
+    if (t->deeper) {
+        t->deeper--;
+        return;
+    }
+    for (i = t->depth; i-- > 0;) {
+        struct frame *f = &t->f[i];
+
+        if (f->kind == kind && (instance == ANY_INSTANCE || f->instance == instance)) {
+            if (value)
+                f->value = value;
+            close_frame(t, i, vftr_ext_now());
+            return;
+        }
+    }
+}
+
+static VFTR_NI struct frame *find(struct othread *t, uint32_t kind, uint64_t instance)
+{
+    for (uint32_t i = t->depth; i-- > 0;)
+        if (t->f[i].kind == kind && t->f[i].instance == instance)
+            return &t->f[i];
+    return NULL;
+}
+
+/* Closes every open region of t (thread end, tool finalization). */
+static VFTR_NI void close_all(struct othread *t)
+{
+    uint64_t now = vftr_ext_now();
+
+    while (t->depth)
+        close_frame(t, t->depth - 1, now);
+    t->deeper = 0;
+}
+
+VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
+{
+    int closed = 0;
+
+    if (put == NULL)
+        return 0;
+    for (struct othread *t = atomic_load_explicit(&registry, memory_order_acquire); t;
+         t = t->next) {
+        if (atomic_load_explicit(&t->busy, memory_order_acquire) || t->vt == NULL)
+            continue;   /* inside a callback: leave it alone */
+        while (t->depth) {
+            const struct frame *f = &t->f[--t->depth];
+            struct vftr_vfd_omp o = { .region = f->region, .instance = f->instance,
+                                      .value = f->value };
+            uint8_t buf[VFTR_VFD_EXT_MAX];
+            size_t n;
+
+            if (f->recorded && (n = vftr_vfd_omp_encode(&o, buf)) > 0
+                && put(t->vt, now, VFTR_VFD_OMP_END, buf, (uint32_t)n) == 0)
+                closed++;
+        }
+        t->deeper = 0;
+    }
+    lines_release();
+    return closed;
+}
+
+/* ------------------------------------------------------------ mapping */
+
+/* parallel_data->value: (implicit task region id << 32) | parallel seq.
+ * Explicit task_data->value: (task region id << 32) | task seq; an
+ * implicit task's: its parallel seq (high half 0). */
+static inline VFTR_NI uint64_t low32(const ompt_data_t *d)
+{
+    return d ? (uint32_t)d->value : 0;
+}
+
+static inline VFTR_NI uint32_t high32(const ompt_data_t *d)
+{
+    return d ? (uint32_t)(d->value >> 32) : 0;
+}
+
+static VFTR_NI uint32_t work_kind(ompt_work_t w)
+{
+    switch (w) {
+    case ompt_work_loop: return VFTR_VFD_OMP_LOOP;
+    case ompt_work_sections: return VFTR_VFD_OMP_SECTIONS;
+    case ompt_work_single_executor: return VFTR_VFD_OMP_SINGLE;
+    case ompt_work_single_other: return VFTR_VFD_OMP_SINGLE_OTHER;
+    case ompt_work_workshare: return VFTR_VFD_OMP_WORKSHARE;
+    case ompt_work_distribute: return VFTR_VFD_OMP_DISTRIBUTE;
+    case ompt_work_taskloop: return VFTR_VFD_OMP_TASKLOOP;
+    default: return 0;   /* scope: no kind */
+    }
+}
+
+static VFTR_NI uint32_t sync_kind(ompt_sync_region_t s)
+{
+    switch ((int)s) {
+    case ompt_sync_region_barrier_explicit:
+    case 1:   /* ompt_sync_region_barrier (deprecated): explicit in 5.0 runtimes */
+        return VFTR_VFD_OMP_BARRIER_EXPLICIT;
+    case 2:   /* ompt_sync_region_barrier_implicit (deprecated) */
+    case ompt_sync_region_barrier_implementation:
+    case ompt_sync_region_barrier_implicit_workshare:
+    case ompt_sync_region_barrier_implicit_parallel:
+    case ompt_sync_region_barrier_teams:
+        return VFTR_VFD_OMP_BARRIER;
+    case ompt_sync_region_taskwait: return VFTR_VFD_OMP_TASKWAIT;
+    case ompt_sync_region_taskgroup: return VFTR_VFD_OMP_TASKGROUP;
+    default: return 0;   /* reduction: no kind */
+    }
+}
+
+/* Waiting kind of a mutex (0: none, test_* never wait), and held kind. */
+static VFTR_NI uint32_t mutex_wait_kind(ompt_mutex_t m)
+{
+    switch (m) {
+    case ompt_mutex_lock:
+    case ompt_mutex_nest_lock: return VFTR_VFD_OMP_LOCK_WAIT;
+    case ompt_mutex_critical: return VFTR_VFD_OMP_CRITICAL_WAIT;
+    case ompt_mutex_ordered: return VFTR_VFD_OMP_ORDERED_WAIT;
+    default: return 0;
+    }
+}
+
+static VFTR_NI uint32_t mutex_held_kind(ompt_mutex_t m)
+{
+    switch (m) {
+    case ompt_mutex_lock:
+    case ompt_mutex_test_lock:
+    case ompt_mutex_nest_lock:
+    case ompt_mutex_test_nest_lock: return VFTR_VFD_OMP_LOCK;
+    case ompt_mutex_critical: return VFTR_VFD_OMP_CRITICAL;
+    case ompt_mutex_ordered: return VFTR_VFD_OMP_ORDERED;
+    default: return 0;   /* atomic */
+    }
+}
+
+/* ---------------------------------------------------------- callbacks */
+
+/* Each callback claims the thread's stack for its duration (claim()). */
+
+static VFTR_NI void on_thread_begin(ompt_thread_t type, ompt_data_t *data)
+{
+    struct othread *t = claim();
+
+    (void)type;
+    (void)data;
+    if (t)
+        release(t);
+}
+
+static VFTR_NI void on_thread_end(ompt_data_t *data)
+{
+    struct othread *t = claim();
+
+    (void)data;
+    if (t == NULL)
+        return;
+    close_all(t);
+    release(t);
+}
+
+static VFTR_NI void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *frame,
+                                      ompt_data_t *parallel, unsigned int requested, int flags,
+                                      const void *codeptr)
+{
+    struct othread *t = claim();
+    uint32_t seq, rid;
+
+    (void)task;
+    (void)frame;
+    (void)flags;
+    if (t == NULL)
+        return;
+    seq = atomic_fetch_add_explicit(&next_parallel, 1, memory_order_relaxed);
+    rid = region_id(VFTR_VFD_OMP_PARALLEL, codeptr);
+    if (parallel)
+        parallel->value = (uint64_t)region_id(VFTR_VFD_OMP_IMPLICIT_TASK, codeptr) << 32 | seq;
+    begin(t, VFTR_VFD_OMP_PARALLEL, rid, seq, requested);
+    release(t);
+}
+
+static VFTR_NI void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags,
+                                    const void *codeptr)
+{
+    struct othread *t = claim();
+
+    (void)task;
+    (void)flags;
+    (void)codeptr;
+    if (t == NULL)
+        return;
+    end(t, VFTR_VFD_OMP_PARALLEL, low32(parallel), 0);
+    release(t);
+}
+
+static VFTR_NI void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
+                                     ompt_data_t *task, unsigned int actual, unsigned int index,
+                                     int flags)
+{
+    struct othread *t;
+
+    if ((flags & ompt_task_initial) || (t = claim()) == NULL)
+        return;
+    if (endpoint == ompt_scope_begin) {
+        uint64_t seq = low32(parallel);
+        uint32_t rid = high32(parallel);
+        struct frame *p;
+
+        if (rid == 0)
+            rid = region_id(VFTR_VFD_OMP_IMPLICIT_TASK, NULL);
+        if (task)
+            task->value = seq;
+        /* the encountering thread learns the real team size here */
+        if (index == 0 && (p = find(t, VFTR_VFD_OMP_PARALLEL, seq)) != NULL)
+            p->value = actual;
+        begin(t, VFTR_VFD_OMP_IMPLICIT_TASK, rid, seq, index);
+    } else if (endpoint == ompt_scope_end) {
+        end(t, VFTR_VFD_OMP_IMPLICIT_TASK, task ? task->value : ANY_INSTANCE, 0);
+    }
+    release(t);
+}
+
+/* Begin or end of a scoped region of kind at codeptr (work, sync, masked). */
+static VFTR_NI void scoped(uint32_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
+                           uint64_t value, const void *codeptr)
+{
+    struct othread *t;
+
+    if (kind == 0 || (t = claim()) == NULL)
+        return;
+    if (endpoint == ompt_scope_begin)
+        begin(t, kind, region_id(kind, codeptr), low32(parallel), value);
+    else if (endpoint == ompt_scope_end)
+        end(t, kind, ANY_INSTANCE, 0);
+    release(t);
+}
+
+static VFTR_NI void on_work(ompt_work_t wstype, ompt_scope_endpoint_t endpoint,
+                            ompt_data_t *parallel, ompt_data_t *task, uint64_t count,
+                            const void *codeptr)
+{
+    uint32_t kind = work_kind(wstype);
+
+    (void)task;
+    scoped(kind, endpoint, parallel, kind == VFTR_VFD_OMP_LOOP ? count : 0, codeptr);
+}
+
+static VFTR_NI void on_sync_region(ompt_sync_region_t skind, ompt_scope_endpoint_t endpoint,
+                                   ompt_data_t *parallel, ompt_data_t *task, const void *codeptr)
+{
+    (void)task;
+    scoped(sync_kind(skind), endpoint, parallel, 0, codeptr);
+}
+
+static VFTR_NI void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
+                              ompt_data_t *task, const void *codeptr)
+{
+    (void)task;
+    scoped(VFTR_VFD_OMP_MASKED, endpoint, parallel, 0, codeptr);
+}
+
+static VFTR_NI void on_mutex_acquire(ompt_mutex_t mkind, unsigned int hint, unsigned int impl,
+                                     ompt_wait_id_t wait_id, const void *codeptr)
+{
+    uint32_t kind = mutex_wait_kind(mkind);
+    struct othread *t;
+
+    (void)hint;
+    (void)impl;
+    if (kind == 0 || (t = claim()) == NULL)
+        return;
+    begin(t, kind, region_id(kind, codeptr), wait_id, 0);
+    release(t);
+}
+
+static VFTR_NI void on_mutex_acquired(ompt_mutex_t mkind, ompt_wait_id_t wait_id,
+                                      const void *codeptr)
+{
+    uint32_t wait = mutex_wait_kind(mkind), held = mutex_held_kind(mkind);
+    struct othread *t = claim();
+
+    if (t == NULL)
+        return;
+    if (wait)
+        end(t, wait, wait_id, 0);
+    if (held)
+        begin(t, held, region_id(held, codeptr), wait_id, 0);
+    release(t);
+}
+
+static VFTR_NI void on_mutex_released(ompt_mutex_t mkind, ompt_wait_id_t wait_id,
+                                      const void *codeptr)
+{
+    uint32_t held = mutex_held_kind(mkind);
+    struct othread *t;
+
+    (void)codeptr;
+    if (held == 0 || (t = claim()) == NULL)
+        return;
+    end(t, held, wait_id, 0);
+    release(t);
+}
+
+/* A nest lock its owner takes again: the wait ends, the lock was already
+ * held (its held region runs from the first acquisition to the release
+ * that frees it).  Releases that leave it held are not regions. */
+static VFTR_NI void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
+                                 const void *codeptr)
+{
+    struct othread *t;
+
+    (void)codeptr;
+    if (endpoint != ompt_scope_begin || (t = claim()) == NULL)
+        return;
+    end(t, VFTR_VFD_OMP_LOCK_WAIT, wait_id, 0);
+    release(t);
+}
+
+static VFTR_NI void on_task_create(ompt_data_t *task, const ompt_frame_t *frame,
+                                   ompt_data_t *new_task, int flags, int has_dependences,
+                                   const void *codeptr)
+{
+    (void)task;
+    (void)frame;
+    (void)has_dependences;
+    if (new_task == NULL)
+        return;
+    if (flags & ompt_task_explicit) {
+        uint32_t seq = atomic_fetch_add_explicit(&next_task, 1, memory_order_relaxed);
+
+        new_task->value = (uint64_t)region_id(VFTR_VFD_OMP_TASK, codeptr) << 32 | seq;
+    } else {
+        new_task->value = 0;
+    }
+}
+
+static VFTR_NI void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status,
+                                     ompt_data_t *next)
+{
+    struct othread *t;
+
+    if ((high32(prior) == 0 && high32(next) == 0) || (t = claim()) == NULL)
+        return;
+    /* a finished explicit task ends; a suspended one stays open (the
+     * tasks run meanwhile nest inside it) */
+    if (high32(prior) != 0
+        && (status == ompt_task_complete || status == ompt_task_cancel
+            || status == ompt_task_detach))
+        end(t, VFTR_VFD_OMP_TASK, low32(prior), 0);
+    if (high32(next) != 0 && find(t, VFTR_VFD_OMP_TASK, low32(next)) == NULL)
+        begin(t, VFTR_VFD_OMP_TASK, high32(next), low32(next), 0);
+    release(t);
+}
+
+/* --------------------------------------------------------------- tool */
+
+/* The callbacks, once: a table of (event, function). */
+static const struct {
+    ompt_callbacks_t event;
+    ompt_callback_t fn;
+} callbacks[] = {
+    { ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin },
+    { ompt_callback_thread_end, (ompt_callback_t)on_thread_end },
+    { ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin },
+    { ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end },
+    { ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task },
+    { ompt_callback_work, (ompt_callback_t)on_work },
+    { ompt_callback_sync_region, (ompt_callback_t)on_sync_region },
+    { ompt_callback_masked, (ompt_callback_t)on_masked },
+    { ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire },
+    { ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired },
+    { ompt_callback_mutex_released, (ompt_callback_t)on_mutex_released },
+    { ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock },
+    { ompt_callback_task_create, (ompt_callback_t)on_task_create },
+    { ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule },
+};
+
+static VFTR_NI int tool_initialize(ompt_function_lookup_t lookup, int initial_device,
+                                   ompt_data_t *tool_data)
+{
+    ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+
+    (void)initial_device;
+    (void)tool_data;
+    if (set == NULL)
+        return 0;   /* no callbacks: the runtime drops the tool */
+    for (size_t i = 0; i < sizeof callbacks / sizeof callbacks[0]; i++)
+        set(callbacks[i].event, callbacks[i].fn);
+    return 1;
+}
+
+static VFTR_NI void tool_finalize(ompt_data_t *tool_data)
+{
+    struct othread *t = claim();
+
+    (void)tool_data;
+    if (t == NULL)
+        return;
+    close_all(t);
+    release(t);
+}
+
+VFTR_EXPORT VFTR_NI ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                              const char *runtime_version)
+{
+    static ompt_start_tool_result_t result = {
+        .initialize = tool_initialize, .finalize = tool_finalize, .tool_data = { 0 },
+    };
+    const struct vftr_config *cfg;
+
+    (void)omp_version;
+    if (runtime_version == NULL)    /* the dummy call that keeps the symbol linked */
+        return NULL;
+    /* Initializes capture if no hook has yet, through the thread attach
+     * (vftr_init_once alone would leave this thread with the dummy state
+     * that initialization installs while it runs: it would never record). */
+    vftr_thread_attach();
+    cfg = vftr_ext_config();
+    if (cfg == NULL || !cfg->sampling_active)
+        return NULL;                /* nothing records OpenMP events: no tool, no cost */
+    return &result;
+}
+
+#endif /* VFTR_HAVE_OMPT */

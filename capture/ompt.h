@@ -1,0 +1,37 @@
+/*
+ * ompt.h — what the rest of capture may ask of the OpenMP tool (ompt.c).
+ *
+ * The tool keeps, per thread, a stack of the OpenMP regions it has begun
+ * and not yet ended.  libomp reports the end of a worker's last implicit
+ * task (and of the barrier before it) only when it shuts down, after
+ * capture has finalized; vftr_ompt_close_all lets the finalizer end such
+ * regions in the trace, as vftr_trace_close_frames ends open functions.
+ *
+ * Thread-safety: call it once the other threads have been stopped
+ * (vftr_stop_world): a thread that is inside a tool callback at that
+ * moment is skipped, and a thread's callbacks do nothing once the phase is
+ * STOPPED.  Not async-signal-safe (it calls put, which may allocate).
+ */
+#ifndef VFTR_CAPTURE_OMPT_H
+#define VFTR_CAPTURE_OMPT_H
+
+#include <stdint.h>
+
+struct vftr_thread;
+
+/* Appends an extended event (kind, payload of len bytes) at time to the
+ * buffer of thread t; 0 or -errno.  The finalizer's way to write into
+ * another thread's buffer. */
+typedef int vftr_ompt_put_fn(struct vftr_thread *t, uint64_t time, uint32_t kind,
+                             const void *payload, uint32_t len);
+
+/* Ends, at time now, every OpenMP region still open on any thread (an
+ * OMP_END event per region whose begin was recorded, innermost first,
+ * through put) and empties the stacks.  Returns the number of END events
+ * written.  A tool that never ran (or a build without <omp-tools.h>)
+ * writes none.  It also ends the session that reads source lines for
+ * region definitions (ompt_lines.h): regions defined later (a task created
+ * after finalization) get no file:line. */
+int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now) __attribute__((no_instrument_function));
+
+#endif /* VFTR_CAPTURE_OMPT_H */

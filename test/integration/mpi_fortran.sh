@@ -1,0 +1,42 @@
+#!/bin/bash
+# mpi_fortran.sh — Fortran (`use mpi`, mpif90) under mpirun -np 4
+# (test/mpi/mpi_fortran.f90), run once starting with MPI_INIT and once with
+# MPI_INIT_THREAD: the program calls every Fortran routine the wrapper
+# table generates (build/gen/capture/mpi/wrappers.txt) plus the hand-written
+# MPI_INIT, MPI_INIT_THREAD and MPI_PCONTROL; each must be linked by its
+# Fortran symbol and recorded as an MPI call, and the messages and
+# collectives (handles, statuses, MPI_IN_PLACE, MPI_STATUS(ES)_IGNORE and
+# 1-based indices converted) must be exactly what the program counted.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../mpi/common.sh
+. "$here/../mpi/common.sh"
+
+prog=$MPIDIR/mpi_fortran
+if [ ! -x "$prog" ]; then
+    skip "Fortran MPI test" "mpif90 not found at build time"
+    exit 0
+fi
+[ -f "$GEN_LIST" ] || { fail "no $GEN_LIST"; exit 1; }
+
+for mode in init thread; do
+    d=$mpi_tmp/f_$mode
+    mrun 4 "$d" "$prog" "$mode"
+    basics "fortran ($mode)" "$d" 4 mpi_fortran
+    messages "fortran ($mode)" "$d" 4
+    matching "fortran ($mode)" "$d" 4
+done
+
+# every wrapped Fortran symbol: referenced by the program, called (recorded)
+want=$( (awk '$2 != "-" { print $1 }' "$GEN_LIST"; echo MPI_Init; echo MPI_Init_thread; echo MPI_Pcontrol) | sort -u)
+syms=$(nm -D --undefined-only "$prog" | awk '{ print $2 }')
+called=$(cat "$mpi_tmp"/f_*/.got_[0-3] | awk '$1 == "call" && $3 > 0 { print $2 }' | sort -u)
+missing_sym=0 missing_call=0
+for f in $want; do
+    s=$(echo "$f" | tr 'A-Z' 'a-z')_
+    echo "$syms" | grep -qx "$s" || { missing_sym=$((missing_sym + 1)); echo "    not linked: $s"; }
+    echo "$called" | grep -qx "$f" || { missing_call=$((missing_call + 1)); echo "    not recorded: $f"; }
+done
+n=$(echo "$want" | wc -l)
+check "fortran: the program links all $n wrapped Fortran symbols" 0 "$missing_sym"
+check "fortran: all $n wrapped Fortran routines recorded as MPI calls" 0 "$missing_call"
+finish
