@@ -454,6 +454,12 @@ void vftr_membarrier_setup(void) VFTR_NI;
 /* atexit handler: runs once per process (any thread). */
 void vftr_finalize(void) VFTR_NI;
 
+/* What a profile log says about the run (logfile.h), as it stands: trace
+ * file vfd (NULL: none) of trace_bytes, wall clock end_ns as the end. */
+struct vftr_run_info;
+void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd, uint64_t trace_bytes,
+                   uint64_t end_ns) VFTR_NI;
+
 /* ------------------------------------------------------------ rank.c */
 
 /*

@@ -290,29 +290,10 @@ static VFTR_NI int ev_dump(char *reply, size_t len)
     if (rc < 0)
         return rc;
     prof.run_time = (double)(now - vftr_proc.start_ticks) / tps;
-    memset(&run, 0, sizeof run);
-    run.rank = rank;
-    run.size = vftr_proc.size < 1 ? 1 : vftr_proc.size;
-    run.pid = vftr_proc.pid;
-    run.host = vftr_proc.host;
-    run.exe = vftr_proc.exe[0] ? vftr_proc.exe : NULL;
-    run.vfd_path = vftr_proc.tmp_path[0] ? vftr_proc.tmp_path : NULL;
-    run.start.tv_sec = (time_t)(vftr_proc.start_ns / 1000000000u);
-    run.start.tv_nsec = (long)(vftr_proc.start_ns % 1000000000u);
-    {
-        uint64_t end_ns = vftr_clock_realtime_ns();
-
-        run.end.tv_sec = (time_t)(end_ns / 1000000000u);
-        run.end.tv_nsec = (long)(end_ns % 1000000000u);
-    }
-    memcpy(run.run_id, vftr_proc.run_id, sizeof run.run_id);
-    run.trace_bytes = vftr_trace_bytes();
-    run.trace_events = atomic_load(&vftr_proc.events_written);
-    run.trace_cap = vftr_proc.set.max_bytes;
-    run.trace_active = run.vfd_path && !atomic_load(&vftr_proc.trace_off) && !ctl.stopped;
+    vftr_run_info(&run, rank, vftr_proc.tmp_path[0] ? vftr_proc.tmp_path : NULL,
+                  vftr_trace_bytes(), vftr_clock_realtime_ns());
+    run.trace_active = run.trace_active && !ctl.stopped;
     run.trace_message = "profile so far (vftr-ctl dump); the run goes on";
-    run.clock = vftr_clock_kind == VFTR_CLK_TSC ? "tsc" : "monotonic";
-    run.sample_interval = vftr_proc.cfg.sampling_sample_interval;
     ctl.dumps++;
     if ((size_t)snprintf(path, sizeof path, "%s/%s_%d.dump%u.log", vftr_proc.dir, vftr_proc.base,
                          rank, ctl.dumps) >= sizeof path) {

@@ -23,6 +23,31 @@
 #include "logfile.h"
 #include "ompt.h"
 
+VFTR_NI void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd,
+                          uint64_t trace_bytes, uint64_t end_ns)
+{
+    memset(run, 0, sizeof *run);
+    run->rank = rank;
+    run->size = vftr_proc.size < 1 ? 1 : vftr_proc.size;
+    run->pid = vftr_proc.pid;
+    run->host = vftr_proc.host;
+    run->exe = vftr_proc.exe[0] ? vftr_proc.exe : NULL;
+    run->vfd_path = vfd;
+    run->start.tv_sec = (time_t)(vftr_proc.start_ns / 1000000000u);
+    run->start.tv_nsec = (long)(vftr_proc.start_ns % 1000000000u);
+    run->end.tv_sec = (time_t)(end_ns / 1000000000u);
+    run->end.tv_nsec = (long)(end_ns % 1000000000u);
+    memcpy(run->run_id, vftr_proc.run_id, sizeof run->run_id);
+    run->trace_bytes = trace_bytes;
+    run->trace_events = atomic_load(&vftr_proc.events_written);
+    run->trace_cap = vftr_proc.set.max_bytes;
+    run->trace_capped = atomic_load(&vftr_proc.cap_hit);
+    run->trace_active = vfd != NULL && !atomic_load(&vftr_proc.trace_off);
+    run->clock = vftr_clock_kind == VFTR_CLK_TSC ? "tsc"
+                 : vftr_clock_kind == VFTR_CLK_TEST ? "test" : "monotonic";
+    run->sample_interval = vftr_proc.cfg.sampling_sample_interval;
+}
+
 VFTR_NI void vftr_finalize(void)
 {
     struct vftr_thread *self = vftr_tls, *t;
@@ -71,32 +96,13 @@ VFTR_NI void vftr_finalize(void)
     }
     prof.run_time = (double)(end_ticks - vftr_proc.start_ticks) / tps;
 
-    memset(&run, 0, sizeof run);
-    run.rank = rank;
-    run.size = vftr_proc.size < 1 ? 1 : vftr_proc.size;
-    run.pid = vftr_proc.pid;
-    run.host = vftr_proc.host;
-    run.exe = vftr_proc.exe[0] ? vftr_proc.exe : NULL;
-    run.vfd_path = vfd[0] ? vfd : NULL;
-    run.start.tv_sec = (time_t)(vftr_proc.start_ns / 1000000000u);
-    run.start.tv_nsec = (long)(vftr_proc.start_ns % 1000000000u);
-    run.end.tv_sec = (time_t)(end_ns / 1000000000u);
-    run.end.tv_nsec = (long)(end_ns % 1000000000u);
-    memcpy(run.run_id, vftr_proc.run_id, sizeof run.run_id);
-    run.trace_bytes = vftr_proc.final_bytes;
-    run.trace_events = atomic_load(&vftr_proc.events_written);
-    run.trace_cap = vftr_proc.set.max_bytes;
-    run.trace_capped = atomic_load(&vftr_proc.cap_hit);
-    run.trace_active = vfd[0] && !atomic_load(&vftr_proc.trace_off);
+    vftr_run_info(&run, rank, vfd[0] ? vfd : NULL, vftr_proc.final_bytes, end_ns);
     if (run.trace_capped)
         run.trace_message = "the trace reached its size cap (trace.max_size)";
     else if (vftr_proc.write_errno)
         run.trace_message = strerror(vftr_proc.write_errno);
     else if (!vftr_proc.cfg.sampling_active)
         run.trace_message = "tracing off (sampling.active = false)";
-    run.clock = vftr_clock_kind == VFTR_CLK_TSC ? "tsc"
-                : vftr_clock_kind == VFTR_CLK_TEST ? "test" : "monotonic";
-    run.sample_interval = vftr_proc.cfg.sampling_sample_interval;
 
     if ((size_t)snprintf(log, sizeof log, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank)
         < sizeof log) {

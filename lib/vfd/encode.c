@@ -105,22 +105,6 @@ size_t vftr_vfd_encode_bound(size_t n)
  * room checks when the buffer holds the worst case (the usual flush), with
  * them otherwise.  Returns the end of the payload, or NULL when it does not
  * fit or the input is invalid. */
-/* LEB128 with straight-line code for one and two bytes, the sizes of
- * nearly every tag and time step; larger values take the loop. */
-static inline __attribute__((always_inline)) uint8_t *put_small_varint(uint8_t *p, uint64_t v)
-{
-    if (v < 0x80) {
-        *p = (uint8_t)v;
-        return p + 1;
-    }
-    if (v < 0x4000) {
-        p[0] = (uint8_t)(v | 0x80);
-        p[1] = (uint8_t)(v >> 7);
-        return p + 2;
-    }
-    return vfd_put_varint(p, v);
-}
-
 static inline __attribute__((always_inline)) uint8_t *
 encode_loop(const struct vftr_vfd_event *ev, size_t n, uint8_t *p, const uint8_t *end,
             uint64_t *lastp, uint32_t *countp, const int checked)
@@ -139,8 +123,8 @@ encode_loop(const struct vftr_vfd_event *ev, size_t n, uint8_t *p, const uint8_t
             if (checked && (size_t)(end - p) < 15)
                 return NULL;
             uint64_t tag = (uint64_t)e->id << 2 | code;
-            p = put_small_varint(p, tag);
-            p = put_small_varint(p, delta);
+            p = vftr_vfd_put_varint(p, tag);
+            p = vftr_vfd_put_varint(p, delta);
             continue;
         }
         if (e->kind < VFTR_VFD_PAUSE)

@@ -149,7 +149,9 @@ size_t vftr_vfd_encode_events(const struct vftr_vfd_event *ev, size_t n, uint8_t
  */
 #define VFTR_VFD_EVENT_MAX 20u     /* two varints of at most 10 bytes */
 
-static inline uint8_t *vftr_vfd_put_varint(uint8_t *p, uint64_t v)
+/* LEB128 with straight-line code for one and two bytes, the sizes of nearly
+ * every tag and time step; larger values take the loop. */
+static inline __attribute__((always_inline)) uint8_t *vftr_vfd_put_varint(uint8_t *p, uint64_t v)
 {
     if (v < 0x80) {
         *p = (uint8_t)v;
