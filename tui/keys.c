@@ -305,6 +305,22 @@ static enum tui_result a_messages(struct tui_app *app)
     return TUI_REDRAW;
 }
 
+static enum tui_result a_colour(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+    size_t ng;
+
+    tui_model_groups(app->model, &ng);
+    if (!v->color_by_group && ng == 0) {
+        snprintf(app->message, sizeof app->message, "the trace defines no function groups");
+        return TUI_REDRAW;
+    }
+    v->color_by_group = !v->color_by_group;
+    snprintf(app->message, sizeof app->message, "colours by %s",
+             v->color_by_group ? "function group" : "function");
+    return TUI_REDRAW;
+}
+
 static enum tui_result a_redraw(struct tui_app *app)
 {
     (void)app;
@@ -349,6 +365,7 @@ const struct tui_key tui_keys[] = {
     { 'N', "N", "previous function matching the search", a_search_prev },
     { 'f', "f", "fold or unfold the threads of the selected process", a_fold },
     { 'M', "M", "mark message sends/receives (*) and collectives (#)", a_messages },
+    { 'c', "c", "colour the timeline by function or by function group", a_colour },
     { TUI_KEY_RESIZE, NULL, NULL, a_redraw },
     { 0, NULL, NULL, NULL },
 };

@@ -59,13 +59,14 @@ static int apply_window(const struct vftr_tool *tool, struct tui_model *m, const
     return 0;
 }
 
-/* CPU time of this thread: on a shared machine the wall time of a jump
- * also measures the other programs; both are reported. */
+/* CPU time of the process (the replay threads included): on a shared
+ * machine the wall time of a jump also measures the other programs; both
+ * are reported. */
 static double cpu_now(void)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "model.h"
+#include "model/grow.h"
 #include "model/replay.h"
 #include "util/errmsg.h"
 #include "util/tracesel.h"
@@ -35,6 +36,10 @@ struct tui_model {
     size_t nrows;
     struct tui_func *funcs;
     size_t nfuncs, capfuncs;
+    struct tui_group *groups;   /* DefFunctionGroup, sorted by id */
+    size_t ngroups, capgroups;
+    struct tui_counter *counters;  /* DefCounter, sorted by id */
+    size_t ncounters, capcounters;
     char namebuf[32];
     struct tui_view view;
     struct tui_data data;
@@ -53,19 +58,6 @@ struct tui_model {
     size_t capstack, capmsgs;
 };
 
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? 2 * *cap : 16;
-    void *p = realloc(*arr, ncap * size);
-
-    if (!p)
-        return -ENOMEM;
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
 
 /* ------------------------------------------------------------ definitions */
 
@@ -76,7 +68,7 @@ static int on_defprocess(void *ud, uint32_t stream, uint32_t id, const char *nam
 
     (void)stream;
     (void)kv;
-    if (grow((void **)&m->procs, &m->capprocs, m->nprocs, sizeof *m->procs) < 0)
+    if (vftr_reserve((void **)&m->procs, &m->capprocs, m->nprocs, sizeof *m->procs) < 0)
         return OTF_RETURN_ABORT;
     m->procs[m->nprocs] = (struct tui_proc){ id, strdup(name ? name : ""), parent, 0, 0, 0 };
     if (!m->procs[m->nprocs].name)
@@ -91,16 +83,69 @@ static int on_deffunction(void *ud, uint32_t stream, uint32_t id, const char *na
     struct tui_model *m = ud;
 
     (void)stream;
-    (void)group;
     (void)source;
     (void)kv;
-    if (grow((void **)&m->funcs, &m->capfuncs, m->nfuncs, sizeof *m->funcs) < 0)
+    if (vftr_reserve((void **)&m->funcs, &m->capfuncs, m->nfuncs, sizeof *m->funcs) < 0)
         return OTF_RETURN_ABORT;
-    m->funcs[m->nfuncs] = (struct tui_func){ id, strdup(name ? name : "") };
+    m->funcs[m->nfuncs] = (struct tui_func){ id, strdup(name ? name : ""), group };
     if (!m->funcs[m->nfuncs].name)
         return OTF_RETURN_ABORT;
     m->nfuncs++;
     return OTF_RETURN_OK;
+}
+
+static int on_defgroup(void *ud, uint32_t stream, uint32_t id, const char *name,
+                       OTF_KeyValueList *kv)
+{
+    struct tui_model *m = ud;
+
+    (void)stream;
+    (void)kv;
+    if (vftr_reserve((void **)&m->groups, &m->capgroups, m->ngroups, sizeof *m->groups) < 0)
+        return OTF_RETURN_ABORT;
+    m->groups[m->ngroups] = (struct tui_group){ id, strdup(name ? name : "") };
+    if (!m->groups[m->ngroups].name)
+        return OTF_RETURN_ABORT;
+    m->ngroups++;
+    return OTF_RETURN_OK;
+}
+
+static int on_defcounter(void *ud, uint32_t stream, uint32_t id, const char *name,
+                         uint32_t properties, uint32_t group, const char *unit,
+                         OTF_KeyValueList *kv)
+{
+    struct tui_model *m = ud;
+
+    (void)stream;
+    (void)properties;
+    (void)group;
+    (void)kv;
+    if (vftr_reserve((void **)&m->counters, &m->capcounters, m->ncounters,
+                     sizeof *m->counters) < 0)
+        return OTF_RETURN_ABORT;
+    m->counters[m->ncounters] = (struct tui_counter){ id, strdup(name ? name : ""),
+                                                     strdup(unit ? unit : "") };
+    if (!m->counters[m->ncounters].name || !m->counters[m->ncounters].unit) {
+        free(m->counters[m->ncounters].name);
+        free(m->counters[m->ncounters].unit);
+        return OTF_RETURN_ABORT;
+    }
+    m->ncounters++;
+    return OTF_RETURN_OK;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+    const struct tui_group *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_counter(const void *a, const void *b)
+{
+    const struct tui_counter *x = a, *y = b;
+
+    return (x->id > y->id) - (x->id < y->id);
 }
 
 static int cmp_proc(const void *a, const void *b)
@@ -137,6 +182,10 @@ static int read_names(struct tui_model *m, char *err, size_t errlen)
     OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFPROCESS_RECORD);
     OTF_HandlerArray_setHandler(h, HANDLER(on_deffunction), OTF_DEFFUNCTION_RECORD);
     OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFFUNCTION_RECORD);
+    OTF_HandlerArray_setHandler(h, HANDLER(on_defgroup), OTF_DEFFUNCTIONGROUP_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFFUNCTIONGROUP_RECORD);
+    OTF_HandlerArray_setHandler(h, HANDLER(on_defcounter), OTF_DEFCOUNTER_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFCOUNTER_RECORD);
     if (OTF_Reader_readDefinitions(r, h) == OTF_READ_ERROR)
         rc = vftr_errmsg(err, errlen, -EIO, "cannot read the definitions (%s)",
                          vftr_trace_otf_reason(why, sizeof why));
@@ -146,7 +195,10 @@ static int read_names(struct tui_model *m, char *err, size_t errlen)
         return rc;
     qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc);
     qsort(m->funcs, m->nfuncs, sizeof *m->funcs, cmp_func);
-    if (index_threads(m) < 0)
+    qsort(m->groups, m->ngroups, sizeof *m->groups, cmp_group);
+    qsort(m->counters, m->ncounters, sizeof *m->counters, cmp_counter);
+    m->data.counters = calloc(m->ncounters ? m->ncounters : 1, sizeof *m->data.counters);
+    if (!m->data.counters || index_threads(m) < 0)
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     return 0;
 }
@@ -270,6 +322,65 @@ const char *tui_model_func_name(struct tui_model *m, uint32_t id)
     return m->namebuf;
 }
 
+/* Index of id in a table sorted by id (id the first member), or -1. */
+#define FIND_BY_ID(table, n, key)                                                         \
+    do {                                                                                  \
+        size_t lo_ = 0, hi_ = (n);                                                        \
+        while (lo_ < hi_) {                                                               \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                                          \
+            if ((table)[mid_].id == (key))                                                \
+                return (long)mid_;                                                        \
+            if ((table)[mid_].id < (key))                                                 \
+                lo_ = mid_ + 1;                                                           \
+            else                                                                          \
+                hi_ = mid_;                                                               \
+        }                                                                                 \
+        return -1;                                                                        \
+    } while (0)
+
+static long func_find(const struct tui_model *m, uint32_t id)
+{
+    FIND_BY_ID(m->funcs, m->nfuncs, id);
+}
+
+static long group_find(const struct tui_model *m, uint32_t id)
+{
+    FIND_BY_ID(m->groups, m->ngroups, id);
+}
+
+const struct tui_group *tui_model_groups(const struct tui_model *m, size_t *n)
+{
+    *n = m->ngroups;
+    return m->groups;
+}
+
+const struct tui_counter *tui_model_counters(const struct tui_model *m, size_t *n)
+{
+    *n = m->ncounters;
+    return m->counters;
+}
+
+size_t tui_model_paints(const struct tui_model *m)
+{
+    return m->view.color_by_group ? m->ngroups : m->nfuncs;
+}
+
+long tui_model_paint(const struct tui_model *m, uint32_t function)
+{
+    long f = func_find(m, function);
+
+    if (f < 0 || !m->view.color_by_group)
+        return f;
+    return group_find(m, m->funcs[f].group);
+}
+
+const char *tui_model_paint_name(const struct tui_model *m, size_t paint)
+{
+    if (m->view.color_by_group)
+        return paint < m->ngroups ? m->groups[paint].name : "";
+    return paint < m->nfuncs ? m->funcs[paint].name : "";
+}
+
 /* ------------------------------------------------------------ lifecycle */
 
 struct tui_model *tui_model_open(const char *trace, char *err, size_t errlen)
@@ -335,6 +446,15 @@ void tui_model_free(struct tui_model *m)
     }
     for (size_t i = 0; i < m->nfuncs; i++)
         free(m->funcs[i].name);
+    for (size_t i = 0; i < m->ngroups; i++)
+        free(m->groups[i].name);
+    for (size_t i = 0; i < m->ncounters; i++) {
+        free(m->counters[i].name);
+        free(m->counters[i].unit);
+    }
+    free(m->groups);
+    free(m->counters);
+    free(m->data.counters);
     free(m->procs);
     free(m->rows);
     free(m->funcs);
@@ -615,7 +735,7 @@ static int cap_push(struct tui_model *m, uint32_t process, uint32_t function, ui
 
     if (!m->capturing || m->captured || process != m->sel_id)
         return 0;
-    if (grow((void **)&d->stack, &m->capstack, d->nstack, sizeof *d->stack) < 0)
+    if (vftr_reserve((void **)&d->stack, &m->capstack, d->nstack, sizeof *d->stack) < 0)
         return -ENOMEM;
     d->stack[d->nstack++] = (struct tui_frame){ function, enter };
     return 0;
@@ -643,7 +763,7 @@ static int cap_msg(struct tui_model *m, uint64_t time, uint32_t sender, uint32_t
 
     if (!m->capturing || m->captured || (sender != m->sel_id && receiver != m->sel_id))
         return 0;
-    if (grow((void **)&d->msgs, &m->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
+    if (vftr_reserve((void **)&d->msgs, &m->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
         return -ENOMEM;
     d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
     return 0;
@@ -903,7 +1023,7 @@ static int g_summary(void *arg, uint64_t time, uint32_t process, uint32_t functi
     struct sumvec *s = arg;
 
     (void)time;
-    if (grow((void **)&s->v, &s->cap, s->n, sizeof *s->v) < 0)
+    if (vftr_reserve((void **)&s->v, &s->cap, s->n, sizeof *s->v) < 0)
         return -ENOMEM;
     s->v[s->n++] = (struct sumrec){ process, function, calls, excl, incl };
     return 0;
@@ -1181,7 +1301,7 @@ static int d_open_frame(void *arg, uint32_t process, uint32_t function, uint64_t
     (void)depth;
     if (process != c->process)
         return 0;
-    if (grow((void **)&d->stack, &c->capstack, d->nstack, sizeof *d->stack) < 0)
+    if (vftr_reserve((void **)&d->stack, &c->capstack, d->nstack, sizeof *d->stack) < 0)
         return -ENOMEM;
     d->stack[d->nstack++] = (struct tui_frame){ function, enter };
     return 0;
@@ -1196,10 +1316,84 @@ static int d_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t re
     (void)comm;
     if (sender != c->process && receiver != c->process)
         return 0;
-    if (grow((void **)&d->msgs, &c->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
+    if (vftr_reserve((void **)&d->msgs, &c->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
         return -ENOMEM;
     d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
     return 0;
+}
+
+struct counter_ctx {
+    struct tui_model *m;
+    uint32_t process;
+    uint64_t upto;              /* records at or before it count */
+};
+
+/* Keeps the latest value of each counter of the selected process. */
+static int c_counter(void *arg, uint64_t time, uint32_t process, uint32_t counter,
+                     uint64_t value)
+{
+    struct counter_ctx *c = arg;
+    struct tui_model *m = c->m;
+    long i;
+
+    if (process != c->process || time > c->upto)
+        return 0;
+    i = -1;
+    for (size_t k = 0; k < m->ncounters && i < 0; k++)   /* few counters */
+        if (m->counters[k].id == counter)
+            i = (long)k;
+    if (i >= 0 && (!m->data.counters[i].known || time >= m->data.counters[i].time))
+        m->data.counters[i] = (struct tui_counter_value){ counter, 1, time, value };
+    return 0;
+}
+
+/*
+ * Counter values at the cursor: OTF has no snapshot record for counters, so
+ * they are searched backwards from the cursor in event windows of doubling
+ * length (one snapshot interval first), until every counter has a value or
+ * the search has read TUI_COUNTER_BYTES (so a counter that is never
+ * recorded costs a bounded read, not the whole trace); a counter with no
+ * record in that reach stays unknown.
+ */
+#define TUI_COUNTER_BYTES (4u << 20)
+
+static int refresh_counters(struct tui_model *m, uint64_t cursor, char *err, size_t errlen)
+{
+    const struct vftr_window_info *info = vftr_window_info(m->win);
+    struct tui_data *d = &m->data;
+    struct counter_ctx c = { m, m->procs[m->view.proc_sel].id, cursor };
+    struct vftr_window_handler h = { .arg = &c, .counter = c_counter };
+    uint64_t whole = info->last - info->first + 1;
+    uint64_t span = info->nsnapshots ? whole / (info->nsnapshots + 1) : whole / 200;
+    uint64_t hi = cursor + 1, spent = 0;
+
+    d->ncounters = m->ncounters;
+    for (size_t i = 0; i < m->ncounters; i++)
+        d->counters[i] = (struct tui_counter_value){ m->counters[i].id, 0, 0, 0 };
+    if (!m->ncounters || !info->have_events)
+        return 0;
+    if (span == 0)
+        span = 1;
+    for (;;) {
+        uint64_t lo = hi - info->first > span ? hi - span : info->first;
+        struct vftr_window_stats st;
+        size_t missing = 0;
+        int rc;
+
+        if (lo < hi) {
+            rc = vftr_window_events(m->win, lo, hi, &h, &st, err, errlen);
+            d->bytes_read += st.bytes_read;
+            spent += st.bytes_read;
+            if (rc < 0)
+                return rc;
+        }
+        for (size_t i = 0; i < d->ncounters; i++)
+            missing += !d->counters[i].known;
+        if (!missing || lo <= info->first || spent >= TUI_COUNTER_BYTES)
+            return 0;
+        hi = lo;
+        span = span > UINT64_MAX / 2 ? UINT64_MAX : span * 2;
+    }
 }
 
 /* The state just after the cursor: frames open at cursor + 1. */
@@ -1218,6 +1412,8 @@ static int refresh_details(struct tui_model *m, char *err, size_t errlen)
     d->bytes_read += st.bytes_read;
     if (rc == -ENOMEM)
         return vftr_errmsg(err, errlen, rc, "out of memory");
+    if (rc == 0)
+        rc = refresh_counters(m, m->view.cursor, err, errlen);
     return rc;
 }
 
@@ -1236,6 +1432,8 @@ int tui_model_refresh(struct tui_model *m, char *err, size_t errlen)
         rc = refresh_window(m, err, errlen);
     if (rc == 0 && !m->captured)
         rc = refresh_details(m, err, errlen);
+    else if (rc == 0)
+        rc = refresh_counters(m, m->view.cursor, err, errlen);
     m->captured = 0;
     if (rc == 0)
         m->dirty_window = m->dirty_details = 0;

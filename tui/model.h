@@ -43,6 +43,26 @@ struct tui_proc {
 struct tui_func {
     uint32_t id;
     char *name;
+    uint32_t group;             /* DefFunction's function group, 0 none */
+};
+
+struct tui_group {              /* DefFunctionGroup */
+    uint32_t id;
+    char *name;
+};
+
+struct tui_counter {            /* DefCounter */
+    uint32_t id;
+    char *name;
+    char *unit;
+};
+
+/* A counter's value at the cursor (details): the latest Counter record of
+ * the selected process at or before the cursor. */
+struct tui_counter_value {
+    uint32_t counter;
+    int known;                  /* 0: no record found (see tui_model_refresh) */
+    uint64_t time, value;
 };
 
 /* Columns of the profile table (sort keys), defined once in model.c. */
@@ -77,6 +97,7 @@ struct tui_view {
     int reverse;
     size_t prof_sel;            /* selected row of the profile table */
     int show_messages;          /* mark cells with message events */
+    int color_by_group;         /* timeline letters/colours and legend by function group */
 };
 
 struct tui_data {
@@ -95,6 +116,10 @@ struct tui_data {
     size_t nstack;
     struct tui_msg *msgs;
     size_t nmsgs;
+    /* counter values of the selected process at the cursor, one per
+     * defined counter (tui_model_counters order) */
+    struct tui_counter_value *counters;
+    size_t ncounters;
     /* cost of the last refresh */
     uint64_t bytes_read;
     double seconds;
@@ -121,6 +146,18 @@ int tui_model_fold(struct tui_model *m, size_t pi);
 const struct tui_func *tui_model_funcs(const struct tui_model *m, size_t *n);
 /* The name of a function id ("function N" if undefined; borrowed). */
 const char *tui_model_func_name(struct tui_model *m, uint32_t id);
+/* Function groups and counters as defined (sorted by id; borrowed). */
+const struct tui_group *tui_model_groups(const struct tui_model *m, size_t *n);
+const struct tui_counter *tui_model_counters(const struct tui_model *m, size_t *n);
+/* Colouring ("paint") of the timeline: by function, or by function group
+ * when view.color_by_group is set.  tui_model_paints() is the number of
+ * paints (functions or groups); tui_model_paint() the paint of a function
+ * id (its index among the functions or among the groups), -1 when it has
+ * none (undefined function, or no group); tui_model_paint_name() its name
+ * (borrowed). */
+size_t tui_model_paints(const struct tui_model *m);
+long tui_model_paint(const struct tui_model *m, uint32_t function);
+const char *tui_model_paint_name(const struct tui_model *m, size_t paint);
 const struct vftr_window_info *tui_model_info(const struct tui_model *m);
 const char *tui_model_trace_name(const struct tui_model *m);
 struct vftr_window *tui_model_window(struct tui_model *m);

@@ -176,18 +176,6 @@ size_t tui_screen_layout(struct tui_app *app)
 
 /* ------------------------------------------------------------ drawing */
 
-/* Letter and colour of a function: its place among the defined ones. */
-static int func_index(struct tui_model *m, uint32_t id)
-{
-    size_t n;
-    const struct tui_func *f = tui_model_funcs(m, &n);
-
-    for (size_t i = 0; i < n; i++)
-        if (f[i].id == id)
-            return (int)i;
-    return -1;
-}
-
 static char letter_of(int idx)
 {
     if (idx < 0)
@@ -285,11 +273,11 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
         mvaddch(y, LABEL - 1, '|');
         for (size_t c = 0; c < d->ncols && (int)c < l->cols; c++) {
             uint32_t f = d->grid ? d->grid[pi * d->ncols + c] : 0;
-            int idx = f ? func_index(m, f) : -1;
+            int idx = f ? (int)tui_model_paint(m, f) : -1;
             chtype ch = f ? (chtype)letter_of(idx) : ' ';
             attr_t attr = 0;
 
-            if (f && has_colors())
+            if (f && idx >= 0 && has_colors())
                 attr |= COLOR_PAIR(idx % 7 + 1);
             if (f && f == v->func_sel)
                 attr |= A_BOLD | A_UNDERLINE;
@@ -302,27 +290,30 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
     }
 }
 
+/* The letters of the paints (functions or groups) on screen. */
 static void draw_legend(struct tui_app *app, const struct layout *l)
 {
     struct tui_model *m = app->model;
     const struct tui_data *d = tui_model_data(m);
-    size_t nf, np;
-    const struct tui_func *funcs = tui_model_funcs(m, &nf);
-    char line[1024] = "";
-    size_t len = 0;
+    size_t np, npaint = tui_model_paints(m);
+    unsigned char *shown = calloc(npaint ? npaint : 1, 1);
+    char line[1024];
+    size_t len;
 
     tui_model_procs(m, &np);
-    for (size_t i = 0; i < nf && len + 1 < sizeof line; i++) {
-        int shown = 0;
+    len = (size_t)snprintf(line, sizeof line, "%s",
+                           tui_model_view(m)->color_by_group ? "groups: " : "");
+    for (size_t k = 0; shown && d->grid && k < np * d->ncols; k++) {
+        long idx = d->grid[k] ? tui_model_paint(m, d->grid[k]) : -1;
 
-        for (size_t k = 0; d->grid && k < np * d->ncols && !shown; k++)
-            shown = d->grid[k] == funcs[i].id;
-        if (shown)
-            len += (size_t)snprintf(line + len, sizeof line - len, "%c=%s ",
-                                    letter_of((int)i), funcs[i].name);
+        if (idx >= 0)
+            shown[idx] = 1;
     }
-    if (len >= sizeof line)
-        len = sizeof line - 1;
+    for (size_t i = 0; shown && i < npaint && len + 1 < sizeof line; i++)
+        if (shown[i])
+            len += (size_t)snprintf(line + len, sizeof line - len, "%c=%s ",
+                                    letter_of((int)i), tui_model_paint_name(m, i));
+    free(shown);
     put(l->legend, 0, COLS, line);
 }
 
@@ -381,7 +372,7 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
                  tui_columns[TUI_COL_INCL].width, (double)row->incl / res,
                  tui_columns[TUI_COL_CALLS].width, (unsigned long long)row->calls,
                  tui_columns[TUI_COL_IMBAL].width, row->imbalance,
-                 letter_of(func_index(m, row->function)), tui_model_func_name(m, row->function));
+                 letter_of((int)tui_model_paint(m, row->function)), tui_model_func_name(m, row->function));
         if (i == v->prof_sel && app->focus == TUI_FOCUS_PROFILE)
             attron(A_REVERSE);
         if (row->function == v->func_sel)
@@ -424,6 +415,24 @@ static void draw_details(struct tui_app *app, const struct layout *l)
         fmt_rel(app, t, sizeof t, d->msgs[i].time);
         snprintf(line, sizeof line, "  %u -> %u  tag %u  %u bytes  sent at %s",
                  d->msgs[i].sender, d->msgs[i].receiver, d->msgs[i].tag, d->msgs[i].length, t);
+        put(y++, 0, COLS, line);
+    }
+    if (d->ncounters && y < end) {
+        attron(A_BOLD);
+        put(y++, 0, COLS, "counters:");
+        attroff(A_BOLD);
+    }
+    for (size_t i = 0; i < d->ncounters && y < end; i++) {
+        size_t nc;
+        const struct tui_counter *cs = tui_model_counters(m, &nc);
+
+        if (d->counters[i].known) {
+            fmt_rel(app, t, sizeof t, d->counters[i].time);
+            snprintf(line, sizeof line, "  %s = %llu %s (at %s)", cs[i].name,
+                     (unsigned long long)d->counters[i].value, cs[i].unit, t);
+        } else {
+            snprintf(line, sizeof line, "  %s: no value recorded before the cursor", cs[i].name);
+        }
         put(y++, 0, COLS, line);
     }
     while (y < end) {

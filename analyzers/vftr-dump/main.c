@@ -1,6 +1,8 @@
 /*
  * vftr-dump — prints every record of an OTF trace, one line per record
- * (like the reference's otfprint), or counts them per record type.
+ * (like the reference's otfprint), or counts them per record type.  Given
+ * a .vfd file (capture's raw trace) it prints its header, definitions and
+ * events instead (vfd.c).
  *
  * The tool only wires things together: options come from lib/util/opts, the
  * trace name, time base and process selection from lib/util/tracesel, and
@@ -20,6 +22,7 @@
 #include "util/proclist.h"
 #include "util/timespec.h"
 #include "util/tracesel.h"
+#include "vfd.h"
 
 #define ALL_KINDS (VFTR_OTF_PRINT_DEFS | VFTR_OTF_PRINT_EVENTS | VFTR_OTF_PRINT_SNAPS | \
                    VFTR_OTF_PRINT_STATS | VFTR_OTF_PRINT_MARKERS)
@@ -217,13 +220,18 @@ int main(int argc, char **argv)
     };
     const struct vftr_tool tool = {
         "vftr-dump", VFTR_VERSION, "[OPTION]... TRACE",
-        "Print the records of the OTF trace TRACE (foo or foo.otf), one per line.",
+        "Print the records of the OTF trace TRACE (foo or foo.otf), or of the .vfd\n"
+        "file TRACE, one per line.",
         "Without --defs, --events, --snaps, --stats or --markers everything is printed.\n"
         "\n"
         "TIMES are counted from the trace's first time stamp: a bare number is\n"
         "timer ticks (2500), a number with a unit s, ms, us or ns is converted\n"
         "with the trace's timer resolution (1.5ms).  Either side of A:B may be\n"
         "empty (1ms: means from 1 ms to the end).\n"
+        "\n"
+        "For a .vfd file, --defs prints the header and the definitions, --events\n"
+        "the events; --process selects threads (vftr's thread numbers) and --time\n"
+        "counts from the file's start.\n"
         "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
@@ -244,7 +252,15 @@ int main(int argc, char **argv)
     } else {
         if (args.kinds == 0)
             args.kinds = ALL_KINDS;
-        rc = dump(&tool, &args, argv[first]);
+        if (vftr_dump_is_vfd(argv[first])) {
+            struct vftr_dump_vfd_args va = {
+                (args.kinds & VFTR_OTF_PRINT_DEFS) != 0, (args.kinds & VFTR_OTF_PRINT_DEFS) != 0,
+                (args.kinds & VFTR_OTF_PRINT_EVENTS) != 0, args.count_only, &args.sel,
+            };
+            rc = vftr_dump_vfd(&tool, &va, argv[first]);
+        } else {
+            rc = dump(&tool, &args, argv[first]);
+        }
     }
     vftr_tracesel_release(&args.sel);
     return rc;

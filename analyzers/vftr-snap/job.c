@@ -40,8 +40,6 @@
 #include "job.h"
 
 #define MAX_OPEN_FILES 256
-#define DEFAULT_BREAKS 200
-#define THUMB_SAMPLES 4096
 
 void snap_job_release(struct snap_job *job)
 {
@@ -209,95 +207,6 @@ static int def_ignore(void *u, uint32_t stream, uint64_t v, OTF_KeyValueList *kv
     return OTF_RETURN_OK;
 }
 
-/* -- break placement ------------------------------------------------------ */
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int all_digits(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (!*s)
-        return 0;
-    for (; *s && *s != ' ' && *s != '\t'; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return *s == 0;
-}
-
-static int push_break(struct run *r, size_t *cap, uint64_t b)
-{
-    if (r->nbreaks == *cap) {
-        size_t c = *cap ? 2 * *cap : 64;
-        uint64_t *v = realloc(r->breaks, c * sizeof *v);
-        if (!v)
-            return fail(r, -ENOMEM, "out of memory");
-        r->breaks = v;
-        *cap = c;
-    }
-    r->breaks[r->nbreaks++] = b;
-    return 0;
-}
-
-static int place_breaks(struct run *r)
-{
-    const struct snap_job *job = r->job;
-    struct vftr_timebase base = { r->resolution, r->first };
-    char msg[VFTR_ERRMSG_MAX];
-    uint64_t end = r->last + 1, range = end - r->first, period = 0, n = job->nbreaks;
-    size_t cap = 0;
-
-    if (job->period) {
-        struct vftr_timebase zero = { r->resolution, 0 };
-        if (vftr_time_parse(job->period, &zero, &period, msg, sizeof msg))
-            return fail(r, -EINVAL, "-p: %s", msg);
-        if (period == 0)
-            return fail(r, -EINVAL, "-p: the period must be at least one tick");
-    }
-    if (!job->period && n == 0 && job->ntimes == 0)
-        n = DEFAULT_BREAKS;
-    uint64_t by_period = period ? (range - 1) / period : 0;
-    if (n > 100000000u || by_period > 100000000u)
-        return fail(r, -EINVAL, "too many breaks (more than 100000000)");
-    if (n && n >= by_period) {
-        /* summed up step by step, in doubles: otfaux's rounding */
-        double step = (double)range / (double)n, t = (double)r->first;
-        for (uint64_t i = 1; i <= n; i++) {
-            t += step;
-            if (push_break(r, &cap, (uint64_t)t))
-                return r->rc;
-        }
-    } else {
-        for (uint64_t k = 1; k <= by_period; k++)
-            if (push_break(r, &cap, r->first + k * period))
-                return r->rc;
-    }
-    for (size_t i = 0; i < job->ntimes; i++) {
-        uint64_t t;
-        if (all_digits(job->times[i]))
-            t = strtoull(job->times[i], NULL, 10);
-        else if (vftr_time_parse(job->times[i], &base, &t, msg, sizeof msg))
-            return fail(r, -EINVAL, "-t: %s", msg);
-        if (push_break(r, &cap, t))
-            return r->rc;
-    }
-    if (push_break(r, &cap, end))
-        return r->rc;
-    qsort(r->breaks, r->nbreaks, sizeof *r->breaks, cmp_u64);
-    size_t k = 0;
-    for (size_t i = 0; i < r->nbreaks; i++)
-        if (k == 0 || r->breaks[i] != r->breaks[k - 1])
-            r->breaks[k++] = r->breaks[i];
-    r->nbreaks = k;
-    return 0;
-}
-
 /* -- the first event: the time range, the breaks, the engine ------------- */
 
 static int start(struct run *r)
@@ -315,20 +224,20 @@ static int start(struct run *r)
                     " before first %" PRIu64 ")", mx, mn);
     r->first = mn;
     r->last = mx;
-    if (place_breaks(r))
-        return r->rc;
+    struct vftr_snap_breakspec spec = {
+        r->job->nbreaks, r->job->period, (const char *const *)r->job->times, r->job->ntimes,
+    };
+    char msg[VFTR_ERRMSG_MAX];
+    int prc = vftr_snap_place_breaks(&spec, r->resolution, r->first, r->last, &r->breaks,
+                                     &r->nbreaks, msg, sizeof msg);
+    if (prc)
+        return fail(r, prc, "%s", msg);
     uint64_t *samples = NULL;
-    if (r->kinds & SNAP_KIND_SNAPSHOTS) {
-        uint64_t span = r->last - r->first;
-        uint64_t limit = r->job->thumb_samples ? r->job->thumb_samples : THUMB_SAMPLES;
-        r->nsamples = span < limit ? span : limit;
-        samples = malloc((r->nsamples ? r->nsamples : 1) * sizeof *samples);
-        if (!samples)
-            return fail(r, -ENOMEM, "out of memory");
-        double step = r->nsamples ? (double)span / (double)r->nsamples : 0;
-        for (uint64_t i = 0; i < r->nsamples; i++)
-            samples[i] = r->first + (uint64_t)((double)i * step);
-    }
+    size_t nsamples = 0;
+    if ((r->kinds & SNAP_KIND_SNAPSHOTS) &&
+        vftr_snap_place_samples(r->first, r->last, r->job->thumb_samples, &samples, &nsamples))
+        return fail(r, -ENOMEM, "out of memory");
+    r->nsamples = nsamples;
     unsigned flags = r->job->flags;
     if (r->kinds & SNAP_KIND_SNAPSHOTS)
         flags |= VFTR_SNAP_SNAPSHOTS;
@@ -385,7 +294,7 @@ static int ev_enter(void *u, uint64_t t, uint32_t f, uint32_t p, uint32_t src, O
 {
     struct run *r = u;
     BEGIN_EVENT(r);
-    int rc = vftr_snap_enter(r->snap, t, p, f);
+    int rc = vftr_snap_enter_scl(r->snap, t, p, f, src);
     if (!rc && r->copy_events)
         rc = copy_ok(OTF_CopyHandler_Enter(r->writer, t, f, p, src, kv));
     return feed_ok(r, rc);
@@ -678,24 +587,13 @@ static void remove_variants(const char *stub, uint32_t id, const char *ext)
     unlink(path);
 }
 
-/* The thumbnail: "0:<samples>,<processes>" and one line per process,
- * "<process>:<function>,...," (all hex, as otfaux writes it). */
+/* The thumbnail, in otfaux's format (see snapshot.h). */
 static int write_thumb(const struct run *r, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -errno;
-    size_t np = 0;
-    const uint32_t *procs = r->snap ? vftr_snap_thumb_processes(r->snap, &np) : NULL;
-    fprintf(f, "0:%" PRIx64 ",%zx\n", r->nsamples, np);
-    for (size_t i = 0; i < np; i++) {
-        const uint32_t *v = vftr_snap_thumb_values(r->snap, i);
-        fprintf(f, "%" PRIx32 ":", procs[i]);
-        for (uint64_t k = 0; k < r->nsamples; k++)
-            fprintf(f, "%" PRIx32 ",", v ? v[k] : 0);
-        fputc('\n', f);
-    }
-    int rc = ferror(f) ? -EIO : 0;
+    int rc = r->snap ? vftr_snap_write_thumb(r->snap, f) : 0;
     if (fclose(f) != 0 && !rc)
         rc = -errno;
     return rc;

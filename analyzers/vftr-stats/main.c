@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +25,15 @@
 #include "otf.h"
 
 #include "model/messages.h"
+#include "model/otfreplay.h"
 #include "model/profile.h"
 #include "model/replay.h"
+#include "model/summary.h"
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
 #include "util/tracesel.h"
+#include "stats.h"
 
 #define MAX_OPEN_FILES 256
 #define MAX_SORT_KEYS 8
@@ -121,6 +125,9 @@ struct stats_args {
     unsigned format;          /* FMT_* */
     unsigned view;            /* VIEW_* */
     int groups;               /* profile function groups, not functions */
+    int fold;                 /* threads into ranks: 1 yes, 0 no, -1 the input's default */
+    int verbose;              /* how the profile was made and what it read, on stderr */
+    unsigned jobs;            /* threads reading streams; 0: online CPUs */
 };
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
@@ -156,17 +163,36 @@ static int parse_sort(void *dest, const char *arg, char *err, size_t errlen)
     }
 }
 
+/* A plain decimal number in [lo, hi] (no sign, no spaces): 0 or -EINVAL. */
+static int parse_count(const char *arg, long lo, long hi, long *n)
+{
+    char *end;
+
+    errno = 0;
+    *n = strtol(arg, &end, 10);
+    if (end == arg || *end != '\0' || errno == ERANGE || arg[0] == '-' || arg[0] == '+' ||
+        *n < lo || *n > hi)
+        return -EINVAL;
+    return 0;
+}
+
 static int parse_top(void *dest, const char *arg, char *err, size_t errlen)
 {
     struct stats_args *args = dest;
-    char *end;
+
+    if (parse_count(arg, 0, LONG_MAX, &args->top) < 0)
+        return vftr_errmsg(err, errlen, -EINVAL, "bad --top '%.64s' (expected a number >= 0)", arg);
+    return 0;
+}
+
+static int parse_jobs(void *dest, const char *arg, char *err, size_t errlen)
+{
+    struct stats_args *args = dest;
     long n;
 
-    errno = 0;
-    n = strtol(arg, &end, 10);
-    if (end == arg || *end != '\0' || n < 0 || errno == ERANGE || arg[0] == '-' || arg[0] == '+')
-        return vftr_errmsg(err, errlen, -EINVAL, "bad --top '%.64s' (expected a number >= 0)", arg);
-    args->top = n;
+    if (parse_count(arg, 1, 1024, &n) < 0)
+        return vftr_errmsg(err, errlen, -EINVAL, "bad --jobs '%.64s' (expected 1 to 1024)", arg);
+    args->jobs = (unsigned)n;
     return 0;
 }
 
@@ -225,7 +251,12 @@ struct reader_state {
     struct nametab opnames;   /* by collective operation token */
     uint32_t *group_of;       /* function token -> group token */
     size_t ngroup_of;
+    uint32_t *parent_of;      /* process token -> parent process token (0: none) */
+    size_t nparent_of;
+    uint64_t *auxtimes[2];    /* DefAuxSamplePoint: [0] summaries, [1] snapshots */
+    size_t naux[2], capaux[2];
     int groups;               /* feed the replay group tokens */
+    const struct vftr_proclist *procs;   /* --process */
     uint64_t resolution;
     int error;                /* -errno from the model */
 };
@@ -236,6 +267,81 @@ static uint32_t replay_id(const struct reader_state *st, uint32_t function)
     if (!st->groups || function == 0)
         return function;
     return function < st->ngroup_of ? st->group_of[function] : 0;
+}
+
+static uint32_t token_of(void *ud, uint32_t function)
+{
+    return replay_id(ud, function);
+}
+
+/* --fold-threads: a process is booked under its outermost ancestor (OTF
+ * writers give a thread the process of its rank as parent). */
+static uint32_t fold_process(void *ud, uint32_t process)
+{
+    const struct reader_state *st = ud;
+
+    for (unsigned hops = 0; hops < 64 && process < st->nparent_of && st->parent_of[process];
+         hops++)
+        process = st->parent_of[process];
+    return process;
+}
+
+/* Sets v[id] = value in a growing array of uint32_t.  0 or -ENOMEM. */
+static int u32tab_set(uint32_t **v, size_t *n, uint32_t id, uint32_t value)
+{
+    if (id >= *n) {
+        size_t m = id + 1 > 2 * *n ? (size_t)id + 1 : 2 * *n;
+        uint32_t *p = realloc(*v, m * sizeof *p);
+
+        if (!p)
+            return -ENOMEM;
+        memset(p + *n, 0, (m - *n) * sizeof *p);
+        *v = p;
+        *n = m;
+    }
+    (*v)[id] = value;
+    return 0;
+}
+
+static int on_process(void *ud, uint32_t stream, uint32_t process, const char *name,
+                      uint32_t parent, OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+
+    (void)stream, (void)name, (void)kv;
+    st->error = parent == process ? 0 : u32tab_set(&st->parent_of, &st->nparent_of, process, parent);
+    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+static int on_samplepoint(void *ud, uint32_t stream, uint64_t time, OTF_AuxSamplePointType type,
+                          OTF_KeyValueList *kv)
+{
+    struct reader_state *st = ud;
+    int k = type == OTF_AUX_SAMPLE_POINT_SUMMARY ? 0 : type == OTF_AUX_SAMPLE_POINT_SNAPSHOT ? 1 : -1;
+
+    (void)stream, (void)kv;
+    if (k < 0)
+        return OTF_RETURN_OK;
+    if (st->naux[k] == st->capaux[k]) {
+        size_t cap = st->capaux[k] ? 2 * st->capaux[k] : 16;
+        uint64_t *p = realloc(st->auxtimes[k], cap * sizeof *p);
+
+        if (!p) {
+            st->error = -ENOMEM;
+            return OTF_RETURN_ABORT;
+        }
+        st->auxtimes[k] = p;
+        st->capaux[k] = cap;
+    }
+    st->auxtimes[k][st->naux[k]++] = time;
+    return OTF_RETURN_OK;
+}
+
+/* .vfd input: threads are booked under their rank's process token. */
+static uint32_t fold_vfd(void *ud, uint32_t process)
+{
+    (void)ud;
+    return vftr_vfdfeed_rank_process(process);
 }
 
 static int on_timer(void *ud, uint32_t stream, uint64_t ticks, OTF_KeyValueList *kv)
@@ -253,20 +359,9 @@ static int on_function(void *ud, uint32_t stream, uint32_t func, const char *nam
     struct reader_state *st = ud;
 
     (void)stream, (void)source, (void)kv;
-    if (func >= st->ngroup_of) {
-        size_t n = func + 1 > 2 * st->ngroup_of ? (size_t)func + 1 : 2 * st->ngroup_of;
-        uint32_t *p = realloc(st->group_of, n * sizeof *p);
-
-        if (!p) {
-            st->error = -ENOMEM;
-            return OTF_RETURN_ABORT;
-        }
-        memset(p + st->ngroup_of, 0, (n - st->ngroup_of) * sizeof *p);
-        st->group_of = p;
-        st->ngroup_of = n;
-    }
-    st->group_of[func] = group;
-    st->error = nametab_set(&st->names, func, name);
+    st->error = u32tab_set(&st->group_of, &st->ngroup_of, func, group);
+    if (st->error == 0)
+        st->error = nametab_set(&st->names, func, name);
     return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
 
@@ -342,24 +437,12 @@ static int on_coll_end(void *ud, uint64_t time, uint32_t process, uint64_t id,
     return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
 
-static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process,
-                    uint32_t source, OTF_KeyValueList *kv)
+/* --process for the replay's readers: called from one thread. */
+static int wanted_process(void *ud, uint32_t process)
 {
-    struct reader_state *st = ud;
+    const struct reader_state *st = ud;
 
-    (void)source, (void)kv;
-    st->error = vftr_replay_enter(st->replay, process, replay_id(st, function), time);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_leave(void *ud, uint64_t time, uint32_t function, uint32_t process,
-                    uint32_t source, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)source, (void)kv;
-    st->error = vftr_replay_leave(st->replay, process, replay_id(st, function), time);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+    return vftr_proclist_contains(st->procs, process);
 }
 
 /* Handlers are stored as OTF_FunctionPointer; the detour through a
@@ -374,10 +457,10 @@ static const struct table *sort_table;
 static int cmp_rows(const void *a, const void *b)
 {
     const struct row *x = a, *y = b;
+    int d;
 
     for (size_t i = 0; i < sort_args->nsort; i++) {
         const struct column *c = sort_args->sort[i];
-        int d;
 
         if (c->kind == COL_NAME) {
             d = strcmp(x->name, y->name);          /* names ascend by default */
@@ -388,7 +471,11 @@ static int cmp_rows(const void *a, const void *b)
         if (d)
             return sort_args->reverse ? -d : d;
     }
-    return strcmp(x->name, y->name);
+    d = strcmp(x->name, y->name);
+    if (d)
+        return d;
+    /* equal names (two tokens, one name): by token, whatever the row order */
+    return x->p->function < y->p->function ? -1 : x->p->function > y->p->function;
 }
 
 static void format_value(char *buf, size_t size, const struct column *c, const struct row *r,
@@ -509,7 +596,7 @@ struct pathrow {
 };
 
 /* Siblings together (by parent), the larger inclusive time first, then by
- * name, then by id (deterministic). */
+ * name, then by function token (deterministic). */
 static int cmp_siblings(const void *a, const void *b)
 {
     const struct pathrow *x = a, *y = b;
@@ -522,7 +609,9 @@ static int cmp_siblings(const void *a, const void *b)
     d = strcmp(x->name, y->name);
     if (d)
         return d;
-    return x->id < y->id ? -1 : x->id > y->id;
+    /* siblings differ in function: an order independent of path ids,
+     * which depend on the order events were replayed and merged (--jobs) */
+    return x->p->function < y->p->function ? -1 : x->p->function > y->p->function;
 }
 
 static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, double res,
@@ -673,10 +762,81 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
     return 0;
 }
 
+/*
+ * --messages of a window from summary records: per process and peer (0:
+ * all peers) and per collective operation, the numbers and bytes sent and
+ * received inside the window (S(b) - S(a)).  Matching and transfer times
+ * are not in summaries.
+ */
+static int print_msgsums(FILE *out, unsigned format, struct vftr_cntacc *p2p,
+                         struct vftr_cntacc *coll, struct nametab *opnames)
+{
+    size_t np, nc;
+    const struct vftr_cntrow *p = vftr_cntacc_result(p2p, &np, NULL);
+    const struct vftr_cntrow *c = p ? vftr_cntacc_result(coll, &nc, NULL) : NULL;
+    const char *name;
+
+    if (!p || !c)
+        return -ENOMEM;
+    if (format == FMT_CSV)
+        fputs("process,peer,sent,received,bytes_sent,bytes_received\n", out);
+    else if (format == FMT_JSON)
+        fputs("{\"from\":\"summaries\",\"processes\":[", out);
+    else
+        fprintf(out, "point-to-point (from summaries; peer 0: all peers)\n"
+                "%12s %12s %12s %12s %12s %14s\n", "process", "peer", "sent", "received",
+                "bytes_sent", "bytes_received");
+    for (size_t i = 0; i < np; i++) {
+        if (format == FMT_CSV)
+            fprintf(out, "%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                    "\n", p[i].a, p[i].b, p[i].v[0], p[i].v[1], p[i].v[2], p[i].v[3]);
+        else if (format == FMT_JSON)
+            fprintf(out, "%s{\"process\":%" PRIu32 ",\"peer\":%" PRIu32 ",\"sent\":%" PRIu64
+                    ",\"received\":%" PRIu64 ",\"bytes_sent\":%" PRIu64 ",\"bytes_received\":%"
+                    PRIu64 "}", i ? ",\n" : "\n", p[i].a, p[i].b, p[i].v[0], p[i].v[1], p[i].v[2],
+                    p[i].v[3]);
+        else
+            fprintf(out, "%12" PRIu32 " %12" PRIu32 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+                    " %14" PRIu64 "\n", p[i].a, p[i].b, p[i].v[0], p[i].v[1], p[i].v[2],
+                    p[i].v[3]);
+    }
+    if (format == FMT_CSV)
+        fputs("\noperation,sent,received,bytes_sent,bytes_received\n", out);
+    else if (format == FMT_JSON)
+        fputs("\n],\"collectives\":[", out);
+    else
+        fprintf(out, "\ncollectives (from summaries)\n%12s %12s %12s %14s  %s\n", "sent",
+                "received", "bytes_sent", "bytes_received", "operation");
+    for (size_t i = 0; i < nc; i++) {
+        if (!(name = nametab_get(opnames, c[i].a, "collective")))
+            return -ENOMEM;
+        if (format == FMT_CSV) {
+            print_csv_string(out, name);
+            fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c[i].v[0],
+                    c[i].v[1], c[i].v[2], c[i].v[3]);
+        } else if (format == FMT_JSON) {
+            fputs(i ? ",\n{\"operation\":" : "\n{\"operation\":", out);
+            print_json_string(out, name);
+            fprintf(out, ",\"sent\":%" PRIu64 ",\"received\":%" PRIu64 ",\"bytes_sent\":%"
+                    PRIu64 ",\"bytes_received\":%" PRIu64 "}", c[i].v[0], c[i].v[1], c[i].v[2],
+                    c[i].v[3]);
+        } else {
+            fprintf(out, "%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %14" PRIu64 "  %s\n",
+                    c[i].v[0], c[i].v[1], c[i].v[2], c[i].v[3], name);
+        }
+    }
+    if (format == FMT_JSON)
+        fputs("\n]}\n", out);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ main job */
 
-static int stats(const struct vftr_tool *tool, struct stats_args *args, const char *trace)
+static int stats(const struct vftr_tool *tool, struct stats_args *args, char *const *ops,
+                 int nops)
 {
+    const char *trace = ops[0];
+    struct vftr_vfdfeed *feed = NULL;
     char err[VFTR_ERRMSG_MAX], why[VFTR_ERRMSG_MAX];
     struct reader_state st = { 0 };
     struct vftr_timerange range = { 0, UINT64_MAX };
@@ -687,7 +847,16 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
     OTF_Reader *reader = NULL;
     pcre2_code *re = NULL;
     pcre2_match_data *md = NULL;
-    char *stub;
+    struct vftr_fsacc *acc = NULL;
+    struct stats_map map;
+    struct winprof_out wout = { 0 };
+    const char *method = NULL;
+    struct vftr_otfreplay_stats rstats = { 0 };
+    struct vftr_cntacc *p2p = NULL, *coll = NULL;
+    struct winmsg_out mout = { 0 };
+    int replayed = 0;             /* st.replay is finished */
+    uint64_t bytes0 = 0;
+    char *stub = NULL;
     int rc = VFTR_EXIT_ERROR;
 
     if (args->match) {
@@ -707,6 +876,51 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
         }
     }
 
+    if (stats_is_vfd(trace)) {
+        uint64_t res = 0;
+
+        if (args->view == VIEW_MESSAGES || args->groups) {
+            rc = vftr_tool_usage_fail(tool, stderr, "%s: --messages and --groups need an OTF trace",
+                                      trace);
+            goto out;
+        }
+        if (!(feed = vftr_vfdfeed_new()) || !(acc = vftr_fsacc_new())) {
+            rc = vftr_tool_fail(tool, stderr, "out of memory");
+            goto out;
+        }
+        rc = stats_vfd_read(ops, nops, &args->sel, feed, &st.replay, &res, err, sizeof err);
+        if (rc == -EINVAL) {
+            rc = vftr_tool_usage_fail(tool, stderr, "%s", err);
+            goto out;
+        }
+        if (rc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s", err);
+            goto out;
+        }
+        for (uint32_t id = 1; id <= vftr_vfdfeed_nfunctions(feed); id++)
+            if (nametab_set(&st.names, id, vftr_vfdfeed_name(feed, id)) < 0) {
+                rc = vftr_tool_fail(tool, stderr, "out of memory");
+                goto out;
+            }
+        st.resolution = res;
+        map = (struct stats_map){ token_of, args->fold != -2 ? fold_vfd : NULL, &st };
+        if (args->view == VIEW_PROFILE) {
+            size_t nrs;
+            const struct vftr_funcstat *rs = vftr_replay_funcstats(st.replay, &nrs);
+
+            if (vftr_fsacc_add_stats(acc, rs, nrs, +1, map.process, map.arg) < 0) {
+                rc = vftr_tool_fail(tool, stderr, "out of memory");
+                goto out;
+            }
+        }
+        method = "vfd";
+        goto output;
+    }
+    if (nops > 1) {
+        rc = vftr_tool_usage_fail(tool, stderr, "extra operand '%s' (several operands only "
+                                  "for .vfd files)", ops[1]);
+        goto out;
+    }
     stub = vftr_trace_namestub(trace);
     if (!stub) {
         rc = vftr_tool_fail(tool, stderr, "out of memory");
@@ -718,6 +932,7 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
                             vftr_trace_otf_reason(why, sizeof why));
         goto out;
     }
+    bytes0 = vftr_otf_manager_bytes_read(manager);
     reader = vftr_trace_open(stub, manager, err, sizeof err);
     if (!reader) {
         rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
@@ -767,29 +982,116 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
     OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFTIMERRESOLUTION_RECORD);
     OTF_HandlerArray_setHandler(handlers, HANDLER(on_function), OTF_DEFFUNCTION_RECORD);
     OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFFUNCTION_RECORD);
-    if (st.replay) {
-        OTF_HandlerArray_setHandler(handlers, HANDLER(on_enter), OTF_ENTER_RECORD);
-        OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_ENTER_RECORD);
-        OTF_HandlerArray_setHandler(handlers, HANDLER(on_leave), OTF_LEAVE_RECORD);
-        OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_LEAVE_RECORD);
-    }
+    OTF_HandlerArray_setHandler(handlers, HANDLER(on_process), OTF_DEFPROCESS_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFPROCESS_RECORD);
+    OTF_HandlerArray_setHandler(handlers, HANDLER(on_samplepoint), OTF_DEFAUXSAMPLEPOINT_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFAUXSAMPLEPOINT_RECORD);
 
-    if (OTF_Reader_readDefinitions(reader, handlers) == OTF_READ_ERROR ||
-        OTF_Reader_readEvents(reader, handlers) == OTF_READ_ERROR) {
-        if (st.error)
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, strerror(-st.error));
-        else
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: cannot read the trace (%s)", stub,
-                                vftr_trace_otf_reason(why, sizeof why));
+    if (OTF_Reader_readDefinitions(reader, handlers) == OTF_READ_ERROR)
+        goto read_error;
+    if (!(acc = vftr_fsacc_new())) {
+        rc = vftr_tool_fail(tool, stderr, "out of memory");
         goto out;
     }
+    map = (struct stats_map){ token_of, args->fold > 0 ? fold_process : NULL, &st };
+    /* A window profile: from summaries and snapshots when the trace has
+     * them (without reading the events in between), else from its events. */
+    if (args->view == VIEW_MESSAGES && args->sel.window) {
+        struct winprof_in in = { stub, manager, &args->sel, range.start, range.end,
+                                 st.auxtimes[0], st.auxtimes[1], st.naux[0], st.naux[1], map };
+        int mrc;
+
+        if (!(p2p = vftr_cntacc_new()) || !(coll = vftr_cntacc_new())) {
+            rc = vftr_tool_fail(tool, stderr, "out of memory");
+            goto out;
+        }
+        mrc = stats_window_messages(&in, p2p, coll, &mout, err, sizeof err);
+        if (mrc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+            goto out;
+        }
+        if (mrc == 0) {
+            method = "summaries";
+            rc = print_msgsums(stdout, args->format, p2p, coll, &st.opnames);
+            goto written;
+        }
+    }
+    if (args->view == VIEW_CALLPATH && args->sel.window) {
+        struct winprof_in in = { stub, manager, &args->sel, range.start, range.end,
+                                 st.auxtimes[0], st.auxtimes[1], st.naux[0], st.naux[1], map };
+        struct vftr_replay *seeded;
+        int prc = stats_window_paths(&in, &seeded, &wout, err, sizeof err);
+
+        if (prc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+            goto out;
+        }
+        if (prc == 0) {
+            vftr_replay_free(st.replay);
+            st.replay = seeded;
+            method = "snapshot";
+            goto profile;
+        }
+    }
+    if (args->view == VIEW_PROFILE && args->sel.window) {
+        struct winprof_in in = { stub, manager, &args->sel, range.start, range.end,
+                                 st.auxtimes[0], st.auxtimes[1], st.naux[0], st.naux[1], map };
+        int wrc = stats_window_profile(&in, acc, &wout, err, sizeof err);
+
+        if (wrc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+            goto out;
+        }
+        if (wrc == 0) {
+            method = wout.plan.nsums ? "summaries" : "snapshot";
+            goto profile;
+        }
+    }
+    if (st.messages) {
+        if (OTF_Reader_readEvents(reader, handlers) == OTF_READ_ERROR)
+            goto read_error;
+    } else {
+        /* The replay: streams read by --jobs threads, merged. */
+        struct vftr_otfreplay_opts ro = {
+            stub, args->jobs, range.start, range.end,
+            args->view == VIEW_CALLPATH ? 0 : VFTR_REPLAY_NO_PATHS,
+            args->sel.have_procs ? wanted_process : NULL, st.groups ? token_of : NULL, &st,
+        };
+        struct vftr_replay *merged;
+        int prc;
+
+        st.procs = &args->sel.procs;
+        prc = vftr_otfreplay_run(&ro, &merged, &rstats, err, sizeof err);
+        if (prc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+            goto out;
+        }
+        vftr_replay_free(st.replay);
+        st.replay = merged;
+        replayed = 1;
+    }
+profile:
     table.resolution = st.resolution ? (double)st.resolution : 1.0;
     if (st.messages) {
         vftr_messages_finish(st.messages);
         rc = print_messages(stdout, args->format, st.messages, &st.opnames, table.resolution);
         goto written;
     }
-    vftr_replay_finish(st.replay);
+output:
+    table.resolution = st.resolution ? (double)st.resolution : 1.0;
+    if (!method && !wout.plan.nsums && !wout.plan.npieces) {
+        if (!replayed)
+            vftr_replay_finish(st.replay);
+        if (args->view == VIEW_PROFILE) {
+            size_t nrs;
+            const struct vftr_funcstat *rs = vftr_replay_funcstats(st.replay, &nrs);
+
+            if (vftr_fsacc_add_stats(acc, rs, nrs, +1, map.process, map.arg) < 0) {
+                rc = vftr_tool_fail(tool, stderr, "out of memory");
+                goto out;
+            }
+        }
+    }
     if (args->view == VIEW_CALLPATH) {
         rc = print_paths(stdout, args->format, st.replay, st.groups ? &st.gnames : &st.names,
                          st.groups ? "group" : "function", table.resolution);
@@ -797,8 +1099,8 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, const ch
     }
 
     size_t nfs;
-    const struct vftr_funcstat *fs = vftr_replay_funcstats(st.replay, &nfs);
-    if (vftr_profile_build(&prof, fs, nfs) < 0 ||
+    const struct vftr_funcstat *fs = vftr_fsacc_result(acc, &nfs, NULL);
+    if (!fs || vftr_profile_build(&prof, fs, nfs) < 0 ||
         !(table.rows = calloc(prof.nrows ? prof.nrows : 1, sizeof *table.rows))) {
         rc = vftr_tool_fail(tool, stderr, "out of memory");
         goto out;
@@ -849,8 +1151,45 @@ written:
         goto out;
     }
     rc = VFTR_EXIT_OK;
+    if (args->verbose && feed) {
+        const struct vftr_replay_counts *k = vftr_replay_counts(st.replay);
 
+        fprintf(stderr, "vftr-stats: %d .vfd operand(s): %" PRIu64 " enters, %" PRIu64
+                " exits replayed\n", nops, k->enters, k->leaves);
+    } else if (args->verbose) {
+        fprintf(stderr, "vftr-stats: %s.otf: ", stub);
+        if (method && args->view == VIEW_MESSAGES)
+            fprintf(stderr, "messages of the window from summaries (2 summary reads, "
+                    "%" PRIu64 " records)", mout.records);
+        else if (method)
+            fprintf(stderr, "window from %s (%d summary reads, %d replays from snapshots, "
+                    "%" PRIu64 " events replayed, %" PRIu64 " in replays)",
+                    method, wout.plan.nsums, wout.plan.npieces, wout.replayed, wout.delivered);
+        else
+            fprintf(stderr, "profile from the events%s (%u stream(s), %u thread(s))",
+                    args->sel.window ? " of the window" : "", rstats.streams, rstats.jobs);
+        /* a window read's replay threads have file managers of their own:
+         * their bytes are in wout.bytes, the caller's manager has the rest */
+        uint64_t own = vftr_otf_manager_bytes_read(manager) - bytes0;
+        fprintf(stderr, "; read %" PRIu64 " bytes\n",
+                method ? (wout.bytes > own ? wout.bytes : own) : own + rstats.bytes_read);
+    }
+    goto out;
+
+read_error:
+    if (st.error)
+        rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, strerror(-st.error));
+    else
+        rc = vftr_tool_fail(tool, stderr, "%s.otf: cannot read the trace (%s)", stub,
+                            vftr_trace_otf_reason(why, sizeof why));
 out:
+    vftr_cntacc_free(p2p);
+    vftr_cntacc_free(coll);
+    vftr_fsacc_free(acc);
+    vftr_vfdfeed_free(feed);
+    free(st.parent_of);
+    free(st.auxtimes[0]);
+    free(st.auxtimes[1]);
     free(table.rows);
     vftr_profile_release(&prof);
     vftr_replay_free(st.replay);
@@ -873,7 +1212,7 @@ out:
 
 int main(int argc, char **argv)
 {
-    struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1 };
+    struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = -1 };
     int callpath = 0, messages = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "sort", 's', "COL[,COL]",
@@ -897,6 +1236,17 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "groups", 'g', NULL,
           "profile function groups instead of functions\n(DefFunctionGroup)", &args.groups, 1,
           NULL },
+        { VFTR_OPT_FLAG, "fold-threads", 'F', NULL,
+          "book threads under their rank: OTF processes\nunder their outermost parent process\n"
+          "(default for .vfd input)", &args.fold, 1, NULL },
+        { VFTR_OPT_FLAG, "threads", 'T', NULL,
+          "keep threads apart, one process each (default\nfor OTF input)", &args.fold, -2, NULL },
+        { VFTR_OPT_FLAG, "verbose", 'v', NULL,
+          "say on stderr how the profile was made (events,\nsummaries, snapshots) and the bytes read",
+          &args.verbose, 1, NULL },
+        { VFTR_OPT_CALLBACK, "jobs", 'J', "N",
+          "read the trace's streams with N threads (default:\nthe online CPUs; at most one per stream)",
+          &args, 0, parse_jobs },
         { VFTR_OPT_FLAG, "csv", 'c', NULL, "print CSV", &args.format, FMT_CSV, NULL },
         { VFTR_OPT_FLAG, "json", 'j', NULL, "print JSON", &args.format, FMT_JSON, NULL },
         VFTR_OPT_TABLE_END,
@@ -935,10 +1285,8 @@ int main(int argc, char **argv)
         rc = vftr_tool_usage_fail(&tool, stderr, "--callpath and --messages exclude each other");
     else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
-    else if (argc - first > 1)
-        rc = vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
     else
-        rc = stats(&tool, &args, argv[first]);
+        rc = stats(&tool, &args, argv + first, argc - first);
     vftr_tracesel_release(&args.sel);
     return rc;
 }

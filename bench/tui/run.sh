@@ -62,8 +62,8 @@ measure() {     # measure NAME EVENTS
 
 echo
 echo "vftr-tui benchmark (in-process, best of 3 runs; load average $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "(jump targets are judged on wall time; the CPU time of the jumping thread"
-echo " shows what the machine's other load adds)"
+echo "(jump targets are judged on wall time; the CPU time of the process (all its"
+echo " threads) shows what the machine's other load adds)"
 echo
 printf '| %-26s | %10s | %10s | %6s |\n' "trace / measure" "value" "target" "result"
 printf '|%s|%s|%s|%s|\n' "----------------------------" "------------" "------------" "--------"

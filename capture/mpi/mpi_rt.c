@@ -487,6 +487,7 @@ enum { REQ_SEND = 1, REQ_RECV, REQ_COLL };
 
 struct req_info {
     MPI_Request req;
+    const void *owner;          /* the thread that made it (req_owner()) */
     int kind;                   /* REQ_* */
     int persistent, active;
     uint64_t start;
@@ -510,9 +511,20 @@ static VFTR_MPI_NI size_t req_bucket(MPI_Request r)
     return handle_hash(&r, sizeof r) % REQ_BUCKETS;
 }
 
-/* Adds an entry.  Two live entries never share a handle: a wait or test
- * call takes its requests' entries out before PMPI may free the requests
- * (vftr_mpi_save), so a handle MPI hands out again finds no entry. */
+/* A token of the calling thread: the address of a thread-local. */
+static __thread char req_owner_token __attribute__((tls_model("initial-exec")));
+
+static inline VFTR_MPI_NI const void *req_owner(void)
+{
+    return &req_owner_token;
+}
+
+/* Adds an entry.  A handle MPI frees and hands out again finds no stale
+ * entry: a wait or test call takes its requests' entries out before PMPI
+ * may free the requests (vftr_mpi_save).  But two live requests may share
+ * a handle: Open MPI returns the one static, already completed request for
+ * an Isend it could finish at once, to every thread alike; so each entry
+ * remembers its thread, and req_take prefers the caller's own entries. */
 static VFTR_MPI_NI void req_add(struct req_info *ri)
 {
     struct req_info **head = &req_hash[req_bucket(ri->req)];
@@ -540,6 +552,7 @@ static VFTR_MPI_NI struct req_info *req_new(struct vftr_mpi_call *c, int kind, M
     if ((ri = calloc(1, sizeof *ri)) == NULL)
         return NULL;
     ri->req = *req;
+    ri->owner = req_owner();
     ri->kind = kind;
     ri->persistent = (flags & VFTR_VFD_MSG_PERSISTENT) != 0;
     ri->active = !ri->persistent;
@@ -588,17 +601,28 @@ VFTR_MPI_NI void vftr_mpi_req_start(struct vftr_mpi_call *c, int n, const MPI_Re
     pthread_mutex_unlock(&req_lock);
 }
 
-/* Unlinks and returns the entry of req, or NULL. */
+/* Unlinks and returns the entry of req, or NULL: the calling thread's own
+ * entry of that handle if it has one (see req_add), else any. */
 static VFTR_MPI_NI struct req_info *req_take(MPI_Request req)
 {
-    struct req_info **pp, *ri;
+    struct req_info **pp, *ri, **any = NULL;
+    const void *me = req_owner();
 
     pthread_mutex_lock(&req_lock);
-    for (pp = &req_hash[req_bucket(req)]; (ri = *pp) != NULL; pp = &ri->next)
-        if (ri->req == req) {
-            *pp = ri->next;
+    for (pp = &req_hash[req_bucket(req)]; (ri = *pp) != NULL; pp = &ri->next) {
+        if (ri->req != req)
+            continue;
+        if (ri->owner == me)
             break;
-        }
+        if (any == NULL)
+            any = pp;
+    }
+    if (ri == NULL && any != NULL) {
+        pp = any;
+        ri = *pp;
+    }
+    if (ri != NULL)
+        *pp = ri->next;
     pthread_mutex_unlock(&req_lock);
     return ri;
 }
@@ -617,9 +641,12 @@ VFTR_MPI_NI void vftr_mpi_req_attach(MPI_Request req, void *mem)
     struct req_info *ri, *last = NULL;
 
     pthread_mutex_lock(&req_lock);
-    for (ri = req_hash[req_bucket(req)]; ri && !last; ri = ri->next)
-        if (ri->req == req)
+    for (ri = req_hash[req_bucket(req)]; ri; ri = ri->next)
+        if (ri->req == req && (last == NULL || ri->owner == req_owner())) {
             last = ri;
+            if (ri->owner == req_owner())
+                break;
+        }
     if (last && !last->attach[0])
         last->attach[0] = mem, mem = NULL;
     else if (last && !last->attach[1])

@@ -1,18 +1,39 @@
 /*
- * replay.c — see replay.h.  One stack per process; per (process, function)
- * statistics and call-path nodes are found through hash maps, so the cost
- * per event is O(1) apart from the rare mismatched leave.
+ * replay.c — see replay.h.  One stack per process.  The per-event lookups
+ * are cached so that the usual event costs no hashing at all:
+ *   - process -> its state: a direct table for small tokens (OTF writers
+ *     number processes densely from 1), a hash map for the others;
+ *   - (process, function) -> statistics: per process a direct table for
+ *     small function tokens, the hash map for the others;
+ *   - (parent path, function) -> path: every path node remembers the child
+ *     it was last asked for (a loop calls the same callee again and again),
+ *     the hash map on a miss.
+ * The hash maps stay the authority: every entry of a cache is also in them.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "grow.h"
 #include "replay.h"
 #include "u64map.h"
+
+/* Keeps rare paths out of the hot functions (their register pressure). */
+#if defined(__GNUC__)
+#  define COLD __attribute__((noinline, cold))
+#else
+#  define COLD
+#endif
+
+/* Tokens below these bounds are looked up in direct tables. */
+#define DIRECT_PROCS 65536u
+#define DIRECT_FUNCS 65536u
 
 struct frame {
     uint32_t fs;         /* index into funcstats */
     uint32_t path;       /* path id (index + 1) */
+    uint32_t function;
     uint64_t enter;
     uint64_t child;      /* inclusive time of the completed callees */
 };
@@ -25,16 +46,28 @@ struct proc {
                                  bottom since the origin (see implied frames) */
     struct frame *stack;
     size_t depth, cap;
+    uint32_t *fsdirect;       /* function -> funcstat index + 1 (0: not yet) */
+    size_t nfsdirect;
+};
+
+/* The child a path node was last asked for: function -> path id. */
+struct childcache {
+    uint32_t function;
+    uint32_t path;            /* 0: empty */
 };
 
 struct vftr_replay {
     uint64_t start, end;
     bool finished;
+    bool per_call;                     /* VFTR_REPLAY_INCL_PER_CALL */
+    bool paths_on;                     /* not VFTR_REPLAY_NO_PATHS */
     struct vftr_replay_counts counts;
 
     struct proc *procs;
     size_t nprocs, capprocs;
     struct vftr_u64map procmap;        /* process -> index */
+    uint32_t *procdirect;              /* process < DIRECT_PROCS -> index + 1 */
+    size_t nprocdirect;
 
     struct vftr_funcstat *fs;
     uint32_t *active;                  /* per funcstat: frames of it on the stack */
@@ -42,22 +75,28 @@ struct vftr_replay {
     struct vftr_u64map fsmap;          /* process << 32 | function -> index */
 
     struct vftr_pathstat *paths;
+    struct childcache *pathcache;      /* per path; [0] is the root's */
     size_t npaths, cappaths;
     struct vftr_u64map pathmap;        /* parent << 32 | function -> index */
+    struct childcache rootcache;
 };
 
-/* Grows *arr (of elements of size `size`) so that it holds n + 1. */
-static int reserve(void **arr, size_t *cap, size_t n, size_t size)
+/* Makes the direct table *tab (of *n entries) hold index id, zero-filled. */
+static int direct_reserve(uint32_t **tab, size_t *n, uint32_t id)
 {
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? 2 * *cap : 16;
-    void *p = realloc(*arr, ncap * size);
+    size_t m = *n ? *n : 64;
+    uint32_t *p;
 
+    if (id < *n)
+        return 0;
+    while (m <= id)
+        m *= 2;
+    p = realloc(*tab, m * sizeof *p);
     if (!p)
         return -ENOMEM;
-    *arr = p;
-    *cap = ncap;
+    memset(p + *n, 0, (m - *n) * sizeof *p);
+    *tab = p;
+    *n = m;
     return 0;
 }
 
@@ -76,6 +115,7 @@ struct vftr_replay *vftr_replay_new(uint64_t start, uint64_t end)
     }
     r->start = start;
     r->end = end;
+    r->paths_on = true;
     return r;
 }
 
@@ -83,76 +123,125 @@ void vftr_replay_free(struct vftr_replay *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->nprocs; i++)
+    for (size_t i = 0; i < r->nprocs; i++) {
         free(r->procs[i].stack);
+        free(r->procs[i].fsdirect);
+    }
     free(r->procs);
+    free(r->procdirect);
     free(r->fs);
     free(r->active);
     free(r->paths);
+    free(r->pathcache);
     vftr_u64map_release(&r->procmap);
     vftr_u64map_release(&r->fsmap);
     vftr_u64map_release(&r->pathmap);
     free(r);
 }
 
-static struct proc *get_proc(struct vftr_replay *r, uint32_t id)
+COLD static struct proc *get_proc_slow(struct vftr_replay *r, uint32_t id)
 {
     long i = vftr_u64map_get(&r->procmap, id);
 
     if (i >= 0)
         return &r->procs[i];
-    if (reserve((void **)&r->procs, &r->capprocs, r->nprocs, sizeof *r->procs) < 0 ||
+    if (vftr_reserve((void **)&r->procs, &r->capprocs, r->nprocs, sizeof *r->procs) < 0 ||
+        (id < DIRECT_PROCS && direct_reserve(&r->procdirect, &r->nprocdirect, id) < 0) ||
         vftr_u64map_put(&r->procmap, id, (uint32_t)r->nprocs) < 0)
         return NULL;
+    if (id < DIRECT_PROCS)
+        r->procdirect[id] = (uint32_t)r->nprocs + 1;
     struct proc *p = &r->procs[r->nprocs++];
     *p = (struct proc){ .id = id };
     return p;
 }
 
-static long get_fs(struct vftr_replay *r, uint32_t process, uint32_t function)
+static inline struct proc *get_proc(struct vftr_replay *r, uint32_t id)
 {
-    uint64_t key = (uint64_t)process << 32 | function;
-    long i = vftr_u64map_get(&r->fsmap, key);
+    if (id < r->nprocdirect && r->procdirect[id])
+        return &r->procs[r->procdirect[id] - 1];
+    return get_proc_slow(r, id);
+}
+
+/* The funcstat index of (p, function), created on first use. */
+COLD static long get_fs_slow(struct vftr_replay *r, struct proc *p, uint32_t function)
+{
+    uint64_t key = (uint64_t)p->id << 32 | function;
+    long i;
     size_t cap = r->capfs;
 
-    if (i >= 0)
-        return i;
-    if (reserve((void **)&r->fs, &cap, r->nfs, sizeof *r->fs) < 0)
+    if (function < DIRECT_FUNCS && direct_reserve(&p->fsdirect, &p->nfsdirect, function) < 0)
         return -ENOMEM;
-    cap = r->capfs;
-    if (reserve((void **)&r->active, &cap, r->nfs, sizeof *r->active) < 0)
-        return -ENOMEM;
-    r->capfs = cap;
-    if (vftr_u64map_put(&r->fsmap, key, (uint32_t)r->nfs) < 0)
-        return -ENOMEM;
-    r->fs[r->nfs] = (struct vftr_funcstat){ .process = process, .function = function };
-    r->active[r->nfs] = 0;
-    return (long)r->nfs++;
+    i = vftr_u64map_get(&r->fsmap, key);
+    if (i < 0) {
+        if (vftr_reserve((void **)&r->fs, &cap, r->nfs, sizeof *r->fs) < 0)
+            return -ENOMEM;
+        cap = r->capfs;
+        if (vftr_reserve((void **)&r->active, &cap, r->nfs, sizeof *r->active) < 0)
+            return -ENOMEM;
+        r->capfs = cap;
+        if (vftr_u64map_put(&r->fsmap, key, (uint32_t)r->nfs) < 0)
+            return -ENOMEM;
+        r->fs[r->nfs] = (struct vftr_funcstat){ .process = p->id, .function = function };
+        r->active[r->nfs] = 0;
+        i = (long)r->nfs++;
+    }
+    if (function < DIRECT_FUNCS)
+        p->fsdirect[function] = (uint32_t)i + 1;
+    return i;
+}
+
+static inline long get_fs(struct vftr_replay *r, struct proc *p, uint32_t function)
+{
+    if (function < p->nfsdirect && p->fsdirect[function])
+        return (long)p->fsdirect[function] - 1;
+    return get_fs_slow(r, p, function);
 }
 
 /* The id of the path parent/function, created on first use; 0 on ENOMEM. */
-static uint32_t get_path(struct vftr_replay *r, uint32_t parent, uint32_t function)
+COLD static uint32_t get_path_slow(struct vftr_replay *r, uint32_t parent, uint32_t function)
 {
+    struct childcache *c;
     uint64_t key = (uint64_t)parent << 32 | function;
-    long i = vftr_u64map_get(&r->pathmap, key);
+    long i;
+    size_t cap = r->cappaths;
 
-    if (i >= 0)
-        return (uint32_t)i + 1;
-    if (reserve((void **)&r->paths, &r->cappaths, r->npaths, sizeof *r->paths) < 0 ||
-        vftr_u64map_put(&r->pathmap, key, (uint32_t)r->npaths) < 0)
-        return 0;
-    r->paths[r->npaths] = (struct vftr_pathstat){
-        .parent = parent, .function = function,
-        .depth = parent ? r->paths[parent - 1].depth + 1 : 1,
-    };
-    return (uint32_t)++r->npaths;
+    i = vftr_u64map_get(&r->pathmap, key);
+    if (i < 0) {
+        if (vftr_reserve((void **)&r->paths, &cap, r->npaths, sizeof *r->paths) < 0)
+            return 0;
+        cap = r->cappaths;
+        if (vftr_reserve((void **)&r->pathcache, &cap, r->npaths, sizeof *r->pathcache) < 0)
+            return 0;
+        r->cappaths = cap;
+        if (vftr_u64map_put(&r->pathmap, key, (uint32_t)r->npaths) < 0)
+            return 0;
+        r->paths[r->npaths] = (struct vftr_pathstat){
+            .parent = parent, .function = function,
+            .depth = parent ? r->paths[parent - 1].depth + 1 : 1,
+        };
+        r->pathcache[r->npaths] = (struct childcache){ 0, 0 };
+        i = (long)r->npaths++;
+    }
+    c = parent ? &r->pathcache[parent - 1] : &r->rootcache;
+    *c = (struct childcache){ function, (uint32_t)i + 1 };
+    return (uint32_t)i + 1;
+}
+
+static inline uint32_t get_path(struct vftr_replay *r, uint32_t parent, uint32_t function)
+{
+    const struct childcache *c = parent ? &r->pathcache[parent - 1] : &r->rootcache;
+
+    if (c->path && c->function == function)
+        return c->path;
+    return get_path_slow(r, parent, function);
 }
 
 /*
  * Common entry of enter/leave: window, process, monotonic time.  Returns
  * the process, or NULL with *rc set (0: event ignored, -errno: failure).
  */
-static struct proc *begin_event(struct vftr_replay *r, uint32_t process, uint64_t *time, int *rc)
+static inline struct proc *begin_event(struct vftr_replay *r, uint32_t process, uint64_t *time, int *rc)
 {
     struct proc *p;
 
@@ -182,18 +271,20 @@ static struct proc *begin_event(struct vftr_replay *r, uint32_t process, uint64_
 }
 
 /* Pops the top frame of p at time t and books its times. */
-static void pop(struct vftr_replay *r, struct proc *p, uint64_t t)
+static inline void pop(struct vftr_replay *r, struct proc *p, uint64_t t)
 {
     struct frame *f = &p->stack[--p->depth];
     uint64_t dur = t > f->enter ? t - f->enter : 0;   /* a frame from open_call may start late */
     uint64_t excl = dur > f->child ? dur - f->child : 0;
-    struct vftr_pathstat *path = &r->paths[f->path - 1];
-
     r->fs[f->fs].excl += excl;
-    if (--r->active[f->fs] == 0)
+    if (--r->active[f->fs] == 0 || r->per_call)
         r->fs[f->fs].incl += dur;
-    path->excl += excl;
-    path->incl += dur;
+    if (f->path) {
+        struct vftr_pathstat *path = &r->paths[f->path - 1];
+
+        path->excl += excl;
+        path->incl += dur;
+    }
     if (p->depth > 0)
         p->stack[p->depth - 1].child += dur;
     else
@@ -201,19 +292,22 @@ static void pop(struct vftr_replay *r, struct proc *p, uint64_t t)
 }
 
 /* Pushes a frame of `function` entered at `enter`, enclosing `child`. */
-static int push(struct vftr_replay *r, struct proc *p, uint32_t function, uint64_t enter,
+static inline int push(struct vftr_replay *r, struct proc *p, uint32_t function, uint64_t enter,
                 uint64_t child)
 {
-    uint32_t parent = p->depth ? p->stack[p->depth - 1].path : 0;
-    long fs = get_fs(r, p->id, function);
-    uint32_t path;
+    long fs = get_fs(r, p, function);
+    uint32_t path = 0;
 
     if (fs < 0)
         return (int)fs;
-    path = get_path(r, parent, function);
-    if (path == 0 || reserve((void **)&p->stack, &p->cap, p->depth, sizeof *p->stack) < 0)
+    if (r->paths_on) {
+        path = get_path(r, p->depth ? p->stack[p->depth - 1].path : 0, function);
+        if (path == 0)
+            return -ENOMEM;
+    }
+    if (vftr_reserve((void **)&p->stack, &p->cap, p->depth, sizeof *p->stack) < 0)
         return -ENOMEM;
-    p->stack[p->depth++] = (struct frame){ (uint32_t)fs, path, enter, child };
+    p->stack[p->depth++] = (struct frame){ (uint32_t)fs, path, function, enter, child };
     r->active[fs]++;
     return 0;
 }
@@ -229,8 +323,45 @@ int vftr_replay_enter(struct vftr_replay *r, uint32_t process, uint32_t function
     if (rc < 0)
         return rc;
     r->counts.enters++;
-    r->fs[p->stack[p->depth - 1].fs].calls++;
-    r->paths[p->stack[p->depth - 1].path - 1].calls++;
+    {
+        const struct frame *f = &p->stack[p->depth - 1];
+
+        r->fs[f->fs].calls++;
+        if (f->path)
+            r->paths[f->path - 1].calls++;
+    }
+    return 0;
+}
+
+/* The rare leaves: nothing on the stack, or not the function on top. */
+COLD static int leave_slow(struct vftr_replay *r, struct proc *p, uint32_t function,
+                           uint64_t time)
+{
+    if (p->depth == 0 && function == 0) {
+        r->counts.mismatched++;         /* nothing to close, nothing named */
+        return 0;
+    }
+    if (p->depth == 0) {
+        /* Begun before the window: it enclosed all the completed root calls. */
+        uint64_t origin = r->start ? r->start : p->first;
+        int rc = push(r, p, function, origin, p->root_done);
+
+        if (rc < 0)
+            return rc;
+        r->counts.implied_enters++;
+        p->root_done = 0;
+        pop(r, p, time);
+        return 0;
+    }
+    size_t k = p->depth - 1;
+
+    while (k > 0 && p->stack[k - 1].function != function)
+        k--;
+    r->counts.mismatched++;
+    if (k == 0)
+        return 0;                       /* not on the stack: ignored */
+    while (p->depth > k - 1)            /* the frames above it, then it */
+        pop(r, p, time);
     return 0;
 }
 
@@ -242,36 +373,11 @@ int vftr_replay_leave(struct vftr_replay *r, uint32_t process, uint32_t function
     if (!p)
         return rc;
     r->counts.leaves++;
-    if (p->depth == 0 && function == 0) {
-        r->counts.mismatched++;         /* nothing to close, nothing named */
-        return 0;
-    }
-    if (p->depth == 0) {
-        /* Begun before the window: it enclosed all the completed root calls. */
-        uint64_t origin = r->start ? r->start : p->first;
-
-        rc = push(r, p, function, origin, p->root_done);
-        if (rc < 0)
-            return rc;
-        r->counts.implied_enters++;
-        p->root_done = 0;
+    if (p->depth > 0 && (function == 0 || p->stack[p->depth - 1].function == function)) {
         pop(r, p, time);
         return 0;
     }
-    if (function != 0 && r->fs[p->stack[p->depth - 1].fs].function != function) {
-        size_t k = p->depth - 1;
-
-        while (k > 0 && r->fs[p->stack[k - 1].fs].function != function)
-            k--;
-        r->counts.mismatched++;
-        if (k == 0)
-            return 0;                   /* not on the stack: ignored */
-        while (p->depth > k - 1)        /* the frames above it, then it */
-            pop(r, p, time);
-        return 0;
-    }
-    pop(r, p, time);
-    return 0;
+    return leave_slow(r, p, function, time);
 }
 
 int vftr_replay_open_call(struct vftr_replay *r, uint32_t process, uint32_t function,
@@ -293,6 +399,16 @@ int vftr_replay_open_call(struct vftr_replay *r, uint32_t process, uint32_t func
     return push(r, p, function, enter, 0);
 }
 
+int vftr_replay_set_flags(struct vftr_replay *r, unsigned flags)
+{
+    if (r->finished || r->nprocs > 0 ||
+        (flags & ~(VFTR_REPLAY_INCL_PER_CALL | VFTR_REPLAY_NO_PATHS)))
+        return -EINVAL;
+    r->per_call = flags & VFTR_REPLAY_INCL_PER_CALL;
+    r->paths_on = !(flags & VFTR_REPLAY_NO_PATHS);
+    return 0;
+}
+
 int vftr_replay_finish(struct vftr_replay *r)
 {
     if (r->finished)
@@ -306,6 +422,69 @@ int vftr_replay_finish(struct vftr_replay *r)
         while (p->depth > 0)
             pop(r, p, t);
     }
+    return 0;
+}
+
+/*
+ * Paths of src are visited in id order, which puts every parent before its
+ * children (a node is created while its parent is on a stack), so the
+ * parent's id in dst is known when a child is merged.
+ */
+int vftr_replay_merge(struct vftr_replay *dst, const struct vftr_replay *src)
+{
+    uint32_t *pathid;
+    const struct vftr_replay_counts *k = &src->counts;
+
+    if (!dst->finished || !src->finished || dst == src)
+        return -EINVAL;
+    for (size_t i = 0; i < src->nprocs; i++) {
+        const struct proc *sp = &src->procs[i];
+        bool fresh = vftr_u64map_get(&dst->procmap, sp->id) < 0;
+        struct proc *p = get_proc(dst, sp->id);
+
+        if (!p)
+            return -ENOMEM;
+        if (fresh) {
+            p->seen = sp->seen;
+            p->first = sp->first;
+            p->last = sp->last;
+        }
+    }
+    for (size_t i = 0; i < src->nfs; i++) {
+        const struct vftr_funcstat *s = &src->fs[i];
+        struct proc *p = get_proc(dst, s->process);
+        long j = p ? get_fs(dst, p, s->function) : -ENOMEM;
+
+        if (j < 0)
+            return -ENOMEM;
+        dst->fs[j].calls += s->calls;
+        dst->fs[j].excl += s->excl;
+        dst->fs[j].incl += s->incl;
+    }
+    pathid = malloc((src->npaths ? src->npaths : 1) * sizeof *pathid);
+    if (!pathid)
+        return -ENOMEM;
+    for (size_t i = 0; i < src->npaths && dst->paths_on; i++) {
+        const struct vftr_pathstat *s = &src->paths[i];
+        uint32_t id = get_path(dst, s->parent ? pathid[s->parent - 1] : 0, s->function);
+
+        if (id == 0) {
+            free(pathid);
+            return -ENOMEM;
+        }
+        pathid[i] = id;
+        dst->paths[id - 1].calls += s->calls;
+        dst->paths[id - 1].excl += s->excl;
+        dst->paths[id - 1].incl += s->incl;
+    }
+    free(pathid);
+    dst->counts.enters += k->enters;
+    dst->counts.leaves += k->leaves;
+    dst->counts.outside += k->outside;
+    dst->counts.implied_enters += k->implied_enters;
+    dst->counts.mismatched += k->mismatched;
+    dst->counts.closed_at_end += k->closed_at_end;
+    dst->counts.backwards += k->backwards;
     return 0;
 }
 

@@ -102,8 +102,37 @@ int vftr_replay_leave(struct vftr_replay *r, uint32_t process, uint32_t function
 int vftr_replay_open_call(struct vftr_replay *r, uint32_t process, uint32_t function,
                           uint64_t enter);
 
+/*
+ * Options, set before the first event (-EINVAL afterwards):
+ *   VFTR_REPLAY_INCL_PER_CALL: inclusive time per function is the sum over
+ *   its calls, so a nested f adds again (what OTF FunctionSummary records
+ *   and otfaux hold); needed when a replay's figures are combined with
+ *   summary records.  Call-path figures are unaffected.
+ *   VFTR_REPLAY_NO_PATHS: keep no call paths (vftr_replay_paths() gives
+ *   none): for callers that want the function figures alone, a little
+ *   faster.
+ * Returns 0 or -EINVAL.
+ */
+#define VFTR_REPLAY_INCL_PER_CALL 1u
+#define VFTR_REPLAY_NO_PATHS 2u
+int vftr_replay_set_flags(struct vftr_replay *r, unsigned flags);
+
 /* Closes open calls (see above).  Afterwards enter/leave return -EINVAL. */
 int vftr_replay_finish(struct vftr_replay *r);
+
+/*
+ * Adds the results of the finished replay src to the finished replay dst,
+ * as if dst had replayed src's events too: figures per (process, function)
+ * are added (rows new to dst are appended in src's order), call paths are
+ * merged by (parent path, function) and their figures added (unless dst
+ * keeps no paths), counts added,
+ * processes united.  Meant for replays of disjoint sets of processes (e.g.
+ * groups of OTF streams replayed by separate threads): the result is then
+ * the replay of all of them, up to the order of rows and path ids.  src is
+ * not changed.  Returns 0, -EINVAL (one of them not finished, or dst ==
+ * src), or -ENOMEM (dst then holds part of src).
+ */
+int vftr_replay_merge(struct vftr_replay *dst, const struct vftr_replay *src);
 
 /* Results: per (process, function) in order of first appearance. */
 const struct vftr_funcstat *vftr_replay_funcstats(const struct vftr_replay *r, size_t *n);

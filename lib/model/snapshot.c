@@ -18,11 +18,15 @@
  * in order, as soon as the oldest has nothing left to wait for.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "snapshot.h"
 #include "u64map.h"
+#include "util/errmsg.h"
+#include "util/timespec.h"
 
 /* OTF_COLLECTIVE_TYPE_* and OTF_FILEOP_* (values fixed by the OTF spec;
  * lib/model does not include the OTF headers). */
@@ -32,6 +36,7 @@ enum { FOP_OPEN, FOP_CLOSE, FOP_READ, FOP_WRITE, FOP_SEEK };
 
 struct frame {
     uint32_t fs;          /* index into s->fs */
+    uint32_t scl;         /* the Enter's source location (0: none) */
     uint64_t enter;
 };
 
@@ -363,6 +368,7 @@ static void snapshot_proc(struct vftr_snap *s, struct proc *p, uint64_t t)
         struct vftr_snaprec r = rec(VFTR_SNAPREC_ENTER, t, p->id);
         r.id = s->fs.v[p->stack.v[i].fs].function;
         r.orig = p->stack.v[i].enter;
+        r.a = p->stack.v[i].scl;
         PUSH(s, s->scratch, r);
     }
     for (size_t i = 0; i < p->open.n; i++) {
@@ -676,6 +682,12 @@ static void charge(struct vftr_snap *s, struct proc *p, uint64_t t)
 
 int vftr_snap_enter(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t function)
 {
+    return vftr_snap_enter_scl(s, time, process, function, 0);
+}
+
+int vftr_snap_enter_scl(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t function,
+                        uint32_t scl)
+{
     int rc;
     struct proc *p = begin(s, time, process, &rc);
     if (!p)
@@ -690,7 +702,7 @@ int vftr_snap_enter(struct vftr_snap *s, uint64_t time, uint32_t process, uint32
     }
     charge(s, p, time);
     s->fs.v[i].calls++;
-    struct frame fr = { (uint32_t)i, time };
+    struct frame fr = { (uint32_t)i, scl, time };
     return PUSH(s, p->stack, fr);
 }
 
@@ -1090,4 +1102,142 @@ const uint32_t *vftr_snap_thumb_values(const struct vftr_snap *s, size_t i)
 uint64_t vftr_snap_unreceived(const struct vftr_snap *s)
 {
     return s->unreceived;
+}
+
+/* -- break placement --------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Bare digits (blanks around allowed): an absolute tick, as otfaux's -t. */
+static int all_digits(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s)
+        return 0;
+    for (; *s && *s != ' ' && *s != '\t'; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == 0;
+}
+
+struct u64vec {
+    uint64_t *v;
+    size_t n, cap;
+};
+
+static int u64_push(struct u64vec *b, uint64_t x)
+{
+    return grow((void **)&b->v, &b->cap, b->n, sizeof *b->v) ? -ENOMEM : (b->v[b->n++] = x, 0);
+}
+
+static int place_fail(struct u64vec *b, int rc, char *err, size_t errlen, const char *what,
+                      const char *msg)
+{
+    free(b->v);
+    if (err && errlen)
+        snprintf(err, errlen, "%s%s", what, msg);
+    return rc;
+}
+
+int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec, uint64_t resolution,
+                           uint64_t first, uint64_t last, uint64_t **breaks, size_t *nbreaks,
+                           char *err, size_t errlen)
+{
+    struct vftr_timebase base = { resolution, first }, zero = { resolution, 0 };
+    struct u64vec b = { NULL, 0, 0 };
+    char msg[VFTR_ERRMSG_MAX];
+    uint64_t end = last + 1, range = end - first, period = 0, n = spec->n;
+
+    if (last < first)
+        return place_fail(&b, -EINVAL, err, errlen, "", "the last event precedes the first");
+    if (spec->period) {
+        if (vftr_time_parse(spec->period, &zero, &period, msg, sizeof msg))
+            return place_fail(&b, -EINVAL, err, errlen, "-p: ", msg);
+        if (period == 0)
+            return place_fail(&b, -EINVAL, err, errlen, "-p: ",
+                              "the period must be at least one tick");
+    }
+    if (!spec->period && n == 0 && spec->ntimes == 0)
+        n = VFTR_SNAP_DEFAULT_BREAKS;
+    uint64_t by_period = period ? (range - 1) / period : 0;
+    if (n > VFTR_SNAP_MAX_BREAKS || by_period > VFTR_SNAP_MAX_BREAKS)
+        return place_fail(&b, -EINVAL, err, errlen, "", "too many breaks (more than 100000000)");
+    if (n && n >= by_period) {
+        /* summed up step by step, in doubles: otfaux's rounding */
+        double step = (double)range / (double)n, t = (double)first;
+        for (uint64_t i = 1; i <= n; i++) {
+            t += step;
+            if (u64_push(&b, (uint64_t)t))
+                return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
+        }
+    } else {
+        for (uint64_t k = 1; k <= by_period; k++)
+            if (u64_push(&b, first + k * period))
+                return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
+    }
+    for (size_t i = 0; i < spec->ntimes; i++) {
+        uint64_t t;
+        if (all_digits(spec->times[i]))
+            t = strtoull(spec->times[i], NULL, 10);
+        else if (vftr_time_parse(spec->times[i], &base, &t, msg, sizeof msg))
+            return place_fail(&b, -EINVAL, err, errlen, "-t: ", msg);
+        if (u64_push(&b, t))
+            return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
+    }
+    if (u64_push(&b, end))
+        return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
+    qsort(b.v, b.n, sizeof *b.v, cmp_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < b.n; i++)
+        if (k == 0 || b.v[i] != b.v[k - 1])
+            b.v[k++] = b.v[i];
+    *breaks = b.v;
+    *nbreaks = k;
+    return 0;
+}
+
+int vftr_snap_place_samples(uint64_t first, uint64_t last, uint64_t limit, uint64_t **samples,
+                            size_t *n)
+{
+    uint64_t span = last > first ? last - first : 0;
+    uint64_t ns;
+
+    if (!limit)
+        limit = VFTR_SNAP_THUMB_SAMPLES;
+    ns = span < limit ? span : limit;
+    *samples = NULL;
+    *n = 0;
+    if (ns == 0)
+        return 0;
+    *samples = malloc(ns * sizeof **samples);
+    if (!*samples)
+        return -ENOMEM;
+    double step = (double)span / (double)ns;
+    for (uint64_t i = 0; i < ns; i++)
+        (*samples)[i] = first + (uint64_t)((double)i * step);
+    *n = (size_t)ns;
+    return 0;
+}
+
+int vftr_snap_write_thumb(const struct vftr_snap *s, FILE *f)
+{
+    size_t np = 0;
+    const uint32_t *procs = vftr_snap_thumb_processes(s, &np);
+
+    fprintf(f, "0:%zx,%zx\n", s->nsamples, np);
+    for (size_t i = 0; i < np; i++) {
+        const uint32_t *v = vftr_snap_thumb_values(s, i);
+        fprintf(f, "%" PRIx32 ":", procs[i]);
+        for (size_t k = 0; k < s->nsamples; k++)
+            fprintf(f, "%" PRIx32 ",", v ? v[k] : 0);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -EIO : 0;
 }

@@ -67,6 +67,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * The records the engine produces, with the meaning of the generic fields
@@ -75,7 +76,7 @@
  *   X(kind, OTF record name, what id / a / b / c / v[] hold)
  */
 #define VFTR_SNAPREC_KINDS(X)                                                              \
-    X(ENTER, EnterSnapshot, "id function, orig enter time")                              \
+    X(ENTER, EnterSnapshot, "id function, a source location, orig enter time")                              \
     X(SEND, SendSnapshot, "id receiver, a comm, b tag, v0 length, orig send time")       \
     X(OPENFILE, OpenFileSnapshot, "id file, v0 handle, orig open time")                  \
     X(BEGINCOLLOP, BeginCollopSnapshot,                                                   \
@@ -155,6 +156,10 @@ int vftr_snap_def_collop(struct vftr_snap *s, uint32_t op, uint32_t type);
 
 /* The events, in non-decreasing time order. */
 int vftr_snap_enter(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t function);
+/* The same with the Enter's source location, which its EnterSnapshots
+ * carry (as otfaux writes them); vftr_snap_enter gives 0. */
+int vftr_snap_enter_scl(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t function,
+                        uint32_t scl);
 int vftr_snap_leave(struct vftr_snap *s, uint64_t time, uint32_t process, uint32_t function);
 int vftr_snap_send(struct vftr_snap *s, uint64_t time, uint32_t sender, uint32_t receiver,
                    uint32_t comm, uint32_t tag, uint64_t length);
@@ -193,5 +198,48 @@ const uint32_t *vftr_snap_thumb_values(const struct vftr_snap *s, size_t i);
 
 /* Sends seen that were never received (known after finish). */
 uint64_t vftr_snap_unreceived(const struct vftr_snap *s);
+
+/*
+ * -- Where the breaks go (shared by vftr-snap and vfd2otf) ----------------
+ *
+ * otfaux's rules, found by running it (share/doc/snap.md): with first and
+ * last the first and last event times and end = last + 1,
+ *   - -n N: (end - first) / N added up N times in doubles, each sum rounded
+ *     down;
+ *   - -p P: first + kP while before end;
+ *   - with both, the one giving more breaks wins; neither and no -t: -n 200;
+ *   - -t adds breaks: bare digits are absolute ticks, a time with a unit
+ *     counts from first (lib/util/timespec.h);
+ *   - end is always a break; the list is sorted and distinct.
+ */
+#define VFTR_SNAP_DEFAULT_BREAKS 200u
+#define VFTR_SNAP_THUMB_SAMPLES 4096u      /* otfaux's thumbnail bound */
+#define VFTR_SNAP_MAX_BREAKS 100000000u
+
+struct vftr_snap_breakspec {
+    uint64_t n;                   /* -n (0: not given) */
+    const char *period;           /* -p TICKS or a duration; NULL: not given */
+    const char *const *times;     /* -t values (borrowed) */
+    size_t ntimes;
+};
+
+/* Places the breaks for a trace whose events span [first, last] with the
+ * given timer resolution (ticks per second).  Returns 0 and *breaks (caller
+ * owns, free()) with *nbreaks entries, or -EINVAL / -ENOMEM with a message
+ * ("-p: ...", "too many breaks ...") in err. */
+int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec, uint64_t resolution,
+                           uint64_t first, uint64_t last, uint64_t **breaks, size_t *nbreaks,
+                           char *err, size_t errlen);
+
+/* The thumbnail's sample times: min(limit, last - first) of them (limit 0:
+ * VFTR_SNAP_THUMB_SAMPLES), equally spaced from first.  0 and *samples
+ * (caller owns; NULL when *n is 0) or -ENOMEM. */
+int vftr_snap_place_samples(uint64_t first, uint64_t last, uint64_t limit, uint64_t **samples,
+                            size_t *n);
+
+/* Writes the thumbnail (after finish) in otfaux's .thumb format:
+ * "0:<samples>,<processes>" then "<process>:<function>,...," per process,
+ * all hex.  0 or -EIO. */
+int vftr_snap_write_thumb(const struct vftr_snap *s, FILE *f);
 
 #endif /* VFTR_MODEL_SNAPSHOT_H */

@@ -16,17 +16,24 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "window.h"
+#include "grow.h"
+#include "otfreplay.h"
 #include "u64map.h"
 
 #include "util/errmsg.h"
 #include "util/tracesel.h"
 
+/* Window events read ahead while the replay runs (56 bytes each). */
+#define WINDOW_BUFFER 131072
+
 #define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
 
-enum phase { PH_SNAP, PH_REPLAY, PH_DELIVER, PH_PROBE, PH_SUMMARY, PH_SAMPLES };
+enum phase { PH_SNAP, PH_BUFFER, PH_DELIVER, PH_PROBE, PH_SUMMARY, PH_SAMPLES };
 
 struct frame {
     uint32_t function;
@@ -35,6 +42,7 @@ struct frame {
 
 struct pstate {
     uint32_t process;
+    uint32_t owner;          /* replay_plan(): 1 + the worker that reads it, 0 none */
     struct frame *stack;
     size_t depth, cap;
 };
@@ -43,6 +51,27 @@ struct inflight {
     uint64_t time;
     uint32_t sender, receiver, comm, tag, length;
 };
+
+/*
+ * Receive counts per channel (sender, receiver, communicator, tag) of one
+ * replay, in an open-addressing table.  A replay that reads each stream on
+ * its own cannot pair a receive with its send as it goes (they are in
+ * different streams, maybe on different threads); it counts the receives
+ * instead, and afterwards the oldest `count` messages of each channel are
+ * the ones received (MPI's non-overtaking rule, as in the merged read).
+ */
+struct chan {
+    uint32_t sender, receiver, comm, tag;
+    uint64_t count;          /* receives; 0 marks a free slot */
+    uint64_t taken;          /* messages already paired with them */
+};
+
+struct chantab {
+    struct chan *slots;
+    size_t cap, used;        /* cap: a power of two, or 0 */
+};
+
+struct wevent;
 
 struct vftr_window {
     char *stub;
@@ -69,31 +98,34 @@ struct vftr_window {
     struct vftr_u64map procmap;
     struct inflight *msgs;
     size_t nmsgs, capmsgs;
+
+    /* the replay (see "replay" below) */
+    struct worker *workers;          /* opened on the first replay, kept */
+    size_t nworkers;
+    unsigned threads;                /* vftr_window_set_threads; 0: automatic */
+    struct chantab recvs;            /* all workers' receive counts */
+    uint32_t *pdirect;               /* process id -> 1 + index in procs (small ids) */
+    size_t npdirect;
+    struct wevent *buf;              /* window events read while the replay runs */
+    size_t nbuf, capbuf;
 };
-
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? 2 * *cap : 16;
-    void *p = realloc(*arr, ncap * size);
-
-    if (!p)
-        return -ENOMEM;
-    *arr = p;
-    *cap = ncap;
-    return 0;
-}
 
 /* ------------------------------------------------------------ state */
 
-static struct pstate *proc_of(struct vftr_window *w, uint32_t process)
+static struct pstate *proc_find(const struct vftr_window *w, uint32_t process)
 {
     long i = vftr_u64map_get(&w->procmap, process);
 
-    if (i >= 0)
-        return &w->procs[i];
-    if (grow((void **)&w->procs, &w->capprocs, w->nprocs, sizeof *w->procs) < 0 ||
+    return i >= 0 ? &w->procs[i] : NULL;
+}
+
+static struct pstate *proc_of(struct vftr_window *w, uint32_t process)
+{
+    struct pstate *p = proc_find(w, process);
+
+    if (p)
+        return p;
+    if (vftr_reserve((void **)&w->procs, &w->capprocs, w->nprocs, sizeof *w->procs) < 0 ||
         vftr_u64map_put(&w->procmap, process, (uint32_t)w->nprocs) < 0)
         return NULL;
     w->procs[w->nprocs] = (struct pstate){ .process = process };
@@ -107,32 +139,22 @@ static void state_clear(struct vftr_window *w)
     w->nmsgs = 0;
 }
 
-static int push(struct vftr_window *w, uint32_t process, uint32_t function, uint64_t enter)
+static int stack_push(struct pstate *p, uint32_t function, uint64_t enter, uint64_t *too_deep)
 {
-    struct pstate *p = proc_of(w, process);
-
-    if (!p)
-        return -ENOMEM;
     if (p->depth >= VFTR_WINDOW_MAX_DEPTH) {
-        w->st->too_deep++;
+        (*too_deep)++;
         p->depth++;          /* keep the count so that leaves pair up */
         return 0;
     }
-    if (grow((void **)&p->stack, &p->cap, p->depth, sizeof *p->stack) < 0)
+    if (vftr_reserve((void **)&p->stack, &p->cap, p->depth, sizeof *p->stack) < 0)
         return -ENOMEM;
     p->stack[p->depth++] = (struct frame){ function, enter };
     return 0;
 }
 
 /* Closes the frame of `function` (and those above it); see window.h. */
-static void pop(struct vftr_window *w, uint32_t process, uint32_t function)
+static void stack_pop(struct pstate *p, uint32_t function)
 {
-    long i = vftr_u64map_get(&w->procmap, process);
-    struct pstate *p;
-
-    if (i < 0)
-        return;
-    p = &w->procs[i];
     if (p->depth == 0)
         return;
     if (p->depth > VFTR_WINDOW_MAX_DEPTH || function == 0 ||
@@ -148,28 +170,98 @@ static void pop(struct vftr_window *w, uint32_t process, uint32_t function)
     }
 }
 
-static int msg_add(struct vftr_window *w, uint64_t time, uint32_t sender, uint32_t receiver,
-                   uint32_t comm, uint32_t tag, uint32_t length)
+static int push(struct vftr_window *w, uint32_t process, uint32_t function, uint64_t enter)
 {
-    if (grow((void **)&w->msgs, &w->capmsgs, w->nmsgs, sizeof *w->msgs) < 0)
+    struct pstate *p = proc_of(w, process);
+
+    return p ? stack_push(p, function, enter, &w->st->too_deep) : -ENOMEM;
+}
+
+static int msg_append(struct inflight **v, size_t *n, size_t *cap, const struct inflight *m)
+{
+    if (vftr_reserve((void **)v, cap, *n, sizeof **v) < 0)
         return -ENOMEM;
-    w->msgs[w->nmsgs++] = (struct inflight){ time, sender, receiver, comm, tag, length };
+    (*v)[(*n)++] = *m;
     return 0;
 }
 
-/* A receive ends the oldest message of its channel (MPI's FIFO rule). */
-static void msg_remove(struct vftr_window *w, uint32_t receiver, uint32_t sender, uint32_t comm,
-                       uint32_t tag)
+static int msg_add(struct vftr_window *w, uint64_t time, uint32_t sender, uint32_t receiver,
+                   uint32_t comm, uint32_t tag, uint32_t length)
 {
-    for (size_t i = 0; i < w->nmsgs; i++) {
-        struct inflight *m = &w->msgs[i];
+    struct inflight m = { time, sender, receiver, comm, tag, length };
 
-        if (m->sender == sender && m->receiver == receiver && m->comm == comm && m->tag == tag) {
-            memmove(m, m + 1, (w->nmsgs - i - 1) * sizeof *m);
-            w->nmsgs--;
-            return;
-        }
+    return msg_append(&w->msgs, &w->nmsgs, &w->capmsgs, &m);
+}
+
+/* ------------------------------------------------------------ channels */
+
+static size_t chan_hash(uint32_t s, uint32_t r, uint32_t c, uint32_t t)
+{
+    uint64_t h = ((uint64_t)s << 32 | r) * 0x9e3779b97f4a7c15ull;
+
+    h ^= ((uint64_t)c << 32 | t) * 0xc2b2ae3d27d4eb4full;
+    h ^= h >> 31;
+    h *= 0xff51afd7ed558ccdull;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static struct chan *chan_slot(struct chantab *t, uint32_t s, uint32_t r, uint32_t c,
+                              uint32_t tag)
+{
+    size_t mask = t->cap - 1;
+
+    for (size_t i = chan_hash(s, r, c, tag) & mask;; i = (i + 1) & mask) {
+        struct chan *e = &t->slots[i];
+
+        if (!e->count || (e->sender == s && e->receiver == r && e->comm == c && e->tag == tag))
+            return e;
     }
+}
+
+/* Adds n receives to the channel; 0 or -ENOMEM. */
+static int chan_add(struct chantab *t, uint32_t s, uint32_t r, uint32_t c, uint32_t tag,
+                    uint64_t n)
+{
+    struct chan *e;
+
+    if ((t->used + 1) * 2 > t->cap) {
+        size_t ncap = t->cap ? 2 * t->cap : 64;
+        struct chantab nt = { calloc(ncap, sizeof *nt.slots), ncap, t->used };
+
+        if (!nt.slots)
+            return -ENOMEM;
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].count)
+                *chan_slot(&nt, t->slots[i].sender, t->slots[i].receiver, t->slots[i].comm,
+                           t->slots[i].tag) = t->slots[i];
+        free(t->slots);
+        *t = nt;
+    }
+    e = chan_slot(t, s, r, c, tag);
+    if (!e->count) {
+        *e = (struct chan){ s, r, c, tag, 0, 0 };
+        t->used++;
+    }
+    e->count += n;
+    return 0;
+}
+
+/* The channel of a message, NULL when it had no receives. */
+static struct chan *chan_get(struct chantab *t, const struct inflight *m)
+{
+    struct chan *e;
+
+    if (!t->cap)
+        return NULL;
+    e = chan_slot(t, m->sender, m->receiver, m->comm, m->tag);
+    return e->count ? e : NULL;
+}
+
+static void chan_clear(struct chantab *t)
+{
+    if (t->used)
+        memset(t->slots, 0, t->cap * sizeof *t->slots);
+    t->used = 0;
 }
 
 /* ------------------------------------------------------------ handlers */
@@ -180,6 +272,61 @@ static int verdict(struct vftr_window *w, int rc)
     if (rc != 0 && w->cb_rc == 0)
         w->cb_rc = rc;
     return rc ? OTF_RETURN_ABORT : OTF_RETURN_OK;
+}
+
+/*
+ * An event of the window, as the handlers hand it on: straight to the
+ * caller (PH_DELIVER), or into w->buf (PH_BUFFER) while the replay threads
+ * still work out the state the caller must see first.
+ */
+enum ev_kind {
+    EV_ENTER, EV_LEAVE, EV_SEND, EV_RECV, EV_COLLOP, EV_COLL_BEGIN, EV_COLL_END, EV_COUNTER
+};
+
+struct wevent {
+    uint64_t time;
+    uint32_t kind, process;  /* process: the sender of a send, the receiver of a receive */
+    uint32_t u[4];           /* function | peer, comm, tag, length | op, comm, root */
+    uint64_t x[3];           /* collectives: sent, received, duration | id, sent, received */
+};
+
+static int event_call(const struct vftr_window_handler *h, const struct wevent *e)
+{
+    switch ((enum ev_kind)e->kind) {
+    case EV_ENTER:
+        return h->enter ? h->enter(h->arg, e->time, e->process, e->u[0]) : 0;
+    case EV_LEAVE:
+        return h->leave ? h->leave(h->arg, e->time, e->process, e->u[0]) : 0;
+    case EV_SEND:
+        return h->send ? h->send(h->arg, e->time, e->process, e->u[0], e->u[1], e->u[2],
+                                 e->u[3]) : 0;
+    case EV_RECV:
+        return h->recv ? h->recv(h->arg, e->time, e->process, e->u[0], e->u[1], e->u[2],
+                                 e->u[3]) : 0;
+    case EV_COLLOP:
+        return h->collop ? h->collop(h->arg, e->time, e->process, e->u[0], e->u[1], e->u[2],
+                                     e->x[0], e->x[1], e->x[2]) : 0;
+    case EV_COLL_BEGIN:
+        return h->coll_begin ? h->coll_begin(h->arg, e->time, e->process, e->u[0], e->x[0],
+                                             e->u[1], e->u[2], e->x[1], e->x[2]) : 0;
+    case EV_COLL_END:
+        return h->coll_end ? h->coll_end(h->arg, e->time, e->process, e->x[0]) : 0;
+    case EV_COUNTER:
+        return h->counter ? h->counter(h->arg, e->time, e->process, e->u[0], e->x[0]) : 0;
+    }
+    return 0;
+}
+
+static int emit(struct vftr_window *w, const struct wevent *e)
+{
+    if (w->phase == PH_BUFFER) {
+        if (vftr_reserve((void **)&w->buf, &w->capbuf, w->nbuf, sizeof *w->buf) < 0)
+            return verdict(w, -ENOMEM);
+        w->buf[w->nbuf++] = *e;
+        return OTF_RETURN_OK;
+    }
+    w->st->delivered++;
+    return verdict(w, event_call(w->h, e));
 }
 
 static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process,
@@ -193,12 +340,8 @@ static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process
         w->probe_found = 1;
         return OTF_RETURN_ABORT;
     }
-    if (w->phase == PH_REPLAY) {
-        w->st->replayed++;
-        return verdict(w, push(w, process, function, time));
-    }
-    w->st->delivered++;
-    return verdict(w, w->h->enter ? w->h->enter(w->h->arg, time, process, function) : 0);
+    return emit(w, &(struct wevent){ .time = time, .kind = EV_ENTER, .process = process,
+                                     .u = { function } });
 }
 
 static int on_leave(void *ud, uint64_t time, uint32_t function, uint32_t process,
@@ -212,94 +355,62 @@ static int on_leave(void *ud, uint64_t time, uint32_t function, uint32_t process
         w->probe_found = 1;
         return OTF_RETURN_ABORT;
     }
-    if (w->phase == PH_REPLAY) {
-        w->st->replayed++;
-        pop(w, process, function);
-        return OTF_RETURN_OK;
-    }
-    w->st->delivered++;
-    return verdict(w, w->h->leave ? w->h->leave(w->h->arg, time, process, function) : 0);
+    return emit(w, &(struct wevent){ .time = time, .kind = EV_LEAVE, .process = process,
+                                     .u = { function } });
 }
 
 static int on_send(void *ud, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
                    uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
 {
-    struct vftr_window *w = ud;
-
     (void)source;
     (void)kv;
-    if (w->phase == PH_REPLAY) {
-        w->st->replayed++;
-        return verdict(w, msg_add(w, time, sender, receiver, comm, tag, length));
-    }
-    w->st->delivered++;
-    return verdict(w, w->h->send ? w->h->send(w->h->arg, time, sender, receiver, comm, tag,
-                                              length) : 0);
+    return emit(ud, &(struct wevent){ .time = time, .kind = EV_SEND, .process = sender,
+                                      .u = { receiver, comm, tag, length } });
 }
 
 static int on_recv(void *ud, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
                    uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
 {
-    struct vftr_window *w = ud;
-
     (void)source;
     (void)kv;
-    if (w->phase == PH_REPLAY) {
-        w->st->replayed++;
-        msg_remove(w, receiver, sender, comm, tag);
-        return OTF_RETURN_OK;
-    }
-    w->st->delivered++;
-    return verdict(w, w->h->recv ? w->h->recv(w->h->arg, time, receiver, sender, comm, tag,
-                                              length) : 0);
+    return emit(ud, &(struct wevent){ .time = time, .kind = EV_RECV, .process = receiver,
+                                      .u = { sender, comm, tag, length } });
 }
 
 static int on_collop(void *ud, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
                      uint32_t root, uint32_t sent, uint32_t received, uint64_t duration,
                      uint32_t source, OTF_KeyValueList *kv)
 {
-    struct vftr_window *w = ud;
-
     (void)source;
     (void)kv;
-    if (w->phase == PH_REPLAY) {
-        w->st->replayed++;
-        return OTF_RETURN_OK;
-    }
-    w->st->delivered++;
-    return verdict(w, w->h->collop ? w->h->collop(w->h->arg, time, process, op, comm, root,
-                                                  sent, received, duration) : 0);
+    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COLLOP, .process = process,
+                                      .u = { op, comm, root }, .x = { sent, received, duration } });
 }
 
 static int on_coll_begin(void *ud, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
                          uint32_t comm, uint32_t root, uint64_t sent, uint64_t received,
                          uint32_t scl, OTF_KeyValueList *kv)
 {
-    struct vftr_window *w = ud;
-
     (void)scl;
     (void)kv;
-    if (w->phase == PH_REPLAY) {
-        w->st->replayed++;
-        return OTF_RETURN_OK;
-    }
-    w->st->delivered++;
-    return verdict(w, w->h->coll_begin ? w->h->coll_begin(w->h->arg, time, process, op, id,
-                                                          comm, root, sent, received) : 0);
+    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COLL_BEGIN, .process = process,
+                                      .u = { op, comm, root }, .x = { id, sent, received } });
 }
 
 static int on_coll_end(void *ud, uint64_t time, uint32_t process, uint64_t id,
                        OTF_KeyValueList *kv)
 {
-    struct vftr_window *w = ud;
-
     (void)kv;
-    if (w->phase == PH_REPLAY) {
-        w->st->replayed++;
-        return OTF_RETURN_OK;
-    }
-    w->st->delivered++;
-    return verdict(w, w->h->coll_end ? w->h->coll_end(w->h->arg, time, process, id) : 0);
+    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COLL_END, .process = process,
+                                      .x = { id } });
+}
+
+static int on_counter(void *ud, uint64_t time, uint32_t process, uint32_t counter,
+                      uint64_t value, OTF_KeyValueList *kv)
+{
+    (void)kv;
+    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COUNTER, .process = process,
+                                      .u = { counter }, .x = { value } });
 }
 
 static int on_enter_snap(void *ud, uint64_t time, uint64_t original, uint32_t function,
@@ -395,7 +506,7 @@ static int on_samplepoint(void *ud, uint32_t stream, uint64_t time, OTF_AuxSampl
 
     (void)stream;
     (void)kv;
-    if (grow((void **)arr, cap, *n, sizeof **arr) < 0)
+    if (vftr_reserve((void **)arr, cap, *n, sizeof **arr) < 0)
         return verdict(w, -ENOMEM);
     (*arr)[(*n)++] = time;
     return OTF_RETURN_OK;
@@ -413,11 +524,568 @@ static size_t sort_unique(uint64_t *v, size_t n)
 {
     size_t k = 0;
 
+    if (n == 0)
+        return 0;   /* v may be NULL: qsort must not see it */
     qsort(v, n, sizeof *v, cmp_u64);
     for (size_t i = 0; i < n; i++)
         if (k == 0 || v[k - 1] != v[i])
             v[k++] = v[i];
     return k;
+}
+
+/* ------------------------------------------------------------ replay */
+
+/*
+ * The replay from the snapshot time T to the window start a only has to
+ * bring the call stacks and the messages in flight forward, and neither
+ * needs the global time order: a stack belongs to one process, whose
+ * events are in one stream, in time order; messages are paired by counting
+ * receives per channel (see struct chan).  So the replay reads each stream
+ * on its own, without the k-way merge, on up to w->nworkers threads, each
+ * with its own reader and file manager (one OTF reader is not for several
+ * threads) and a handler array with only the records the state needs.
+ *
+ * Sharing: before the threads start, every process of the streams read
+ * gets its entry in w->procs (the snapshot may not have named it), so that
+ * the threads only look the map up; each process belongs to one stream and
+ * so to one thread, which alone touches its stack.  Sends and receive
+ * counts go to per-worker lists, merged after the join.
+ */
+struct worker {
+    struct vftr_window *w;
+    uint32_t self;                   /* 1 + its index: the owner mark of its processes */
+    OTF_FileManager *manager;
+    OTF_HandlerArray *handlers;
+    /* the streams it has opened (kept open between replays), by id */
+    OTF_RStream **streams;
+    size_t nstreams, capstreams;
+    struct vftr_u64map streammap;    /* stream id -> index in streams */
+    size_t *todo;                    /* this replay's streams (indices) */
+    size_t ntodo, captodo;
+    OTF_Reader *reader;              /* only for a merged replay (see replay_plan) */
+    int merged;
+    uint64_t lo, hi;                 /* the interval to replay */
+    int stopped;                     /* a handler saw time >= hi */
+    struct inflight *sends;          /* sends in [lo, hi), each stream in time order */
+    size_t nsends, capsends;
+    struct chantab recvs;            /* receives in [lo, hi) per channel */
+    uint64_t replayed, too_deep, bytes0;
+    int rc;                          /* 0, -ENOMEM, -EIO */
+    char why[VFTR_ERRMSG_MAX];       /* the OTF library's reason for -EIO */
+    int started;                     /* a thread runs it */
+    pthread_t thread;
+};
+
+/*
+ * Every handler first places the record: before lo (a time search stops a
+ * little early) it is skipped, at or after hi the stream is done (the
+ * handler aborts the stream's read and says so in k->stopped).  Records of
+ * processes the worker does not own (disabled ones) are skipped.
+ */
+enum { WK_SKIP, WK_STOP, WK_TAKE };
+
+static int wk_place(struct worker *k, uint64_t time)
+{
+    if (time < k->lo)
+        return WK_SKIP;
+    if (time >= k->hi) {
+        k->stopped = 1;
+        return WK_STOP;
+    }
+    return WK_TAKE;
+}
+
+static struct pstate *wk_proc(struct worker *k, uint32_t process)
+{
+    const struct vftr_window *w = k->w;
+    struct pstate *p = process < w->npdirect ? (w->pdirect[process]
+                                                    ? &w->procs[w->pdirect[process] - 1] : NULL)
+                                             : proc_find(w, process);
+
+    return p && p->owner == k->self ? p : NULL;
+}
+
+static int wk_fail(struct worker *k, int rc)
+{
+    if (!k->rc)
+        k->rc = rc;
+    return OTF_RETURN_ABORT;
+}
+
+#define WK_PLACE(k, time)                                                                 \
+    do {                                                                                  \
+        int place_ = wk_place((k), (time));                                               \
+        if (place_ != WK_TAKE)                                                            \
+            return place_ == WK_STOP ? OTF_RETURN_ABORT : OTF_RETURN_OK;                  \
+    } while (0)
+
+static int wk_enter(void *ud, uint64_t time, uint32_t function, uint32_t process,
+                    uint32_t source, OTF_KeyValueList *kv)
+{
+    struct worker *k = ud;
+    struct pstate *p;
+
+    (void)source;
+    (void)kv;
+    WK_PLACE(k, time);
+    if (!(p = wk_proc(k, process)))
+        return OTF_RETURN_OK;
+    k->replayed++;
+    if (stack_push(p, function, time, &k->too_deep) < 0)
+        return wk_fail(k, -ENOMEM);
+    return OTF_RETURN_OK;
+}
+
+static int wk_leave(void *ud, uint64_t time, uint32_t function, uint32_t process,
+                    uint32_t source, OTF_KeyValueList *kv)
+{
+    struct worker *k = ud;
+    struct pstate *p;
+
+    (void)source;
+    (void)kv;
+    WK_PLACE(k, time);
+    if (!(p = wk_proc(k, process)))
+        return OTF_RETURN_OK;
+    k->replayed++;
+    stack_pop(p, function);
+    return OTF_RETURN_OK;
+}
+
+static int wk_send(void *ud, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                   uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
+{
+    struct worker *k = ud;
+    struct inflight m = { time, sender, receiver, comm, tag, length };
+
+    (void)source;
+    (void)kv;
+    WK_PLACE(k, time);
+    if (!wk_proc(k, sender))
+        return OTF_RETURN_OK;
+    k->replayed++;
+    if (msg_append(&k->sends, &k->nsends, &k->capsends, &m) < 0)
+        return wk_fail(k, -ENOMEM);
+    return OTF_RETURN_OK;
+}
+
+static int wk_recv(void *ud, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                   uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
+{
+    struct worker *k = ud;
+
+    (void)length;
+    (void)source;
+    (void)kv;
+    WK_PLACE(k, time);
+    if (!wk_proc(k, receiver))
+        return OTF_RETURN_OK;
+    k->replayed++;
+    if (chan_add(&k->recvs, sender, receiver, comm, tag, 1) < 0)
+        return wk_fail(k, -ENOMEM);
+    return OTF_RETURN_OK;
+}
+
+/* Collective records change no state; they are only counted (replayed). */
+static int wk_collop(void *ud, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
+                     uint32_t root, uint32_t sent, uint32_t received, uint64_t duration,
+                     uint32_t source, OTF_KeyValueList *kv)
+{
+    struct worker *k = ud;
+
+    (void)op, (void)comm, (void)root, (void)sent, (void)received, (void)duration;
+    (void)source, (void)kv;
+    WK_PLACE(k, time);
+    k->replayed += wk_proc(k, process) != NULL;
+    return OTF_RETURN_OK;
+}
+
+static int wk_coll_begin(void *ud, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
+                         uint32_t comm, uint32_t root, uint64_t sent, uint64_t received,
+                         uint32_t scl, OTF_KeyValueList *kv)
+{
+    struct worker *k = ud;
+
+    (void)op, (void)id, (void)comm, (void)root, (void)sent, (void)received, (void)scl;
+    (void)kv;
+    WK_PLACE(k, time);
+    k->replayed += wk_proc(k, process) != NULL;
+    return OTF_RETURN_OK;
+}
+
+static int wk_coll_end(void *ud, uint64_t time, uint32_t process, uint64_t id,
+                       OTF_KeyValueList *kv)
+{
+    struct worker *k = ud;
+
+    (void)id, (void)kv;
+    WK_PLACE(k, time);
+    k->replayed += wk_proc(k, process) != NULL;
+    return OTF_RETURN_OK;
+}
+
+static void worker_release(struct worker *k)
+{
+    for (size_t i = 0; i < k->nstreams; i++)
+        OTF_RStream_close(k->streams[i]);
+    free(k->streams);
+    vftr_u64map_release(&k->streammap);
+    free(k->todo);
+    if (k->handlers)
+        OTF_HandlerArray_close(k->handlers);
+    if (k->reader)
+        OTF_Reader_close(k->reader);
+    if (k->manager)
+        OTF_FileManager_close(k->manager);
+    free(k->sends);
+    free(k->recvs.slots);
+}
+
+static int worker_init(struct worker *k, struct vftr_window *w, size_t index)
+{
+    struct { OTF_FunctionPointer *fn; uint32_t record; } const table[] = {
+        { HANDLER(wk_enter), OTF_ENTER_RECORD },
+        { HANDLER(wk_leave), OTF_LEAVE_RECORD },
+        { HANDLER(wk_send), OTF_SEND_RECORD },
+        { HANDLER(wk_recv), OTF_RECEIVE_RECORD },
+        { HANDLER(wk_collop), OTF_COLLOP_RECORD },
+        { HANDLER(wk_coll_begin), OTF_BEGINCOLLOP_RECORD },
+        { HANDLER(wk_coll_end), OTF_ENDCOLLOP_RECORD },
+    };
+
+    *k = (struct worker){ .w = w, .self = (uint32_t)index + 1 };
+    if (!(k->manager = OTF_FileManager_open(16)) || !(k->handlers = OTF_HandlerArray_open()))
+        return -ENOMEM;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        OTF_HandlerArray_setHandler(k->handlers, table[i].fn, table[i].record);
+        OTF_HandlerArray_setFirstHandlerArg(k->handlers, k, table[i].record);
+    }
+    return 0;
+}
+
+/* Adds stream `id` to this replay's list, opening it the first time. */
+static int worker_take(struct worker *k, uint32_t id)
+{
+    long i = vftr_u64map_get(&k->streammap, id);
+
+    if (i < 0) {
+        OTF_RStream *s;
+
+        if (vftr_reserve((void **)&k->streams, &k->capstreams, k->nstreams,
+                         sizeof *k->streams) < 0)
+            return -ENOMEM;
+        if (!(s = OTF_RStream_open(k->w->stub, id, k->manager)))
+            return -EIO;
+        if (vftr_u64map_put(&k->streammap, id, (uint32_t)k->nstreams) < 0) {
+            OTF_RStream_close(s);
+            return -ENOMEM;
+        }
+        i = (long)k->nstreams;
+        k->streams[k->nstreams++] = s;
+    }
+    if (vftr_reserve((void **)&k->todo, &k->captodo, k->ntodo, sizeof *k->todo) < 0)
+        return -ENOMEM;
+    k->todo[k->ntodo++] = (size_t)i;
+    return 0;
+}
+
+static void worker_io_error(struct worker *k)
+{
+    if (!k->rc) {
+        k->rc = -EIO;
+        vftr_trace_otf_reason(k->why, sizeof k->why);
+    }
+}
+
+/* Reads the worker's streams one after the other: a time search to lo, then
+ * records until one at hi or later. */
+static void *worker_run(void *arg)
+{
+    struct worker *k = arg;
+
+    if (k->merged) {
+        OTF_Reader_setTimeInterval(k->reader, k->lo, k->hi);
+        if (OTF_Reader_readEvents(k->reader, k->handlers) == OTF_READ_ERROR && !k->stopped)
+            worker_io_error(k);
+        return NULL;
+    }
+    for (size_t i = 0; i < k->ntodo && !k->rc; i++) {
+        OTF_RStream *s = k->streams[k->todo[i]];
+        OTF_RBuffer *b = OTF_RStream_getEventBuffer(s);
+
+        if (!b)
+            continue;            /* a stream without events */
+        if (!OTF_RBuffer_searchTime(b, k->lo)) {
+            worker_io_error(k);
+            break;
+        }
+        k->stopped = 0;
+        if (OTF_RStream_readEvents(s, k->handlers) == OTF_READ_ERROR && !k->stopped)
+            worker_io_error(k);
+    }
+    return NULL;
+}
+
+/* How many threads a replay may use: the caller's choice, else the CPUs. */
+static size_t worker_limit(const struct vftr_window *w)
+{
+    unsigned n = w->threads ? w->threads : vftr_otfreplay_default_jobs();
+
+    return n < VFTR_WINDOW_MAX_THREADS ? n : VFTR_WINDOW_MAX_THREADS;
+}
+
+/* Does stream entry e have a process enabled in the window's reader? */
+static int stream_enabled(struct vftr_window *w, const OTF_MapEntry *e)
+{
+    for (uint32_t j = 0; j < e->n; j++)
+        if (OTF_Reader_getProcessStatus(w->reader, e->values[j]))
+            return 1;
+    return 0;
+}
+
+/* The workers look processes up per event: ids below WINDOW_DIRECT_IDS go
+ * through a plain table (built before the threads start, read-only while
+ * they run), the others through the map. */
+#define WINDOW_DIRECT_IDS 65536u
+
+static int direct_index(struct vftr_window *w)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < w->nprocs; i++)
+        if (w->procs[i].process < WINDOW_DIRECT_IDS && w->procs[i].process >= n)
+            n = (size_t)w->procs[i].process + 1;
+    if (n > w->npdirect) {
+        uint32_t *t = realloc(w->pdirect, n * sizeof *t);
+
+        if (!t)
+            return -ENOMEM;
+        w->pdirect = t;
+        w->npdirect = n;
+    }
+    memset(w->pdirect, 0, w->npdirect * sizeof *w->pdirect);
+    for (size_t i = 0; i < w->nprocs; i++)
+        if (w->procs[i].process < w->npdirect)
+            w->pdirect[w->procs[i].process] = (uint32_t)i + 1;
+    return 0;
+}
+
+/*
+ * Gives the enabled streams to workers (round robin; streams are similar
+ * in size in the traces vftr writes) and makes sure every process they
+ * hold has its state entry.  Returns the number of workers to run, or
+ * -errno.
+ */
+static long replay_plan(struct vftr_window *w, char *err, size_t errlen)
+{
+    OTF_MasterControl *mc = OTF_Reader_getMasterControl(w->reader);
+    uint32_t n = mc ? OTF_MasterControl_getCount(mc) : 0;
+    size_t nstreams = 0, nk, limit = worker_limit(w), j = 0;
+    int shared = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
+
+        if (e && stream_enabled(w, e))
+            nstreams++;
+    }
+    nk = nstreams < limit ? nstreams : limit;
+    if (nk == 0)
+        return 0;
+    if (nk > w->nworkers) {
+        struct worker *nw = realloc(w->workers, nk * sizeof *nw);
+
+        if (!nw)
+            return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        w->workers = nw;
+        for (; w->nworkers < nk; w->nworkers++) {
+            if (worker_init(&w->workers[w->nworkers], w, w->nworkers) < 0) {
+                worker_release(&w->workers[w->nworkers]);
+                return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+            }
+        }
+    }
+    for (size_t q = 0; q < nk; q++) {
+        w->workers[q].ntodo = 0;
+        w->workers[q].merged = 0;
+    }
+    for (size_t i = 0; i < w->nprocs; i++)
+        w->procs[i].owner = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
+        struct worker *k;
+        int rc;
+
+        if (!e || !stream_enabled(w, e))
+            continue;
+        k = &w->workers[j++ % nk];
+        for (uint32_t v = 0; v < e->n; v++) {
+            struct pstate *p;
+
+            if (!OTF_Reader_getProcessStatus(w->reader, e->values[v]))
+                continue;
+            if (!(p = proc_of(w, e->values[v])))
+                return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+            if (p->owner)
+                shared = 1;      /* listed before, by this stream or another */
+            p->owner = k->self;
+        }
+        if ((rc = worker_take(k, e->argument)) < 0) {
+            char why[VFTR_ERRMSG_MAX];
+
+            return rc == -ENOMEM ? vftr_errmsg(err, errlen, rc, "out of memory")
+                                 : vftr_errmsg(err, errlen, rc, "cannot open stream %u (%s)",
+                                               e->argument,
+                                               vftr_trace_otf_reason(why, sizeof why));
+        }
+    }
+    if (shared) {
+        /* A process in several streams: its events are in time order only
+         * in the merged read of all of them, so one worker reads them all
+         * through a reader of its own. */
+        struct worker *k = &w->workers[0];
+
+        if (!k->reader && !(k->reader = OTF_Reader_open(w->stub, k->manager))) {
+            char why[VFTR_ERRMSG_MAX];
+
+            return vftr_errmsg(err, errlen, -EIO, "cannot open the trace again (%s)",
+                               vftr_trace_otf_reason(why, sizeof why));
+        }
+        OTF_Reader_setProcessStatusAll(k->reader, 0);
+        for (size_t i = 0; i < w->nprocs; i++) {
+            if (w->procs[i].owner) {
+                w->procs[i].owner = k->self;
+                OTF_Reader_enableProcess(k->reader, w->procs[i].process);
+            }
+        }
+        k->merged = 1;
+        nk = 1;
+    }
+    if (direct_index(w) < 0)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    return (long)nk;
+}
+
+static int cmp_msg(const void *a, const void *b)
+{
+    const struct inflight *x = a, *y = b;
+
+    if (x->time != y->time)
+        return (x->time > y->time) - (x->time < y->time);
+    if (x->sender != y->sender)
+        return (x->sender > y->sender) - (x->sender < y->sender);
+    return (x->receiver > y->receiver) - (x->receiver < y->receiver);
+}
+
+/*
+ * The messages in flight at a: those of the snapshot, then the sends of the
+ * replay, less the oldest `count` of each channel (all sends of a channel
+ * come from one process, so each worker's list holds them in time order,
+ * and the snapshot's are older than all of them).
+ */
+static int replay_messages(struct vftr_window *w, size_t nk)
+{
+    size_t keep = 0;
+
+    chan_clear(&w->recvs);
+    for (size_t q = 0; q < nk; q++) {
+        const struct chantab *t = &w->workers[q].recvs;
+
+        for (size_t i = 0; i < t->cap; i++) {
+            const struct chan *c = &t->slots[i];
+
+            if (c->count && chan_add(&w->recvs, c->sender, c->receiver, c->comm, c->tag,
+                                     c->count) < 0)
+                return -ENOMEM;
+        }
+    }
+    for (size_t i = 0; i < w->nmsgs; i++) {
+        struct chan *c = chan_get(&w->recvs, &w->msgs[i]);
+
+        if (c && c->taken < c->count)
+            c->taken++;
+        else
+            w->msgs[keep++] = w->msgs[i];
+    }
+    w->nmsgs = keep;
+    for (size_t q = 0; q < nk; q++) {
+        const struct worker *k = &w->workers[q];
+
+        for (size_t i = 0; i < k->nsends; i++) {
+            struct chan *c = chan_get(&w->recvs, &k->sends[i]);
+
+            if (c && c->taken < c->count)
+                c->taken++;
+            else if (msg_append(&w->msgs, &w->nmsgs, &w->capmsgs, &k->sends[i]) < 0)
+                return -ENOMEM;
+        }
+    }
+    if (w->nmsgs > 0)
+        qsort(w->msgs, w->nmsgs, sizeof *w->msgs, cmp_msg);
+    return 0;
+}
+
+/*
+ * Starts the replay of [lo, hi) on the workers' threads (see above).
+ * Returns the number of workers started (0: nothing to replay) or -errno.
+ * Every worker that could not get a thread runs in replay_finish().
+ */
+static long replay_start(struct vftr_window *w, uint64_t lo, uint64_t hi, char *err,
+                         size_t errlen)
+{
+    long nk = replay_plan(w, err, errlen);
+
+    for (long q = 0; q < nk; q++) {
+        struct worker *k = &w->workers[q];
+
+        k->lo = lo;
+        k->hi = hi;
+        k->stopped = 0;
+        k->nsends = 0;
+        chan_clear(&k->recvs);
+        k->replayed = k->too_deep = 0;
+        k->rc = 0;
+        k->why[0] = '\0';
+        k->bytes0 = vftr_otf_manager_bytes_read(k->manager);
+        k->started = pthread_create(&k->thread, NULL, worker_run, k) == 0;
+    }
+    return nk;
+}
+
+/* Waits for the nk workers, adds up what they found; 0 or -errno. */
+static int replay_finish(struct vftr_window *w, long nk, char *err, size_t errlen)
+{
+    int rc = 0;
+
+    for (long q = 0; q < nk; q++) {
+        if (w->workers[q].started)
+            pthread_join(w->workers[q].thread, NULL);
+        else
+            worker_run(&w->workers[q]);
+    }
+    for (long q = 0; q < nk; q++) {
+        struct worker *k = &w->workers[q];
+
+        w->st->replayed += k->replayed;
+        w->st->too_deep += k->too_deep;
+        w->st->bytes_read += vftr_otf_manager_bytes_read(k->manager) - k->bytes0;
+        if (k->rc && !rc) {
+            rc = k->rc == -ENOMEM
+                     ? vftr_errmsg(err, errlen, -ENOMEM, "out of memory")
+                     : vftr_errmsg(err, errlen, -EIO, "cannot read the events (%s)", k->why);
+        }
+    }
+    if (rc == 0 && nk > 0 && replay_messages(w, (size_t)nk) < 0)
+        rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    return rc;
+}
+
+int vftr_window_set_threads(struct vftr_window *w, unsigned threads)
+{
+    if (threads > VFTR_WINDOW_MAX_THREADS)
+        return -EINVAL;
+    w->threads = threads;
+    return 0;
 }
 
 /* ------------------------------------------------------------ open */
@@ -496,6 +1164,7 @@ struct vftr_window *vftr_window_open(const char *namestub, OTF_FileManager *mana
         { HANDLER(on_collop), OTF_COLLOP_RECORD },
         { HANDLER(on_coll_begin), OTF_BEGINCOLLOP_RECORD },
         { HANDLER(on_coll_end), OTF_ENDCOLLOP_RECORD },
+        { HANDLER(on_counter), OTF_COUNTER_RECORD },
         { HANDLER(on_enter_snap), OTF_ENTERSNAPSHOT_RECORD },
         { HANDLER(on_send_snap), OTF_SENDSNAPSHOT_RECORD },
         { HANDLER(on_func_summary), OTF_FUNCTIONSUMMARY_RECORD },
@@ -550,6 +1219,12 @@ void vftr_window_free(struct vftr_window *w)
         free(w->procs[i].stack);
     free(w->procs);
     vftr_u64map_release(&w->procmap);
+    for (size_t i = 0; i < w->nworkers; i++)
+        worker_release(&w->workers[i]);
+    free(w->workers);
+    free(w->recvs.slots);
+    free(w->buf);
+    free(w->pdirect);
     free(w->msgs);
     free(w->snaps);
     free(w->sums);
@@ -697,8 +1372,10 @@ static int deliver_state(struct vftr_window *w)
 
     if (!sorted)
         return -ENOMEM;
-    memcpy(sorted, w->procs, w->nprocs * sizeof *sorted);
-    qsort(sorted, w->nprocs, sizeof *sorted, cmp_proc);
+    if (w->nprocs > 0) {
+        memcpy(sorted, w->procs, w->nprocs * sizeof *sorted);
+        qsort(sorted, w->nprocs, sizeof *sorted, cmp_proc);
+    }
     for (size_t i = 0; i < w->nprocs && rc == 0; i++) {
         const struct pstate *p = &sorted[i];
         size_t d = p->depth < VFTR_WINDOW_MAX_DEPTH ? p->depth : VFTR_WINDOW_MAX_DEPTH;
@@ -724,7 +1401,7 @@ int vftr_window_read(struct vftr_window *w, uint64_t a, uint64_t b,
     struct vftr_window_stats scratch;
     uint64_t bytes0 = vftr_otf_manager_bytes_read(w->manager);
     uint64_t t = 0;
-    int rc;
+    int rc, buffered = 0, more = 0;
 
     if (b <= a)
         return vftr_errmsg(err, errlen, -EINVAL, "empty window");
@@ -755,16 +1432,88 @@ int vftr_window_read(struct vftr_window *w, uint64_t a, uint64_t b,
         stats->snapshot_time = w->info.first;
         rc = 0;
     }
-    if (rc == 0 && t < a)
-        rc = read_interval(w, OTF_Reader_readEvents, PH_REPLAY, t, a, err, errlen, "events");
+    if (rc == 0 && t < a) {
+        /* The replay threads work out the state at a while this thread
+         * reads the start of the window into w->buf (at most WINDOW_BUFFER
+         * events; the rest is read after the state is handed over). */
+        long nk = replay_start(w, t, a, err, errlen);
+        uint64_t n = 0;
+
+        rc = nk < 0 ? (int)nk : 0;
+        w->nbuf = 0;
+        if (rc == 0 && nk > 0) {
+            w->phase = PH_BUFFER;
+            w->cb_rc = 0;
+            OTF_Reader_setTimeInterval(w->reader, a, b);
+            OTF_Reader_setRecordLimit(w->reader, WINDOW_BUFFER);
+            n = OTF_Reader_readEvents(w->reader, w->handlers);
+            OTF_Reader_setRecordLimit(w->reader, OTF_READ_MAXRECORDS);
+            if (w->cb_rc || n == OTF_READ_ERROR)
+                rc = read_failed(w, err, errlen, "events");
+            buffered = rc == 0;
+            more = n == WINDOW_BUFFER;
+        }
+        if (nk > 0) {
+            int rc2 = replay_finish(w, nk, err, errlen);
+
+            if (rc == 0)
+                rc = rc2;
+        }
+    }
     if (rc == 0)
         rc = deliver_state(w);
-    if (rc == 0)
+    if (rc == 0 && buffered) {
+        for (size_t i = 0; i < w->nbuf && rc == 0; i++) {
+            stats->delivered++;
+            rc = event_call(h, &w->buf[i]);
+        }
+        if (rc == 0 && more) {
+            /* the rest of the window: the merge goes on where it stopped */
+            w->phase = PH_DELIVER;
+            w->cb_rc = 0;
+            if (OTF_Reader_readEvents(w->reader, w->handlers) == OTF_READ_ERROR || w->cb_rc)
+                rc = read_failed(w, err, errlen, "events");
+        }
+    } else if (rc == 0) {
         rc = read_interval(w, OTF_Reader_readEvents, PH_DELIVER, a, b, err, errlen, "events");
+    }
+    stats->bytes_read += vftr_otf_manager_bytes_read(w->manager) - bytes0;
+    w->st = NULL;
+    w->h = NULL;
+    return rc;
+}
+
+/* One read of [a, b) with no state: the events or the snapshot records. */
+static int plain_read(struct vftr_window *w, reader_fn fn, enum phase phase, uint64_t a,
+                      uint64_t b, const struct vftr_window_handler *h,
+                      struct vftr_window_stats *stats, char *err, size_t errlen,
+                      const char *what)
+{
+    struct vftr_window_stats scratch;
+    uint64_t bytes0 = vftr_otf_manager_bytes_read(w->manager);
+    int rc;
+
+    if (b <= a)
+        return vftr_errmsg(err, errlen, -EINVAL, "empty window");
+    if (!stats)
+        stats = &scratch;
+    *stats = (struct vftr_window_stats){ 0 };
+    stats->snapshot_time = a;
+    w->st = stats;
+    w->h = h;
+    rc = read_interval(w, fn, phase, a, b, err, errlen, what);
     stats->bytes_read = vftr_otf_manager_bytes_read(w->manager) - bytes0;
     w->st = NULL;
     w->h = NULL;
     return rc;
+}
+
+int vftr_window_events(struct vftr_window *w, uint64_t a, uint64_t b,
+                       const struct vftr_window_handler *h, struct vftr_window_stats *stats,
+                       char *err, size_t errlen)
+{
+    return plain_read(w, OTF_Reader_readEvents, PH_DELIVER, a, b, h, stats, err, errlen,
+                      "events");
 }
 
 int vftr_window_summary(struct vftr_window *w, uint64_t t, const struct vftr_window_handler *h,
@@ -800,21 +1549,6 @@ int vftr_window_samples(struct vftr_window *w, uint64_t a, uint64_t b,
                         const struct vftr_window_handler *h, struct vftr_window_stats *stats,
                         char *err, size_t errlen)
 {
-    struct vftr_window_stats scratch;
-    uint64_t bytes0 = vftr_otf_manager_bytes_read(w->manager);
-    int rc;
-
-    if (b <= a)
-        return vftr_errmsg(err, errlen, -EINVAL, "empty window");
-    if (!stats)
-        stats = &scratch;
-    *stats = (struct vftr_window_stats){ 0 };
-    w->st = stats;
-    w->h = h;
-    rc = read_interval(w, OTF_Reader_readSnapshots, PH_SAMPLES, a, b, err, errlen,
-                       "snapshots");
-    stats->bytes_read = vftr_otf_manager_bytes_read(w->manager) - bytes0;
-    w->st = NULL;
-    w->h = NULL;
-    return rc;
+    return plain_read(w, OTF_Reader_readSnapshots, PH_SAMPLES, a, b, h, stats, err, errlen,
+                      "snapshots");
 }

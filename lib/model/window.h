@@ -19,7 +19,7 @@
  *      a (send time, sender, receiver, communicator, tag, length);
  *   3. the events with a <= time < b in time order (the OTF reader's merge):
  *      enter, leave, send, recv, collop (CollectiveOperation), coll_begin,
- *      coll_end.
+ *      coll_end, counter.
  * Any callback may be NULL.  A callback returns 0 to go on; anything else
  * stops the read, and vftr_window_read() returns that value.
  *
@@ -60,6 +60,7 @@
 #include "otf.h"
 
 #define VFTR_WINDOW_MAX_DEPTH 4096
+#define VFTR_WINDOW_MAX_THREADS 8
 
 struct vftr_window_handler {
     void *arg;            /* first argument of every callback */
@@ -79,6 +80,9 @@ struct vftr_window_handler {
                       uint64_t matching_id, uint32_t comm, uint32_t root, uint64_t sent,
                       uint64_t received);
     int (*coll_end)(void *arg, uint64_t time, uint32_t process, uint64_t matching_id);
+    /* A Counter record (delivered with the events of [a, b)). */
+    int (*counter)(void *arg, uint64_t time, uint32_t process, uint32_t counter,
+                   uint64_t value);
     /* Only for vftr_window_samples(): one open frame of the snapshot at
      * `time` (the state just before it), outermost first per process. */
     int (*sample_frame)(void *arg, uint64_t time, uint32_t process, uint32_t function,
@@ -123,6 +127,15 @@ struct vftr_window *vftr_window_open(const char *namestub, OTF_FileManager *mana
                                      size_t errlen);
 void vftr_window_free(struct vftr_window *w);     /* NULL-safe */
 
+/*
+ * How many threads a read may use to bring the state from the snapshot
+ * forward to the window start (each reads a subset of the streams with its
+ * own reader and file manager): 1..VFTR_WINDOW_MAX_THREADS, or 0 (the
+ * default) for the number of CPUs online, at most VFTR_WINDOW_MAX_THREADS.
+ * Never more than the streams read.  0 or -EINVAL.
+ */
+int vftr_window_set_threads(struct vftr_window *w, unsigned threads);
+
 /* The trace's time facts (borrowed, valid until free). */
 const struct vftr_window_info *vftr_window_info(const struct vftr_window *w);
 
@@ -140,6 +153,17 @@ OTF_FileManager *vftr_window_manager(struct vftr_window *w);
 int vftr_window_read(struct vftr_window *w, uint64_t a, uint64_t b,
                      const struct vftr_window_handler *h, struct vftr_window_stats *stats,
                      char *err, size_t errlen);
+
+/*
+ * The events of [a, b) only, in time order, through the same callbacks as
+ * vftr_window_read() but without the state at a (no snapshot, no replay, no
+ * open_frame/open_message): one time search and the window's records.
+ * Returns 0, a callback's value, or -errno; stats (may be NULL) gets the
+ * bytes read and the events delivered.
+ */
+int vftr_window_events(struct vftr_window *w, uint64_t a, uint64_t b,
+                       const struct vftr_window_handler *h, struct vftr_window_stats *stats,
+                       char *err, size_t errlen);
 
 /*
  * The latest snapshot time <= t in *time; 0, or -ENOENT when there is none

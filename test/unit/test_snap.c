@@ -404,6 +404,52 @@ START_TEST(errors)
 }
 END_TEST
 
+
+/* Break placement (otfaux's rules, snapshot.h), by hand: events span
+ * [0, 99], so end = 100 and the range is 100 ticks (1 tick = 1 ns). */
+START_TEST(break_placement)
+{
+    uint64_t *b = NULL;
+    size_t n = 0;
+    char err[256];
+    struct vftr_snap_breakspec four = { 4, NULL, NULL, 0 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&four, 1000000000u, 0, 99, &b, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 4);        /* 25 50 75 100: the last one is end */
+    ck_assert_uint_eq(b[0], 25);
+    ck_assert_uint_eq(b[1], 50);
+    ck_assert_uint_eq(b[3], 100);
+    free(b);
+    /* -n 2 -p 30: (100-1)/30 = 3 period breaks beat 2 -> 30 60 90, + end 100;
+     * -t 5 is an absolute tick, -t 0.04us is 40 ns after the first event */
+    const char *times[] = { "5", "0.04us" };
+    struct vftr_snap_breakspec mix = { 2, "30", times, 2 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&mix, 1000000000u, 0, 99, &b, &n, err, sizeof err), 0);
+    uint64_t want[] = { 5, 30, 40, 60, 90, 100 };
+    ck_assert_uint_eq(n, 6);
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_uint_eq(b[i], want[i]);
+    free(b);
+    /* nothing given: 200 breaks; a bad period is refused with its name */
+    struct vftr_snap_breakspec none = { 0, NULL, NULL, 0 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&none, 1000000000u, 1000, 2999, &b, &n, err,
+                                            sizeof err), 0);
+    ck_assert_uint_eq(n, 200);      /* step 10: 1010 ... 3000 */
+    ck_assert_uint_eq(b[0], 1010);
+    ck_assert_uint_eq(b[199], 3000);
+    free(b);
+    struct vftr_snap_breakspec bad = { 0, "3q", NULL, 0 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&bad, 1000000000u, 0, 99, &b, &n, err, sizeof err),
+                     -EINVAL);
+    ck_assert_ptr_nonnull(strstr(err, "-p: "));
+    /* thumbnail samples: min(limit, last - first), equally spaced */
+    ck_assert_int_eq(vftr_snap_place_samples(0, 10, 4, &b, &n), 0);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_uint_eq(b[1], 2);     /* 0, 2.5 -> 2, 5, 7.5 -> 7 */
+    ck_assert_uint_eq(b[3], 7);
+    free(b);
+}
+END_TEST
+
 static Suite *snap_suite(void)
 {
     Suite *s = suite_create("snap");
@@ -417,6 +463,7 @@ static Suite *snap_suite(void)
     tcase_add_test(tc, groups_and_detailed_messages);
     tcase_add_test(tc, thumbnail);
     tcase_add_test(tc, errors);
+    tcase_add_test(tc, break_placement);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -15,7 +15,7 @@
 #include "model.h"
 #include "test_tui_fixture.h"
 
-static char small[1024], plain[1024], loop_stub[1024], threads[1024];
+static char small[1024], plain[1024], loop_stub[1024], threads[1024], groups[1024];
 
 static struct tui_model *open_model(const char *stub, size_t ncols)
 {
@@ -422,6 +422,80 @@ START_TEST(test_key_actions)
 }
 END_TEST
 
+/* Colouring by function or by group: paints, their names, the key. */
+START_TEST(test_group_colours)
+{
+    struct tui_model *m = open_model(groups, 10);
+    struct tui_view *v = tui_model_view(m);
+    struct tui_app app = { .model = m };
+    size_t ng;
+    const struct tui_group *g = tui_model_groups(m, &ng);
+
+    ck_assert_uint_eq(ng, 2);
+    ck_assert_str_eq(g[1].name, "MPI");
+    ck_assert_uint_eq(tui_model_paints(m), 3);
+    ck_assert_int_eq(tui_model_paint(m, 2), 1);          /* MPI_Send: 2nd function */
+    ck_assert_int_eq(tui_model_paint(m, 3), 2);
+    ck_assert_int_eq(tui_model_paint(m, 9), -1);         /* undefined */
+    ck_assert_int_eq(tui_key_dispatch(&app, 'c'), TUI_REDRAW);
+    ck_assert_int_eq(v->color_by_group, 1);
+    ck_assert_uint_eq(tui_model_paints(m), 2);
+    ck_assert_int_eq(tui_model_paint(m, 1), 0);          /* main: APP */
+    ck_assert_int_eq(tui_model_paint(m, 3), 0);          /* compute: APP */
+    ck_assert_int_eq(tui_model_paint(m, 2), 1);          /* MPI_Send: MPI */
+    ck_assert_str_eq(tui_model_paint_name(m, 1), "MPI");
+    ck_assert_int_eq(tui_key_dispatch(&app, 'c'), TUI_REDRAW);
+    ck_assert_int_eq(v->color_by_group, 0);
+    ck_assert_str_eq(tui_model_paint_name(m, 1), "MPI_Send");
+    tui_model_free(m);
+    /* a trace without groups says so and stays by function */
+    m = open_model(small, 10);
+    app.model = m;
+    ck_assert_int_eq(tui_key_dispatch(&app, 'c'), TUI_REDRAW);
+    ck_assert_int_eq(tui_model_view(m)->color_by_group, 0);
+    ck_assert_ptr_nonnull(strstr(app.message, "no function groups"));
+    tui_model_free(m);
+}
+END_TEST
+
+/* Counter values in the details: the latest record at or before the cursor. */
+START_TEST(test_counters)
+{
+    struct tui_model *m = open_model(groups, 10);
+    struct tui_view *v = tui_model_view(m);
+    const struct tui_data *d = tui_model_data(m);
+    static const struct { uint64_t cursor; int known; uint64_t value, time; } cases[] = {
+        { 120, 0, 0, 0 }, { 150, 1, 50, 150 }, { 249, 1, 50, 150 }, { 250, 1, 70, 250 },
+        { 590, 1, 70, 250 },
+    };
+
+    set_window(m, 100, 601);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        v->cursor = cases[i].cursor;
+        tui_model_invalidate(m, 0);
+        refresh(m);
+        ck_assert_uint_eq(d->ncounters, 1);
+        ck_assert_uint_eq(d->counters[0].counter, 1);
+        ck_assert_msg(d->counters[0].known == cases[i].known, "case %zu", i);
+        if (cases[i].known) {
+            ck_assert_uint_eq(d->counters[0].value, cases[i].value);
+            ck_assert_uint_eq(d->counters[0].time, cases[i].time);
+        }
+    }
+    /* a window read (not only the details) gives the same */
+    v->cursor = 260;
+    tui_model_invalidate(m, 1);
+    refresh(m);
+    ck_assert_int_eq(d->counters[0].known, 1);
+    ck_assert_uint_eq(d->counters[0].value, 70);
+    tui_model_free(m);
+    m = open_model(small, 10);
+    refresh(m);
+    ck_assert_uint_eq(tui_model_data(m)->ncounters, 0);
+    tui_model_free(m);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("tui_model");
@@ -440,6 +514,8 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_threads_fold);
     tcase_add_test(tc, test_keys_table);
     tcase_add_test(tc, test_key_actions);
+    tcase_add_test(tc, test_group_colours);
+    tcase_add_test(tc, test_counters);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -491,6 +567,41 @@ static int write_threads(const char *stub)
     return ok ? 0 : -1;
 }
 
+/*
+ * One process, timer 1000/s, functions in groups (1 main, 3 compute: APP;
+ * 2 MPI_Send: MPI), counter 1 "cycles" [#]:
+ *   main [100, 600) { compute [200, 300), MPI_Send [400, 500) }
+ *   cycles = 50 at 150, 70 at 250
+ */
+static int write_groups(const char *stub)
+{
+    OTF_FileManager *fm = OTF_FileManager_open(10);
+    OTF_Writer *w = fm ? OTF_Writer_open(stub, 1, fm) : NULL;
+    int ok = w != NULL;
+
+    ok = ok && OTF_Writer_writeDefTimerResolution(w, 0, 1000);
+    ok = ok && OTF_Writer_writeDefProcess(w, 0, 1, "P1", 0);
+    ok = ok && OTF_Writer_writeDefFunctionGroup(w, 0, 1, "APP");
+    ok = ok && OTF_Writer_writeDefFunctionGroup(w, 0, 2, "MPI");
+    ok = ok && OTF_Writer_writeDefFunction(w, 0, 1, "main", 1, 0);
+    ok = ok && OTF_Writer_writeDefFunction(w, 0, 2, "MPI_Send", 2, 0);
+    ok = ok && OTF_Writer_writeDefFunction(w, 0, 3, "compute", 1, 0);
+    ok = ok && OTF_Writer_writeDefCounter(w, 0, 1, "cycles", 0, 0, "#");
+    ok = ok && OTF_Writer_writeEnter(w, 100, 1, 1, 0);
+    ok = ok && OTF_Writer_writeCounter(w, 150, 1, 1, 50);
+    ok = ok && OTF_Writer_writeEnter(w, 200, 3, 1, 0);
+    ok = ok && OTF_Writer_writeCounter(w, 250, 1, 1, 70);
+    ok = ok && OTF_Writer_writeLeave(w, 300, 3, 1, 0);
+    ok = ok && OTF_Writer_writeEnter(w, 400, 2, 1, 0);
+    ok = ok && OTF_Writer_writeLeave(w, 500, 2, 1, 0);
+    ok = ok && OTF_Writer_writeLeave(w, 600, 1, 1, 0);
+    if (w)
+        ok = OTF_Writer_close(w) && ok;
+    if (fm)
+        OTF_FileManager_close(fm);
+    return ok ? 0 : -1;
+}
+
 int main(void)
 {
     const char *dir = fixture_dir();
@@ -503,9 +614,10 @@ int main(void)
     snprintf(loop_stub, sizeof loop_stub, "%s/loop", dir);
     snprintf(empty, sizeof empty, "%s/empty", dir);
     snprintf(threads, sizeof threads, "%s/threads", dir);
+    snprintf(groups, sizeof groups, "%s/groups", dir);
     if (!*dir || fixture_small(small, 1, 1) < 0 || fixture_small(plain, 0, 0) < 0 ||
         fixture_loop(loop_stub, 20000, 200) < 0 || write_empty(empty) < 0 ||
-        write_threads(threads) < 0) {
+        write_threads(threads) < 0 || write_groups(groups) < 0) {
         fprintf(stderr, "test_tui_model: cannot write the fixtures in %s\n", dir);
         return 1;
     }

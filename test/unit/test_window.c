@@ -171,6 +171,55 @@ START_TEST(test_forward_without_snapshots)
 }
 END_TEST
 
+/*
+ * The replay reads each stream on its own, on 1 to 3 threads (the fixture
+ * has 2 streams, so 3 means 2): the state is the same hand-computed one,
+ * also with the message sent at 460 (stream 1) and received at 800 (stream
+ * 2) paired across threads by counting, and for a window after the receive.
+ */
+START_TEST(test_replay_threads)
+{
+    static const char *const stubs[] = { small_plain, small_idx };
+    static struct log l;
+    struct vftr_window_handler h = { .arg = &l, .open_frame = l_frame, .open_message = l_msg,
+                                     .enter = l_enter, .leave = l_leave, .send = l_send,
+                                     .recv = l_recv };
+
+    for (size_t k = 0; k < 2; k++) {
+        for (unsigned threads = 1; threads <= 3; threads++) {
+            char err[512];
+            struct vftr_window *w = vftr_window_open(stubs[k], NULL, err, sizeof err);
+            struct vftr_window_stats st;
+
+            ck_assert_msg(w != NULL, "open: %s", err);
+            ck_assert_int_eq(vftr_window_set_threads(w, threads), 0);
+            memset(&l, 0, sizeof l);
+            ck_assert_int_eq(vftr_window_read(w, 650, 900, &h, &st, err, sizeof err), 0);
+            ck_assert_str_eq(l.text, expect_650);
+            memset(&l, 0, sizeof l);
+            /* 810: the message is received (800), d still open, c left */
+            ck_assert_int_eq(vftr_window_read(w, 810, 820, &h, &st, err, sizeof err), 0);
+            ck_assert_str_eq(l.text, "frame p1 f1 @100 d1\n"
+                                     "frame p2 f1 @100 d1\n"
+                                     "frame p2 f5 @150 d2\n");
+            vftr_window_free(w);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_set_threads_bounds)
+{
+    char err[512];
+    struct vftr_window *w = vftr_window_open(small_idx, NULL, err, sizeof err);
+
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(vftr_window_set_threads(w, VFTR_WINDOW_MAX_THREADS + 1), -EINVAL);
+    ck_assert_int_eq(vftr_window_set_threads(w, 0), 0);
+    vftr_window_free(w);
+}
+END_TEST
+
 /* A window before the first snapshot starts from the trace start. */
 START_TEST(test_window_at_start)
 {
@@ -351,6 +400,8 @@ static Suite *window_suite(void)
     tcase_add_test(tc, test_search_without_index);
     tcase_add_test(tc, test_forward_without_snapshots);
     tcase_add_test(tc, test_window_at_start);
+    tcase_add_test(tc, test_replay_threads);
+    tcase_add_test(tc, test_set_threads_bounds);
     tcase_add_test(tc, test_info);
     tcase_add_test(tc, test_summary);
     tcase_add_test(tc, test_samples);

@@ -1,0 +1,606 @@
+/*
+ * otfout.c — see otfout.h.  The OTF calls are the only place that knows
+ * OTF; the order of events comes from vfdconv's replay.
+ */
+#include "otfout.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/snap_otf.h"
+#include "model/u64map.h"
+#include "otf.h"
+#include "vfd/vftr_vfd_ext.h"
+
+#define MAX_OPEN_FILES 64
+#define OTF_BUFFER (1u << 20)
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+uint32_t otfout_nstreams(const struct vftr_vfdconv *c, const struct otfout_opts *o)
+{
+    size_t r = vftr_vfdconv_ranks(c);
+
+    if (o->streams == 0 || o->streams > r)
+        return (uint32_t)r;
+    return o->streams;
+}
+
+static uint32_t stream_of(size_t rank_index, size_t ranks, uint32_t m)
+{
+    return (uint32_t)((uint64_t)rank_index * m / ranks) + 1;
+}
+
+/* The breaks of the snapshot options (caller frees *breaks). */
+static int snap_breaks(const struct vftr_vfdconv *c, const struct otfout_opts *o, uint64_t *first,
+                       uint64_t *last, uint64_t **breaks, size_t *n, char *err, size_t errlen)
+{
+    vftr_vfdconv_time_range(c, first, last);
+    return vftr_snap_place_breaks(&o->snap_breaks, 1000000000u, *first, *last, breaks, n, err,
+                                  errlen);
+}
+
+static void setup(OTF_WStream *ws, const struct otfout_opts *o)
+{
+    OTF_WStream_setBufferSizes(ws, OTF_BUFFER);
+    if (o->compress > 0) {
+        OTF_WStream_setCompression(ws, (OTF_FileCompression)o->compress);
+        OTF_WStream_setZBufferSizes(ws, OTF_BUFFER);
+    }
+    if (o->long_format)
+        OTF_WStream_setFormat(ws, OTF_WSTREAM_FORMAT_LONG);
+}
+
+int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o, char *err,
+                       size_t errlen)
+{
+    static const char *const fgroup[] = { NULL, "user code", "MPI", "OpenMP" };
+    OTF_FileManager *fm = OTF_FileManager_open(MAX_OPEN_FILES);
+    OTF_WStream *ws = NULL;
+    OTF_MasterControl *mc = NULL;
+    size_t n, nr = vftr_vfdconv_ranks(c);
+    uint32_t m = otfout_nstreams(c, o);
+    int ok = 1;
+
+    if (!fm) {
+        set_err(err, errlen, "cannot create an OTF file manager");
+        return -ENOMEM;
+    }
+    ws = OTF_WStream_open(o->stub, 0, fm);
+    if (!ws) {
+        set_err(err, errlen, "%s.0.def: cannot open for writing", o->stub);
+        OTF_FileManager_close(fm);
+        return -EIO;
+    }
+    setup(ws, o);
+    ok &= OTF_WStream_writeDefCreator(ws, "vftr vfd2otf " VFTR_VERSION) == 1;
+    ok &= OTF_WStream_writeDefinitionComment(ws, vftr_vfdconv_comment(c)) == 1;
+    ok &= OTF_WStream_writeDefTimerResolution(ws, 1000000000u) == 1;
+
+    const struct vftr_vfdconv_proc *p = vftr_vfdconv_procs(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefProcess(ws, p[i].token, p[i].name, p[i].parent) == 1;
+    const struct vftr_vfdconv_group *g = vftr_vfdconv_groups(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefProcessGroup(ws, g[i].token, g[i].name, g[i].n, g[i].procs) == 1;
+    for (uint32_t i = 1; i <= 3; i++)
+        ok &= OTF_WStream_writeDefFunctionGroup(ws, i, fgroup[i]) == 1;
+    const struct vftr_vfdconv_sclfile *sf = vftr_vfdconv_sclfiles(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefSclFile(ws, sf[i].token, sf[i].name) == 1;
+    const struct vftr_vfdconv_scl *sc = vftr_vfdconv_scls(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefScl(ws, sc[i].token, sc[i].file, sc[i].line) == 1;
+    const struct vftr_vfdconv_func *f = vftr_vfdconv_funcs(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefFunction(ws, f[i].token, f[i].name, f[i].group, f[i].scl) == 1;
+    const uint32_t *ops = vftr_vfdconv_collops(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefCollectiveOperation(ws, ops[i], vftr_vfd_coll_name(ops[i]),
+                                                      vftr_vfd_coll_class(ops[i])) == 1;
+    if (ok && o->snap_flags) {
+        uint64_t first, last, *b = NULL;
+        size_t nb = 0;
+        int rc = snap_breaks(c, o, &first, &last, &b, &nb, err, errlen);
+
+        if (rc < 0) {
+            OTF_WStream_close(ws);
+            OTF_FileManager_close(fm);
+            return rc;
+        }
+        ok &= vftr_snap_write_points(ws, first, last, b, nb, o->snap_flags) == 0;
+        free(b);
+    }
+    if (OTF_WStream_close(ws) != 1)
+        ok = 0;
+    if (!ok) {
+        set_err(err, errlen, "%s.0.def: cannot write the definitions", o->stub);
+        OTF_FileManager_close(fm);
+        return -EIO;
+    }
+
+    mc = OTF_MasterControl_new(fm);
+    if (!mc) {
+        OTF_FileManager_close(fm);
+        set_err(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    p = vftr_vfdconv_procs(c, &n);
+    {
+        /* procs are in rank order: find each one's rank index */
+        size_t ri = 0;
+        uint32_t last_rank = p && n ? p[0].rank : 0;
+
+        for (size_t i = 0; i < n; i++) {
+            if (p[i].rank != last_rank) {
+                ri++;
+                last_rank = p[i].rank;
+            }
+            ok &= OTF_MasterControl_append(mc, stream_of(ri, nr, m), p[i].token) == 1;
+        }
+    }
+    if (!ok || OTF_MasterControl_write(mc, o->stub) != 1) {
+        set_err(err, errlen, "%s.otf: cannot write the master file", o->stub);
+        ok = 0;
+    }
+    OTF_MasterControl_close(mc);
+    OTF_FileManager_close(fm);
+    return ok ? 0 : -EIO;
+}
+
+/* ------------------------------------------------------------ streams */
+
+struct job {
+    const struct vftr_vfdconv *c;
+    const struct otfout_opts *o;
+    uint32_t first, step, m;
+    atomic_uint next;           /* next stream slot to take */
+    atomic_ullong events;
+    atomic_ullong bytes;        /* progress: .vfd bytes done */
+    uint64_t total;
+    pthread_mutex_t lock;       /* error message, progress drawing */
+    atomic_int rc;
+    char *err;
+    size_t errlen;
+    int drawn;
+};
+
+struct sink {
+    OTF_WStream *ws;
+    struct job *job;
+    uint64_t reported;          /* this stream's bytes already added to job->bytes */
+};
+
+static int write_event(void *ctx, const struct vftr_vfdconv_event *e)
+{
+    OTF_WStream *ws = ((struct sink *)ctx)->ws;
+    uint32_t len = e->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)e->bytes;
+    int ok;
+
+    switch (e->type) {
+    case VFTR_VFDCONV_ENTER:
+        ok = OTF_WStream_writeEnter(ws, e->time, e->function, e->process, e->scl);
+        break;
+    case VFTR_VFDCONV_LEAVE:
+        ok = OTF_WStream_writeLeave(ws, e->time, e->function, e->process, e->scl);
+        break;
+    case VFTR_VFDCONV_SEND:
+        ok = OTF_WStream_writeSendMsg(ws, e->time, e->process, e->peer, e->group, e->tag, len, 0);
+        break;
+    case VFTR_VFDCONV_RECV:
+        ok = OTF_WStream_writeRecvMsg(ws, e->time, e->process, e->peer, e->group, e->tag, len, 0);
+        break;
+    case VFTR_VFDCONV_COLL_BEGIN:
+        ok = OTF_WStream_writeBeginCollectiveOperation(ws, e->time, e->process, e->op, e->match,
+                                                       e->group, e->root, e->bytes, e->received,
+                                                       0);
+        break;
+    case VFTR_VFDCONV_COLL_END:
+        ok = OTF_WStream_writeEndCollectiveOperation(ws, e->time, e->process, e->match);
+        break;
+    case VFTR_VFDCONV_BEGIN_PROCESS:
+        ok = OTF_WStream_writeBeginProcess(ws, e->time, e->process);
+        break;
+    case VFTR_VFDCONV_END_PROCESS:
+        ok = OTF_WStream_writeEndProcess(ws, e->time, e->process);
+        break;
+    default:
+        ok = 1;
+        break;
+    }
+    return ok == 1 ? 0 : -EIO;
+}
+
+static void draw(struct job *j)
+{
+    uint64_t done = atomic_load(&j->bytes);
+    unsigned pct = j->total ? (unsigned)(done * 100 / j->total) : 100;
+    char bar[41];
+
+    if (pct > 100)
+        pct = 100;
+    for (unsigned i = 0; i < 40; i++)
+        bar[i] = i < pct * 40 / 100 ? '#' : '.';
+    bar[40] = 0;
+    fprintf(stderr, "\rvfd2otf: [%s] %3u%% %" PRIu64 " events", bar, pct,
+            (uint64_t)atomic_load(&j->events));
+    fflush(stderr);
+    j->drawn = 1;
+}
+
+static void on_progress(void *ctx, uint64_t bytes)
+{
+    struct sink *s = ctx;
+
+    if (bytes > s->reported) {
+        atomic_fetch_add(&s->job->bytes, bytes - s->reported);
+        s->reported = bytes;
+    }
+    if (s->job->o->progress && pthread_mutex_trylock(&s->job->lock) == 0) {
+        draw(s->job);
+        pthread_mutex_unlock(&s->job->lock);
+    }
+}
+
+static int convert_stream(struct job *j, OTF_FileManager *fm, uint32_t stream)
+{
+    size_t nr = vftr_vfdconv_ranks(j->c), n = 0;
+    uint32_t *ranks = malloc((nr + 1) * sizeof *ranks);
+    struct sink sink = { NULL, j, 0 };
+    struct vftr_vfdconv_consumer cons = { write_event, on_progress, &sink };
+    uint64_t events = 0;
+    char err[512] = "";
+    int rc;
+
+    if (!ranks)
+        return -ENOMEM;
+    for (size_t i = 0; i < nr; i++)
+        if (stream_of(i, nr, j->m) == stream)
+            ranks[n++] = (uint32_t)i;
+    sink.ws = OTF_WStream_open(j->o->stub, stream, fm);
+    if (!sink.ws) {
+        free(ranks);
+        snprintf(err, sizeof err, "%s.%x.events: cannot open for writing", j->o->stub, stream);
+        rc = -EIO;
+        goto fail;
+    }
+    setup(sink.ws, j->o);
+    rc = vftr_vfdconv_replay(j->c, ranks, n, &cons, &events, err, sizeof err);
+    free(ranks);
+    if (rc == -EIO && !err[0])
+        snprintf(err, sizeof err, "%s.%x.events: write error", j->o->stub, stream);
+    if (OTF_WStream_close(sink.ws) != 1 && rc == 0) {
+        rc = -EIO;
+        snprintf(err, sizeof err, "%s.%x.events: cannot finish writing", j->o->stub, stream);
+    }
+    atomic_fetch_add(&j->events, events);
+    if (rc == 0)
+        return 0;
+fail:
+    pthread_mutex_lock(&j->lock);
+    if (atomic_load(&j->rc) == 0) {
+        atomic_store(&j->rc, rc);
+        snprintf(j->err, j->errlen, "%s", err);
+    }
+    pthread_mutex_unlock(&j->lock);
+    return rc;
+}
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    OTF_FileManager *fm = OTF_FileManager_open(MAX_OPEN_FILES);
+
+    if (!fm) {
+        pthread_mutex_lock(&j->lock);
+        if (atomic_load(&j->rc) == 0) {
+            atomic_store(&j->rc, -ENOMEM);
+            snprintf(j->err, j->errlen, "cannot create an OTF file manager");
+        }
+        pthread_mutex_unlock(&j->lock);
+        return NULL;
+    }
+    for (;;) {
+        unsigned k = atomic_fetch_add(&j->next, 1);
+        uint64_t stream = j->first + (uint64_t)k * j->step;
+
+        if (stream > j->m || atomic_load(&j->rc))
+            break;
+        if (convert_stream(j, fm, (uint32_t)stream) < 0)
+            break;
+    }
+    OTF_FileManager_close(fm);
+    return NULL;
+}
+
+int otfout_streams(const struct vftr_vfdconv *c, const struct otfout_opts *o, uint32_t first,
+                   uint32_t step, uint64_t *events, char *err, size_t errlen)
+{
+    struct job j;
+    int jobs = o->jobs < 1 ? 1 : o->jobs;
+    pthread_t *th;
+    int started = 0;
+    size_t nr = vftr_vfdconv_ranks(c);
+
+    memset(&j, 0, sizeof j);
+    j.c = c;
+    j.o = o;
+    j.first = first ? first : 1;
+    j.step = step ? step : 1;
+    j.m = otfout_nstreams(c, o);
+    j.err = err;
+    j.errlen = errlen;
+    for (size_t i = 0; i < nr; i++)
+        if ((stream_of(i, nr, j.m) - j.first) % j.step == 0 && stream_of(i, nr, j.m) >= j.first)
+            j.total += vftr_vfdconv_rank_bytes(c, (uint32_t)i);
+    pthread_mutex_init(&j.lock, NULL);
+    th = calloc((size_t)jobs, sizeof *th);
+    if (!th) {
+        pthread_mutex_destroy(&j.lock);
+        return -ENOMEM;
+    }
+    if (jobs == 1) {
+        worker(&j);
+    } else {
+        for (int i = 0; i < jobs; i++)
+            if (pthread_create(&th[i], NULL, worker, &j) == 0)
+                started++;
+        if (started == 0)
+            worker(&j);
+        for (int i = 0; i < started; i++)
+            pthread_join(th[i], NULL);
+    }
+    free(th);
+    if (o->progress && j.drawn) {
+        draw(&j);
+        fputc('\n', stderr);
+    }
+    pthread_mutex_destroy(&j.lock);
+    *events = atomic_load(&j.events);
+    return atomic_load(&j.rc);
+}
+
+/* ------------------------------------------------- snapshots, one pass */
+
+struct snappass {
+    const struct otfout_opts *o;
+    OTF_WStream **ws;           /* stream s at ws[s - 1] */
+    struct vftr_u64map pmap;    /* process token -> stream - 1 */
+    struct vftr_snap *snap;
+    struct job *job;            /* progress */
+    struct sink progress;
+    uint64_t seen_first, seen_last, count;
+};
+
+static OTF_WStream *stream_of_process(struct snappass *p, uint32_t process)
+{
+    long i = vftr_u64map_get(&p->pmap, process);
+
+    return i < 0 ? NULL : p->ws[i];
+}
+
+/* The engine's records, to the stream of their process. */
+static int snap_sink(void *arg, const struct vftr_snaprec *r)
+{
+    OTF_WStream *ws = stream_of_process(arg, r->process);
+
+    return ws ? vftr_snap_write_wstream(ws, r) : -EIO;
+}
+
+/* What the engine hears of an event (otfaux's view: Begin/EndProcess
+ * play no part). */
+static int feed(struct vftr_snap *s, const struct vftr_vfdconv_event *e)
+{
+    uint32_t len = e->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)e->bytes;
+
+    switch (e->type) {
+    case VFTR_VFDCONV_ENTER:
+        return vftr_snap_enter_scl(s, e->time, e->process, e->function, e->scl);
+    case VFTR_VFDCONV_LEAVE:
+        return vftr_snap_leave(s, e->time, e->process, e->function);
+    case VFTR_VFDCONV_SEND:
+        return vftr_snap_send(s, e->time, e->process, e->peer, e->group, e->tag, len);
+    case VFTR_VFDCONV_RECV:
+        return vftr_snap_recv(s, e->time, e->process, e->peer, e->group, e->tag, len);
+    case VFTR_VFDCONV_COLL_BEGIN:
+        return vftr_snap_collop_begin(s, e->time, e->process, e->op, e->match, e->group, e->root,
+                                      e->bytes, e->received);
+    case VFTR_VFDCONV_COLL_END:
+        return vftr_snap_collop_end(s, e->time, e->process, e->match);
+    default:
+        return 0;
+    }
+}
+
+static int snap_event(void *ctx, const struct vftr_vfdconv_event *e)
+{
+    struct snappass *p = ctx;
+    struct sink one = { stream_of_process(p, e->process), p->job, 0 };
+    int rc;
+
+    if (!one.ws)
+        return -EIO;
+    if (p->count++ == 0)
+        p->seen_first = e->time;
+    p->seen_last = e->time;
+    rc = write_event(&one, e);
+    if (rc == 0)
+        rc = feed(p->snap, e);
+    return rc;
+}
+
+static void snap_progress(void *ctx, uint64_t bytes)
+{
+    atomic_store(&((struct snappass *)ctx)->job->events, ((struct snappass *)ctx)->count);
+    on_progress(&((struct snappass *)ctx)->progress, bytes);
+}
+
+static int write_thumb(const struct vftr_snap *s, const char *stub, char *err, size_t errlen)
+{
+    char path[4200];
+    FILE *f;
+    int rc;
+
+    snprintf(path, sizeof path, "%s.thumb", stub);
+    f = fopen(path, "w");
+    if (!f) {
+        rc = -errno;
+        set_err(err, errlen, "%s: cannot open for writing (%s)", path, strerror(-rc));
+        return rc;
+    }
+    rc = vftr_snap_write_thumb(s, f);
+    if (fclose(f) != 0 && rc == 0)
+        rc = -errno;
+    if (rc < 0)
+        set_err(err, errlen, "%s: cannot write the thumbnail", path);
+    return rc;
+}
+
+int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
+                     uint64_t *events, char *err, size_t errlen)
+{
+    struct snappass p;
+    struct job j;
+    OTF_FileManager *fm = NULL;
+    uint64_t first, last, *breaks = NULL, *samples = NULL;
+    size_t nb = 0, ns = 0, np = 0, nr = vftr_vfdconv_ranks(c);
+    uint32_t m = otfout_nstreams(c, o), *ranks = NULL;
+    const struct vftr_vfdconv_proc *procs = vftr_vfdconv_procs(c, &np);
+    int rc;
+
+    memset(&p, 0, sizeof p);
+    memset(&j, 0, sizeof j);
+    *events = 0;
+    j.o = o;
+    j.m = m;
+    for (size_t i = 0; i < nr; i++)
+        j.total += vftr_vfdconv_rank_bytes(c, (uint32_t)i);
+    pthread_mutex_init(&j.lock, NULL);
+    p.o = o;
+    p.job = &j;
+    p.progress.job = &j;
+    rc = snap_breaks(c, o, &first, &last, &breaks, &nb, err, errlen);
+    if (rc < 0)
+        goto out;
+    if ((o->snap_flags & VFTR_SNAP_SNAPSHOTS) &&
+        (rc = vftr_snap_place_samples(first, last, o->thumb_samples, &samples, &ns)) < 0)
+        goto nomem;
+    {
+        struct vftr_snap_config cfg = {
+            o->snap_flags, breaks, first == last ? 0 : nb, last + 1, samples, ns, snap_sink, &p,
+        };
+        p.snap = vftr_snap_new(&cfg);
+        if (!p.snap) {
+            rc = -errno;
+            set_err(err, errlen, "cannot start the snapshot engine (%s)", strerror(-rc));
+            goto out;
+        }
+    }
+    {
+        size_t n;
+        const struct vftr_vfdconv_func *f = vftr_vfdconv_funcs(c, &n);
+        const uint32_t *ops;
+
+        for (size_t i = 0; rc == 0 && i < n; i++)
+            rc = vftr_snap_def_function(p.snap, f[i].token, f[i].group);
+        ops = vftr_vfdconv_collops(c, &n);
+        for (size_t i = 0; rc == 0 && i < n; i++)
+            rc = vftr_snap_def_collop(p.snap, ops[i], (uint32_t)vftr_vfd_coll_class(ops[i]));
+        if (rc < 0)
+            goto nomem;
+    }
+    /* process -> stream, as the master file says (procs are in rank order) */
+    {
+        size_t ri = 0;
+        uint32_t last_rank = np ? procs[0].rank : 0;
+
+        for (size_t i = 0; i < np; i++) {
+            if (procs[i].rank != last_rank) {
+                ri++;
+                last_rank = procs[i].rank;
+            }
+            if ((rc = vftr_u64map_put(&p.pmap, procs[i].token, stream_of(ri, nr, m) - 1)) < 0)
+                goto nomem;
+        }
+    }
+    fm = OTF_FileManager_open(MAX_OPEN_FILES);
+    p.ws = calloc(m ? m : 1, sizeof *p.ws);
+    ranks = malloc((nr ? nr : 1) * sizeof *ranks);
+    if (!fm || !p.ws || !ranks)
+        goto nomem;
+    for (uint32_t s = 1; s <= m; s++) {
+        p.ws[s - 1] = OTF_WStream_open(o->stub, s, fm);
+        if (!p.ws[s - 1]) {
+            set_err(err, errlen, "%s.%x.events: cannot open for writing", o->stub, s);
+            rc = -EIO;
+            goto out;
+        }
+        setup(p.ws[s - 1], o);
+    }
+    for (size_t i = 0; i < nr; i++)
+        ranks[i] = (uint32_t)i;
+    {
+        struct vftr_vfdconv_consumer cons = { snap_event, snap_progress, &p };
+
+        rc = vftr_vfdconv_replay(c, ranks, nr, &cons, events, err, errlen);
+    }
+    if (rc == 0)
+        rc = vftr_snap_finish(p.snap);
+    if (rc == 0 && p.count && (p.seen_first != first || p.seen_last != last)) {
+        /* the breaks were placed on a time range the replay did not keep */
+        set_err(err, errlen, "internal error: events span %" PRIu64 "..%" PRIu64
+                ", expected %" PRIu64 "..%" PRIu64, p.seen_first, p.seen_last, first, last);
+        rc = -EPROTO;
+    }
+    if (rc == -EIO && !err[0])
+        set_err(err, errlen, "%s: write error", o->stub);
+    for (uint32_t s = 1; s <= m; s++)
+        if (p.ws[s - 1] && OTF_WStream_close(p.ws[s - 1]) != 1 && rc == 0) {
+            set_err(err, errlen, "%s.%x.events: cannot finish writing", o->stub, s);
+            rc = -EIO;
+        }
+    free(p.ws);
+    p.ws = NULL;
+    if (rc == 0 && (o->snap_flags & VFTR_SNAP_SNAPSHOTS) && ns > 0)
+        rc = write_thumb(p.snap, o->stub, err, errlen);
+    if (o->progress && j.drawn) {
+        j.events = *events;
+        draw(&j);
+        fputc('\n', stderr);
+    }
+    goto out;
+nomem:
+    rc = -ENOMEM;
+    set_err(err, errlen, "out of memory");
+out:
+    if (p.ws)
+        for (uint32_t s = 1; s <= m; s++)
+            if (p.ws[s - 1])
+                OTF_WStream_close(p.ws[s - 1]);
+    free(p.ws);
+    if (fm)
+        OTF_FileManager_close(fm);
+    vftr_snap_free(p.snap);
+    vftr_u64map_release(&p.pmap);
+    free(ranks);
+    free(breaks);
+    free(samples);
+    pthread_mutex_destroy(&j.lock);
+    return rc;
+}

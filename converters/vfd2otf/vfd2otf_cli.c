@@ -1,0 +1,280 @@
+/*
+ * vfd2otf_cli.c — see vfd2otf_cli.h.
+ */
+#include "vfd2otf_cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* OTF's own default compression level (OTF_FILECOMPRESSION_COMPRESSED). */
+#define DEFAULT_LEVEL "4"
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* -t is repeatable: the values are collected (borrowed from argv). */
+static int add_time(void *dest, const char *arg, char *err, size_t errlen)
+{
+    struct vfd2otf_cli *cli = dest;
+    const char **v = realloc(cli->times, (cli->ntimes + 1) * sizeof *v);
+
+    if (!v) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    v[cli->ntimes++] = arg;
+    cli->times = v;
+    return 0;
+}
+
+int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char **argv)
+{
+    const struct vftr_opt opts[] = {
+        { VFTR_OPT_STRING, "output", 'o', "STUB",
+          "write STUB.otf and its files (required)", &cli->stub, 0, NULL },
+        { VFTR_OPT_STRING, "streams", 0, "M",
+          "write M event streams (default: one per rank;\na rank's threads stay in its stream)",
+          &cli->streams, 0, NULL },
+        { VFTR_OPT_STRING, "compress", 'z', "LEVEL",
+          "compress the streams with zlib level 1-9\n(--compress alone: level " DEFAULT_LEVEL ")",
+          &cli->compress, 0, NULL },
+        { VFTR_OPT_FLAG, "long", 0, NULL, "write OTF's long (keyword) format",
+          &cli->out.long_format, 1, NULL },
+        { VFTR_OPT_STRING, "jobs", 'j', "N", "convert streams in N threads (default 1)",
+          &cli->jobs, 0, NULL },
+        { VFTR_OPT_FLAG, "quiet", 'q', NULL, "no progress bar and no summary",
+          &cli->quiet, 1, NULL },
+        { VFTR_OPT_FLAG, "no-align", 0, NULL,
+          "do not align clocks (ignore CLOCK_OFFSETS)", &cli->no_align, 1, NULL },
+        { VFTR_OPT_BITS, "snapshots", 0, NULL,
+          "also write snapshots and the thumbnail, in the\nsame pass (as vftr-snap / otfaux)",
+          &cli->out.snap_flags, VFTR_SNAP_SNAPSHOTS, NULL },
+        { VFTR_OPT_BITS, "statistics", 0, NULL, "also write summaries, in the same pass",
+          &cli->out.snap_flags, VFTR_SNAP_SUMMARIES, NULL },
+        { VFTR_OPT_BITS, "all", 0, NULL, "--snapshots and --statistics",
+          &cli->out.snap_flags, VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_SUMMARIES, NULL },
+        { VFTR_OPT_STRING, "breaks", 'n', "N",
+          "N breaks evenly spread over the run (default 200\nwhen neither -p nor -t is given)",
+          &cli->breaks, 0, NULL },
+        { VFTR_OPT_STRING, "period", 'p', "P",
+          "a break every P: ns, or a duration such as 10ms", &cli->out.snap_breaks.period, 0,
+          NULL },
+        { VFTR_OPT_CALLBACK, "time", 't', "T",
+          "a break at T (repeatable): a time stamp in ns,\nor a duration such as 1.5s from the "
+          "first event", cli, 0, add_time },
+        { VFTR_OPT_BITS, "funcgroups", 0, NULL, "function group summaries instead of functions",
+          &cli->out.snap_flags, VFTR_SNAP_FUNCGROUPS, NULL },
+        { VFTR_OPT_BITS, "detailed", 0, NULL,
+          "summaries per peer, communicator and tag, and\nfunctions and groups together",
+          &cli->out.snap_flags, VFTR_SNAP_DETAILED, NULL },
+        { VFTR_OPT_STRING, "thumbnail-samples", 0, "N",
+          "at most N thumbnail samples per process\n(default 4096)", &cli->thumb, 0, NULL },
+        VFTR_OPT_TABLE_END,
+    };
+    int first, rc;
+    unsigned long v;
+
+    memset(cli, 0, sizeof *cli);
+    memcpy(cli->opts, opts, sizeof opts);
+    cli->tool = (struct vftr_tool){
+        name, VFTR_VERSION, "[OPTION]... -o STUB FILE.vfd|DIR...",
+        "Convert the .vfd files of one run (one per rank) into one OTF trace STUB.otf.",
+        "A DIR operand stands for the *.vfd files in it.  Files of different runs,\n"
+        "or two files of one rank, are refused.  Process tokens: rank r is r+1,\n"
+        "its thread t is (t << 20) + r + 1 (share/doc/vfd2otf.md).\n"
+        "\n"
+        "-n, -p, -t, --funcgroups or --detailed alone imply --snapshots (as for\n"
+        "vftr-snap); the snapshot options make the conversion one pass over all\n"
+        "ranks in one time order.\n"
+        "\n"
+        "Exit status: 0 ok, 1 a file cannot be read or written, 2 bad command line.\n",
+        cli->opts,
+    };
+    cli->out.jobs = 1;
+    /* --compress takes an optional level: the option table knows only
+     * required arguments, so a bare --compress becomes --compress=LEVEL. */
+    cli->argv_copy = calloc((size_t)argc + 1, sizeof *cli->argv_copy);
+    if (!cli->argv_copy)
+        return vftr_tool_fail(&cli->tool, stderr, "out of memory");
+    for (int i = 0; i < argc; i++) {
+        int bare = strcmp(argv[i], "--compress") == 0 || strcmp(argv[i], "-z") == 0;
+
+        cli->argv_copy[i] = bare ? (char *)"--compress=" DEFAULT_LEVEL : argv[i];
+        if (strcmp(argv[i], "--") == 0) {
+            for (int k = i + 1; k < argc; k++)
+                cli->argv_copy[k] = argv[k];
+            break;
+        }
+    }
+    rc = vftr_opts_parse(&cli->tool, argc, cli->argv_copy, &first, stdout, stderr);
+    if (rc == VFTR_OPTS_DONE)
+        return VFTR_EXIT_OK;
+    if (rc < 0)
+        return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
+    if (!cli->stub || !*cli->stub)
+        return vftr_tool_usage_fail(&cli->tool, stderr, "missing -o STUB");
+    if (first >= argc)
+        return vftr_tool_usage_fail(&cli->tool, stderr, "missing FILE.vfd operand");
+    cli->out.stub = cli->stub;
+    {
+        /* "trace.otf" names the same trace as "trace" */
+        size_t l = strlen(cli->stub);
+
+        if (l > 4 && strcmp(cli->stub + l - 4, ".otf") == 0) {
+            static char stub[4096];
+
+            snprintf(stub, sizeof stub, "%.*s", (int)(l - 4), cli->stub);
+            cli->out.stub = stub;
+        }
+    }
+    if (cli->streams) {
+        if (parse_uint(cli->streams, 1u << 20, &v) < 0 || v == 0)
+            return vftr_tool_usage_fail(&cli->tool, stderr,
+                                        "--streams: '%s' is not a number from 1", cli->streams);
+        cli->out.streams = (uint32_t)v;
+    }
+    if (cli->compress) {
+        if (parse_uint(cli->compress, 9, &v) < 0)
+            return vftr_tool_usage_fail(&cli->tool, stderr,
+                                        "--compress: '%s' is not a level 0-9", cli->compress);
+        cli->out.compress = (int)v;
+    }
+    if (cli->jobs) {
+        if (parse_uint(cli->jobs, 1024, &v) < 0 || v == 0)
+            return vftr_tool_usage_fail(&cli->tool, stderr,
+                                        "--jobs: '%s' is not a number from 1 to 1024", cli->jobs);
+        cli->out.jobs = (int)v;
+    }
+    if (cli->breaks) {
+        if (parse_uint(cli->breaks, VFTR_SNAP_MAX_BREAKS, &v) < 0 || v == 0)
+            return vftr_tool_usage_fail(&cli->tool, stderr,
+                                        "-n: '%s' is not a number from 1 to %u", cli->breaks,
+                                        VFTR_SNAP_MAX_BREAKS);
+        cli->out.snap_breaks.n = v;
+    }
+    if (cli->thumb) {
+        if (parse_uint(cli->thumb, 1u << 24, &v) < 0 || v == 0)
+            return vftr_tool_usage_fail(&cli->tool, stderr,
+                                        "--thumbnail-samples: '%s' is not a number from 1",
+                                        cli->thumb);
+        cli->out.thumb_samples = v;
+    }
+    cli->out.snap_breaks.times = cli->times;
+    cli->out.snap_breaks.ntimes = cli->ntimes;
+    if ((cli->breaks || cli->out.snap_breaks.period || cli->ntimes || cli->out.snap_flags) &&
+        !(cli->out.snap_flags & (VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_SUMMARIES)))
+        cli->out.snap_flags |= VFTR_SNAP_SNAPSHOTS;
+    cli->out.progress = !cli->quiet && isatty(STDERR_FILENO);
+
+    for (int i = first; i < argc; i++) {
+        struct stat st;
+        const char *a = cli->argv_copy[i];
+
+        if (stat(a, &st) == 0 && S_ISDIR(st.st_mode)) {
+            struct dirent **list;
+            int n = scandir(a, &list, NULL, alphasort), found = 0;
+
+            if (n < 0)
+                return vftr_tool_fail(&cli->tool, stderr, "%s: cannot read the directory (%s)",
+                                      a, strerror(errno));
+            for (int k = 0; k < n; k++) {
+                size_t l = strlen(list[k]->d_name);
+                char **nf;
+
+                if (l > 4 && strcmp(list[k]->d_name + l - 4, ".vfd") == 0 &&
+                    (nf = realloc(cli->files, (cli->nfiles + 1) * sizeof *nf)) != NULL) {
+                    cli->files = nf;
+                    if (asprintf(&cli->files[cli->nfiles], "%s/%s", a, list[k]->d_name) >= 0)
+                        cli->nfiles++;
+                    found++;
+                }
+                free(list[k]);
+            }
+            free(list);
+            if (!found)
+                return vftr_tool_fail(&cli->tool, stderr, "%s: no .vfd file in the directory", a);
+        } else {
+            char **nf = realloc(cli->files, (cli->nfiles + 1) * sizeof *nf);
+
+            if (!nf || !(nf[cli->nfiles] = strdup(a))) {
+                if (nf)
+                    cli->files = nf;
+                return vftr_tool_fail(&cli->tool, stderr, "out of memory");
+            }
+            cli->files = nf;
+            cli->nfiles++;
+        }
+    }
+    return VFD2OTF_CLI_GO;
+}
+
+int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv)
+{
+    struct vftr_vfdconv_opts o = { stderr, cli->tool.name, cli->no_align };
+    char err[1024] = "";
+    int rc = vftr_vfdconv_open(conv, (const char *const *)cli->files, cli->nfiles, &o, err,
+                               sizeof err);
+
+    if (rc < 0)
+        return vftr_tool_fail(&cli->tool, stderr, "%s", err[0] ? err : strerror(-rc));
+    return VFTR_EXIT_OK;
+}
+
+int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv,
+                       uint64_t events)
+{
+    const struct vftr_vfdconv_stats *s = vftr_vfdconv_stats(conv);
+    size_t np;
+
+    vftr_vfdconv_procs(conv, &np);
+    if (s->recv_before_send)
+        fprintf(stderr, "%s: warning: %" PRIu64 " receive%s still precede%s their send after "
+                "clock alignment\n", cli->tool.name, s->recv_before_send,
+                s->recv_before_send == 1 ? "" : "s", s->recv_before_send == 1 ? "s" : "");
+    if (s->unreceived_sends || s->unsent_recvs)
+        fprintf(stderr, "%s: warning: %" PRIu64 " send%s without receive, %" PRIu64
+                " receive%s without send\n", cli->tool.name, s->unreceived_sends,
+                s->unreceived_sends == 1 ? "" : "s", s->unsent_recvs,
+                s->unsent_recvs == 1 ? "" : "s");
+    if (!cli->quiet)
+        printf("%s: %s.otf: %zu rank%s, %zu processes, %u stream%s, %" PRIu64 " events, %"
+               PRIu64 " messages matched, %" PRIu64 " receives before their send, %" PRIu64
+               " collectives, largest clock correction %.3f us\n",
+               cli->tool.name, cli->out.stub, vftr_vfdconv_ranks(conv),
+               vftr_vfdconv_ranks(conv) == 1 ? "" : "s", np, otfout_nstreams(conv, &cli->out),
+               otfout_nstreams(conv, &cli->out) == 1 ? "" : "s", events, s->matched,
+               s->recv_before_send, s->colls, s->max_offset_ns / 1e3);
+    return VFTR_EXIT_OK;
+}
+
+void vfd2otf_cli_release(struct vfd2otf_cli *cli)
+{
+    for (size_t i = 0; i < cli->nfiles; i++)
+        free(cli->files[i]);
+    free(cli->files);
+    free(cli->argv_copy);
+    free(cli->times);
+    cli->times = NULL;
+    cli->ntimes = 0;
+    cli->files = NULL;
+    cli->argv_copy = NULL;
+    cli->nfiles = 0;
+}

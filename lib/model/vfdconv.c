@@ -1,0 +1,1678 @@
+/*
+ * vfdconv.c — see vfdconv.h.
+ *
+ * Open reads each file once, keeping only definitions and MPI records; the
+ * replay reads the files again and merges, per set of ranks, the events of
+ * every thread (a heap over thread sources).  A thread source turns raw
+ * records into Enter/Leave by keeping the thread's stack of call paths, so
+ * that ENTER/EXIT and SAMPLE records (or a mix) give properly nested pairs;
+ * sends and collective begins, placed at their start, come from a list
+ * sorted at open and are merged into the thread's output.
+ *
+ * The reader gives a file's records in file order, where chunks of
+ * different threads interleave: a thread whose queue is empty pulls records
+ * from the file until it gets one, parking the others' in their queues.  The
+ * queues hold what lies between two chunks of different threads, i.e. about
+ * one capture buffer per thread.
+ */
+#include "vfdconv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "u64map.h"
+#include "vfd/vftr_vfd.h"
+#include "vfd/vftr_vfd_ext.h"
+
+#define CP_CACHE 256            /* call path cache slots per thread */
+#define MAX_DEPTH 512           /* deepest call path followed (deeper frames are dropped) */
+
+/* ------------------------------------------------------------ helpers */
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || errlen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    size_t n = *cap ? *cap : 8;
+    void *q;
+
+    if (need <= *cap)
+        return 0;
+    while (n < need)
+        n *= 2;
+    q = realloc(*p, n * size);
+    if (!q)
+        return -ENOMEM;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static char *strndup_safe(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+static uint64_t hash_str(uint64_t seed, const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull ^ seed;
+
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* ------------------------------------------------------------ records */
+
+struct msg {                    /* one MPI_SEND or MPI_RECV record */
+    uint64_t start, time;       /* raw ticks */
+    uint64_t astart, atime;     /* aligned ns */
+    uint64_t bytes, comm;
+    int32_t peer, tag;
+    uint32_t peer_token;        /* matched thread of the other side */
+    uint32_t seq;               /* order within the thread */
+    uint32_t rank, thread;      /* rank index, thread index */
+};
+
+struct coll {
+    uint64_t start, time, astart, atime;
+    uint64_t comm, sent, received;
+    uint32_t op;
+    int32_t root;
+};
+
+struct thr {
+    uint32_t id, token;
+    uint64_t first, last;       /* raw ticks; first = UINT64_MAX when no event */
+    uint64_t events;
+    struct msg *sends, *recvs;
+    size_t nsends, csends, nrecvs, crecvs;
+    struct coll *colls;
+    size_t ncolls, ccolls;
+};
+
+struct ompreg {
+    uint32_t func, scl;
+};
+
+struct clockfit {               /* aligned = x + off0 + (x - x0) * slope + shift */
+    double off0, x0, slope;
+};
+
+struct rank {
+    char *path;
+    int32_t rank;
+    uint64_t tps, start_ticks, start_ns, bytes;
+    int64_t start_rel;          /* start_ns - base_ns */
+    int complete;
+    struct thr *thr;
+    size_t nthr, cthr, last_thr;
+    struct vftr_u64map thrmap;  /* thread id -> index */
+    struct vftr_u64map fmap;    /* function id -> function index */
+    struct vftr_u64map omap;    /* OMP region id -> index of regs */
+    struct ompreg *regs;
+    size_t nregs, cregs;
+    int have_clock[2];
+    struct vftr_vfd_clock_offset clock[2];
+    struct clockfit fit;
+    int fitted;                 /* fit is not the identity */
+    int64_t shift;
+    uint8_t run_id[16];
+    int have_run_id;
+    uint64_t events;
+    char host[VFTR_VFD_HOST_MAX];
+};
+
+struct strtab {                 /* string -> index, by hash with probing salt */
+    struct vftr_u64map map;
+};
+
+struct vftr_vfdconv {
+    struct vftr_vfdconv_opts opts;
+    struct rank *ranks;
+    size_t nranks;
+    struct vftr_u64map rankmap;         /* world rank -> rank index */
+    struct vftr_vfdconv_proc *procs;
+    size_t nprocs, cprocs;
+    struct vftr_vfdconv_func *funcs;
+    size_t nfuncs, cfuncs;
+    struct strtab ftab;
+    struct vftr_vfdconv_group *groups;
+    size_t ngroups, cgroups;
+    struct vftr_u64map gmap;            /* comm id -> group index */
+    struct vftr_vfdconv_sclfile *files;
+    size_t nfiles, cfiles;
+    struct strtab filetab;
+    struct vftr_vfdconv_scl *scls;
+    size_t nscls, cscls;
+    struct vftr_u64map sclmap;          /* (file << 32 | line) -> scl index */
+    uint8_t collop_used[VFTR_VFD_COLL_COUNT];
+    uint32_t collops[VFTR_VFD_COLL_COUNT];
+    size_t ncollops;
+    char comment[512];
+    struct vftr_vfdconv_stats stats;
+};
+
+/* Index of name in tab (looked up through names[i] by get_name), or -1. */
+static long strtab_find(const struct strtab *t, const char *name, size_t len,
+                        const char *(*get_name)(const void *, size_t), const void *arr,
+                        uint64_t *key_out)
+{
+    for (uint64_t salt = 0;; salt++) {
+        uint64_t key = hash_str(salt, name, len);
+        long i = vftr_u64map_get(&t->map, key);
+
+        *key_out = key;
+        if (i < 0)
+            return -1;
+        const char *s = get_name(arr, (size_t)i);
+        if (strlen(s) == len && memcmp(s, name, len) == 0)
+            return i;
+    }
+}
+
+static const char *file_name_at(const void *arr, size_t i)
+{
+    return ((const struct vftr_vfdconv_sclfile *)arr)[i].name;
+}
+
+/* Function token for (name, group): the same name in the same group is
+ * the same function on every rank.  The group is part of the key. */
+static long intern_func(struct vftr_vfdconv *c, const char *name, size_t len, uint32_t group,
+                        uint32_t scl)
+{
+    char buf[4096];
+    size_t klen = len + 2 < sizeof buf ? len + 2 : sizeof buf - 1;
+    uint64_t key;
+    long i;
+
+    buf[0] = (char)('0' + group);
+    buf[1] = ':';
+    memcpy(buf + 2, name, klen - 2);
+    buf[klen] = 0;
+    /* the key string is "g:name"; names are compared without the prefix */
+    for (uint64_t salt = 0;; salt++) {
+        key = hash_str(salt, buf, klen);
+        i = vftr_u64map_get(&c->ftab.map, key);
+        if (i < 0)
+            break;
+        if (c->funcs[i].group == group && strlen(c->funcs[i].name) == klen - 2 &&
+            memcmp(c->funcs[i].name, name, klen - 2) == 0)
+            return i;
+    }
+    if (grow((void **)&c->funcs, &c->cfuncs, c->nfuncs + 1, sizeof *c->funcs) < 0)
+        return -ENOMEM;
+    i = (long)c->nfuncs;
+    c->funcs[i].token = (uint32_t)i + 1;
+    c->funcs[i].group = group;
+    c->funcs[i].scl = scl;
+    c->funcs[i].name = strndup_safe(name, klen - 2);
+    if (!c->funcs[i].name || vftr_u64map_put(&c->ftab.map, key, (uint32_t)i) < 0)
+        return -ENOMEM;
+    c->nfuncs++;
+    return i;
+}
+
+static long intern_file(struct vftr_vfdconv *c, const char *name, size_t len)
+{
+    uint64_t key;
+    long i = strtab_find(&c->filetab, name, len, file_name_at, c->files, &key);
+
+    if (i >= 0)
+        return i;
+    if (grow((void **)&c->files, &c->cfiles, c->nfiles + 1, sizeof *c->files) < 0)
+        return -ENOMEM;
+    i = (long)c->nfiles;
+    c->files[i].token = (uint32_t)i + 1;
+    c->files[i].name = strndup_safe(name, len);
+    if (!c->files[i].name || vftr_u64map_put(&c->filetab.map, key, (uint32_t)i) < 0)
+        return -ENOMEM;
+    c->nfiles++;
+    return i;
+}
+
+static long intern_scl(struct vftr_vfdconv *c, uint32_t file, uint32_t line)
+{
+    uint64_t key = ((uint64_t)file << 32) | line;
+    long i = vftr_u64map_get(&c->sclmap, key);
+
+    if (i >= 0)
+        return i;
+    if (grow((void **)&c->scls, &c->cscls, c->nscls + 1, sizeof *c->scls) < 0)
+        return -ENOMEM;
+    i = (long)c->nscls;
+    c->scls[i].token = (uint32_t)i + 1;
+    c->scls[i].file = file;
+    c->scls[i].line = line;
+    if (vftr_u64map_put(&c->sclmap, key, (uint32_t)i) < 0)
+        return -ENOMEM;
+    c->nscls++;
+    return i;
+}
+
+/* Group index of communicator id, creating an unnamed one if needed. */
+static long group_of(struct vftr_vfdconv *c, uint64_t comm, const char *name, size_t namelen)
+{
+    long i = vftr_u64map_get(&c->gmap, comm);
+    char buf[64];
+
+    if (i >= 0)
+        return i;
+    if (!name) {
+        if (comm == VFTR_VFD_COMM_WORLD)
+            snprintf(buf, sizeof buf, "MPI_COMM_WORLD");
+        else if ((comm >> 62) == 1)
+            snprintf(buf, sizeof buf, "MPI_COMM_SELF %" PRIu64, comm & 0xffffffffu);
+        else
+            snprintf(buf, sizeof buf, "communicator 0x%" PRIx64, comm);
+        name = buf;
+        namelen = strlen(buf);
+    }
+    if (grow((void **)&c->groups, &c->cgroups, c->ngroups + 1, sizeof *c->groups) < 0)
+        return -ENOMEM;
+    i = (long)c->ngroups;
+    memset(&c->groups[i], 0, sizeof c->groups[i]);
+    c->groups[i].token = (uint32_t)i + 1;
+    c->groups[i].comm = comm;
+    c->groups[i].name = strndup_safe(name, namelen);
+    if (!c->groups[i].name || vftr_u64map_put(&c->gmap, comm, (uint32_t)i) < 0)
+        return -ENOMEM;
+    c->ngroups++;
+    return i;
+}
+
+static void warn(const struct vftr_vfdconv *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void warn(const struct vftr_vfdconv *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!c->opts.warn)
+        return;
+    fprintf(c->opts.warn, "%s: warning: ", c->opts.prog ? c->opts.prog : "vfdconv");
+    va_start(ap, fmt);
+    vfprintf(c->opts.warn, fmt, ap);
+    va_end(ap);
+    fputc('\n', c->opts.warn);
+}
+
+/* ------------------------------------------------------------ clocks */
+
+/* Rank-relative nanoseconds of raw ticks t (before alignment). */
+static inline int64_t rel_ns(const struct rank *r, uint64_t t)
+{
+    int64_t d = (int64_t)(t - r->start_ticks);
+
+    if (r->tps == 1000000000)   /* capture's usual clock: ticks are ns */
+        return r->start_rel + d;
+    return r->start_rel + (int64_t)((__int128)d * 1000000000 / (__int128)r->tps);
+}
+
+static inline uint64_t align_ns(const struct rank *r, uint64_t t)
+{
+    if (!r->fitted) {
+        int64_t a = rel_ns(r, t) + r->shift;
+
+        return a <= 0 ? 0 : (uint64_t)a;
+    }
+    double x = (double)rel_ns(r, t);
+    double a = x + r->fit.off0 + (x - r->fit.x0) * r->fit.slope + (double)r->shift;
+
+    return a <= 0 ? 0 : (uint64_t)(a + 0.5);
+}
+
+/* Fits each rank's clock to rank 0's from the CLOCK_OFFSETS entries, then
+ * shifts everything so that the earliest start is 0. */
+static void fit_clocks(struct vftr_vfdconv *c)
+{
+    long r0 = vftr_u64map_get(&c->rankmap, 0);
+    int64_t min = INT64_MAX;
+
+    for (size_t i = 0; i < c->nranks; i++) {
+        struct rank *r = &c->ranks[i];
+        double off[2], x[2];
+        int n = 0;
+
+        memset(&r->fit, 0, sizeof r->fit);
+        if (c->opts.no_align || r0 < 0)
+            continue;
+        /* Ranks on rank 0's host that count the time-stamp counter (ticks
+         * are not capture's nanoseconds) read the very same counter: at
+         * local tick t rank 0's clock also reads t, so the offset is exactly
+         * the difference of the two files' tick -> time mappings, free of
+         * the ping-pong's +/- rtt/2.  It is used when the measurement
+         * agrees within its round trip (else the counters are not one). */
+        const struct rank *z = &c->ranks[r0];
+        int same_counter = r->tps != 1000000000 && z->tps != 1000000000 &&
+                           r->host[0] && strcmp(r->host, z->host) == 0;
+        for (int p = 0; p < 2; p++) {
+            if (!r->have_clock[p])
+                continue;
+            x[n] = (double)rel_ns(r, r->clock[p].ticks);
+            off[n] = (double)rel_ns(z, r->clock[p].root_ticks) - x[n];
+            if (same_counter) {
+                double exact = (double)rel_ns(z, r->clock[p].ticks) - x[n];
+                double rtt = (double)r->clock[p].rtt * 1e9 / (double)r->tps;
+
+                if (fabs(exact - off[n]) <= rtt / 2 + 1000.0)
+                    off[n] = exact;
+            }
+            n++;
+        }
+        if (n >= 1) {
+            r->fit.off0 = off[0];
+            r->fit.x0 = x[0];
+        }
+        if (n == 2 && x[1] > x[0])
+            r->fit.slope = (off[1] - off[0]) / (x[1] - x[0]);
+        r->fitted = r->fit.off0 != 0 || r->fit.slope != 0;
+        for (int k = 0; k < n; k++)
+            if (off[k] > c->stats.max_offset_ns || -off[k] > c->stats.max_offset_ns)
+                c->stats.max_offset_ns = off[k] < 0 ? -off[k] : off[k];
+    }
+    for (size_t i = 0; i < c->nranks; i++) {
+        struct rank *r = &c->ranks[i];
+        double x = (double)r->start_rel;
+        double a = x + r->fit.off0 + (x - r->fit.x0) * r->fit.slope;
+
+        if ((int64_t)a < min)
+            min = (int64_t)a;
+    }
+    for (size_t i = 0; i < c->nranks; i++)
+        c->ranks[i].shift = min == INT64_MAX ? 0 : -min;
+}
+
+/* ------------------------------------------------------------ open */
+
+static int add_thread(struct rank *r, uint32_t id, long *idx)
+{
+    long i;
+
+    if (r->nthr && r->thr[r->last_thr].id == id) {   /* events come in chunks of one thread */
+        *idx = (long)r->last_thr;
+        return 0;
+    }
+    i = vftr_u64map_get(&r->thrmap, id);
+
+    if (i >= 0) {
+        *idx = i;
+        r->last_thr = (size_t)i;
+        return 0;
+    }
+    if (r->nthr >= VFTR_VFDCONV_MAX_THREADS)
+        return -E2BIG;
+    if (grow((void **)&r->thr, &r->cthr, r->nthr + 1, sizeof *r->thr) < 0)
+        return -ENOMEM;
+    i = (long)r->nthr;
+    memset(&r->thr[i], 0, sizeof r->thr[i]);
+    r->thr[i].id = id;
+    r->thr[i].first = UINT64_MAX;
+    if (vftr_u64map_put(&r->thrmap, id, (uint32_t)i) < 0)
+        return -ENOMEM;
+    r->nthr++;
+    *idx = i;
+    r->last_thr = (size_t)i;
+    return 0;
+}
+
+static int add_omp_regions(struct vftr_vfdconv *c, struct rank *r, const uint8_t *p, size_t len,
+                           uint32_t count)
+{
+    struct vftr_vfd_cursor cur;
+    struct vftr_vfd_omp_region_view v;
+    int rc;
+
+    vftr_vfd_cursor_init(&cur, p, len, count);
+    while ((rc = vftr_vfd_next_omp_region(&cur, &v)) == 1) {
+        const char *kind = vftr_vfd_omp_kind_name(v.r.kind);
+        const char *file = v.file_len ? v.r.file : NULL;
+        size_t flen = v.file_len;
+        char name[600];
+        uint32_t scl = 0;
+        long fi, si;
+
+        /* the base name keeps the function names short */
+        for (size_t k = 0; file && k < v.file_len; k++)
+            if (v.r.file[k] == '/') {
+                file = v.r.file + k + 1;
+                flen = v.file_len - k - 1;
+            }
+        if (file && v.r.line)
+            snprintf(name, sizeof name, "omp %s @%.*s:%" PRIu32, kind ? kind : "region",
+                     (int)(flen > 256 ? 256 : flen), file, v.r.line);
+        else if (v.function_len)
+            snprintf(name, sizeof name, "omp %s @%.*s", kind ? kind : "region",
+                     (int)(v.function_len > 256 ? 256 : v.function_len), v.r.function);
+        else
+            snprintf(name, sizeof name, "omp %s", kind ? kind : "region");
+        if (v.file_len) {
+            fi = intern_file(c, v.r.file, v.file_len);
+            if (fi < 0)
+                return (int)fi;
+            si = intern_scl(c, c->files[fi].token, v.r.line);
+            if (si < 0)
+                return (int)si;
+            scl = c->scls[si].token;
+        }
+        fi = intern_func(c, name, strlen(name), VFTR_VFDCONV_GROUP_OMP, scl);
+        if (fi < 0)
+            return (int)fi;
+        if (grow((void **)&r->regs, &r->cregs, r->nregs + 1, sizeof *r->regs) < 0 ||
+            vftr_u64map_put(&r->omap, v.r.id, (uint32_t)r->nregs) < 0)
+            return -ENOMEM;
+        r->regs[r->nregs].func = c->funcs[fi].token;
+        r->regs[r->nregs].scl = scl;
+        r->nregs++;
+    }
+    return rc < 0 ? -EBADMSG : 0;
+}
+
+static int add_comms(struct vftr_vfdconv *c, const uint8_t *p, size_t len, uint32_t count)
+{
+    struct vftr_vfd_cursor cur;
+    struct vftr_vfd_comm_view v;
+    int rc;
+
+    vftr_vfd_cursor_init(&cur, p, len, count);
+    while ((rc = vftr_vfd_next_comm(&cur, &v)) == 1) {
+        long g;
+
+        if (v.c.id == VFTR_VFD_COMM_WORLD)
+            continue;           /* world is built from the ranks */
+        if (vftr_u64map_get(&c->gmap, v.c.id) >= 0)
+            continue;           /* every member defines it */
+        g = group_of(c, v.c.id, v.name_len ? v.c.name : NULL, v.name_len);
+        if (g < 0)
+            return (int)g;
+        c->groups[g].procs = calloc(v.c.size ? v.c.size : 1, sizeof(uint32_t));
+        if (!c->groups[g].procs)
+            return -ENOMEM;
+        for (uint32_t k = 0; k < v.c.size; k++) {
+            int32_t wr = vftr_vfd_comm_rank(&v.c, k);
+
+            if (wr >= 0 && (uint32_t)wr < VFTR_VFDCONV_MAX_RANKS)
+                c->groups[g].procs[c->groups[g].n++] = vftr_vfdconv_process((uint32_t)wr, 0);
+        }
+    }
+    return rc < 0 ? -EBADMSG : 0;
+}
+
+static int add_clock(struct rank *r, const uint8_t *p, size_t len, uint32_t count)
+{
+    struct vftr_vfd_cursor cur;
+    struct vftr_vfd_clock_offset o;
+    int rc;
+
+    vftr_vfd_cursor_init(&cur, p, len, count);
+    while ((rc = vftr_vfd_next_clock_offset(&cur, &o)) == 1) {
+        if (o.phase > 1)
+            continue;
+        r->clock[o.phase] = o;
+        r->have_clock[o.phase] = 1;
+    }
+    return rc < 0 ? -EBADMSG : 0;
+}
+
+static int note_comm(struct vftr_vfdconv *c, uint64_t comm)
+{
+    long g = group_of(c, comm, NULL, 0);
+
+    if (g < 0)
+        return (int)g;
+    if (!c->groups[g].procs && (comm >> 62) == 1) {     /* MPI_COMM_SELF of a rank */
+        c->groups[g].procs = malloc(sizeof(uint32_t));
+        if (!c->groups[g].procs)
+            return -ENOMEM;
+        c->groups[g].procs[0] = vftr_vfdconv_process((uint32_t)(comm & 0xfffffu), 0);
+        c->groups[g].n = 1;
+    }
+    return 0;
+}
+
+static int read_event(struct vftr_vfdconv *c, struct rank *r, const struct vftr_vfd_record *rec)
+{
+    long ti;
+    int rc = add_thread(r, rec->thread, &ti);
+    struct thr *t;
+
+    if (rc < 0)
+        return rc;
+    t = &r->thr[ti];
+    t->events++;
+    r->events++;
+    if (t->first == UINT64_MAX)
+        t->first = rec->u.event.time;
+    t->last = rec->u.event.time;
+    switch (rec->u.event.kind) {
+    case VFTR_VFD_MPI_SEND:
+    case VFTR_VFD_MPI_RECV: {
+        struct vftr_vfd_mpi_msg m;
+        int send = rec->u.event.kind == VFTR_VFD_MPI_SEND;
+        struct msg **arr = send ? &t->sends : &t->recvs;
+        size_t *n = send ? &t->nsends : &t->nrecvs, *cap = send ? &t->csends : &t->crecvs;
+
+        if (vftr_vfd_mpi_msg_decode(rec->u.event.data, rec->u.event.id, rec->u.event.time, &m) < 0)
+            return -EBADMSG;
+        if (grow((void **)arr, cap, *n + 1, sizeof **arr) < 0)
+            return -ENOMEM;
+        struct msg *x = &(*arr)[*n];
+        memset(x, 0, sizeof *x);
+        x->start = m.start;
+        x->time = rec->u.event.time;
+        x->bytes = m.bytes;
+        x->comm = m.comm;
+        x->peer = m.peer;
+        x->tag = m.tag;
+        x->seq = (uint32_t)*n;
+        x->thread = (uint32_t)ti;
+        x->rank = (uint32_t)(r - c->ranks);
+        (*n)++;
+        return note_comm(c, m.comm);
+    }
+    case VFTR_VFD_MPI_COLL: {
+        struct vftr_vfd_mpi_coll m;
+
+        if (vftr_vfd_mpi_coll_decode(rec->u.event.data, rec->u.event.id, rec->u.event.time, &m) < 0)
+            return -EBADMSG;
+        if (grow((void **)&t->colls, &t->ccolls, t->ncolls + 1, sizeof *t->colls) < 0)
+            return -ENOMEM;
+        struct coll *x = &t->colls[t->ncolls++];
+        memset(x, 0, sizeof *x);
+        x->start = m.start;
+        x->time = rec->u.event.time;
+        x->comm = m.comm;
+        x->sent = m.sent;
+        x->received = m.received;
+        x->op = m.op;
+        x->root = m.root;
+        if (m.op > 0 && m.op < VFTR_VFD_COLL_COUNT && !c->collop_used[m.op]) {
+            c->collop_used[m.op] = 1;
+            c->collops[c->ncollops++] = m.op;
+        }
+        return note_comm(c, m.comm);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Group of a function: MPI functions are flagged by capture. */
+static uint32_t func_group(uint32_t flags)
+{
+    return (flags & VFTR_VFD_FUNC_MPI) ? VFTR_VFDCONV_GROUP_MPI : VFTR_VFDCONV_GROUP_USER;
+}
+
+/* First pass over one file. */
+static int scan_file(struct vftr_vfdconv *c, struct rank *r, struct vftr_vfd_reader *rd,
+                     char *err, size_t errlen)
+{
+    struct vftr_vfd_record rec;
+    int rc;
+
+    for (;;) {
+        unsigned before = vftr_vfd_reader_warnings(rd);
+
+        rc = vftr_vfd_reader_next(rd, &rec);
+        /* a truncated end or a skipped corrupt chunk: say where */
+        if (vftr_vfd_reader_warnings(rd) != before && vftr_vfd_reader_warning(rd))
+            warn(c, "%s", vftr_vfd_reader_warning(rd));
+        if (rc == 0)
+            break;
+        if (rc < 0) {
+            /* a corrupt chunk nothing follows: the data ends here */
+            warn(c, "%s", vftr_vfd_reader_error(rd) ? vftr_vfd_reader_error(rd) : r->path);
+            break;
+        }
+        switch (rec.type) {
+        case VFTR_VFD_REC_EVENT:
+            rc = read_event(c, r, &rec);
+            if (rc == -EBADMSG) {
+                warn(c, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
+                        " skipped", r->path, rec.offset, rec.u.event.kind);
+                rc = 0;
+            }
+            break;
+        case VFTR_VFD_REC_FUNCTION: {
+            long fi = intern_func(c, rec.u.function.name, strlen(rec.u.function.name),
+                                  func_group(rec.u.function.flags), 0);
+            rc = fi < 0 ? (int)fi : vftr_u64map_put(&r->fmap, rec.u.function.id, (uint32_t)fi);
+            break;
+        }
+        case VFTR_VFD_REC_THREAD: {
+            long ti;
+            rc = add_thread(r, rec.u.thread.id, &ti);
+            break;
+        }
+        case VFTR_VFD_REC_UNKNOWN: {
+            const uint8_t *p = rec.u.unknown.payload;
+            size_t len = rec.u.unknown.length;
+            uint32_t n = rec.u.unknown.count;
+
+            switch (rec.u.unknown.kind) {
+            case VFTR_VFD_CHUNK_OMP_REGIONS: rc = add_omp_regions(c, r, p, len, n); break;
+            case VFTR_VFD_CHUNK_MPI_COMMS: rc = add_comms(c, p, len, n); break;
+            case VFTR_VFD_CHUNK_CLOCK_OFFSETS: rc = add_clock(r, p, len, n); break;
+            case VFTR_VFD_CHUNK_RUN_ID:
+                rc = vftr_vfd_decode_run_id(p, len, r->run_id);
+                r->have_run_id = rc == 0;
+                break;
+            default: rc = 0; break;
+            }
+            if (rc == -EBADMSG) {
+                warn(c, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped", r->path,
+                     rec.offset, (unsigned)rec.u.unknown.kind);
+                rc = 0;
+            }
+            break;
+        }
+        default:
+            break;
+        }
+        if (rc < 0) {
+            set_err(err, errlen, "%s: offset %" PRIu64 ": %s", r->path, rec.offset,
+                    rc == -E2BIG ? "too many threads" : strerror(-rc));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const struct rank *x = a, *y = b;
+
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+struct mkey {
+    struct msg *m;
+    int32_t from, to;
+};
+
+static int cmp_mkey(const void *a, const void *b)
+{
+    const struct mkey *x = a, *y = b;
+
+    if (x->m->comm != y->m->comm) return x->m->comm < y->m->comm ? -1 : 1;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    if (x->to != y->to) return x->to < y->to ? -1 : 1;
+    if (x->m->tag != y->m->tag) return x->m->tag < y->m->tag ? -1 : 1;
+    if (x->m->astart != y->m->astart) return x->m->astart < y->m->astart ? -1 : 1;
+    if (x->m->atime != y->m->atime) return x->m->atime < y->m->atime ? -1 : 1;
+    if (x->m->thread != y->m->thread) return x->m->thread < y->m->thread ? -1 : 1;
+    return (x->m->seq > y->m->seq) - (x->m->seq < y->m->seq);
+}
+
+static int cmp_chan(const struct mkey *x, const struct mkey *y)
+{
+    if (x->m->comm != y->m->comm) return x->m->comm < y->m->comm ? -1 : 1;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    if (x->to != y->to) return x->to < y->to ? -1 : 1;
+    if (x->m->tag != y->m->tag) return x->m->tag < y->m->tag ? -1 : 1;
+    return 0;
+}
+
+/* Matches sends and receives per channel (communicator, sender, receiver,
+ * tag) in posting order, fills peer tokens and counts. */
+static int match_messages(struct vftr_vfdconv *c)
+{
+    size_t ns = 0, nr = 0, i = 0, j = 0;
+    struct mkey *s, *rv;
+
+    for (size_t k = 0; k < c->nranks; k++)
+        for (size_t t = 0; t < c->ranks[k].nthr; t++) {
+            ns += c->ranks[k].thr[t].nsends;
+            nr += c->ranks[k].thr[t].nrecvs;
+        }
+    s = malloc((ns + 1) * sizeof *s);
+    rv = malloc((nr + 1) * sizeof *rv);
+    if (!s || !rv) {
+        free(s);
+        free(rv);
+        return -ENOMEM;
+    }
+    ns = nr = 0;
+    for (size_t k = 0; k < c->nranks; k++) {
+        struct rank *r = &c->ranks[k];
+
+        for (size_t t = 0; t < r->nthr; t++) {
+            struct thr *th = &r->thr[t];
+
+            for (size_t m = 0; m < th->nsends; m++) {
+                struct msg *x = &th->sends[m];
+                x->astart = align_ns(r, x->start);
+                x->atime = align_ns(r, x->time);
+                x->peer_token = vftr_vfdconv_process((uint32_t)x->peer, 0);
+                s[ns++] = (struct mkey){ x, r->rank, x->peer };
+            }
+            for (size_t m = 0; m < th->nrecvs; m++) {
+                struct msg *x = &th->recvs[m];
+                x->astart = align_ns(r, x->start);
+                x->atime = align_ns(r, x->time);
+                x->peer_token = vftr_vfdconv_process((uint32_t)x->peer, 0);
+                rv[nr++] = (struct mkey){ x, x->peer, r->rank };
+            }
+            for (size_t m = 0; m < th->ncolls; m++) {
+                th->colls[m].astart = align_ns(r, th->colls[m].start);
+                th->colls[m].atime = align_ns(r, th->colls[m].time);
+            }
+            c->stats.colls += th->ncolls;
+        }
+    }
+    qsort(s, ns, sizeof *s, cmp_mkey);
+    qsort(rv, nr, sizeof *rv, cmp_mkey);
+    c->stats.sends = ns;
+    c->stats.recvs = nr;
+    while (i < ns && j < nr) {
+        int d = cmp_chan(&s[i], &rv[j]);
+
+        if (d < 0) {
+            i++;
+            c->stats.unreceived_sends++;
+        } else if (d > 0) {
+            j++;
+            c->stats.unsent_recvs++;
+        } else {
+            struct msg *a = s[i].m, *b = rv[j].m;
+
+            a->peer_token = c->ranks[b->rank].thr[b->thread].token;
+            b->peer_token = c->ranks[a->rank].thr[a->thread].token;
+            if (b->atime < a->astart)
+                c->stats.recv_before_send++;
+            c->stats.matched++;
+            i++;
+            j++;
+        }
+    }
+    c->stats.unreceived_sends += ns - i;
+    c->stats.unsent_recvs += nr - j;
+    free(s);
+    free(rv);
+    return 0;
+}
+
+static int build_procs(struct vftr_vfdconv *c)
+{
+    long w = group_of(c, VFTR_VFD_COMM_WORLD, "MPI_COMM_WORLD", 14);
+
+    if (w < 0)
+        return (int)w;
+    free(c->groups[w].procs);
+    c->groups[w].procs = calloc(c->nranks + 1, sizeof(uint32_t));
+    if (!c->groups[w].procs)
+        return -ENOMEM;
+    c->groups[w].n = 0;
+    for (size_t k = 0; k < c->nranks; k++) {
+        struct rank *r = &c->ranks[k];
+        char name[96];
+
+        c->groups[w].procs[c->groups[w].n++] = vftr_vfdconv_process((uint32_t)r->rank, 0);
+        for (size_t t = 0; t < r->nthr; t++) {
+            struct vftr_vfdconv_proc *p;
+
+            if (grow((void **)&c->procs, &c->cprocs, c->nprocs + 1, sizeof *c->procs) < 0)
+                return -ENOMEM;
+            p = &c->procs[c->nprocs];
+            p->rank = (uint32_t)r->rank;
+            p->thread = r->thr[t].id;
+            p->token = r->thr[t].token;
+            p->parent = r->thr[t].id ? vftr_vfdconv_process((uint32_t)r->rank, 0) : 0;
+            if (r->thr[t].id)
+                snprintf(name, sizeof name, "Rank %" PRId32 " Thread %" PRIu32, r->rank,
+                         r->thr[t].id);
+            else
+                snprintf(name, sizeof name, "Rank %" PRId32, r->rank);
+            p->name = strdup(name);
+            if (!p->name)
+                return -ENOMEM;
+            c->nprocs++;
+        }
+    }
+    return 0;
+}
+
+int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_t n,
+                      const struct vftr_vfdconv_opts *opts, char *err, size_t errlen)
+{
+    struct vftr_vfdconv *c;
+    int rc = 0;
+
+    *out = NULL;
+    if (n == 0 || n > VFTR_VFDCONV_MAX_RANKS) {
+        set_err(err, errlen, n ? "too many files" : "no .vfd file given");
+        return -EINVAL;
+    }
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return -ENOMEM;
+    if (opts)
+        c->opts = *opts;
+    c->ranks = calloc(n, sizeof *c->ranks);
+    if (!c->ranks) {
+        free(c);
+        return -ENOMEM;
+    }
+    c->nranks = n;
+    /* world is group 1 */
+    if (group_of(c, VFTR_VFD_COMM_WORLD, "MPI_COMM_WORLD", 14) < 0) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct rank *r = &c->ranks[i];
+        char msg[VFTR_VFD_ERR_MAX];
+        struct vftr_vfd_reader *rd = vftr_vfd_reader_open_msg(paths[i], msg, sizeof msg);
+        const struct vftr_vfd_info *info;
+
+        r->path = strdup(paths[i]);
+        if (!r->path) {
+            vftr_vfd_reader_close(rd);
+            rc = -ENOMEM;
+            break;
+        }
+        if (!rd) {
+            rc = errno ? -errno : -EBADMSG;
+            set_err(err, errlen, "%s", msg);
+            break;
+        }
+        info = vftr_vfd_reader_info(rd);
+        r->rank = info->rank < 0 ? (n == 1 ? 0 : -1) : info->rank;
+        r->tps = info->ticks_per_second ? info->ticks_per_second : 1000000000;
+        r->start_ticks = info->start_ticks;
+        r->start_ns = info->start_ns;
+        r->complete = info->complete;
+        r->bytes = info->bytes;
+        memcpy(r->host, info->host, sizeof r->host);
+        memcpy(r->run_id, info->run_id, 16);
+        if (r->rank < 0 || (uint32_t)r->rank >= VFTR_VFDCONV_MAX_RANKS) {
+            set_err(err, errlen, "%s: offset 0: the file names no MPI rank (rank %" PRId32
+                    "); several files must come from one MPI run", paths[i], info->rank);
+            vftr_vfd_reader_close(rd);
+            rc = -EINVAL;
+            break;
+        }
+        rc = scan_file(c, r, rd, err, errlen);
+        vftr_vfd_reader_close(rd);
+    }
+    if (rc < 0)
+        goto fail;
+
+    /* one run, each rank once */
+    qsort(c->ranks, n, sizeof *c->ranks, cmp_rank);
+    for (size_t i = 0; i < n; i++) {
+        struct rank *r = &c->ranks[i];
+
+        if (i > 0 && r->rank == c->ranks[i - 1].rank) {
+            set_err(err, errlen, "%s and %s: both hold rank %" PRId32 " (give each rank once)",
+                    c->ranks[i - 1].path, r->path, r->rank);
+            rc = -EINVAL;
+            goto fail;
+        }
+        if (memcmp(r->run_id, c->ranks[0].run_id, 16) != 0) {
+            set_err(err, errlen, "%s and %s: files of different runs (run ids differ)",
+                    c->ranks[0].path, r->path);
+            rc = -EINVAL;
+            goto fail;
+        }
+        if (vftr_u64map_put(&c->rankmap, (uint64_t)r->rank, (uint32_t)i) < 0) {
+            rc = -ENOMEM;
+            goto fail;
+        }
+        c->stats.bytes += r->bytes;
+        for (size_t t = 0; t < r->nthr; t++) {
+            r->thr[t].token = vftr_vfdconv_process((uint32_t)r->rank, r->thr[t].id);
+            for (size_t m = 0; m < r->thr[t].nsends; m++)
+                r->thr[t].sends[m].rank = (uint32_t)i;
+            for (size_t m = 0; m < r->thr[t].nrecvs; m++)
+                r->thr[t].recvs[m].rank = (uint32_t)i;
+        }
+    }
+    /* the earliest start is the base of relative times */
+    {
+        uint64_t base = UINT64_MAX;
+
+        for (size_t i = 0; i < n; i++)
+            if (c->ranks[i].start_ns < base)
+                base = c->ranks[i].start_ns;
+        for (size_t i = 0; i < n; i++)
+            c->ranks[i].start_rel = (int64_t)(c->ranks[i].start_ns - base);
+    }
+    fit_clocks(c);
+    rc = match_messages(c);
+    if (rc == 0)
+        rc = build_procs(c);
+    if (rc < 0) {
+        set_err(err, errlen, "%s", strerror(-rc));
+        goto fail;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct rank *r = &c->ranks[i];
+        uint64_t last = 0;
+
+        for (size_t t = 0; t < r->nthr; t++)
+            if (r->thr[t].first != UINT64_MAX && align_ns(r, r->thr[t].last) > last)
+                last = align_ns(r, r->thr[t].last);
+        if (!r->complete) {
+            c->stats.truncated++;
+            warn(c, "%s: rank %" PRId32 " is incomplete (the program did not end normally): "
+                    "its data ends at %.9f s", r->path, r->rank, (double)last * 1e-9);
+        }
+    }
+    {
+        char hex[33];
+
+        for (int k = 0; k < 16; k++)
+            snprintf(hex + 2 * k, 3, "%02x", c->ranks[0].run_id[k]);
+        snprintf(c->comment, sizeof c->comment, "vftr run %s: %zu rank%s, converted by vfd2otf",
+                 hex, n, n == 1 ? "" : "s");
+    }
+    *out = c;
+    return 0;
+
+fail:
+    vftr_vfdconv_free(c);
+    return rc;
+}
+
+void vftr_vfdconv_free(struct vftr_vfdconv *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->nranks; i++) {
+        struct rank *r = &c->ranks[i];
+
+        for (size_t t = 0; t < r->nthr; t++) {
+            free(r->thr[t].sends);
+            free(r->thr[t].recvs);
+            free(r->thr[t].colls);
+        }
+        free(r->thr);
+        free(r->regs);
+        free(r->path);
+        vftr_u64map_release(&r->thrmap);
+        vftr_u64map_release(&r->fmap);
+        vftr_u64map_release(&r->omap);
+    }
+    free(c->ranks);
+    for (size_t i = 0; i < c->nprocs; i++)
+        free(c->procs[i].name);
+    free(c->procs);
+    for (size_t i = 0; i < c->nfuncs; i++)
+        free(c->funcs[i].name);
+    free(c->funcs);
+    for (size_t i = 0; i < c->ngroups; i++) {
+        free(c->groups[i].name);
+        free(c->groups[i].procs);
+    }
+    free(c->groups);
+    for (size_t i = 0; i < c->nfiles; i++)
+        free(c->files[i].name);
+    free(c->files);
+    free(c->scls);
+    vftr_u64map_release(&c->ftab.map);
+    vftr_u64map_release(&c->filetab.map);
+    vftr_u64map_release(&c->gmap);
+    vftr_u64map_release(&c->sclmap);
+    vftr_u64map_release(&c->rankmap);
+    free(c);
+}
+
+size_t vftr_vfdconv_ranks(const struct vftr_vfdconv *c) { return c->nranks; }
+
+const struct vftr_vfdconv_proc *vftr_vfdconv_procs(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->nprocs;
+    return c->procs;
+}
+
+const struct vftr_vfdconv_func *vftr_vfdconv_funcs(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->nfuncs;
+    return c->funcs;
+}
+
+const struct vftr_vfdconv_group *vftr_vfdconv_groups(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->ngroups;
+    return c->groups;
+}
+
+const struct vftr_vfdconv_sclfile *vftr_vfdconv_sclfiles(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->nfiles;
+    return c->files;
+}
+
+const struct vftr_vfdconv_scl *vftr_vfdconv_scls(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->nscls;
+    return c->scls;
+}
+
+const uint32_t *vftr_vfdconv_collops(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->ncollops;
+    return c->collops;
+}
+
+const char *vftr_vfdconv_comment(const struct vftr_vfdconv *c) { return c->comment; }
+
+const struct vftr_vfdconv_stats *vftr_vfdconv_stats(const struct vftr_vfdconv *c)
+{
+    return &c->stats;
+}
+
+const char *vftr_vfdconv_path(const struct vftr_vfdconv *c, uint32_t rank)
+{
+    return rank < c->nranks ? c->ranks[rank].path : NULL;
+}
+
+uint64_t vftr_vfdconv_rank_bytes(const struct vftr_vfdconv *c, uint32_t rank)
+{
+    return rank < c->nranks ? c->ranks[rank].bytes : 0;
+}
+
+uint64_t vftr_vfdconv_rank_events(const struct vftr_vfdconv *c, uint32_t rank)
+{
+    return rank < c->nranks ? c->ranks[rank].events : 0;
+}
+
+/* ------------------------------------------------------------ replay */
+
+struct raw {
+    uint64_t time;
+    uint32_t kind, id;          /* OMP: id = region id */
+};
+
+struct frame {
+    uint32_t cp;                /* call path id, 0 for an OpenMP region */
+    uint32_t region;            /* OpenMP region id */
+    uint32_t func, scl;
+};
+
+struct early {                  /* a send or collective begin, placed at its start */
+    uint64_t time;
+    uint32_t is_coll;
+    uint32_t index;
+};
+
+struct src {
+    const struct vftr_vfdconv *c;
+    struct rsrc *rs;
+    const struct rank *r;
+    const struct thr *t;
+    struct raw *q;              /* FIFO of raw records */
+    size_t qhead, qlen, qcap;
+    struct frame *st;
+    size_t depth, cst;
+    struct vftr_vfdconv_event out[2 * MAX_DEPTH + 4];
+    size_t ohead, olen;
+    struct early *early;
+    size_t nearly, iearly;
+    size_t irecv, icoll;
+    uint64_t last;              /* last time handed out */
+    int begun, ended;
+    struct vftr_vfdconv_event head;
+    int has_head;
+    /* call path -> (function token, parent), direct-mapped */
+    uint32_t cache_cp[CP_CACHE], cache_f[CP_CACHE], cache_parent[CP_CACHE];
+};
+
+struct rsrc {                   /* one rank's file in a replay */
+    struct vftr_vfd_reader *rd;
+    const struct rank *r;
+    struct src *srcs;
+    int eof;
+    uint64_t offset;
+    uint32_t last_id;           /* thread id of the last record ... */
+    long last_src;              /* ... and its source index + 1 (0: none) */
+};
+
+static int cmp_early(const void *a, const void *b)
+{
+    const struct early *x = a, *y = b;
+
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Reads the next event record of the rank's file into its thread's queue.
+ * Returns 1, 0 at the end. */
+static int pull(struct rsrc *rs)
+{
+    struct vftr_vfd_record rec;
+
+    while (!rs->eof) {
+        int rc = vftr_vfd_reader_next(rs->rd, &rec);
+
+        if (rc <= 0) {
+            rs->eof = 1;
+            return 0;
+        }
+        rs->offset = rec.offset;
+        if (rec.type != VFTR_VFD_REC_EVENT)
+            continue;
+        long ti;
+
+        if (rs->last_src && rs->last_id == rec.thread) {
+            ti = rs->last_src - 1;
+        } else {
+            ti = vftr_u64map_get(&rs->r->thrmap, rec.thread);
+            if (ti < 0)
+                continue;
+            rs->last_id = rec.thread;
+            rs->last_src = ti + 1;
+        }
+        struct src *s = &rs->srcs[ti];
+        struct raw x = { rec.u.event.time, rec.u.event.kind, rec.u.event.id };
+
+        if (x.kind == VFTR_VFD_OMP_BEGIN || x.kind == VFTR_VFD_OMP_END) {
+            struct vftr_vfd_omp o;
+
+            if (vftr_vfd_omp_decode(rec.u.event.data, rec.u.event.id, &o) < 0)
+                continue;
+            x.id = o.region;
+        } else if (x.kind > VFTR_VFD_SAMPLE && x.kind != VFTR_VFD_MPI_SEND &&
+                   x.kind != VFTR_VFD_MPI_RECV && x.kind != VFTR_VFD_MPI_COLL) {
+            continue;
+        } else if (x.kind >= VFTR_VFD_MPI_SEND) {
+            /* same filter as at open: a record open could not decode is skipped */
+            struct vftr_vfd_mpi_msg m;
+            struct vftr_vfd_mpi_coll cl;
+
+            if (x.kind == VFTR_VFD_MPI_COLL
+                    ? vftr_vfd_mpi_coll_decode(rec.u.event.data, rec.u.event.id, x.time, &cl) < 0
+                    : vftr_vfd_mpi_msg_decode(rec.u.event.data, rec.u.event.id, x.time, &m) < 0)
+                continue;
+        }
+        if (s->qlen == s->qcap) {
+            size_t ncap = s->qcap ? 2 * s->qcap : 256;
+            struct raw *nq = malloc(ncap * sizeof *nq);
+
+            if (!nq)
+                return -ENOMEM;
+            for (size_t k = 0; k < s->qlen; k++)
+                nq[k] = s->q[(s->qhead + k) % s->qcap];
+            free(s->q);
+            s->q = nq;
+            s->qcap = ncap;
+            s->qhead = 0;
+        }
+        s->q[(s->qhead + s->qlen) % s->qcap] = x;
+        s->qlen++;
+        return 1;
+    }
+    return 0;
+}
+
+static void emit(struct src *s, uint32_t type, uint64_t time, uint32_t func, uint32_t scl)
+{
+    struct vftr_vfdconv_event *e = &s->out[(s->ohead + s->olen) % (sizeof s->out / sizeof s->out[0])];
+
+    /* Enter/Leave use only these fields (see vfdconv.h); MPI events are
+     * cleared whole by emit_mpi. */
+    e->time = time;
+    e->type = type;
+    e->process = s->t->token;
+    e->function = func;
+    e->scl = scl;
+    s->olen++;
+}
+
+/* An MPI event: every field cleared, then filled by the caller. */
+static struct vftr_vfdconv_event *emit_mpi(struct src *s, uint32_t type, uint64_t time)
+{
+    struct vftr_vfdconv_event *e = &s->out[(s->ohead + s->olen) % (sizeof s->out / sizeof s->out[0])];
+
+    memset(e, 0, sizeof *e);
+    e->time = time;
+    e->type = type;
+    e->process = s->t->token;
+    s->olen++;
+    return e;
+}
+
+static int push_frame(struct src *s, uint32_t cp, uint32_t region, uint32_t func, uint32_t scl,
+                      uint64_t time)
+{
+    if (s->depth >= MAX_DEPTH)
+        return 0;
+    if (grow((void **)&s->st, &s->cst, s->depth + 1, sizeof *s->st) < 0)
+        return -ENOMEM;
+    s->st[s->depth++] = (struct frame){ cp, region, func, scl };
+    emit(s, VFTR_VFDCONV_ENTER, time, func, scl);
+    return 0;
+}
+
+static void pop_to(struct src *s, size_t depth, uint64_t time)
+{
+    while (s->depth > depth) {
+        s->depth--;
+        emit(s, VFTR_VFDCONV_LEAVE, time, s->st[s->depth].func, s->st[s->depth].scl);
+    }
+}
+
+static uint32_t func_of_cp(struct src *s, uint32_t cp, uint32_t *parent)
+{
+    unsigned slot = cp % CP_CACHE;
+    const struct vftr_vfd_callpath *p;
+    long fi;
+
+    if (s->cache_cp[slot] == cp && cp) {
+        *parent = s->cache_parent[slot];
+        return s->cache_f[slot];
+    }
+    p = vftr_vfd_reader_callpath(s->rs->rd, cp);
+    *parent = 0;
+    if (!p)
+        return 0;
+    *parent = p->parent;
+    fi = vftr_u64map_get(&s->r->fmap, p->function);
+    if (fi < 0)
+        return 0;
+    s->cache_cp[slot] = cp;
+    s->cache_parent[slot] = p->parent;
+    s->cache_f[slot] = s->c->funcs[fi].token;
+    return s->cache_f[slot];
+}
+
+/* Makes the stack's call path frames spell the path of cp (root first). */
+static int goto_path(struct src *s, uint32_t cp, uint64_t time)
+{
+    uint32_t path[MAX_DEPTH], funcs[MAX_DEPTH];
+    size_t n = 0, j = 0, i;
+
+    for (uint32_t id = cp; id && n < MAX_DEPTH;) {
+        uint32_t parent, f = func_of_cp(s, id, &parent);
+
+        if (!f)
+            return 0;           /* unknown call path: ignore the record */
+        path[n] = id;
+        funcs[n] = f;
+        n++;
+        id = parent;
+    }
+    for (i = 0; i < s->depth; i++) {
+        if (s->st[i].cp == 0)
+            continue;
+        if (j < n && s->st[i].cp == path[n - 1 - j]) {
+            j++;
+            continue;
+        }
+        break;
+    }
+    pop_to(s, i, time);
+    for (; j < n; j++) {
+        int rc = push_frame(s, path[n - 1 - j], 0, funcs[n - 1 - j], 0, time);
+
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Turns one raw record into zero or more output events. */
+static int transform(struct src *s, const struct raw *x)
+{
+    switch (x->kind) {
+    case VFTR_VFD_ENTER: {
+        uint32_t parent, f = func_of_cp(s, x->id, &parent);
+        size_t k = s->depth;
+
+        if (!f)
+            return 0;
+        while (k > 0 && s->st[k - 1].cp == 0)
+            k--;
+        if ((k == 0 && parent == 0) || (k > 0 && s->st[k - 1].cp == parent))
+            return push_frame(s, x->id, 0, f, 0, x->time);
+        return goto_path(s, x->id, x->time);
+    }
+    case VFTR_VFD_EXIT:
+        for (size_t k = s->depth; k > 0; k--)
+            if (s->st[k - 1].cp == x->id) {
+                pop_to(s, k - 1, x->time);
+                break;
+            }
+        return 0;
+    case VFTR_VFD_SAMPLE:
+        return goto_path(s, x->id, x->time);
+    case VFTR_VFD_OMP_BEGIN: {
+        long ri = vftr_u64map_get(&s->r->omap, x->id);
+
+        if (ri < 0)
+            return 0;
+        return push_frame(s, 0, x->id, s->r->regs[ri].func, s->r->regs[ri].scl, x->time);
+    }
+    case VFTR_VFD_OMP_END:
+        for (size_t k = s->depth; k > 0; k--)
+            if (s->st[k - 1].cp == 0 && s->st[k - 1].region == x->id) {
+                pop_to(s, k - 1, x->time);
+                break;
+            }
+        return 0;
+    case VFTR_VFD_MPI_RECV:
+        if (s->irecv < s->t->nrecvs) {
+            const struct msg *m = &s->t->recvs[s->irecv++];
+            long g = vftr_u64map_get(&s->c->gmap, m->comm);
+            struct vftr_vfdconv_event *e;
+
+            e = emit_mpi(s, VFTR_VFDCONV_RECV, m->atime);
+            e->peer = m->peer_token;
+            e->group = g < 0 ? 0 : s->c->groups[g].token;
+            e->tag = (uint32_t)m->tag;
+            e->bytes = m->bytes;
+        }
+        return 0;
+    case VFTR_VFD_MPI_COLL:
+        if (s->icoll < s->t->ncolls) {
+            struct vftr_vfdconv_event *e;
+
+            e = emit_mpi(s, VFTR_VFDCONV_COLL_END, s->t->colls[s->icoll].atime);
+            e->match = ++s->icoll;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* Fills an early event (send or collective begin). */
+static void early_event(const struct src *s, const struct early *x, struct vftr_vfdconv_event *e)
+{
+    memset(e, 0, sizeof *e);
+    e->process = s->t->token;
+    if (x->is_coll) {
+        const struct coll *cl = &s->t->colls[x->index];
+        long g = vftr_u64map_get(&s->c->gmap, cl->comm);
+
+        e->type = VFTR_VFDCONV_COLL_BEGIN;
+        e->time = cl->astart;
+        e->op = cl->op;
+        e->group = g < 0 ? 0 : s->c->groups[g].token;
+        e->root = cl->root >= 0 ? vftr_vfdconv_process((uint32_t)cl->root, 0) : 0;
+        e->bytes = cl->sent;
+        e->received = cl->received;
+        e->match = (uint64_t)x->index + 1;
+    } else {
+        const struct msg *m = &s->t->sends[x->index];
+        long g = vftr_u64map_get(&s->c->gmap, m->comm);
+
+        e->type = VFTR_VFDCONV_SEND;
+        e->time = m->astart;
+        e->peer = m->peer_token;
+        e->group = g < 0 ? 0 : s->c->groups[g].token;
+        e->tag = (uint32_t)m->tag;
+        e->bytes = m->bytes;
+    }
+}
+
+/* Computes the source's next event into s->head; has_head = 0 when done. */
+static int advance(struct src *s)
+{
+    struct vftr_vfdconv_event *o;
+    int rc;
+
+    s->has_head = 0;
+    if (!s->begun) {
+        uint64_t t = s->t->first == UINT64_MAX ? 0 : align_ns(s->r, s->t->first);
+
+        if (s->nearly && s->early[0].time < t)
+            t = s->early[0].time;
+        memset(&s->head, 0, sizeof s->head);
+        s->head.type = VFTR_VFDCONV_BEGIN_PROCESS;
+        s->head.time = t;
+        s->head.process = s->t->token;
+        s->begun = 1;
+        s->has_head = 1;
+        s->last = t;
+        return 0;
+    }
+    while (s->olen == 0) {
+        if (s->qlen == 0) {
+            while (s->qlen == 0 && !s->rs->eof)
+                if ((rc = pull(s->rs)) < 0)
+                    return rc;
+        }
+        if (s->qlen == 0)
+            break;
+        struct raw x = s->q[s->qhead];
+
+        s->qhead = (s->qhead + 1) % s->qcap;
+        s->qlen--;
+        x.time = align_ns(s->r, x.time);
+        if ((rc = transform(s, &x)) < 0)
+            return rc;
+    }
+    if (s->olen == 0 && s->depth > 0)
+        pop_to(s, 0, s->last);          /* the end: leave what is still open */
+    o = s->olen ? &s->out[s->ohead] : NULL;
+    if (s->iearly < s->nearly &&
+        (!o || s->early[s->iearly].time < o->time ||
+         (s->early[s->iearly].time == o->time && o->type != VFTR_VFDCONV_ENTER))) {
+        early_event(s, &s->early[s->iearly++], &s->head);
+    } else if (o) {
+        s->head = *o;
+        s->ohead = (s->ohead + 1) % (sizeof s->out / sizeof s->out[0]);
+        s->olen--;
+    } else if (!s->ended) {
+        memset(&s->head, 0, sizeof s->head);
+        s->head.type = VFTR_VFDCONV_END_PROCESS;
+        s->head.time = s->last;
+        s->head.process = s->t->token;
+        s->ended = 1;
+    } else {
+        return 0;
+    }
+    if (s->head.time < s->last)
+        s->head.time = s->last;
+    s->last = s->head.time;
+    s->has_head = 1;
+    return 0;
+}
+
+/* Mirrors advance(): a thread begins at its first event or its earliest
+ * send / collective start (0 if it has no event), and ends at the latest
+ * time handed out, which is its last event (starts precede their records,
+ * the clock fit is increasing). */
+void vftr_vfdconv_time_range(const struct vftr_vfdconv *c, uint64_t *first, uint64_t *last)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+
+    for (size_t i = 0; i < c->nranks; i++) {
+        const struct rank *r = &c->ranks[i];
+
+        for (size_t t = 0; t < r->nthr; t++) {
+            const struct thr *th = &r->thr[t];
+            uint64_t b = th->first == UINT64_MAX ? 0 : align_ns(r, th->first), e = b;
+
+            for (size_t k = 0; k < th->nsends; k++)
+                if (th->sends[k].astart < b)
+                    b = th->sends[k].astart;
+            for (size_t k = 0; k < th->ncolls; k++)
+                if (th->colls[k].astart < b)
+                    b = th->colls[k].astart;
+            if (th->first != UINT64_MAX && align_ns(r, th->last) > e)
+                e = align_ns(r, th->last);
+            if (b < lo)
+                lo = b;
+            if (e > hi)
+                hi = e;
+        }
+    }
+    *first = lo == UINT64_MAX ? 0 : lo;
+    *last = hi < *first ? *first : hi;
+}
+
+/* Heap of sources by (head time, process). */
+static int src_less(const struct src *a, const struct src *b)
+{
+    if (a->head.time != b->head.time)
+        return a->head.time < b->head.time;
+    return a->head.process < b->head.process;
+}
+
+static void sift_down(struct src **h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+
+        if (l < n && src_less(h[l], h[m]))
+            m = l;
+        if (l + 1 < n && src_less(h[l + 1], h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        struct src *t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, size_t n,
+                        const struct vftr_vfdconv_consumer *consumer, uint64_t *events,
+                        char *err, size_t errlen)
+{
+    struct rsrc *rs = calloc(n ? n : 1, sizeof *rs);
+    struct src **heap = NULL;
+    size_t nsrc = 0, nh = 0;
+    uint64_t count = 0, bytes_done = 0, tick = 0;
+    int rc = 0;
+
+    if (events)
+        *events = 0;
+    if (!rs)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        if (ranks[i] >= c->nranks) {
+            set_err(err, errlen, "rank index %" PRIu32 " out of range", ranks[i]);
+            rc = -EINVAL;
+            goto out;
+        }
+        nsrc += c->ranks[ranks[i]].nthr;
+    }
+    heap = calloc(nsrc + 1, sizeof *heap);
+    if (!heap) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct rank *r = &c->ranks[ranks[i]];
+        char msg[VFTR_VFD_ERR_MAX];
+
+        rs[i].r = r;
+        rs[i].rd = vftr_vfd_reader_open_msg(r->path, msg, sizeof msg);
+        if (!rs[i].rd) {
+            set_err(err, errlen, "%s", msg);
+            rc = errno ? -errno : -EBADMSG;
+            goto out;
+        }
+        vftr_vfd_reader_scan_definitions(rs[i].rd);
+        rs[i].srcs = calloc(r->nthr ? r->nthr : 1, sizeof *rs[i].srcs);
+        if (!rs[i].srcs) {
+            rc = -ENOMEM;
+            goto out;
+        }
+        for (size_t t = 0; t < r->nthr; t++) {
+            struct src *s = &rs[i].srcs[t];
+            const struct thr *th = &r->thr[t];
+
+            s->c = c;
+            s->rs = &rs[i];
+            s->r = r;
+            s->t = th;
+            s->nearly = th->nsends + th->ncolls;
+            s->early = malloc((s->nearly + 1) * sizeof *s->early);
+            if (!s->early) {
+                rc = -ENOMEM;
+                goto out;
+            }
+            for (size_t k = 0; k < th->nsends; k++)
+                s->early[k] = (struct early){ th->sends[k].astart, 0, (uint32_t)k };
+            for (size_t k = 0; k < th->ncolls; k++)
+                s->early[th->nsends + k] = (struct early){ th->colls[k].astart, 1, (uint32_t)k };
+            qsort(s->early, s->nearly, sizeof *s->early, cmp_early);
+            heap[nh++] = s;
+        }
+    }
+    for (size_t i = 0; i < nh; i++)
+        if ((rc = advance(heap[i])) < 0)
+            goto out;
+    /* drop sources without a head, then heapify */
+    for (size_t i = 0; i < nh;)
+        if (!heap[i]->has_head)
+            heap[i] = heap[--nh];
+        else
+            i++;
+    for (size_t i = nh / 2; i-- > 0;)
+        sift_down(heap, nh, i);
+    while (nh > 0) {
+        struct src *s = heap[0];
+
+        rc = consumer->event(consumer->ctx, &s->head);
+        if (rc < 0)
+            goto out;
+        count++;
+        if ((rc = advance(s)) < 0)
+            goto out;
+        if (!s->has_head)
+            heap[0] = heap[--nh];
+        if (nh)
+            sift_down(heap, nh, 0);
+        if (consumer->progress && (++tick & 0xffff) == 0) {
+            bytes_done = 0;
+            for (size_t i = 0; i < n; i++)
+                bytes_done += rs[i].eof ? rs[i].r->bytes : rs[i].offset;
+            consumer->progress(consumer->ctx, bytes_done);
+        }
+    }
+    if (consumer->progress) {
+        bytes_done = 0;
+        for (size_t i = 0; i < n; i++)
+            bytes_done += rs[i].r->bytes;
+        consumer->progress(consumer->ctx, bytes_done);
+    }
+out:
+    if (events)
+        *events = count;
+    for (size_t i = 0; i < n; i++) {
+        if (rs[i].srcs)
+            for (size_t t = 0; t < rs[i].r->nthr; t++) {
+                free(rs[i].srcs[t].q);
+                free(rs[i].srcs[t].st);
+                free(rs[i].srcs[t].early);
+            }
+        free(rs[i].srcs);
+        vftr_vfd_reader_close(rs[i].rd);
+    }
+    free(rs);
+    free(heap);
+    if (rc < 0 && err && errlen && !err[0])
+        set_err(err, errlen, "%s", strerror(-rc));
+    return rc;
+}

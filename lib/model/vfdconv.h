@@ -1,0 +1,178 @@
+/*
+ * vfdconv.h — the conversion engine behind vfd2otf: a run's .vfd files (one
+ * per rank) turned into one time-ordered stream of trace events per set of
+ * ranks, with global definitions, matched messages and aligned clocks.  It
+ * writes nothing: a consumer (struct vftr_vfdconv_consumer) receives the
+ * events; vfd2otf's consumer writes OTF, another one (vftr-snap's engine)
+ * can be plugged in the same way.
+ *
+ * Two phases:
+ *  1. vftr_vfdconv_open() reads every file once: headers, run ids, ranks,
+ *     definitions (functions, call paths, threads, communicators, OpenMP
+ *     regions, clock offsets) and the MPI records, which it matches
+ *     (communicator, sender, receiver, tag, in posting order) and keeps.
+ *     Everything else (Enter/Leave, OpenMP) is not kept: memory grows with
+ *     the number of messages and collectives, not with the trace length.
+ *  2. vftr_vfdconv_replay() streams the events of some ranks (all threads
+ *     of each), merged into one time order, to a consumer.  Each call reads
+ *     the files again with its own readers, so calls for disjoint ranks may
+ *     run in parallel threads.
+ *
+ * Tokens (OTF's numbering, documented in share/doc/vfd2otf.md):
+ *   process of rank r, thread t:  (t << 20) + r + 1   (t = 0: the rank itself)
+ *   function groups: 1 user code, 2 MPI, 3 OpenMP
+ *   process groups: 1 MPI_COMM_WORLD, then the other communicators
+ *   collective operations: enum vftr_vfd_coll_op
+ * Times are nanoseconds since the earliest start of any rank, on rank 0's
+ * clock (each rank's clock is mapped through the offsets measured at
+ * MPI_Init and MPI_Finalize, linear in between).
+ *
+ * Errors: 0 / -errno, with a message "FILE: offset N: ..." in err.
+ * Ownership: the engine owns all definitions it returns (valid until
+ * vftr_vfdconv_free).  Threads: after open, the object is read-only and
+ * replay() may be called from several threads at once.  Warnings go to the
+ * FILE given in the options (NULL: none); no globals.
+ */
+#ifndef VFTR_MODEL_VFDCONV_H
+#define VFTR_MODEL_VFDCONV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define VFTR_VFDCONV_MAX_RANKS   (1u << 20)
+#define VFTR_VFDCONV_MAX_THREADS (1u << 11)
+
+/* Process token of thread t of rank r (see above). */
+static inline uint32_t vftr_vfdconv_process(uint32_t rank, uint32_t thread)
+{
+    return (thread << 20) + rank + 1;
+}
+
+enum vftr_vfdconv_fgroup {
+    VFTR_VFDCONV_GROUP_USER = 1,
+    VFTR_VFDCONV_GROUP_MPI = 2,
+    VFTR_VFDCONV_GROUP_OMP = 3,
+};
+
+enum vftr_vfdconv_type {
+    VFTR_VFDCONV_ENTER = 1,
+    VFTR_VFDCONV_LEAVE,
+    VFTR_VFDCONV_SEND,          /* at the send's start */
+    VFTR_VFDCONV_RECV,          /* at the receive's completion */
+    VFTR_VFDCONV_COLL_BEGIN,    /* at the collective's start */
+    VFTR_VFDCONV_COLL_END,      /* at its completion */
+    VFTR_VFDCONV_BEGIN_PROCESS,
+    VFTR_VFDCONV_END_PROCESS,
+};
+
+struct vftr_vfdconv_event {
+    uint64_t time;              /* ns, aligned */
+    uint32_t type;              /* enum vftr_vfdconv_type */
+    uint32_t process;           /* token of the thread it happened on */
+    uint32_t function;          /* ENTER/LEAVE: function token */
+    uint32_t scl;               /* ENTER/LEAVE: source location token or 0 */
+    uint32_t peer;              /* SEND: receiver, RECV: sender (process tokens) */
+    uint32_t group;             /* SEND/RECV/COLL_BEGIN: process group (communicator) */
+    uint32_t tag;               /* SEND/RECV */
+    uint32_t op;                /* COLL_BEGIN: collective operation token */
+    uint32_t root;              /* COLL_BEGIN: root process token, 0 if none */
+    uint64_t bytes;             /* SEND/RECV: length; COLL_BEGIN: sent */
+    uint64_t received;          /* COLL_BEGIN */
+    uint64_t match;             /* COLL_BEGIN/END: matching id (per process) */
+};
+
+/* The consumer: called once per event, in time order over the ranks of the
+ * replay.  Returns 0 or -errno (stops the replay with that value). */
+struct vftr_vfdconv_consumer {
+    int (*event)(void *ctx, const struct vftr_vfdconv_event *ev);
+    /* Optional: called now and then with the bytes of .vfd read so far
+     * by this replay (for a progress bar). */
+    void (*progress)(void *ctx, uint64_t bytes);
+    void *ctx;
+};
+
+/* Definitions, as the engine numbered them. */
+struct vftr_vfdconv_proc {
+    uint32_t token, parent;     /* parent 0 for a rank */
+    uint32_t rank, thread;
+    char *name;                 /* "Rank 3" / "Rank 3 Thread 2" */
+};
+struct vftr_vfdconv_func {
+    uint32_t token, group, scl;
+    char *name;
+};
+struct vftr_vfdconv_group {     /* a communicator */
+    uint32_t token;
+    uint64_t comm;              /* vftr's communicator id */
+    char *name;
+    uint32_t n;
+    uint32_t *procs;            /* process tokens of its ranks' main threads */
+};
+struct vftr_vfdconv_sclfile {
+    uint32_t token;
+    char *name;
+};
+struct vftr_vfdconv_scl {
+    uint32_t token, file, line;
+};
+
+struct vftr_vfdconv_opts {
+    FILE *warn;                 /* warnings ("vfd2otf: ..." prefixed by prog); NULL: none */
+    const char *prog;           /* message prefix, e.g. "vfd2otf" */
+    int no_align;               /* 1: ignore CLOCK_OFFSETS */
+};
+
+/* Counts over the run, filled by open (messages, clocks) and by replays
+ * (events: per replay, see replay's `events` out-parameter). */
+struct vftr_vfdconv_stats {
+    uint64_t sends, recvs, matched, unsent_recvs, unreceived_sends;
+    uint64_t recv_before_send;  /* matched messages whose receive still precedes its send */
+    uint64_t colls;
+    uint64_t bytes;             /* total .vfd bytes */
+    unsigned truncated;         /* ranks whose file ends early */
+    double max_offset_ns;       /* largest clock correction applied */
+};
+
+struct vftr_vfdconv;
+
+/* Reads the n files (paths borrowed for the call; copied).  Files must be
+ * of one run (equal RUN_ID chunks, or equal header run ids) and name each
+ * rank once.  Returns 0 and *out (free with vftr_vfdconv_free), or -errno
+ * with a message in err: -EINVAL for mixed runs / duplicate ranks,
+ * -EBADMSG for unreadable files, -ENOMEM. */
+int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_t n,
+                      const struct vftr_vfdconv_opts *opts, char *err, size_t errlen);
+void vftr_vfdconv_free(struct vftr_vfdconv *c);
+
+/* The definitions (arrays owned by the engine). */
+size_t vftr_vfdconv_ranks(const struct vftr_vfdconv *c);
+const struct vftr_vfdconv_proc *vftr_vfdconv_procs(const struct vftr_vfdconv *c, size_t *n);
+const struct vftr_vfdconv_func *vftr_vfdconv_funcs(const struct vftr_vfdconv *c, size_t *n);
+const struct vftr_vfdconv_group *vftr_vfdconv_groups(const struct vftr_vfdconv *c, size_t *n);
+const struct vftr_vfdconv_sclfile *vftr_vfdconv_sclfiles(const struct vftr_vfdconv *c, size_t *n);
+const struct vftr_vfdconv_scl *vftr_vfdconv_scls(const struct vftr_vfdconv *c, size_t *n);
+/* Collective operations used by the run: tokens (enum vftr_vfd_coll_op). */
+const uint32_t *vftr_vfdconv_collops(const struct vftr_vfdconv *c, size_t *n);
+/* "run 0123...ef: ./heat on host, 4 ranks" */
+const char *vftr_vfdconv_comment(const struct vftr_vfdconv *c);
+const struct vftr_vfdconv_stats *vftr_vfdconv_stats(const struct vftr_vfdconv *c);
+/* Rank of file i in open order / path of rank r. */
+const char *vftr_vfdconv_path(const struct vftr_vfdconv *c, uint32_t rank);
+uint64_t vftr_vfdconv_rank_bytes(const struct vftr_vfdconv *c, uint32_t rank);
+uint64_t vftr_vfdconv_rank_events(const struct vftr_vfdconv *c, uint32_t rank);
+
+/* The time of the first and the last event a replay of all ranks gives
+ * (BeginProcess of the earliest thread, EndProcess of the latest), known
+ * from the first pass: what a tool needs before the replay to place
+ * snapshot breaks.  An empty run gives 0, 0. */
+void vftr_vfdconv_time_range(const struct vftr_vfdconv *c, uint64_t *first, uint64_t *last);
+
+/* Streams the events of the n ranks (indices 0..ranks-1, each once) to the
+ * consumer in time order.  *events (if not NULL) receives the count.
+ * Returns 0, the consumer's error, or -errno with a message in err. */
+int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, size_t n,
+                        const struct vftr_vfdconv_consumer *consumer, uint64_t *events,
+                        char *err, size_t errlen);
+
+#endif /* VFTR_MODEL_VFDCONV_H */

@@ -1,0 +1,418 @@
+/*
+ * mkvfd — writes small .vfd runs for the vfd2otf tests through lib/vfd's
+ * writer and the ext encoders.  Every time stamp, call path and message is
+ * spelled out here, so the expected OTF events in the test scripts are
+ * worked out by hand from this file (not from vfd2otf's output).
+ *
+ *   mkvfd SCENARIO DIR        scenarios: basic, skew, sample, trunc, otherrun,
+ *                             big (with N as a third argument: events per file)
+ *
+ * Clock convention of the scenarios: 1 tick = 1 ns and every rank starts at
+ * tick 0 at the same wall-clock time, unless the scenario says otherwise.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vfd/vftr_vfd.h"
+#include "vfd/vftr_vfd_ext.h"
+
+#define START_NS 1700000000000000000ull
+#define MAXEV 65536
+
+struct buf {
+    struct vftr_vfd_event ev[MAXEV];
+    size_t n;
+};
+
+static uint8_t chunk[4u << 20];
+
+static void die(const char *what)
+{
+    fprintf(stderr, "mkvfd: %s\n", what);
+    exit(1);
+}
+
+static void ev(struct buf *b, uint64_t t, uint32_t kind, uint32_t id)
+{
+    if (b->n >= MAXEV)
+        die("buffer full");
+    b->ev[b->n++] = (struct vftr_vfd_event){ t, kind, id };
+}
+
+static void ext(struct buf *b, uint64_t t, uint32_t kind, const uint8_t *p, size_t len)
+{
+    ev(b, t, kind, (uint32_t)len);
+    for (size_t i = 0; i < len; i += 16) {
+        struct vftr_vfd_event slot;
+
+        memset(&slot, 0, sizeof slot);
+        memcpy(&slot, p + i, len - i < 16 ? len - i : 16);
+        if (b->n >= MAXEV)
+            die("buffer full");
+        b->ev[b->n++] = slot;
+    }
+}
+
+static void msg(struct buf *b, uint64_t t, int send, int32_t peer, int32_t tag, uint64_t bytes,
+                uint64_t comm, uint64_t start)
+{
+    struct vftr_vfd_mpi_msg m = { peer, tag, bytes, comm, start, 0 };
+    uint8_t p[VFTR_VFD_EXT_MAX];
+    size_t len = vftr_vfd_mpi_msg_encode(&m, t, p);
+
+    if (!len)
+        die("msg encode");
+    ext(b, t, send ? VFTR_VFD_MPI_SEND : VFTR_VFD_MPI_RECV, p, len);
+}
+
+static void coll(struct buf *b, uint64_t t, uint32_t op, uint64_t comm, int32_t root,
+                 uint64_t sent, uint64_t recvd, uint64_t start)
+{
+    struct vftr_vfd_mpi_coll c = { op, comm, root, sent, recvd, start, 0 };
+    uint8_t p[VFTR_VFD_EXT_MAX];
+    size_t len = vftr_vfd_mpi_coll_encode(&c, t, p);
+
+    if (!len)
+        die("coll encode");
+    ext(b, t, VFTR_VFD_MPI_COLL, p, len);
+}
+
+static void omp(struct buf *b, uint64_t t, int begin, uint32_t region)
+{
+    struct vftr_vfd_omp o = { region, 7, 0 };
+    uint8_t p[VFTR_VFD_EXT_MAX];
+    size_t len = vftr_vfd_omp_encode(&o, p);
+
+    ext(b, t, begin ? VFTR_VFD_OMP_BEGIN : VFTR_VFD_OMP_END, p, len);
+}
+
+static void put(struct vftr_vfd_writer *w, size_t len)
+{
+    if (!len || vftr_vfd_writer_put(w, chunk, len) < 0)
+        die("put");
+}
+
+static void flush(struct vftr_vfd_writer *w, struct buf *b, uint32_t thread)
+{
+    put(w, vftr_vfd_encode_events(b->ev, b->n, chunk, sizeof chunk, thread));
+    b->n = 0;
+}
+
+static struct vftr_vfd_writer *open_rank(const char *dir, const char *base, int rank, int size,
+                                         uint8_t run, uint64_t start_ns, uint64_t tps)
+{
+    struct vftr_vfd_info info;
+    char path[4096];
+    struct vftr_vfd_writer *w;
+
+    memset(&info, 0, sizeof info);
+    memset(info.run_id, run, sizeof info.run_id);
+    info.pid = 1000 + rank;
+    info.rank = rank;
+    info.size = size;
+    info.ticks_per_second = tps;
+    info.start_ns = start_ns;
+    info.start_ticks = 0;
+    snprintf(info.host, sizeof info.host, "testhost");
+    snprintf(info.exe, sizeof info.exe, "/test/%s", base);
+    snprintf(path, sizeof path, "%s/%s_%d.vfd", dir, base, rank);
+    unlink(path);
+    w = vftr_vfd_writer_open(path, &info);
+    if (!w)
+        die(path);
+    put(w, vftr_vfd_encode_run_id(info.run_id, chunk, sizeof chunk));
+    return w;
+}
+
+static void functions(struct vftr_vfd_writer *w, const struct vftr_vfd_function *f, size_t n)
+{
+    put(w, vftr_vfd_encode_functions(f, n, chunk, sizeof chunk));
+}
+
+static void callpaths(struct vftr_vfd_writer *w, const struct vftr_vfd_callpath *c, size_t n)
+{
+    put(w, vftr_vfd_encode_callpaths(c, n, chunk, sizeof chunk));
+}
+
+static void threads(struct vftr_vfd_writer *w, uint32_t n)
+{
+    struct vftr_vfd_thread t[4] = {
+        { 0, VFTR_VFD_NO_THREAD, 100, 0, "main" },
+        { 1, 0, 101, 0, "omp1" },
+        { 2, 0, 102, 0, "omp2" },
+        { 3, 0, 103, 0, "omp3" },
+    };
+    put(w, vftr_vfd_encode_threads(t, n, chunk, sizeof chunk));
+}
+
+static void world(struct vftr_vfd_writer *w, int size)
+{
+    int32_t ranks[64];
+    struct vftr_vfd_comm c = { 0, (uint32_t)size, ranks, NULL, "MPI_COMM_WORLD" };
+
+    for (int i = 0; i < size; i++)
+        ranks[i] = i;
+    put(w, vftr_vfd_encode_comms(&c, 1, chunk, sizeof chunk));
+}
+
+#define MPI_FLAGS (VFTR_VFD_FUNC_MPI | VFTR_VFD_FUNC_REGION)
+
+/*
+ * basic: 2 ranks.  Rank 0 thread 0: main > foo, MPI_Send to rank 1 (tag 7,
+ * 800 bytes, begun at 410, completed at 450), MPI_Barrier (505..590).
+ * Rank 0 thread 1: an OpenMP implicit task (heat.c:42) around work().
+ * Rank 1: main > MPI_Recv (begun 150, completed 470), MPI_Barrier (510..590).
+ */
+static void basic(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const struct vftr_vfd_function f0[] = {
+        { 1, 0, 0x1000, "main" }, { 2, 0, 0x1100, "foo" }, { 3, MPI_FLAGS, 0, "MPI_Send" },
+        { 4, MPI_FLAGS, 0, "MPI_Barrier" }, { 5, 0, 0x1200, "work" },
+    };
+    const struct vftr_vfd_callpath c0[] = {
+        { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 }, { 4, 1, 4, 0 }, { 10, 0, 5, 1 },
+    };
+    const struct vftr_vfd_omp_region r0[] = {
+        { 2, VFTR_VFD_OMP_IMPLICIT_TASK, 0x1234, "main", "/src/heat.c", 42 },
+    };
+    const struct vftr_vfd_function f1[] = {
+        { 1, 0, 0x1000, "main" }, { 2, MPI_FLAGS, 0, "MPI_Recv" }, { 3, MPI_FLAGS, 0, "MPI_Barrier" },
+    };
+    const struct vftr_vfd_callpath c1[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 } };
+    struct vftr_vfd_writer *w;
+
+    w = open_rank(dir, base, 0, 2, run, START_NS, 1000000000);
+    threads(w, 2);
+    functions(w, f0, 5);
+    callpaths(w, c0, 5);
+    world(w, 2);
+    put(w, vftr_vfd_encode_omp_regions(r0, 1, chunk, sizeof chunk));
+    ev(&b, 100, VFTR_VFD_ENTER, 1);
+    ev(&b, 200, VFTR_VFD_ENTER, 2);
+    ev(&b, 300, VFTR_VFD_EXIT, 2);
+    ev(&b, 400, VFTR_VFD_ENTER, 3);
+    msg(&b, 450, 1, 1, 7, 800, 0, 410);
+    ev(&b, 460, VFTR_VFD_EXIT, 3);
+    flush(w, &b, 0);                 /* thread 1's chunk comes between */
+    omp(&b, 210, 1, 2);
+    ev(&b, 250, VFTR_VFD_ENTER, 10);
+    ev(&b, 260, VFTR_VFD_EXIT, 10);
+    omp(&b, 280, 0, 2);
+    flush(w, &b, 1);
+    ev(&b, 500, VFTR_VFD_ENTER, 4);
+    coll(&b, 590, VFTR_VFD_COLL_BARRIER, 0, -1, 0, 0, 505);
+    ev(&b, 600, VFTR_VFD_EXIT, 4);
+    ev(&b, 700, VFTR_VFD_EXIT, 1);
+    flush(w, &b, 0);
+    if (vftr_vfd_writer_close(w, NULL) < 0)
+        die("close");
+
+    w = open_rank(dir, base, 1, 2, run, START_NS, 1000000000);
+    threads(w, 1);
+    functions(w, f1, 3);
+    callpaths(w, c1, 3);
+    world(w, 2);
+    ev(&b, 100, VFTR_VFD_ENTER, 1);
+    ev(&b, 150, VFTR_VFD_ENTER, 2);
+    msg(&b, 470, 0, 0, 7, 800, 0, 150);
+    ev(&b, 480, VFTR_VFD_EXIT, 2);
+    ev(&b, 500, VFTR_VFD_ENTER, 3);
+    coll(&b, 590, VFTR_VFD_COLL_BARRIER, 0, -1, 0, 0, 510);
+    ev(&b, 600, VFTR_VFD_EXIT, 3);
+    ev(&b, 650, VFTR_VFD_EXIT, 1);
+    flush(w, &b, 0);
+    if (vftr_vfd_writer_close(w, NULL) < 0)
+        die("close");
+}
+
+/*
+ * skew: 2 ranks sharing one true clock (1 tick = 1 ns from START_NS).  Rank
+ * 1's header lies as VFTR_TEST_CLOCK_SKEW would make it: its start is
+ * 5 ms early and its clock 100 ppm fast (ticks_per_second 999900010, i.e.
+ * 1e9 / 1.0001 rounded).  CLOCK_OFFSETS hold the truth: at MPI_Init (tick
+ * 1000) and MPI_Finalize (tick 9000000) both clocks read the same tick.
+ * Rank 0 sends to rank 1 every 100000 ticks from tick 2000 (start = tick,
+ * complete tick+100); rank 1 receives each at tick+150 (start tick+10).
+ */
+static void skew(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const struct vftr_vfd_function f[] = {
+        { 1, 0, 0x1000, "main" }, { 2, MPI_FLAGS, 0, "MPI_Send" }, { 3, MPI_FLAGS, 0, "MPI_Recv" },
+    };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 } };
+
+    for (int rank = 0; rank < 2; rank++) {
+        uint64_t start = rank ? START_NS - 5000000 : START_NS;
+        uint64_t tps = rank ? 999900010 : 1000000000;
+        struct vftr_vfd_writer *w = open_rank(dir, base, rank, 2, run, start, tps);
+        struct vftr_vfd_clock_offset o[2] = { { 0, 1000, 1000, 0 }, { 1, 9000000, 9000000, 0 } };
+
+        threads(w, 1);
+        functions(w, f, 3);
+        callpaths(w, c, 3);
+        world(w, 2);
+        put(w, vftr_vfd_encode_clock_offsets(o, 2, chunk, sizeof chunk));
+        ev(&b, 1000, VFTR_VFD_ENTER, 1);
+        for (uint64_t t = 2000; t < 9000000; t += 100000) {
+            if (rank == 0) {
+                ev(&b, t, VFTR_VFD_ENTER, 2);
+                msg(&b, t + 100, 1, 1, 1, 8, 0, t);
+                ev(&b, t + 100, VFTR_VFD_EXIT, 2);
+            } else {
+                ev(&b, t + 10, VFTR_VFD_ENTER, 3);
+                msg(&b, t + 150, 0, 0, 1, 8, 0, t + 10);
+                ev(&b, t + 150, VFTR_VFD_EXIT, 3);
+            }
+        }
+        ev(&b, 9000000, VFTR_VFD_EXIT, 1);
+        flush(w, &b, 0);
+        if (vftr_vfd_writer_close(w, NULL) < 0)
+            die("close");
+    }
+}
+
+/*
+ * sample: 1 rank, a sampled capture.  Call paths: 1 main, 2 main>a,
+ * 3 main>a>b, 4 main>c.  Samples: t=10 path 3, t=20 path 3, t=30 path 4,
+ * t=40 path 1, then a precise ENTER/EXIT of path 2 at t=50/60, a sample of
+ * path 3 at t=70 and the end at t=80 (path 1).
+ */
+static void sample(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const struct vftr_vfd_function f[] = {
+        { 1, 0, 0x1000, "main" }, { 2, 0, 0x1100, "a" }, { 3, 0, 0x1200, "b" },
+        { 4, 0, 0x1300, "c" },
+    };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 2, 3, 0 },
+                                           { 4, 1, 4, 0 } };
+    struct vftr_vfd_writer *w = open_rank(dir, base, -1, 1, run, START_NS, 1000000000);
+
+    threads(w, 1);
+    functions(w, f, 4);
+    callpaths(w, c, 4);
+    ev(&b, 10, VFTR_VFD_SAMPLE, 3);
+    ev(&b, 20, VFTR_VFD_SAMPLE, 3);
+    ev(&b, 30, VFTR_VFD_SAMPLE, 4);
+    ev(&b, 40, VFTR_VFD_SAMPLE, 1);
+    ev(&b, 50, VFTR_VFD_ENTER, 2);
+    ev(&b, 60, VFTR_VFD_EXIT, 2);
+    ev(&b, 70, VFTR_VFD_SAMPLE, 3);
+    ev(&b, 80, VFTR_VFD_SAMPLE, 1);
+    flush(w, &b, 0);
+    if (vftr_vfd_writer_close(w, NULL) < 0)
+        die("close");
+}
+
+/*
+ * trunc: like basic's rank 1 alone as rank 0 of a 1-rank run, whose writer
+ * was abandoned (a crash) after two event chunks; the caller cuts the file
+ * inside the second chunk.  First chunk: ENTER main 100, ENTER MPI_Recv 150
+ * (nothing more); second chunk: EXIT 480 ... (lost).
+ */
+/* The abandoned writer stays reachable (a crashed program does not free
+ * it either; a leak checker should not count it). */
+static struct vftr_vfd_writer *volatile abandoned;
+
+static void trunc_run(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const struct vftr_vfd_function f[] = { { 1, 0, 0x1000, "main" }, { 2, 0, 0, "foo" } };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 } };
+    struct vftr_vfd_writer *w = open_rank(dir, base, 0, 1, run, START_NS, 1000000000);
+
+    threads(w, 1);
+    functions(w, f, 2);
+    callpaths(w, c, 2);
+    ev(&b, 100, VFTR_VFD_ENTER, 1);
+    ev(&b, 150, VFTR_VFD_ENTER, 2);
+    flush(w, &b, 0);
+    for (uint64_t t = 0; t < 1000; t++)
+        ev(&b, 480 + t, VFTR_VFD_EXIT, 2);
+    flush(w, &b, 0);
+    vftr_vfd_writer_abandon(w);
+    abandoned = w;
+    printf("%llu\n", (unsigned long long)vftr_vfd_writer_bytes(w));
+}
+
+/*
+ * big: N events per rank file over R ranks (argv: N R): each rank runs
+ * fib-like nesting of depth 8 over 8 functions and sends one message to its
+ * right neighbour every 1000 events.
+ */
+static void big(const char *dir, const char *base, uint8_t run, uint64_t n, int ranks)
+{
+    static struct buf b;
+    struct vftr_vfd_function f[9];
+    struct vftr_vfd_callpath c[9];
+    static const char *names[9] = { "main", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "MPI_Send" };
+
+    for (uint32_t i = 0; i < 9; i++) {
+        f[i] = (struct vftr_vfd_function){ i + 1, i == 8 ? MPI_FLAGS : 0, 0x1000 + i, names[i] };
+        c[i] = (struct vftr_vfd_callpath){ i + 1, i == 0 ? 0 : (i == 8 ? 1 : i), i + 1, 0 };
+    }
+    for (int r = 0; r < ranks; r++) {
+        struct vftr_vfd_writer *w = open_rank(dir, base, r, ranks, run, START_NS, 1000000000);
+        uint64_t t = 10, k = 0;
+        int depth = 0;
+
+        threads(w, 1);
+        functions(w, f, 9);
+        callpaths(w, c, 9);
+        world(w, ranks);
+        ev(&b, t, VFTR_VFD_ENTER, 1);
+        while (k + 8 < n) {
+            /* down 7 levels and up again: 14 events */
+            for (int d = 2; d <= 8; d++, k++)
+                ev(&b, t += 3, VFTR_VFD_ENTER, (uint32_t)d);
+            for (int d = 8; d >= 2; d--, k++)
+                ev(&b, t += 3, VFTR_VFD_EXIT, (uint32_t)d);
+            if (k % 1000 < 14) {
+                int peer = (r + 1) % ranks, from = (r + ranks - 1) % ranks;
+
+                ev(&b, t += 2, VFTR_VFD_ENTER, 9);
+                msg(&b, t + 1, 1, peer, 3, 64, 0, t);
+                msg(&b, t + 1, 0, from, 3, 64, 0, t);
+                ev(&b, t += 2, VFTR_VFD_EXIT, 9);
+                k += 4;
+            }
+            if (b.n > MAXEV - 64)
+                flush(w, &b, 0);
+            (void)depth;
+        }
+        ev(&b, t += 5, VFTR_VFD_EXIT, 1);
+        flush(w, &b, 0);
+        if (vftr_vfd_writer_close(w, NULL) < 0)
+            die("close");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: mkvfd basic|skew|sample|trunc|otherrun|big DIR [N RANKS]\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "basic") == 0)
+        basic(argv[2], "basic", 1);
+    else if (strcmp(argv[1], "otherrun") == 0)
+        basic(argv[2], "other", 2);
+    else if (strcmp(argv[1], "skew") == 0)
+        skew(argv[2], "skew", 3);
+    else if (strcmp(argv[1], "sample") == 0)
+        sample(argv[2], "sample", 4);
+    else if (strcmp(argv[1], "trunc") == 0)
+        trunc_run(argv[2], "trunc", 5);
+    else if (strcmp(argv[1], "big") == 0 && argc >= 5)
+        big(argv[2], "big", 6, strtoull(argv[3], NULL, 10), atoi(argv[4]));
+    else {
+        fprintf(stderr, "mkvfd: unknown scenario %s\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}
