@@ -13,6 +13,7 @@
 #include "capture.h"
 #include "ctl.h"
 #include "ext.h"
+#include "vfd/vftr_vfd_ext.h"
 #include "vftr.h"
 
 static VFTR_NI struct vftr_fn *region(struct vftr_thread *t, const char *name, uint32_t flags)
@@ -157,6 +158,30 @@ VFTR_EXPORT VFTR_NI uint64_t vftr_ext_exit_fn(void *fn)
     if (f == NULL || (t = vftr_hook_begin()) == NULL)
         return vftr_clock_now();
     now = vftr_clock_now();
+    vftr_exit_at(t, f->addr, now);
+    vftr_guard_drop(t);
+    return now;
+}
+
+VFTR_EXPORT VFTR_NI uint64_t vftr_ext_exit_fn_rec(void *fn, uint32_t kind, const void *rec)
+{
+    struct vftr_fn *f = fn;
+    struct vftr_thread *t;
+    uint8_t buf[VFTR_VFD_EXT_MAX];
+    size_t len = 0;
+    uint64_t now;
+
+    if (f == NULL || (t = vftr_hook_begin()) == NULL)
+        return vftr_clock_now();
+    now = vftr_clock_now();
+    if (rec != NULL && t->trace) {
+        if (kind == VFTR_VFD_MPI_SEND || kind == VFTR_VFD_MPI_RECV)
+            len = vftr_vfd_mpi_msg_encode(rec, now, buf);
+        else if (kind == VFTR_VFD_MPI_COLL)
+            len = vftr_vfd_mpi_coll_encode(rec, now, buf);
+        if (len > 0)
+            (void)vftr_trace_put_ext(t, now, kind, buf, (uint32_t)len);
+    }
     vftr_exit_at(t, f->addr, now);
     vftr_guard_drop(t);
     return now;

@@ -60,6 +60,12 @@ VFTR_EXT_API void vftr_ext_exit(const char *name, uint64_t time);
 VFTR_EXT_API void *vftr_ext_function(const char *name);
 VFTR_EXT_API uint64_t vftr_ext_enter_fn(void *fn);
 VFTR_EXT_API uint64_t vftr_ext_exit_fn(void *fn);
+/* exit_fn that first records, at the exit's time, the MPI record rec of
+ * extended kind `kind` (VFTR_VFD_MPI_SEND/RECV: a struct vftr_vfd_mpi_msg;
+ * VFTR_VFD_MPI_COLL: a struct vftr_vfd_mpi_coll; a start later than the
+ * exit counts as the exit): one call instead of three for the common
+ * wrapper that completes one message. */
+VFTR_EXT_API uint64_t vftr_ext_exit_fn_rec(void *fn, uint32_t kind, const void *rec);
 
 /* MPI_Init: the rank and size of this process (the .vfd is renamed to
  * <base>_<rank>.vfd at the end, the log follows the rank).  0 or -EINVAL. */

@@ -4,7 +4,7 @@
 # failure).
 set -u
 export LC_ALL=C
-: "${BUILD:=build}" "${BENCH_MPI_RUNS:=3}"
+: "${BUILD:=build}" "${BENCH_MPI_RUNS:=5}"
 b=$(cd "$BUILD" && pwd)
 prog=$b/test/mpi/mpi_pingpong
 run=$b/bin/vftr-run
@@ -21,23 +21,40 @@ trap 'rm -rf "$tmp"' EXIT
 N_NULL=2000000
 N_PP=100000
 
-# best NP BIND KEY ARGS...: the lowest value of KEY over the runs
-best() {
-    local np=$1 bind=$2 key=$3 b="" v i; shift 3
+# one NP BIND KEY ARGS...: KEY's value of one run
+one() {
+    local np=$1 bind=$2 key=$3 v; shift 3
+    rm -rf "$tmp/o" && mkdir -p "$tmp/o"
+    v=$(timeout -s KILL 300 mpirun -np "$np" --bind-to "$bind" "$@" 2>"$tmp/err" \
+        | awk -v k="$key" '$1 == k { print $2 }')
+    if [ -z "$v" ]; then echo "bench-mpi: run failed: $*" >&2; sed -n '1,10p' "$tmp/err" >&2; return 1; fi
+    echo "$v"
+}
+lower() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
+
+# pair NP KEY PLAIN-ARGS -- VFTR-ARGS: runs without and with vftr in turn
+# (this VM's speed drifts: interleaving gives both the same conditions),
+# the lowest value of each over BENCH_MPI_RUNS pairs, as "plain vftr"
+pair() {
+    local np=$1 key=$2 bp="" bv="" v i; shift 2
+    local plain=() vftr=()
+    while [ "$1" != "--" ]; do plain+=("$1"); shift; done
+    shift
+    vftr=("$@")
     for ((i = 0; i < BENCH_MPI_RUNS; i++)); do
-        rm -rf "$tmp/o" && mkdir -p "$tmp/o"
-        v=$(timeout -s KILL 300 mpirun -np "$np" --bind-to "$bind" "$@" 2>"$tmp/err" \
-            | awk -v k="$key" '$1 == k { print $2 }')
-        if [ -z "$v" ]; then echo "bench-mpi: run failed: $*" >&2; sed -n '1,10p' "$tmp/err" >&2; return 1; fi
-        if [ -z "$b" ] || awk -v a="$v" -v c="$b" 'BEGIN { exit !(a < c) }'; then b=$v; fi
+        v=$(one "$np" core "$key" "${plain[@]}") || return 1
+        bp=$(lower "$v" "$bp")
+        v=$(one "$np" core "$key" "${vftr[@]}") || return 1
+        bv=$(lower "$v" "$bv")
     done
-    echo "$b"
+    echo "$bp $bv"
 }
 
-null_plain=$(best 1 core ns_per_call "$prog" "$tmp/o" procnull $N_NULL) || exit 1
-null_vftr=$(best 1 core ns_per_call "$run" --out "$tmp/o" -- "$prog" "$tmp/o" procnull $N_NULL) || exit 1
-pp_plain=$(best 2 core ns_per_roundtrip "$prog" "$tmp/o" pingpong $N_PP 8) || exit 1
-pp_vftr=$(best 2 core ns_per_roundtrip "$run" --out "$tmp/o" -- "$prog" "$tmp/o" pingpong $N_PP 8) || exit 1
+read -r null_plain null_vftr <<<"$(pair 1 ns_per_call "$prog" "$tmp/o" procnull $N_NULL -- \
+    "$run" --out "$tmp/o" -- "$prog" "$tmp/o" procnull $N_NULL)" || exit 1
+read -r pp_plain pp_vftr <<<"$(pair 2 ns_per_roundtrip "$prog" "$tmp/o" pingpong $N_PP 8 -- \
+    "$run" --out "$tmp/o" -- "$prog" "$tmp/o" pingpong $N_PP 8)" || exit 1
+[ -n "$null_vftr" ] && [ -n "$pp_vftr" ] || exit 1
 
 row() {   # name plain vftr calls-per-unit
     awk -v n="$1" -v p="$2" -v v="$3" -v c="$4" 'BEGIN {
@@ -46,7 +63,7 @@ row() {   # name plain vftr calls-per-unit
 }
 mkdir -p "$(dirname "$out")"
 {
-    echo "# MPI wrapper cost (ns; best of $BENCH_MPI_RUNS runs; vftr: full trace)"
+    echo "# MPI wrapper cost (ns; best of $BENCH_MPI_RUNS interleaved runs each; vftr: full trace)"
     echo
     echo "| measurement | without vftr | with vftr | added per MPI call | target | result |"
     echo "|---|---:|---:|---:|---:|---|"

@@ -405,13 +405,19 @@ static VFTR_MPI_NI void put_msg(struct vftr_mpi_call *c, uint32_t kind, int32_t 
     struct vftr_vfd_mpi_msg m = { .peer = peer, .tag = tag, .bytes = bytes,
                                   .comm = ci ? ci->id : 0, .start = start, .flags = flags };
     uint8_t buf[VFTR_VFD_EXT_MAX];
-    uint64_t now = vftr_ext_now();
+    uint64_t now;
     size_t len;
 
     c->msgs++;
     c->bytes += bytes;
     if (!c->on || !atomic_load_explicit(&log_records, memory_order_relaxed))
         return;
+    if (c->pend_kind == 0) {   /* goes out with the call's exit */
+        c->pend_kind = kind;
+        c->pend.msg = m;
+        return;
+    }
+    now = vftr_ext_now();
     if (m.start > now)
         m.start = now;
     if ((len = vftr_vfd_mpi_msg_encode(&m, now, buf)) > 0)
@@ -426,12 +432,18 @@ static VFTR_MPI_NI void put_coll(struct vftr_mpi_call *c, uint32_t op, const str
                                    .sent = sent, .received = received, .start = start,
                                    .flags = flags };
     uint8_t buf[VFTR_VFD_EXT_MAX];
-    uint64_t now = vftr_ext_now();
+    uint64_t now;
     size_t len;
 
     c->bytes += sent + received;
     if (!c->on || !atomic_load_explicit(&log_records, memory_order_relaxed))
         return;
+    if (c->pend_kind == 0) {   /* goes out with the call's exit */
+        c->pend_kind = VFTR_VFD_MPI_COLL;
+        c->pend.coll = k;
+        return;
+    }
+    now = vftr_ext_now();
     if (k.start > now)
         k.start = now;
     if ((len = vftr_vfd_mpi_coll_encode(&k, now, buf)) > 0)

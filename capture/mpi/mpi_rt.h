@@ -83,6 +83,13 @@ struct vftr_mpi_call {
     struct vftr_mpi_saved *saved;   /* save_buf or malloc'ed */
     struct vftr_mpi_saved save_buf[VFTR_MPI_STACK];
     uint64_t msgs, bytes;       /* messages and bytes the call completed */
+    /* the call's first record, written with its exit (vftr_ext_exit_fn_rec);
+     * later ones go out at once */
+    uint32_t pend_kind;         /* 0: none */
+    union {
+        struct vftr_vfd_mpi_msg msg;
+        struct vftr_vfd_mpi_coll coll;
+    } pend;
 };
 
 /* Whether capture records at all: -1 until the first wrapped call asks
@@ -120,6 +127,7 @@ static inline VFTR_MPI_NI void vftr_mpi_begin(struct vftr_mpi_call *c, int fn)
     c->nsave = 0;
     c->saved = c->save_buf;
     c->msgs = c->bytes = 0;
+    c->pend_kind = 0;
     c->tables = vftr_mpi_is_active();
     c->counting = c->tables && !atomic_load_explicit(&vftr_mpi_paused, memory_order_relaxed);
     c->on = c->counting && vftr_ext_tracing();
@@ -133,7 +141,8 @@ static inline VFTR_MPI_NI void vftr_mpi_end(struct vftr_mpi_call *c)
     if (c->nsave)
         vftr_mpi_restore(c);
     if (c->counting) {
-        uint64_t t1 = vftr_ext_exit_fn(vftr_mpi_fn_handle(c->fn));
+        uint64_t t1 = vftr_ext_exit_fn_rec(vftr_mpi_fn_handle(c->fn), c->pend_kind,
+                                           c->pend_kind ? (const void *)&c->pend : NULL);
 
         vftr_mpi_count(c, t1);
     }
