@@ -13,12 +13,17 @@
 # parallel regions of one thread (no second thread, no barrier: the
 # callbacks' own cost, steady even on a loaded machine).
 #
-# Target: the tool adds at most 100 ns per OpenMP event it records on the
-# thread that pays for it -- the same budget as an MPI call (issue 4's
-# 100 ns), since each begin or end costs about what a wrapper does.  The
+# Issue 4 asks for the cost per OpenMP parallel region and sets no target
+# for it (its one target is per MPI call).  As a guide, not a target: the
+# tool should add at most 100 ns per OpenMP event it records on the thread
+# that pays for it -- the budget of an MPI call, since each begin or end
+# costs about what a wrapper does.  With two threads the encountering
+# thread also waits, at the barriers, for the other thread's callbacks, so
+# those rows overstate the cost per event; the one-thread row is the
+# callbacks' own cost.  The
 # events per construct on the encountering thread come from the trace
 # (ompcheck): per parallel region parallel + implicit task + barrier begin
-# and end = 6 (4 for a team of one: no barrier), per barrier 2.  PASS when (tool - plain) / events <= 100 ns;
+# and end = 6 (4 for a team of one: no barrier), per barrier 2.  "within guide" when (tool - plain) / events <= 100 ns;
 # NOISY when plain and "no tool" (the same work) differ by more than 25 %:
 # the machine was too busy to tell.
 set -u
@@ -44,8 +49,10 @@ status=0
 {
     echo "# OpenMP tool cost (N=$N, best of $RUNS x $ROUNDS rounds)"
     echo
-    echo "| construct | plain ns | no tool ns | tool ns | events/construct | added ns/event | target | result |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "Issue 4 sets no target here; the last columns compare with a guide of 100 ns per event."
+    echo
+    echo "| construct | plain ns | no tool ns | tool ns | added ns/construct | events/construct | added ns/event | guide | vs guide |"
+    echo "|---|---|---|---|---|---|---|---|---|"
 } >"$OUT"
 # best ns of a variant: min over the rounds
 minof() { awk 'NF { if (m == "" || $1 < m) m = $1 } END { print m }'; }
@@ -73,7 +80,7 @@ for cfg in parallel:2 barrier:2 parallel:1; do
         END { best = 0; for (t in c) if (c[t] > best) { best = c[t]; m = t }
               print best ? 2 * n[m] / best : 0 }')
     if [ -z "$plain" ] || [ -z "$tool" ] || [ -z "$ev" ] || [ "$ev" = 0 ]; then
-        echo "| $what, $OMP_NUM_THREADS threads | ${plain:-?} | ${notool:-?} | ${tool:-?} | ${ev:-?} | ? | $TARGET | FAILED |" >>"$OUT"
+        echo "| $what, $OMP_NUM_THREADS threads | ${plain:-?} | ${notool:-?} | ${tool:-?} | ? | ${ev:-?} | ? | $TARGET | FAILED |" >>"$OUT"
         status=1
         continue
     fi
@@ -81,8 +88,9 @@ for cfg in parallel:2 barrier:2 parallel:1; do
     # which do the same work, differ by more than a quarter), not as PASS
     res=$(awk -v p="$plain" -v q="$notool" -v t="$tool" -v e="$ev" -v g="$TARGET" \
         'BEGIN { a = (t - p) / e; d = (q > p ? q - p : p - q) / p
-                 printf "%.1f %s", a, (d > 0.25 || a < -g ? "NOISY" : a <= g ? "PASS" : "MISS") }')
-    printf '| %s | %s | %s | %s | %.1f | %s | %s | %s |\n' "$what, $OMP_NUM_THREADS threads" "$plain" "$notool" "$tool" "$ev" \
+                 printf "%.1f %s", a, (d > 0.25 || a < -g ? "noisy" : a <= g ? "within" : "above") }')
+    printf '| %s | %s | %s | %s | %.1f | %.1f | %s | %s | %s |\n' "$what, $OMP_NUM_THREADS threads" "$plain" \
+        "$notool" "$tool" "$(awk -v p="$plain" -v t="$tool" 'BEGIN { print t - p }')" "$ev" \
         "${res% *}" "$TARGET" "${res#* }" >>"$OUT"
 done
 cat "$OUT"
