@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "snaprun.h"
 #include "util/errmsg.h"
 #include "util/timespec.h"
 
@@ -26,6 +27,7 @@ static enum tui_result a_quit(struct tui_app *app)
 static enum tui_result a_help(struct tui_app *app)
 {
     app->help = !app->help;
+    app->help_top = 0;
     return TUI_REDRAW;
 }
 
@@ -321,6 +323,54 @@ static enum tui_result a_colour(struct tui_app *app)
     return TUI_REDRAW;
 }
 
+/*
+ * Runs vftr-snap --all on a trace without snapshots (in place: vftr-snap
+ * writes beside the trace and renames), then reopens the trace so that the
+ * views start from the snapshots.  The view (window, cursor, selection,
+ * depth, sort) and the folds carry over; the search does not.
+ */
+static enum tui_result a_snap(struct tui_app *app)
+{
+    struct tui_model *old = app->model, *m;
+    char trace[4096], err[VFTR_ERRMSG_MAX];
+    size_t ncols = tui_model_data(old)->ncols;
+    int rc;
+
+    if (tui_model_info(old)->nsnapshots) {
+        snprintf(app->message, sizeof app->message, "the trace has %zu snapshots already",
+                 tui_model_info(old)->nsnapshots);
+        return TUI_REDRAW;
+    }
+    snprintf(trace, sizeof trace, "%s", tui_model_trace_name(old));
+    snprintf(app->message, sizeof app->message, "running vftr-snap --all %.560s ...", trace);
+    if (app->status)
+        app->status(app->prompt_ctx, app);
+    if ((rc = tui_snap_run(trace, err, sizeof err)) < 0) {
+        say(app, err);
+        return TUI_REDRAW;
+    }
+    if (!(m = tui_model_open(trace, err, sizeof err))) {
+        snprintf(app->message, sizeof app->message,
+                 "vftr-snap done, but the trace cannot be reopened: %s", err);
+        return TUI_REDRAW;
+    }
+    *tui_model_view(m) = *tui_model_view(old);
+    /* the same trace, so the same process list: keep the folds */
+    size_t np;
+    const struct tui_proc *procs = tui_model_procs(old, &np);
+
+    for (size_t pi = 0; pi < np; pi++)
+        if (procs[pi].folded)
+            tui_model_fold(m, pi);
+    tui_model_set_columns(m, ncols);
+    tui_model_invalidate(m, 1);
+    app->model = m;
+    tui_model_free(old);
+    snprintf(app->message, sizeof app->message, "vftr-snap done: %zu snapshots, views start "
+             "from the nearest one", tui_model_info(m)->nsnapshots);
+    return TUI_REDRAW;
+}
+
 static enum tui_result a_redraw(struct tui_app *app)
 {
     (void)app;
@@ -366,6 +416,7 @@ const struct tui_key tui_keys[] = {
     { 'f', "f", "fold or unfold the threads of the selected process", a_fold },
     { 'M', "M", "mark message sends/receives (*) and collectives (#)", a_messages },
     { 'c', "c", "colour the timeline by function or by function group", a_colour },
+    { 'S', "S", "no snapshots: run vftr-snap --all on the trace, reload", a_snap },
     { TUI_KEY_RESIZE, NULL, NULL, a_redraw },
     { 0, NULL, NULL, NULL },
 };

@@ -36,6 +36,7 @@ struct tui_app {
     enum tui_pane pane;         /* lower pane */
     enum tui_focus focus;       /* where Up/Down/Enter act */
     int help;                   /* the help screen is shown */
+    size_t help_top;            /* first help line shown (the help pages) */
     size_t proc_top;            /* first process row shown */
     size_t prof_top;            /* first profile row shown */
     size_t prof_rows;           /* profile rows that fit (set by the screen) */
@@ -45,6 +46,9 @@ struct tui_app {
      * Provided by the screen layer. */
     int (*prompt)(void *ctx, const char *label, char *buf, size_t size);
     void *prompt_ctx;
+    /* Shows app->message at once (before a slow action finishes); may be
+     * NULL.  Provided by the screen layer, called with prompt_ctx. */
+    void (*status)(void *ctx, struct tui_app *app);
 };
 
 struct tui_key {

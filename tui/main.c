@@ -173,9 +173,10 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
     }
     app.model = m;
     app.prompt = tui_screen_prompt;
+    app.status = tui_screen_status;
     if (!tui_model_info(m)->nsnapshots)
         snprintf(app.message, sizeof app.message,
-                 "no snapshots: views are read from the trace start (run vftr-snap --all %s)",
+                 "no snapshots, views read from the start: press S to run vftr-snap --all %s",
                  tui_model_trace_name(m));
     tui_model_set_columns(m, tui_screen_layout(&app));
     /* A trace whose first view cannot be read is reported on exit, with
@@ -191,6 +192,7 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
         int key;
 
         rc = VFTR_EXIT_OK;
+        m = app.model;           /* an action may have reopened the trace */
         if (tui_model_refresh(m, err, sizeof err) < 0) {
             snprintf(app.message, sizeof app.message, "cannot read the trace: %s", err);
             rc = VFTR_EXIT_ERROR;
@@ -202,7 +204,19 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
         if (tui_screen_interrupted())
             break;
         if (app.help && key != TUI_KEY_RESIZE) {
-            app.help = 0;             /* any key closes the help, q included */
+            size_t page = tui_screen_help_page();
+
+            /* the help pages up and down; any other key closes it */
+            if (key == TUI_KEY_PGDN || key == ' ')
+                app.help_top += page;
+            else if (key == TUI_KEY_DOWN || key == 'j')
+                app.help_top++;
+            else if (key == TUI_KEY_PGUP)
+                app.help_top = app.help_top > page ? app.help_top - page : 0;
+            else if (key == TUI_KEY_UP || key == 'k')
+                app.help_top -= app.help_top > 0;
+            else
+                app.help = 0;
             continue;
         }
         app.message[0] = '\0';
@@ -210,12 +224,12 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
         if (res == TUI_QUIT)
             break;
         if (key == TUI_KEY_RESIZE)
-            tui_model_set_columns(m, tui_screen_layout(&app));
+            tui_model_set_columns(app.model, tui_screen_layout(&app));
         else
             tui_screen_layout(&app);
     }
     tui_screen_close();
-    tui_model_free(m);
+    tui_model_free(app.model);
     if (tui_screen_interrupted()) {
         /* die of the signal after the terminal is restored, so that the
          * parent sees what happened */

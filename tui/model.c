@@ -1070,8 +1070,10 @@ static int profile_from_summaries(struct tui_model *m, uint64_t *bytes, char *er
     }
     if (rc < 0)
         goto out;
-    qsort(va.v, va.n, sizeof *va.v, cmp_sumrec);
-    qsort(vb.v, vb.n, sizeof *vb.v, cmp_sumrec);
+    if (va.n)                 /* qsort(NULL, 0, ...) is undefined */
+        qsort(va.v, va.n, sizeof *va.v, cmp_sumrec);
+    if (vb.n)
+        qsort(vb.v, vb.n, sizeof *vb.v, cmp_sumrec);
     fs = calloc(vb.n ? vb.n : 1, sizeof *fs);
     rc = -ENOMEM;
     if (!fs)

@@ -441,20 +441,31 @@ static void draw_details(struct tui_app *app, const struct layout *l)
     }
 }
 
-static void draw_help(const struct layout *l)
+static void draw_help(const struct layout *l, size_t *help_top)
 {
     size_t n = tui_keys_help_lines();
     char line[256];
     int y = 0;
 
+    size_t fit = l->msg > 1 ? (size_t)l->msg - 1 : 1, top = *help_top;
+
+    if (top + fit > n)                          /* the last page is full */
+        top = n > fit ? n - fit : 0;
+    *help_top = top;
     erase();
     attron(A_BOLD);
-    put(y++, 0, COLS, "vftr-tui keys (? or q closes this help)");
+    put(y++, 0, COLS, top + fit < n ? "vftr-tui keys (PgDn/Down/Space: more, any other key closes)"
+                                    : "vftr-tui keys (PgUp/Up: back, any other key closes)");
     attroff(A_BOLD);
-    for (size_t i = 0; i < n && y < l->msg; i++) {
+    for (size_t i = top; i < n && y < l->msg; i++) {
         tui_keys_help_line(i, line, sizeof line);
         put(y++, 0, COLS, line);
     }
+}
+
+size_t tui_screen_help_page(void)
+{
+    return LINES > 3 ? (size_t)LINES - 3 : 1;
 }
 
 void tui_screen_draw(struct tui_app *app)
@@ -462,7 +473,7 @@ void tui_screen_draw(struct tui_app *app)
     struct layout l = layout_of(app);
 
     if (app->help) {
-        draw_help(&l);
+        draw_help(&l, &app->help_top);
     } else {
         draw_status(app, &l);
         draw_axis(app, &l);
@@ -474,6 +485,13 @@ void tui_screen_draw(struct tui_app *app)
             draw_details(app, &l);
     }
     put(l.msg, 0, COLS, app->message);
+    refresh();
+}
+
+void tui_screen_status(void *ctx, struct tui_app *app)
+{
+    (void)ctx;
+    put(LINES - 1, 0, COLS, app->message);
     refresh();
 }
 

@@ -36,7 +36,14 @@ size_t tui_screen_layout(struct tui_app *app);
 
 void tui_screen_draw(struct tui_app *app);
 
+/* Help lines that one page of the help screen shows. */
+size_t tui_screen_help_page(void);
+
 /* Prompt on the last line (the keys.h prompt callback; ctx unused). */
 int tui_screen_prompt(void *ctx, const char *label, char *buf, size_t size);
+
+/* Draws app->message on the message line at once (the keys.h status
+ * callback; ctx unused), for actions that take a while. */
+void tui_screen_status(void *ctx, struct tui_app *app);
 
 #endif /* VFTR_TUI_SCREEN_H */

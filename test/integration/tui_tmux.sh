@@ -22,49 +22,13 @@ GEN_REF=$BUILD/test/tui/ref/tui_gen
 tmp=$(mktemp -d /tmp/vftr-tui-tmux.XXXXXX)
 S=vftr-tui-test-$$
 fails=0
-
-cleanup() {
-    tmux kill-session -t "$S" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# start, screen, wait_for, keys, check, pass, fail
+. "$(dirname "$0")/../tui/tmux_lib.sh"
 
 for p in "$TUI" "$GEN" "$GEN_REF"; do
     [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
 done
 command -v tmux >/dev/null || { echo "FAIL: tmux not installed"; exit 1; }
-
-# start W H ARGS...: vftr-tui in a new session; when it ends the pane
-# prints its exit status and the terminal modes it left behind.
-start() {
-    local w=$1 h=$2
-    shift 2
-    tmux kill-session -t "$S" 2>/dev/null
-    tmux new-session -d -s "$S" -x "$w" -y "$h" \
-        "TERM=xterm $TUI $*; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '; echo; sleep 60"
-}
-
-screen() { tmux capture-pane -t "$S" -p; }
-
-# wait_for REGEX [SECONDS]: polls the screen until a line matches.
-wait_for() {
-    local re=$1 limit=${2:-10} i=0
-    while [ "$i" -lt $((limit * 20)) ]; do
-        if screen | grep -Eq -- "$re"; then return 0; fi
-        sleep 0.05
-        i=$((i + 1))
-    done
-    return 1
-}
-
-keys() { tmux send-keys -t "$S" "$@"; }
-
-check() {     # check NAME REGEX [SECONDS]
-    if wait_for "$2" "${3:-10}"; then pass "$1"; else fail "$1 (no line matching /$2/)"; screen | sed 's/^/    | /'; fi
-}
 
 "$GEN" -p 4 -i 2000 -s 200 -S "$tmp/gen" || { echo "FAIL: tui_gen"; exit 1; }
 

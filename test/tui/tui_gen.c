@@ -5,12 +5,17 @@
  * vftr's OTF and against the reference OTF (the same source), like
  * test/compat.
  *
- * Usage: tui_gen [-p PROCS] [-i ITERATIONS] [-s SNAPSHOTS] [-S] [-e] STUB
+ * Usage: tui_gen [-p PROCS] [-i ITERATIONS] [-s SNAPSHOTS] [-S] [-e] [-c] [-t T] STUB
  *   -p  processes (1..9, default 4), one stream each
  *   -i  iterations per process (default 100)
  *   -s  K: snapshots at FIRST + k * span / K for k = 1 .. K-1 (default 0)
  *   -S  write summaries at the same times and at the end of the trace
  *   -e  no events at all (definitions only): a trace with no events
+ *   -c  a collective operation (MPI_Barrier, process group 1 = all ranks,
+ *       CollectiveOperation record) per iteration and process at base + 85
+ *   -t  T (0..3) threads per rank: processes P + (p - 1) * T + k, k = 1..T,
+ *       named "tP.K" (rank index P from 0), parent p, in p's stream; each
+ *       runs main over [FIRST, END) and nothing else
  *
  * Timer resolution 1000000 ticks/s (1 tick = 1 us).  Functions: 1 main,
  * 2 step, 3 compute, 4 io_write, 5 exchange.  FIRST = 1000.
@@ -41,6 +46,8 @@
 #define FIRST 1000u
 #define NFUNC 5
 #define MAXP 9
+#define MAXT 3
+#define MAXALL (MAXP * (1 + MAXT))
 #define MAXDEPTH 4
 
 static const char *const fnames[NFUNC + 1] = { "", "main", "step", "compute", "io_write",
@@ -49,11 +56,12 @@ static const char *const fnames[NFUNC + 1] = { "", "main", "step", "compute", "i
 struct frame { uint32_t f; uint64_t enter, child; };
 struct stat1 { uint64_t calls, excl, incl; };
 
-static struct frame stack[MAXP + 1][MAXDEPTH];
-static int depth[MAXP + 1];
-static struct stat1 stats[MAXP + 1][NFUNC + 1];
-static uint64_t inflight[MAXP + 1];   /* send time of p's message in flight, 0 if none */
+static struct frame stack[MAXALL + 1][MAXDEPTH];
+static int depth[MAXALL + 1];
+static struct stat1 stats[MAXALL + 1][NFUNC + 1];
+static uint64_t inflight[MAXALL + 1];   /* send time of p's message in flight, 0 if none */
 static int nproc = 4;
+static int nall = 4;                    /* ranks and threads */
 static int failures;
 
 static void check(int ok, const char *what)
@@ -83,7 +91,7 @@ static void leave(OTF_Writer *w, uint64_t t, int p)
 
 static void snapshot(OTF_Writer *w, uint64_t t)
 {
-    for (int p = 1; p <= nproc; p++) {
+    for (int p = 1; p <= nall; p++) {
         for (int k = 0; k < depth[p]; k++)
             check(OTF_Writer_writeEnterSnapshot(w, t, stack[p][k].enter, stack[p][k].f,
                                                 (uint32_t)p, 0) != 0, "writeEnterSnapshot");
@@ -97,7 +105,7 @@ static void snapshot(OTF_Writer *w, uint64_t t)
 /* The profile of [FIRST, t): completed calls plus the open ones up to t. */
 static void summary(OTF_Writer *w, uint64_t t)
 {
-    for (int p = 1; p <= nproc; p++) {
+    for (int p = 1; p <= nall; p++) {
         struct stat1 s[NFUNC + 1];
         uint64_t below = 0;      /* inclusive time of the open frame above */
 
@@ -121,24 +129,28 @@ static void summary(OTF_Writer *w, uint64_t t)
 int main(int argc, char **argv)
 {
     long iters = 100, nsnap = 0;
-    int sums = 0, empty = 0, c;
+    int sums = 0, empty = 0, coll = 0, nthreads = 0, c;
 
-    while ((c = getopt(argc, argv, "p:i:s:Se")) != -1) {
+    while ((c = getopt(argc, argv, "p:i:s:Sect:")) != -1) {
         switch (c) {
         case 'p': nproc = atoi(optarg); break;
         case 'i': iters = atol(optarg); break;
         case 's': nsnap = atol(optarg); break;
         case 'S': sums = 1; break;
         case 'e': empty = 1; break;
+        case 'c': coll = 1; break;
+        case 't': nthreads = atoi(optarg); break;
         default:
-            fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] STUB\n");
+            fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] [-c] [-t T] STUB\n");
             return 2;
         }
     }
-    if (optind != argc - 1 || nproc < 1 || nproc > MAXP || iters < 0 || nsnap < 0) {
-        fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] STUB\n");
+    if (optind != argc - 1 || nproc < 1 || nproc > MAXP || iters < 0 || nsnap < 0 ||
+        nthreads < 0 || nthreads > MAXT) {
+        fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] [-c] [-t T] STUB\n");
         return 2;
     }
+    nall = nproc * (1 + nthreads);
 
     const uint64_t end = FIRST + 20 + 100 * (uint64_t)iters;
     const uint64_t span = end - FIRST;
@@ -156,6 +168,26 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "rank %d", p - 1);
         check(OTF_Writer_writeDefProcess(w, 0, (uint32_t)p, name, 0) != 0, "process");
         check(OTF_Writer_assignProcess(w, (uint32_t)p, (uint32_t)p) != 0, "assign");
+    }
+    for (int p = 1; p <= nproc; p++)
+        for (int k = 1; k <= nthreads; k++) {
+            char name[32];
+            uint32_t tp = (uint32_t)(nproc + (p - 1) * nthreads + k);
+
+            snprintf(name, sizeof name, "t%d.%d", p - 1, k);
+            check(OTF_Writer_writeDefProcess(w, 0, tp, name, (uint32_t)p) != 0, "thread");
+            check(OTF_Writer_assignProcess(w, tp, (uint32_t)p) != 0, "assign thread");
+        }
+    if (coll) {
+        uint32_t ranks[MAXP];
+
+        for (int p = 1; p <= nproc; p++)
+            ranks[p - 1] = (uint32_t)p;
+        check(OTF_Writer_writeDefProcessGroup(w, 0, 1, "COMM_WORLD", (uint32_t)nproc, ranks)
+              != 0, "procgroup");
+        check(OTF_Writer_writeDefCollectiveOperation(w, 0, 1, "MPI_Barrier",
+                                                     OTF_COLLECTIVE_TYPE_BARRIER) != 0,
+              "collop def");
     }
     check(OTF_Writer_writeDefFunctionGroup(w, 0, 1, "APP") != 0, "group");
     for (uint32_t f = 1; f <= NFUNC; f++)
@@ -190,7 +222,7 @@ int main(int argc, char **argv)
                              : UINT64_MAX;                                   \
         }
 
-        for (int p = 1; p <= nproc; p++)
+        for (int p = 1; p <= nall; p++)
             enter(w, FIRST, p, 1);
         for (long i = 0; i < iters; i++) {
             uint64_t base = FIRST + 10 + 100 * (uint64_t)i;
@@ -227,12 +259,16 @@ int main(int argc, char **argv)
             BREAKS(base + 80);
             for (int p = 1; p <= nproc; p++)
                 leave(w, base + 80, p);
+            BREAKS(base + 85);
+            for (int p = 1; coll && p <= nproc; p++)
+                check(OTF_Writer_writeCollectiveOperation(w, base + 85, (uint32_t)p, 1, 1, 0, 0,
+                                                          0, 0, 0) != 0, "collop");
             BREAKS(base + 90);
             for (int p = 1; p <= nproc; p++)
                 leave(w, base + 90, p);
         }
         BREAKS(end);
-        for (int p = 1; p <= nproc; p++)
+        for (int p = 1; p <= nall; p++)
             leave(w, end, p);
         if (sums)
             summary(w, end);
