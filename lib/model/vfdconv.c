@@ -27,6 +27,7 @@
 #include "u64map.h"
 #include "vfd/vftr_vfd.h"
 #include "vfd/vftr_vfd_ext.h"
+#include "vfd/vftr_vfd_scan.h"
 
 #define CP_CACHE 256            /* call path cache slots per thread */
 #define MAX_DEPTH 512           /* deepest call path followed (deeper frames are dropped) */
@@ -144,6 +145,11 @@ struct rank {
     int have_run_id;
     uint64_t events;
     char host[VFTR_VFD_HOST_MAX];
+    /* the event chunks the first pass read, in file order, and how many of
+     * their records decoded: the replay reads them again through the fast
+     * scanner (vftr_vfd_scan.h); 12 bytes per chunk of events */
+    struct evchunk { uint64_t off; uint32_t n; } *chunks;
+    size_t nchunks, cchunks;
 };
 
 struct strtab {                 /* string -> index, by hash with probing salt */
@@ -648,6 +654,14 @@ static int scan_file(struct vftr_vfdconv *c, struct rank *r, struct vftr_vfd_rea
         }
         switch (rec.type) {
         case VFTR_VFD_REC_EVENT:
+            if (!r->nchunks || r->chunks[r->nchunks - 1].off != rec.offset) {
+                if (grow((void **)&r->chunks, &r->cchunks, r->nchunks + 1, sizeof *r->chunks) < 0) {
+                    rc = -ENOMEM;
+                    break;
+                }
+                r->chunks[r->nchunks++] = (struct evchunk){ rec.offset, 0 };
+            }
+            r->chunks[r->nchunks - 1].n++;
             rc = read_event(c, r, &rec);
             if (rc == -EBADMSG) {
                 warn(c, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
@@ -1011,6 +1025,7 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
             free(r->thr[t].colls);
         }
         free(r->thr);
+        free(r->chunks);
         free(r->regs);
         free(r->path);
         vftr_u64map_release(&r->thrmap);
@@ -1125,10 +1140,12 @@ struct src {
     struct rsrc *rs;
     const struct rank *r;
     const struct thr *t;
-    struct raw *q;              /* FIFO of raw records */
+    struct raw *q;              /* FIFO of raw records; qcap is 0 or a power of two */
     size_t qhead, qlen, qcap;
     struct frame *st;
     size_t depth, cst;
+    /* events of the last transform, handed out from ohead; ohead is 0
+     * whenever olen is (transform runs only then), so no wrap-around */
     struct vftr_vfdconv_event out[2 * MAX_DEPTH + 4];
     size_t ohead, olen;
     struct early *early;
@@ -1142,8 +1159,16 @@ struct src {
     uint32_t cache_cp[CP_CACHE], cache_f[CP_CACHE], cache_parent[CP_CACHE];
 };
 
+#define SCAN_BATCH 64           /* events decoded per call of the scanner */
+
 struct rsrc {                   /* one rank's file in a replay */
-    struct vftr_vfd_reader *rd;
+    struct vftr_vfd_reader *rd; /* definitions (call paths) */
+    struct vftr_vfd_scan *sc;   /* events, chunk by chunk (r->chunks) */
+    size_t ichunk;              /* next chunk to position ch at */
+    struct vftr_vfd_scan_chunk ch;
+    struct vftr_vfd_scan_event buf[SCAN_BATCH];
+    size_t bhead, blen;
+    int changed;                /* the events no longer decode as in the first pass */
     const struct rank *r;
     struct src *srcs;
     int eof;
@@ -1161,40 +1186,63 @@ static int cmp_early(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Reads the next event record of the rank's file into its thread's queue.
- * Returns 1, 0 at the end. */
-static int pull(struct rsrc *rs)
+/* The rank's next event (of the chunks the first pass read) into *ev.
+ * Returns 1, 0 at the end, -EBADMSG if the file changed since. */
+static int next_event(struct rsrc *rs, struct vftr_vfd_scan_event *ev)
 {
-    struct vftr_vfd_record rec;
+    while (rs->bhead == rs->blen) {
+        int n;
+
+        if (rs->ch.left == 0) {
+            if (rs->ichunk == rs->r->nchunks)
+                return 0;
+            rs->offset = rs->r->chunks[rs->ichunk].off;
+            if (vftr_vfd_scan_chunk(rs->sc, rs->offset, rs->r->chunks[rs->ichunk].n, &rs->ch) < 0)
+                return -EBADMSG;
+            rs->ichunk++;
+        }
+        n = vftr_vfd_scan_events(&rs->ch, rs->buf, SCAN_BATCH);
+        if (n < 0)
+            return n;
+        rs->bhead = 0;
+        rs->blen = (size_t)n;
+    }
+    *ev = rs->buf[rs->bhead++];
+    return 1;
+}
+
+/* The rank's next event record the replay uses, as *x of the thread with
+ * source index *ti.  Returns 1, 0 at the end, -errno. */
+static int next_raw(struct rsrc *rs, struct raw *out, long *tio)
+{
+    struct vftr_vfd_scan_event ev;
 
     while (!rs->eof) {
-        int rc = vftr_vfd_reader_next(rs->rd, &rec);
+        int rc = next_event(rs, &ev);
 
         if (rc <= 0) {
             rs->eof = 1;
-            return 0;
+            rs->changed = rc < 0;
+            return rc;
         }
-        rs->offset = rec.offset;
-        if (rec.type != VFTR_VFD_REC_EVENT)
-            continue;
         long ti;
+        uint32_t thread = rs->ch.thread;
 
-        if (rs->last_src && rs->last_id == rec.thread) {
+        if (rs->last_src && rs->last_id == thread) {
             ti = rs->last_src - 1;
         } else {
-            ti = vftr_u64map_get(&rs->r->thrmap, rec.thread);
+            ti = vftr_u64map_get(&rs->r->thrmap, thread);
             if (ti < 0)
                 continue;
-            rs->last_id = rec.thread;
+            rs->last_id = thread;
             rs->last_src = ti + 1;
         }
-        struct src *s = &rs->srcs[ti];
-        struct raw x = { rec.u.event.time, rec.u.event.kind, rec.u.event.id };
+        struct raw x = { ev.time, ev.kind, ev.id };
 
         if (x.kind == VFTR_VFD_OMP_BEGIN || x.kind == VFTR_VFD_OMP_END) {
             struct vftr_vfd_omp o;
 
-            if (vftr_vfd_omp_decode(rec.u.event.data, rec.u.event.id, &o) < 0)
+            if (vftr_vfd_omp_decode(ev.data, ev.id, &o) < 0)
                 continue;
             x.id = o.region;
         } else if (x.kind > VFTR_VFD_SAMPLE && x.kind != VFTR_VFD_MPI_SEND &&
@@ -1206,33 +1254,50 @@ static int pull(struct rsrc *rs)
             struct vftr_vfd_mpi_coll cl;
 
             if (x.kind == VFTR_VFD_MPI_COLL
-                    ? vftr_vfd_mpi_coll_decode(rec.u.event.data, rec.u.event.id, x.time, &cl) < 0
-                    : vftr_vfd_mpi_msg_decode(rec.u.event.data, rec.u.event.id, x.time, &m) < 0)
+                    ? vftr_vfd_mpi_coll_decode(ev.data, ev.id, x.time, &cl) < 0
+                    : vftr_vfd_mpi_msg_decode(ev.data, ev.id, x.time, &m) < 0)
                 continue;
         }
-        if (s->qlen == s->qcap) {
-            size_t ncap = s->qcap ? 2 * s->qcap : 256;
-            struct raw *nq = malloc(ncap * sizeof *nq);
-
-            if (!nq)
-                return -ENOMEM;
-            for (size_t k = 0; k < s->qlen; k++)
-                nq[k] = s->q[(s->qhead + k) % s->qcap];
-            free(s->q);
-            s->q = nq;
-            s->qcap = ncap;
-            s->qhead = 0;
-        }
-        s->q[(s->qhead + s->qlen) % s->qcap] = x;
-        s->qlen++;
+        *out = x;
+        *tio = ti;
         return 1;
     }
     return 0;
 }
 
+/* Reads the next event record of the rank's file into its thread's queue.
+ * Returns 1, 0 at the end, -errno. */
+static int pull(struct rsrc *rs)
+{
+    struct raw x;
+    long ti;
+    int rc = next_raw(rs, &x, &ti);
+
+    if (rc <= 0)
+        return rc;
+    struct src *s = &rs->srcs[ti];
+
+    if (s->qlen == s->qcap) {
+        size_t ncap = s->qcap ? 2 * s->qcap : 256;
+        struct raw *nq = malloc(ncap * sizeof *nq);
+
+        if (!nq)
+            return -ENOMEM;
+        for (size_t k = 0; k < s->qlen; k++)
+            nq[k] = s->q[(s->qhead + k) & (s->qcap - 1)];
+        free(s->q);
+        s->q = nq;
+        s->qcap = ncap;
+        s->qhead = 0;
+    }
+    s->q[(s->qhead + s->qlen) & (s->qcap - 1)] = x;
+    s->qlen++;
+    return 1;
+}
+
 static void emit(struct src *s, uint32_t type, uint64_t time, uint32_t func, uint32_t scl)
 {
-    struct vftr_vfdconv_event *e = &s->out[(s->ohead + s->olen) % (sizeof s->out / sizeof s->out[0])];
+    struct vftr_vfdconv_event *e = &s->out[s->ohead + s->olen];
 
     /* Enter/Leave use only these fields (see vfdconv.h); MPI events are
      * cleared whole by emit_mpi. */
@@ -1247,7 +1312,7 @@ static void emit(struct src *s, uint32_t type, uint64_t time, uint32_t func, uin
 /* An MPI event: every field cleared, then filled by the caller. */
 static struct vftr_vfdconv_event *emit_mpi(struct src *s, uint32_t type, uint64_t time)
 {
-    struct vftr_vfdconv_event *e = &s->out[(s->ohead + s->olen) % (sizeof s->out / sizeof s->out[0])];
+    struct vftr_vfdconv_event *e = &s->out[s->ohead + s->olen];
 
     memset(e, 0, sizeof *e);
     e->time = time;
@@ -1453,17 +1518,27 @@ static int advance(struct src *s)
         return 0;
     }
     while (s->olen == 0) {
-        if (s->qlen == 0) {
+        struct raw x;
+
+        if (s->r->nthr == 1) {          /* the rank's only thread: no queue */
+            long ti;
+
+            if (s->rs->eof)
+                break;
+            if ((rc = next_raw(s->rs, &x, &ti)) < 0)
+                return rc;
+            if (rc == 0)
+                break;
+        } else {
             while (s->qlen == 0 && !s->rs->eof)
                 if ((rc = pull(s->rs)) < 0)
                     return rc;
+            if (s->qlen == 0)
+                break;
+            x = s->q[s->qhead];
+            s->qhead = (s->qhead + 1) & (s->qcap - 1);
+            s->qlen--;
         }
-        if (s->qlen == 0)
-            break;
-        struct raw x = s->q[s->qhead];
-
-        s->qhead = (s->qhead + 1) % s->qcap;
-        s->qlen--;
         x.time = align_ns(s->r, x.time);
         if ((rc = transform(s, &x)) < 0)
             return rc;
@@ -1477,8 +1552,7 @@ static int advance(struct src *s)
         early_event(s, &s->early[s->iearly++], &s->head);
     } else if (o) {
         s->head = *o;
-        s->ohead = (s->ohead + 1) % (sizeof s->out / sizeof s->out[0]);
-        s->olen--;
+        s->ohead = --s->olen ? s->ohead + 1 : 0;
     } else if (!s->ended) {
         memset(&s->head, 0, sizeof s->head);
         s->head.type = VFTR_VFDCONV_END_PROCESS;
@@ -1593,6 +1667,12 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             goto out;
         }
         vftr_vfd_reader_scan_definitions(rs[i].rd);
+        rs[i].sc = vftr_vfd_scan_open(r->path);
+        if (!rs[i].sc) {
+            set_err(err, errlen, "%s: cannot open: %s", r->path, strerror(errno));
+            rc = -errno;
+            goto out;
+        }
         rs[i].srcs = calloc(r->nthr ? r->nthr : 1, sizeof *rs[i].srcs);
         if (!rs[i].srcs) {
             rc = -ENOMEM;
@@ -1642,7 +1722,7 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             goto out;
         if (!s->has_head)
             heap[0] = heap[--nh];
-        if (nh)
+        if (nh > 1)
             sift_down(heap, nh, 0);
         if (consumer->progress && (++tick & 0xffff) == 0) {
             bytes_done = 0;
@@ -1660,6 +1740,10 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
 out:
     if (events)
         *events = count;
+    for (size_t i = 0; i < n; i++)
+        if (rs[i].changed && err && errlen && !err[0])
+            set_err(err, errlen, "%s: offset %" PRIu64 ": the events chunk no longer reads as "
+                    "in the first pass (was the file changed?)", rs[i].r->path, rs[i].offset);
     for (size_t i = 0; i < n; i++) {
         if (rs[i].srcs)
             for (size_t t = 0; t < rs[i].r->nthr; t++) {
@@ -1669,6 +1753,7 @@ out:
             }
         free(rs[i].srcs);
         vftr_vfd_reader_close(rs[i].rd);
+        vftr_vfd_scan_close(rs[i].sc);
     }
     free(rs);
     free(heap);

@@ -1,0 +1,125 @@
+/* scan.c — the fast second read of event chunks (see vftr_vfd_scan.h). */
+#include "vftr_vfd_scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vfd_internal.h"
+#include "vftr_vfd.h"
+
+struct vftr_vfd_scan {
+    const uint8_t *base;        /* owned mapping of size bytes (NULL if empty) */
+    size_t size;
+};
+
+struct vftr_vfd_scan *vftr_vfd_scan_open(const char *path)
+{
+    struct vftr_vfd_scan *s;
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) < 0 || !(s = calloc(1, sizeof *s))) {
+        int e = errno;
+
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    s->size = (size_t)st.st_size;
+    if (s->size) {
+        void *m = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+        if (m == MAP_FAILED) {
+            int e = errno;
+
+            close(fd);
+            free(s);
+            errno = e;
+            return NULL;
+        }
+        s->base = m;
+    }
+    close(fd);
+    return s;
+}
+
+void vftr_vfd_scan_close(struct vftr_vfd_scan *s)
+{
+    if (!s)
+        return;
+    if (s->base)
+        munmap((void *)s->base, s->size);
+    free(s);
+}
+
+int vftr_vfd_scan_chunk(const struct vftr_vfd_scan *s, uint64_t off, uint32_t nrec,
+                        struct vftr_vfd_scan_chunk *ch)
+{
+    memset(ch, 0, sizeof *ch);
+    if (!s || off > s->size || s->size - off < VFTR_VFD_CHUNK_HEADER_SIZE)
+        return -EBADMSG;
+    const uint8_t *c = s->base + off;
+    uint32_t len = vfd_get32(c + VFD_C_LENGTH);
+
+    if (memcmp(c, VFD_CHUNK_MAGIC, 4) != 0 || vfd_get16(c + VFD_C_KIND) != VFTR_VFD_CHUNK_EVENTS ||
+        len > s->size - off - VFTR_VFD_CHUNK_HEADER_SIZE || nrec > vfd_get32(c + VFD_C_COUNT))
+        return -EBADMSG;
+    ch->p = c + VFTR_VFD_CHUNK_HEADER_SIZE;
+    ch->end = ch->p + len;
+    ch->time = vfd_get64(c + VFD_C_FIRST_TIME);
+    ch->thread = vfd_get32(c + VFD_C_THREAD);
+    ch->left = nrec;
+    return 0;
+}
+
+/* A varint; the one-byte case (most tags and deltas) inline. */
+static inline int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    if (*p < end && !(**p & 0x80)) {
+        *v = *(*p)++;
+        return 0;
+    }
+    return vfd_get_varint(p, end, v);
+}
+
+int vftr_vfd_scan_events(struct vftr_vfd_scan_chunk *ch, struct vftr_vfd_scan_event *ev,
+                         size_t max)
+{
+    const uint8_t *p = ch->p, *end = ch->end;
+    uint64_t time = ch->time;
+    size_t n = 0;
+
+    while (n < max && ch->left > 0) {
+        uint64_t tag, delta, len;
+        struct vftr_vfd_scan_event *e = &ev[n];
+
+        if (varint(&p, end, &tag) < 0 || varint(&p, end, &delta) < 0 || (tag >> 2) > UINT32_MAX)
+            return -EBADMSG;
+        time += delta;
+        e->time = time;
+        if ((tag & 3) != VFD_CODE_EXT) {
+            e->kind = VFTR_VFD_ENTER + (uint32_t)(tag & 3);
+            e->id = (uint32_t)(tag >> 2);
+            e->data = NULL;
+        } else {
+            if (varint(&p, end, &len) < 0 || len > (uint64_t)(end - p))
+                return -EBADMSG;
+            e->kind = (uint32_t)(tag >> 2);
+            e->id = (uint32_t)len;
+            e->data = p;
+            p += len;
+        }
+        ch->left--;
+        n++;
+    }
+    ch->p = p;
+    ch->time = time;
+    return (int)n;
+}

@@ -1,0 +1,57 @@
+/*
+ * vftr_vfd_scan.h — a fast second read of a .vfd file's event chunks.
+ *
+ * The general reader (vftr_vfd.h) validates everything: chunk magic and
+ * CRCs, truncation, resynchronisation after damage, every record.  A tool
+ * that has already read a file once through it (vfd2otf's first pass) knows
+ * which event chunks are sound and how many of their records decode; it
+ * keeps (offset, records) per chunk and reads the events again here
+ * without the per-record bookkeeping of the general reader.  The chunk
+ * header is still checked (magic, kind, length within the file) and every
+ * varint is bounds-checked, so a file changed between the two reads gives
+ * -EBADMSG, never a crash; CRCs are not computed again.
+ *
+ * Ownership: vftr_vfd_scan_open() returns a scanner the caller owns
+ * (vftr_vfd_scan_close()); event payload pointers stay valid until close.
+ * Thread-safety: a scanner is used by one thread at a time; distinct
+ * scanners are independent.  Errors: 0 / count or -errno; NULL + errno.
+ */
+#ifndef VFTR_VFD_VFTR_VFD_SCAN_H
+#define VFTR_VFD_VFTR_VFD_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct vftr_vfd_scan;   /* opaque: one mapped file */
+
+/* One event record, as vftr_vfd_reader_next() gives it (u.event). */
+struct vftr_vfd_scan_event {
+    uint64_t time;
+    uint32_t kind;              /* VFTR_VFD_ENTER, ... */
+    uint32_t id;                /* call path id; extended kinds: payload length */
+    const uint8_t *data;        /* extended kinds: payload, else NULL */
+};
+
+/* A position inside one event chunk. */
+struct vftr_vfd_scan_chunk {
+    const uint8_t *p, *end;     /* the rest of the payload */
+    uint64_t time;              /* time of the last record decoded */
+    uint32_t thread;            /* the chunk's thread */
+    uint32_t left;              /* records still to decode */
+};
+
+/* Maps path read-only.  NULL + errno. */
+struct vftr_vfd_scan *vftr_vfd_scan_open(const char *path);
+void vftr_vfd_scan_close(struct vftr_vfd_scan *s);
+
+/* Positions ch at the events chunk at file offset off, to decode its first
+ * nrec records.  -EBADMSG if no events chunk lies there. */
+int vftr_vfd_scan_chunk(const struct vftr_vfd_scan *s, uint64_t off, uint32_t nrec,
+                        struct vftr_vfd_scan_chunk *ch);
+
+/* Decodes up to max records of ch into ev.  Returns the number decoded (0
+ * when the chunk is done) or -EBADMSG. */
+int vftr_vfd_scan_events(struct vftr_vfd_scan_chunk *ch, struct vftr_vfd_scan_event *ev,
+                         size_t max);
+
+#endif /* VFTR_VFD_VFTR_VFD_SCAN_H */
