@@ -16,14 +16,14 @@
 #include "vfd/vftr_vfd_ext.h"
 #include "vftr.h"
 
-static VFTR_NI struct vftr_fn *region(struct vftr_thread *t, const char *name, uint32_t flags)
+static VFTR_NI struct vftr_fn *region(struct vftr_thread *t, const char *name)
 {
     size_t slot = ((uintptr_t)name >> 3) % (sizeof t->regions / sizeof t->regions[0]);
     struct vftr_fn *f = t->regions[slot].fn;
 
     if (f && t->regions[slot].name == name && strcmp(f->name, name) == 0)
         return f;
-    f = vftr_fn_region(name, flags);
+    f = vftr_fn_region(name, 0);
     if (f) {
         t->regions[slot].name = name;
         t->regions[slot].fn = f;
@@ -38,7 +38,7 @@ VFTR_EXPORT VFTR_NI void vftr_region_begin(const char *name)
 
     if (name == NULL || (t = vftr_hook_begin()) == NULL)
         return;
-    f = region(t, name, 0);
+    f = region(t, name);
     if (f)
         vftr_enter_at(t, f->addr, f, vftr_clock_now());
     vftr_guard_drop(t);
@@ -53,7 +53,7 @@ VFTR_EXPORT VFTR_NI void vftr_region_end(const char *name)
     if (name == NULL || (t = vftr_hook_begin()) == NULL)
         return;
     now = vftr_clock_now();
-    f = region(t, name, 0);
+    f = region(t, name);
     if (f)
         vftr_exit_at(t, f->addr, now);
     vftr_guard_drop(t);
@@ -101,32 +101,6 @@ VFTR_EXPORT VFTR_NI void vftr_resume(void)
 }
 
 /* The MPI wrappers' functions (ext.h): regions flagged VFTR_FN_MPI. */
-VFTR_EXPORT VFTR_NI void vftr_ext_enter(const char *name, uint64_t time)
-{
-    struct vftr_thread *t;
-    struct vftr_fn *f;
-
-    if (name == NULL || (t = vftr_hook_begin()) == NULL)
-        return;
-    f = region(t, name, VFTR_FN_MPI);
-    if (f)
-        vftr_enter_at(t, f->addr, f, time);
-    vftr_guard_drop(t);
-}
-
-VFTR_EXPORT VFTR_NI void vftr_ext_exit(const char *name, uint64_t time)
-{
-    struct vftr_thread *t;
-    struct vftr_fn *f;
-
-    if (name == NULL || (t = vftr_hook_begin()) == NULL)
-        return;
-    f = region(t, name, VFTR_FN_MPI);
-    if (f)
-        vftr_exit_at(t, f->addr, time);
-    vftr_guard_drop(t);
-}
-
 VFTR_EXPORT VFTR_NI void *vftr_ext_function(const char *name)
 {
     vftr_init_once();
@@ -145,20 +119,6 @@ VFTR_EXPORT VFTR_NI uint64_t vftr_ext_enter_fn(void *fn)
         return vftr_clock_now();
     now = vftr_clock_now();
     vftr_enter_at(t, f->addr, f, now);
-    vftr_guard_drop(t);
-    return now;
-}
-
-VFTR_EXPORT VFTR_NI uint64_t vftr_ext_exit_fn(void *fn)
-{
-    struct vftr_fn *f = fn;
-    struct vftr_thread *t;
-    uint64_t now;
-
-    if (f == NULL || (t = vftr_hook_begin()) == NULL)
-        return vftr_clock_now();
-    now = vftr_clock_now();
-    vftr_exit_at(t, f->addr, now);
     vftr_guard_drop(t);
     return now;
 }

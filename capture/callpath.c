@@ -391,6 +391,19 @@ VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
 
 /* ------------------------------------------------------------ profile */
 
+VFTR_NI void vftr_callpath_exclusive(const struct vftr_thread *t, uint32_t n,
+                                     const uint64_t *incl, int64_t *excl)
+{
+    for (uint32_t i = 0; i < n; i++)
+        excl[i] = (int64_t)incl[i];
+    for (uint32_t i = 0; i < n; i++) {
+        const struct vftr_node *nd = vftr_node_at(t, i);
+
+        if (nd->parent->parent && !(nd->flags & VFTR_FN_EXCLUDED))
+            excl[nd->parent->idx] -= (int64_t)incl[i];
+    }
+}
+
 VFTR_NI int vftr_callpath_profile(struct vftr_profile *p, double tps, double hook_cost)
 {
     return vftr_callpath_profile_at(p, tps, hook_cost, 0);
@@ -401,7 +414,8 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
 {
     struct vftr_thread *t;
     size_t total = 0, most = 0, k = 0;
-    uint64_t *excl, *incl;
+    uint64_t *incl;
+    int64_t *excl;
 
     memset(p, 0, sizeof *p);
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
@@ -437,14 +451,7 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
                 if (o->idx < n && now > o->t_enter)
                     incl[o->idx] += now - o->t_enter;
         }
-        for (i = 0; i < n; i++)
-            excl[i] = incl[i];
-        for (i = 0; i < n; i++) {
-            struct vftr_node *nd = vftr_node_at(t, i);
-
-            if (nd->parent->parent && !(nd->flags & VFTR_FN_EXCLUDED))
-                excl[nd->parent->idx] -= incl[i];
-        }
+        vftr_callpath_exclusive(t, n, incl, excl);
         for (i = 0; i < n; i++) {
             struct vftr_node *nd = vftr_node_at(t, i);
             struct vftr_profile_row *r;

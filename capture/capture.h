@@ -319,6 +319,12 @@ void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now) VFT
  * vftr_callpath_profile_release.  0 or -ENOMEM.
  */
 int vftr_callpath_profile(struct vftr_profile *p, double tps, double hook_cost) VFTR_NI;
+/* Exclusive times of nodes [0, n) of t from their inclusive times incl:
+ * each child's inclusive time taken off its parent's (markers of excluded
+ * functions give nothing).  Shared by the profile and the live queries. */
+void vftr_callpath_exclusive(const struct vftr_thread *t, uint32_t n, const uint64_t *incl,
+                             int64_t *excl) VFTR_NI;
+
 /* The same with the activations still open at tick `now` counted up to now
  * (now 0: not counted, as vftr_callpath_profile). */
 int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double hook_cost, uint64_t now)

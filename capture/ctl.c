@@ -681,14 +681,7 @@ static VFTR_NI void q_profile(struct emitter *e)
             if (now > te)
                 incl[chain[j]->idx] += now - te;
         }
-        for (uint32_t i = 0; i < nn; i++)
-            excl[i] = (int64_t)incl[i];
-        for (uint32_t i = 0; i < nn; i++) {
-            struct vftr_node *nd = node[i];
-
-            if (nd->parent->parent && !(nd->flags & VFTR_FN_EXCLUDED))
-                excl[nd->parent->idx] -= (int64_t)incl[i];
-        }
+        vftr_callpath_exclusive(t, nn, incl, excl);
         for (uint32_t i = 0; i < nn && !e->stop; i++) {
             struct vftr_node *nd = node[i];
 

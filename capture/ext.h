@@ -46,25 +46,20 @@ VFTR_EXT_API int vftr_ext_event(uint64_t time, uint32_t kind, const void *payloa
  * -errno. */
 VFTR_EXT_API int vftr_ext_chunk(const uint8_t *chunk, size_t len);
 
-/* Enter and exit of an MPI function (name: a string that lives as long as
- * the process, e.g. a literal), recorded as a function flagged
- * VFTR_VFD_FUNC_MPI in the call tree of the calling thread. */
-VFTR_EXT_API void vftr_ext_enter(const char *name, uint64_t time);
-VFTR_EXT_API void vftr_ext_exit(const char *name, uint64_t time);
-
-/* The same through a handle, for wrappers called millions of times: a
- * handle is made once per name (thread-safe; NULL when capture is off) and
- * is valid for the life of the process.  enter_fn and exit_fn read the
- * clock themselves and return the time they recorded (or read, when
- * capture does not record now), saving the wrapper a call. */
+/* Enter and exit of an MPI function, recorded as a function flagged
+ * VFTR_VFD_FUNC_MPI in the call tree of the calling thread.  The function
+ * is a handle, made once per name (a string that lives as long as the
+ * process; thread-safe; NULL when capture is off) and valid for the life of
+ * the process.  enter_fn and exit_fn_rec read the clock themselves and
+ * return the time they recorded (or read, when capture does not record
+ * now), saving the wrapper a call.  exit_fn_rec first records, at the
+ * exit's time, the MPI record rec of extended kind `kind`
+ * (VFTR_VFD_MPI_SEND/RECV: a struct vftr_vfd_mpi_msg; VFTR_VFD_MPI_COLL: a
+ * struct vftr_vfd_mpi_coll; a start later than the exit counts as the
+ * exit), or nothing when rec is NULL: one call instead of three for the
+ * common wrapper that completes one message. */
 VFTR_EXT_API void *vftr_ext_function(const char *name);
 VFTR_EXT_API uint64_t vftr_ext_enter_fn(void *fn);
-VFTR_EXT_API uint64_t vftr_ext_exit_fn(void *fn);
-/* exit_fn that first records, at the exit's time, the MPI record rec of
- * extended kind `kind` (VFTR_VFD_MPI_SEND/RECV: a struct vftr_vfd_mpi_msg;
- * VFTR_VFD_MPI_COLL: a struct vftr_vfd_mpi_coll; a start later than the
- * exit counts as the exit): one call instead of three for the common
- * wrapper that completes one message. */
 VFTR_EXT_API uint64_t vftr_ext_exit_fn_rec(void *fn, uint32_t kind, const void *rec);
 
 /* MPI_Init: the rank and size of this process (the .vfd is renamed to
