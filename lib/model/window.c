@@ -1097,26 +1097,8 @@ int vftr_window_set_threads(struct vftr_window *w, unsigned threads)
  */
 static void event_span(struct vftr_window *w)
 {
-    OTF_MasterControl *mc = OTF_Reader_getMasterControl(w->reader);
-    uint32_t n = mc ? OTF_MasterControl_getCount(mc) : 0;
-
-    for (uint32_t i = 0; i < n; i++) {
-        OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
-        OTF_RStream *s;
-        OTF_RBuffer *b;
-
-        if (!e || !(s = OTF_RStream_open(w->stub, e->argument, w->manager)))
-            continue;
-        b = OTF_RStream_getEventBuffer(s);
-        if (b && OTF_RBuffer_getFileProperties(b)) {
-            if (!w->info.have_events || b->firstTime < w->info.first)
-                w->info.first = b->firstTime;
-            if (!w->info.have_events || b->lastTime > w->info.last)
-                w->info.last = b->lastTime;
-            w->info.have_events = 1;
-        }
-        OTF_RStream_close(s);
-    }
+    w->info.have_events =
+        vftr_trace_event_span(w->stub, w->manager, w->reader, &w->info.first, &w->info.last);
 }
 
 struct vftr_window *vftr_window_open(const char *namestub, OTF_FileManager *manager, char *err,

@@ -128,14 +128,14 @@ static int on_timerange(void *user, uint32_t stream, uint64_t min_time, uint64_t
  * type.  Streams whose file is missing or unreadable are skipped: their
  * events cannot be read either.
  */
-static uint64_t first_event_time(const char *namestub, OTF_FileManager *manager,
-                                 OTF_Reader *reader)
+int vftr_trace_event_span(const char *namestub, OTF_FileManager *manager, OTF_Reader *reader,
+                          uint64_t *first, uint64_t *last)
 {
     OTF_MasterControl *mc = OTF_Reader_getMasterControl(reader);
     uint32_t nstreams = mc ? OTF_MasterControl_getCount(mc) : 0;
-    uint64_t first = 0;
     int found = 0;
 
+    *first = *last = 0;
     for (uint32_t i = 0; i < nstreams; i++) {
         OTF_MapEntry *entry = OTF_MasterControl_getEntryByIndex(mc, i);
         OTF_RStream *stream;
@@ -144,14 +144,16 @@ static uint64_t first_event_time(const char *namestub, OTF_FileManager *manager,
         if (!entry || !(stream = OTF_RStream_open(namestub, entry->argument, manager)))
             continue;
         events = OTF_RStream_getEventBuffer(stream);
-        if (events && OTF_RBuffer_getFileProperties(events) &&
-            (!found || events->firstTime < first)) {
-            first = events->firstTime;
+        if (events && OTF_RBuffer_getFileProperties(events)) {
+            if (!found || events->firstTime < *first)
+                *first = events->firstTime;
+            if (!found || events->lastTime > *last)
+                *last = events->lastTime;
             found = 1;
         }
         OTF_RStream_close(stream);
     }
-    return first;
+    return found;
 }
 
 /*
@@ -189,8 +191,11 @@ int vftr_trace_timebase(const char *namestub, OTF_FileManager *manager,
         goto out;
     }
 
-    if (!seen.have_range)
-        seen.first = first_event_time(namestub, manager, reader);
+    if (!seen.have_range) {
+        uint64_t last;
+
+        (void)vftr_trace_event_span(namestub, manager, reader, &seen.first, &last);
+    }
     base->resolution = seen.resolution;
     base->first = seen.first;
 

@@ -53,6 +53,16 @@ int vftr_trace_timebase(const char *namestub, OTF_FileManager *manager,
                         struct vftr_timebase *base, char *err, size_t errlen);
 
 /*
+ * The time span of the events of trace `namestub` (whose master control
+ * `reader` has read), from the first and last time stamps the stream files
+ * carry (OTF_RBuffer_getFileProperties; each stream file is opened through
+ * `manager` and closed again).  Returns 1 with *first and *last set, or 0
+ * (both 0) when no stream has events.
+ */
+int vftr_trace_event_span(const char *namestub, OTF_FileManager *manager, OTF_Reader *reader,
+                          uint64_t *first, uint64_t *last);
+
+/*
  * Enables in `reader` exactly the processes of the trace (as listed in its
  * master control file) that are in `list`, and disables all others.
  * Processes of `list` that the trace does not have are ignored.
