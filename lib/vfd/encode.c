@@ -220,21 +220,11 @@ int vftr_vfd_events_prefix(const uint8_t *payload, size_t len, size_t max, uint6
 /* Definition chunks share this frame: check the records fit, write them
  * one by one, fill the header.  Each encoder checks room per record. */
 
-static size_t name_len(const char *s)
-{
-    return s ? strlen(s) : 0;
-}
-
-static size_t add_bound(size_t total, size_t more)
-{
-    return total > SIZE_MAX - more ? SIZE_MAX : total + more;
-}
-
 size_t vftr_vfd_functions_bound(const struct vftr_vfd_function *f, size_t n)
 {
     size_t total = VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++)
-        total = add_bound(total, 5 + 5 + 10 + 10 + name_len(f[i].name));
+        total = vfd_add_bound(total, 5 + 5 + 10 + 10 + vfd_name_len(f[i].name));
     return total;
 }
 
@@ -242,7 +232,7 @@ size_t vftr_vfd_threads_bound(const struct vftr_vfd_thread *t, size_t n)
 {
     size_t total = VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++)
-        total = add_bound(total, 5 + 5 + 10 + 10 + 10 + name_len(t[i].name));
+        total = vfd_add_bound(total, 5 + 5 + 10 + 10 + 10 + vfd_name_len(t[i].name));
     return total;
 }
 
@@ -253,31 +243,15 @@ size_t vftr_vfd_callpaths_bound(size_t n)
     return VFTR_VFD_CHUNK_HEADER_SIZE + n * 20;
 }
 
-/* Room left for the payload, capped at what a reader accepts. */
-static uint8_t *payload_end(uint8_t *out, size_t cap)
-{
-    size_t room = cap - VFTR_VFD_CHUNK_HEADER_SIZE;
-    if (room > VFTR_VFD_MAX_PAYLOAD)
-        room = VFTR_VFD_MAX_PAYLOAD;
-    return out + VFTR_VFD_CHUNK_HEADER_SIZE + room;
-}
-
-static size_t finish(uint8_t *out, uint8_t *p, uint16_t kind, size_t n)
-{
-    uint8_t *payload = out + VFTR_VFD_CHUNK_HEADER_SIZE;
-    vfd_chunk_header(out, kind, 0, (uint32_t)(p - payload), (uint32_t)n, 0, 0);
-    return (size_t)(p - out);
-}
-
 size_t vftr_vfd_encode_functions(const struct vftr_vfd_function *f, size_t n, uint8_t *out,
                                  size_t cap)
 {
     if (!out || cap < VFTR_VFD_CHUNK_HEADER_SIZE || (n && !f) || n > UINT32_MAX)
         return 0;
-    uint8_t *end = payload_end(out, cap);
+    uint8_t *end = vfd_payload_end(out, cap);
     uint8_t *p = out + VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++) {
-        size_t len = name_len(f[i].name);
+        size_t len = vfd_name_len(f[i].name);
         if ((size_t)(end - p) < 30 || (size_t)(end - p) - 30 < len)
             return 0;
         p = vfd_put_varint(p, f[i].id);
@@ -288,7 +262,7 @@ size_t vftr_vfd_encode_functions(const struct vftr_vfd_function *f, size_t n, ui
             memcpy(p, f[i].name, len);
         p += len;
     }
-    return finish(out, p, VFTR_VFD_CHUNK_FUNCTIONS, n);
+    return vfd_finish_chunk(out, p, VFTR_VFD_CHUNK_FUNCTIONS, n);
 }
 
 size_t vftr_vfd_encode_callpaths(const struct vftr_vfd_callpath *c, size_t n, uint8_t *out,
@@ -296,7 +270,7 @@ size_t vftr_vfd_encode_callpaths(const struct vftr_vfd_callpath *c, size_t n, ui
 {
     if (!out || cap < VFTR_VFD_CHUNK_HEADER_SIZE || (n && !c) || n > UINT32_MAX)
         return 0;
-    uint8_t *end = payload_end(out, cap);
+    uint8_t *end = vfd_payload_end(out, cap);
     uint8_t *p = out + VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++) {
         if ((size_t)(end - p) < 20)
@@ -306,7 +280,7 @@ size_t vftr_vfd_encode_callpaths(const struct vftr_vfd_callpath *c, size_t n, ui
         p = vfd_put_varint(p, c[i].function);
         p = vfd_put_varint(p, c[i].thread);
     }
-    return finish(out, p, VFTR_VFD_CHUNK_CALLPATHS, n);
+    return vfd_finish_chunk(out, p, VFTR_VFD_CHUNK_CALLPATHS, n);
 }
 
 size_t vftr_vfd_encode_threads(const struct vftr_vfd_thread *t, size_t n, uint8_t *out,
@@ -314,10 +288,10 @@ size_t vftr_vfd_encode_threads(const struct vftr_vfd_thread *t, size_t n, uint8_
 {
     if (!out || cap < VFTR_VFD_CHUNK_HEADER_SIZE || (n && !t) || n > UINT32_MAX)
         return 0;
-    uint8_t *end = payload_end(out, cap);
+    uint8_t *end = vfd_payload_end(out, cap);
     uint8_t *p = out + VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++) {
-        size_t len = name_len(t[i].name);
+        size_t len = vfd_name_len(t[i].name);
         if ((size_t)(end - p) < 40 || (size_t)(end - p) - 40 < len)
             return 0;
         p = vfd_put_varint(p, t[i].id);
@@ -329,5 +303,5 @@ size_t vftr_vfd_encode_threads(const struct vftr_vfd_thread *t, size_t n, uint8_
             memcpy(p, t[i].name, len);
         p += len;
     }
-    return finish(out, p, VFTR_VFD_CHUNK_THREADS, n);
+    return vfd_finish_chunk(out, p, VFTR_VFD_CHUNK_THREADS, n);
 }

@@ -251,32 +251,6 @@ const char *vftr_vfd_omp_kind_name(uint32_t kind)
 
 /* ------------------------------------------------------ definitions */
 
-static size_t slen(const char *s)
-{
-    return s ? strlen(s) : 0;
-}
-
-static size_t add_sat(size_t a, size_t b)
-{
-    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
-}
-
-/* Payload room [out + header, limit): at most what a reader accepts. */
-static uint8_t *room_end(uint8_t *out, size_t cap)
-{
-    size_t room = cap - VFTR_VFD_CHUNK_HEADER_SIZE;
-    if (room > VFTR_VFD_MAX_PAYLOAD)
-        room = VFTR_VFD_MAX_PAYLOAD;
-    return out + VFTR_VFD_CHUNK_HEADER_SIZE + room;
-}
-
-static size_t close_chunk(uint8_t *out, uint8_t *p, uint16_t kind, size_t n)
-{
-    uint8_t *payload = out + VFTR_VFD_CHUNK_HEADER_SIZE;
-    vfd_chunk_header(out, kind, 0, (uint32_t)(p - payload), (uint32_t)n, 0, 0);
-    return (size_t)(p - out);
-}
-
 static int chunk_args_ok(const void *items, size_t n, const uint8_t *out, size_t cap)
 {
     return out != NULL && cap >= VFTR_VFD_CHUNK_HEADER_SIZE && (n == 0 || items != NULL) &&
@@ -295,7 +269,7 @@ size_t vftr_vfd_omp_regions_bound(const struct vftr_vfd_omp_region *r, size_t n)
 {
     size_t total = VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; r && i < n; i++)
-        total = add_sat(total, 60 + slen(r[i].function) + slen(r[i].file));
+        total = vfd_add_bound(total, 60 + vfd_name_len(r[i].function) + vfd_name_len(r[i].file));
     return total;
 }
 
@@ -304,11 +278,11 @@ size_t vftr_vfd_encode_omp_regions(const struct vftr_vfd_omp_region *r, size_t n
 {
     if (!chunk_args_ok(r, n, out, cap))
         return 0;
-    uint8_t *end = room_end(out, cap);
+    uint8_t *end = vfd_payload_end(out, cap);
     uint8_t *p = out + VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++) {
-        size_t fl = slen(r[i].function), sl = slen(r[i].file);
-        size_t need = add_sat(60, add_sat(fl, sl));
+        size_t fl = vfd_name_len(r[i].function), sl = vfd_name_len(r[i].file);
+        size_t need = vfd_add_bound(60, vfd_add_bound(fl, sl));
         if ((size_t)(end - p) < need)
             return 0;
         p = vfd_put_varint(p, r[i].id);
@@ -318,14 +292,14 @@ size_t vftr_vfd_encode_omp_regions(const struct vftr_vfd_omp_region *r, size_t n
         p = put_string(p, r[i].file, sl);
         p = vfd_put_varint(p, r[i].line);
     }
-    return close_chunk(out, p, VFTR_VFD_CHUNK_OMP_REGIONS, n);
+    return vfd_finish_chunk(out, p, VFTR_VFD_CHUNK_OMP_REGIONS, n);
 }
 
 size_t vftr_vfd_comms_bound(const struct vftr_vfd_comm *c, size_t n)
 {
     size_t total = VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; c && i < n; i++)
-        total = add_sat(total, add_sat(40 + slen(c[i].name), (size_t)c[i].size * 4));
+        total = vfd_add_bound(total, vfd_add_bound(40 + vfd_name_len(c[i].name), (size_t)c[i].size * 4));
     return total;
 }
 
@@ -333,11 +307,11 @@ size_t vftr_vfd_encode_comms(const struct vftr_vfd_comm *c, size_t n, uint8_t *o
 {
     if (!chunk_args_ok(c, n, out, cap))
         return 0;
-    uint8_t *end = room_end(out, cap);
+    uint8_t *end = vfd_payload_end(out, cap);
     uint8_t *p = out + VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++) {
-        size_t nl = slen(c[i].name);
-        size_t need = add_sat(40 + nl, (size_t)c[i].size * 4);
+        size_t nl = vfd_name_len(c[i].name);
+        size_t need = vfd_add_bound(40 + nl, (size_t)c[i].size * 4);
         if ((size_t)(end - p) < need || (c[i].size > 0 && c[i].ranks == NULL))
             return 0;
         p = vfd_put_varint(p, c[i].id);
@@ -348,7 +322,7 @@ size_t vftr_vfd_encode_comms(const struct vftr_vfd_comm *c, size_t n, uint8_t *o
             p += 4;
         }
     }
-    return close_chunk(out, p, VFTR_VFD_CHUNK_MPI_COMMS, n);
+    return vfd_finish_chunk(out, p, VFTR_VFD_CHUNK_MPI_COMMS, n);
 }
 
 int32_t vftr_vfd_comm_rank(const struct vftr_vfd_comm *c, uint32_t i)
@@ -371,14 +345,14 @@ size_t vftr_vfd_encode_clock_offsets(const struct vftr_vfd_clock_offset *o, size
 {
     if (!chunk_args_ok(o, n, out, cap))
         return 0;
-    uint8_t *end = room_end(out, cap);
+    uint8_t *end = vfd_payload_end(out, cap);
     uint8_t *p = out + VFTR_VFD_CHUNK_HEADER_SIZE;
     for (size_t i = 0; i < n; i++) {
         if ((size_t)(end - p) < 40)
             return 0;
         p = put_fields(p, &o[i], clock_fields, NFIELDS(clock_fields), 0);
     }
-    return close_chunk(out, p, VFTR_VFD_CHUNK_CLOCK_OFFSETS, n);
+    return vfd_finish_chunk(out, p, VFTR_VFD_CHUNK_CLOCK_OFFSETS, n);
 }
 
 size_t vftr_vfd_encode_run_id(const uint8_t run_id[16], uint8_t *out, size_t cap)
@@ -386,7 +360,7 @@ size_t vftr_vfd_encode_run_id(const uint8_t run_id[16], uint8_t *out, size_t cap
     if (run_id == NULL || out == NULL || cap < VFTR_VFD_CHUNK_HEADER_SIZE + 16)
         return 0;
     memcpy(out + VFTR_VFD_CHUNK_HEADER_SIZE, run_id, 16);
-    return close_chunk(out, out + VFTR_VFD_CHUNK_HEADER_SIZE + 16, VFTR_VFD_CHUNK_RUN_ID, 1);
+    return vfd_finish_chunk(out, out + VFTR_VFD_CHUNK_HEADER_SIZE + 16, VFTR_VFD_CHUNK_RUN_ID, 1);
 }
 
 int vftr_vfd_decode_run_id(const uint8_t *payload, size_t len, uint8_t run_id[16])

@@ -171,4 +171,37 @@ static inline void vfd_chunk_header(uint8_t *out, uint16_t kind, uint32_t thread
     vfd_put32(out + VFD_C_HEADER_CRC, vftr_vfd_crc32c(0, out, VFD_C_HEADER_CRC));
 }
 
+/* The encoders of definition chunks (encode.c, ext.c) share these. */
+
+/* Length of a name that may be NULL (then empty). */
+static inline size_t vfd_name_len(const char *s)
+{
+    return s ? strlen(s) : 0;
+}
+
+/* total + more, saturating at SIZE_MAX (worst-case chunk sizes). */
+static inline size_t vfd_add_bound(size_t total, size_t more)
+{
+    return total > SIZE_MAX - more ? SIZE_MAX : total + more;
+}
+
+/* End of the payload room of a chunk being encoded at out (cap bytes),
+ * capped at what a reader accepts. */
+static inline uint8_t *vfd_payload_end(uint8_t *out, size_t cap)
+{
+    size_t room = cap - VFTR_VFD_CHUNK_HEADER_SIZE;
+    if (room > VFTR_VFD_MAX_PAYLOAD)
+        room = VFTR_VFD_MAX_PAYLOAD;
+    return out + VFTR_VFD_CHUNK_HEADER_SIZE + room;
+}
+
+/* Fills the header of the definition chunk at out whose payload of n
+ * records ends at p; returns the chunk's size. */
+static inline size_t vfd_finish_chunk(uint8_t *out, uint8_t *p, uint16_t kind, size_t n)
+{
+    uint8_t *payload = out + VFTR_VFD_CHUNK_HEADER_SIZE;
+    vfd_chunk_header(out, kind, 0, (uint32_t)(p - payload), (uint32_t)n, 0, 0);
+    return (size_t)(p - out);
+}
+
 #endif /* VFTR_VFD_INTERNAL_H */
