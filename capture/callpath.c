@@ -338,6 +338,7 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
     n->depth = cur->depth + 1;
     n->idx = idx;
     n->id = (n->flags & VFTR_FN_EXCLUDED) ? 0 : atomic_fetch_add(&vftr_proc.next_node_id, 1);
+    n->enc = vftr_node_enc(n->id);
     if (kid_add(cur, n) != 0)
         return NULL;   /* the slot is reused by the next allocation */
     atomic_store_explicit(&t->nnodes, idx + 1, memory_order_release);

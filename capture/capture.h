@@ -54,6 +54,8 @@ struct vftr_ext_mpi_row;
 
 #define VFTR_NI __attribute__((no_instrument_function))
 #define VFTR_EXPORT __attribute__((visibility("default")))
+/* data of the library's own: addressed directly, not through the GOT */
+#define VFTR_HIDDEN __attribute__((visibility("hidden")))
 #define VFTR_LIKELY(x) __builtin_expect(!!(x), 1)
 #define VFTR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -62,7 +64,7 @@ struct vftr_ext_mpi_row;
 enum vftr_clock_kind { VFTR_CLK_TSC, VFTR_CLK_MONOTONIC, VFTR_CLK_TEST };
 
 /* The clock source of the process: chosen once at initialization. */
-extern enum vftr_clock_kind vftr_clock_kind;
+extern enum vftr_clock_kind vftr_clock_kind VFTR_HIDDEN;
 extern uint64_t (*vftr_clock_test_fn)(void *arg);
 extern void *vftr_clock_test_arg;
 
@@ -137,9 +139,10 @@ struct vftr_node {
     uint64_t calls;
     uint64_t time_incl;           /* ticks, summed over finished activations */
     uint32_t id;                  /* global call path id, 0 for the root and markers */
-    uint32_t flags;               /* VFTR_FN_PRECISE / VFTR_FN_EXCLUDED copied from fn */
+    uint32_t enc;                 /* the ENTER tag as written (vftr_node_enc), 0: none */
     struct vftr_node *succ;       /* the sibling entered after this one last time */
     /* cold */
+    uint32_t flags;               /* VFTR_FN_PRECISE / VFTR_FN_EXCLUDED copied from fn */
     struct vftr_fn *fn;           /* NULL for the root */
     struct vftr_node **kids;      /* open-addressing table keyed by addr */
     uint32_t nkids, kid_cap;      /* kid_cap is 0 or a power of two */
@@ -167,7 +170,10 @@ struct vftr_thread {
     uint32_t count;               /* events in the buffer */
     struct vftr_node *cur;        /* current call path */
     uint8_t *buf;                 /* chunk buffer (NULL: no trace) */
-    _Atomic size_t used;          /* payload bytes in buf (release-published) */
+    _Atomic(uint8_t *) pos;       /* end of the events in buf (release-published):
+                                   * buf + VFTR_VFD_CHUNK_HEADER_SIZE when empty */
+    uint8_t *fast_end;            /* the hooks' fast path appends while pos < fast_end;
+                                   * NULL while the buffer is empty or sampling is on */
     size_t room;                  /* flush before an event when used > room */
     uint64_t last_time;           /* time of the previous event: the delta base */
     uint64_t interval;            /* sampling interval in ticks, 0: all */
@@ -198,6 +204,34 @@ struct vftr_thread {
  * the finalizer and the signal handler wait (bounded) while it is IN_HOOK
  * and may read a thread whose guard is FREE or DONE (release/acquire). */
 enum { VFTR_GUARD_FREE = 0, VFTR_GUARD_IN_HOOK = 1, VFTR_GUARD_DONE = 2 };
+
+/* Payload bytes of events in t's buffer (t->buf != NULL). */
+static inline VFTR_NI size_t vftr_trace_used(struct vftr_thread *t)
+{
+    return (size_t)(atomic_load_explicit(&t->pos, memory_order_acquire) - t->buf)
+           - VFTR_VFD_CHUNK_HEADER_SIZE;
+}
+
+/*
+ * The ENTER tag of call path id as the hooks write it: its LEB128 bytes in
+ * the low three bytes (the first lowest) and their number in the high byte.
+ * The EXIT tag is the same with bit 0 set (the kind is in the tag's two low
+ * bits).  0 when the id is 0 or its tag needs more than three bytes
+ * (id >= 2^19): the hooks' fast path then leaves the event to the general
+ * one.
+ */
+static inline VFTR_NI uint32_t vftr_node_enc(uint32_t id)
+{
+    uint32_t tag = id << 2 | (VFTR_VFD_ENTER - VFTR_VFD_ENTER);
+
+    if (id == 0 || id >= (1u << 19))
+        return 0;
+    if (tag < 0x80)
+        return 1u << 24 | tag;
+    if (tag < 0x4000)
+        return 2u << 24 | (tag & 0x7f) | 0x80 | (tag >> 7) << 8;
+    return 3u << 24 | (tag & 0x7f) | 0x80 | ((tag >> 7 & 0x7f) | 0x80) << 8 | (tag >> 14) << 16;
+}
 
 /* The calling thread's state; NULL before its first hook. */
 extern __thread struct vftr_thread *vftr_tls __attribute__((tls_model("initial-exec")));
@@ -279,7 +313,7 @@ struct vftr_process {
     _Atomic int finalized;
 };
 
-extern struct vftr_process vftr_proc;
+extern struct vftr_process vftr_proc VFTR_HIDDEN;
 
 /* ------------------------------------------------------- callpath.c */
 
@@ -370,13 +404,13 @@ void vftr_trace_flush(struct vftr_thread *t) VFTR_NI;
 static inline VFTR_NI void vftr_trace_put(struct vftr_thread *t, uint64_t now, uint32_t kind,
                                           uint32_t id)
 {
-    size_t n = atomic_load_explicit(&t->used, memory_order_relaxed);
+    size_t n = vftr_trace_used(t);
     uint64_t last;
     uint8_t *p;
 
     if (VFTR_UNLIKELY(n > t->room)) {
         vftr_trace_flush(t);
-        n = atomic_load_explicit(&t->used, memory_order_relaxed);
+        n = vftr_trace_used(t);
         if (n > t->room)
             return;
     }
@@ -390,8 +424,10 @@ static inline VFTR_NI void vftr_trace_put(struct vftr_thread *t, uint64_t now, u
     p = vftr_vfd_put_event(p, kind, id, now - last);
     t->last_time = now;
     t->count++;
-    atomic_store_explicit(&t->used, (size_t)(p - t->buf) - VFTR_VFD_CHUNK_HEADER_SIZE,
-                          memory_order_release);
+    atomic_store_explicit(&t->pos, p, memory_order_release);
+    /* the buffer holds an event now: the fast path may append (unless
+     * sampling must decide about each event) */
+    t->fast_end = t->interval ? NULL : t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + t->room + 1;
 }
 
 /* Appends an extended event (kind >= VFTR_VFD_PAUSE, payload of len <=

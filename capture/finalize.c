@@ -79,7 +79,7 @@ VFTR_NI void vftr_finalize(void)
         if (t != self && atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_IN_HOOK)
             continue;   /* stuck in a hook: leave it alone */
         vftr_trace_close_frames(t, end_ticks);
-        if (t->trace || atomic_load_explicit(&t->used, memory_order_relaxed))
+        if (t->trace || (t->buf && vftr_trace_used(t)))
             vftr_trace_flush_thread(t, false);
     }
     tps = vftr_clock_ticks_per_second(10);

@@ -67,6 +67,7 @@ VFTR_NI struct vftr_thread *vftr_thread_new(bool current)
         t->buf_cap = s->buffer_bytes ? s->buffer_bytes : (64u << 10);
         t->buf = malloc(t->buf_cap);
         t->room = t->buf_cap - VFTR_VFD_CHUNK_HEADER_SIZE - VFTR_EVENT_SLACK;
+        atomic_init(&t->pos, t->buf ? t->buf + VFTR_VFD_CHUNK_HEADER_SIZE : NULL);
         t->defs_cap = VFTR_THREAD_DEFS_BYTES;
         t->defs = malloc(t->defs_cap);
         if (t->buf == NULL || t->defs == NULL) {

@@ -280,7 +280,7 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
 
 VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
 {
-    size_t used = atomic_load_explicit(&t->used, memory_order_acquire), len;
+    size_t used = t->buf ? vftr_trace_used(t) : 0, len;
     uint32_t count = t->count, written = 0;
     uint8_t *defs = from_signal ? vftr_proc.emergency : t->defs;
     size_t defs_cap = from_signal ? vftr_proc.emergency_cap : t->defs_cap;
@@ -316,7 +316,8 @@ VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
     if (atomic_load(&vftr_proc.trace_off))
         t->trace = false;
     t->count = 0;
-    atomic_store_explicit(&t->used, 0, memory_order_release);
+    t->fast_end = NULL;   /* the next event sets first_time: the general path */
+    atomic_store_explicit(&t->pos, t->buf + VFTR_VFD_CHUNK_HEADER_SIZE, memory_order_release);
     t->flushing = false;
     return rc;
 }
@@ -324,14 +325,15 @@ VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
 VFTR_NI int vftr_trace_put_ext(struct vftr_thread *t, uint64_t now, uint32_t kind,
                                const void *payload, uint32_t len)
 {
-    size_t n = atomic_load_explicit(&t->used, memory_order_relaxed);
+    size_t n;
     uint8_t *p;
 
     if (kind < VFTR_VFD_PAUSE || len > VFTR_EXT_PAYLOAD_MAX || t->buf == NULL)
         return -1;
+    n = vftr_trace_used(t);
     if (n > t->room) {
         vftr_trace_flush(t);
-        n = atomic_load_explicit(&t->used, memory_order_relaxed);
+        n = vftr_trace_used(t);
         if (n > t->room || !t->trace)
             return -1;
     }
@@ -348,8 +350,7 @@ VFTR_NI int vftr_trace_put_ext(struct vftr_thread *t, uint64_t now, uint32_t kin
     p += len;
     t->last_time = now;
     t->count++;
-    atomic_store_explicit(&t->used, (size_t)(p - t->buf) - VFTR_VFD_CHUNK_HEADER_SIZE,
-                          memory_order_release);
+    atomic_store_explicit(&t->pos, p, memory_order_release);
     return 0;
 }
 

@@ -6,7 +6,7 @@
 # (BENCH_EXTRA); `make bench-capture` alone.  The table goes to
 # $(BUILD)/bench/capture.md.
 #
-#   make bench-capture BENCH_CAPTURE_RUNS=3   fewer runs (best of 5 by default)
+#   make bench-capture BENCH_CAPTURE_RUNS=3   fewer rounds (best of 7 by default)
 
 BCAP_DIR  := $(BUILD)/bench/capture
 BCAP_BINS := $(BCAP_DIR)/bc_plain $(BCAP_DIR)/bc_instr $(BCAP_DIR)/libbc_empty.so \

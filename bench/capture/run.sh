@@ -8,7 +8,8 @@
 #   profile   under vftr-run, profile only (VFTR_SAMPLING_ACTIVE=0)
 #   trace     under vftr-run, full trace (every enter and exit)
 #   uftrace   under `uftrace record --no-libcall` (Debian's uftrace)
-# Each best of BENCH_CAPTURE_RUNS runs (default 5).  ns per call =
+# Each best of BENCH_CAPTURE_RUNS runs (default 7), in rounds that run
+# every variant once (interleaved).  ns per call =
 # (work time - plain work time) / calls, where the work time is measured by
 # the program around its workload (start-up and finalization excluded).
 # Finalization = time from the end of main to the process being reaped,
@@ -20,8 +21,8 @@ set -u
 export LC_ALL=C
 
 BUILD=${BUILD:-build}
-RUNS=${BENCH_CAPTURE_RUNS:-5}
-[ -n "$RUNS" ] || RUNS=5
+RUNS=${BENCH_CAPTURE_RUNS:-7}
+[ -n "$RUNS" ] || RUNS=7
 FIB_N=${BENCH_CAPTURE_FIB:-32}
 WIDE_N=${BENCH_CAPTURE_WIDE:-7000000}
 D=$BUILD/bench/capture
@@ -66,51 +67,56 @@ one() {
         END { if (c == "" || w == "" || e == "") exit 1; print w, t1 - e, c }' "$dir/out"
 }
 
-# best VARIANT WORKLOAD N: best of RUNS into WORKNS/FIN/CALLS[v:w]; keeps
-# the last run's directory as $WORK/v-w for the file measurements.
-best() {
-    local v=$1 w=$2 n=$3 i r bw= bf=
-    for i in $(seq 1 "$RUNS"); do
-        rm -rf "$WORK/$v-$w"
-        if ! r=$(one "$v" "$w" "$n" "$WORK/$v-$w"); then
-            failed+=("$v on $w: $(head -c 300 "$WORK/$v-$w/err" | tr '\n' ' ')")
-            return 1
-        fi
-        set -- $r
-        { [ -z "$bw" ] || [ "$1" -lt "$bw" ]; } && bw=$1
-        { [ -z "$bf" ] || [ "$2" -lt "$bf" ]; } && bf=$2
-        CALLS[$v:$w]=$3
-        set -- "$v" "$w" "$n"
-    done
-    WORKNS[$v:$w]=$bw
-    FIN[$v:$w]=$bf
+# once VARIANT WORKLOAD N: one more run of the variant; keeps the best work
+# time and finalization in WORKNS/FIN[v:w] and the run's directory as
+# $WORK/v-w (for the file measurements).  1 when the run failed.
+once() {
+    local v=$1 w=$2 n=$3 r
+    rm -rf "$WORK/$v-$w"
+    if ! r=$(one "$v" "$w" "$n" "$WORK/$v-$w"); then
+        failed+=("$v on $w: $(head -c 300 "$WORK/$v-$w/err" | tr '\n' ' ')")
+        return 1
+    fi
+    set -- $r
+    { [ -z "${WORKNS[$v:$w]:-}" ] || [ "$1" -lt "${WORKNS[$v:$w]}" ]; } && WORKNS[$v:$w]=$1
+    { [ -z "${FIN[$v:$w]:-}" ] || [ "$2" -lt "${FIN[$v:$w]}" ]; } && FIN[$v:$w]=$2
+    CALLS[$v:$w]=$3
+    return 0
 }
 
 variants=(plain empty floor profile trace uftrace)
 have_vftr=1; [ -x "$VFTR_RUN" ] || { have_vftr=0; failed+=("vftr-run not built ($VFTR_RUN)"); }
 have_uftrace=1; command -v uftrace >/dev/null || { have_uftrace=0; failed+=("uftrace not installed"); }
 
+# Rounds: every variant once per round, RUNS rounds, best of each kept.  A
+# slow phase of the shared machine then hits all variants alike instead of
+# the ones that happened to run in it, which the ratios would feel.
 for w in fib wide; do
     n=$FIB_N; [ "$w" = wide ] && n=$WIDE_N
-    for v in "${variants[@]}"; do
-        case $v in profile|trace) [ "$have_vftr" = 1 ] || continue ;; esac
-        [ "$v" = uftrace ] && [ "$have_uftrace" = 0 ] && continue
-        echo "bench-capture: $w: $v (best of $RUNS)" >&2
-        best "$v" "$w" "$n" || continue
-        if [ "$v" = trace ]; then
-            f=$(find "$WORK/trace-$w" -maxdepth 1 -name '*.vfd' | head -n 1)
-            if [ -n "$f" ]; then
-                BYTES[$w]=$(stat -c %s "$f")
-                if [ -x "$VFDCOUNT" ] && "$VFDCOUNT" "$f" >"$f.count" 2>/dev/null; then
-                    EVENTS[$w]=$(awk '$1 == "events" { print $2 }' "$f.count")
-                    ENTERS[$w]=$(awk '$1 == "enter" { print $2 }' "$f.count")
-                fi
-            else
-                failed+=("trace on $w: no .vfd written")
-            fi
-        fi
-        rm -rf "$WORK/$v-$w/uftrace.data"
+    declare -A dead=()
+    for i in $(seq 1 "$RUNS"); do
+        echo "bench-capture: $w: round $i of $RUNS" >&2
+        for v in "${variants[@]}"; do
+            case $v in profile|trace) [ "$have_vftr" = 1 ] || continue ;; esac
+            [ "$v" = uftrace ] && [ "$have_uftrace" = 0 ] && continue
+            [ -n "${dead[$v]:-}" ] && continue
+            once "$v" "$w" "$n" || dead[$v]=1
+            rm -rf "$WORK/$v-$w/uftrace.data"
+        done
     done
+    if [ "$have_vftr" = 1 ] && [ -z "${dead[trace]:-}" ]; then
+        f=$(find "$WORK/trace-$w" -maxdepth 1 -name '*.vfd' | head -n 1)
+        if [ -n "$f" ]; then
+            BYTES[$w]=$(stat -c %s "$f")
+            if [ -x "$VFDCOUNT" ] && "$VFDCOUNT" "$f" >"$f.count" 2>/dev/null; then
+                EVENTS[$w]=$(awk '$1 == "events" { print $2 }' "$f.count")
+                ENTERS[$w]=$(awk '$1 == "enter" { print $2 }' "$f.count")
+            fi
+        else
+            failed+=("trace on $w: no .vfd written")
+        fi
+    fi
+    unset dead
 done
 
 # ns per call of variant v on workload w, or "-"
@@ -130,7 +136,7 @@ verdict() {
 {
     echo "# Capture benchmark"
     echo
-    echo "bcprog: fib($FIB_N) and a wide tree (64 leaves, $WIDE_N calls); best of $RUNS runs;"
+    echo "bcprog: fib($FIB_N) and a wide tree (64 leaves, $WIDE_N calls); best of $RUNS runs in interleaved rounds;"
     echo "ns/call = (work time - plain work time) / calls; host $(uname -n), $(nproc) cores."
     echo
     echo "| workload | variant | calls | work [ms] | ns/call | finalization [ms] |"
