@@ -2,17 +2,23 @@
 # bench/conv/run.sh — vfd2otf's speed and memory (issue 5):
 #   - 16 .vfd files (test/conv/mkvfd "big": nested calls and a message ring)
 #     with BENCH_CONV_EVENTS events in all (default 10 M);
-#   - vfd2otf -j 1 and -j 2: events/s (wall clock) and peak memory (RSS);
+#   - vfd2otf -j 1 and -j 2: events/s (wall clock and CPU time) and peak
+#     memory (RSS);
 #   - the reference library's own write rate on the same events: bench/conv
 #     refwrite reads vfd2otf's trace with the reference reader once without
 #     and once with writing every event again through the reference
-#     OTF_Writer; the difference is its write time;
+#     OTF_Writer; its write time is the difference of the two passes.
+#     Each pass is a difference-prone measurement, so refwrite runs 3 times,
+#     interleaved with vfd2otf's runs (ref, -j 1, -j 2, ref, -j 1, -j 2,
+#     ref, -j 1, -j 2), and the reference's write time is the best (least)
+#     read+write pass minus the best read pass, on CPU time and on wall
+#     clock separately; vfd2otf counts with its best of 3 runs too;
 #   - memory independent of trace length: peak RSS at a quarter of the events.
-# Targets: vfd2otf >= 2x the reference's write rate; RSS(full) <= 1.25 x
-# RSS(quarter) + 4 MiB.  Prints a table (also to $BUILD/bench/conv.md).
-# Rates are given by wall clock and by CPU time (user + system): on a shared
-# machine the wall clock measures the other jobs too, so the -j 1 target is
-# judged on CPU time of both sides; the -j 2 speed-up needs the wall clock.
+# Targets: vfd2otf -j 1 >= 2x the reference's write rate (CPU time: on a
+# shared machine the wall clock measures the other jobs too); -j 2 against
+# -j 1 by wall clock >= 1.6x (needs 2 idle cores: the load average at the
+# start is printed); RSS(full) <= 1.25 x RSS(quarter) + 4 MiB.  Prints a
+# table (also to $BUILD/bench/conv.md).
 set -u
 BUILD=${BUILD:-build}
 N=${BENCH_CONV_EVENTS:-10000000}
@@ -28,23 +34,44 @@ per=$((N / FILES))
 "$MK" big "$OUT/in" "$per" $FILES || { echo "bench-conv: mkvfd failed"; exit 1; }
 "$MK" big "$OUT/in4" $((per / 4)) $FILES || exit 1
 
-run() {  # jobs input stub -> "events seconds rss_kib"
+run() {  # jobs input stub -> "events seconds rss_kib cpu_seconds"
     /usr/bin/time -f '%e %M %U %S' -o "$OUT/time" "$V2O" -j "$1" -o "$OUT/$3" "$2" >"$OUT/log" 2>&1 \
         || { echo "bench-conv: vfd2otf failed: $(tail -2 "$OUT/log")" >&2; exit 1; }
     ev=$(sed -n 's/.* \([0-9]*\) events,.*/\1/p' "$OUT/log")
     echo "$ev $(awk '{ print $1, $2, $3 + $4 }' "$OUT/time")"
 }
-best() {  # best of 2 runs by time
-    local a b
-    a=$(run "$@"); b=$(run "$@")
-    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x); split(b, y); print (y[2] < x[2] ? b : a) }'
+better() {  # keeps in $1 (a variable name) the run with the least CPU time
+    local cur=${!1} new=$2
+    if [ -z "$cur" ] || awk -v a="$cur" -v b="$new" 'BEGIN { split(a, x); split(b, y); exit !(y[4] < x[4]) }'; then
+        printf -v "$1" '%s' "$new"
+    fi
 }
-read -r ev1 s1 m1 c1 <<<"$(best 1 "$OUT/in" t1)"
-read -r ev2 s2 m2 c2 <<<"$(best 2 "$OUT/in" t2)"
+refpass() {  # -> "events read_s readwrite_s read_cpu readwrite_cpu"
+    local out
+    out=$("$REFW" "$OUT/t1" "$OUT/ref") || { echo "bench-conv: refwrite failed" >&2; exit 1; }
+    rm -f "$OUT"/ref.*
+    echo "$out" | awk '{ print $2, $4, $6, $8, $10 }'
+}
+b1=; b2=; w1=; w2=; refn=; ra=; rb=; rca=; rcb=
+"$V2O" -q -j 1 -o "$OUT/t1" "$OUT/in" || { echo "bench-conv: vfd2otf failed"; exit 1; }
+for k in 1 2 3; do
+    read -r n a b ca cb <<<"$(refpass)"
+    refn=$n
+    ra=$(awk -v x="$ra" -v y="$a" 'BEGIN { print (x == "" || y < x) ? y : x }')
+    rb=$(awk -v x="$rb" -v y="$b" 'BEGIN { print (x == "" || y < x) ? y : x }')
+    rca=$(awk -v x="$rca" -v y="$ca" 'BEGIN { print (x == "" || y < x) ? y : x }')
+    rcb=$(awk -v x="$rcb" -v y="$cb" 'BEGIN { print (x == "" || y < x) ? y : x }')
+    r=$(run 1 "$OUT/in" t1); better b1 "$r"
+    # the wall clock of -j 1 and -j 2: best by wall clock
+    [ -z "$w1" ] || awk -v a="$w1" -v b="$r" 'BEGIN { split(a, x); split(b, y); exit !(y[2] < x[2]) }' && w1=$r
+    r=$(run 2 "$OUT/in" t2); better b2 "$r"
+    [ -z "$w2" ] || awk -v a="$w2" -v b="$r" 'BEGIN { split(a, x); split(b, y); exit !(y[2] < x[2]) }' && w2=$r
+done
+read -r ev1 _ m1 c1 <<<"$b1"
+read -r _ s1 _ _ <<<"$w1"
+read -r ev2 _ m2 c2 <<<"$b2"
+read -r _ s2 _ _ <<<"$w2"
 read -r ev4 s4 m4 c4 <<<"$(run 1 "$OUT/in4" t4)"
-refout=$("$REFW" "$OUT/t1" "$OUT/ref") || { echo "bench-conv: refwrite failed"; exit 1; }
-read -r _ refn _ ra _ rb _ rca _ rcb <<<"$refout"
-rm -f "$OUT"/ref.*
 
 awk -v ev1="$ev1" -v s1="$s1" -v m1="$m1" -v ev2="$ev2" -v s2="$s2" -v m2="$m2" \
     -v c1="$c1" -v c2="$c2" -v rca="$rca" -v rcb="$rcb" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
@@ -60,8 +87,8 @@ BEGIN {
     printf "| metric | wall clock | CPU time | target | result |\n|---|---:|---:|---|---|\n"
     printf "| vfd2otf -j 1 | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", r1 / 1e6, s1, q1 / 1e6, c1
     printf "| vfd2otf -j 2 | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", r2 / 1e6, s2, q2 / 1e6, c2
-    printf "| speed-up -j 2 / -j 1 | %.2f x | | shown | |\n", r2 / r1
-    printf "| reference OTF_Writer, same events | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", ref / 1e6, w, cref / 1e6, cw
+    printf "| speed-up -j 2 / -j 1 (wall clock) | %.2f x | | >= 1.6 x (2 idle cores) | %s |\n", r2 / r1, verdict(r2 / r1 >= 1.6)
+    printf "| reference OTF_Writer, same events (best read+write - best read, of 3) | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", ref / 1e6, w, cref / 1e6, cw
     printf "| vfd2otf -j 1 / reference write rate | %.2f x | %.2f x | >= 2 x (CPU) | %s |\n", r1 / ref, q1 / cref, verdict(q1 / cref >= 2)
     printf "| vfd2otf -j 2 / reference write rate | %.2f x | | >= 2 x (wall) | %s |\n", r2 / ref, verdict(r2 / ref >= 2)
     printf "| peak memory -j 1, %d events | %.1f MiB | | | |\n", ev1, m1 / 1024

@@ -1,75 +1,129 @@
 /*
  * vfd2otf-mpi — vfd2otf spread over MPI ranks: the same command line and the
- * same trace.  Every rank reads the definitions and MPI records of all files
- * (vftr_vfdconv_open: needed to number functions and match messages the
- * same way everywhere); the event streams are shared out round-robin (rank
- * k writes streams k+1, k+1+size, ...), each rank re-reading only the files
- * of its own streams; rank 0 writes the global definitions and the master
- * file and prints the summary.  With the snapshot options rank 0 does the
- * whole event pass (otfout_snap_pass): the engine needs one time order.
+ * same trace.
+ *
+ * First pass: file i is read by rank i % size only (in -j threads); what
+ * the conversion must know of every file (definitions, threads, the MPI
+ * records for message matching, clock offsets, chunk lists, warnings) is
+ * exchanged with one MPI_Allgatherv (vftr_vfdconv_share), after which
+ * every rank holds the same engine state and numbers everything alike.
+ * Second pass: the event streams are shared out round-robin (rank k writes
+ * streams k+1, k+1+size, ...), each rank re-reading only the files of its
+ * own streams.  Rank 0 writes the global definitions and the master file,
+ * prints the warnings and the summary.  With the snapshot options rank 0
+ * does the whole event pass (otfout_snap_pass): the engine needs one time
+ * order.
  */
+#include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "otfout.h"
 #include "vfd2otf_cli.h"
 
+struct share {
+    int rank, size;
+};
+
+static int mine(void *ctx, size_t file)
+{
+    const struct share *s = ctx;
+
+    return file % (size_t)s->size == (size_t)s->rank;
+}
+
+/* MPI_Allgatherv of every rank's buffer (int counts: at most 2 GiB in all;
+ * every rank sees the same total, so all give up together). */
+static int exchange(void *ctx, const void *buf, size_t len, void **all, size_t *alllen)
+{
+    const struct share *s = ctx;
+    int *lens = malloc((size_t)s->size * sizeof *lens);
+    int *displs = malloc((size_t)s->size * sizeof *displs);
+    int my = len > INT_MAX ? -1 : (int)len;
+    long long total = 0;
+    int rc = 0;
+
+    *all = NULL;
+    *alllen = 0;
+    if (!lens || !displs) {
+        free(lens);
+        free(displs);
+        return -ENOMEM;
+    }
+    MPI_Allgather(&my, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int i = 0; i < s->size; i++) {
+        if (lens[i] < 0 || total > INT_MAX)
+            rc = -EOVERFLOW;
+        displs[i] = (int)(total > INT_MAX ? 0 : total);
+        total += lens[i] < 0 ? 0 : lens[i];
+    }
+    if (total > INT_MAX)
+        rc = -EOVERFLOW;
+    if (rc == 0) {
+        *all = malloc(total ? (size_t)total : 1);
+        /* a rank out of memory here can neither receive nor tell the
+         * others without another collective: end the job rather than hang */
+        if (!*all)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        MPI_Allgatherv(buf, my, MPI_BYTE, *all, lens, displs, MPI_BYTE, MPI_COMM_WORLD);
+        *alllen = (size_t)total;
+    }
+    free(lens);
+    free(displs);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     struct vfd2otf_cli cli;
     struct vftr_vfdconv *conv = NULL;
+    struct share sh = { 0, 1 };
+    struct vftr_vfdconv_share share = { mine, exchange, &sh };
     char err[1024] = "";
-    unsigned long long mine = 0, events = 0;
-    int rank = 0, size = 1, rc, bad, anybad = 0;
+    unsigned long long mine_events = 0, events = 0;
+    int rc, bad, anybad = 0;
     uint64_t ev = 0;
 
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &sh.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &sh.size);
 
     rc = vfd2otf_cli_parse(&cli, "vfd2otf-mpi", argc, argv);
     if (rc != VFD2OTF_CLI_GO)
         goto done;
     /* only rank 0 draws and reports; warnings come from rank 0 too */
-    if (rank != 0) {
+    if (sh.rank != 0) {
         cli.out.progress = 0;
         cli.quiet = 1;
     }
-    if (rank == 0) {
-        rc = vfd2otf_cli_open(&cli, &conv);
-    } else {
-        struct vftr_vfdconv_opts o = { NULL, cli.tool.name, cli.no_align };
-
-        rc = vftr_vfdconv_open(&conv, (const char *const *)cli.files, cli.nfiles, &o, err,
-                               sizeof err) < 0 ? VFTR_EXIT_ERROR : VFTR_EXIT_OK;
-    }
-    bad = rc != VFTR_EXIT_OK;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (anybad) {
-        rc = VFTR_EXIT_ERROR;
+    /* every rank ends the first pass with the same state, so with the same
+     * verdict: no vote needed */
+    rc = vfd2otf_cli_open_shared(&cli, &conv, &share, sh.rank == 0);
+    if (rc != VFTR_EXIT_OK)
         goto done;
-    }
     rc = 0;
-    if (rank == 0)
+    if (sh.rank == 0)
         rc = otfout_definitions(conv, &cli.out, err, sizeof err);
     if (rc == 0 && cli.out.snap_flags) {
         /* snapshots need every event in one time order: rank 0 alone */
-        if (rank == 0)
+        if (sh.rank == 0)
             rc = otfout_snap_pass(conv, &cli.out, &ev, err, sizeof err);
-    } else if (rc == 0 && (uint32_t)rank < otfout_nstreams(conv, &cli.out))
-        rc = otfout_streams(conv, &cli.out, (uint32_t)rank + 1, (uint32_t)size, &ev, err,
+    } else if (rc == 0 && (uint32_t)sh.rank < otfout_nstreams(conv, &cli.out))
+        rc = otfout_streams(conv, &cli.out, (uint32_t)sh.rank + 1, (uint32_t)sh.size, &ev, err,
                             sizeof err);
     if (rc < 0)
-        fprintf(stderr, "%s: rank %d: %s\n", cli.tool.name, rank, err);
-    mine = ev;
+        fprintf(stderr, "%s: rank %d: %s\n", cli.tool.name, sh.rank, err);
+    mine_events = ev;
     bad = rc < 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Reduce(&mine, &events, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&mine_events, &events, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (anybad)
         rc = VFTR_EXIT_ERROR;
     else
-        rc = rank == 0 ? vfd2otf_cli_report(&cli, conv, events) : VFTR_EXIT_OK;
+        rc = sh.rank == 0 ? vfd2otf_cli_report(&cli, conv, events) : VFTR_EXIT_OK;
 done:
     vftr_vfdconv_free(conv);
     vfd2otf_cli_release(&cli);

@@ -187,9 +187,8 @@ struct sink {
     uint64_t reported;          /* this stream's bytes already added to job->bytes */
 };
 
-static int write_event(void *ctx, const struct vftr_vfdconv_event *e)
+static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
 {
-    OTF_WStream *ws = ((struct sink *)ctx)->ws;
     uint32_t len = e->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)e->bytes;
     int ok;
 
@@ -225,6 +224,21 @@ static int write_event(void *ctx, const struct vftr_vfdconv_event *e)
         break;
     }
     return ok == 1 ? 0 : -EIO;
+}
+
+static int write_event(void *ctx, const struct vftr_vfdconv_event *e)
+{
+    return put_event(((struct sink *)ctx)->ws, e);
+}
+
+static int write_events(void *ctx, const struct vftr_vfdconv_event *e, size_t n)
+{
+    OTF_WStream *ws = ((struct sink *)ctx)->ws;
+
+    for (size_t i = 0; i < n; i++)
+        if (put_event(ws, &e[i]) < 0)
+            return -EIO;
+    return 0;
 }
 
 static void draw(struct job *j)
@@ -263,7 +277,7 @@ static int convert_stream(struct job *j, OTF_FileManager *fm, uint32_t stream)
     size_t nr = vftr_vfdconv_ranks(j->c), n = 0;
     uint32_t *ranks = malloc((nr + 1) * sizeof *ranks);
     struct sink sink = { NULL, j, 0 };
-    struct vftr_vfdconv_consumer cons = { write_event, on_progress, &sink };
+    struct vftr_vfdconv_consumer cons = { write_event, on_progress, &sink, write_events };
     uint64_t events = 0;
     char err[512] = "";
     int rc;
@@ -556,7 +570,7 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     for (size_t i = 0; i < nr; i++)
         ranks[i] = (uint32_t)i;
     {
-        struct vftr_vfdconv_consumer cons = { snap_event, snap_progress, &p };
+        struct vftr_vfdconv_consumer cons = { snap_event, snap_progress, &p, NULL };
 
         rc = vftr_vfdconv_replay(c, ranks, nr, &cons, events, err, errlen);
     }

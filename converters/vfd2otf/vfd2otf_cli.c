@@ -58,7 +58,7 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
           &cli->compress, 0, NULL },
         { VFTR_OPT_FLAG, "long", 0, NULL, "write OTF's long (keyword) format",
           &cli->out.long_format, 1, NULL },
-        { VFTR_OPT_STRING, "jobs", 'j', "N", "convert streams in N threads (default 1)",
+        { VFTR_OPT_STRING, "jobs", 'j', "N", "read files and convert streams in N threads (default 1)",
           &cli->jobs, 0, NULL },
         { VFTR_OPT_FLAG, "quiet", 'q', NULL, "no progress bar and no summary",
           &cli->quiet, 1, NULL },
@@ -226,16 +226,24 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
     return VFD2OTF_CLI_GO;
 }
 
-int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv)
+int vfd2otf_cli_open_shared(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv,
+                            const struct vftr_vfdconv_share *share, int loud)
 {
-    struct vftr_vfdconv_opts o = { stderr, cli->tool.name, cli->no_align };
+    struct vftr_vfdconv_opts o = { loud ? stderr : NULL, cli->tool.name, cli->no_align,
+                                   (unsigned)cli->out.jobs, share };
     char err[1024] = "";
     int rc = vftr_vfdconv_open(conv, (const char *const *)cli->files, cli->nfiles, &o, err,
                                sizeof err);
 
     if (rc < 0)
-        return vftr_tool_fail(&cli->tool, stderr, "%s", err[0] ? err : strerror(-rc));
+        return loud ? vftr_tool_fail(&cli->tool, stderr, "%s", err[0] ? err : strerror(-rc))
+                    : VFTR_EXIT_ERROR;
     return VFTR_EXIT_OK;
+}
+
+int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv)
+{
+    return vfd2otf_cli_open_shared(cli, conv, NULL, 1);
 }
 
 int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv,

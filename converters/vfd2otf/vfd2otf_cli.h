@@ -33,6 +33,11 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
 /* Reads the input files; VFTR_EXIT_OK and *conv, or an exit code after a
  * message. */
 int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv);
+/* The same with the first pass shared between processes (vftr_vfdconv.h's
+ * struct vftr_vfdconv_share, NULL: none); loud = 0: no warnings and no
+ * error message (another process prints them). */
+int vfd2otf_cli_open_shared(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv,
+                            const struct vftr_vfdconv_share *share, int loud);
 /* Prints the summary (unless --quiet) and the warnings about messages. */
 int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv,
                        uint64_t events);

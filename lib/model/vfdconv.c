@@ -1,9 +1,15 @@
 /*
  * vfdconv.c — see vfdconv.h.
  *
- * Open reads each file once, keeping only definitions and MPI records; the
- * replay reads the files again and merges, per set of ranks, the events of
- * every thread (a heap over thread sources).  A thread source turns raw
+ * Open reads each file once, keeping only definitions and MPI records (the
+ * events chunks are skimmed, see "first pass" below; files may be read in
+ * parallel and merged in the given order); the replay reads the event
+ * chunks again and merges, per set of ranks, the events of every thread (a
+ * heap over thread sources).  Hot paths: the plain record decode is inline
+ * (vftr_vfd_scan_next), an Enter under the top of the stack and an Exit of
+ * the top are handled inline (transform_fast), sources transform REFILL
+ * events ahead, and runs of events no other source interleaves go to the
+ * consumer in one call.  A thread source turns raw
  * records into Enter/Leave by keeping the thread's stack of call paths, so
  * that ENTER/EXIT and SAMPLE records (or a mix) give properly nested pairs;
  * sends and collective begins, placed at their start, come from a list
@@ -20,6 +26,8 @@
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +39,8 @@
 
 #define CP_CACHE 256            /* call path cache slots per thread */
 #define MAX_DEPTH 512           /* deepest call path followed (deeper frames are dropped) */
+#define REFILL 64               /* events a source transforms ahead (see refill) */
+#define MAX_WALK (1u << 16)     /* longest parent chain followed (a longer one is a cycle) */
 
 /* ------------------------------------------------------------ helpers */
 
@@ -150,6 +160,14 @@ struct rank {
      * scanner (vftr_vfd_scan.h); 12 bytes per chunk of events */
     struct evchunk { uint64_t off; uint32_t n; } *chunks;
     size_t nchunks, cchunks;
+    /* first pass, before the merge: what touches the shared numbering, in
+     * file order (see scan_rank), and how the scan ended */
+    uint8_t *acts;
+    size_t nacts, cacts;
+    struct vftr_u64map comms_seen;
+    uint8_t op_seen[VFTR_VFD_COLL_COUNT];
+    int scan_rc;
+    char *scan_err;
 };
 
 struct strtab {                 /* string -> index, by hash with probing salt */
@@ -558,71 +576,192 @@ static int note_comm(struct vftr_vfdconv *c, uint64_t comm)
     return 0;
 }
 
-static int read_event(struct vftr_vfdconv *c, struct rank *r, const struct vftr_vfd_record *rec)
-{
-    long ti;
-    int rc = add_thread(r, rec->thread, &ti);
-    struct thr *t;
+/* ------------------------------------------------------------ first pass
+ *
+ * The first pass is split so that files can be read in parallel (threads,
+ * or processes of vfd2otf-mpi): scan_rank() reads one file into its struct
+ * rank alone (threads, messages, collectives, clock offsets, the event
+ * chunks) and notes in file order, as "actions", everything that touches
+ * the shared numbering (functions, OpenMP regions, communicators,
+ * collective operations) and every warning; merge_rank() then applies the
+ * actions file after file in the order the files were given, so tokens and
+ * warnings come out exactly as from one serial read. */
 
-    if (rc < 0)
-        return rc;
-    t = &r->thr[ti];
-    t->events++;
-    r->events++;
-    if (t->first == UINT64_MAX)
-        t->first = rec->u.event.time;
-    t->last = rec->u.event.time;
-    switch (rec->u.event.kind) {
+enum act_type { ACT_FUNC = 1, ACT_OMP, ACT_COMMS, ACT_COMM, ACT_COLLOP, ACT_WARN };
+
+struct act_head {               /* followed by len bytes */
+    uint32_t type, len;
+};
+
+static int act_put(struct rank *r, uint32_t type, const void *a, size_t alen, const void *b,
+                   size_t blen)
+{
+    struct act_head h = { type, (uint32_t)(alen + blen) };
+
+    if (alen + blen > UINT32_MAX ||
+        grow((void **)&r->acts, &r->cacts, r->nacts + sizeof h + alen + blen, 1) < 0)
+        return -ENOMEM;
+    memcpy(r->acts + r->nacts, &h, sizeof h);
+    if (alen)
+        memcpy(r->acts + r->nacts + sizeof h, a, alen);
+    if (blen)
+        memcpy(r->acts + r->nacts + sizeof h + alen, b, blen);
+    r->nacts += sizeof h + alen + blen;
+    return 0;
+}
+
+static int act_warn(struct rank *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int act_warn(struct rank *r, const char *fmt, ...)
+{
+    char text[VFTR_VFD_ERR_MAX + 256];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return 0;
+    return act_put(r, ACT_WARN, text, strlen(text), NULL, 0);
+}
+
+/* A communicator / collective operation the rank uses: noted the first time
+ * only (later uses cannot change the numbering). */
+static int act_comm(struct rank *r, uint64_t comm)
+{
+    if (vftr_u64map_get(&r->comms_seen, comm) >= 0)
+        return 0;
+    if (vftr_u64map_put(&r->comms_seen, comm, 0) < 0)
+        return -ENOMEM;
+    return act_put(r, ACT_COMM, &comm, sizeof comm, NULL, 0);
+}
+
+/* One extended event of thread ti (MPI records are kept for matching). */
+static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *ev, uint64_t off)
+{
+    struct thr *t = &r->thr[ti];
+
+    switch (ev->kind) {
     case VFTR_VFD_MPI_SEND:
     case VFTR_VFD_MPI_RECV: {
         struct vftr_vfd_mpi_msg m;
-        int send = rec->u.event.kind == VFTR_VFD_MPI_SEND;
+        int send = ev->kind == VFTR_VFD_MPI_SEND;
         struct msg **arr = send ? &t->sends : &t->recvs;
         size_t *n = send ? &t->nsends : &t->nrecvs, *cap = send ? &t->csends : &t->crecvs;
 
-        if (vftr_vfd_mpi_msg_decode(rec->u.event.data, rec->u.event.id, rec->u.event.time, &m) < 0)
-            return -EBADMSG;
+        if (vftr_vfd_mpi_msg_decode(ev->data, ev->id, ev->time, &m) < 0)
+            return act_warn(r, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
+                            " skipped", r->path, off, ev->kind);
         if (grow((void **)arr, cap, *n + 1, sizeof **arr) < 0)
             return -ENOMEM;
         struct msg *x = &(*arr)[*n];
         memset(x, 0, sizeof *x);
         x->start = m.start;
-        x->time = rec->u.event.time;
+        x->time = ev->time;
         x->bytes = m.bytes;
         x->comm = m.comm;
         x->peer = m.peer;
         x->tag = m.tag;
         x->seq = (uint32_t)*n;
         x->thread = (uint32_t)ti;
-        x->rank = (uint32_t)(r - c->ranks);
         (*n)++;
-        return note_comm(c, m.comm);
+        return act_comm(r, m.comm);
     }
     case VFTR_VFD_MPI_COLL: {
         struct vftr_vfd_mpi_coll m;
 
-        if (vftr_vfd_mpi_coll_decode(rec->u.event.data, rec->u.event.id, rec->u.event.time, &m) < 0)
-            return -EBADMSG;
+        if (vftr_vfd_mpi_coll_decode(ev->data, ev->id, ev->time, &m) < 0)
+            return act_warn(r, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
+                            " skipped", r->path, off, ev->kind);
         if (grow((void **)&t->colls, &t->ccolls, t->ncolls + 1, sizeof *t->colls) < 0)
             return -ENOMEM;
         struct coll *x = &t->colls[t->ncolls++];
         memset(x, 0, sizeof *x);
         x->start = m.start;
-        x->time = rec->u.event.time;
+        x->time = ev->time;
         x->comm = m.comm;
         x->sent = m.sent;
         x->received = m.received;
         x->op = m.op;
         x->root = m.root;
-        if (m.op > 0 && m.op < VFTR_VFD_COLL_COUNT && !c->collop_used[m.op]) {
-            c->collop_used[m.op] = 1;
-            c->collops[c->ncollops++] = m.op;
+        if (m.op > 0 && m.op < VFTR_VFD_COLL_COUNT && !r->op_seen[m.op]) {
+            uint32_t op = m.op;
+
+            r->op_seen[m.op] = 1;
+            if (act_put(r, ACT_COLLOP, &op, sizeof op, NULL, 0) < 0)
+                return -ENOMEM;
         }
-        return note_comm(c, m.comm);
+        return act_comm(r, m.comm);
     }
     default:
         return 0;
     }
+}
+
+/* One events chunk, handed over whole by the reader (its CRC held): the
+ * records are skimmed, not decoded one by one; only extended ones (MPI) are
+ * looked at.  *stop = 1 when a record does not decode: the file's data ends
+ * there, as the general reader would end it. */
+static int scan_events(struct rank *r, const struct vftr_vfd_record *rec, int *stop)
+{
+    const uint8_t *payload = rec->u.unknown.payload;
+    uint32_t count = rec->u.unknown.count;
+    struct vftr_vfd_scan_chunk ch, one;
+    struct vftr_vfd_scan_event ev;
+    uint64_t first;
+    long ti;
+    int rc;
+
+    vftr_vfd_scan_payload(&ch, payload, rec->u.unknown.length, count, rec->u.unknown.time,
+                          rec->thread);
+    if (count == 0)
+        goto trailing;
+    one = ch;
+    one.left = 1;
+    rc = vftr_vfd_scan_next_ext(&one, &ev);
+    if (rc < 0)
+        goto bad;
+    first = one.time;
+    if ((rc = add_thread(r, rec->thread, &ti)) < 0)
+        return rc;
+    if (grow((void **)&r->chunks, &r->cchunks, r->nchunks + 1, sizeof *r->chunks) < 0)
+        return -ENOMEM;
+    if (rc == 1 && (rc = scan_ext(r, ti, &ev, rec->offset)) < 0)
+        return rc;
+    ch.p = one.p;
+    ch.time = one.time;
+    ch.left--;
+    while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1)
+        if ((rc = scan_ext(r, ti, &ev, rec->offset)) < 0)
+            return rc;
+    {
+        struct thr *t = &r->thr[ti];
+        uint32_t n = count - ch.left;
+
+        r->chunks[r->nchunks++] = (struct evchunk){ rec->offset, n };
+        t->events += n;
+        r->events += n;
+        if (t->first == UINT64_MAX)
+            t->first = first;
+        t->last = ch.time;
+    }
+    if (rc < 0)
+        goto bad;
+trailing:
+    if (ch.p != ch.end) {
+        *stop = 1;
+        return act_warn(r, "%s: offset %" PRIu64 ": events chunk at offset %" PRIu64
+                        ": %zu bytes after its %" PRIu32 " records", r->path,
+                        rec->offset + VFTR_VFD_CHUNK_HEADER_SIZE + (uint64_t)(ch.p - payload),
+                        rec->offset, (size_t)(ch.end - ch.p), count);
+    }
+    return 0;
+bad:
+    *stop = 1;
+    return act_warn(r, "%s: offset %" PRIu64 ": events chunk at offset %" PRIu64 ", record %"
+                    PRIu32 " of %" PRIu32 ": the record does not decode", r->path,
+                    rec->offset + VFTR_VFD_CHUNK_HEADER_SIZE + (uint64_t)(ch.p - payload),
+                    rec->offset, count - ch.left + 1, count);
 }
 
 /* Group of a function: MPI functions are flagged by capture. */
@@ -631,48 +770,39 @@ static uint32_t func_group(uint32_t flags)
     return (flags & VFTR_VFD_FUNC_MPI) ? VFTR_VFDCONV_GROUP_MPI : VFTR_VFDCONV_GROUP_USER;
 }
 
-/* First pass over one file. */
-static int scan_file(struct vftr_vfdconv *c, struct rank *r, struct vftr_vfd_reader *rd,
-                     char *err, size_t errlen)
+/* Reads one file's records (the reader is positioned at the first chunk). */
+static int scan_file(struct rank *r, struct vftr_vfd_reader *rd, char *err, size_t errlen)
 {
     struct vftr_vfd_record rec;
-    int rc;
+    int rc, stop = 0;
 
-    for (;;) {
+    vftr_vfd_reader_whole_events(rd, 1);
+    while (!stop) {
         unsigned before = vftr_vfd_reader_warnings(rd);
 
         rc = vftr_vfd_reader_next(rd, &rec);
         /* a truncated end or a skipped corrupt chunk: say where */
-        if (vftr_vfd_reader_warnings(rd) != before && vftr_vfd_reader_warning(rd))
-            warn(c, "%s", vftr_vfd_reader_warning(rd));
+        if (vftr_vfd_reader_warnings(rd) != before && vftr_vfd_reader_warning(rd) &&
+            act_warn(r, "%s", vftr_vfd_reader_warning(rd)) < 0)
+            rc = -ENOMEM;
         if (rc == 0)
             break;
+        if (rc == -ENOMEM)
+            return -ENOMEM;
         if (rc < 0) {
             /* a corrupt chunk nothing follows: the data ends here */
-            warn(c, "%s", vftr_vfd_reader_error(rd) ? vftr_vfd_reader_error(rd) : r->path);
+            rc = act_warn(r, "%s", vftr_vfd_reader_error(rd) ? vftr_vfd_reader_error(rd)
+                                                               : r->path);
+            if (rc < 0)
+                return rc;
             break;
         }
         switch (rec.type) {
-        case VFTR_VFD_REC_EVENT:
-            if (!r->nchunks || r->chunks[r->nchunks - 1].off != rec.offset) {
-                if (grow((void **)&r->chunks, &r->cchunks, r->nchunks + 1, sizeof *r->chunks) < 0) {
-                    rc = -ENOMEM;
-                    break;
-                }
-                r->chunks[r->nchunks++] = (struct evchunk){ rec.offset, 0 };
-            }
-            r->chunks[r->nchunks - 1].n++;
-            rc = read_event(c, r, &rec);
-            if (rc == -EBADMSG) {
-                warn(c, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
-                        " skipped", r->path, rec.offset, rec.u.event.kind);
-                rc = 0;
-            }
-            break;
         case VFTR_VFD_REC_FUNCTION: {
-            long fi = intern_func(c, rec.u.function.name, strlen(rec.u.function.name),
-                                  func_group(rec.u.function.flags), 0);
-            rc = fi < 0 ? (int)fi : vftr_u64map_put(&r->fmap, rec.u.function.id, (uint32_t)fi);
+            uint32_t a[2] = { rec.u.function.id, func_group(rec.u.function.flags) };
+
+            rc = act_put(r, ACT_FUNC, a, sizeof a, rec.u.function.name,
+                         strlen(rec.u.function.name));
             break;
         }
         case VFTR_VFD_REC_THREAD: {
@@ -686,8 +816,16 @@ static int scan_file(struct vftr_vfdconv *c, struct rank *r, struct vftr_vfd_rea
             uint32_t n = rec.u.unknown.count;
 
             switch (rec.u.unknown.kind) {
-            case VFTR_VFD_CHUNK_OMP_REGIONS: rc = add_omp_regions(c, r, p, len, n); break;
-            case VFTR_VFD_CHUNK_MPI_COMMS: rc = add_comms(c, p, len, n); break;
+            case VFTR_VFD_CHUNK_EVENTS: rc = scan_events(r, &rec, &stop); break;
+            case VFTR_VFD_CHUNK_OMP_REGIONS:
+            case VFTR_VFD_CHUNK_MPI_COMMS: {
+                uint64_t a[2] = { rec.offset, (uint64_t)n << 16 | rec.u.unknown.kind };
+
+                rc = act_put(r, rec.u.unknown.kind == VFTR_VFD_CHUNK_MPI_COMMS ? ACT_COMMS
+                                                                               : ACT_OMP,
+                             a, sizeof a, p, len);
+                break;
+            }
             case VFTR_VFD_CHUNK_CLOCK_OFFSETS: rc = add_clock(r, p, len, n); break;
             case VFTR_VFD_CHUNK_RUN_ID:
                 rc = vftr_vfd_decode_run_id(p, len, r->run_id);
@@ -695,11 +833,9 @@ static int scan_file(struct vftr_vfdconv *c, struct rank *r, struct vftr_vfd_rea
                 break;
             default: rc = 0; break;
             }
-            if (rc == -EBADMSG) {
-                warn(c, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped", r->path,
-                     rec.offset, (unsigned)rec.u.unknown.kind);
-                rc = 0;
-            }
+            if (rc == -EBADMSG)
+                rc = act_warn(r, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped",
+                              r->path, rec.offset, (unsigned)rec.u.unknown.kind);
             break;
         }
         default:
@@ -712,6 +848,170 @@ static int scan_file(struct vftr_vfdconv *c, struct rank *r, struct vftr_vfd_rea
         }
     }
     return 0;
+}
+
+/* Opens and reads file path into r (which it owns from now on).  Touches
+ * nothing but r: files may be scanned in parallel.  A failure is kept in
+ * r->scan_rc / r->scan_err, to be reported in file order by the merge. */
+static void scan_rank(struct rank *r, const char *path, size_t nfiles)
+{
+    char msg[VFTR_VFD_ERR_MAX + 256] = "";
+    struct vftr_vfd_reader *rd;
+    const struct vftr_vfd_info *info;
+    int rc;
+
+    r->path = strdup(path);
+    if (!r->path) {
+        r->scan_rc = -ENOMEM;
+        return;
+    }
+    rd = vftr_vfd_reader_open_msg(path, msg, sizeof msg);
+    if (!rd) {
+        rc = errno ? -errno : -EBADMSG;
+        goto fail;
+    }
+    info = vftr_vfd_reader_info(rd);
+    r->rank = info->rank < 0 ? (nfiles == 1 ? 0 : -1) : info->rank;
+    r->tps = info->ticks_per_second ? info->ticks_per_second : 1000000000;
+    r->start_ticks = info->start_ticks;
+    r->start_ns = info->start_ns;
+    r->complete = info->complete;
+    r->bytes = info->bytes;
+    memcpy(r->host, info->host, sizeof r->host);
+    memcpy(r->run_id, info->run_id, 16);
+    if (r->rank < 0 || (uint32_t)r->rank >= VFTR_VFDCONV_MAX_RANKS) {
+        snprintf(msg, sizeof msg, "%s: offset 0: the file names no MPI rank (rank %" PRId32
+                 "); several files must come from one MPI run", path, info->rank);
+        vftr_vfd_reader_close(rd);
+        rc = -EINVAL;
+        goto fail;
+    }
+    rc = scan_file(r, rd, msg, sizeof msg);
+    vftr_vfd_reader_close(rd);
+    vftr_u64map_release(&r->comms_seen);
+    if (rc == 0)
+        return;
+fail:
+    r->scan_rc = rc;
+    r->scan_err = strdup(msg[0] ? msg : strerror(-rc));
+}
+
+/* Applies r's actions to the shared numbering (see above), then reports
+ * r's scan failure if it had one. */
+static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t errlen)
+{
+    int rc = 0;
+
+    for (size_t at = 0; at + sizeof(struct act_head) <= r->nacts && rc == 0;) {
+        struct act_head h;
+        const uint8_t *p;
+
+        memcpy(&h, r->acts + at, sizeof h);
+        p = r->acts + at + sizeof h;
+        at += sizeof h + h.len;
+        switch (h.type) {
+        case ACT_FUNC: {
+            uint32_t a[2];
+            long fi;
+
+            memcpy(a, p, sizeof a);
+            fi = intern_func(c, (const char *)p + sizeof a, h.len - sizeof a, a[1], 0);
+            rc = fi < 0 ? (int)fi : vftr_u64map_put(&r->fmap, a[0], (uint32_t)fi);
+            break;
+        }
+        case ACT_OMP:
+        case ACT_COMMS: {
+            uint64_t a[2];
+
+            memcpy(a, p, sizeof a);
+            rc = h.type == ACT_OMP
+                     ? add_omp_regions(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16))
+                     : add_comms(c, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16));
+            if (rc == -EBADMSG) {
+                warn(c, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped", r->path,
+                     a[0], (unsigned)(a[1] & 0xffff));
+                rc = 0;
+            }
+            break;
+        }
+        case ACT_COMM: {
+            uint64_t comm;
+
+            memcpy(&comm, p, sizeof comm);
+            rc = note_comm(c, comm);
+            break;
+        }
+        case ACT_COLLOP: {
+            uint32_t op;
+
+            memcpy(&op, p, sizeof op);
+            if (op < VFTR_VFD_COLL_COUNT && !c->collop_used[op]) {
+                c->collop_used[op] = 1;
+                c->collops[c->ncollops++] = op;
+            }
+            break;
+        }
+        case ACT_WARN:
+            warn(c, "%.*s", (int)h.len, (const char *)p);
+            break;
+        default:
+            break;
+        }
+    }
+    free(r->acts);
+    r->acts = NULL;
+    r->nacts = r->cacts = 0;
+    if (rc < 0) {
+        set_err(err, errlen, "%s: %s", r->path, strerror(-rc));
+        return rc;
+    }
+    if (r->scan_rc < 0) {
+        set_err(err, errlen, "%s", r->scan_err ? r->scan_err : strerror(-r->scan_rc));
+        return r->scan_rc;
+    }
+    return 0;
+}
+
+struct scan_job {
+    struct rank *ranks;
+    const char *const *paths;
+    size_t n;
+    const unsigned char *skip;  /* files another process reads, or NULL */
+    atomic_size_t next;
+};
+
+static void *scan_worker(void *arg)
+{
+    struct scan_job *j = arg;
+
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+
+        if (i >= j->n)
+            return NULL;
+        if (!j->skip || !j->skip[i])
+            scan_rank(&j->ranks[i], j->paths[i], j->n);
+    }
+}
+
+/* Scans the files in up to `jobs` threads (each file in one). */
+static void scan_all(struct rank *ranks, const char *const *paths, size_t n,
+                     const unsigned char *skip, unsigned jobs)
+{
+    struct scan_job j = { ranks, paths, n, skip, 0 };
+    pthread_t th[64];
+    unsigned started = 0;
+
+    if (jobs > 64)
+        jobs = 64;
+    if (jobs > n)
+        jobs = (unsigned)n;
+    for (unsigned k = 1; k < jobs; k++)
+        if (pthread_create(&th[started], NULL, scan_worker, &j) == 0)
+            started++;
+    scan_worker(&j);
+    for (unsigned k = 0; k < started; k++)
+        pthread_join(th[k], NULL);
 }
 
 static int cmp_rank(const void *a, const void *b)
@@ -868,6 +1168,285 @@ static int build_procs(struct vftr_vfdconv *c)
     return 0;
 }
 
+/* ------------------------------------------------------------ sharing
+ *
+ * vfd2otf-mpi spreads the first pass over its processes: each scans the
+ * files its share callback accepts, the scanned ranks (everything the merge
+ * needs: threads, messages, collectives, chunk lists, clock offsets,
+ * actions, how the scan ended) are serialized, exchanged, and read back, so
+ * that every process merges the same ranks in the same order.  The bytes
+ * are native (the processes of one MPI job run one binary on one kind of
+ * machine); every read is bounds-checked all the same. */
+
+struct sbuf {
+    uint8_t *p;
+    size_t n, cap;
+    int bad;
+};
+
+static void sput(struct sbuf *b, const void *x, size_t len)
+{
+    if (b->bad || grow((void **)&b->p, &b->cap, b->n + len, 1) < 0) {
+        b->bad = 1;
+        return;
+    }
+    if (len)
+        memcpy(b->p + b->n, x, len);
+    b->n += len;
+}
+
+static void sput64(struct sbuf *b, uint64_t v) { sput(b, &v, sizeof v); }
+
+static void sput_str(struct sbuf *b, const char *s)
+{
+    sput64(b, s ? strlen(s) : UINT64_MAX);
+    if (s)
+        sput(b, s, strlen(s));
+}
+
+static void sput_arr(struct sbuf *b, const void *a, size_t n, size_t size)
+{
+    sput64(b, n);
+    sput(b, a, n * size);
+}
+
+struct sget {
+    const uint8_t *p, *end;
+    int bad;
+};
+
+static void sget(struct sget *g, void *x, size_t len)
+{
+    if (g->bad || (size_t)(g->end - g->p) < len) {
+        g->bad = 1;
+        memset(x, 0, len);
+        return;
+    }
+    if (len)
+        memcpy(x, g->p, len);
+    g->p += len;
+}
+
+static uint64_t sget64(struct sget *g)
+{
+    uint64_t v;
+
+    sget(g, &v, sizeof v);
+    return v;
+}
+
+static char *sget_str(struct sget *g)
+{
+    uint64_t n = sget64(g);
+    char *s;
+
+    if (n == UINT64_MAX || g->bad)
+        return NULL;
+    if (n > (uint64_t)(g->end - g->p) || !(s = malloc(n + 1))) {
+        g->bad = 1;
+        return NULL;
+    }
+    sget(g, s, n);
+    s[n] = 0;
+    return s;
+}
+
+/* An array of size-byte elements into *a (malloc'ed), its length in *n and
+ * *cap. */
+static void sget_arr(struct sget *g, void *a, size_t *n, size_t *cap, size_t size)
+{
+    uint64_t k = sget64(g);
+    void *p;
+
+    *(void **)a = NULL;
+    *n = 0;
+    if (cap)
+        *cap = 0;
+    if (g->bad || k == 0)
+        return;
+    if (k > (uint64_t)(g->end - g->p) / size || !(p = malloc(k * size))) {
+        g->bad = 1;
+        return;
+    }
+    sget(g, p, k * size);
+    *(void **)a = p;
+    *n = k;
+    if (cap)
+        *cap = k;
+}
+
+static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
+{
+    int32_t i32[5] = { r->scan_rc, r->rank, r->complete, r->have_run_id, 0 };
+
+    sput64(b, index);
+    sput(b, i32, sizeof i32);
+    sput_str(b, r->scan_err);
+    sput_str(b, r->path);
+    sput64(b, r->tps);
+    sput64(b, r->start_ticks);
+    sput64(b, r->start_ns);
+    sput64(b, r->bytes);
+    sput64(b, r->events);
+    sput(b, r->host, sizeof r->host);
+    sput(b, r->run_id, sizeof r->run_id);
+    sput(b, r->have_clock, sizeof r->have_clock);
+    sput(b, r->clock, sizeof r->clock);
+    sput64(b, r->nthr);
+    for (size_t t = 0; t < r->nthr; t++) {
+        const struct thr *th = &r->thr[t];
+
+        sput64(b, th->id);
+        sput64(b, th->first);
+        sput64(b, th->last);
+        sput64(b, th->events);
+        sput_arr(b, th->sends, th->nsends, sizeof *th->sends);
+        sput_arr(b, th->recvs, th->nrecvs, sizeof *th->recvs);
+        sput_arr(b, th->colls, th->ncolls, sizeof *th->colls);
+    }
+    sput_arr(b, r->chunks, r->nchunks, sizeof *r->chunks);
+    sput_arr(b, r->acts, r->nacts, 1);
+}
+
+/* Reads one rank written by put_rank into r (zeroed).  Returns 0, -EBADMSG
+ * or -ENOMEM. */
+static int get_rank(struct sget *g, struct rank *r)
+{
+    int32_t i32[5];
+    uint64_t nthr;
+
+    sget(g, i32, sizeof i32);
+    r->scan_rc = i32[0];
+    r->rank = i32[1];
+    r->complete = i32[2];
+    r->have_run_id = i32[3];
+    r->scan_err = sget_str(g);
+    r->path = sget_str(g);
+    r->tps = sget64(g);
+    r->start_ticks = sget64(g);
+    r->start_ns = sget64(g);
+    r->bytes = sget64(g);
+    r->events = sget64(g);
+    sget(g, r->host, sizeof r->host);
+    r->host[sizeof r->host - 1] = 0;
+    sget(g, r->run_id, sizeof r->run_id);
+    sget(g, r->have_clock, sizeof r->have_clock);
+    sget(g, r->clock, sizeof r->clock);
+    nthr = sget64(g);
+    if (g->bad || nthr > VFTR_VFDCONV_MAX_THREADS)
+        return -EBADMSG;
+    if (nthr && !(r->thr = calloc(nthr, sizeof *r->thr)))
+        return -ENOMEM;
+    r->cthr = nthr;
+    for (size_t t = 0; t < nthr && !g->bad; t++) {
+        struct thr *th = &r->thr[t];
+
+        th->id = (uint32_t)sget64(g);
+        th->first = sget64(g);
+        th->last = sget64(g);
+        th->events = sget64(g);
+        sget_arr(g, &th->sends, &th->nsends, &th->csends, sizeof *th->sends);
+        sget_arr(g, &th->recvs, &th->nrecvs, &th->crecvs, sizeof *th->recvs);
+        sget_arr(g, &th->colls, &th->ncolls, &th->ccolls, sizeof *th->colls);
+        r->nthr = t + 1;
+        if (vftr_u64map_put(&r->thrmap, th->id, (uint32_t)t) < 0)
+            return -ENOMEM;
+    }
+    sget_arr(g, &r->chunks, &r->nchunks, &r->cchunks, sizeof *r->chunks);
+    sget_arr(g, &r->acts, &r->nacts, &r->cacts, 1);
+    if (!g->bad && !r->path)
+        g->bad = 1;
+    for (size_t t = 0; t < r->nthr && !g->bad; t++) {
+        const struct thr *th = &r->thr[t];
+
+        for (size_t k = 0; k < th->nsends; k++)
+            if (th->sends[k].thread >= nthr)
+                g->bad = 1;
+        for (size_t k = 0; k < th->nrecvs; k++)
+            if (th->recvs[k].thread >= nthr)
+                g->bad = 1;
+    }
+    return g->bad ? -EBADMSG : 0;
+}
+
+/* The first pass of a shared open: scans this process's files, exchanges,
+ * reads the others' ranks.  Returns 0 or -errno with a message. */
+static int scan_shared(struct vftr_vfdconv *c, const char *const *paths, size_t n, char *err,
+                       size_t errlen)
+{
+    const struct vftr_vfdconv_share *sh = c->opts.share;
+    unsigned char *skip = calloc(n, 1), *got = calloc(n, 1);
+    struct sbuf b = { 0 };
+    void *all = NULL;
+    size_t alllen = 0;
+    int rc = 0;
+
+    if (!skip || !got) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        skip[i] = !sh->mine(sh->ctx, i);
+    scan_all(c->ranks, paths, n, skip, c->opts.jobs ? c->opts.jobs : 1);
+    for (size_t i = 0; i < n; i++)
+        if (!skip[i])
+            put_rank(&b, i, &c->ranks[i]);
+    /* out of memory here still takes part in the exchange (with nothing),
+     * so that the others do not wait for ever; they then miss our files */
+    rc = sh->exchange(sh->ctx, b.bad ? NULL : b.p, b.bad ? 0 : b.n, &all, &alllen);
+    if (rc == 0 && b.bad)
+        rc = -ENOMEM;
+    if (rc < 0) {
+        set_err(err, errlen, "exchanging the first pass: %s", strerror(-rc));
+        goto out;
+    }
+    {
+        struct sget g = { all, (const uint8_t *)all + alllen, 0 };
+
+        while (rc == 0 && g.p < g.end) {
+            uint64_t i = sget64(&g);
+
+            if (g.bad || i >= n || got[i]) {
+                rc = -EBADMSG;
+                break;
+            }
+            got[i] = 1;
+            if (skip[i])
+                rc = get_rank(&g, &c->ranks[i]);
+            else {              /* our own: already here, step over it */
+                struct rank tmp;
+
+                memset(&tmp, 0, sizeof tmp);
+                rc = get_rank(&g, &tmp);
+                free(tmp.path);
+                free(tmp.scan_err);
+                for (size_t t = 0; t < tmp.nthr; t++) {
+                    free(tmp.thr[t].sends);
+                    free(tmp.thr[t].recvs);
+                    free(tmp.thr[t].colls);
+                }
+                free(tmp.thr);
+                free(tmp.chunks);
+                free(tmp.acts);
+                vftr_u64map_release(&tmp.thrmap);
+            }
+        }
+        for (size_t i = 0; i < n && rc == 0; i++)
+            if (!got[i])
+                rc = -EBADMSG;
+        if (rc < 0)
+            set_err(err, errlen, "exchanging the first pass: %s",
+                    rc == -EBADMSG ? "the gathered data is incomplete or malformed"
+                                   : strerror(-rc));
+    }
+out:
+    free(all);
+    free(b.p);
+    free(skip);
+    free(got);
+    return rc;
+}
+
 int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_t n,
                       const struct vftr_vfdconv_opts *opts, char *err, size_t errlen)
 {
@@ -896,42 +1475,15 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
         goto fail;
     }
 
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        struct rank *r = &c->ranks[i];
-        char msg[VFTR_VFD_ERR_MAX];
-        struct vftr_vfd_reader *rd = vftr_vfd_reader_open_msg(paths[i], msg, sizeof msg);
-        const struct vftr_vfd_info *info;
-
-        r->path = strdup(paths[i]);
-        if (!r->path) {
-            vftr_vfd_reader_close(rd);
-            rc = -ENOMEM;
-            break;
-        }
-        if (!rd) {
-            rc = errno ? -errno : -EBADMSG;
-            set_err(err, errlen, "%s", msg);
-            break;
-        }
-        info = vftr_vfd_reader_info(rd);
-        r->rank = info->rank < 0 ? (n == 1 ? 0 : -1) : info->rank;
-        r->tps = info->ticks_per_second ? info->ticks_per_second : 1000000000;
-        r->start_ticks = info->start_ticks;
-        r->start_ns = info->start_ns;
-        r->complete = info->complete;
-        r->bytes = info->bytes;
-        memcpy(r->host, info->host, sizeof r->host);
-        memcpy(r->run_id, info->run_id, 16);
-        if (r->rank < 0 || (uint32_t)r->rank >= VFTR_VFDCONV_MAX_RANKS) {
-            set_err(err, errlen, "%s: offset 0: the file names no MPI rank (rank %" PRId32
-                    "); several files must come from one MPI run", paths[i], info->rank);
-            vftr_vfd_reader_close(rd);
-            rc = -EINVAL;
-            break;
-        }
-        rc = scan_file(c, r, rd, err, errlen);
-        vftr_vfd_reader_close(rd);
+    if (c->opts.share) {
+        rc = scan_shared(c, paths, n, err, errlen);
+        if (rc < 0)
+            goto fail;
+    } else {
+        scan_all(c->ranks, paths, n, NULL, c->opts.jobs ? c->opts.jobs : 1);
     }
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = merge_rank(c, &c->ranks[i], err, errlen);
     if (rc < 0)
         goto fail;
 
@@ -1026,6 +1578,9 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
         }
         free(r->thr);
         free(r->chunks);
+        free(r->acts);
+        free(r->scan_err);
+        vftr_u64map_release(&r->comms_seen);
         free(r->regs);
         free(r->path);
         vftr_u64map_release(&r->thrmap);
@@ -1140,34 +1695,35 @@ struct src {
     struct rsrc *rs;
     const struct rank *r;
     const struct thr *t;
+    uint32_t token;             /* t->token */
     struct raw *q;              /* FIFO of raw records; qcap is 0 or a power of two */
     size_t qhead, qlen, qcap;
     struct frame *st;
     size_t depth, cst;
-    /* events of the last transform, handed out from ohead; ohead is 0
-     * whenever olen is (transform runs only then), so no wrap-around */
-    struct vftr_vfdconv_event out[2 * MAX_DEPTH + 4];
-    size_t ohead, olen;
+    /* events of the last transforms, handed out from ohead; ohead is 0
+     * whenever olen is (transform runs only then), so no wrap-around; grown
+     * on demand (a deep stack left at once needs up to 2 * MAX_DEPTH) */
+    struct vftr_vfdconv_event *out;
+    size_t ohead, olen, ocap;
+    struct vftr_vfdconv_event spare;    /* where events go when out cannot grow */
+    int oom;                            /* ... which ends the replay */
     struct early *early;
     size_t nearly, iearly;
     size_t irecv, icoll;
     uint64_t last;              /* last time handed out */
     int begun, ended;
-    struct vftr_vfdconv_event head;
+    struct vftr_vfdconv_event *head;    /* the next event: in out[] or own */
+    struct vftr_vfdconv_event own;      /* Begin/EndProcess, sends, collective begins */
     int has_head;
     /* call path -> (function token, parent), direct-mapped */
     uint32_t cache_cp[CP_CACHE], cache_f[CP_CACHE], cache_parent[CP_CACHE];
 };
-
-#define SCAN_BATCH 64           /* events decoded per call of the scanner */
 
 struct rsrc {                   /* one rank's file in a replay */
     struct vftr_vfd_reader *rd; /* definitions (call paths) */
     struct vftr_vfd_scan *sc;   /* events, chunk by chunk (r->chunks) */
     size_t ichunk;              /* next chunk to position ch at */
     struct vftr_vfd_scan_chunk ch;
-    struct vftr_vfd_scan_event buf[SCAN_BATCH];
-    size_t bhead, blen;
     int changed;                /* the events no longer decode as in the first pass */
     const struct rank *r;
     struct src *srcs;
@@ -1188,32 +1744,50 @@ static int cmp_early(const void *a, const void *b)
 
 /* The rank's next event (of the chunks the first pass read) into *ev.
  * Returns 1, 0 at the end, -EBADMSG if the file changed since. */
-static int next_event(struct rsrc *rs, struct vftr_vfd_scan_event *ev)
+static inline int next_event(struct rsrc *rs, struct vftr_vfd_scan_event *ev)
 {
-    while (rs->bhead == rs->blen) {
-        int n;
+    int rc;
 
-        if (rs->ch.left == 0) {
-            if (rs->ichunk == rs->r->nchunks)
-                return 0;
-            rs->offset = rs->r->chunks[rs->ichunk].off;
-            if (vftr_vfd_scan_chunk(rs->sc, rs->offset, rs->r->chunks[rs->ichunk].n, &rs->ch) < 0)
-                return -EBADMSG;
-            rs->ichunk++;
-        }
-        n = vftr_vfd_scan_events(&rs->ch, rs->buf, SCAN_BATCH);
-        if (n < 0)
-            return n;
-        rs->bhead = 0;
-        rs->blen = (size_t)n;
+    while ((rc = vftr_vfd_scan_next(&rs->ch, ev)) == 0) {
+        if (rs->ichunk == rs->r->nchunks)
+            return 0;
+        rs->offset = rs->r->chunks[rs->ichunk].off;
+        if (vftr_vfd_scan_chunk(rs->sc, rs->offset, rs->r->chunks[rs->ichunk].n, &rs->ch) < 0)
+            return -EBADMSG;
+        rs->ichunk++;
     }
-    *ev = rs->buf[rs->bhead++];
-    return 1;
+    return rc;
+}
+
+/* An extended record as the replay uses it: OpenMP begin/end with the
+ * region id, MPI records that decode (as at open).  0: not used. */
+static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x)
+{
+    *x = (struct raw){ ev->time, ev->kind, ev->id };
+    if (x->kind == VFTR_VFD_OMP_BEGIN || x->kind == VFTR_VFD_OMP_END) {
+        struct vftr_vfd_omp o;
+
+        if (vftr_vfd_omp_decode(ev->data, ev->id, &o) < 0)
+            return 0;
+        x->id = o.region;
+        return 1;
+    }
+    if (x->kind == VFTR_VFD_MPI_COLL) {
+        struct vftr_vfd_mpi_coll cl;
+
+        return vftr_vfd_mpi_coll_decode(ev->data, ev->id, x->time, &cl) == 0;
+    }
+    if (x->kind == VFTR_VFD_MPI_SEND || x->kind == VFTR_VFD_MPI_RECV) {
+        struct vftr_vfd_mpi_msg m;
+
+        return vftr_vfd_mpi_msg_decode(ev->data, ev->id, x->time, &m) == 0;
+    }
+    return 0;
 }
 
 /* The rank's next event record the replay uses, as *x of the thread with
  * source index *ti.  Returns 1, 0 at the end, -errno. */
-static int next_raw(struct rsrc *rs, struct raw *out, long *tio)
+static inline int next_raw(struct rsrc *rs, struct raw *out, long *tio)
 {
     struct vftr_vfd_scan_event ev;
 
@@ -1237,28 +1811,13 @@ static int next_raw(struct rsrc *rs, struct raw *out, long *tio)
             rs->last_id = thread;
             rs->last_src = ti + 1;
         }
-        struct raw x = { ev.time, ev.kind, ev.id };
-
-        if (x.kind == VFTR_VFD_OMP_BEGIN || x.kind == VFTR_VFD_OMP_END) {
-            struct vftr_vfd_omp o;
-
-            if (vftr_vfd_omp_decode(ev.data, ev.id, &o) < 0)
-                continue;
-            x.id = o.region;
-        } else if (x.kind > VFTR_VFD_SAMPLE && x.kind != VFTR_VFD_MPI_SEND &&
-                   x.kind != VFTR_VFD_MPI_RECV && x.kind != VFTR_VFD_MPI_COLL) {
+        if (ev.kind <= VFTR_VFD_SAMPLE) {
+            out->time = ev.time;
+            out->kind = ev.kind;
+            out->id = ev.id;
+        } else if (!ext_raw(&ev, out)) {
             continue;
-        } else if (x.kind >= VFTR_VFD_MPI_SEND) {
-            /* same filter as at open: a record open could not decode is skipped */
-            struct vftr_vfd_mpi_msg m;
-            struct vftr_vfd_mpi_coll cl;
-
-            if (x.kind == VFTR_VFD_MPI_COLL
-                    ? vftr_vfd_mpi_coll_decode(ev.data, ev.id, x.time, &cl) < 0
-                    : vftr_vfd_mpi_msg_decode(ev.data, ev.id, x.time, &m) < 0)
-                continue;
         }
-        *out = x;
         *tio = ti;
         return 1;
     }
@@ -1295,46 +1854,69 @@ static int pull(struct rsrc *rs)
     return 1;
 }
 
-static void emit(struct src *s, uint32_t type, uint64_t time, uint32_t func, uint32_t scl)
+static struct vftr_vfdconv_event *out_grow(struct src *s) __attribute__((noinline));
+static struct vftr_vfdconv_event *out_grow(struct src *s)
 {
-    struct vftr_vfdconv_event *e = &s->out[s->ohead + s->olen];
+    size_t cap = s->ocap ? 2 * s->ocap : REFILL + 16;
+    struct vftr_vfdconv_event *p = realloc(s->out, cap * sizeof *p);
+
+    if (!p) {
+        s->oom = 1;
+        return &s->spare;
+    }
+    /* the fields an event type does not use stay as they are: zero */
+    memset(p + s->ocap, 0, (cap - s->ocap) * sizeof *p);
+    s->out = p;
+    s->ocap = cap;
+    return &s->out[s->ohead + s->olen++];
+}
+
+/* The place of the next output event (olen counts it). */
+static inline struct vftr_vfdconv_event *out_slot(struct src *s)
+{
+    if (s->ohead + s->olen == s->ocap)
+        return out_grow(s);
+    return &s->out[s->ohead + s->olen++];
+}
+
+static inline void emit(struct src *s, uint32_t type, uint64_t time, uint32_t func, uint32_t scl)
+{
+    struct vftr_vfdconv_event *e = out_slot(s);
 
     /* Enter/Leave use only these fields (see vfdconv.h); MPI events are
      * cleared whole by emit_mpi. */
     e->time = time;
     e->type = type;
-    e->process = s->t->token;
+    e->process = s->token;
     e->function = func;
     e->scl = scl;
-    s->olen++;
 }
 
 /* An MPI event: every field cleared, then filled by the caller. */
 static struct vftr_vfdconv_event *emit_mpi(struct src *s, uint32_t type, uint64_t time)
 {
-    struct vftr_vfdconv_event *e = &s->out[s->ohead + s->olen];
+    struct vftr_vfdconv_event *e = out_slot(s);
 
     memset(e, 0, sizeof *e);
     e->time = time;
     e->type = type;
-    e->process = s->t->token;
-    s->olen++;
+    e->process = s->token;
     return e;
 }
 
-static int push_frame(struct src *s, uint32_t cp, uint32_t region, uint32_t func, uint32_t scl,
-                      uint64_t time)
+static inline int push_frame(struct src *s, uint32_t cp, uint32_t region, uint32_t func,
+                             uint32_t scl, uint64_t time)
 {
     if (s->depth >= MAX_DEPTH)
         return 0;
-    if (grow((void **)&s->st, &s->cst, s->depth + 1, sizeof *s->st) < 0)
+    if (s->depth == s->cst && grow((void **)&s->st, &s->cst, s->depth + 1, sizeof *s->st) < 0)
         return -ENOMEM;
     s->st[s->depth++] = (struct frame){ cp, region, func, scl };
     emit(s, VFTR_VFDCONV_ENTER, time, func, scl);
     return 0;
 }
 
-static void pop_to(struct src *s, size_t depth, uint64_t time)
+static inline void pop_to(struct src *s, size_t depth, uint64_t time)
 {
     while (s->depth > depth) {
         s->depth--;
@@ -1342,16 +1924,26 @@ static void pop_to(struct src *s, size_t depth, uint64_t time)
     }
 }
 
-static uint32_t func_of_cp(struct src *s, uint32_t cp, uint32_t *parent)
+/* Function token and parent of call path cp (0: unknown), cached. */
+static uint32_t func_of_cp_slow(struct src *s, uint32_t cp, uint32_t *parent);
+
+static inline uint32_t func_of_cp(struct src *s, uint32_t cp, uint32_t *parent)
 {
     unsigned slot = cp % CP_CACHE;
-    const struct vftr_vfd_callpath *p;
-    long fi;
 
     if (s->cache_cp[slot] == cp && cp) {
         *parent = s->cache_parent[slot];
         return s->cache_f[slot];
     }
+    return func_of_cp_slow(s, cp, parent);
+}
+
+static uint32_t func_of_cp_slow(struct src *s, uint32_t cp, uint32_t *parent)
+{
+    unsigned slot = cp % CP_CACHE;
+    const struct vftr_vfd_callpath *p;
+    long fi;
+
     p = vftr_vfd_reader_callpath(s->rs->rd, cp);
     *parent = 0;
     if (!p)
@@ -1369,18 +1961,26 @@ static uint32_t func_of_cp(struct src *s, uint32_t cp, uint32_t *parent)
 /* Makes the stack's call path frames spell the path of cp (root first). */
 static int goto_path(struct src *s, uint32_t cp, uint64_t time)
 {
-    uint32_t path[MAX_DEPTH], funcs[MAX_DEPTH];
-    size_t n = 0, j = 0, i;
+    /* the walk goes from cp to the root; of a path deeper than MAX_DEPTH
+     * the root's MAX_DEPTH frames are kept (deeper frames are dropped, as
+     * push_frame drops them), so ring[] holds the last MAX_DEPTH visited */
+    uint32_t ring[MAX_DEPTH], rfunc[MAX_DEPTH], path[MAX_DEPTH], funcs[MAX_DEPTH];
+    size_t c = 0, n, j = 0, i;
 
-    for (uint32_t id = cp; id && n < MAX_DEPTH;) {
+    for (uint32_t id = cp; id;) {
         uint32_t parent, f = func_of_cp(s, id, &parent);
 
-        if (!f)
-            return 0;           /* unknown call path: ignore the record */
-        path[n] = id;
-        funcs[n] = f;
-        n++;
+        if (!f || c == MAX_WALK)
+            return 0;           /* unknown call path (or a cycle): ignore the record */
+        ring[c % MAX_DEPTH] = id;
+        rfunc[c % MAX_DEPTH] = f;
+        c++;
         id = parent;
+    }
+    n = c < MAX_DEPTH ? c : MAX_DEPTH;
+    for (size_t k = 0; k < n; k++) {    /* leaf-side first, as visited */
+        path[k] = ring[(c - n + k) % MAX_DEPTH];
+        funcs[k] = rfunc[(c - n + k) % MAX_DEPTH];
     }
     for (i = 0; i < s->depth; i++) {
         if (s->st[i].cp == 0)
@@ -1401,7 +2001,10 @@ static int goto_path(struct src *s, uint32_t cp, uint64_t time)
     return 0;
 }
 
-/* Turns one raw record into zero or more output events. */
+/* Turns one raw record into zero or more output events.  Kept out of line:
+ * transform_fast() handles most records without the register saves this
+ * function needs. */
+static int transform(struct src *s, const struct raw *x) __attribute__((noinline));
 static int transform(struct src *s, const struct raw *x)
 {
     switch (x->kind) {
@@ -1466,6 +2069,45 @@ static int transform(struct src *s, const struct raw *x)
     }
 }
 
+/* transform() with the common cases inline: an Enter whose parent is the
+ * call path on top of the stack, an Exit of the call path on top. */
+static inline __attribute__((always_inline)) int transform_fast(struct src *s,
+                                                                const struct raw *x)
+{
+    size_t d = s->depth;
+
+    if (x->kind == VFTR_VFD_ENTER) {
+        unsigned slot = x->id % CP_CACHE;
+        uint32_t parent = s->cache_parent[slot];
+
+        if (s->cache_cp[slot] == x->id && x->id && d < s->cst && d < MAX_DEPTH &&
+            (d == 0 ? parent == 0 : parent != 0 && s->st[d - 1].cp == parent)) {
+            uint32_t f = s->cache_f[slot];
+            struct vftr_vfdconv_event *e = out_slot(s);
+
+            s->st[d] = (struct frame){ x->id, 0, f, 0 };
+            s->depth = d + 1;
+            e->time = x->time;
+            e->type = VFTR_VFDCONV_ENTER;
+            e->process = s->token;
+            e->function = f;
+            e->scl = 0;
+            return 0;
+        }
+    } else if (x->kind == VFTR_VFD_EXIT && d > 0 && s->st[d - 1].cp == x->id) {
+        struct vftr_vfdconv_event *e = out_slot(s);
+
+        s->depth = d - 1;
+        e->time = x->time;
+        e->type = VFTR_VFDCONV_LEAVE;
+        e->process = s->token;
+        e->function = s->st[d - 1].func;
+        e->scl = s->st[d - 1].scl;
+        return 0;
+    }
+    return transform(s, x);
+}
+
 /* Fills an early event (send or collective begin). */
 static void early_event(const struct src *s, const struct early *x, struct vftr_vfdconv_event *e)
 {
@@ -1496,40 +2138,50 @@ static void early_event(const struct src *s, const struct early *x, struct vftr_
     }
 }
 
-/* Computes the source's next event into s->head; has_head = 0 when done. */
-static int advance(struct src *s)
+/* Transforms raw records into out[] (empty when called) until REFILL
+ * events wait or the thread's records are used up (a thread sharing its
+ * file with others stops early rather than pull records of the others
+ * ahead).  At the very end, what is still open is left. */
+static int refill(struct src *s)
 {
-    struct vftr_vfdconv_event *o;
     int rc;
 
-    s->has_head = 0;
-    if (!s->begun) {
-        uint64_t t = s->t->first == UINT64_MAX ? 0 : align_ns(s->r, s->t->first);
+    if (s->r->nthr == 1) {
+        /* the rank's only thread (every chunk the first pass kept is its
+         * own): records straight from the scanner; at a chunk's end (or
+         * damage) next_raw goes on with the next chunk (or ends) */
+        struct rsrc *rs = s->rs;
 
-        if (s->nearly && s->early[0].time < t)
-            t = s->early[0].time;
-        memset(&s->head, 0, sizeof s->head);
-        s->head.type = VFTR_VFDCONV_BEGIN_PROCESS;
-        s->head.time = t;
-        s->head.process = s->t->token;
-        s->begun = 1;
-        s->has_head = 1;
-        s->last = t;
-        return 0;
-    }
-    while (s->olen == 0) {
-        struct raw x;
-
-        if (s->r->nthr == 1) {          /* the rank's only thread: no queue */
+        while (s->olen < REFILL && !rs->eof) {
+            struct vftr_vfd_scan_event ev;
+            struct raw x;
             long ti;
 
-            if (s->rs->eof)
+            if (vftr_vfd_scan_next(&rs->ch, &ev) == 1) {
+                if (ev.kind <= VFTR_VFD_SAMPLE) {
+                    x.time = ev.time;
+                    x.kind = ev.kind;
+                    x.id = ev.id;
+                } else if (!ext_raw(&ev, &x)) {
+                    continue;
+                }
+            } else if ((rc = next_raw(rs, &x, &ti)) <= 0) {
+                if (rc < 0)
+                    return rc;
                 break;
-            if ((rc = next_raw(s->rs, &x, &ti)) < 0)
+            }
+            x.time = align_ns(s->r, x.time);
+            if ((rc = transform_fast(s, &x)) < 0)
                 return rc;
-            if (rc == 0)
+            if (s->oom)
+                return -ENOMEM;
+        }
+    } else {
+        while (s->olen < REFILL) {
+            struct raw x;
+
+            if (s->olen > 0 && s->qlen == 0)
                 break;
-        } else {
             while (s->qlen == 0 && !s->rs->eof)
                 if ((rc = pull(s->rs)) < 0)
                     return rc;
@@ -1538,33 +2190,72 @@ static int advance(struct src *s)
             x = s->q[s->qhead];
             s->qhead = (s->qhead + 1) & (s->qcap - 1);
             s->qlen--;
+            x.time = align_ns(s->r, x.time);
+            if ((rc = transform_fast(s, &x)) < 0)
+                return rc;
+            if (s->oom)
+                return -ENOMEM;
         }
-        x.time = align_ns(s->r, x.time);
-        if ((rc = transform(s, &x)) < 0)
-            return rc;
     }
     if (s->olen == 0 && s->depth > 0)
         pop_to(s, 0, s->last);          /* the end: leave what is still open */
+    return s->oom ? -ENOMEM : 0;
+}
+
+/* The first event of a source: BeginProcess. */
+static void begin(struct src *s)
+{
+    uint64_t t = s->t->first == UINT64_MAX ? 0 : align_ns(s->r, s->t->first);
+
+    if (s->nearly && s->early[0].time < t)
+        t = s->early[0].time;
+    memset(&s->own, 0, sizeof s->own);
+    s->own.type = VFTR_VFDCONV_BEGIN_PROCESS;
+    s->own.time = t;
+    s->own.process = s->t->token;
+    s->head = &s->own;
+    s->begun = 1;
+    s->has_head = 1;
+    s->last = t;
+}
+
+/* Computes the source's next event into s->head; has_head = 0 when done.
+ * Sends and collective begins (early[]) go before the transformed events
+ * of a later time, or of the same time unless that event is an Enter. */
+static inline int advance(struct src *s)
+{
+    struct vftr_vfdconv_event *o;
+    int rc;
+
+    if (!s->begun) {
+        begin(s);
+        return 0;
+    }
+    if (s->olen == 0 && (rc = refill(s)) < 0)
+        return rc;
     o = s->olen ? &s->out[s->ohead] : NULL;
     if (s->iearly < s->nearly &&
         (!o || s->early[s->iearly].time < o->time ||
          (s->early[s->iearly].time == o->time && o->type != VFTR_VFDCONV_ENTER))) {
-        early_event(s, &s->early[s->iearly++], &s->head);
+        early_event(s, &s->early[s->iearly++], &s->own);
+        s->head = &s->own;
     } else if (o) {
-        s->head = *o;
+        s->head = o;
         s->ohead = --s->olen ? s->ohead + 1 : 0;
     } else if (!s->ended) {
-        memset(&s->head, 0, sizeof s->head);
-        s->head.type = VFTR_VFDCONV_END_PROCESS;
-        s->head.time = s->last;
-        s->head.process = s->t->token;
+        memset(&s->own, 0, sizeof s->own);
+        s->own.type = VFTR_VFDCONV_END_PROCESS;
+        s->own.time = s->last;
+        s->own.process = s->t->token;
+        s->head = &s->own;
         s->ended = 1;
     } else {
+        s->has_head = 0;
         return 0;
     }
-    if (s->head.time < s->last)
-        s->head.time = s->last;
-    s->last = s->head.time;
+    if (s->head->time < s->last)
+        s->head->time = s->last;
+    s->last = s->head->time;
     s->has_head = 1;
     return 0;
 }
@@ -1605,9 +2296,46 @@ void vftr_vfdconv_time_range(const struct vftr_vfdconv *c, uint64_t *first, uint
 /* Heap of sources by (head time, process). */
 static int src_less(const struct src *a, const struct src *b)
 {
-    if (a->head.time != b->head.time)
-        return a->head.time < b->head.time;
-    return a->head.process < b->head.process;
+    if (a->head->time != b->head->time)
+        return a->head->time < b->head->time;
+    return a->head->process < b->head->process;
+}
+
+/* The source that comes next after heap[0]. */
+static const struct src *second(struct src *const *h, size_t n)
+{
+    return n > 2 && src_less(h[2], h[1]) ? h[2] : h[1];
+}
+
+/* s->head lies in out[] (at ohead - 1): takes the events following it in
+ * out[] for as long as advance() would hand them out one by one before
+ * anything of the next source (and before s's pending sends / collective
+ * begins), clamping their times as advance() does.  Returns the length of
+ * the run, head included; the caller hands it out, then advances s. */
+static size_t run_length(struct src *s, const struct src *next)
+{
+    size_t k = 1;
+
+    while (s->olen > 0) {
+        struct vftr_vfdconv_event *o = &s->out[s->ohead];
+        uint64_t t = o->time < s->last ? s->last : o->time;
+
+        if (s->iearly < s->nearly &&
+            (s->early[s->iearly].time < o->time ||
+             (s->early[s->iearly].time == o->time && o->type != VFTR_VFDCONV_ENTER)))
+            break;
+        if (next && (t > next->head->time ||
+                     (t == next->head->time && o->process >= next->head->process)))
+            break;
+        o->time = t;
+        s->last = t;
+        s->ohead++;
+        s->olen--;
+        k++;
+    }
+    if (s->olen == 0)
+        s->ohead = 0;
+    return k;
 }
 
 static void sift_down(struct src **h, size_t n, size_t i)
@@ -1686,6 +2414,7 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             s->rs = &rs[i];
             s->r = r;
             s->t = th;
+            s->token = th->token;
             s->nearly = th->nsends + th->ncolls;
             s->early = malloc((s->nearly + 1) * sizeof *s->early);
             if (!s->early) {
@@ -1714,10 +2443,20 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
     while (nh > 0) {
         struct src *s = heap[0];
 
-        rc = consumer->event(consumer->ctx, &s->head);
-        if (rc < 0)
-            goto out;
-        count++;
+        if (consumer->events && s->head != &s->own) {
+            /* a run: the events after the head that still come first */
+            size_t k = run_length(s, nh > 1 ? second(heap, nh) : NULL);
+
+            rc = consumer->events(consumer->ctx, s->head, k);
+            if (rc < 0)
+                goto out;
+            count += k;
+        } else {
+            rc = consumer->event(consumer->ctx, s->head);
+            if (rc < 0)
+                goto out;
+            count++;
+        }
         if ((rc = advance(s)) < 0)
             goto out;
         if (!s->has_head)
@@ -1748,6 +2487,7 @@ out:
         if (rs[i].srcs)
             for (size_t t = 0; t < rs[i].r->nthr; t++) {
                 free(rs[i].srcs[t].q);
+                free(rs[i].srcs[t].out);
                 free(rs[i].srcs[t].st);
                 free(rs[i].srcs[t].early);
             }

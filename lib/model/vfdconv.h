@@ -13,6 +13,9 @@
  *     (communicator, sender, receiver, tag, in posting order) and keeps.
  *     Everything else (Enter/Leave, OpenMP) is not kept: memory grows with
  *     the number of messages and collectives, not with the trace length.
+ *     Files may be read by several threads (opts.jobs) or shared out among
+ *     processes (opts.share); the result, numbering and warnings included,
+ *     is that of one serial read in the order the files were given.
  *  2. vftr_vfdconv_replay() streams the events of some ranks (all threads
  *     of each), merged into one time order, to a consumer.  Each call reads
  *     the files again with its own readers, so calls for disjoint ranks may
@@ -90,6 +93,9 @@ struct vftr_vfdconv_consumer {
      * by this replay (for a progress bar). */
     void (*progress)(void *ctx, uint64_t bytes);
     void *ctx;
+    /* Optional: called instead of event() with runs of n events (in time
+     * order, contiguous) where the engine has them at hand; same return. */
+    int (*events)(void *ctx, const struct vftr_vfdconv_event *ev, size_t n);
 };
 
 /* Definitions, as the engine numbered them. */
@@ -117,10 +123,25 @@ struct vftr_vfdconv_scl {
     uint32_t token, file, line;
 };
 
+/* The first pass spread over cooperating processes (vfd2otf-mpi): each
+ * process reads the files mine() accepts (every file must be accepted by
+ * exactly one process); exchange() must give every process the
+ * concatenation of the buffers all processes pass in (an MPI_Allgatherv),
+ * in *all (malloc'ed; the engine frees it) and *alllen, and return 0 or
+ * -errno.  Every process then holds the same engine state.  The buffers are
+ * native bytes: the processes must run one binary on one kind of machine. */
+struct vftr_vfdconv_share {
+    int (*mine)(void *ctx, size_t file);
+    int (*exchange)(void *ctx, const void *buf, size_t len, void **all, size_t *alllen);
+    void *ctx;
+};
+
 struct vftr_vfdconv_opts {
     FILE *warn;                 /* warnings ("vfd2otf: ..." prefixed by prog); NULL: none */
     const char *prog;           /* message prefix, e.g. "vfd2otf" */
     int no_align;               /* 1: ignore CLOCK_OFFSETS */
+    unsigned jobs;              /* threads reading files in the first pass (0, 1: serial) */
+    const struct vftr_vfdconv_share *share;     /* NULL: this process reads every file */
 };
 
 /* Counts over the run, filled by open (messages, clocks) and by replays

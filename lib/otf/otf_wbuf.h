@@ -96,6 +96,7 @@ static inline void vftr_otf_wb_hex(OTF_WBuffer* b, uint64_t v)
 
 /* State lines: "*p" alone, or "t" and "*p" (the process always follows a
  * time line, which is what lets a reader resynchronise after a jump). */
+VFTR_OTF_ALWAYS_INLINE
 static inline int vftr_otf_wb_put_process(OTF_WBuffer* b, uint32_t p)
 {
     if (!vftr_otf_wb_reserve(b, 10))
@@ -112,6 +113,7 @@ static inline int vftr_otf_wb_put_process(OTF_WBuffer* b, uint32_t p)
 /* A time stamp in hex at w.  Consecutive time stamps of a file mostly
  * differ in their last digits only: then the previous text is copied and
  * just those digits are written. */
+VFTR_OTF_ALWAYS_INLINE
 static inline char* vftr_otf_wb_time(OTF_WBuffer* b, char* w, uint64_t t)
 {
     uint64_t diff = t ^ b->time;
@@ -130,6 +132,7 @@ static inline char* vftr_otf_wb_time(OTF_WBuffer* b, char* w, uint64_t t)
     return w + n;
 }
 
+VFTR_OTF_ALWAYS_INLINE
 static inline int vftr_otf_wb_put_time_process(OTF_WBuffer* b, uint64_t t, uint32_t p)
 {
     if (!vftr_otf_wb_reserve(b, 43))
@@ -149,6 +152,7 @@ static inline int vftr_otf_wb_put_time_process(OTF_WBuffer* b, uint64_t t, uint3
  * inline: same time and process (nothing to write), another process at the
  * same time ("*p"), a later time ("t" and "*p").  Time 0, a time going back
  * and a poisoned file take the slow path. */
+VFTR_OTF_ALWAYS_INLINE
 static inline int vftr_otf_wb_state(OTF_WBuffer* b, uint64_t t, uint32_t p)
 {
     if (OTF_LIKELY(t == b->time && t != 0 && t != UINT64_MAX))

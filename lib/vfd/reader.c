@@ -66,6 +66,7 @@ struct vftr_vfd_reader {
     const uint8_t *c_payload, *c_p, *c_end;
 
     bool defs_only;         /* scan_definitions(): skip event chunks */
+    bool whole_events;      /* hand event chunks over whole (whole_events()) */
     char error[MSG_MAX];
     bool has_error;
     char warning[MSG_MAX];
@@ -823,8 +824,10 @@ int vftr_vfd_reader_next(struct vftr_vfd_reader *r, struct vftr_vfd_record *rec)
             r->in_chunk = false;
             continue;
         }
-        if (kind < VFTR_VFD_CHUNK_EVENTS || kind > VFTR_VFD_CHUNK_THREADS) {
-            /* Unknown kinds are handed over whole; their CRC held. */
+        if (kind < VFTR_VFD_CHUNK_EVENTS || kind > VFTR_VFD_CHUNK_THREADS ||
+            (kind == VFTR_VFD_CHUNK_EVENTS && r->whole_events)) {
+            /* Unknown kinds (and events chunks in whole_events mode) are
+             * handed over whole; their CRC held. */
             r->in_chunk = false;
             memset(rec, 0, sizeof *rec);
             rec->type = VFTR_VFD_REC_UNKNOWN;
@@ -834,9 +837,16 @@ int vftr_vfd_reader_next(struct vftr_vfd_reader *r, struct vftr_vfd_record *rec)
             rec->u.unknown.length = (uint32_t)(r->c_end - r->c_payload);
             rec->u.unknown.count = r->c_count;
             rec->u.unknown.payload = r->c_payload;
+            rec->u.unknown.time = r->c_time;
             return 1;
         }
     }
+}
+
+void vftr_vfd_reader_whole_events(struct vftr_vfd_reader *r, int on)
+{
+    if (r)
+        r->whole_events = on != 0;
 }
 
 void vftr_vfd_reader_rewind(struct vftr_vfd_reader *r)

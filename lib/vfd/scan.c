@@ -123,3 +123,68 @@ int vftr_vfd_scan_events(struct vftr_vfd_scan_chunk *ch, struct vftr_vfd_scan_ev
     ch->time = time;
     return (int)n;
 }
+
+void vftr_vfd_scan_payload(struct vftr_vfd_scan_chunk *ch, const uint8_t *payload, size_t len,
+                           uint32_t count, uint64_t time, uint32_t thread)
+{
+    ch->p = payload;
+    ch->end = payload + len;
+    ch->time = time;
+    ch->thread = thread;
+    ch->left = count;
+}
+
+int vftr_vfd_scan_next_slow(struct vftr_vfd_scan_chunk *ch, struct vftr_vfd_scan_event *ev)
+{
+    return vftr_vfd_scan_events(ch, ev, 1);
+}
+
+/* The skim of the first read: most records are a one-byte tag and a
+ * one-byte delta, taken two bytes at a time; anything else goes through
+ * the checked varint decoder. */
+int vftr_vfd_scan_next_ext(struct vftr_vfd_scan_chunk *ch, struct vftr_vfd_scan_event *ev)
+{
+    const uint8_t *p = ch->p, *end = ch->end;
+    uint64_t time = ch->time;
+    uint32_t left = ch->left;
+    int rc = 0;
+
+    while (left > 0) {
+        const uint8_t *rec = p;
+        uint64_t tag, delta, len;
+
+        if (end - p >= 2 && !((p[0] | p[1]) & 0x80)) {
+            tag = p[0];
+            delta = p[1];
+            p += 2;
+        } else if (varint(&p, end, &tag) < 0 || varint(&p, end, &delta) < 0 ||
+                   (tag >> 2) > UINT32_MAX) {
+            p = rec;
+            rc = -EBADMSG;
+            break;
+        }
+        if ((tag & 3) == VFD_CODE_EXT) {
+            if ((tag >> 2) < VFTR_VFD_PAUSE || varint(&p, end, &len) < 0 ||
+                len > (uint64_t)(end - p)) {
+                p = rec;
+                rc = -EBADMSG;
+                break;
+            }
+            time += delta;
+            ev->time = time;
+            ev->kind = (uint32_t)(tag >> 2);
+            ev->id = (uint32_t)len;
+            ev->data = p;
+            p += len;
+            left--;
+            rc = 1;
+            break;
+        }
+        time += delta;
+        left--;
+    }
+    ch->p = p;
+    ch->time = time;
+    ch->left = left;
+    return rc;
+}

@@ -293,6 +293,7 @@ struct vftr_vfd_record {
             uint32_t length;    /* payload bytes */
             uint32_t count;
             const uint8_t *payload;
+            uint64_t time;      /* the chunk header's first time stamp */
         } unknown;
     } u;
 };
@@ -327,6 +328,13 @@ const struct vftr_vfd_info *vftr_vfd_reader_info(const struct vftr_vfd_reader *r
  * next valid chunk, if any.  Definition records also enter the lookup
  * tables below. */
 int vftr_vfd_reader_next(struct vftr_vfd_reader *r, struct vftr_vfd_record *rec);
+
+/* With on = 1, next() hands each sound events chunk over whole instead of
+ * record by record: as a record of type VFTR_VFD_REC_UNKNOWN whose
+ * u.unknown.kind is VFTR_VFD_CHUNK_EVENTS (payload CRC checked, records not
+ * decoded; u.unknown.time is the time base of the first record).  For a tool
+ * that decodes events itself (vftr_vfd_scan.h).  on = 0 restores records. */
+void vftr_vfd_reader_whole_events(struct vftr_vfd_reader *r, int on);
 
 /* Starts over at the first chunk (tables are kept). */
 void vftr_vfd_reader_rewind(struct vftr_vfd_reader *r);

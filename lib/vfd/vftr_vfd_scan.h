@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vftr_vfd.h"
+
 struct vftr_vfd_scan;   /* opaque: one mapped file */
 
 /* One event record, as vftr_vfd_reader_next() gives it (u.event). */
@@ -48,6 +50,57 @@ void vftr_vfd_scan_close(struct vftr_vfd_scan *s);
  * nrec records.  -EBADMSG if no events chunk lies there. */
 int vftr_vfd_scan_chunk(const struct vftr_vfd_scan *s, uint64_t off, uint32_t nrec,
                         struct vftr_vfd_scan_chunk *ch);
+
+/* Positions ch at the first of count records of an events payload in
+ * memory (len bytes, borrowed; a chunk the general reader handed over whole,
+ * see vftr_vfd_reader_whole_events), time: the chunk's time base. */
+void vftr_vfd_scan_payload(struct vftr_vfd_scan_chunk *ch, const uint8_t *payload, size_t len,
+                           uint32_t count, uint64_t time, uint32_t thread);
+
+/* A first read's skim: skips Enter/Exit/Sample records (keeping the time)
+ * up to the next extended record, which it decodes into *ev.  Returns 1
+ * (*ev filled), 0 when the chunk's records are done (ch->p == ch->end unless
+ * bytes follow them), -EBADMSG at a record that does not decode (a bad
+ * varint, an id over 32 bits, an extended kind below VFTR_VFD_PAUSE, a
+ * payload past the end): ch then points at that record and ch->left counts
+ * it.  ch->time is always the time of the last record passed. */
+int vftr_vfd_scan_next_ext(struct vftr_vfd_scan_chunk *ch, struct vftr_vfd_scan_event *ev);
+
+/* The next record of ch, as vftr_vfd_scan_events() decodes it (no more
+ * checks): 1, 0 when the chunk is done, -EBADMSG.  Out of line part of
+ * vftr_vfd_scan_next(). */
+int vftr_vfd_scan_next_slow(struct vftr_vfd_scan_chunk *ch, struct vftr_vfd_scan_event *ev);
+
+/* The same, with the common record (a one-byte time delta, a tag of one or
+ * two bytes, not extended) decoded inline. */
+static inline int vftr_vfd_scan_next(struct vftr_vfd_scan_chunk *ch,
+                                     struct vftr_vfd_scan_event *ev)
+{
+    const uint8_t *p = ch->p;
+    uint32_t tag;
+
+    if (ch->left == 0 || ch->end - p < 3)
+        return vftr_vfd_scan_next_slow(ch, ev);
+    if (!(p[0] & 0x80)) {
+        tag = p[0];
+        p += 1;
+    } else if (!(p[1] & 0x80)) {
+        tag = (uint32_t)(p[0] & 0x7f) | (uint32_t)p[1] << 7;
+        p += 2;
+    } else {
+        return vftr_vfd_scan_next_slow(ch, ev);
+    }
+    if ((tag & 3) == 3 || (*p & 0x80))
+        return vftr_vfd_scan_next_slow(ch, ev);
+    ch->time += *p++;
+    ch->p = p;
+    ch->left--;
+    ev->time = ch->time;
+    ev->kind = VFTR_VFD_ENTER + (tag & 3);
+    ev->id = tag >> 2;
+    ev->data = NULL;
+    return 1;
+}
 
 /* Decodes up to max records of ch into ev.  Returns the number decoded (0
  * when the chunk is done) or -EBADMSG. */

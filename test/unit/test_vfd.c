@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "vfd/vftr_vfd.h"
+#include "vfd/vftr_vfd_scan.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                 */
@@ -440,19 +441,27 @@ START_TEST(round_trip_every_kind)
 }
 END_TEST
 
-START_TEST(extended_payload_round_trip)
+/* The golden events as one chunk (thread 9) after a minimal valid header
+ * built by hand (magic, version 1, size 4096, CRC); returns the chunk's
+ * length. */
+static size_t golden_file(uint8_t buf[4096 + 256])
 {
     struct vftr_vfd_event ev[8];
     size_t n = golden_events(ev);
-    uint8_t buf[4096 + 256];
     memset(buf, 0, 4096);
-    /* A minimal valid header by hand: magic, version 1, size 4096, CRC. */
     memcpy(buf, "\x89VFD\r\n\x1a\n", 8);
     put32(buf + 8, 1);
     put32(buf + 12, 4096);
     put32(buf + 20, ref_crc(buf, 4096));
     size_t len = vftr_vfd_encode_events(ev, n, buf + 4096, 256, 9);
     ck_assert_uint_gt(len, 0);
+    return len;
+}
+
+START_TEST(extended_payload_round_trip)
+{
+    uint8_t buf[4096 + 256];
+    size_t len = golden_file(buf);
     struct vftr_vfd_reader *r = vftr_vfd_reader_open_mem(buf, 4096 + len, "mem", NULL, 0);
     ck_assert_ptr_nonnull(r);
     ck_assert_int_eq(vftr_vfd_reader_info(r)->complete, 0);
@@ -469,6 +478,92 @@ START_TEST(extended_payload_round_trip)
     ck_assert_mem_eq(rec.u.event.data, "abc", 3);
     ck_assert_int_eq(vftr_vfd_reader_next(r, &rec), 0);
     vftr_vfd_reader_close(r);
+}
+END_TEST
+
+
+/* The golden events again, read as a whole chunk (reader_whole_events) and
+ * decoded by lib/vfd's scanner: the inline record decoder gives every
+ * record, the first pass's skim stops at the extended ones only. */
+START_TEST(whole_events_and_skim)
+{
+    uint8_t buf[4096 + 256];
+    size_t len = golden_file(buf);
+    struct vftr_vfd_reader *r = vftr_vfd_reader_open_mem(buf, 4096 + len, "mem", NULL, 0);
+    ck_assert_ptr_nonnull(r);
+    vftr_vfd_reader_whole_events(r, 1);
+    struct vftr_vfd_record rec;
+    ck_assert_int_eq(vftr_vfd_reader_next(r, &rec), 1);
+    ck_assert_int_eq(rec.type, VFTR_VFD_REC_UNKNOWN);
+    ck_assert_uint_eq(rec.u.unknown.kind, VFTR_VFD_CHUNK_EVENTS);
+    ck_assert_uint_eq(rec.u.unknown.count, 7);
+    ck_assert_uint_eq(rec.u.unknown.time, 1000);
+    ck_assert_uint_eq(rec.thread, 9);
+    ck_assert_uint_eq(rec.offset, 4096);
+    ck_assert_ptr_eq(rec.u.unknown.payload, buf + 4096 + VFTR_VFD_CHUNK_HEADER_SIZE);
+    ck_assert_int_eq(vftr_vfd_reader_next(r, &rec), 0);
+
+    const uint64_t t[7] = { 1000, 1005, 1300, 1301, 1301, 1301, 1401 };
+    const uint32_t k[7] = { 1, 1, 2, 2, 3, 4, 16 };
+    struct vftr_vfd_scan_chunk ch;
+    struct vftr_vfd_scan_event e;
+    const uint8_t *pl = buf + 4096 + VFTR_VFD_CHUNK_HEADER_SIZE;
+    size_t plen = len - VFTR_VFD_CHUNK_HEADER_SIZE;
+
+    vftr_vfd_scan_payload(&ch, pl, plen, 7, 1000, 9);
+    for (int i = 0; i < 7; i++) {
+        ck_assert_int_eq(vftr_vfd_scan_next(&ch, &e), 1);
+        ck_assert_uint_eq(e.time, t[i]);
+        ck_assert_uint_eq(e.kind, k[i]);
+    }
+    ck_assert_uint_eq(e.id, 3);
+    ck_assert_mem_eq(e.data, "abc", 3);
+    ck_assert_int_eq(vftr_vfd_scan_next(&ch, &e), 0);
+
+    vftr_vfd_scan_payload(&ch, pl, plen, 7, 1000, 9);
+    ck_assert_int_eq(vftr_vfd_scan_next_ext(&ch, &e), 1);
+    ck_assert_uint_eq(e.kind, 4);
+    ck_assert_uint_eq(e.time, 1301);
+    ck_assert_uint_eq(e.id, 0);
+    ck_assert_uint_eq(ch.left, 1);
+    ck_assert_int_eq(vftr_vfd_scan_next_ext(&ch, &e), 1);
+    ck_assert_uint_eq(e.kind, 16);
+    ck_assert_uint_eq(e.time, 1401);
+    ck_assert_uint_eq(e.id, 3);
+    ck_assert_mem_eq(e.data, "abc", 3);
+    ck_assert_int_eq(vftr_vfd_scan_next_ext(&ch, &e), 0);
+    ck_assert_ptr_eq(ch.p, pl + plen);
+    ck_assert_uint_eq(ch.time, 1401);
+    ck_assert_uint_eq(ch.left, 0);
+    vftr_vfd_reader_close(r);
+
+    /* Enter 1 (+1), then an extended record of kind 2 (below PAUSE): the
+     * skim stops at it, having passed one record */
+    const uint8_t bad[] = { 0x04, 0x01, 0x0b, 0x00, 0x04, 0x01 };
+    vftr_vfd_scan_payload(&ch, bad, sizeof bad, 3, 50, 0);
+    ck_assert_int_eq(vftr_vfd_scan_next_ext(&ch, &e), -EBADMSG);
+    ck_assert_uint_eq(ch.left, 2);
+    ck_assert_ptr_eq(ch.p, bad + 2);
+    ck_assert_uint_eq(ch.time, 51);
+    /* a delta cut inside its varint */
+    const uint8_t cut[] = { 0x04, 0x81 };
+    vftr_vfd_scan_payload(&ch, cut, sizeof cut, 1, 50, 0);
+    ck_assert_int_eq(vftr_vfd_scan_next_ext(&ch, &e), -EBADMSG);
+    ck_assert_uint_eq(ch.left, 1);
+    ck_assert_ptr_eq(ch.p, cut);
+    vftr_vfd_scan_payload(&ch, cut, sizeof cut, 1, 50, 0);
+    ck_assert_int_eq(vftr_vfd_scan_next(&ch, &e), -EBADMSG);
+    /* multi-byte tag (call path 100) and delta (300) */
+    const uint8_t wide[] = { 0x90, 0x03, 0xac, 0x02 };
+    vftr_vfd_scan_payload(&ch, wide, sizeof wide, 1, 50, 0);
+    ck_assert_int_eq(vftr_vfd_scan_next(&ch, &e), 1);
+    ck_assert_uint_eq(e.kind, VFTR_VFD_ENTER);
+    ck_assert_uint_eq(e.id, 100);
+    ck_assert_uint_eq(e.time, 350);
+    vftr_vfd_scan_payload(&ch, wide, sizeof wide, 1, 50, 0);
+    ck_assert_int_eq(vftr_vfd_scan_next_ext(&ch, &e), 0);
+    ck_assert_uint_eq(ch.time, 350);
+    ck_assert_ptr_eq(ch.p, wide + 4);
 }
 END_TEST
 
@@ -1089,6 +1184,7 @@ static Suite *vfd_suite(void)
     tcase_add_test(tc, functions_golden_bytes);
     tcase_add_test(tc, round_trip_every_kind);
     tcase_add_test(tc, extended_payload_round_trip);
+    tcase_add_test(tc, whole_events_and_skim);
     tcase_add_test(tc, bytes_per_event_on_fib);
     suite_add_tcase(s, tc);
 

@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ START_TEST(two_ranks_merged_in_time_order)
     const char *paths[2] = { p1, p0 };     /* any order: ranks come from the headers */
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col };
+    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
     const uint32_t ranks[2] = { 0, 1 };
     char err[256] = "";
     uint64_t n;
@@ -144,7 +145,7 @@ START_TEST(one_rank_of_two)
     const char *paths[2] = { p0, p1 };
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col };
+    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
     const uint32_t rank1 = 1;
     uint64_t n;
 
@@ -165,7 +166,7 @@ START_TEST(consumer_error_stops)
     const char *paths[1] = { p0 };
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0, .fail_at = 3 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col };
+    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
     const uint32_t rank0 = 0;
     uint64_t n;
 
@@ -222,7 +223,7 @@ START_TEST(stack_repairs)
     struct vftr_vfd_writer *w = open_rank(0, 9, p0, sizeof p0);
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col };
+    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
     const uint32_t rank0 = 0;
     static const struct { uint32_t type; uint64_t time; const char *fn; } want[] = {
         { VFTR_VFDCONV_BEGIN_PROCESS, 10, NULL }, { VFTR_VFDCONV_ENTER, 10, "main" },
@@ -271,6 +272,230 @@ START_TEST(stack_repairs)
 }
 END_TEST
 
+/* Rank r of 5 with a function of its own ("only<r>", defined before "main"
+ * on odd ranks): the numbering depends on the order the files are merged
+ * in, which must not depend on who read them. */
+static void write_named_rank(int rank, char *path, size_t len)
+{
+    char name[16];
+    struct vftr_vfd_function f[3] = { { 1, 0, 0x10, "main" }, { 2, 0, 0x20, "f" },
+                                      { 3, 0, 0x30, name } };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 } };
+    const struct vftr_vfd_thread t = { 0, VFTR_VFD_NO_THREAD, 1, 0, "main" };
+    struct vftr_vfd_event ev[6] = {
+        { 10, VFTR_VFD_ENTER, 1 }, { 20, VFTR_VFD_ENTER, 2 }, { 30 + (uint64_t)rank, VFTR_VFD_EXIT, 2 },
+        { 40, VFTR_VFD_ENTER, 3 }, { 50 + (uint64_t)rank, VFTR_VFD_EXIT, 3 }, { 100, VFTR_VFD_EXIT, 1 },
+    };
+    struct vftr_vfd_writer *w = open_rank(rank, 9, path, len);
+
+    snprintf(name, sizeof name, "only%d", rank);
+    if (rank & 1) {             /* its own function first */
+        struct vftr_vfd_function x = f[0];
+
+        f[0] = f[2];
+        f[2] = x;
+    }
+    put(w, vftr_vfd_encode_threads(&t, 1, chunk, sizeof chunk));
+    put(w, vftr_vfd_encode_functions(f, 3, chunk, sizeof chunk));
+    put(w, vftr_vfd_encode_callpaths(c, 3, chunk, sizeof chunk));
+    put(w, vftr_vfd_encode_events(ev, 6, chunk, sizeof chunk, 0));
+    ck_assert_int_eq(vftr_vfd_writer_close(w, NULL), 0);
+}
+
+/* Two "processes" (threads) sharing a first pass: exchange() is an
+ * allgather over a barrier. */
+struct fake_mpi {
+    pthread_barrier_t bar;
+    const void *buf[2];
+    size_t len[2];
+};
+struct fake_rank {
+    struct fake_mpi *m;
+    int k;
+    const char *const *paths;
+    size_t n;
+    struct vftr_vfdconv *c;
+    int rc;
+};
+
+static int fake_mine(void *ctx, size_t file)
+{
+    return (int)(file % 2) == ((struct fake_rank *)ctx)->k;
+}
+
+static int fake_exchange(void *ctx, const void *buf, size_t len, void **all, size_t *alllen)
+{
+    struct fake_rank *r = ctx;
+    uint8_t *p;
+
+    r->m->buf[r->k] = buf;
+    r->m->len[r->k] = len;
+    pthread_barrier_wait(&r->m->bar);
+    p = malloc(r->m->len[0] + r->m->len[1] + 1);
+    if (p) {
+        memcpy(p, r->m->buf[0], r->m->len[0]);
+        memcpy(p + r->m->len[0], r->m->buf[1], r->m->len[1]);
+    }
+    pthread_barrier_wait(&r->m->bar);   /* both copied: the buffers may go */
+    *all = p;
+    *alllen = r->m->len[0] + r->m->len[1];
+    return p ? 0 : -ENOMEM;
+}
+
+static void *fake_open(void *arg)
+{
+    struct fake_rank *r = arg;
+    struct vftr_vfdconv_share sh = { fake_mine, fake_exchange, r };
+    struct vftr_vfdconv_opts o = { NULL, "test", 0, 1, &sh };
+
+    r->rc = vftr_vfdconv_open(&r->c, r->paths, r->n, &o, NULL, 0);
+    return NULL;
+}
+
+/* Same functions (tokens, names, groups) and the same replay of all ranks. */
+static void same_engine(const struct vftr_vfdconv *a, const struct vftr_vfdconv *b)
+{
+    size_t na, nb;
+    const struct vftr_vfdconv_func *fa = vftr_vfdconv_funcs(a, &na), *fb = vftr_vfdconv_funcs(b, &nb);
+    const uint32_t all[5] = { 0, 1, 2, 3, 4 };
+    struct collect ca = { .n = 0 }, cb = { .n = 0 };
+    struct vftr_vfdconv_consumer ka = { collect_event, NULL, &ca, NULL };
+    struct vftr_vfdconv_consumer kb = { collect_event, NULL, &cb, NULL };
+
+    ck_assert_uint_eq(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        ck_assert_uint_eq(fa[i].token, fb[i].token);
+        ck_assert_str_eq(fa[i].name, fb[i].name);
+        ck_assert_uint_eq(fa[i].group, fb[i].group);
+    }
+    ck_assert_uint_eq(vftr_vfdconv_ranks(a), 5);
+    ck_assert_uint_eq(vftr_vfdconv_ranks(b), 5);
+    ck_assert_int_eq(vftr_vfdconv_replay(a, all, 5, &ka, NULL, NULL, 0), 0);
+    ck_assert_int_eq(vftr_vfdconv_replay(b, all, 5, &kb, NULL, NULL, 0), 0);
+    ck_assert_uint_eq(ca.n, 5 * 8);     /* begin, 3 enter, 3 leave, end */
+    ck_assert_uint_eq(ca.n, cb.n);
+    for (size_t i = 0; i < ca.n; i++) {     /* the fields of Enter/Leave/Begin/End */
+        ck_assert_uint_eq(ca.ev[i].time, cb.ev[i].time);
+        ck_assert_uint_eq(ca.ev[i].type, cb.ev[i].type);
+        ck_assert_uint_eq(ca.ev[i].process, cb.ev[i].process);
+        if (ca.ev[i].type == VFTR_VFDCONV_ENTER || ca.ev[i].type == VFTR_VFDCONV_LEAVE) {
+            ck_assert_uint_eq(ca.ev[i].function, cb.ev[i].function);
+            ck_assert_uint_eq(ca.ev[i].scl, cb.ev[i].scl);
+        }
+    }
+}
+
+START_TEST(first_pass_threaded_and_shared)
+{
+    char p[5][128];
+    const char *paths[5] = { p[3], p[0], p[4], p[1], p[2] };
+    struct vftr_vfdconv *serial, *threaded;
+    struct vftr_vfdconv_opts four = { NULL, "test", 0, 4, NULL };
+    struct fake_mpi m;
+    struct fake_rank fr[2];
+    pthread_t th[2];
+    size_t nf;
+
+    for (int r = 0; r < 5; r++)
+        write_named_rank(r, p[r], sizeof p[r]);
+    ck_assert_int_eq(vftr_vfdconv_open(&serial, paths, 5, NULL, NULL, 0), 0);
+    /* worked out by hand: files in the order given (ranks 3, 0, 4, 1, 2),
+     * each defining its functions in file order */
+    const struct vftr_vfdconv_func *fn = vftr_vfdconv_funcs(serial, &nf);
+    const char *want[] = { "only3", "f", "main", "only0", "only4", "only1", "only2" };
+    ck_assert_uint_eq(nf, 7);
+    for (size_t i = 0; i < nf; i++) {
+        ck_assert_uint_eq(fn[i].token, i + 1);
+        ck_assert_str_eq(fn[i].name, want[i]);
+    }
+    ck_assert_int_eq(vftr_vfdconv_open(&threaded, paths, 5, &four, NULL, 0), 0);
+    same_engine(serial, threaded);
+
+    ck_assert_int_eq(pthread_barrier_init(&m.bar, NULL, 2), 0);
+    for (int k = 0; k < 2; k++) {
+        fr[k] = (struct fake_rank){ &m, k, paths, 5, NULL, -1 };
+        ck_assert_int_eq(pthread_create(&th[k], NULL, fake_open, &fr[k]), 0);
+    }
+    for (int k = 0; k < 2; k++)
+        pthread_join(th[k], NULL);
+    pthread_barrier_destroy(&m.bar);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(fr[k].rc, 0);
+        same_engine(serial, fr[k].c);
+        ck_assert_uint_eq(vftr_vfdconv_rank_events(fr[k].c, 3), 6);
+        vftr_vfdconv_free(fr[k].c);
+    }
+    vftr_vfdconv_free(threaded);
+    vftr_vfdconv_free(serial);
+}
+END_TEST
+
+struct counts {
+    uint64_t enter, leave, other, last_time, leaves_at_900;
+    int ordered;
+};
+
+static int count_event(void *ctx, const struct vftr_vfdconv_event *e)
+{
+    struct counts *k = ctx;
+
+    if (e->time < k->last_time)
+        k->ordered = 0;
+    k->last_time = e->time;
+    if (e->type == VFTR_VFDCONV_ENTER)
+        k->enter++;
+    else if (e->type == VFTR_VFDCONV_LEAVE) {
+        k->leave++;
+        k->leaves_at_900 += e->time == 900;
+    } else
+        k->other++;
+    return 0;
+}
+
+/* 600 nested calls, all left at once by the Exit of the outermost: the
+ * replay follows 512 levels (MAX_DEPTH), and the 512 Leave events of one
+ * record go out together (the output window grows for them). */
+START_TEST(deep_stack_left_at_once)
+{
+    enum { DEPTH = 600 };
+    static struct vftr_vfd_callpath c[DEPTH];
+    static struct vftr_vfd_event ev[DEPTH + 1];
+    const struct vftr_vfd_function f = { 1, 0, 0x10, "rec" };
+    const struct vftr_vfd_thread t = { 0, VFTR_VFD_NO_THREAD, 1, 0, "main" };
+    char p0[128];
+    const char *paths[1] = { p0 };
+    struct vftr_vfdconv *conv;
+    struct counts k = { .ordered = 1 };
+    struct vftr_vfdconv_consumer cons = { count_event, NULL, &k, NULL };
+    const uint32_t rank0 = 0;
+    static uint8_t big[1 << 16];
+    uint64_t n;
+
+    for (uint32_t i = 0; i < DEPTH; i++) {
+        c[i] = (struct vftr_vfd_callpath){ i + 1, i, 1, 0 };
+        ev[i] = (struct vftr_vfd_event){ 10 + i, VFTR_VFD_ENTER, i + 1 };
+    }
+    ev[DEPTH] = (struct vftr_vfd_event){ 900, VFTR_VFD_EXIT, 1 };
+    struct vftr_vfd_writer *w = open_rank(0, 5, p0, sizeof p0);
+    put(w, vftr_vfd_encode_threads(&t, 1, chunk, sizeof chunk));
+    put(w, vftr_vfd_encode_functions(&f, 1, chunk, sizeof chunk));
+    ck_assert_int_eq(vftr_vfd_writer_put(w, big, vftr_vfd_encode_callpaths(c, DEPTH, big,
+                                                                           sizeof big)), 0);
+    ck_assert_int_eq(vftr_vfd_writer_put(w, big, vftr_vfd_encode_events(ev, DEPTH + 1, big,
+                                                                        sizeof big, 0)), 0);
+    ck_assert_int_eq(vftr_vfd_writer_close(w, NULL), 0);
+    ck_assert_int_eq(vftr_vfdconv_open(&conv, paths, 1, NULL, NULL, 0), 0);
+    ck_assert_int_eq(vftr_vfdconv_replay(conv, &rank0, 1, &cons, &n, NULL, 0), 0);
+    ck_assert_uint_eq(k.enter, 512);
+    ck_assert_uint_eq(k.leave, 512);
+    ck_assert_uint_eq(k.leaves_at_900, 512);
+    ck_assert_uint_eq(k.other, 2);
+    ck_assert_uint_eq(n, 1026);
+    ck_assert_int_eq(k.ordered, 1);
+    vftr_vfdconv_free(conv);
+}
+END_TEST
+
 static Suite *conv_suite(void)
 {
     Suite *s = suite_create("vfd2otf");
@@ -282,6 +507,8 @@ static Suite *conv_suite(void)
     tcase_add_test(tc, consumer_error_stops);
     tcase_add_test(tc, refuses_mixed_runs_and_duplicates);
     tcase_add_test(tc, stack_repairs);
+    tcase_add_test(tc, first_pass_threaded_and_shared);
+    tcase_add_test(tc, deep_stack_left_at_once);
     suite_add_tcase(s, tc);
     return s;
 }
