@@ -52,6 +52,8 @@ struct tui_model {
     uint32_t *depth_of;         /* per process index: current stack depth */
     uint32_t **stacks;          /* per process index: functions by depth (for the grid) */
     size_t *next_col;
+    uint64_t *colt;             /* start time of each column of the refresh (ncols) */
+    size_t capcolt;
     /* details captured during an exact window read (see capture_details) */
     uint32_t sel_id;
     int capturing, captured;
@@ -193,10 +195,15 @@ static int read_names(struct tui_model *m, char *err, size_t errlen)
     OTF_HandlerArray_close(h);
     if (rc < 0)
         return rc;
-    qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc);
-    qsort(m->funcs, m->nfuncs, sizeof *m->funcs, cmp_func);
-    qsort(m->groups, m->ngroups, sizeof *m->groups, cmp_group);
-    qsort(m->counters, m->ncounters, sizeof *m->counters, cmp_counter);
+    /* qsort must not see the NULL of an empty list */
+    if (m->nprocs)
+        qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc);
+    if (m->nfuncs)
+        qsort(m->funcs, m->nfuncs, sizeof *m->funcs, cmp_func);
+    if (m->ngroups)
+        qsort(m->groups, m->ngroups, sizeof *m->groups, cmp_group);
+    if (m->ncounters)
+        qsort(m->counters, m->ncounters, sizeof *m->counters, cmp_counter);
     m->data.counters = calloc(m->ncounters ? m->ncounters : 1, sizeof *m->data.counters);
     if (!m->data.counters || index_threads(m) < 0)
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
@@ -467,6 +474,7 @@ void tui_model_free(struct tui_model *m)
     free(m->depth_of);
     free(m->stacks);
     free(m->next_col);
+    free(m->colt);
     pcre2_match_data_free(m->md);
     pcre2_code_free(m->re);
     free(m->pattern);
@@ -704,13 +712,51 @@ static int set_stack(struct tui_model *m, size_t pi, uint32_t depth, uint32_t fu
 }
 
 /* Finalizes the columns of process pi that start before t. */
+/* The refresh's column start times (m->colt), so that the per-event work
+ * below needs no 128-bit division: 0 or -ENOMEM. */
+static int columns_prepare(struct tui_model *m)
+{
+    size_t n = m->data.ncols;
+
+    if (n > m->capcolt) {
+        uint64_t *t = realloc(m->colt, n * sizeof *t);
+
+        if (!t)
+            return -ENOMEM;
+        m->colt = t;
+        m->capcolt = n;
+    }
+    for (size_t c = 0; c < n; c++)
+        m->colt[c] = tui_model_col_time(m, c);
+    return 0;
+}
+
+/* tui_model_time_col() during a refresh: the last column whose start is
+ * <= t (0 before the window, the last one after it), searched from the
+ * column the grid of process pi has reached (events of a process come in
+ * time order, so that is at most a step or two away). */
+static size_t column_of(const struct tui_model *m, size_t pi, uint64_t t)
+{
+    size_t n = m->data.ncols, c = m->next_col[pi];
+
+    if (n == 0)
+        return 0;
+    if (c >= n)
+        c = n - 1;
+    while (c > 0 && m->colt[c] > t)
+        c--;
+    while (c + 1 < n && m->colt[c + 1] <= t)
+        c++;
+    return c;
+}
+
 static void fill_until(struct tui_model *m, size_t pi, uint64_t t)
 {
     struct tui_data *d = &m->data;
     size_t c = m->next_col[pi];
     uint32_t f = m->depth_of[pi] >= m->view.depth ? m->stacks[pi][m->view.depth - 1] : 0;
 
-    while (c < d->ncols && tui_model_col_time(m, c) < t) {
+    while (c < d->ncols && m->colt[c] < t) {
         d->grid[pi * d->ncols + c] = f;
         c++;
     }
@@ -834,7 +880,7 @@ static int g_enter(void *arg, uint64_t time, uint32_t process, uint32_t function
     m->depth_of[pi]++;
     set_stack(m, (size_t)pi, m->depth_of[pi], function);
     if (m->depth_of[pi] == m->view.depth) {
-        size_t c = tui_model_time_col(m, time);
+        size_t c = column_of(m, (size_t)pi, time);
         uint32_t *cell = &m->data.grid[(size_t)pi * m->data.ncols + c];
 
         if (c < m->next_col[pi] && *cell == 0)
@@ -871,7 +917,7 @@ static void mark_cell(struct tui_model *m, uint64_t time, uint32_t process, uint
     long pi = proc_index(m, process);
 
     if (pi >= 0 && m->data.marks)
-        m->data.marks[(size_t)pi * m->data.ncols + tui_model_time_col(m, time)] |= what;
+        m->data.marks[(size_t)pi * m->data.ncols + column_of(m, (size_t)pi, time)] |= what;
 }
 
 static void mark_msg(struct tui_model *m, uint64_t time, uint32_t process)
@@ -1203,7 +1249,7 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
     d->grid = calloc(n ? n : 1, sizeof *d->grid);
     d->marks = calloc(n ? n : 1, 1);
     d->prof_from_summaries = 0;
-    if (!d->grid || !d->marks)
+    if (!d->grid || !d->marks || columns_prepare(m) < 0)
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     for (size_t i = 0; i < m->nprocs; i++) {
         free(m->stacks[i]);

@@ -148,7 +148,7 @@ verdict() {
             if [ -n "${FIN[plain:$w]:-}" ] && [ "$v" != plain ]; then
                 # below the resolution of this measurement (a few ms): 0
                 fin=$(awk -v a="${FIN[$v:$w]}" -v b="${FIN[plain:$w]}" \
-                      'BEGIN { d = (a - b) / 1000; printf "%.1f", d > 0 ? d : 0 }')
+                      'BEGIN { d = (a - b) / 1000; printf "%.1f", (d > 0 ? d : 0) }')
             fi
             ns=$(nspc "$v" "$w"); [ "$v" = plain ] && ns=0
             echo "| $w | $v | ${CALLS[$v:$w]} | $(ms "${WORKNS[$v:$w]}") | $ns | $fin |"

@@ -1,16 +1,22 @@
 /*
  * window.c — see window.h.
  *
- * A read has three phases, all through one handler array whose handlers
- * look at w->phase:
- *   SNAP    the snapshot records at time T fill the per-process stacks and
- *           the list of messages in flight;
- *   REPLAY  the events of [T, a) move that state forward to a;
- *   DELIVER the events of [a, b) go to the caller.
- * Between REPLAY and DELIVER the state at a is handed over (open frames,
- * messages in flight).  Each phase is one OTF_Reader_setTimeInterval and
- * one merged read, so the library's binary search positions every stream
- * and nothing outside [T, b) is touched.
+ * A read of [a, b) has three phases:
+ *   SNAP    the snapshot records at the latest snapshot time T <= a fill
+ *           the per-process stacks and the list of messages in flight
+ *           (one merged read of the snapshot files, through the handlers
+ *           below, which look at w->phase);
+ *   REPLAY  the events of [T, a) move that state forward to a: worker
+ *           threads, each with its own file manager, read the streams on
+ *           their own (see "replay");
+ *   DELIVER the events of [a, b) go to the caller in time order: this
+ *           thread positions every stream at a, decodes and merges their
+ *           records while the replay runs (see "window"), hands over the
+ *           state at a, then the events.
+ * Records are decoded in batches by vftr_otf_scan_events (vftr_otf_scan.h)
+ * instead of one handler call each: the replay and the window read are
+ * most of a jump's time.  Every stream is positioned by the library's
+ * binary time search, so nothing outside [T, b) is touched.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,18 +28,28 @@
 
 #include "window.h"
 #include "grow.h"
+#include "vftr_otf_scan.h"
 #include "otfreplay.h"
 #include "u64map.h"
 
 #include "util/errmsg.h"
 #include "util/tracesel.h"
 
-/* Window events read ahead while the replay runs (56 bytes each). */
+/* Window events merged ahead while the replay runs (56 bytes each), and
+ * the batches of the streams: each gets WINDOW_BUFFER / streams records,
+ * within [WINDOW_BATCH_MIN, WINDOW_BATCH_MAX]. */
 #define WINDOW_BUFFER 131072
+#define WINDOW_BATCH_MIN 256
+#define WINDOW_BATCH_MAX 2048
+/* Streams merged by a linear look instead of a heap. */
+#define WINDOW_LINEAR 8
+
+/* Records a replay worker decodes at a time. */
+#define WORKER_BATCH 4096
 
 #define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
 
-enum phase { PH_SNAP, PH_BUFFER, PH_DELIVER, PH_PROBE, PH_SUMMARY, PH_SAMPLES };
+enum phase { PH_SNAP, PH_DELIVER, PH_PROBE, PH_SUMMARY, PH_SAMPLES };
 
 struct frame {
     uint32_t function;
@@ -71,7 +87,16 @@ struct chantab {
     size_t cap, used;        /* cap: a power of two, or 0 */
 };
 
-struct wevent;
+/* One event stream of the window read (see "window" below). */
+struct wkey;
+
+struct wstream {
+    OTF_RStream *s;
+    OTF_RBuffer *b;          /* its event buffer, NULL: the stream has none */
+    vftr_otf_ev *ev;         /* decoded records ev[i..n) not yet delivered */
+    size_t cap, n, i;
+    int done;                /* nothing more in [a, b) */
+};
 
 struct vftr_window {
     char *stub;
@@ -106,8 +131,18 @@ struct vftr_window {
     struct chantab recvs;            /* all workers' receive counts */
     uint32_t *pdirect;               /* process id -> 1 + index in procs (small ids) */
     size_t npdirect;
-    struct wevent *buf;              /* window events read while the replay runs */
-    size_t nbuf, capbuf;
+    /* the window read: its own streams (opened on the first read, kept) */
+    struct wstream *ws;
+    size_t nws, capws;
+    struct vftr_u64map wsmap;        /* stream id -> index in ws */
+    size_t *wlist;                   /* this read's streams (indices in ws) */
+    struct wkey *wheap;              /* the merge */
+    size_t nwlist, capwlist, capwheap, nheap;
+    vftr_otf_ev last;                /* window_take(): a record whose batch was refilled */
+    uint8_t *pstat;                  /* process id -> 0 unknown, 1 disabled, 2 enabled */
+    size_t npstat;
+    vftr_otf_ev *merged;             /* the first WINDOW_BUFFER events of the merge */
+    size_t nmerged;
 };
 
 /* ------------------------------------------------------------ state */
@@ -274,57 +309,37 @@ static int verdict(struct vftr_window *w, int rc)
     return rc ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
 
-/*
- * An event of the window, as the handlers hand it on: straight to the
- * caller (PH_DELIVER), or into w->buf (PH_BUFFER) while the replay threads
- * still work out the state the caller must see first.
- */
-enum ev_kind {
-    EV_ENTER, EV_LEAVE, EV_SEND, EV_RECV, EV_COLLOP, EV_COLL_BEGIN, EV_COLL_END, EV_COUNTER
-};
-
-struct wevent {
-    uint64_t time;
-    uint32_t kind, process;  /* process: the sender of a send, the receiver of a receive */
-    uint32_t u[4];           /* function | peer, comm, tag, length | op, comm, root */
-    uint64_t x[3];           /* collectives: sent, received, duration | id, sent, received */
-};
-
-static int event_call(const struct vftr_window_handler *h, const struct wevent *e)
+/* Hands one event of the window to the caller's callback. */
+static int event_call(const struct vftr_window_handler *h, const vftr_otf_ev *e)
 {
-    switch ((enum ev_kind)e->kind) {
-    case EV_ENTER:
+    switch (e->type) {
+    case OTF_ENTER_RECORD:
         return h->enter ? h->enter(h->arg, e->time, e->process, e->u[0]) : 0;
-    case EV_LEAVE:
+    case OTF_LEAVE_RECORD:
         return h->leave ? h->leave(h->arg, e->time, e->process, e->u[0]) : 0;
-    case EV_SEND:
+    case OTF_SEND_RECORD:
         return h->send ? h->send(h->arg, e->time, e->process, e->u[0], e->u[1], e->u[2],
                                  e->u[3]) : 0;
-    case EV_RECV:
+    case OTF_RECEIVE_RECORD:
         return h->recv ? h->recv(h->arg, e->time, e->process, e->u[0], e->u[1], e->u[2],
                                  e->u[3]) : 0;
-    case EV_COLLOP:
+    case OTF_COLLOP_RECORD:
         return h->collop ? h->collop(h->arg, e->time, e->process, e->u[0], e->u[1], e->u[2],
                                      e->x[0], e->x[1], e->x[2]) : 0;
-    case EV_COLL_BEGIN:
+    case OTF_BEGINCOLLOP_RECORD:
         return h->coll_begin ? h->coll_begin(h->arg, e->time, e->process, e->u[0], e->x[0],
                                              e->u[1], e->u[2], e->x[1], e->x[2]) : 0;
-    case EV_COLL_END:
+    case OTF_ENDCOLLOP_RECORD:
         return h->coll_end ? h->coll_end(h->arg, e->time, e->process, e->x[0]) : 0;
-    case EV_COUNTER:
+    case OTF_COUNTER_RECORD:
         return h->counter ? h->counter(h->arg, e->time, e->process, e->u[0], e->x[0]) : 0;
     }
     return 0;
 }
 
-static int emit(struct vftr_window *w, const struct wevent *e)
+/* An event of a plain read (vftr_window_events) to the caller. */
+static int emit(struct vftr_window *w, const vftr_otf_ev *e)
 {
-    if (w->phase == PH_BUFFER) {
-        if (vftr_reserve((void **)&w->buf, &w->capbuf, w->nbuf, sizeof *w->buf) < 0)
-            return verdict(w, -ENOMEM);
-        w->buf[w->nbuf++] = *e;
-        return OTF_RETURN_OK;
-    }
     w->st->delivered++;
     return verdict(w, event_call(w->h, e));
 }
@@ -340,7 +355,7 @@ static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process
         w->probe_found = 1;
         return OTF_RETURN_ABORT;
     }
-    return emit(w, &(struct wevent){ .time = time, .kind = EV_ENTER, .process = process,
+    return emit(w, &(vftr_otf_ev){ .time = time, .type = OTF_ENTER_RECORD, .process = process,
                                      .u = { function } });
 }
 
@@ -355,7 +370,7 @@ static int on_leave(void *ud, uint64_t time, uint32_t function, uint32_t process
         w->probe_found = 1;
         return OTF_RETURN_ABORT;
     }
-    return emit(w, &(struct wevent){ .time = time, .kind = EV_LEAVE, .process = process,
+    return emit(w, &(vftr_otf_ev){ .time = time, .type = OTF_LEAVE_RECORD, .process = process,
                                      .u = { function } });
 }
 
@@ -364,7 +379,7 @@ static int on_send(void *ud, uint64_t time, uint32_t sender, uint32_t receiver, 
 {
     (void)source;
     (void)kv;
-    return emit(ud, &(struct wevent){ .time = time, .kind = EV_SEND, .process = sender,
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_SEND_RECORD, .process = sender,
                                       .u = { receiver, comm, tag, length } });
 }
 
@@ -373,7 +388,7 @@ static int on_recv(void *ud, uint64_t time, uint32_t receiver, uint32_t sender, 
 {
     (void)source;
     (void)kv;
-    return emit(ud, &(struct wevent){ .time = time, .kind = EV_RECV, .process = receiver,
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_RECEIVE_RECORD, .process = receiver,
                                       .u = { sender, comm, tag, length } });
 }
 
@@ -383,7 +398,7 @@ static int on_collop(void *ud, uint64_t time, uint32_t process, uint32_t op, uin
 {
     (void)source;
     (void)kv;
-    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COLLOP, .process = process,
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_COLLOP_RECORD, .process = process,
                                       .u = { op, comm, root }, .x = { sent, received, duration } });
 }
 
@@ -393,7 +408,7 @@ static int on_coll_begin(void *ud, uint64_t time, uint32_t process, uint32_t op,
 {
     (void)scl;
     (void)kv;
-    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COLL_BEGIN, .process = process,
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_BEGINCOLLOP_RECORD, .process = process,
                                       .u = { op, comm, root }, .x = { id, sent, received } });
 }
 
@@ -401,7 +416,7 @@ static int on_coll_end(void *ud, uint64_t time, uint32_t process, uint64_t id,
                        OTF_KeyValueList *kv)
 {
     (void)kv;
-    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COLL_END, .process = process,
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_ENDCOLLOP_RECORD, .process = process,
                                       .x = { id } });
 }
 
@@ -409,7 +424,7 @@ static int on_counter(void *ud, uint64_t time, uint32_t process, uint32_t counte
                       uint64_t value, OTF_KeyValueList *kv)
 {
     (void)kv;
-    return emit(ud, &(struct wevent){ .time = time, .kind = EV_COUNTER, .process = process,
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_COUNTER_RECORD, .process = process,
                                       .u = { counter }, .x = { value } });
 }
 
@@ -569,6 +584,10 @@ struct worker {
     struct inflight *sends;          /* sends in [lo, hi), each stream in time order */
     size_t nsends, capsends;
     struct chantab recvs;            /* receives in [lo, hi) per channel */
+    vftr_otf_ev *batch;              /* WORKER_BATCH records decoded at a time */
+    uint32_t pid;                    /* wk_apply's last process ... */
+    struct pstate *proc;             /* ... and its state (NULL: not its own) */
+    struct chan *chan;               /* wk_apply's last channel */
     uint64_t replayed, too_deep, bytes0;
     int rc;                          /* 0, -ENOMEM, -EIO */
     char why[VFTR_ERRMSG_MAX];       /* the OTF library's reason for -EIO */
@@ -577,24 +596,11 @@ struct worker {
 };
 
 /*
- * Every handler first places the record: before lo (a time search stops a
- * little early) it is skipped, at or after hi the stream is done (the
- * handler aborts the stream's read and says so in k->stopped).  Records of
- * processes the worker does not own (disabled ones) are skipped.
+ * What one record of [lo, hi) does to the state: a frame pushed or popped,
+ * a send kept, a receive counted; collectives change nothing and are only
+ * counted.  Records of processes the worker does not own (disabled ones)
+ * are passed over.  0 or -ENOMEM.
  */
-enum { WK_SKIP, WK_STOP, WK_TAKE };
-
-static int wk_place(struct worker *k, uint64_t time)
-{
-    if (time < k->lo)
-        return WK_SKIP;
-    if (time >= k->hi) {
-        k->stopped = 1;
-        return WK_STOP;
-    }
-    return WK_TAKE;
-}
-
 static struct pstate *wk_proc(struct worker *k, uint32_t process)
 {
     const struct vftr_window *w = k->w;
@@ -605,6 +611,55 @@ static struct pstate *wk_proc(struct worker *k, uint32_t process)
     return p && p->owner == k->self ? p : NULL;
 }
 
+/* Records come in runs of one process and one channel: the last process
+ * and the last channel are kept at hand (k->pid/k->proc, k->chan; reset by
+ * replay_start, the channel also when the table grows). */
+static inline __attribute__((always_inline)) int wk_apply(struct worker *k, const vftr_otf_ev *e)
+{
+    struct pstate *p;
+    struct inflight m;
+    struct chan *c;
+
+    if (e->process != k->pid || !k->proc) {
+        k->pid = e->process;
+        k->proc = wk_proc(k, e->process);
+    }
+    if (!(p = k->proc))
+        return 0;
+    k->replayed++;
+    switch (e->type) {
+    case OTF_ENTER_RECORD:
+        if (p->depth < p->cap && p->depth < VFTR_WINDOW_MAX_DEPTH) {
+            p->stack[p->depth++] = (struct frame){ e->u[0], e->time };
+            return 0;
+        }
+        return stack_push(p, e->u[0], e->time, &k->too_deep);
+    case OTF_LEAVE_RECORD:
+        if (p->depth > 0 && p->depth <= VFTR_WINDOW_MAX_DEPTH &&
+            p->stack[p->depth - 1].function == e->u[0])
+            p->depth--;          /* the usual case of stack_pop */
+        else
+            stack_pop(p, e->u[0]);
+        return 0;
+    case OTF_SEND_RECORD:
+        m = (struct inflight){ e->time, e->process, e->u[0], e->u[1], e->u[2], e->u[3] };
+        return msg_append(&k->sends, &k->nsends, &k->capsends, &m);
+    case OTF_RECEIVE_RECORD:
+        c = k->chan;
+        if (c && c->sender == e->u[0] && c->receiver == e->process && c->comm == e->u[1] &&
+            c->tag == e->u[2]) {
+            c->count++;
+            return 0;
+        }
+        if (chan_add(&k->recvs, e->u[0], e->process, e->u[1], e->u[2], 1) < 0)
+            return -ENOMEM;
+        k->chan = chan_slot(&k->recvs, e->u[0], e->process, e->u[1], e->u[2]);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 static int wk_fail(struct worker *k, int rc)
 {
     if (!k->rc)
@@ -612,78 +667,60 @@ static int wk_fail(struct worker *k, int rc)
     return OTF_RETURN_ABORT;
 }
 
-#define WK_PLACE(k, time)                                                                 \
-    do {                                                                                  \
-        int place_ = wk_place((k), (time));                                               \
-        if (place_ != WK_TAKE)                                                            \
-            return place_ == WK_STOP ? OTF_RETURN_ABORT : OTF_RETURN_OK;                  \
-    } while (0)
+/*
+ * The merged replay (a process in several streams) goes through an
+ * OTF_Reader and these handlers: each places the record (before lo — a
+ * time search stops a little early — it is skipped, at or after hi the
+ * read is done: the handler aborts it and says so in k->stopped), then
+ * applies it like a scanned one.
+ */
+static int wk_handle(struct worker *k, const vftr_otf_ev *e)
+{
+    if (e->time < k->lo)
+        return OTF_RETURN_OK;
+    if (e->time >= k->hi) {
+        k->stopped = 1;
+        return OTF_RETURN_ABORT;
+    }
+    return wk_apply(k, e) < 0 ? wk_fail(k, -ENOMEM) : OTF_RETURN_OK;
+}
 
 static int wk_enter(void *ud, uint64_t time, uint32_t function, uint32_t process,
                     uint32_t source, OTF_KeyValueList *kv)
 {
-    struct worker *k = ud;
-    struct pstate *p;
-
     (void)source;
     (void)kv;
-    WK_PLACE(k, time);
-    if (!(p = wk_proc(k, process)))
-        return OTF_RETURN_OK;
-    k->replayed++;
-    if (stack_push(p, function, time, &k->too_deep) < 0)
-        return wk_fail(k, -ENOMEM);
-    return OTF_RETURN_OK;
+    return wk_handle(ud, &(vftr_otf_ev){ .time = time, .type = OTF_ENTER_RECORD,
+                                         .process = process, .u = { function } });
 }
 
 static int wk_leave(void *ud, uint64_t time, uint32_t function, uint32_t process,
                     uint32_t source, OTF_KeyValueList *kv)
 {
-    struct worker *k = ud;
-    struct pstate *p;
-
     (void)source;
     (void)kv;
-    WK_PLACE(k, time);
-    if (!(p = wk_proc(k, process)))
-        return OTF_RETURN_OK;
-    k->replayed++;
-    stack_pop(p, function);
-    return OTF_RETURN_OK;
+    return wk_handle(ud, &(vftr_otf_ev){ .time = time, .type = OTF_LEAVE_RECORD,
+                                         .process = process, .u = { function } });
 }
 
 static int wk_send(void *ud, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
                    uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
 {
-    struct worker *k = ud;
-    struct inflight m = { time, sender, receiver, comm, tag, length };
-
     (void)source;
     (void)kv;
-    WK_PLACE(k, time);
-    if (!wk_proc(k, sender))
-        return OTF_RETURN_OK;
-    k->replayed++;
-    if (msg_append(&k->sends, &k->nsends, &k->capsends, &m) < 0)
-        return wk_fail(k, -ENOMEM);
-    return OTF_RETURN_OK;
+    return wk_handle(ud, &(vftr_otf_ev){ .time = time, .type = OTF_SEND_RECORD,
+                                         .process = sender,
+                                         .u = { receiver, comm, tag, length } });
 }
 
 static int wk_recv(void *ud, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
                    uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
 {
-    struct worker *k = ud;
-
-    (void)length;
     (void)source;
     (void)kv;
-    WK_PLACE(k, time);
-    if (!wk_proc(k, receiver))
-        return OTF_RETURN_OK;
-    k->replayed++;
-    if (chan_add(&k->recvs, sender, receiver, comm, tag, 1) < 0)
-        return wk_fail(k, -ENOMEM);
-    return OTF_RETURN_OK;
+    return wk_handle(ud, &(vftr_otf_ev){ .time = time, .type = OTF_RECEIVE_RECORD,
+                                         .process = receiver,
+                                         .u = { sender, comm, tag, length } });
 }
 
 /* Collective records change no state; they are only counted (replayed). */
@@ -691,37 +728,28 @@ static int wk_collop(void *ud, uint64_t time, uint32_t process, uint32_t op, uin
                      uint32_t root, uint32_t sent, uint32_t received, uint64_t duration,
                      uint32_t source, OTF_KeyValueList *kv)
 {
-    struct worker *k = ud;
-
     (void)op, (void)comm, (void)root, (void)sent, (void)received, (void)duration;
     (void)source, (void)kv;
-    WK_PLACE(k, time);
-    k->replayed += wk_proc(k, process) != NULL;
-    return OTF_RETURN_OK;
+    return wk_handle(ud, &(vftr_otf_ev){ .time = time, .type = OTF_COLLOP_RECORD,
+                                         .process = process });
 }
 
 static int wk_coll_begin(void *ud, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
                          uint32_t comm, uint32_t root, uint64_t sent, uint64_t received,
                          uint32_t scl, OTF_KeyValueList *kv)
 {
-    struct worker *k = ud;
-
     (void)op, (void)id, (void)comm, (void)root, (void)sent, (void)received, (void)scl;
     (void)kv;
-    WK_PLACE(k, time);
-    k->replayed += wk_proc(k, process) != NULL;
-    return OTF_RETURN_OK;
+    return wk_handle(ud, &(vftr_otf_ev){ .time = time, .type = OTF_BEGINCOLLOP_RECORD,
+                                         .process = process });
 }
 
 static int wk_coll_end(void *ud, uint64_t time, uint32_t process, uint64_t id,
                        OTF_KeyValueList *kv)
 {
-    struct worker *k = ud;
-
     (void)id, (void)kv;
-    WK_PLACE(k, time);
-    k->replayed += wk_proc(k, process) != NULL;
-    return OTF_RETURN_OK;
+    return wk_handle(ud, &(vftr_otf_ev){ .time = time, .type = OTF_ENDCOLLOP_RECORD,
+                                         .process = process });
 }
 
 static void worker_release(struct worker *k)
@@ -739,6 +767,7 @@ static void worker_release(struct worker *k)
         OTF_FileManager_close(k->manager);
     free(k->sends);
     free(k->recvs.slots);
+    free(k->batch);
 }
 
 static int worker_init(struct worker *k, struct vftr_window *w, size_t index)
@@ -754,7 +783,8 @@ static int worker_init(struct worker *k, struct vftr_window *w, size_t index)
     };
 
     *k = (struct worker){ .w = w, .self = (uint32_t)index + 1 };
-    if (!(k->manager = OTF_FileManager_open(16)) || !(k->handlers = OTF_HandlerArray_open()))
+    if (!(k->manager = OTF_FileManager_open(16)) || !(k->handlers = OTF_HandlerArray_open()) ||
+        !(k->batch = malloc(WORKER_BATCH * sizeof *k->batch)))
         return -ENOMEM;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         OTF_HandlerArray_setHandler(k->handlers, table[i].fn, table[i].record);
@@ -798,7 +828,7 @@ static void worker_io_error(struct worker *k)
 }
 
 /* Reads the worker's streams one after the other: a time search to lo, then
- * records until one at hi or later. */
+ * the records of [lo, hi), decoded in batches (vftr_otf_scan_events). */
 static void *worker_run(void *arg)
 {
     struct worker *k = arg;
@@ -819,9 +849,20 @@ static void *worker_run(void *arg)
             worker_io_error(k);
             break;
         }
-        k->stopped = 0;
-        if (OTF_RStream_readEvents(s, k->handlers) == OTF_READ_ERROR && !k->stopped)
-            worker_io_error(k);
+        for (int done = 0; !done && !k->rc;) {
+            long n = vftr_otf_scan_events(b, k->lo, k->hi, k->batch, WORKER_BATCH, &done);
+
+            if (n < 0) {
+                worker_io_error(k);
+                break;
+            }
+            for (long j = 0; j < n; j++) {
+                if (wk_apply(k, &k->batch[j]) < 0) {
+                    wk_fail(k, -ENOMEM);
+                    break;
+                }
+            }
+        }
     }
     return NULL;
 }
@@ -1043,6 +1084,8 @@ static long replay_start(struct vftr_window *w, uint64_t lo, uint64_t hi, char *
         k->stopped = 0;
         k->nsends = 0;
         chan_clear(&k->recvs);
+        k->chan = NULL;
+        k->proc = NULL;
         k->replayed = k->too_deep = 0;
         k->rc = 0;
         k->why[0] = '\0';
@@ -1086,6 +1129,338 @@ int vftr_window_set_threads(struct vftr_window *w, unsigned threads)
         return -EINVAL;
     w->threads = threads;
     return 0;
+}
+
+/* ------------------------------------------------------------ window */
+
+/*
+ * The events of [a, b) in time order, without the reader's merge of
+ * records: every enabled stream is positioned by a time search to a and
+ * decoded in batches (vftr_otf_scan_events), and a heap on (time, place in
+ * the master control) merges the batches — the order of the reader's own
+ * merge, equal times in stream order.  window_open() does the searches and
+ * the first batch of every stream (while the replay threads run);
+ * window_deliver() merges and hands the events over, decoding more as the
+ * batches run out, so at most WINDOW_BUFFER records wait in memory.
+ */
+
+/* Stream `id` of the window read, opened the first time; NULL + errno. */
+static struct wstream *window_stream(struct vftr_window *w, uint32_t id)
+{
+    long i = vftr_u64map_get(&w->wsmap, id);
+    OTF_RStream *s;
+
+    if (i >= 0)
+        return &w->ws[i];
+    if (vftr_reserve((void **)&w->ws, &w->capws, w->nws, sizeof *w->ws) < 0) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    if (!(s = OTF_RStream_open(w->stub, id, w->manager))) {
+        errno = EIO;
+        return NULL;
+    }
+    if (vftr_u64map_put(&w->wsmap, id, (uint32_t)w->nws) < 0) {
+        OTF_RStream_close(s);
+        errno = ENOMEM;
+        return NULL;
+    }
+    w->ws[w->nws] = (struct wstream){ .s = s, .b = OTF_RStream_getEventBuffer(s) };
+    return &w->ws[w->nws++];
+}
+
+/* Decodes the next batch of stream x; 0 or -EIO. */
+static int window_fill(struct wstream *x, uint64_t a, uint64_t b)
+{
+    long n = vftr_otf_scan_events(x->b, a, b, x->ev, x->cap, &x->done);
+
+    x->i = 0;
+    x->n = n > 0 ? (size_t)n : 0;
+    if (n < 0) {
+        x->done = 1;
+        return -EIO;
+    }
+    return 0;
+}
+
+static int window_open(struct vftr_window *w, uint64_t a, uint64_t b, char *err,
+                       size_t errlen)
+{
+    OTF_MasterControl *mc = OTF_Reader_getMasterControl(w->reader);
+    uint32_t n = mc ? OTF_MasterControl_getCount(mc) : 0;
+    char why[VFTR_ERRMSG_MAX];
+    size_t batch;
+
+    w->nwlist = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
+        struct wstream *x;
+
+        if (!e || !stream_enabled(w, e))
+            continue;
+        if (!(x = window_stream(w, e->argument))) {
+            if (errno == ENOMEM)
+                return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+            return vftr_errmsg(err, errlen, -EIO, "cannot open stream %u (%s)", e->argument,
+                               vftr_trace_otf_reason(why, sizeof why));
+        }
+        if (!x->b)
+            continue;            /* a stream without events */
+        if (vftr_reserve((void **)&w->wlist, &w->capwlist, w->nwlist, sizeof *w->wlist) < 0)
+            return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        w->wlist[w->nwlist++] = (size_t)(x - w->ws);
+    }
+    batch = w->nwlist ? WINDOW_BUFFER / w->nwlist : WINDOW_BUFFER;
+    batch = batch < WINDOW_BATCH_MIN ? WINDOW_BATCH_MIN
+                                     : batch > WINDOW_BATCH_MAX ? WINDOW_BATCH_MAX : batch;
+    for (size_t j = 0; j < w->nwlist; j++) {
+        struct wstream *x = &w->ws[w->wlist[j]];
+
+        if (x->cap != batch) {
+            vftr_otf_ev *ev = realloc(x->ev, batch * sizeof *ev);
+
+            if (!ev)
+                return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+            x->ev = ev;
+            x->cap = batch;
+        }
+        x->n = x->i = 0;
+        x->done = 0;
+        if (!OTF_RBuffer_searchTime(x->b, a) || window_fill(x, a, b) < 0)
+            return vftr_errmsg(err, errlen, -EIO, "cannot read the events (%s)",
+                               vftr_trace_otf_reason(why, sizeof why));
+    }
+    return 0;
+}
+
+/* The merge's heap: each stream by the time of its next record, equal
+ * times by its place in the list. */
+struct wkey {
+    uint64_t time;
+    size_t j;                /* index in w->wlist */
+};
+
+static inline int wkey_before(const struct wkey *x, const struct wkey *y)
+{
+    return x->time < y->time || (x->time == y->time && x->j < y->j);
+}
+
+static void window_sift(struct wkey *hp, size_t n, size_t i)
+{
+    struct wkey top = hp[i];
+
+    for (;;) {
+        size_t l = 2 * i + 1, m;
+
+        if (l >= n)
+            break;
+        m = l + 1 < n && wkey_before(&hp[l + 1], &hp[l]) ? l + 1 : l;
+        if (!wkey_before(&hp[m], &top))
+            break;
+        hp[i] = hp[m];
+        i = m;
+    }
+    hp[i] = top;
+}
+
+/* Starts the merge of the streams' first batches (after window_open). */
+static int window_merge_start(struct vftr_window *w, char *err, size_t errlen)
+{
+    struct wkey *hp;
+    size_t ids = 0;
+
+    if (w->nwlist > w->capwheap) {
+        hp = realloc(w->wheap, w->nwlist * sizeof *hp);
+        if (!hp)
+            return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        w->wheap = hp;
+        w->capwheap = w->nwlist;
+    }
+    /* the process filter's table: ids up to the largest the window's
+     * processes have (below WINDOW_DIRECT_IDS), filled as they are met */
+    for (size_t i = 0; i < w->nprocs; i++)
+        if (w->procs[i].process < WINDOW_DIRECT_IDS && w->procs[i].process >= ids)
+            ids = (size_t)w->procs[i].process + 1;
+    if (ids > w->npstat) {
+        uint8_t *t = realloc(w->pstat, ids);
+
+        if (!t)
+            return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        w->pstat = t;
+        w->npstat = ids;
+    }
+    if (w->npstat)
+        memset(w->pstat, 0, w->npstat);
+    hp = w->wheap;
+    w->nheap = 0;
+    if (w->nwlist <= WINDOW_LINEAR) {
+        /* few streams: every one keeps its place, UINT64_MAX when through
+         * (no event of [a, b) has that time) */
+        for (size_t j = 0; j < w->nwlist; j++) {
+            const struct wstream *x = &w->ws[w->wlist[j]];
+
+            hp[j] = (struct wkey){ x->n > 0 ? x->ev[0].time : UINT64_MAX, j };
+        }
+        w->nheap = w->nwlist;
+        return 0;
+    }
+    for (size_t j = 0; j < w->nwlist; j++) {
+        const struct wstream *x = &w->ws[w->wlist[j]];
+
+        if (x->n > 0)
+            hp[w->nheap++] = (struct wkey){ x->ev[0].time, j };
+    }
+    for (size_t i = w->nheap / 2; i-- > 0;)
+        window_sift(hp, w->nheap, i);
+    return 0;
+}
+
+/* Is the process of a window event enabled in the window's reader? */
+static int window_wants_slow(struct vftr_window *w, uint32_t process)
+{
+    if (process < w->npstat) {
+        if (!w->pstat[process])
+            w->pstat[process] = OTF_Reader_getProcessStatus(w->reader, process) ? 2 : 1;
+        return w->pstat[process] == 2;
+    }
+    return OTF_Reader_getProcessStatus(w->reader, process) != 0;
+}
+
+static inline int window_wants(struct vftr_window *w, uint32_t process)
+{
+    if (process < w->npstat && w->pstat[process])
+        return w->pstat[process] == 2;
+    return window_wants_slow(w, process);
+}
+
+/* window_take() for the last record of a batch: copies it to w->last,
+ * refills the batch. */
+static const vftr_otf_ev *window_take_last(struct vftr_window *w, struct wstream *x,
+                                           const vftr_otf_ev *e, uint64_t a, uint64_t b,
+                                           uint64_t *next, char *err, size_t errlen)
+{
+    w->last = *e;
+    if (!x->done && window_fill(x, a, b) < 0) {
+        char why[VFTR_ERRMSG_MAX];
+
+        vftr_errmsg(err, errlen, -EIO, "cannot read the events (%s)",
+                    vftr_trace_otf_reason(why, sizeof why));
+        return NULL;
+    }
+    *next = x->i < x->n ? x->ev[x->i].time : UINT64_MAX;
+    return &w->last;
+}
+
+/*
+ * Takes the next record of stream x (its batch refilled when used up) and
+ * returns it; *next gets the time of the one after it, UINT64_MAX when the
+ * stream is through.  A record whose batch was refilled is copied to
+ * w->last first.  NULL on a read error (err says why).
+ */
+static inline const vftr_otf_ev *window_take(struct vftr_window *w, struct wstream *x,
+                                             uint64_t a, uint64_t b, uint64_t *next,
+                                             char *err, size_t errlen)
+{
+    const vftr_otf_ev *e = &x->ev[x->i++];
+
+    if (x->i < x->n) {
+        *next = x->ev[x->i].time;
+        return e;
+    }
+    return window_take_last(w, x, e, a, b, next, err, errlen);
+}
+
+/*
+ * The next event of [a, b) in the merge (of an enabled process) in *out:
+ * 1, 0 at the end, -errno.  The record stays valid until the next call.
+ * Up to WINDOW_LINEAR streams the earliest is found by a look at each,
+ * beyond through the heap.
+ */
+static inline __attribute__((always_inline)) int window_next(struct vftr_window *w, uint64_t a,
+                                                          uint64_t b, const vftr_otf_ev **out,
+                                                          char *err, size_t errlen)
+{
+    struct wkey *hp = w->wheap;
+    const vftr_otf_ev *e;
+    uint64_t next;
+
+    if (w->nwlist <= WINDOW_LINEAR) {
+        for (;;) {
+            size_t j = 0;
+            uint64_t t = hp[0].time;
+
+            for (size_t q = 1; q < w->nheap; q++) {
+                if (hp[q].time < t) {     /* equal times: the earlier stream */
+                    t = hp[q].time;
+                    j = q;
+                }
+            }
+            if (t == UINT64_MAX)
+                return 0;
+            if (!(e = window_take(w, &w->ws[w->wlist[j]], a, b, &next, err, errlen)))
+                return -EIO;
+            hp[j].time = next;
+            if (window_wants(w, e->process)) {
+                *out = e;
+                return 1;
+            }
+        }
+    }
+    while (w->nheap > 0) {
+        if (!(e = window_take(w, &w->ws[w->wlist[hp[0].j]], a, b, &next, err, errlen)))
+            return -EIO;
+        if (next == UINT64_MAX)       /* the stream is through */
+            hp[0] = hp[--w->nheap];
+        else
+            hp[0].time = next;
+        if (w->nheap > 1)
+            window_sift(hp, w->nheap, 0);
+        if (window_wants(w, e->process)) {
+            *out = e;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* While the replay runs: the first WINDOW_BUFFER events of the merge, in
+ * order, into w->merged; 0 or -errno. */
+static int window_premerge(struct vftr_window *w, uint64_t a, uint64_t b, char *err,
+                           size_t errlen)
+{
+    const vftr_otf_ev *e;
+    int rc;
+
+    w->nmerged = 0;
+    if (!w->merged && !(w->merged = malloc(WINDOW_BUFFER * sizeof *w->merged)))
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    while (w->nmerged < WINDOW_BUFFER && (rc = window_next(w, a, b, &e, err, errlen)) > 0)
+        w->merged[w->nmerged++] = *e;
+    return rc < 0 ? rc : 0;
+}
+
+/* Delivers [a, b): the premerged events, then the rest of the merge; 0, a
+ * callback's value or -errno. */
+static int window_deliver(struct vftr_window *w, uint64_t a, uint64_t b, char *err,
+                          size_t errlen)
+{
+    const struct vftr_window_handler *h = w->h;
+    const vftr_otf_ev *e;
+    int rc;
+
+    for (size_t i = 0; i < w->nmerged; i++) {
+        w->st->delivered++;
+        if ((rc = event_call(h, &w->merged[i])) != 0)
+            return rc;
+    }
+    if (w->nmerged < WINDOW_BUFFER)
+        return 0;
+    while ((rc = window_next(w, a, b, &e, err, errlen)) > 0) {
+        w->st->delivered++;
+        if ((rc = event_call(h, e)) != 0)
+            return rc;
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------ open */
@@ -1205,7 +1580,17 @@ void vftr_window_free(struct vftr_window *w)
         worker_release(&w->workers[i]);
     free(w->workers);
     free(w->recvs.slots);
-    free(w->buf);
+    for (size_t i = 0; i < w->nws; i++) {
+        if (w->ws[i].s)
+            OTF_RStream_close(w->ws[i].s);
+        free(w->ws[i].ev);
+    }
+    free(w->ws);
+    vftr_u64map_release(&w->wsmap);
+    free(w->wlist);
+    free(w->wheap);
+    free(w->merged);
+    free(w->pstat);
     free(w->pdirect);
     free(w->msgs);
     free(w->snaps);
@@ -1383,7 +1768,7 @@ int vftr_window_read(struct vftr_window *w, uint64_t a, uint64_t b,
     struct vftr_window_stats scratch;
     uint64_t bytes0 = vftr_otf_manager_bytes_read(w->manager);
     uint64_t t = 0;
-    int rc, buffered = 0, more = 0;
+    int rc;
 
     if (b <= a)
         return vftr_errmsg(err, errlen, -EINVAL, "empty window");
@@ -1414,27 +1799,16 @@ int vftr_window_read(struct vftr_window *w, uint64_t a, uint64_t b,
         stats->snapshot_time = w->info.first;
         rc = 0;
     }
-    if (rc == 0 && t < a) {
+    if (rc == 0) {
         /* The replay threads work out the state at a while this thread
-         * reads the start of the window into w->buf (at most WINDOW_BUFFER
-         * events; the rest is read after the state is handed over). */
-        long nk = replay_start(w, t, a, err, errlen);
-        uint64_t n = 0;
+         * positions the window's streams and merges their first records. */
+        long nk = t < a ? replay_start(w, t, a, err, errlen) : 0;
 
-        rc = nk < 0 ? (int)nk : 0;
-        w->nbuf = 0;
-        if (rc == 0 && nk > 0) {
-            w->phase = PH_BUFFER;
-            w->cb_rc = 0;
-            OTF_Reader_setTimeInterval(w->reader, a, b);
-            OTF_Reader_setRecordLimit(w->reader, WINDOW_BUFFER);
-            n = OTF_Reader_readEvents(w->reader, w->handlers);
-            OTF_Reader_setRecordLimit(w->reader, OTF_READ_MAXRECORDS);
-            if (w->cb_rc || n == OTF_READ_ERROR)
-                rc = read_failed(w, err, errlen, "events");
-            buffered = rc == 0;
-            more = n == WINDOW_BUFFER;
-        }
+        rc = nk < 0 ? (int)nk : window_open(w, a, b, err, errlen);
+        if (rc == 0)
+            rc = window_merge_start(w, err, errlen);
+        if (rc == 0)
+            rc = window_premerge(w, a, b, err, errlen);
         if (nk > 0) {
             int rc2 = replay_finish(w, nk, err, errlen);
 
@@ -1444,21 +1818,8 @@ int vftr_window_read(struct vftr_window *w, uint64_t a, uint64_t b,
     }
     if (rc == 0)
         rc = deliver_state(w);
-    if (rc == 0 && buffered) {
-        for (size_t i = 0; i < w->nbuf && rc == 0; i++) {
-            stats->delivered++;
-            rc = event_call(h, &w->buf[i]);
-        }
-        if (rc == 0 && more) {
-            /* the rest of the window: the merge goes on where it stopped */
-            w->phase = PH_DELIVER;
-            w->cb_rc = 0;
-            if (OTF_Reader_readEvents(w->reader, w->handlers) == OTF_READ_ERROR || w->cb_rc)
-                rc = read_failed(w, err, errlen, "events");
-        }
-    } else if (rc == 0) {
-        rc = read_interval(w, OTF_Reader_readEvents, PH_DELIVER, a, b, err, errlen, "events");
-    }
+    if (rc == 0)
+        rc = window_deliver(w, a, b, err, errlen);
     stats->bytes_read += vftr_otf_manager_bytes_read(w->manager) - bytes0;
     w->st = NULL;
     w->h = NULL;

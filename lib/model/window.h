@@ -17,9 +17,12 @@
  *      and its depth (1 = outermost); processes in ascending order;
  *   2. open_message for every message sent before a and not received before
  *      a (send time, sender, receiver, communicator, tag, length);
- *   3. the events with a <= time < b in time order (the OTF reader's merge):
- *      enter, leave, send, recv, collop (CollectiveOperation), coll_begin,
- *      coll_end, counter.
+ *   3. the events with a <= time < b in time order, equal times in the
+ *      order of the streams in the master control and, within a stream, of
+ *      the file (the order of the OTF reader's merge): enter, leave, send,
+ *      recv, collop (CollectiveOperation), coll_begin, coll_end, counter.
+ *      vftr_window_read() decodes them with vftr_otf_scan_events
+ *      (vftr_otf_scan.h), vftr_window_events() through the reader.
  * Any callback may be NULL.  A callback returns 0 to go on; anything else
  * stops the read, and vftr_window_read() returns that value.
  *

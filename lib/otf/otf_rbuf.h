@@ -110,6 +110,25 @@ static inline const char* vftr_otf_hex_line(const char* p, uint64_t* out)
     return p + 8 + n;
 }
 
+/* A process line "*<hex>\n" at p (p[0] == '*'): most traces have few
+ * processes, so one digit is tried first.  Returns the '\n' with the
+ * process in *process, or NULL for anything else (the slow path looks at
+ * the whole line). */
+static inline const char* vftr_otf_process_line(const char* p, uint32_t* process)
+{
+    unsigned d = vftr_otf_hexval[(unsigned char)p[1]];
+    if (OTF_LIKELY(d <= 15 && p[2] == '\n')) {
+        *process = d;
+        return p + 2;
+    }
+    uint64_t v;
+    const char* q = vftr_otf_hex_line(p + 1, &v);
+    if (q == NULL || v > UINT32_MAX)
+        return NULL;
+    *process = (uint32_t)v;
+    return q;
+}
+
 /* vftr_otf_rb_next for the reading loops: the lines the writer produces
  * (plain time and process lines, records that start with a keyword) are
  * handled here with the buffer's state in registers; anything else, and a
@@ -135,16 +154,8 @@ static inline int vftr_otf_rb_next_fast(OTF_RBuffer* rb, vftr_otf_parse* ps)
             continue;
         }
         if (c == '*') {
-            /* most traces have few processes: one hex digit */
-            unsigned d = vftr_otf_hexval[(unsigned char)line[1]];
-            if (OTF_LIKELY(d <= 15 && line[2] == '\n')) {
-                process = d;
-                pos += 3;
-                continue;
-            }
-            if (OTF_UNLIKELY((q = vftr_otf_hex_line(line + 1, &v)) == NULL || v > UINT32_MAX))
+            if (OTF_UNLIKELY((q = vftr_otf_process_line(line, &process)) == NULL))
                 break;
-            process = (uint32_t)v;
             pos = (uint32_t)(q - buf) + 1;
             continue;
         }

@@ -36,6 +36,9 @@
 #define RB_PAGE          4096u
 /* A time search keeps the pages touched before if they span no more. */
 #define RB_MAP_KEEP      (8u << 20)
+/* A read going on through a mapped file gives back the pages behind it
+ * once they span this much. */
+#define RB_MAP_RELEASE   (1u << 20)
 
 /*
  * What time searches have learnt.  In a compressed file decoding can only
@@ -293,10 +296,13 @@ static long map_fill(OTF_RBuffer* rb)
             vftr_file_count_read(rb->file, rb->end);
             /* reading on through the file: the lines before are done
              * with, their pages can go (not at its end, where a window
-             * read stops: the next search may want them again) */
-            map_release(rb, 0, done);
-            if (done > rb->mlo)
+             * read stops: the next search may want them again) — in
+             * pieces of RB_MAP_RELEASE, as every madvise costs a TLB
+             * flush on all the threads' CPUs */
+            if (done > rb->mlo && done - rb->mlo >= RB_MAP_RELEASE) {
+                map_release(rb, 0, done);
                 rb->mlo = done & ~(uint64_t)(RB_PAGE - 1);
+            }
             if (rb->base < rb->mlo)
                 rb->mlo = rb->base;
             if (rb->base + lim + RB_SLACK > rb->mhi)

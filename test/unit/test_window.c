@@ -15,6 +15,7 @@
 #include "test_tui_fixture.h"
 
 static char small_idx[1024], small_noidx[1024], small_plain[1024], loop_stub[1024];
+static char many_stub[1024];
 
 /* Everything a read delivered, as text lines, for exact comparison. */
 struct log {
@@ -389,6 +390,127 @@ START_TEST(test_bytes_small_window)
 }
 END_TEST
 
+/*
+ * The merge of many streams (more than window.c merges by a linear look:
+ * its heap) and of few: processes 1..MANY_P, each alone in its own stream,
+ * all in main (f99) from 50 to 1000, and every 10 ticks a call of f<p> of 5
+ * ticks at 100 + 10 k + p % 3 — equal times in different streams.  The
+ * expected events are built here by walking the time and the streams in
+ * order (equal times: the streams' order in the master control, as the
+ * OTF reader's merge); a disabled process must not appear.
+ */
+#define MANY_P 11
+
+/* Compares two long logs; names the first line that differs. */
+static void same_log(const struct log *got, const struct log *want)
+{
+    const char *g = got->text, *w = want->text;
+    size_t line = 1;
+
+    while (*g && *g == *w) {
+        line += *g == '\n';
+        g++;
+        w++;
+    }
+    ck_assert_msg(*g == *w, "line %zu differs: got \"%.60s\", expected \"%.60s\"", line,
+                  g, w);
+}
+
+static int fixture_many(const char *stub)
+{
+    OTF_FileManager *m = OTF_FileManager_open(8);
+    OTF_Writer *w = m ? OTF_Writer_open(stub, MANY_P, m) : NULL;
+    int bad = !w;
+
+    for (uint32_t p = 1; !bad && p <= MANY_P; p++) {
+        char name[16];
+
+        snprintf(name, sizeof name, "P%u", p);
+        bad |= !OTF_Writer_writeDefProcess(w, 0, p, name, 0);
+        bad |= !OTF_Writer_assignProcess(w, p, p);
+        bad |= !OTF_Writer_writeDefFunction(w, 0, p, name, 0, 0);
+    }
+    bad |= !w || !OTF_Writer_writeDefFunction(w, 0, 99, "main", 0, 0);
+    for (uint32_t p = 1; !bad && p <= MANY_P; p++) {
+        bad |= !OTF_Writer_writeEnter(w, 50, 99, p, 0);
+        for (uint64_t k = 0; k < 30; k++) {
+            uint64_t t = 100 + 10 * k + p % 3;
+
+            bad |= !OTF_Writer_writeEnter(w, t, p, p, 0);
+            bad |= !OTF_Writer_writeLeave(w, t + 5, p, p, 0);
+        }
+        bad |= !OTF_Writer_writeLeave(w, 1000, 99, p, 0);
+    }
+    if (w)
+        bad |= !OTF_Writer_close(w);
+    if (m)
+        OTF_FileManager_close(m);
+    return bad ? -1 : 0;
+}
+
+/* The expected log of [a, b) with process `off` disabled (0: none). */
+static void many_expect(struct log *l, uint64_t a, uint64_t b, uint32_t off, int frames)
+{
+    memset(l, 0, sizeof *l);
+    for (uint32_t p = 1; frames && p <= MANY_P; p++) {
+        if (p == off)
+            continue;
+        LOGF(l, "frame p%llu f99 @50 d1\n", U(p));
+        /* a call entered before a and not left before it */
+        for (uint64_t k = 0; k < 30; k++) {
+            uint64_t t = 100 + 10 * k + p % 3;
+
+            if (t < a && t + 5 >= a)
+                LOGF(l, "frame p%llu f%llu @%llu d2\n", U(p), U(p), U(t));
+        }
+    }
+    for (uint64_t t = a; t < b; t++) {
+        for (uint32_t p = 1; p <= MANY_P; p++) {
+            if (p == off || t < 100 || t >= 100 + 10 * 30 + 5 + 2)
+                continue;
+            if ((t - p % 3) % 10 == 0 && t - p % 3 >= 100 && t - p % 3 < 400)
+                LOGF(l, "enter p%llu f%llu @%llu\n", U(p), U(p), U(t));
+            if ((t - 5 - p % 3) % 10 == 0 && t - 5 - p % 3 >= 100 && t - 5 - p % 3 < 400)
+                LOGF(l, "leave p%llu f%llu @%llu\n", U(p), U(p), U(t));
+        }
+    }
+}
+
+START_TEST(test_merge_many_streams)
+{
+    static struct log got, want;
+    struct vftr_window_handler h = { .arg = &got, .open_frame = l_frame, .enter = l_enter,
+                                     .leave = l_leave };
+    struct vftr_window_handler he = { .arg = &got, .enter = l_enter, .leave = l_leave };
+    char err[512];
+
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        struct vftr_window *w = vftr_window_open(many_stub, NULL, err, sizeof err);
+        struct vftr_window_stats st;
+
+        ck_assert_msg(w != NULL, "open: %s", err);
+        ck_assert_int_eq(vftr_window_set_threads(w, threads), 0);
+        memset(&got, 0, sizeof got);
+        ck_assert_int_eq(vftr_window_read(w, 150, 200, &h, &st, err, sizeof err), 0);
+        many_expect(&want, 150, 200, 0, 1);
+        same_log(&got, &want);
+        ck_assert_uint_eq(st.delivered, 5 * 2 * MANY_P);
+        /* the reader's own merge (vftr_window_events) agrees */
+        memset(&got, 0, sizeof got);
+        ck_assert_int_eq(vftr_window_events(w, 150, 200, &he, NULL, err, sizeof err), 0);
+        many_expect(&want, 150, 200, 0, 0);
+        same_log(&got, &want);
+        /* without process 4 */
+        ck_assert_int_eq(OTF_Reader_setProcessStatus(vftr_window_reader(w), 4, 0), 1);
+        memset(&got, 0, sizeof got);
+        ck_assert_int_eq(vftr_window_read(w, 203, 260, &h, &st, err, sizeof err), 0);
+        many_expect(&want, 203, 260, 4, 1);
+        same_log(&got, &want);
+        vftr_window_free(w);
+    }
+}
+END_TEST
+
 static Suite *window_suite(void)
 {
     Suite *s = suite_create("window");
@@ -408,6 +530,7 @@ static Suite *window_suite(void)
     tcase_add_test(tc, test_callback_stops);
     tcase_add_test(tc, test_missing_trace);
     tcase_add_test(tc, test_bytes_small_window);
+    tcase_add_test(tc, test_merge_many_streams);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -423,8 +546,10 @@ int main(void)
     snprintf(small_noidx, sizeof small_noidx, "%s/noidx", dir);
     snprintf(small_plain, sizeof small_plain, "%s/plain", dir);
     snprintf(loop_stub, sizeof loop_stub, "%s/loop", dir);
+    snprintf(many_stub, sizeof many_stub, "%s/many", dir);
     if (!*dir || fixture_small(small_idx, 1, 1) < 0 || fixture_small(small_noidx, 1, 0) < 0 ||
-        fixture_small(small_plain, 0, 0) < 0 || fixture_loop(loop_stub, 100000, 1000) < 0) {
+        fixture_small(small_plain, 0, 0) < 0 || fixture_loop(loop_stub, 100000, 1000) < 0 ||
+        fixture_many(many_stub) < 0) {
         fprintf(stderr, "test_window: cannot write the fixtures in %s\n", dir);
         return 1;
     }

@@ -1,0 +1,70 @@
+/*
+ * vftr_otf_scan.h — vftr's batch decoder of event records (an extension of
+ * the OTF API, not part of the reference's): the records a call-stack and
+ * message replay needs, decoded from an event buffer into a plain array,
+ * without a handler call per record.
+ *
+ * What it decodes: Enter, Leave, SendMsg, RecvMsg, CollectiveOperation,
+ * BeginCollectiveOperation, EndCollectiveOperation and Counter records of an
+ * events file (OTF_RStream_getEventBuffer), each into one vftr_otf_ev.
+ * Other records (and key-value lists) are read and passed over.  The values
+ * are exactly those the reader's handlers would receive: the short records
+ * the writers produce ("E5", "L5", "S2L40T1C0", ...) are decoded in place,
+ * anything else (long keywords, key-value lines, source-code locations,
+ * blanks, "\r\n") goes through the library's general record parser.
+ *
+ * Time window: records with time < min are passed over; the scan stops
+ * before the first record with time >= max and leaves it unread (a later
+ * call with a larger max continues there).  Position the buffer first,
+ * e.g. with OTF_RBuffer_searchTime(rb, min).
+ *
+ * Ownership: the caller owns `out`; the buffer is only read and advanced.
+ * Threads: one buffer is used by one thread at a time; separate buffers
+ * (of separate streams or file managers) may be scanned concurrently.
+ */
+#ifndef VFTR_OTF_SCAN_H
+#define VFTR_OTF_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "OTF_RBuffer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One decoded event record (56 bytes). */
+typedef struct vftr_otf_ev {
+    uint64_t time;
+    uint32_t type;       /* OTF_ENTER_RECORD, OTF_LEAVE_RECORD, OTF_SEND_RECORD,
+                            OTF_RECEIVE_RECORD, OTF_COLLOP_RECORD,
+                            OTF_BEGINCOLLOP_RECORD, OTF_ENDCOLLOP_RECORD,
+                            OTF_COUNTER_RECORD */
+    uint32_t process;    /* the record's process: for SendMsg the sender, for
+                            RecvMsg the receiver */
+    uint32_t u[4];       /* Enter, Leave: function (0: Leave without one);
+                            SendMsg: receiver, group, type (tag), length;
+                            RecvMsg: sender, group, type (tag), length;
+                            CollectiveOperation, BeginCollectiveOperation:
+                            collective, group, root; Counter: counter */
+    uint64_t x[3];       /* CollectiveOperation: sent, received, duration;
+                            BeginCollectiveOperation: matching id, sent, received;
+                            EndCollectiveOperation: matching id; Counter: value */
+} vftr_otf_ev;
+
+/*
+ * Decodes the next events of `rb` with min <= time < max into out[0..cap).
+ * Returns how many (fewer than cap only when the scan has reached max or the
+ * end of the file: then *done, if not NULL, is set to 1, else to 0), or -1
+ * on a read error or a malformed record (otf_errno/otf_strerr say which
+ * file, offset and record).  cap 0 returns 0.
+ */
+long vftr_otf_scan_events(OTF_RBuffer* rb, uint64_t min, uint64_t max, vftr_otf_ev* out,
+                          size_t cap, int* done);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VFTR_OTF_SCAN_H */
