@@ -194,6 +194,16 @@ VFTR_NI struct vftr_node *vftr_node_at(const struct vftr_thread *t, uint32_t i)
     return b ? (struct vftr_node *)&b->nodes[i] : NULL;
 }
 
+VFTR_NI void vftr_node_walk_at(struct vftr_node_walk *w, const struct vftr_thread *t, uint32_t i)
+{
+    const struct vftr_node_block *b = t->blocks;
+
+    for (; i >= VFTR_NODE_BLOCK && b; i -= VFTR_NODE_BLOCK)
+        b = b->next;
+    w->b = b;
+    w->j = i;
+}
+
 /* A fresh node of t, not yet published. */
 static VFTR_NI struct vftr_node *node_alloc(struct vftr_thread *t, uint32_t *idx)
 {
@@ -395,10 +405,12 @@ VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
 VFTR_NI void vftr_callpath_exclusive(const struct vftr_thread *t, uint32_t n,
                                      const uint64_t *incl, int64_t *excl)
 {
+    struct vftr_node_walk w = { t->blocks, 0 };
+
     for (uint32_t i = 0; i < n; i++)
         excl[i] = (int64_t)incl[i];
     for (uint32_t i = 0; i < n; i++) {
-        const struct vftr_node *nd = vftr_node_at(t, i);
+        const struct vftr_node *nd = vftr_node_walk_next(&w);
 
         if (nd->parent->parent && !(nd->flags & VFTR_FN_EXCLUDED))
             excl[nd->parent->idx] -= (int64_t)incl[i];
@@ -438,13 +450,14 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
     }
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        struct vftr_node_walk w = { t->blocks, 0 };
 
         /* incl[idx]: the node's inclusive time, with `now` the activations
          * still open on the thread's stack up to now; excl[idx] starts as
          * that and each child takes its own inclusive time off its
          * parent's (exact, in ticks). */
         for (i = 0; i < n; i++)
-            incl[i] = vftr_node_at(t, i)->time_incl;
+            incl[i] = vftr_node_walk_next(&w)->time_incl;
         if (now != 0) {
             const struct vftr_node *o;
 
@@ -453,8 +466,9 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
                     incl[o->idx] += now - o->t_enter;
         }
         vftr_callpath_exclusive(t, n, incl, excl);
+        w = (struct vftr_node_walk){ t->blocks, 0 };
         for (i = 0; i < n; i++) {
-            struct vftr_node *nd = vftr_node_at(t, i);
+            struct vftr_node *nd = vftr_node_walk_next(&w);
             struct vftr_profile_row *r;
 
             if (nd->flags & VFTR_FN_EXCLUDED)

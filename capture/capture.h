@@ -368,6 +368,27 @@ void vftr_callpath_profile_release(struct vftr_profile *p) VFTR_NI;
 /* Node i of thread t (i < t->nnodes). */
 struct vftr_node *vftr_node_at(const struct vftr_thread *t, uint32_t i) VFTR_NI;
 
+/* The nodes of a thread in order, block after block: vftr_node_walk_at
+ * positions w at node i (or w = { t->blocks, 0 } at node 0), then each
+ * vftr_node_walk_next gives the next node — what vftr_node_at(t, i),
+ * vftr_node_at(t, i + 1), ... give, without walking the block list from its
+ * start each time.  Only published nodes (< t->nnodes) may be asked for. */
+struct vftr_node_walk {
+    const struct vftr_node_block *b;
+    uint32_t j;
+};
+
+void vftr_node_walk_at(struct vftr_node_walk *w, const struct vftr_thread *t, uint32_t i) VFTR_NI;
+
+static inline VFTR_NI struct vftr_node *vftr_node_walk_next(struct vftr_node_walk *w)
+{
+    if (w->j == VFTR_NODE_BLOCK) {
+        w->b = w->b->next;
+        w->j = 0;
+    }
+    return (struct vftr_node *)&w->b->nodes[w->j++];
+}
+
 /* ---------------------------------------------------------- thread.c */
 
 /*

@@ -538,6 +538,84 @@ static VFTR_NI __attribute__((format(printf, 2, 3))) void put(struct emitter *e,
     e->stop = e->emit(e->arg, line);
 }
 
+/*
+ * The rows of stacks and profile answers are built by hand rather than
+ * with printf: a profile answer is one line per call path, and glibc's
+ * conversion of a double (%.9f) alone cost more than everything else in a
+ * query (perf, bench/ctl).  struct line appends integers, seconds to the
+ * nanosecond and cleaned names into a fixed buffer; whatever does not fit
+ * is cut off, as vsnprintf in put() would.
+ */
+struct line {
+    size_t n;
+    char s[1200];
+};
+
+static VFTR_NI void l_ch(struct line *l, char c)
+{
+    if (l->n + 1 < sizeof l->s)
+        l->s[l->n++] = c;
+}
+
+static VFTR_NI void l_u64(struct line *l, uint64_t v)
+{
+    char d[20];
+    int k = 20;
+
+    do {
+        d[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (l->n + (size_t)(20 - k) < sizeof l->s) {
+        memcpy(l->s + l->n, d + k, (size_t)(20 - k));
+        l->n += (size_t)(20 - k);
+    }
+}
+
+/* ticks / tps seconds with 9 decimals, rounded to the nanosecond (as %.9f
+ * would print it but for the rounding of the last digit). */
+static VFTR_NI void l_sec(struct line *l, double ticks, double tps)
+{
+    double ns = ticks > 0 ? ticks * (1e9 / tps) + 0.5 : 0;
+    uint64_t v = ns < 1.8e19 ? (uint64_t)ns : UINT64_MAX, frac = v % 1000000000u;
+    char d[10];
+
+    l_u64(l, v / 1000000000u);
+    d[0] = '.';
+    for (int i = 9; i >= 1; i--, frac /= 10)
+        d[i] = (char)('0' + frac % 10);
+    if (l->n + sizeof d < sizeof l->s) {
+        memcpy(l->s + l->n, d, sizeof d);
+        l->n += sizeof d;
+    }
+}
+
+/* A literal (a keyword and its tab), as it is. */
+static VFTR_NI void l_lit(struct line *l, const char *text, size_t len)
+{
+    if (l->n + len < sizeof l->s) {
+        memcpy(l->s + l->n, text, len);
+        l->n += len;
+    }
+}
+
+#define L_LIT(l, text) l_lit((l), (text), sizeof(text) - 1)
+
+/* At most max bytes of name, control characters replaced (see clean). */
+static VFTR_NI void l_name(struct line *l, const char *name, size_t max)
+{
+    for (size_t i = 0; name && name[i] && i < max; i++)
+        l_ch(l, (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i]);
+}
+
+static VFTR_NI void l_emit(struct emitter *e, struct line *l)
+{
+    l->s[l->n] = '\0';
+    if (!e->stop)
+        e->stop = e->emit(e->arg, l->s);
+    l->n = 0;
+}
+
 static VFTR_NI const char *phase_name(int p)
 {
     switch (p) {
@@ -575,12 +653,13 @@ static VFTR_NI void q_status(struct emitter *e)
 }
 
 /* The open frames of t, innermost first, into chain (at most cap); returns
- * how many, 0 for an idle thread or one whose current node is not yet
- * visible. */
-static VFTR_NI CTL_RACY uint32_t read_stack(const struct vftr_thread *t, struct vftr_node **chain,
-                                            uint32_t cap)
+ * how many, 0 for an idle thread or one whose current node is not among
+ * the first nn (which the caller loaded with acquire, outside this
+ * function: the sanitizer must see that load to know the nodes' fields are
+ * published). */
+static VFTR_NI CTL_RACY uint32_t read_stack(const struct vftr_thread *t, uint32_t nn,
+                                            struct vftr_node **chain, uint32_t cap)
 {
-    uint32_t nn = atomic_load_explicit(&((struct vftr_thread *)t)->nnodes, memory_order_acquire);
     struct vftr_node *n = LOAD(((struct vftr_thread *)t)->cur);
     uint32_t k = 0;
 
@@ -592,31 +671,65 @@ static VFTR_NI CTL_RACY uint32_t read_stack(const struct vftr_thread *t, struct 
 }
 
 #define STACK_MAX 4096
+#define STACK_SMALL 256
+
+/* The frames of t into chain (outermost first on output): on the stack
+ * for up to STACK_SMALL frames, else in *big (malloc'ed once, for
+ * STACK_MAX, freed by the caller).  Returns the count (the innermost
+ * STACK_SMALL frames when out of memory). */
+static VFTR_NI uint32_t stack_of(const struct vftr_thread *t, struct vftr_node **small,
+                                 struct vftr_node ***big, struct vftr_node ***chain)
+{
+    uint32_t nn = atomic_load_explicit(&((struct vftr_thread *)t)->nnodes, memory_order_acquire);
+    uint32_t k = read_stack(t, nn, small, STACK_SMALL);
+
+    *chain = small;
+    if (k < STACK_SMALL)
+        return k;
+    if (*big == NULL && (*big = malloc(STACK_MAX * sizeof **big)) == NULL)
+        return k;   /* the innermost STACK_SMALL frames */
+    *chain = *big;
+    return read_stack(t, nn, *big, STACK_MAX);
+}
 
 static VFTR_NI void q_stacks(struct emitter *e)
 {
-    struct vftr_node **chain = malloc(STACK_MAX * sizeof *chain);
-    char name[1024];
+    struct vftr_node *small[STACK_SMALL], **big = NULL, **chain;
+    struct line l = { 0 };
 
-    if (chain == NULL) {
-        e->stop = -ENOMEM;
-        return;
-    }
     for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
          t && !e->stop; t = t->next) {
-        uint32_t k = read_stack(t, chain, STACK_MAX);
+        uint32_t k = stack_of(t, small, &big, &chain);
 
-        put(e, "thread\t%u\t%ld\t%u%s", t->index, (long)t->tid, k,
-            atomic_load(&t->guard) == VFTR_GUARD_DONE ? "\tfinished" : "");
-        for (uint32_t i = 0; i < k; i++)
-            put(e, "frame\t%u\t%u\t%u\t%s", t->index, i, chain[k - 1 - i]->id,
-                clean(chain[k - 1 - i]->fn ? chain[k - 1 - i]->fn->name : "?", name, sizeof name));
+        L_LIT(&l, "thread\t");
+        l_u64(&l, t->index);
+        l_ch(&l, '\t');
+        if (t->tid < 0)
+            l_ch(&l, '-');
+        l_u64(&l, t->tid < 0 ? -(uint64_t)t->tid : (uint64_t)t->tid);
+        l_ch(&l, '\t');
+        l_u64(&l, k);
+        if (atomic_load_explicit(&t->guard, memory_order_relaxed) == VFTR_GUARD_DONE)
+            L_LIT(&l, "\tfinished");
+        l_emit(e, &l);
+        for (uint32_t i = 0; i < k && !e->stop; i++) {
+            const struct vftr_node *n = chain[k - 1 - i];
+
+            L_LIT(&l, "frame\t");
+            l_u64(&l, t->index);
+            l_ch(&l, '\t');
+            l_u64(&l, i);
+            l_ch(&l, '\t');
+            l_u64(&l, n->id);
+            l_ch(&l, '\t');
+            l_name(&l, n->fn ? n->fn->name : "?", 1023);
+            l_emit(e, &l);
+        }
     }
-    free(chain);
+    free(big);
 }
 
-/* Counters of node n as they stand; an open frame (on the stack, open
- * since t_enter) counts its time so far. */
+/* Counters of node n as they stand. */
 static VFTR_NI CTL_RACY void read_counts(const struct vftr_node *n, uint64_t *calls,
                                          uint64_t *incl)
 {
@@ -624,81 +737,85 @@ static VFTR_NI CTL_RACY void read_counts(const struct vftr_node *n, uint64_t *ca
     *incl = LOAD(((struct vftr_node *)n)->time_incl);
 }
 
-static VFTR_NI CTL_RACY uint64_t read_enter(const struct vftr_node *n)
+/* The open frames of t (its stack, if its current node is among the first
+ * nn) add their time so far, up to now, to incl. */
+static VFTR_NI CTL_RACY void add_open(const struct vftr_thread *t, uint32_t nn, uint64_t *incl,
+                                      uint64_t now)
 {
-    return LOAD(((struct vftr_node *)n)->t_enter);
-}
+    struct vftr_node *n = LOAD(((struct vftr_thread *)t)->cur);
 
-/* The first nn nodes of t in one walk over its blocks (vftr_node_at walks
- * from the first block for every node).  NULL when out of memory. */
-static VFTR_NI struct vftr_node **node_array(const struct vftr_thread *t, uint32_t nn)
-{
-    struct vftr_node **v = malloc((nn ? nn : 1) * sizeof *v);
-    struct vftr_node_block *b = t->blocks;
+    if (n == NULL || !published(t, n, nn))
+        return;
+    for (; n && n->parent; n = n->parent) {
+        uint64_t te = LOAD(n->t_enter);
 
-    if (v == NULL)
-        return NULL;
-    for (uint32_t i = 0; i < nn; i++) {
-        if (i > 0 && i % VFTR_NODE_BLOCK == 0)
-            b = b->next;
-        v[i] = &b->nodes[i % VFTR_NODE_BLOCK];
+        if (now > te && n->idx < nn)
+            incl[n->idx] += now - te;
     }
-    return v;
 }
 
+/*
+ * One allocation per thread for the per-node arrays (the counters as read,
+ * the exclusive times, the nodes in index order), nothing else on the
+ * heap, no printf: a profile of a few dozen call paths takes a few
+ * microseconds when the caches are warm.
+ */
 static VFTR_NI void q_profile(struct emitter *e)
 {
     double tps = vftr_clock_ticks_per_second(0);
-    struct vftr_node **chain = malloc(STACK_MAX * sizeof *chain);
-    char fname[600], cname[600];
+    struct line l = { 0 };
 
-    if (chain == NULL) {
-        e->stop = -ENOMEM;
-        return;
-    }
     for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
          t && !e->stop; t = t->next) {
-        uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
-        uint32_t k = read_stack(t, chain, STACK_MAX);
-        uint64_t now = vftr_clock_now(), *incl = malloc((nn ? nn : 1) * sizeof *incl);
-        uint64_t *calls = malloc((nn ? nn : 1) * sizeof *calls);
-        int64_t *excl = malloc((nn ? nn : 1) * sizeof *excl);
-        struct vftr_node **node = node_array(t, nn);
+        uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire), m = nn ? nn : 1;
+        uint64_t now = vftr_clock_now();
+        char *mem = malloc(m * (2 * sizeof(uint64_t) + sizeof(int64_t) + sizeof(void *)));
+        uint64_t *incl, *calls;
+        int64_t *excl;
+        struct vftr_node **node;
+        const struct vftr_node_block *b = nn ? t->blocks : NULL;   /* set before nnodes > 0 */
 
-        if (incl == NULL || calls == NULL || excl == NULL || node == NULL) {
-            free(incl);
-            free(calls);
-            free(excl);
-            free(node);
+        if (mem == NULL) {
             e->stop = -ENOMEM;
             break;
         }
-        for (uint32_t i = 0; i < nn; i++)
+        incl = (uint64_t *)mem;
+        calls = incl + m;
+        excl = (int64_t *)(calls + m);
+        node = (struct vftr_node **)(excl + m);
+        for (uint32_t i = 0; i < nn; i++) {   /* one walk over the blocks */
+            if (i > 0 && i % VFTR_NODE_BLOCK == 0)
+                b = b->next;
+            node[i] = (struct vftr_node *)&b->nodes[i % VFTR_NODE_BLOCK];
             read_counts(node[i], &calls[i], &incl[i]);
-        for (uint32_t j = 0; j < k; j++) {   /* open frames: their time so far */
-            uint64_t te = read_enter(chain[j]);
-
-            if (now > te)
-                incl[chain[j]->idx] += now - te;
         }
+        add_open(t, nn, incl, now);
         vftr_callpath_exclusive(t, nn, incl, excl);
         for (uint32_t i = 0; i < nn && !e->stop; i++) {
-            struct vftr_node *nd = node[i];
+            const struct vftr_node *nd = node[i];
 
             if (nd->flags & VFTR_FN_EXCLUDED)
                 continue;
-            put(e, "row\t%u\t%u\t%u\t%" PRIu64 "\t%.9f\t%.9f\t%s\t%s", t->index, nd->id,
-                nd->parent->id, calls[i], (double)incl[i] / tps,
-                excl[i] > 0 ? (double)excl[i] / tps : 0.0,
-                clean(nd->fn->name, fname, sizeof fname),
-                clean(nd->parent->fn ? nd->parent->fn->name : "", cname, sizeof cname));
+            L_LIT(&l, "row\t");
+            l_u64(&l, t->index);
+            l_ch(&l, '\t');
+            l_u64(&l, nd->id);
+            l_ch(&l, '\t');
+            l_u64(&l, nd->parent->id);
+            l_ch(&l, '\t');
+            l_u64(&l, calls[i]);
+            l_ch(&l, '\t');
+            l_sec(&l, (double)incl[i], tps);
+            l_ch(&l, '\t');
+            l_sec(&l, (double)excl[i], tps);
+            l_ch(&l, '\t');
+            l_name(&l, nd->fn->name, 599);
+            l_ch(&l, '\t');
+            l_name(&l, nd->parent->fn ? nd->parent->fn->name : "", 599);
+            l_emit(e, &l);
         }
-        free(incl);
-        free(calls);
-        free(excl);
-        free(node);
+        free(mem);
     }
-    free(chain);
 }
 
 /* MPI statistics so far, from the MPI library (ext.h): one line per MPI

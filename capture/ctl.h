@@ -29,6 +29,9 @@
  * nodes.  The counters are read while their thread updates them (relaxed
  * atomic loads of aligned 64-bit words): a row may be one call behind, and
  * the exclusive time of a node whose child just returned is clamped at 0.
+ * A query takes no lock the hooks take and sends no signal: it costs the
+ * program's threads only the cache lines it reads, and the module's thread
+ * a few microseconds (share/doc/control.md, "What a query costs").
  *
  * Threads: vftr_ctl_setup and vftr_ctl_shutdown run on the initializing
  * and the finalizing thread; vftr_ctl_event and vftr_ctl_query on any

@@ -214,6 +214,7 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
     struct vftr_vfd_callpath cb[CP_BATCH];
     size_t nf = 0, nc = 0, len;
     uint32_t i, j;
+    struct vftr_node_walk w;
 
     if (!t->defined) {
         struct vftr_vfd_thread th = {
@@ -226,8 +227,9 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
         t->defined = true;
     }
     /* functions first, in batches */
+    vftr_node_walk_at(&w, t, t->ndefined);
     for (i = t->ndefined; i <= n; i++) {
-        struct vftr_node *nd = i < n ? vftr_node_at(t, i) : NULL;
+        struct vftr_node *nd = i < n ? vftr_node_walk_next(&w) : NULL;
         unsigned expect = 0;
 
         if (nd && !(nd->flags & VFTR_FN_EXCLUDED)
@@ -256,8 +258,9 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
             nf = 0;
         }
     }
+    vftr_node_walk_at(&w, t, t->ndefined);
     for (i = t->ndefined; i <= n; i++) {
-        struct vftr_node *nd = i < n ? vftr_node_at(t, i) : NULL;
+        struct vftr_node *nd = i < n ? vftr_node_walk_next(&w) : NULL;
 
         if (nd && !(nd->flags & VFTR_FN_EXCLUDED)) {
             cb[nc].id = nd->id;

@@ -247,7 +247,7 @@ static uint64_t test_clock(void *arg)
     return now_ticks;
 }
 
-static const char *const names[] = { "main", "a", "b" };
+static const char *const names[] = { "main", "a", "b", "c\tx" };
 #define ADDR(i) ((uintptr_t)0x1000 * ((uintptr_t)(i) + 1))
 
 static const char *resolve(void *arg, uintptr_t addr)
@@ -255,7 +255,7 @@ static const char *resolve(void *arg, uintptr_t addr)
     size_t i = addr / 0x1000 - 1;
 
     (void)arg;
-    return addr % 0x1000 == 0 && i < 3 ? names[i] : NULL;
+    return addr % 0x1000 == 0 && i < sizeof names / sizeof names[0] ? names[i] : NULL;
 }
 
 /* The fake module: remembers what capture hands it. */
@@ -679,6 +679,67 @@ START_TEST(queries_while_the_program_runs)
 }
 END_TEST
 
+/* Stacks deeper than the reader's array on the stack (256 frames): 301
+ * frames, outermost first, each at its level. */
+struct deep {
+    int header, frames, bad;
+};
+
+static int check_deep(void *arg, const char *line)
+{
+    struct deep *d = arg;
+    unsigned th, level, id;
+    char name[16];
+
+    if (strncmp(line, "thread\t0\t", 9) == 0) {
+        d->header = atoi(strrchr(line, '\t') + 1);
+        return 0;
+    }
+    if (sscanf(line, "frame\t%u\t%u\t%u\t%15s", &th, &level, &id, name) != 4
+        || th != 0 || level != (unsigned)d->frames || id != level + 1
+        || strcmp(name, level == 0 ? "main" : "a") != 0)
+        d->bad++;
+    d->frames++;
+    return 0;
+}
+
+START_TEST(deep_stacks_are_read_whole)
+{
+    struct vftr_thread *t = setup(false);
+    struct deep d = { 0, 0, 0 };
+
+    enter(t, 0, 10);
+    for (int i = 0; i < 300; i++)
+        enter(t, 1, 11 + (uint64_t)i);
+    ck_assert_int_eq(fake.query(VFTR_EC_Q_STACKS, check_deep, &d), 0);
+    ck_assert_int_eq(d.header, 301);
+    ck_assert_int_eq(d.frames, 301);
+    ck_assert_int_eq(d.bad, 0);
+}
+END_TEST
+
+/* The hand-built rows: seconds to the nanosecond above 1 s and at 0, a
+ * name's control character replaced.  1 tick = 1 ms: main@10 {c@20 ..
+ * c@1234587} queried at 2000000: main 1999.990 s inclusive, 1999.990 -
+ * 1234.567 = 765.423 s exclusive; c 1234.567 s both. */
+START_TEST(profile_rows_are_exact)
+{
+    struct vftr_thread *t = setup(false);
+    struct text txt = { .len = 0 };
+
+    enter(t, 0, 10);
+    enter(t, 3, 20);
+    leave(t, 3, 1234587);
+    enter(t, 2, 1234587);
+    leave(t, 2, 1234587);
+    now_ticks = 2000000;
+    ck_assert_int_eq(fake.query(VFTR_EC_Q_PROFILE, gather, &txt), 0);
+    ck_assert_str_eq(txt.buf, "row\t0\t1\t0\t1\t1999.990000000\t765.423000000\tmain\t\n"
+                              "row\t0\t2\t1\t1\t1234.567000000\t1234.567000000\tc?x\tmain\n"
+                              "row\t0\t3\t1\t1\t0.000000000\t0.000000000\tb\tmain\n");
+}
+END_TEST
+
 START_TEST(dump_writes_a_log)
 {
     struct vftr_thread *t = setup(false);
@@ -726,6 +787,8 @@ Suite *ctl_suite(void)
     tcase_add_test(tc, outdir_moves_the_trace);
     tcase_add_test(tc, queries_read_stacks_and_profile);
     tcase_add_test(tc, queries_while_the_program_runs);
+    tcase_add_test(tc, deep_stacks_are_read_whole);
+    tcase_add_test(tc, profile_rows_are_exact);
     tcase_add_test(tc, dump_writes_a_log);
     suite_add_tcase(s, tc);
     return s;
