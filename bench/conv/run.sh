@@ -13,23 +13,32 @@
 #     ref, -j 1, -j 2), and the reference's write time is the best (least)
 #     read+write pass minus the best read pass, on CPU time and on wall
 #     clock separately; vfd2otf counts with its best of 3 runs too;
-#   - memory independent of trace length: peak RSS at a quarter of the events.
+#   - memory independent of trace length: peak RSS at a quarter of the events;
+#   - memory independent of the number of messages: test/conv/mkvfd "msgs"
+#     (4 ranks calling MPI_Sendrecv in a ring, a barrier every 100 calls;
+#     few other events) with BENCH_CONV_MSGS messages in all (default 1 M)
+#     and with a quarter of them, peak RSS of vfd2otf -j 1 on each.  The
+#     "big" input above sends one message per 1000 events, so its row
+#     cannot see memory that grows with the messages: this row can.
 # Targets: vfd2otf -j 1 >= 2x the reference's write rate (CPU time: on a
 # shared machine the wall clock measures the other jobs too); -j 2 against
 # -j 1 by wall clock >= 1.6x (needs 2 idle cores: the load average at the
-# start is printed); RSS(full) <= 1.25 x RSS(quarter) + 4 MiB.  Prints a
+# start is printed); RSS(full) <= 1.25 x RSS(quarter) + 4 MiB; RSS(all
+# messages) - RSS(a quarter of them) <= 512 KiB.  Prints a
 # table (also to $BUILD/bench/conv.md).
 set -u
 BUILD=${BUILD:-build}
 N=${BENCH_CONV_EVENTS:-10000000}
+NMSG=${BENCH_CONV_MSGS:-1000000}
 FILES=16
 OUT=$BUILD/bench/conv
 MK=$BUILD/test/conv/mkvfd
 V2O=$BUILD/bin/vfd2otf
 REFW=$OUT/refwrite
 mkdir -p "$OUT"
-rm -rf "$OUT/in" "$OUT/in4" "$OUT"/t1.* "$OUT"/t2.* "$OUT"/t4.* "$OUT"/ref.*
-mkdir -p "$OUT/in" "$OUT/in4"
+rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT"/t1.* "$OUT"/t2.* "$OUT"/t4.* "$OUT"/ref.* \
+    "$OUT"/m1.* "$OUT"/m4.*
+mkdir -p "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4"
 per=$((N / FILES))
 "$MK" big "$OUT/in" "$per" $FILES || { echo "bench-conv: mkvfd failed"; exit 1; }
 "$MK" big "$OUT/in4" $((per / 4)) $FILES || exit 1
@@ -72,10 +81,15 @@ read -r _ s1 _ _ <<<"$w1"
 read -r ev2 _ m2 c2 <<<"$b2"
 read -r _ s2 _ _ <<<"$w2"
 read -r ev4 s4 m4 c4 <<<"$(run 1 "$OUT/in4" t4)"
+"$MK" msgs "$OUT/msg" $((NMSG / 4)) 4 || { echo "bench-conv: mkvfd msgs failed"; exit 1; }
+"$MK" msgs "$OUT/msg4" $((NMSG / 16)) 4 || exit 1
+read -r evm _ mm _ <<<"$(run 1 "$OUT/msg" m1)"
+read -r evm4 _ mm4 _ <<<"$(run 1 "$OUT/msg4" m4)"
 
 awk -v ev1="$ev1" -v s1="$s1" -v m1="$m1" -v ev2="$ev2" -v s2="$s2" -v m2="$m2" \
     -v c1="$c1" -v c2="$c2" -v rca="$rca" -v rcb="$rcb" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
-    -v ev4="$ev4" -v m4="$m4" -v refn="$refn" -v ra="$ra" -v rb="$rb" -v files=$FILES '
+    -v ev4="$ev4" -v m4="$m4" -v refn="$refn" -v nmsg="$NMSG" -v evm="$evm" -v mm="$mm" \
+    -v evm4="$evm4" -v mm4="$mm4" -v ra="$ra" -v rb="$rb" -v files=$FILES '
 function verdict(ok) { return ok ? "PASS" : "MISS" }
 BEGIN {
     r1 = ev1 / (s1 > 0 ? s1 : 0.01); r2 = ev2 / (s2 > 0 ? s2 : 0.01)
@@ -95,6 +109,9 @@ BEGIN {
     printf "| peak memory -j 2 | %.1f MiB | | | |\n", m2 / 1024
     printf "| peak memory -j 1, %d events (a quarter) | %.1f MiB | | | |\n", ev4, m4 / 1024
     printf "| memory independent of trace length | full / quarter = %.2f | | <= 1.25 (+ 4 MiB) | %s |\n", m1 / m4, verdict(m1 <= 1.25 * m4 + 4096)
+    printf "| peak memory -j 1, %d messages (%d events) | %.1f MiB | | | |\n", nmsg, evm, mm / 1024
+    printf "| peak memory -j 1, %d messages (%d events) | %.1f MiB | | | |\n", nmsg / 4, evm4, mm4 / 1024
+    printf "| memory independent of the number of messages | + %.0f KiB for 3/4 of the messages (%.0f B per message) | | <= 512 KiB | %s |\n", mm - mm4, (mm - mm4) * 1024 / (nmsg - nmsg / 4), verdict(mm - mm4 <= 512)
 }' | tee "$BUILD/bench/conv.md"
 [ "$ev1" = "$ev2" ] && [ "$ev1" = "$refn" ] || { echo "bench-conv: event counts disagree ($ev1, $ev2, reference $refn)"; exit 1; }
-rm -rf "$OUT/in" "$OUT/in4" "$OUT"/t1.* "$OUT"/t2.* "$OUT"/t4.*
+rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT"/t1.* "$OUT"/t2.* "$OUT"/t4.* "$OUT"/m1.* "$OUT"/m4.*

@@ -1,9 +1,10 @@
 /*
  * vfdconv.c — see vfdconv.h.
  *
- * Open reads each file once, keeping only definitions and MPI records (the
- * events chunks are skimmed, see "first pass" below; files may be read in
- * parallel and merged in the given order); the replay reads the event
+ * Open reads each file once, keeping only definitions, counts of MPI
+ * records and a chunk list (the events chunks are skimmed, see "first
+ * pass" below; files may be read in parallel and merged in the given
+ * order), then matches messages streaming (see "matching"); the replay reads the event
  * chunks again and merges, per set of ranks, the events of every thread (a
  * heap over thread sources).  Hot paths: the plain record decode is inline
  * (vftr_vfd_scan_next), an Enter under the top of the stack and an Exit of
@@ -12,8 +13,11 @@
  * consumer in one call.  A thread source turns raw
  * records into Enter/Leave by keeping the thread's stack of call paths, so
  * that ENTER/EXIT and SAMPLE records (or a mix) give properly nested pairs;
- * sends and collective begins, placed at their start, come from a list
- * sorted at open and are merged into the thread's output.
+ * sends and collective begins, placed at their start, come from a second
+ * scanner that reads the file ahead (see early_scan) into a small heap per
+ * thread and are merged into the thread's output.  No MPI record is kept
+ * from open to replay: open matches messages in one streaming pass (see
+ * "matching") and keeps only the exceptional peers.
  *
  * The reader gives a file's records in file order, where chunks of
  * different threads interleave: a thread whose queue is empty pulls records
@@ -74,6 +78,26 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+/* Doubles a ring buffer of *cap (0 or a power of two) elements of size
+ * bytes holding len from *head on, unwrapping it (head becomes 0); first is
+ * the capacity of an empty ring.  0 or -ENOMEM (ring unchanged). */
+static int ring_grow(void **buf, size_t *head, size_t len, size_t *cap, size_t size,
+                     size_t first)
+{
+    size_t ncap = *cap ? 2 * *cap : first;
+    uint8_t *nb = malloc(ncap * size);
+
+    if (!nb)
+        return -ENOMEM;
+    for (size_t k = 0; k < len; k++)
+        memcpy(nb + k * size, (const uint8_t *)*buf + ((*head + k) & (*cap - 1)) * size, size);
+    free(*buf);
+    *buf = nb;
+    *cap = ncap;
+    *head = 0;
+    return 0;
+}
+
 static char *strndup_safe(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
@@ -96,33 +120,67 @@ static uint64_t hash_str(uint64_t seed, const char *s, size_t n)
     return h;
 }
 
+/* Binary min-heaps over arrays of T ordered by LESS(const T *, const T *):
+ * NAME_push(h, n, x) adds x to the n elements of h (room for one more),
+ * NAME_down(h, n, i) moves h[i] down to its place, NAME_pop(h, &n) takes
+ * the least.  The orders used are total, so the sequence of pops does not
+ * depend on the heap's shape. */
+#define DEFINE_HEAP(NAME, T, LESS)                                              \
+    __attribute__((unused)) static void NAME##_push(T *h, size_t n, T x)        \
+    {                                                                           \
+        size_t i = n;                                                           \
+                                                                                \
+        while (i > 0 && LESS(&x, &h[(i - 1) / 2])) {                            \
+            h[i] = h[(i - 1) / 2];                                              \
+            i = (i - 1) / 2;                                                    \
+        }                                                                       \
+        h[i] = x;                                                               \
+    }                                                                           \
+    __attribute__((unused)) static void NAME##_down(T *h, size_t n, size_t i)   \
+    {                                                                           \
+        T x = h[i];                                                             \
+                                                                                \
+        for (;;) {                                                              \
+            size_t l = 2 * i + 1, m = l;                                        \
+                                                                                \
+            if (l >= n)                                                         \
+                break;                                                          \
+            if (l + 1 < n && LESS(&h[l + 1], &h[l]))                            \
+                m = l + 1;                                                      \
+            if (!LESS(&h[m], &x))                                               \
+                break;                                                          \
+            h[i] = h[m];                                                        \
+            i = m;                                                              \
+        }                                                                       \
+        h[i] = x;                                                               \
+    }                                                                           \
+    __attribute__((unused)) static T NAME##_pop(T *h, size_t *n)                \
+    {                                                                           \
+        T top = h[0];                                                           \
+                                                                                \
+        if (--*n) {                                                             \
+            h[0] = h[*n];                                                       \
+            NAME##_down(h, *n, 0);                                              \
+        }                                                                       \
+        return top;                                                             \
+    }
+
 /* ------------------------------------------------------------ records */
 
-struct msg {                    /* one MPI_SEND or MPI_RECV record */
-    uint64_t start, time;       /* raw ticks */
-    uint64_t astart, atime;     /* aligned ns */
-    uint64_t bytes, comm;
-    int32_t peer, tag;
-    uint32_t peer_token;        /* matched thread of the other side */
-    uint32_t seq;               /* order within the thread */
-    uint32_t rank, thread;      /* rank index, thread index */
-};
-
-struct coll {
-    uint64_t start, time, astart, atime;
-    uint64_t comm, sent, received;
-    uint32_t op;
-    int32_t root;
-};
-
+/* MPI records are not kept: the first pass counts them and notes, per
+ * events chunk, the earliest start among them; open matches messages in
+ * one streaming pass over the files (see "matching"), keeping of the
+ * result only the exceptions; the replay reads the records again. */
 struct thr {
     uint32_t id, token;
     uint64_t first, last;       /* raw ticks; first = UINT64_MAX when no event */
     uint64_t events;
-    struct msg *sends, *recvs;
-    size_t nsends, csends, nrecvs, crecvs;
-    struct coll *colls;
-    size_t ncolls, ccolls;
+    uint64_t nsends, nrecvs, ncolls;    /* MPI records that decode */
+    uint64_t early;             /* raw ticks: earliest send / collective start, or UINT64_MAX */
+    /* matched peer threads that are not the peer's main thread (thread id
+     * 0, the token an unmatched message gets): key (kind << 32 | n), kind
+     * 0 for the n-th send, 1 for the n-th receive -> peer token */
+    struct vftr_u64map exc;
 };
 
 struct ompreg {
@@ -157,8 +215,12 @@ struct rank {
     char host[VFTR_VFD_HOST_MAX];
     /* the event chunks the first pass read, in file order, and how many of
      * their records decoded: the replay reads them again through the fast
-     * scanner (vftr_vfd_scan.h); 12 bytes per chunk of events */
-    struct evchunk { uint64_t off; uint32_t n; } *chunks;
+     * scanner (vftr_vfd_scan.h); 24 bytes per chunk of events */
+    struct evchunk {
+        uint64_t off;
+        uint32_t n;
+        uint64_t mpimin;        /* earliest MPI start of this and later chunks (raw ticks) */
+    } *chunks;
     size_t nchunks, cchunks;
     /* first pass, before the merge: what touches the shared numbering, in
      * file order (see scan_rank), and how the scan ended */
@@ -454,6 +516,7 @@ static int add_thread(struct rank *r, uint32_t id, long *idx)
     memset(&r->thr[i], 0, sizeof r->thr[i]);
     r->thr[i].id = id;
     r->thr[i].first = UINT64_MAX;
+    r->thr[i].early = UINT64_MAX;
     if (vftr_u64map_put(&r->thrmap, id, (uint32_t)i) < 0)
         return -ENOMEM;
     r->nthr++;
@@ -637,7 +700,8 @@ static int act_comm(struct rank *r, uint64_t comm)
 }
 
 /* One extended event of thread ti (MPI records are kept for matching). */
-static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *ev, uint64_t off)
+static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *ev, uint64_t off,
+                    uint64_t *mpimin)
 {
     struct thr *t = &r->thr[ti];
 
@@ -645,26 +709,19 @@ static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *e
     case VFTR_VFD_MPI_SEND:
     case VFTR_VFD_MPI_RECV: {
         struct vftr_vfd_mpi_msg m;
-        int send = ev->kind == VFTR_VFD_MPI_SEND;
-        struct msg **arr = send ? &t->sends : &t->recvs;
-        size_t *n = send ? &t->nsends : &t->nrecvs, *cap = send ? &t->csends : &t->crecvs;
 
         if (vftr_vfd_mpi_msg_decode(ev->data, ev->id, ev->time, &m) < 0)
             return act_warn(r, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
                             " skipped", r->path, off, ev->kind);
-        if (grow((void **)arr, cap, *n + 1, sizeof **arr) < 0)
-            return -ENOMEM;
-        struct msg *x = &(*arr)[*n];
-        memset(x, 0, sizeof *x);
-        x->start = m.start;
-        x->time = ev->time;
-        x->bytes = m.bytes;
-        x->comm = m.comm;
-        x->peer = m.peer;
-        x->tag = m.tag;
-        x->seq = (uint32_t)*n;
-        x->thread = (uint32_t)ti;
-        (*n)++;
+        if (m.start < *mpimin)
+            *mpimin = m.start;
+        if (ev->kind == VFTR_VFD_MPI_SEND) {
+            t->nsends++;
+            if (m.start < t->early)
+                t->early = m.start;
+        } else {
+            t->nrecvs++;
+        }
         return act_comm(r, m.comm);
     }
     case VFTR_VFD_MPI_COLL: {
@@ -673,17 +730,11 @@ static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *e
         if (vftr_vfd_mpi_coll_decode(ev->data, ev->id, ev->time, &m) < 0)
             return act_warn(r, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
                             " skipped", r->path, off, ev->kind);
-        if (grow((void **)&t->colls, &t->ccolls, t->ncolls + 1, sizeof *t->colls) < 0)
-            return -ENOMEM;
-        struct coll *x = &t->colls[t->ncolls++];
-        memset(x, 0, sizeof *x);
-        x->start = m.start;
-        x->time = ev->time;
-        x->comm = m.comm;
-        x->sent = m.sent;
-        x->received = m.received;
-        x->op = m.op;
-        x->root = m.root;
+        t->ncolls++;
+        if (m.start < t->early)
+            t->early = m.start;
+        if (m.start < *mpimin)
+            *mpimin = m.start;
         if (m.op > 0 && m.op < VFTR_VFD_COLL_COUNT && !r->op_seen[m.op]) {
             uint32_t op = m.op;
 
@@ -708,7 +759,7 @@ static int scan_events(struct rank *r, const struct vftr_vfd_record *rec, int *s
     uint32_t count = rec->u.unknown.count;
     struct vftr_vfd_scan_chunk ch, one;
     struct vftr_vfd_scan_event ev;
-    uint64_t first;
+    uint64_t first, mpimin = UINT64_MAX;
     long ti;
     int rc;
 
@@ -726,19 +777,19 @@ static int scan_events(struct rank *r, const struct vftr_vfd_record *rec, int *s
         return rc;
     if (grow((void **)&r->chunks, &r->cchunks, r->nchunks + 1, sizeof *r->chunks) < 0)
         return -ENOMEM;
-    if (rc == 1 && (rc = scan_ext(r, ti, &ev, rec->offset)) < 0)
+    if (rc == 1 && (rc = scan_ext(r, ti, &ev, rec->offset, &mpimin)) < 0)
         return rc;
     ch.p = one.p;
     ch.time = one.time;
     ch.left--;
     while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1)
-        if ((rc = scan_ext(r, ti, &ev, rec->offset)) < 0)
+        if ((rc = scan_ext(r, ti, &ev, rec->offset, &mpimin)) < 0)
             return rc;
     {
         struct thr *t = &r->thr[ti];
         uint32_t n = count - ch.left;
 
-        r->chunks[r->nchunks++] = (struct evchunk){ rec->offset, n };
+        r->chunks[r->nchunks++] = (struct evchunk){ rec->offset, n, mpimin };
         t->events += n;
         r->events += n;
         if (t->first == UINT64_MAX)
@@ -889,6 +940,10 @@ static void scan_rank(struct rank *r, const char *path, size_t nfiles)
     rc = scan_file(r, rd, msg, sizeof msg);
     vftr_vfd_reader_close(rd);
     vftr_u64map_release(&r->comms_seen);
+    /* each chunk's mpimin covers the chunks after it too */
+    for (size_t k = r->nchunks; k-- > 1;)
+        if (r->chunks[k].mpimin < r->chunks[k - 1].mpimin)
+            r->chunks[k - 1].mpimin = r->chunks[k].mpimin;
     if (rc == 0)
         return;
 fail:
@@ -1021,111 +1076,288 @@ static int cmp_rank(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-struct mkey {
-    struct msg *m;
-    int32_t from, to;
-};
+/* ------------------------------------------------------------ matching
+ *
+ * Sends and receives are matched per channel (communicator, sender,
+ * receiver, tag) in posting order: on each side the channel's records in
+ * the order (aligned start, aligned completion, thread, order within the
+ * thread), the n-th send with the n-th receive.  One streaming pass over
+ * the files' MPI records does it (the skim reads them chunk by chunk):
+ * per file a heap puts the records in that order, and a record leaves the
+ * heap only when no chunk still unread can hold an earlier start (each
+ * chunk's mpimin is the earliest start of it and the chunks after it);
+ * the files are merged by start; per channel a FIFO holds the records of
+ * one side that wait for the other.  Memory: per file the records of the
+ * span between an MPI call's start and its record, and the messages in
+ * flight, not the messages of the trace.  Of the result only exceptions
+ * are kept (struct thr.exc). */
 
-static int cmp_mkey(const void *a, const void *b)
+static uint64_t align_min(const struct rank *r, uint64_t raw)
 {
-    const struct mkey *x = a, *y = b;
-
-    if (x->m->comm != y->m->comm) return x->m->comm < y->m->comm ? -1 : 1;
-    if (x->from != y->from) return x->from < y->from ? -1 : 1;
-    if (x->to != y->to) return x->to < y->to ? -1 : 1;
-    if (x->m->tag != y->m->tag) return x->m->tag < y->m->tag ? -1 : 1;
-    if (x->m->astart != y->m->astart) return x->m->astart < y->m->astart ? -1 : 1;
-    if (x->m->atime != y->m->atime) return x->m->atime < y->m->atime ? -1 : 1;
-    if (x->m->thread != y->m->thread) return x->m->thread < y->m->thread ? -1 : 1;
-    return (x->m->seq > y->m->seq) - (x->m->seq < y->m->seq);
+    return raw == UINT64_MAX ? UINT64_MAX : align_ns(r, raw);
 }
 
-static int cmp_chan(const struct mkey *x, const struct mkey *y)
+struct pmsg {                   /* an MPI record in the matcher */
+    uint64_t astart, atime, comm;
+    int32_t peer, tag;
+    uint32_t rank, thread;      /* rank index, thread index */
+    uint32_t seq;               /* n-th send / n-th receive of the thread */
+    uint32_t send;
+};
+
+static int pmsg_less(const struct pmsg *x, const struct pmsg *y)
 {
-    if (x->m->comm != y->m->comm) return x->m->comm < y->m->comm ? -1 : 1;
-    if (x->from != y->from) return x->from < y->from ? -1 : 1;
-    if (x->to != y->to) return x->to < y->to ? -1 : 1;
-    if (x->m->tag != y->m->tag) return x->m->tag < y->m->tag ? -1 : 1;
+    if (x->astart != y->astart) return x->astart < y->astart;
+    if (x->atime != y->atime) return x->atime < y->atime;
+    if (x->thread != y->thread) return x->thread < y->thread;
+    if (x->send != y->send) return x->send > y->send;
+    return x->seq < y->seq;
+}
+
+struct mfile {                  /* one rank's file in the matcher */
+    struct rank *r;
+    uint32_t ri;
+    struct vftr_vfd_scan *sc;
+    size_t ichunk;
+    struct pmsg *h;             /* heap */
+    size_t n, cap;
+    uint32_t *seq;              /* per thread: sends, receives seen */
+};
+
+DEFINE_HEAP(pheap, struct pmsg, pmsg_less)
+
+/* Reads chunks until the file's heap top can leave (or the file ends). */
+static int mfile_fill(struct mfile *f)
+{
+    const struct rank *r = f->r;
+
+    while (f->ichunk < r->nchunks &&
+           (f->n == 0 || !(f->h[0].astart < align_min(r, r->chunks[f->ichunk].mpimin)))) {
+        const struct evchunk *k = &r->chunks[f->ichunk++];
+        struct vftr_vfd_scan_chunk ch;
+        struct vftr_vfd_scan_event ev;
+        long ti;
+        int rc;
+
+        if (k->mpimin == UINT64_MAX) {          /* no MPI record here or later */
+            f->ichunk = r->nchunks;
+            break;
+        }
+        vftr_vfd_scan_forget(f->sc, k->off);
+        if (vftr_vfd_scan_chunk(f->sc, k->off, k->n, &ch) < 0)
+            return -EBADMSG;
+        ti = vftr_u64map_get(&r->thrmap, ch.thread);
+        while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1) {
+            struct vftr_vfd_mpi_msg m;
+            struct pmsg x;
+
+            if ((ev.kind != VFTR_VFD_MPI_SEND && ev.kind != VFTR_VFD_MPI_RECV) || ti < 0 ||
+                vftr_vfd_mpi_msg_decode(ev.data, ev.id, ev.time, &m) < 0)
+                continue;
+            x.send = ev.kind == VFTR_VFD_MPI_SEND;
+            x.astart = align_ns(r, m.start);
+            x.atime = align_ns(r, ev.time);
+            x.comm = m.comm;
+            x.peer = m.peer;
+            x.tag = m.tag;
+            x.rank = f->ri;
+            x.thread = (uint32_t)ti;
+            x.seq = f->seq[2 * ti + !x.send]++;
+            if (grow((void **)&f->h, &f->cap, f->n + 1, sizeof *f->h) < 0)
+                return -ENOMEM;
+            pheap_push(f->h, f->n++, x);
+        }
+        if (rc < 0)
+            return -EBADMSG;
+    }
     return 0;
 }
 
-/* Matches sends and receives per channel (communicator, sender, receiver,
- * tag) in posting order, fills peer tokens and counts. */
+struct chan {                   /* a channel's records waiting for the other side */
+    uint64_t comm;
+    int32_t from, to, tag;
+    uint32_t used;
+    struct pmsg *q;             /* ring; all of one side */
+    size_t head, len, cap;
+};
+
+struct chtab {
+    struct chan *v;
+    size_t cap, n;              /* cap: 0 or a power of two */
+};
+
+static uint64_t chan_hash(uint64_t comm, int32_t from, int32_t to, int32_t tag)
+{
+    uint64_t h = comm * 0x9e3779b97f4a7c15ull;
+
+    h ^= ((uint64_t)(uint32_t)from << 32 | (uint32_t)to) * 0xc2b2ae3d27d4eb4full;
+    h ^= (uint64_t)(uint32_t)tag * 0x165667b19e3779f9ull;
+    return h ^ (h >> 29);
+}
+
+static struct chan *chan_get(struct chtab *t, uint64_t comm, int32_t from, int32_t to,
+                             int32_t tag)
+{
+    size_t i;
+
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        struct chan *v = calloc(cap, sizeof *v);
+
+        if (!v)
+            return NULL;
+        for (size_t k = 0; k < t->cap; k++) {
+            struct chan *x = &t->v[k];
+
+            if (!x->used)
+                continue;
+            i = chan_hash(x->comm, x->from, x->to, x->tag) & (cap - 1);
+            while (v[i].used)
+                i = (i + 1) & (cap - 1);
+            v[i] = *x;
+        }
+        free(t->v);
+        t->v = v;
+        t->cap = cap;
+    }
+    i = chan_hash(comm, from, to, tag) & (t->cap - 1);
+    while (t->v[i].used) {
+        struct chan *x = &t->v[i];
+
+        if (x->comm == comm && x->from == from && x->to == to && x->tag == tag)
+            return x;
+        i = (i + 1) & (t->cap - 1);
+    }
+    t->v[i] = (struct chan){ comm, from, to, tag, 1, NULL, 0, 0, 0 };
+    t->n++;
+    return &t->v[i];
+}
+
+/* Notes that the matched peer of record x is thread token tok (an
+ * exception only if it is not what an unmatched record gets). */
+static int note_peer(struct vftr_vfdconv *c, const struct pmsg *x, uint32_t tok)
+{
+    if (tok == vftr_vfdconv_process((uint32_t)x->peer, 0))
+        return 0;
+    return vftr_u64map_put(&c->ranks[x->rank].thr[x->thread].exc,
+                           (uint64_t)!x->send << 32 | x->seq, tok);
+}
+
+static int match_one(struct vftr_vfdconv *c, struct chtab *tab, const struct pmsg *x)
+{
+    int32_t self = c->ranks[x->rank].rank;
+    struct chan *ch = x->send ? chan_get(tab, x->comm, self, x->peer, x->tag)
+                              : chan_get(tab, x->comm, x->peer, self, x->tag);
+
+    if (!ch)
+        return -ENOMEM;
+    if (ch->len && ch->q[ch->head].send != x->send) {
+        const struct pmsg *y = &ch->q[ch->head];
+        const struct pmsg *a = x->send ? x : y, *b = x->send ? y : x;
+        int rc = note_peer(c, a, c->ranks[b->rank].thr[b->thread].token);
+
+        if (rc == 0)
+            rc = note_peer(c, b, c->ranks[a->rank].thr[a->thread].token);
+        if (rc < 0)
+            return rc;
+        if (b->atime < a->astart)
+            c->stats.recv_before_send++;
+        c->stats.matched++;
+        ch->head = (ch->head + 1) & (ch->cap - 1);
+        ch->len--;
+        return 0;
+    }
+    if (ch->len == ch->cap &&
+        ring_grow((void **)&ch->q, &ch->head, ch->len, &ch->cap, sizeof *ch->q, 4) < 0)
+        return -ENOMEM;
+    ch->q[(ch->head + ch->len++) & (ch->cap - 1)] = *x;
+    return 0;
+}
+
+static int mf_less(const struct mfile *a, const struct mfile *b)
+{
+    return pmsg_less(&a->h[0], &b->h[0]) ||
+           (!pmsg_less(&b->h[0], &a->h[0]) && a->ri < b->ri);
+}
+
+static int mf_less_p(struct mfile *const *a, struct mfile *const *b)
+{
+    return mf_less(*a, *b);
+}
+
+DEFINE_HEAP(mfheap, struct mfile *, mf_less_p)
+
+/* Matches the messages of all files (see above) into the threads' exc
+ * maps and the stats.  Returns 0, -EBADMSG (a file changed), -ENOMEM. */
 static int match_messages(struct vftr_vfdconv *c)
 {
-    size_t ns = 0, nr = 0, i = 0, j = 0;
-    struct mkey *s, *rv;
+    struct mfile *fs = calloc(c->nranks, sizeof *fs);
+    struct mfile **h = calloc(c->nranks, sizeof *h);
+    struct chtab tab = { NULL, 0, 0 };
+    size_t nh = 0;
+    int rc = 0;
 
-    for (size_t k = 0; k < c->nranks; k++)
-        for (size_t t = 0; t < c->ranks[k].nthr; t++) {
-            ns += c->ranks[k].thr[t].nsends;
-            nr += c->ranks[k].thr[t].nrecvs;
-        }
-    s = malloc((ns + 1) * sizeof *s);
-    rv = malloc((nr + 1) * sizeof *rv);
-    if (!s || !rv) {
-        free(s);
-        free(rv);
-        return -ENOMEM;
+    if (!fs || !h) {
+        rc = -ENOMEM;
+        goto out;
     }
-    ns = nr = 0;
     for (size_t k = 0; k < c->nranks; k++) {
         struct rank *r = &c->ranks[k];
 
         for (size_t t = 0; t < r->nthr; t++) {
-            struct thr *th = &r->thr[t];
-
-            for (size_t m = 0; m < th->nsends; m++) {
-                struct msg *x = &th->sends[m];
-                x->astart = align_ns(r, x->start);
-                x->atime = align_ns(r, x->time);
-                x->peer_token = vftr_vfdconv_process((uint32_t)x->peer, 0);
-                s[ns++] = (struct mkey){ x, r->rank, x->peer };
-            }
-            for (size_t m = 0; m < th->nrecvs; m++) {
-                struct msg *x = &th->recvs[m];
-                x->astart = align_ns(r, x->start);
-                x->atime = align_ns(r, x->time);
-                x->peer_token = vftr_vfdconv_process((uint32_t)x->peer, 0);
-                rv[nr++] = (struct mkey){ x, x->peer, r->rank };
-            }
-            for (size_t m = 0; m < th->ncolls; m++) {
-                th->colls[m].astart = align_ns(r, th->colls[m].start);
-                th->colls[m].atime = align_ns(r, th->colls[m].time);
-            }
-            c->stats.colls += th->ncolls;
+            c->stats.sends += r->thr[t].nsends;
+            c->stats.recvs += r->thr[t].nrecvs;
+            c->stats.colls += r->thr[t].ncolls;
         }
     }
-    qsort(s, ns, sizeof *s, cmp_mkey);
-    qsort(rv, nr, sizeof *rv, cmp_mkey);
-    c->stats.sends = ns;
-    c->stats.recvs = nr;
-    while (i < ns && j < nr) {
-        int d = cmp_chan(&s[i], &rv[j]);
+    for (size_t k = 0; k < c->nranks && rc == 0; k++) {
+        struct mfile *f = &fs[k];
 
-        if (d < 0) {
-            i++;
-            c->stats.unreceived_sends++;
-        } else if (d > 0) {
-            j++;
-            c->stats.unsent_recvs++;
-        } else {
-            struct msg *a = s[i].m, *b = rv[j].m;
-
-            a->peer_token = c->ranks[b->rank].thr[b->thread].token;
-            b->peer_token = c->ranks[a->rank].thr[a->thread].token;
-            if (b->atime < a->astart)
-                c->stats.recv_before_send++;
-            c->stats.matched++;
-            i++;
-            j++;
-        }
+        f->r = &c->ranks[k];
+        f->ri = (uint32_t)k;
+        if (!f->r->nchunks || f->r->chunks[0].mpimin == UINT64_MAX)
+            continue;
+        if (!(f->seq = calloc(2 * f->r->nthr, sizeof *f->seq)))
+            rc = -ENOMEM;
+        else if (!(f->sc = vftr_vfd_scan_open(f->r->path)))
+            rc = errno == ENOMEM ? -ENOMEM : -EBADMSG;
+        else if ((rc = mfile_fill(f)) == 0 && f->n)
+            h[nh++] = f;
     }
-    c->stats.unreceived_sends += ns - i;
-    c->stats.unsent_recvs += nr - j;
-    free(s);
-    free(rv);
-    return 0;
+    for (size_t k = nh / 2; k-- > 0;)
+        mfheap_down(h, nh, k);
+    while (rc == 0 && nh) {
+        struct mfile *f = h[0];
+        struct pmsg x = pheap_pop(f->h, &f->n);
+
+        if ((rc = match_one(c, &tab, &x)) < 0 || (rc = mfile_fill(f)) < 0)
+            break;
+        if (!f->n)
+            h[0] = h[--nh];
+        mfheap_down(h, nh, 0);
+    }
+    for (size_t k = 0; k < tab.cap; k++) {
+        struct chan *ch = &tab.v[k];
+
+        if (ch->used && ch->len) {
+            if (ch->q[ch->head].send)
+                c->stats.unreceived_sends += ch->len;
+            else
+                c->stats.unsent_recvs += ch->len;
+        }
+        free(ch->q);
+    }
+out:
+    for (size_t k = 0; fs && k < c->nranks; k++) {
+        if (fs[k].sc)
+            vftr_vfd_scan_close(fs[k].sc);
+        free(fs[k].h);
+        free(fs[k].seq);
+    }
+    free(tab.v);
+    free(fs);
+    free(h);
+    return rc;
 }
 
 static int build_procs(struct vftr_vfdconv *c)
@@ -1300,9 +1532,10 @@ static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
         sput64(b, th->first);
         sput64(b, th->last);
         sput64(b, th->events);
-        sput_arr(b, th->sends, th->nsends, sizeof *th->sends);
-        sput_arr(b, th->recvs, th->nrecvs, sizeof *th->recvs);
-        sput_arr(b, th->colls, th->ncolls, sizeof *th->colls);
+        sput64(b, th->nsends);
+        sput64(b, th->nrecvs);
+        sput64(b, th->ncolls);
+        sput64(b, th->early);
     }
     sput_arr(b, r->chunks, r->nchunks, sizeof *r->chunks);
     sput_arr(b, r->acts, r->nacts, 1);
@@ -1345,9 +1578,10 @@ static int get_rank(struct sget *g, struct rank *r)
         th->first = sget64(g);
         th->last = sget64(g);
         th->events = sget64(g);
-        sget_arr(g, &th->sends, &th->nsends, &th->csends, sizeof *th->sends);
-        sget_arr(g, &th->recvs, &th->nrecvs, &th->crecvs, sizeof *th->recvs);
-        sget_arr(g, &th->colls, &th->ncolls, &th->ccolls, sizeof *th->colls);
+        th->nsends = sget64(g);
+        th->nrecvs = sget64(g);
+        th->ncolls = sget64(g);
+        th->early = sget64(g);
         r->nthr = t + 1;
         if (vftr_u64map_put(&r->thrmap, th->id, (uint32_t)t) < 0)
             return -ENOMEM;
@@ -1356,16 +1590,6 @@ static int get_rank(struct sget *g, struct rank *r)
     sget_arr(g, &r->acts, &r->nacts, &r->cacts, 1);
     if (!g->bad && !r->path)
         g->bad = 1;
-    for (size_t t = 0; t < r->nthr && !g->bad; t++) {
-        const struct thr *th = &r->thr[t];
-
-        for (size_t k = 0; k < th->nsends; k++)
-            if (th->sends[k].thread >= nthr)
-                g->bad = 1;
-        for (size_t k = 0; k < th->nrecvs; k++)
-            if (th->recvs[k].thread >= nthr)
-                g->bad = 1;
-    }
     return g->bad ? -EBADMSG : 0;
 }
 
@@ -1420,11 +1644,6 @@ static int scan_shared(struct vftr_vfdconv *c, const char *const *paths, size_t 
                 rc = get_rank(&g, &tmp);
                 free(tmp.path);
                 free(tmp.scan_err);
-                for (size_t t = 0; t < tmp.nthr; t++) {
-                    free(tmp.thr[t].sends);
-                    free(tmp.thr[t].recvs);
-                    free(tmp.thr[t].colls);
-                }
                 free(tmp.thr);
                 free(tmp.chunks);
                 free(tmp.acts);
@@ -1444,6 +1663,81 @@ out:
     free(b.p);
     free(skip);
     free(got);
+    return rc;
+}
+
+/* Matching in a shared open: the process that reads file 0 matches (it
+ * reads every file's MPI records) and hands the result to all: its return
+ * code, the counts, and the exceptions (rank, thread, key, token).
+ * Returns 0 or -errno with a message. */
+static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
+{
+    const struct vftr_vfdconv_share *sh = c->opts.share;
+    struct sbuf b = { 0 };
+    void *all = NULL;
+    size_t alllen = 0;
+    int rc = 0;
+
+    if (sh->mine(sh->ctx, 0)) {
+        int mrc = match_messages(c);
+
+        sput64(&b, (uint64_t)(int64_t)mrc);
+        sput64(&b, c->stats.matched);
+        sput64(&b, c->stats.unsent_recvs);
+        sput64(&b, c->stats.unreceived_sends);
+        sput64(&b, c->stats.recv_before_send);
+        for (size_t i = 0; i < c->nranks && mrc == 0; i++)
+            for (size_t t = 0; t < c->ranks[i].nthr; t++) {
+                const struct vftr_u64map *m = &c->ranks[i].thr[t].exc;
+
+                for (size_t k = 0; k < m->cap; k++)
+                    if (m->slots[k].value) {
+                        sput64(&b, i);
+                        sput64(&b, t);
+                        sput64(&b, m->slots[k].key);
+                        sput64(&b, m->slots[k].value - 1);
+                    }
+            }
+    }
+    rc = sh->exchange(sh->ctx, b.bad ? NULL : b.p, b.bad ? 0 : b.n, &all, &alllen);
+    if (rc == 0 && b.bad)
+        rc = -ENOMEM;
+    if (rc == 0 && !sh->mine(sh->ctx, 0)) {
+        struct sget g = { all, (const uint8_t *)all + alllen, 0 };
+        int64_t mrc = (int64_t)sget64(&g);
+
+        c->stats.matched = sget64(&g);
+        c->stats.unsent_recvs = sget64(&g);
+        c->stats.unreceived_sends = sget64(&g);
+        c->stats.recv_before_send = sget64(&g);
+        c->stats.sends = c->stats.recvs = c->stats.colls = 0;
+        for (size_t i = 0; i < c->nranks; i++)
+            for (size_t t = 0; t < c->ranks[i].nthr; t++) {
+                c->stats.sends += c->ranks[i].thr[t].nsends;
+                c->stats.recvs += c->ranks[i].thr[t].nrecvs;
+                c->stats.colls += c->ranks[i].thr[t].ncolls;
+            }
+        if (g.bad)
+            rc = -EBADMSG;
+        else if (mrc < 0)
+            rc = mrc < -4095 ? -EBADMSG : (int)mrc;
+        while (rc == 0 && g.p < g.end) {
+            uint64_t i = sget64(&g), t = sget64(&g), key = sget64(&g), tok = sget64(&g);
+
+            if (g.bad || i >= c->nranks || t >= c->ranks[i].nthr || tok >= UINT32_MAX)
+                rc = -EBADMSG;
+            else
+                rc = vftr_u64map_put(&c->ranks[i].thr[t].exc, key, (uint32_t)tok);
+        }
+    } else if (rc == 0 && sh->mine(sh->ctx, 0)) {
+        struct sget g = { b.p, b.p + b.n, 0 };
+
+        rc = (int)(int64_t)sget64(&g);
+    }
+    if (rc < 0)
+        set_err(err, errlen, "matching messages: %s", strerror(-rc));
+    free(all);
+    free(b.p);
     return rc;
 }
 
@@ -1509,13 +1803,8 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
             goto fail;
         }
         c->stats.bytes += r->bytes;
-        for (size_t t = 0; t < r->nthr; t++) {
+        for (size_t t = 0; t < r->nthr; t++)
             r->thr[t].token = vftr_vfdconv_process((uint32_t)r->rank, r->thr[t].id);
-            for (size_t m = 0; m < r->thr[t].nsends; m++)
-                r->thr[t].sends[m].rank = (uint32_t)i;
-            for (size_t m = 0; m < r->thr[t].nrecvs; m++)
-                r->thr[t].recvs[m].rank = (uint32_t)i;
-        }
     }
     /* the earliest start is the base of relative times */
     {
@@ -1528,9 +1817,15 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
             c->ranks[i].start_rel = (int64_t)(c->ranks[i].start_ns - base);
     }
     fit_clocks(c);
-    rc = match_messages(c);
-    if (rc == 0)
-        rc = build_procs(c);
+    if (c->opts.share) {
+        if ((rc = match_shared(c, err, errlen)) < 0)
+            goto fail;
+    } else if ((rc = match_messages(c)) < 0) {
+        set_err(err, errlen, "matching messages: %s",
+                rc == -EBADMSG ? "a file changed since it was read" : strerror(-rc));
+        goto fail;
+    }
+    rc = build_procs(c);
     if (rc < 0) {
         set_err(err, errlen, "%s", strerror(-rc));
         goto fail;
@@ -1571,11 +1866,8 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
     for (size_t i = 0; i < c->nranks; i++) {
         struct rank *r = &c->ranks[i];
 
-        for (size_t t = 0; t < r->nthr; t++) {
-            free(r->thr[t].sends);
-            free(r->thr[t].recvs);
-            free(r->thr[t].colls);
-        }
+        for (size_t t = 0; t < r->nthr; t++)
+            vftr_u64map_release(&r->thr[t].exc);
         free(r->thr);
         free(r->chunks);
         free(r->acts);
@@ -1685,9 +1977,16 @@ struct frame {
 };
 
 struct early {                  /* a send or collective begin, placed at its start */
-    uint64_t time;
+    uint64_t time;              /* aligned start */
     uint32_t is_coll;
-    uint32_t index;
+    uint32_t index;             /* n-th send / collective of the thread */
+    uint64_t comm, bytes, received;     /* bytes: sent by a collective */
+    int32_t peer, tag;          /* collective: root, op */
+};
+
+struct rmsg {                   /* a receive record on its way to transform() */
+    uint64_t comm, bytes;
+    int32_t peer, tag;
 };
 
 struct src {
@@ -1707,9 +2006,15 @@ struct src {
     size_t ohead, olen, ocap;
     struct vftr_vfdconv_event spare;    /* where events go when out cannot grow */
     int oom;                            /* ... which ends the replay */
+    /* sends and collective begins read ahead (see early_scan), a heap by
+     * (time, index, is_coll); how many of each the look-ahead has seen */
     struct early *early;
-    size_t nearly, iearly;
-    size_t irecv, icoll;
+    size_t nearly, cearly;
+    uint32_t nsend_seen, ncoll_seen;
+    /* receives between ext_raw() and transform(), FIFO (rcap 0 or a power of two) */
+    struct rmsg *rq;
+    size_t rhead, rlen, rcap;
+    uint32_t irecv, icoll;
     uint64_t last;              /* last time handed out */
     int begun, ended;
     struct vftr_vfdconv_event *head;    /* the next event: in out[] or own */
@@ -1731,15 +2036,91 @@ struct rsrc {                   /* one rank's file in a replay */
     uint64_t offset;
     uint32_t last_id;           /* thread id of the last record ... */
     long last_src;              /* ... and its source index + 1 (0: none) */
+    /* the look-ahead for sends and collective begins: a second scanner,
+     * the next chunk it reads, and the earliest aligned MPI start of that
+     * chunk and the later ones (UINT64_MAX: none left) */
+    struct vftr_vfd_scan *esc;
+    size_t echunk;
+    uint64_t ehorizon;
 };
 
-static int cmp_early(const void *a, const void *b)
+/* The order sends and collective begins of a thread are placed in: by
+ * start, then record order within the kind, then a send before a
+ * collective begin of the same start and index. */
+static int early_less(const struct early *x, const struct early *y)
 {
-    const struct early *x = a, *y = b;
-
     if (x->time != y->time)
-        return x->time < y->time ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);
+        return x->time < y->time;
+    if (x->index != y->index)
+        return x->index < y->index;
+    return x->is_coll < y->is_coll;
+}
+
+DEFINE_HEAP(eheap, struct early, early_less)
+
+/* Reads the rank's next chunk with the look-ahead scanner: its sends and
+ * collective begins go to their threads' heaps.  The first pass noted per
+ * chunk the earliest MPI start of it and the later chunks, so once
+ * ehorizon > t every send or collective that starts at or before t is in
+ * a heap.  Returns 0 or -ENOMEM; a chunk that no longer reads marks the
+ * file changed (the main scanner reports it). */
+static int early_scan(struct rsrc *rs)
+{
+    const struct rank *r = rs->r;
+    const struct evchunk *k = &r->chunks[rs->echunk++];
+    struct vftr_vfd_scan_chunk ch;
+    struct vftr_vfd_scan_event ev;
+    struct src *s;
+    long ti;
+    int rc;
+
+    rs->ehorizon = rs->echunk < r->nchunks ? align_min(r, r->chunks[rs->echunk].mpimin)
+                                           : UINT64_MAX;
+    vftr_vfd_scan_forget(rs->esc, k->off);
+    if (k->mpimin == UINT64_MAX || vftr_vfd_scan_chunk(rs->esc, k->off, k->n, &ch) < 0) {
+        rs->echunk = r->nchunks;        /* nothing more (or the file changed) */
+        rs->ehorizon = UINT64_MAX;
+        return 0;
+    }
+    if ((ti = vftr_u64map_get(&r->thrmap, ch.thread)) < 0)
+        return 0;
+    s = &rs->srcs[ti];
+    while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1) {
+        struct early x;
+
+        if (ev.kind == VFTR_VFD_MPI_SEND) {
+            struct vftr_vfd_mpi_msg m;
+
+            if (vftr_vfd_mpi_msg_decode(ev.data, ev.id, ev.time, &m) < 0)
+                continue;
+            x = (struct early){ align_ns(r, m.start), 0, s->nsend_seen++, m.comm, m.bytes, 0,
+                                m.peer, m.tag };
+        } else if (ev.kind == VFTR_VFD_MPI_COLL) {
+            struct vftr_vfd_mpi_coll cl;
+
+            if (vftr_vfd_mpi_coll_decode(ev.data, ev.id, ev.time, &cl) < 0)
+                continue;
+            x = (struct early){ align_ns(r, cl.start), 1, s->ncoll_seen++, cl.comm, cl.sent,
+                                cl.received, cl.root, (int32_t)cl.op };
+        } else {
+            continue;
+        }
+        if (grow((void **)&s->early, &s->cearly, s->nearly + 1, sizeof *s->early) < 0)
+            return -ENOMEM;
+        eheap_push(s->early, s->nearly++, x);
+    }
+    return 0;
+}
+
+/* Reads ahead until every send / collective begin of the rank starting at
+ * or before t is in its thread's heap. */
+static inline int early_upto(struct rsrc *rs, uint64_t t)
+{
+    int rc = 0;
+
+    while (rc == 0 && rs->echunk < rs->r->nchunks && rs->ehorizon <= t)
+        rc = early_scan(rs);
+    return rc;
 }
 
 /* The rank's next event (of the chunks the first pass read) into *ev.
@@ -1752,6 +2133,7 @@ static inline int next_event(struct rsrc *rs, struct vftr_vfd_scan_event *ev)
         if (rs->ichunk == rs->r->nchunks)
             return 0;
         rs->offset = rs->r->chunks[rs->ichunk].off;
+        vftr_vfd_scan_forget(rs->sc, rs->offset);
         if (vftr_vfd_scan_chunk(rs->sc, rs->offset, rs->r->chunks[rs->ichunk].n, &rs->ch) < 0)
             return -EBADMSG;
         rs->ichunk++;
@@ -1761,7 +2143,7 @@ static inline int next_event(struct rsrc *rs, struct vftr_vfd_scan_event *ev)
 
 /* An extended record as the replay uses it: OpenMP begin/end with the
  * region id, MPI records that decode (as at open).  0: not used. */
-static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x)
+static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x, struct src *s)
 {
     *x = (struct raw){ ev->time, ev->kind, ev->id };
     if (x->kind == VFTR_VFD_OMP_BEGIN || x->kind == VFTR_VFD_OMP_END) {
@@ -1780,7 +2162,18 @@ static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x)
     if (x->kind == VFTR_VFD_MPI_SEND || x->kind == VFTR_VFD_MPI_RECV) {
         struct vftr_vfd_mpi_msg m;
 
-        return vftr_vfd_mpi_msg_decode(ev->data, ev->id, x->time, &m) == 0;
+        if (vftr_vfd_mpi_msg_decode(ev->data, ev->id, x->time, &m) < 0)
+            return 0;
+        if (x->kind == VFTR_VFD_MPI_SEND)
+            return 0;           /* placed at its start by the look-ahead */
+        if (s->rlen == s->rcap &&
+            ring_grow((void **)&s->rq, &s->rhead, s->rlen, &s->rcap, sizeof *s->rq, 16) < 0) {
+            s->oom = 1;
+            return 0;
+        }
+        s->rq[(s->rhead + s->rlen++) & (s->rcap - 1)] =
+            (struct rmsg){ m.comm, m.bytes, m.peer, m.tag };
+        return 1;
     }
     return 0;
 }
@@ -1815,7 +2208,7 @@ static inline int next_raw(struct rsrc *rs, struct raw *out, long *tio)
             out->time = ev.time;
             out->kind = ev.kind;
             out->id = ev.id;
-        } else if (!ext_raw(&ev, out)) {
+        } else if (!ext_raw(&ev, out, &rs->srcs[ti])) {
             continue;
         }
         *tio = ti;
@@ -1836,19 +2229,9 @@ static int pull(struct rsrc *rs)
         return rc;
     struct src *s = &rs->srcs[ti];
 
-    if (s->qlen == s->qcap) {
-        size_t ncap = s->qcap ? 2 * s->qcap : 256;
-        struct raw *nq = malloc(ncap * sizeof *nq);
-
-        if (!nq)
-            return -ENOMEM;
-        for (size_t k = 0; k < s->qlen; k++)
-            nq[k] = s->q[(s->qhead + k) & (s->qcap - 1)];
-        free(s->q);
-        s->q = nq;
-        s->qcap = ncap;
-        s->qhead = 0;
-    }
+    if (s->qlen == s->qcap &&
+        ring_grow((void **)&s->q, &s->qhead, s->qlen, &s->qcap, sizeof *s->q, 256) < 0)
+        return -ENOMEM;
     s->q[(s->qhead + s->qlen) & (s->qcap - 1)] = x;
     s->qlen++;
     return 1;
@@ -2044,26 +2427,27 @@ static int transform(struct src *s, const struct raw *x)
             }
         return 0;
     case VFTR_VFD_MPI_RECV:
-        if (s->irecv < s->t->nrecvs) {
-            const struct msg *m = &s->t->recvs[s->irecv++];
+        if (s->rlen) {
+            const struct rmsg *m = &s->rq[s->rhead];
             long g = vftr_u64map_get(&s->c->gmap, m->comm);
+            long p = vftr_u64map_get(&s->t->exc, 1ull << 32 | s->irecv++);
             struct vftr_vfdconv_event *e;
 
-            e = emit_mpi(s, VFTR_VFDCONV_RECV, m->atime);
-            e->peer = m->peer_token;
+            e = emit_mpi(s, VFTR_VFDCONV_RECV, x->time);
+            e->peer = p >= 0 ? (uint32_t)p : vftr_vfdconv_process((uint32_t)m->peer, 0);
             e->group = g < 0 ? 0 : s->c->groups[g].token;
             e->tag = (uint32_t)m->tag;
             e->bytes = m->bytes;
+            s->rhead = (s->rhead + 1) & (s->rcap - 1);
+            s->rlen--;
         }
         return 0;
-    case VFTR_VFD_MPI_COLL:
-        if (s->icoll < s->t->ncolls) {
-            struct vftr_vfdconv_event *e;
+    case VFTR_VFD_MPI_COLL: {
+        struct vftr_vfdconv_event *e = emit_mpi(s, VFTR_VFDCONV_COLL_END, x->time);
 
-            e = emit_mpi(s, VFTR_VFDCONV_COLL_END, s->t->colls[s->icoll].atime);
-            e->match = ++s->icoll;
-        }
+        e->match = ++s->icoll;
         return 0;
+    }
     default:
         return 0;
     }
@@ -2111,30 +2495,25 @@ static inline __attribute__((always_inline)) int transform_fast(struct src *s,
 /* Fills an early event (send or collective begin). */
 static void early_event(const struct src *s, const struct early *x, struct vftr_vfdconv_event *e)
 {
+    long g = vftr_u64map_get(&s->c->gmap, x->comm);
+
     memset(e, 0, sizeof *e);
     e->process = s->t->token;
+    e->time = x->time;
+    e->group = g < 0 ? 0 : s->c->groups[g].token;
+    e->bytes = x->bytes;
     if (x->is_coll) {
-        const struct coll *cl = &s->t->colls[x->index];
-        long g = vftr_u64map_get(&s->c->gmap, cl->comm);
-
         e->type = VFTR_VFDCONV_COLL_BEGIN;
-        e->time = cl->astart;
-        e->op = cl->op;
-        e->group = g < 0 ? 0 : s->c->groups[g].token;
-        e->root = cl->root >= 0 ? vftr_vfdconv_process((uint32_t)cl->root, 0) : 0;
-        e->bytes = cl->sent;
-        e->received = cl->received;
+        e->op = (uint32_t)x->tag;
+        e->root = x->peer >= 0 ? vftr_vfdconv_process((uint32_t)x->peer, 0) : 0;
+        e->received = x->received;
         e->match = (uint64_t)x->index + 1;
     } else {
-        const struct msg *m = &s->t->sends[x->index];
-        long g = vftr_u64map_get(&s->c->gmap, m->comm);
+        long p = vftr_u64map_get(&s->t->exc, x->index);
 
         e->type = VFTR_VFDCONV_SEND;
-        e->time = m->astart;
-        e->peer = m->peer_token;
-        e->group = g < 0 ? 0 : s->c->groups[g].token;
-        e->tag = (uint32_t)m->tag;
-        e->bytes = m->bytes;
+        e->peer = p >= 0 ? (uint32_t)p : vftr_vfdconv_process((uint32_t)x->peer, 0);
+        e->tag = (uint32_t)x->tag;
     }
 }
 
@@ -2162,7 +2541,9 @@ static int refill(struct src *s)
                     x.time = ev.time;
                     x.kind = ev.kind;
                     x.id = ev.id;
-                } else if (!ext_raw(&ev, &x)) {
+                } else if (!ext_raw(&ev, &x, s)) {
+                    if (s->oom)
+                        return -ENOMEM;
                     continue;
                 }
             } else if ((rc = next_raw(rs, &x, &ti)) <= 0) {
@@ -2207,8 +2588,8 @@ static void begin(struct src *s)
 {
     uint64_t t = s->t->first == UINT64_MAX ? 0 : align_ns(s->r, s->t->first);
 
-    if (s->nearly && s->early[0].time < t)
-        t = s->early[0].time;
+    if (align_min(s->r, s->t->early) < t)
+        t = align_min(s->r, s->t->early);
     memset(&s->own, 0, sizeof s->own);
     s->own.type = VFTR_VFDCONV_BEGIN_PROCESS;
     s->own.time = t;
@@ -2234,10 +2615,16 @@ static inline int advance(struct src *s)
     if (s->olen == 0 && (rc = refill(s)) < 0)
         return rc;
     o = s->olen ? &s->out[s->ohead] : NULL;
-    if (s->iearly < s->nearly &&
-        (!o || s->early[s->iearly].time < o->time ||
-         (s->early[s->iearly].time == o->time && o->type != VFTR_VFDCONV_ENTER))) {
-        early_event(s, &s->early[s->iearly++], &s->own);
+    /* at the thread's end only its own sends / collectives still matter */
+    if ((o || s->nsend_seen + s->ncoll_seen < s->t->nsends + s->t->ncolls) &&
+        (rc = early_upto(s->rs, o ? o->time : UINT64_MAX)) < 0)
+        return rc;
+    if (s->nearly &&
+        (!o || s->early[0].time < o->time ||
+         (s->early[0].time == o->time && o->type != VFTR_VFDCONV_ENTER))) {
+        struct early x = eheap_pop(s->early, &s->nearly);
+
+        early_event(s, &x, &s->own);
         s->head = &s->own;
     } else if (o) {
         s->head = o;
@@ -2275,12 +2662,8 @@ void vftr_vfdconv_time_range(const struct vftr_vfdconv *c, uint64_t *first, uint
             const struct thr *th = &r->thr[t];
             uint64_t b = th->first == UINT64_MAX ? 0 : align_ns(r, th->first), e = b;
 
-            for (size_t k = 0; k < th->nsends; k++)
-                if (th->sends[k].astart < b)
-                    b = th->sends[k].astart;
-            for (size_t k = 0; k < th->ncolls; k++)
-                if (th->colls[k].astart < b)
-                    b = th->colls[k].astart;
+            if (align_min(r, th->early) < b)
+                b = align_min(r, th->early);
             if (th->first != UINT64_MAX && align_ns(r, th->last) > e)
                 e = align_ns(r, th->last);
             if (b < lo)
@@ -2320,9 +2703,11 @@ static size_t run_length(struct src *s, const struct src *next)
         struct vftr_vfdconv_event *o = &s->out[s->ohead];
         uint64_t t = o->time < s->last ? s->last : o->time;
 
-        if (s->iearly < s->nearly &&
-            (s->early[s->iearly].time < o->time ||
-             (s->early[s->iearly].time == o->time && o->type != VFTR_VFDCONV_ENTER)))
+        if (o->time >= s->rs->ehorizon)
+            break;              /* the look-ahead must read on first: advance() does */
+        if (s->nearly &&
+            (s->early[0].time < o->time ||
+             (s->early[0].time == o->time && o->type != VFTR_VFDCONV_ENTER)))
             break;
         if (next && (t > next->head->time ||
                      (t == next->head->time && o->process >= next->head->process)))
@@ -2338,23 +2723,12 @@ static size_t run_length(struct src *s, const struct src *next)
     return k;
 }
 
-static void sift_down(struct src **h, size_t n, size_t i)
+static int src_less_p(struct src *const *a, struct src *const *b)
 {
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-
-        if (l < n && src_less(h[l], h[m]))
-            m = l;
-        if (l + 1 < n && src_less(h[l + 1], h[m]))
-            m = l + 1;
-        if (m == i)
-            return;
-        struct src *t = h[i];
-        h[i] = h[m];
-        h[m] = t;
-        i = m;
-    }
+    return src_less(*a, *b);
 }
+
+DEFINE_HEAP(srcheap, struct src *, src_less_p)
 
 int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, size_t n,
                         const struct vftr_vfdconv_consumer *consumer, uint64_t *events,
@@ -2401,6 +2775,13 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             rc = -errno;
             goto out;
         }
+        rs[i].esc = vftr_vfd_scan_open(r->path);
+        if (!rs[i].esc) {
+            set_err(err, errlen, "%s: cannot open: %s", r->path, strerror(errno));
+            rc = -errno;
+            goto out;
+        }
+        rs[i].ehorizon = r->nchunks ? align_min(r, r->chunks[0].mpimin) : UINT64_MAX;
         rs[i].srcs = calloc(r->nthr ? r->nthr : 1, sizeof *rs[i].srcs);
         if (!rs[i].srcs) {
             rc = -ENOMEM;
@@ -2415,17 +2796,6 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             s->r = r;
             s->t = th;
             s->token = th->token;
-            s->nearly = th->nsends + th->ncolls;
-            s->early = malloc((s->nearly + 1) * sizeof *s->early);
-            if (!s->early) {
-                rc = -ENOMEM;
-                goto out;
-            }
-            for (size_t k = 0; k < th->nsends; k++)
-                s->early[k] = (struct early){ th->sends[k].astart, 0, (uint32_t)k };
-            for (size_t k = 0; k < th->ncolls; k++)
-                s->early[th->nsends + k] = (struct early){ th->colls[k].astart, 1, (uint32_t)k };
-            qsort(s->early, s->nearly, sizeof *s->early, cmp_early);
             heap[nh++] = s;
         }
     }
@@ -2439,7 +2809,7 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
         else
             i++;
     for (size_t i = nh / 2; i-- > 0;)
-        sift_down(heap, nh, i);
+        srcheap_down(heap, nh, i);
     while (nh > 0) {
         struct src *s = heap[0];
 
@@ -2462,7 +2832,7 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
         if (!s->has_head)
             heap[0] = heap[--nh];
         if (nh > 1)
-            sift_down(heap, nh, 0);
+            srcheap_down(heap, nh, 0);
         if (consumer->progress && (++tick & 0xffff) == 0) {
             bytes_done = 0;
             for (size_t i = 0; i < n; i++)
@@ -2490,10 +2860,12 @@ out:
                 free(rs[i].srcs[t].out);
                 free(rs[i].srcs[t].st);
                 free(rs[i].srcs[t].early);
+                free(rs[i].srcs[t].rq);
             }
         free(rs[i].srcs);
         vftr_vfd_reader_close(rs[i].rd);
         vftr_vfd_scan_close(rs[i].sc);
+        vftr_vfd_scan_close(rs[i].esc);
     }
     free(rs);
     free(heap);

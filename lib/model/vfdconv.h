@@ -9,17 +9,23 @@
  * Two phases:
  *  1. vftr_vfdconv_open() reads every file once: headers, run ids, ranks,
  *     definitions (functions, call paths, threads, communicators, OpenMP
- *     regions, clock offsets) and the MPI records, which it matches
- *     (communicator, sender, receiver, tag, in posting order) and keeps.
- *     Everything else (Enter/Leave, OpenMP) is not kept: memory grows with
- *     the number of messages and collectives, not with the trace length.
+ *     regions, clock offsets); it counts the MPI records and notes per
+ *     events chunk their earliest start, then matches the messages
+ *     (communicator, sender, receiver, tag, in posting order) in one
+ *     streaming pass over the files' MPI records, keeping only the matched
+ *     peers that are not the peer rank's main thread.  Neither Enter/Leave
+ *     nor MPI records are kept: memory grows with the number of threads,
+ *     definitions and event chunks, not with the number of calls, messages
+ *     or collectives (except messages whose other side is not the peer's
+ *     main thread, MPI_THREAD_MULTIPLE programs: 16 bytes each).
  *     Files may be read by several threads (opts.jobs) or shared out among
  *     processes (opts.share); the result, numbering and warnings included,
  *     is that of one serial read in the order the files were given.
  *  2. vftr_vfdconv_replay() streams the events of some ranks (all threads
  *     of each), merged into one time order, to a consumer.  Each call reads
- *     the files again with its own readers, so calls for disjoint ranks may
- *     run in parallel threads.
+ *     the files again with its own readers (two per file: the events, and
+ *     a look-ahead that places sends and collective begins at their start),
+ *     so calls for disjoint ranks may run in parallel threads.
  *
  * Tokens (OTF's numbering, documented in share/doc/vfd2otf.md):
  *   process of rank r, thread t:  (t << 20) + r + 1   (t = 0: the rank itself)

@@ -15,6 +15,7 @@
 struct vftr_vfd_scan {
     const uint8_t *base;        /* owned mapping of size bytes (NULL if empty) */
     size_t size;
+    size_t forgot;              /* pages below this offset were given back */
 };
 
 struct vftr_vfd_scan *vftr_vfd_scan_open(const char *path)
@@ -57,6 +58,22 @@ void vftr_vfd_scan_close(struct vftr_vfd_scan *s)
     if (s->base)
         munmap((void *)s->base, s->size);
     free(s);
+}
+
+void vftr_vfd_scan_forget(struct vftr_vfd_scan *s, uint64_t off)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t end;
+
+    if (!s || !s->base || page <= 0)
+        return;
+    end = (size_t)(off < s->size ? off : s->size) & ~((size_t)page - 1);
+    if (end > s->forgot) {
+        /* the mapping is private and never written: its pages are the
+         * file's, read in again should anyone touch them */
+        (void)madvise((void *)(s->base + s->forgot), end - s->forgot, MADV_DONTNEED);
+        s->forgot = end;
+    }
 }
 
 int vftr_vfd_scan_chunk(const struct vftr_vfd_scan *s, uint64_t off, uint32_t nrec,

@@ -46,6 +46,12 @@ struct vftr_vfd_scan_chunk {
 struct vftr_vfd_scan *vftr_vfd_scan_open(const char *path);
 void vftr_vfd_scan_close(struct vftr_vfd_scan *s);
 
+/* The caller reads nothing below file offset off for now: the mapping's
+ * pages there leave the process's resident memory (a later read of them
+ * reads the file again), so memory stays bounded by what is being read, not
+ * by the file's size. */
+void vftr_vfd_scan_forget(struct vftr_vfd_scan *s, uint64_t off);
+
 /* Positions ch at the events chunk at file offset off, to decode its first
  * nrec records.  -EBADMSG if no events chunk lies there. */
 int vftr_vfd_scan_chunk(const struct vftr_vfd_scan *s, uint64_t off, uint32_t nrec,

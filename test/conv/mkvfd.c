@@ -4,8 +4,9 @@
  * spelled out here, so the expected OTF events in the test scripts are
  * worked out by hand from this file (not from vfd2otf's output).
  *
- *   mkvfd SCENARIO DIR        scenarios: basic, skew, sample, trunc, otherrun,
- *                             big (with N as a third argument: events per file)
+ *   mkvfd SCENARIO DIR        scenarios: basic, skew, sample, trunc, otherrun, threads,
+ *                             big (with N as a third argument: events per file),
+ *                             msgs (with M: messages per file)
  *
  * Clock convention of the scenarios: 1 tick = 1 ns and every rank starts at
  * tick 0 at the same wall-clock time, unless the scenario says otherwise.
@@ -392,10 +393,114 @@ static void big(const char *dir, const char *base, uint8_t run, uint64_t n, int 
     }
 }
 
+/*
+ * threads: 2 ranks of 2 threads (ids 0 and 1) that both do MPI, as under
+ * MPI_THREAD_MULTIPLE.  Rank 0 thread 0: main 100..900 { MPI_Send 200..230:
+ * to rank 1, tag 1, 8 bytes, begun 205, record 220 }.  Rank 0 thread 1:
+ * worker 300..400 { MPI_Send 310..340: to rank 1, tag 2, 16 bytes, begun
+ * 315, record 330; MPI_Send 345..365: to rank 1, tag 9, 4 bytes, begun 350,
+ * record 360, never received }.  Rank 1 thread 0: main 100..900 { MPI_Recv
+ * 150..260: from rank 0, tag 1, 8 bytes, begun 150, record 250 }.  Rank 1
+ * thread 1: worker 300..500 { MPI_Recv 305..420: from rank 0, tag 2, 16
+ * bytes, begun 305, record 410 }.  Each thread's events are one chunk,
+ * thread 0's first.
+ */
+static void mthreads(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 0, 3, 0 },
+                                           { 4, 3, 2, 0 } };
+
+    for (int r = 0; r < 2; r++) {
+        const struct vftr_vfd_function f[] = {
+            { 1, 0, 0x1000, "main" },
+            { 2, MPI_FLAGS, 0, r == 0 ? "MPI_Send" : "MPI_Recv" },
+            { 3, 0, 0x1100, "worker" },
+        };
+        struct vftr_vfd_writer *w = open_rank(dir, base, r, 2, run, START_NS, 1000000000);
+
+        threads(w, 2);
+        functions(w, f, 3);
+        callpaths(w, c, 4);
+        world(w, 2);
+        ev(&b, 100, VFTR_VFD_ENTER, 1);
+        if (r == 0) {
+            ev(&b, 200, VFTR_VFD_ENTER, 2);
+            msg(&b, 220, 1, 1, 1, 8, 0, 205);
+            ev(&b, 230, VFTR_VFD_EXIT, 2);
+        } else {
+            ev(&b, 150, VFTR_VFD_ENTER, 2);
+            msg(&b, 250, 0, 0, 1, 8, 0, 150);
+            ev(&b, 260, VFTR_VFD_EXIT, 2);
+        }
+        ev(&b, 900, VFTR_VFD_EXIT, 1);
+        flush(w, &b, 0);
+        ev(&b, 300, VFTR_VFD_ENTER, 3);
+        if (r == 0) {
+            ev(&b, 310, VFTR_VFD_ENTER, 4);
+            msg(&b, 330, 1, 1, 2, 16, 0, 315);
+            ev(&b, 340, VFTR_VFD_EXIT, 4);
+            ev(&b, 345, VFTR_VFD_ENTER, 4);
+            msg(&b, 360, 1, 1, 9, 4, 0, 350);
+            ev(&b, 365, VFTR_VFD_EXIT, 4);
+            ev(&b, 400, VFTR_VFD_EXIT, 3);
+        } else {
+            ev(&b, 305, VFTR_VFD_ENTER, 4);
+            msg(&b, 410, 0, 0, 2, 16, 0, 305);
+            ev(&b, 420, VFTR_VFD_EXIT, 4);
+            ev(&b, 500, VFTR_VFD_EXIT, 3);
+        }
+        flush(w, &b, 1);
+        if (vftr_vfd_writer_close(w, NULL) < 0)
+            die("close");
+    }
+}
+
+/*
+ * msgs: message-heavy (argv: M R): each of R ranks calls MPI_Sendrecv M
+ * times: Enter, a send of 64 bytes to its right neighbour, a receive from
+ * its left neighbour, Exit, every 10 ticks, flushed in chunks of at most
+ * MAXEV slots as capture would.  M messages per rank, M * R in all, and a
+ * collective (MPI_Barrier on the world) every 100 calls.
+ */
+static void msgs(const char *dir, const char *base, uint8_t run, uint64_t m, int ranks)
+{
+    static struct buf b;
+    struct vftr_vfd_function f[2] = { { 1, 0, 0x1000, "main" },
+                                      { 2, MPI_FLAGS, 0, "MPI_Sendrecv" } };
+    struct vftr_vfd_callpath c[2] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 } };
+
+    for (int r = 0; r < ranks; r++) {
+        struct vftr_vfd_writer *w = open_rank(dir, base, r, ranks, run, START_NS, 1000000000);
+        int peer = (r + 1) % ranks, from = (r + ranks - 1) % ranks;
+        uint64_t t = 10;
+
+        threads(w, 1);
+        functions(w, f, 2);
+        callpaths(w, c, 2);
+        world(w, ranks);
+        ev(&b, t, VFTR_VFD_ENTER, 1);
+        for (uint64_t i = 0; i < m; i++) {
+            ev(&b, t += 10, VFTR_VFD_ENTER, 2);
+            msg(&b, t + 4, 1, peer, 5, 64, 0, t + 1);
+            msg(&b, t + 6, 0, from, 5, 64, 0, t + 2);
+            if (i % 100 == 99)
+                coll(&b, t + 8, VFTR_VFD_COLL_BARRIER, 0, -1, 0, 0, t + 7);
+            ev(&b, t += 9, VFTR_VFD_EXIT, 2);
+            if (b.n > MAXEV - 64)
+                flush(w, &b, 0);
+        }
+        ev(&b, t += 5, VFTR_VFD_EXIT, 1);
+        flush(w, &b, 0);
+        if (vftr_vfd_writer_close(w, NULL) < 0)
+            die("close");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: mkvfd basic|skew|sample|trunc|otherrun|big DIR [N RANKS]\n");
+        fprintf(stderr, "usage: mkvfd basic|skew|sample|trunc|otherrun|threads|big|msgs DIR [N RANKS]\n");
         return 2;
     }
     if (strcmp(argv[1], "basic") == 0)
@@ -410,6 +515,10 @@ int main(int argc, char **argv)
         trunc_run(argv[2], "trunc", 5);
     else if (strcmp(argv[1], "big") == 0 && argc >= 5)
         big(argv[2], "big", 6, strtoull(argv[3], NULL, 10), atoi(argv[4]));
+    else if (strcmp(argv[1], "threads") == 0)
+        mthreads(argv[2], "threads", 8);
+    else if (strcmp(argv[1], "msgs") == 0 && argc >= 5)
+        msgs(argv[2], "msgs", 7, strtoull(argv[3], NULL, 10), atoi(argv[4]));
     else {
         fprintf(stderr, "mkvfd: unknown scenario %s\n", argv[1]);
         return 2;

@@ -336,9 +336,11 @@ static int fake_exchange(void *ctx, const void *buf, size_t len, void **all, siz
         memcpy(p, r->m->buf[0], r->m->len[0]);
         memcpy(p + r->m->len[0], r->m->buf[1], r->m->len[1]);
     }
+    /* read len[] before the barrier: past it the other may already be in
+     * its next exchange, writing them */
+    *alllen = r->m->len[0] + r->m->len[1];
     pthread_barrier_wait(&r->m->bar);   /* both copied: the buffers may go */
     *all = p;
-    *alllen = r->m->len[0] + r->m->len[1];
     return p ? 0 : -ENOMEM;
 }
 
