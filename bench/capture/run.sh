@@ -41,7 +41,8 @@ mkdir -p "$WORK" || die "cannot create $WORK"
 trap 'rm -rf "$WORK"' EXIT
 
 failed=()
-declare -A WORKNS FIN CALLS BYTES EVENTS ENTERS
+declare -A WORKNS FIN CALLS BYTES EVENTS ENTERS ROUNDNS
+ROUND=0
 
 now_us() { local t=$EPOCHREALTIME; echo "${t/./}"; }
 
@@ -78,6 +79,7 @@ once() {
         return 1
     fi
     set -- $r
+    ROUNDNS[$v:$w:$ROUND]=$1
     { [ -z "${WORKNS[$v:$w]:-}" ] || [ "$1" -lt "${WORKNS[$v:$w]}" ]; } && WORKNS[$v:$w]=$1
     { [ -z "${FIN[$v:$w]:-}" ] || [ "$2" -lt "${FIN[$v:$w]}" ]; } && FIN[$v:$w]=$2
     CALLS[$v:$w]=$3
@@ -96,6 +98,7 @@ for w in fib wide; do
     declare -A dead=()
     for i in $(seq 1 "$RUNS"); do
         echo "bench-capture: $w: round $i of $RUNS" >&2
+        ROUND=$i
         for v in "${variants[@]}"; do
             case $v in profile|trace) [ "$have_vftr" = 1 ] || continue ;; esac
             [ "$v" = uftrace ] && [ "$have_uftrace" = 0 ] && continue
@@ -118,6 +121,23 @@ for w in fib wide; do
     fi
     unset dead
 done
+
+# paired W A B: the ratio (A - plain) / (B - plain) of the work times of
+# one round, for every round where all three ran: "median q1 q3 n", or "-".
+# Runs of one round follow each other within a second, so a slow phase of
+# the machine (this is a shared VM: the same binary's time swings by 30 %)
+# mostly hits both sides of a pair; the median of the pairs is the verdict,
+# the ratio of the best times is shown beside it.
+paired() {
+    local w=$1 a=$2 b=$3 i p x y
+    for i in $(seq 1 "$RUNS"); do
+        p=${ROUNDNS[plain:$w:$i]:-} x=${ROUNDNS[$a:$w:$i]:-} y=${ROUNDNS[$b:$w:$i]:-}
+        [ -n "$p" ] && [ -n "$x" ] && [ -n "$y" ] || continue
+        awk -v p="$p" -v x="$x" -v y="$y" 'BEGIN { if (y - p > 0) printf "%.4f\n", (x - p) / (y - p) }'
+    done | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+        m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        printf "%.2f %.2f %.2f %d\n", m, v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)], NR }'
+}
 
 # ns per call of variant v on workload w, or "-"
 nspc() {
@@ -160,9 +180,11 @@ verdict() {
     for w in fib wide; do
         t=$(nspc trace "$w") f=$(nspc floor "$w") u=$(nspc uftrace "$w")
         r=-; [ "$t" != - ] && [ "$f" != - ] && r=$(awk -v t="$t" -v f="$f" 'BEGIN { printf "%.2f", t / f }')
-        echo "| full trace / floor | $w | $r | <= 1.5 | $(verdict 'a <= 1.5' "$r") |"
+        set -- $(paired "$w" trace floor)
+        echo "| full trace / floor (median of $RUNS paired rounds [q1, q3]; best times: $r) | $w | ${1:--} [${2:--}, ${3:--}] | <= 1.5 | $(verdict 'a <= 1.5' "${1:--}") |"
         r=-; [ "$t" != - ] && [ "$u" != - ] && r=$(awk -v t="$t" -v u="$u" 'BEGIN { printf "%.2f", (t > 0 ? u / t : 999) }')
-        echo "| uftrace / full trace | $w | $r | >= 4 | $(verdict 'a >= 4' "$r") |"
+        set -- $(paired "$w" uftrace trace)
+        echo "| uftrace / full trace (median of $RUNS paired rounds [q1, q3]; best times: $r) | $w | ${1:--} [${2:--}, ${3:--}] | >= 4 | $(verdict 'a >= 4' "${1:--}") |"
         b=-
         if [ -n "${BYTES[$w]:-}" ] && [ -n "${EVENTS[$w]:-}" ] && [ "${EVENTS[$w]}" -gt 0 ]; then
             b=$(awk -v s="${BYTES[$w]}" -v e="${EVENTS[$w]}" 'BEGIN { printf "%.2f", s / e }')
