@@ -3,10 +3,14 @@
  * same trace.
  *
  * First pass: file i is read by rank i % size only (in -j threads); what
- * the conversion must know of every file (definitions, threads, the MPI
- * records for message matching, clock offsets, chunk lists, warnings) is
- * exchanged with one MPI_Allgatherv (vftr_vfdconv_share), after which
- * every rank holds the same engine state and numbers everything alike.
+ * the conversion must know of every file (definitions, threads, counts of
+ * MPI records, clock offsets, chunk lists, warnings) is exchanged with one
+ * MPI_Allgatherv (vftr_vfdconv_share), after which every rank holds the
+ * same engine state and numbers everything alike.  Rank 0 then matches the
+ * messages in one pass over all files' MPI records in time order: those of
+ * another rank's files it asks that rank for, one chunk at a time (fetch /
+ * serve), so no rank opens a file outside its share; the result goes to all
+ * in a second exchange.
  * Second pass: the event streams are shared out round-robin (rank k writes
  * streams k+1, k+1+size, ...), each rank re-reading only the files of its
  * own streams.  Rank 0 writes the global definitions and the master file,
@@ -76,12 +80,90 @@ static int exchange(void *ctx, const void *buf, size_t len, void **all, size_t *
     return rc;
 }
 
+/* Message tags of the matcher's requests (two uint64: file, chunk; file
+ * UINT64_MAX: done) and of the answers (an int64 status, then the records). */
+enum { TAG_REQ = 7711, TAG_REP = 7712 };
+
+/* Rank 0, matching: the MPI records of chunk `chunk` of a file another
+ * rank reads, or (file SIZE_MAX) tells every other rank that it is done. */
+static int fetch(void *ctx, size_t file, size_t chunk, void **buf, size_t *len)
+{
+    const struct share *s = ctx;
+    uint64_t req[2] = { file == SIZE_MAX ? UINT64_MAX : (uint64_t)file, (uint64_t)chunk };
+    MPI_Status st;
+    int owner, n;
+    uint8_t *p;
+    int64_t status;
+
+    if (file == SIZE_MAX) {
+        for (int r = 0; r < s->size; r++)
+            if (r != s->rank)
+                MPI_Send(req, 2, MPI_UINT64_T, r, TAG_REQ, MPI_COMM_WORLD);
+        return 0;
+    }
+    owner = (int)(file % (size_t)s->size);
+    MPI_Send(req, 2, MPI_UINT64_T, owner, TAG_REQ, MPI_COMM_WORLD);
+    MPI_Probe(owner, TAG_REP, MPI_COMM_WORLD, &st);
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    p = malloc(n > 0 ? (size_t)n : 1);
+    if (!p)
+        return -ENOMEM;     /* the answer stays unreceived: matching ends here */
+    MPI_Recv(p, n, MPI_BYTE, owner, TAG_REP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (n < (int)sizeof status) {
+        free(p);
+        return -EBADMSG;
+    }
+    memcpy(&status, p, sizeof status);
+    if (status < 0) {
+        free(p);
+        return status < -4095 ? -EBADMSG : (int)status;
+    }
+    *len = (size_t)n - sizeof status;
+    memmove(p, p + sizeof status, *len);
+    *buf = p;
+    return 0;
+}
+
+/* The other ranks: answer rank 0's requests for their files' records until
+ * it is done.  A request that fails is answered with its error. */
+static int serve(void *ctx, struct vftr_vfdconv *c)
+{
+    (void)ctx;
+    for (;;) {
+        uint64_t req[2];
+        void *buf = NULL;
+        size_t len = 0;
+        int64_t status;
+        uint8_t *out;
+
+        MPI_Recv(req, 2, MPI_UINT64_T, 0, TAG_REQ, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (req[0] == UINT64_MAX)
+            return 0;
+        status = vftr_vfdconv_chunk_mpi(c, (size_t)req[0], (size_t)req[1], &buf, &len);
+        if (status == 0 && len > (size_t)INT_MAX - sizeof status)
+            status = -EOVERFLOW;
+        out = status == 0 ? malloc(sizeof status + len) : NULL;
+        if (status == 0 && !out)
+            status = -ENOMEM;
+        if (status < 0) {
+            MPI_Send(&status, (int)sizeof status, MPI_BYTE, 0, TAG_REP, MPI_COMM_WORLD);
+        } else {
+            memcpy(out, &status, sizeof status);
+            if (len)
+                memcpy(out + sizeof status, buf, len);
+            MPI_Send(out, (int)(sizeof status + len), MPI_BYTE, 0, TAG_REP, MPI_COMM_WORLD);
+        }
+        free(out);
+        free(buf);
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct vfd2otf_cli cli;
     struct vftr_vfdconv *conv = NULL;
     struct share sh = { 0, 1 };
-    struct vftr_vfdconv_share share = { mine, exchange, &sh };
+    struct vftr_vfdconv_share share = { mine, exchange, &sh, fetch, serve };
     char err[1024] = "";
     unsigned long long mine_events = 0, events = 0;
     int rc, bad, anybad = 0;

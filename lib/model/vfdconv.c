@@ -193,6 +193,8 @@ struct clockfit {               /* aligned = x + off0 + (x - x0) * slope + shift
 
 struct rank {
     char *path;
+    size_t file;                /* index of the file in the open's list */
+    struct vftr_vfd_scan *msc;  /* the MPI records served to the matcher (shared open) */
     int32_t rank;
     uint64_t tps, start_ticks, start_ns, bytes;
     int64_t start_rel;          /* start_ns - base_ns */
@@ -1115,9 +1117,12 @@ static int pmsg_less(const struct pmsg *x, const struct pmsg *y)
 }
 
 struct mfile {                  /* one rank's file in the matcher */
+    struct vftr_vfdconv *c;
     struct rank *r;
     uint32_t ri;
-    struct vftr_vfd_scan *sc;
+    struct vftr_vfd_scan *sc;   /* NULL: another process reads the file (share->fetch) */
+    struct mraw *raw;           /* one chunk's records */
+    size_t rawcap;
     size_t ichunk;
     struct pmsg *h;             /* heap */
     size_t n, cap;
@@ -1126,49 +1131,123 @@ struct mfile {                  /* one rank's file in the matcher */
 
 DEFINE_HEAP(pheap, struct pmsg, pmsg_less)
 
-/* Reads chunks until the file's heap top can leave (or the file ends). */
+/* An MPI message record as read from a chunk, before alignment: what a
+ * process that owns the file hands the matcher (vftr_vfdconv_chunk_mpi). */
+struct mraw {
+    uint64_t start, time, comm;
+    int32_t peer, tag;
+    uint32_t thread;            /* thread index in its rank */
+    uint32_t send;
+};
+
+/* Appends the MPI message records of events chunk k of r (read through sc)
+ * to *v.  0, -EBADMSG, -ENOMEM. */
+static int chunk_mpi(struct vftr_vfd_scan *sc, const struct rank *r, size_t k, struct mraw **v,
+                     size_t *n, size_t *cap)
+{
+    const struct evchunk *ck = &r->chunks[k];
+    struct vftr_vfd_scan_chunk ch;
+    struct vftr_vfd_scan_event ev;
+    long ti;
+    int rc;
+
+    vftr_vfd_scan_forget(sc, ck->off);
+    if (vftr_vfd_scan_chunk(sc, ck->off, ck->n, &ch) < 0)
+        return -EBADMSG;
+    ti = vftr_u64map_get(&r->thrmap, ch.thread);
+    while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1) {
+        struct vftr_vfd_mpi_msg m;
+
+        if ((ev.kind != VFTR_VFD_MPI_SEND && ev.kind != VFTR_VFD_MPI_RECV) || ti < 0 ||
+            vftr_vfd_mpi_msg_decode(ev.data, ev.id, ev.time, &m) < 0)
+            continue;
+        if (grow((void **)v, cap, *n + 1, sizeof **v) < 0)
+            return -ENOMEM;
+        (*v)[(*n)++] = (struct mraw){ m.start, ev.time, m.comm, m.peer, m.tag, (uint32_t)ti,
+                                      ev.kind == VFTR_VFD_MPI_SEND };
+    }
+    return rc < 0 ? -EBADMSG : 0;
+}
+
+int vftr_vfdconv_chunk_mpi(struct vftr_vfdconv *c, size_t file, size_t chunk, void **buf,
+                           size_t *len)
+{
+    struct rank *r = NULL;
+    struct mraw *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+
+    *buf = NULL;
+    *len = 0;
+    for (size_t k = 0; k < c->nranks; k++)
+        if (c->ranks[k].file == file)
+            r = &c->ranks[k];
+    if (r == NULL || chunk >= r->nchunks)
+        return -EINVAL;
+    if (r->msc == NULL && !(r->msc = vftr_vfd_scan_open(r->path)))
+        return errno == ENOMEM ? -ENOMEM : -EBADMSG;
+    rc = chunk_mpi(r->msc, r, chunk, &v, &n, &cap);
+    if (rc < 0) {
+        free(v);
+        return rc;
+    }
+    *buf = v;
+    *len = n * sizeof *v;
+    return 0;
+}
+
+/* Reads chunks until the file's heap top can leave (or the file ends):
+ * through its own scanner, or (a file another process of a shared open
+ * reads) from that process through share->fetch. */
 static int mfile_fill(struct mfile *f)
 {
     const struct rank *r = f->r;
+    const struct vftr_vfdconv_share *sh = f->c->opts.share;
 
     while (f->ichunk < r->nchunks &&
            (f->n == 0 || !(f->h[0].astart < align_min(r, r->chunks[f->ichunk].mpimin)))) {
-        const struct evchunk *k = &r->chunks[f->ichunk++];
-        struct vftr_vfd_scan_chunk ch;
-        struct vftr_vfd_scan_event ev;
-        long ti;
+        size_t k = f->ichunk++, n = 0, len = 0;
+        struct mraw *v = NULL;
         int rc;
 
-        if (k->mpimin == UINT64_MAX) {          /* no MPI record here or later */
+        if (r->chunks[k].mpimin == UINT64_MAX) {        /* no MPI record here or later */
             f->ichunk = r->nchunks;
             break;
         }
-        vftr_vfd_scan_forget(f->sc, k->off);
-        if (vftr_vfd_scan_chunk(f->sc, k->off, k->n, &ch) < 0)
-            return -EBADMSG;
-        ti = vftr_u64map_get(&r->thrmap, ch.thread);
-        while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1) {
-            struct vftr_vfd_mpi_msg m;
+        if (f->sc) {
+            rc = chunk_mpi(f->sc, r, k, &f->raw, &n, &f->rawcap);
+            v = f->raw;
+        } else if ((rc = sh->fetch(sh->ctx, r->file, k, (void **)&v, &len)) == 0) {
+            n = len / sizeof *v;
+            if (len % sizeof *v)
+                rc = -EBADMSG;
+        }
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            const struct mraw *m = &v[i];
             struct pmsg x;
 
-            if ((ev.kind != VFTR_VFD_MPI_SEND && ev.kind != VFTR_VFD_MPI_RECV) || ti < 0 ||
-                vftr_vfd_mpi_msg_decode(ev.data, ev.id, ev.time, &m) < 0)
-                continue;
-            x.send = ev.kind == VFTR_VFD_MPI_SEND;
-            x.astart = align_ns(r, m.start);
-            x.atime = align_ns(r, ev.time);
-            x.comm = m.comm;
-            x.peer = m.peer;
-            x.tag = m.tag;
+            if (m->thread >= r->nthr) {
+                rc = -EBADMSG;
+                break;
+            }
+            x.send = m->send;
+            x.astart = align_ns(r, m->start);
+            x.atime = align_ns(r, m->time);
+            x.comm = m->comm;
+            x.peer = m->peer;
+            x.tag = m->tag;
             x.rank = f->ri;
-            x.thread = (uint32_t)ti;
-            x.seq = f->seq[2 * ti + !x.send]++;
+            x.thread = m->thread;
+            x.seq = f->seq[2 * m->thread + !x.send]++;
             if (grow((void **)&f->h, &f->cap, f->n + 1, sizeof *f->h) < 0)
-                return -ENOMEM;
-            pheap_push(f->h, f->n++, x);
+                rc = -ENOMEM;
+            else
+                pheap_push(f->h, f->n++, x);
         }
+        if (!f->sc)
+            free(v);
         if (rc < 0)
-            return -EBADMSG;
+            return rc;
     }
     return 0;
 }
@@ -1313,13 +1392,18 @@ static int match_messages(struct vftr_vfdconv *c)
     for (size_t k = 0; k < c->nranks && rc == 0; k++) {
         struct mfile *f = &fs[k];
 
+        f->c = c;
         f->r = &c->ranks[k];
         f->ri = (uint32_t)k;
         if (!f->r->nchunks || f->r->chunks[0].mpimin == UINT64_MAX)
             continue;
         if (!(f->seq = calloc(2 * f->r->nthr, sizeof *f->seq)))
             rc = -ENOMEM;
-        else if (!(f->sc = vftr_vfd_scan_open(f->r->path)))
+        else if (c->opts.share && c->opts.share->fetch
+                 && !c->opts.share->mine(c->opts.share->ctx, f->r->file)) {
+            if ((rc = mfile_fill(f)) == 0 && f->n)   /* its owner reads it */
+                h[nh++] = f;
+        } else if (!(f->sc = vftr_vfd_scan_open(f->r->path)))
             rc = errno == ENOMEM ? -ENOMEM : -EBADMSG;
         else if ((rc = mfile_fill(f)) == 0 && f->n)
             h[nh++] = f;
@@ -1351,6 +1435,7 @@ out:
     for (size_t k = 0; fs && k < c->nranks; k++) {
         if (fs[k].sc)
             vftr_vfd_scan_close(fs[k].sc);
+        free(fs[k].raw);
         free(fs[k].h);
         free(fs[k].seq);
     }
@@ -1678,8 +1763,29 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
     size_t alllen = 0;
     int rc = 0;
 
+    int src = 0;
+
+    /* a process that does not match serves its files' MPI records to the
+     * one that does until that one is done (each failure of a request is
+     * answered, not left waiting), then takes part in the exchange */
+    if (!sh->mine(sh->ctx, 0) && sh->fetch) {
+        src = sh->serve(sh->ctx, c);
+        for (size_t k = 0; k < c->nranks; k++)
+            if (c->ranks[k].msc) {
+                vftr_vfd_scan_close(c->ranks[k].msc);
+                c->ranks[k].msc = NULL;
+            }
+    }
     if (sh->mine(sh->ctx, 0)) {
         int mrc = match_messages(c);
+
+        /* the processes that serve the other files' records wait for this */
+        if (sh->fetch) {
+            int drc = sh->fetch(sh->ctx, SIZE_MAX, 0, NULL, NULL);
+
+            if (mrc == 0 && drc < 0)
+                mrc = drc;
+        }
 
         sput64(&b, (uint64_t)(int64_t)mrc);
         sput64(&b, c->stats.matched);
@@ -1734,6 +1840,8 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
 
         rc = (int)(int64_t)sget64(&g);
     }
+    if (rc == 0 && src < 0)
+        rc = src;
     if (rc < 0)
         set_err(err, errlen, "matching messages: %s", strerror(-rc));
     free(all);
@@ -1781,6 +1889,8 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
     if (rc < 0)
         goto fail;
 
+    for (size_t i = 0; i < n; i++)
+        c->ranks[i].file = i;
     /* one run, each rank once */
     qsort(c->ranks, n, sizeof *c->ranks, cmp_rank);
     for (size_t i = 0; i < n; i++) {
@@ -1868,6 +1978,8 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
 
         for (size_t t = 0; t < r->nthr; t++)
             vftr_u64map_release(&r->thr[t].exc);
+        if (r->msc)
+            vftr_vfd_scan_close(r->msc);
         free(r->thr);
         free(r->chunks);
         free(r->acts);

@@ -136,11 +136,32 @@ struct vftr_vfdconv_scl {
  * in *all (malloc'ed; the engine frees it) and *alllen, and return 0 or
  * -errno.  Every process then holds the same engine state.  The buffers are
  * native bytes: the processes must run one binary on one kind of machine. */
+struct vftr_vfdconv;
+
 struct vftr_vfdconv_share {
     int (*mine)(void *ctx, size_t file);
     int (*exchange)(void *ctx, const void *buf, size_t len, void **all, size_t *alllen);
     void *ctx;
+    /* Optional (both or neither): message matching without reading the
+     * others' files.  The process that reads file 0 matches; for a file it
+     * does not read it calls fetch(ctx, file, chunk, buf, len), which must
+     * return what vftr_vfdconv_chunk_mpi(c, file, chunk, ...) returns in
+     * the process that reads the file (*buf malloc'ed, freed by the engine),
+     * or -errno; when done it calls fetch(ctx, SIZE_MAX, 0, NULL, NULL)
+     * once, which must end every other process's serve().  serve(ctx, c)
+     * answers such requests with vftr_vfdconv_chunk_mpi until then; it
+     * returns 0 or -errno (a failed request is answered with its error).
+     * Without them the matcher reads every file's MPI records itself. */
+    int (*fetch)(void *ctx, size_t file, size_t chunk, void **buf, size_t *len);
+    int (*serve)(void *ctx, struct vftr_vfdconv *c);
 };
+
+/* The MPI message records of events chunk `chunk` (in file order) of file
+ * `file` (index in the open's list), for share->serve: *buf (malloc'ed)
+ * and *len bytes, native layout.  0, -EINVAL (no such file or chunk),
+ * -EBADMSG, -ENOMEM.  Only during the open of a shared engine. */
+int vftr_vfdconv_chunk_mpi(struct vftr_vfdconv *c, size_t file, size_t chunk, void **buf,
+                           size_t *len);
 
 struct vftr_vfdconv_opts {
     FILE *warn;                 /* warnings ("vfd2otf: ..." prefixed by prog); NULL: none */

@@ -4,10 +4,11 @@
 # plain and compressed, with one stream per rank and with fewer streams.
 # Input: mkvfd's "big" run (6 ranks, 20000 events each, a message ring) and
 # the "basic" run.  Each rank reads only its share in the first pass: under
-# strace, with --streams 1 (rank 0 replays everything), ranks 1..3 of 4
-# open only their own files (together the 6 ranks' files minus rank 0's
-# share, no file twice); warnings of files read by other ranks still reach
-# rank 0's stderr.
+# strace, with --streams 1 (rank 0 replays everything) ranks 1..3 of 4 open
+# only their own files (together the 6 ranks' files minus rank 0's share, no
+# file twice); with a stream per rank every rank, rank 0 (the matcher, served
+# the other files' MPI records over MPI) included, opens only its share.
+# Warnings of files read by other ranks still reach rank 0's stderr.
 . "$(cd "$(dirname "$0")" && pwd)/../conv/common.sh"
 MPI=$B/bin/vfd2otf-mpi
 if [ ! -x "$MPI" ] || ! command -v mpirun >/dev/null; then
@@ -62,6 +63,26 @@ if command -v strace >/dev/null && strace -qq -e trace=none true 2>/dev/null; th
         && pass "rank 0 (the only stream) replays all $all files" || bad "rank 0 opened $(opened 0 | wc -l) files"
     $B/bin/vfd2otf -q --streams 1 -o "$T/share-s" "$T/big" || bad "vfd2otf --streams 1"
     same "shared first pass, --streams 1, under strace" "$T/share-s" "$T/share"
+    # one stream per rank: every MPI rank k, rank 0 (the matcher) included,
+    # opens only the files i with i % 4 = k (its share of the first pass,
+    # the files of its streams, and its files' MPI records it serves)
+    rm -f "$T"/st.*
+    $RUN -np 4 sh -c 'exec strace -f -qq -e trace=openat,open -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+        "$T/st" "$MPI" -q -o "$T/share4" "$T/big" >"$T/log" 2>&1 \
+        || bad "vfd2otf-mpi under strace: $(tail -3 "$T/log")"
+    ls "$T/big" | grep '\.vfd$' | awk '{ print $0, (NR - 1) % 4 }' >"$T/owner"
+    strays=0 opens=0
+    for k in 0 1 2 3; do
+        for f in $(opened $k); do
+            opens=$((opens + 1))
+            grep -qx "$f $k" "$T/owner" || { strays=$((strays + 1)); echo "rank $k opened $f" >&2; }
+        done
+    done
+    [ "$strays" = 0 ] && [ "$opens" = "$all" ] \
+        && pass "one stream per rank: every rank, the matcher too, opens only its own $opens of $all files" \
+        || bad "ranks opened files outside their share ($strays strays, $opens opened)"
+    $B/bin/vfd2otf -q -o "$T/share4-s" "$T/big" || bad "vfd2otf"
+    same "matching served over MPI, under strace" "$T/share4-s" "$T/share4"
 else
     echo "SKIP: strace cannot trace here: the share of the first pass is not checked"
 fi
