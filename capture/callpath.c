@@ -187,11 +187,10 @@ VFTR_NI struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags)
 
 VFTR_NI struct vftr_node *vftr_node_at(const struct vftr_thread *t, uint32_t i)
 {
-    const struct vftr_node_block *b = t->blocks;
+    struct vftr_node_walk w;
 
-    for (; i >= VFTR_NODE_BLOCK && b; i -= VFTR_NODE_BLOCK)
-        b = b->next;
-    return b ? (struct vftr_node *)&b->nodes[i] : NULL;
+    vftr_node_walk_at(&w, t, i);
+    return w.b ? (struct vftr_node *)&w.b->nodes[w.j] : NULL;
 }
 
 VFTR_NI void vftr_node_walk_at(struct vftr_node_walk *w, const struct vftr_thread *t, uint32_t i)
