@@ -21,6 +21,8 @@ static char tmpdir[] = "/tmp/vftr-test-records-XXXXXX";
 
 static void make_dir(void)
 {
+    /* a fresh template each time, so the fixture also works without fork */
+    memcpy(tmpdir, "/tmp/vftr-test-records-XXXXXX", sizeof tmpdir);
     ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 }
 

@@ -161,10 +161,11 @@ static inline long long fixture_trace_bytes(const char *stub)
 static inline const char *fixture_dir(void)
 {
     static char dir[] = "/tmp/vftr-tui-test-XXXXXX";
+    static int made;            /* 1 made, -1 failed; the name itself may end in 'X' */
 
-    if (dir[sizeof dir - 2] == 'X' && !mkdtemp(dir))
-        return "";
-    return dir;
+    if (!made)
+        made = mkdtemp(dir) ? 1 : -1;
+    return made > 0 ? dir : "";
 }
 
 #endif /* TEST_TUI_FIXTURE_H */
