@@ -22,8 +22,8 @@
 #     cannot see memory that grows with the messages: this row can.
 # Targets: vfd2otf -j 1 >= 2x the reference's write rate (CPU time: on a
 # shared machine the wall clock measures the other jobs too); -j 2 against
-# -j 1 by wall clock >= 1.6x (needs 2 idle cores: the load average at the
-# start is printed); RSS(full) <= 1.25 x RSS(quarter) + 4 MiB; RSS(all
+# -j 1 by wall clock is shown, against a guide of 1.6x (vftr's own, not the
+# issue's: it needs 2 idle cores; the load average at the start is printed); RSS(full) <= 1.25 x RSS(quarter) + 4 MiB; RSS(all
 # messages) - RSS(a quarter of them) <= 512 KiB.  Prints a
 # table (also to $BUILD/bench/conv.md).
 set -u
@@ -101,7 +101,7 @@ BEGIN {
     printf "| metric | wall clock | CPU time | target | result |\n|---|---:|---:|---|---|\n"
     printf "| vfd2otf -j 1 | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", r1 / 1e6, s1, q1 / 1e6, c1
     printf "| vfd2otf -j 2 | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", r2 / 1e6, s2, q2 / 1e6, c2
-    printf "| speed-up -j 2 / -j 1 (wall clock) | %.2f x | | >= 1.6 x (2 idle cores) | %s |\n", r2 / r1, verdict(r2 / r1 >= 1.6)
+    printf "| speed-up -j 2 / -j 1 (wall clock; the issue asks for it shown) | %.2f x | | guide, not an issue target: 1.6 x on 2 idle cores | %s |\n", r2 / r1, (r2 / r1 >= 1.6 ? "at guide" : "below guide")
     printf "| reference OTF_Writer, same events (best read+write - best read, of 3) | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", ref / 1e6, w, cref / 1e6, cw
     printf "| vfd2otf -j 1 / reference write rate | %.2f x | %.2f x | >= 2 x (CPU) | %s |\n", r1 / ref, q1 / cref, verdict(q1 / cref >= 2)
     printf "| vfd2otf -j 2 / reference write rate | %.2f x | | >= 2 x (wall) | %s |\n", r2 / ref, verdict(r2 / ref >= 2)
