@@ -1,7 +1,8 @@
 # bench/omp — cost of vftr's OpenMP tool: ns per empty parallel region and
 # per barrier with LLVM's libomp, plain, under vftr-run with the tool off
-# (OMP_TOOL=disabled) and under vftr-run with the tool recording; PASS or
-# MISS against the target (bench/omp/run.sh says which and why).  `make
+# (OMP_TOOL=disabled), under vftr-run with the tool recording, and with a
+# null tool (same callbacks, empty); compared with a guide, not a target
+# (bench/omp/run.sh says which and why).  `make
 # bench` runs it (BENCH_EXTRA); `make bench-omp` alone.  The table goes to
 # $(BUILD)/bench/omp.md.
 #
@@ -15,8 +16,14 @@ $(BOMP_DIR)/ompbench: bench/omp/ompbench.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(BOMP_CC) -std=c11 -D_GNU_SOURCE -O2 -g -fopenmp $(WARN) -o $@ $<
 
+# a tool with vftr's callbacks that does nothing (the runtime's own share)
+$(BOMP_DIR)/libnulltool.so: bench/omp/nulltool.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BOMP_CC) -std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -fopenmp $(WARN) -o $@ $<
+
 .PHONY: bench-omp
-bench-omp: all $(BOMP_DIR)/ompbench $(BUILD)/test/omp/ompcheck
+bench-omp: all $(BOMP_DIR)/ompbench $(BOMP_DIR)/libnulltool.so $(BUILD)/test/omp/ompcheck
 	$(Q)BUILD=$(BUILD) BENCH_OMP_N=$(BENCH_OMP_N) BENCH_OMP_RUNS=$(BENCH_OMP_RUNS) \
 		BENCH_OMP_ROUNDS=$(BENCH_OMP_ROUNDS) bash bench/omp/run.sh
 
