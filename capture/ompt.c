@@ -70,11 +70,13 @@
  * capture/ompt/module.mk adds it for gcc); without it ompt_start_tool is a
  * stub that returns NULL.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "capture.h"
 #include "ext.h"
@@ -141,6 +143,34 @@ static struct vftr_ompt_lines *lines;
 static enum { LINES_UNTRIED, LINES_OPEN, LINES_OFF } lines_state;
 static bool lines_told;         /* the one message about missing line tables */
 
+/* Where the OpenMP runtime is mapped (the object holding its lookup
+ * function; NULL when that is the program itself, a static runtime), set
+ * by tool_initialize before any callback.  Some return addresses the
+ * runtime reports lie inside itself (LLVM 14's libomp, for a contended
+ * omp_set_lock): such regions are named by the runtime's function, get no
+ * file:line, and are no reason to tell the user that the runtime was built
+ * without -g. */
+static void *runtime_base;
+
+static VFTR_NI bool in_runtime(uintptr_t addr)
+{
+    Dl_info di;
+
+    return runtime_base != NULL && dladdr((void *)addr, &di) != 0 && di.dli_fbase == runtime_base;
+}
+
+/* Remembers where the runtime whose lookup function this is lies. */
+static VFTR_NI void note_runtime(ompt_function_lookup_t lookup)
+{
+    Dl_info rt, prog;
+    void *phdr = (void *)getauxval(AT_PHDR);   /* inside the program's first mapping */
+
+    runtime_base = NULL;
+    if (dladdr((void *)(uintptr_t)lookup, &rt) != 0 && rt.dli_fbase != NULL
+        && !(phdr != NULL && dladdr(phdr, &prog) != 0 && prog.dli_fbase == rt.dli_fbase))
+        runtime_base = rt.dli_fbase;
+}
+
 static inline VFTR_NI size_t map_hash(uintptr_t code, uint32_t kind)
 {
     uint64_t h = ((uint64_t)code ^ ((uint64_t)kind << 56)) * 0x9e3779b97f4a7c15ull;
@@ -172,7 +202,7 @@ static VFTR_NI void source_of(uintptr_t code, const char **file, uint32_t *line)
 
     *file = "";
     *line = 0;
-    if (code == 0)
+    if (code == 0 || in_runtime(code - 1))
         return;
     if (lines_state == LINES_UNTRIED) {
         lines_state = LINES_OPEN;
@@ -781,6 +811,7 @@ static VFTR_NI int tool_initialize(ompt_function_lookup_t lookup, int initial_de
     (void)tool_data;
     if (set == NULL)
         return 0;   /* no callbacks: the runtime drops the tool */
+    note_runtime(lookup);
     for (size_t i = 0; i < sizeof callbacks / sizeof callbacks[0]; i++)
         set(callbacks[i].event, callbacks[i].fn);
     return 1;

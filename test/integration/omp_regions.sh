@@ -156,8 +156,14 @@ bar_src=" $(src_lines "$P (parallel|for|sections|single)( |\$)")"
 bad=
 for l in $(def_lines "$d" barrier); do case $bar_src in *" $l "*) ;; *) bad="$bad $l" ;; esac; done
 check "t4: implicit barriers not at a construct's line" "" "$bad"
+# (except those the runtime reports inside itself: LLVM 14's libomp gives
+# a contended omp_set_lock its own return address; they are named by the
+# runtime's function, omp_* or __kmp*, and have no line by design)
 check "t4: regions with a code address but no file:line" 0 \
-    "$(awk '$1 == "region" && $3 != "-" && ($4 == "-" || $5 == 0) { n++ } END { print n + 0 }' "$d/.check")"
+    "$(awk '$1 == "region" && $3 != "-" && $3 !~ /^(omp_|__kmp)/ && ($4 == "-" || $5 == 0) { n++ }
+            END { print n + 0 }' "$d/.check")"
+check "t4: regions inside the runtime have no file:line" 0 \
+    "$(awk '$1 == "region" && $3 ~ /^(omp_|__kmp)/ && $4 != "-" { n++ } END { print n + 0 }' "$d/.check")"
 check "t4: messages about line tables" 0 "$(grep -c 'line table' "$d/.stderr")"
 
 # 2. two threads, one round
