@@ -404,7 +404,9 @@ VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
 VFTR_NI void vftr_callpath_exclusive(const struct vftr_thread *t, uint32_t n,
                                      const uint64_t *incl, int64_t *excl)
 {
-    struct vftr_node_walk w = { t->blocks, 0 };
+    /* t->blocks is set before nnodes > 0 is published: with n == 0 it
+     * may be being written (the thread's first node), so it is not read */
+    struct vftr_node_walk w = { n ? t->blocks : NULL, 0 };
 
     for (uint32_t i = 0; i < n; i++)
         excl[i] = (int64_t)incl[i];
@@ -449,7 +451,7 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
     }
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
-        struct vftr_node_walk w = { t->blocks, 0 };
+        struct vftr_node_walk w = { n ? t->blocks : NULL, 0 };   /* as in exclusive */
 
         /* incl[idx]: the node's inclusive time, with `now` the activations
          * still open on the thread's stack up to now; excl[idx] starts as
@@ -465,7 +467,7 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
                     incl[o->idx] += now - o->t_enter;
         }
         vftr_callpath_exclusive(t, n, incl, excl);
-        w = (struct vftr_node_walk){ t->blocks, 0 };
+        w = (struct vftr_node_walk){ n ? t->blocks : NULL, 0 };
         for (i = 0; i < n; i++) {
             struct vftr_node *nd = vftr_node_walk_next(&w);
             struct vftr_profile_row *r;

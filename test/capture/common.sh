@@ -77,6 +77,11 @@ esac
 if [ -n "$CAP_SAN" ]; then
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
 fi
+# Under TSan: the libraries vftr does not build (OpenMP runtimes, Open MPI,
+# libgfortran) are not instrumented; test/tsan.supp names them.
+if [ "$CAP_SAN" = thread ]; then
+    export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tsan.supp"
+fi
 # Run directories (under $cap_tmp) where a sanitizer report is the
 # expected outcome, separated by blanks (a test adds to it).
 CAP_SAN_EXPECTED=
