@@ -825,25 +825,14 @@ static VFTR_NI void on_task_schedule(ompt_data_t *prior, ompt_task_status_t stat
 
 /* --------------------------------------------------------------- tool */
 
-/* The callbacks, once: a table of (event, function). */
+/* The callbacks: on_NAME for each event of ompt_events.def. */
 static const struct {
     ompt_callbacks_t event;
     ompt_callback_t fn;
 } callbacks[] = {
-    { ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin },
-    { ompt_callback_thread_end, (ompt_callback_t)on_thread_end },
-    { ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin },
-    { ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end },
-    { ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task },
-    { ompt_callback_work, (ompt_callback_t)on_work },
-    { ompt_callback_sync_region, (ompt_callback_t)on_sync_region },
-    { ompt_callback_masked, (ompt_callback_t)on_masked },
-    { ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire },
-    { ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired },
-    { ompt_callback_mutex_released, (ompt_callback_t)on_mutex_released },
-    { ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock },
-    { ompt_callback_task_create, (ompt_callback_t)on_task_create },
-    { ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule },
+#define VFTR_OMPT_EVENT(name) { ompt_callback_##name, (ompt_callback_t)on_##name },
+#include "ompt_events.def"
+#undef VFTR_OMPT_EVENT
 };
 
 static VFTR_NI int tool_initialize(ompt_function_lookup_t lookup, int initial_device,

@@ -17,10 +17,10 @@ $(BOMP_DIR)/ompbench: bench/omp/ompbench.c
 	$(Q)$(BOMP_CC) -std=c11 -D_GNU_SOURCE -O2 -g -fopenmp $(WARN) -o $@ $<
 
 # a tool with vftr's callbacks that does nothing (the runtime's own share)
-$(BOMP_DIR)/libnulltool.so: bench/omp/nulltool.c
+$(BOMP_DIR)/libnulltool.so: bench/omp/nulltool.c capture/ompt_events.def
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(BOMP_CC) -std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -fopenmp $(WARN) -o $@ $<
+	$(Q)$(BOMP_CC) -std=c11 -D_GNU_SOURCE -O2 -fPIC -shared -fopenmp $(WARN) -Icapture -o $@ $<
 
 .PHONY: bench-omp
 bench-omp: all $(BOMP_DIR)/ompbench $(BOMP_DIR)/libnulltool.so $(BUILD)/test/omp/ompcheck

@@ -1,6 +1,6 @@
 /*
  * nulltool.c — an OMPT tool that asks libomp for the same callbacks as
- * vftr's (capture/ompt.c) and does nothing in them.  Preloaded into
+ * vftr's (the events of capture/ompt_events.def) and does nothing in them.  Preloaded into
  * ompbench by bench/omp/run.sh, it measures what the runtime itself spends
  * on dispatching the events to a tool, so that the benchmark can tell that
  * part from what vftr's callbacks add.  Built with clang -fopenmp -shared.
@@ -91,7 +91,14 @@ static void mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int imp
     (void)codeptr;
 }
 
-static void mutex_event(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+static void mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
+{
+    (void)kind;
+    (void)wait_id;
+    (void)codeptr;
+}
+
+static void mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr)
 {
     (void)kind;
     (void)wait_id;
@@ -123,25 +130,14 @@ static void task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_da
     (void)next;
 }
 
-/* the events vftr's tool registers (keep in step with capture/ompt.c) */
+/* the events vftr's tool registers (capture/ompt_events.def) */
 static const struct {
     ompt_callbacks_t event;
     ompt_callback_t fn;
 } events[] = {
-    { ompt_callback_thread_begin, (ompt_callback_t)thread_begin },
-    { ompt_callback_thread_end, (ompt_callback_t)thread_end },
-    { ompt_callback_parallel_begin, (ompt_callback_t)parallel_begin },
-    { ompt_callback_parallel_end, (ompt_callback_t)parallel_end },
-    { ompt_callback_implicit_task, (ompt_callback_t)implicit_task },
-    { ompt_callback_work, (ompt_callback_t)work },
-    { ompt_callback_sync_region, (ompt_callback_t)sync_region },
-    { ompt_callback_masked, (ompt_callback_t)masked },
-    { ompt_callback_mutex_acquire, (ompt_callback_t)mutex_acquire },
-    { ompt_callback_mutex_acquired, (ompt_callback_t)mutex_event },
-    { ompt_callback_mutex_released, (ompt_callback_t)mutex_event },
-    { ompt_callback_nest_lock, (ompt_callback_t)nest_lock },
-    { ompt_callback_task_create, (ompt_callback_t)task_create },
-    { ompt_callback_task_schedule, (ompt_callback_t)task_schedule },
+#define VFTR_OMPT_EVENT(name) { ompt_callback_##name, (ompt_callback_t)name },
+#include "ompt_events.def"
+#undef VFTR_OMPT_EVENT
 };
 
 static int initialize(ompt_function_lookup_t lookup, int initial_device, ompt_data_t *tool_data)
