@@ -763,7 +763,7 @@ static int scan_events(struct rank *r, const struct vftr_vfd_record *rec, int *s
     struct vftr_vfd_scan_event ev;
     uint64_t first, mpimin = UINT64_MAX;
     long ti;
-    int rc;
+    int rc, first_ext;
 
     vftr_vfd_scan_payload(&ch, payload, rec->u.unknown.length, count, rec->u.unknown.time,
                           rec->thread);
@@ -771,15 +771,15 @@ static int scan_events(struct rank *r, const struct vftr_vfd_record *rec, int *s
         goto trailing;
     one = ch;
     one.left = 1;
-    rc = vftr_vfd_scan_next_ext(&one, &ev);
-    if (rc < 0)
+    first_ext = vftr_vfd_scan_next_ext(&one, &ev);   /* 1: record 0 is extended */
+    if (first_ext < 0)
         goto bad;
     first = one.time;
     if ((rc = add_thread(r, rec->thread, &ti)) < 0)
         return rc;
     if (grow((void **)&r->chunks, &r->cchunks, r->nchunks + 1, sizeof *r->chunks) < 0)
         return -ENOMEM;
-    if (rc == 1 && (rc = scan_ext(r, ti, &ev, rec->offset, &mpimin)) < 0)
+    if (first_ext == 1 && (rc = scan_ext(r, ti, &ev, rec->offset, &mpimin)) < 0)
         return rc;
     ch.p = one.p;
     ch.time = one.time;

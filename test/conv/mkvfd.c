@@ -482,7 +482,11 @@ static void msgs(const char *dir, const char *base, uint8_t run, uint64_t m, int
         ev(&b, t, VFTR_VFD_ENTER, 1);
         for (uint64_t i = 0; i < m; i++) {
             ev(&b, t += 10, VFTR_VFD_ENTER, 2);
+            if (i == m / 2)   /* events chunks of one MPI record each */
+                flush(w, &b, 0);
             msg(&b, t + 4, 1, peer, 5, 64, 0, t + 1);
+            if (i == m / 2)
+                flush(w, &b, 0);
             msg(&b, t + 6, 0, from, 5, 64, 0, t + 2);
             if (i % 100 == 99)
                 coll(&b, t + 8, VFTR_VFD_COLL_BARRIER, 0, -1, 0, 0, t + 7);

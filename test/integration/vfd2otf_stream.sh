@@ -14,7 +14,8 @@
 #      rank 0 thread 1 sends tag 9 (begun 350) that nobody receives: its peer
 #      is rank 1's process (main thread).
 #    vfd2otf -j 2 and vfd2otf-mpi -np 2 write the same files.
-# 2. Memory: mkvfd "msgs" (4 ranks calling MPI_Sendrecv M times in a ring,
+# 2. A chunk that starts with an MPI record: the sends keep their place.
+# 3. Memory: mkvfd "msgs" (4 ranks calling MPI_Sendrecv M times in a ring,
 #    a barrier every 100 calls) with M = 62500 and M = 250000: 250 000 and
 #    1 000 000 messages matched, 2500 and 10 000 collectives, and peak RSS
 #    (GNU time) at 4x the messages within 1 MiB of the smaller run's.  Before
@@ -62,6 +63,24 @@ X
         echo "SKIP: vfd2otf-mpi or mpirun missing"
     fi
 fi
+
+# Events chunks that start with an MPI record (mkvfd "msgs" writes the
+# send of call M/2 as a chunk of its own, and its receive first in the
+# next): the first pass must count them like any other.  Each send begins
+# one tick after its MPI_Sendrecv is entered (mkvfd.c), and vfd2otf places
+# a send at its beginning, so every SEND follows its process's ENTER at
+# time + 1: 4000 sends of M = 1000 on 4 ranks.
+mkdir -p "$T/m1k"
+$MK msgs "$T/m1k" 1000 4 || { bad "mkvfd msgs 1000"; exit 1; }
+if "$V2O" -q -o "$T/k" "$T/m1k" 2>"$T/err"; then
+    got=$("$REF" -e "$T/k" 2>&1 | awk '$3 == "ENTER" && $4 == "MPI_Sendrecv" { e[$1] = $2 }
+        $3 == "SEND" { n++; if ($2 != e[$1] + 1) bad++ } END { print n + 0, bad + 0 }')
+    [ "$got" = "4000 0" ] && pass "msgs: chunks that start with an MPI record: 4000 sends at their beginning" \
+        || bad "msgs: chunks that start with an MPI record: sends, misplaced: $got (expected 4000 0)"
+else
+    bad "msgs 1000: vfd2otf failed: $(cat "$T/err")"
+fi
+rm -rf "$T/m1k" "$T"/k.*
 
 if [ ! -x /usr/bin/time ]; then
     echo "SKIP: memory: /usr/bin/time (GNU time) missing"
