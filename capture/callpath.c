@@ -404,9 +404,7 @@ VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
 VFTR_NI void vftr_callpath_exclusive(const struct vftr_thread *t, uint32_t n,
                                      const uint64_t *incl, int64_t *excl)
 {
-    /* t->blocks is set before nnodes > 0 is published: with n == 0 it
-     * may be being written (the thread's first node), so it is not read */
-    struct vftr_node_walk w = { n ? t->blocks : NULL, 0 };
+    struct vftr_node_walk w = vftr_node_walk_first(t, n);
 
     for (uint32_t i = 0; i < n; i++)
         excl[i] = (int64_t)incl[i];
@@ -451,7 +449,7 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
     }
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
-        struct vftr_node_walk w = { n ? t->blocks : NULL, 0 };   /* as in exclusive */
+        struct vftr_node_walk w = vftr_node_walk_first(t, n);
 
         /* incl[idx]: the node's inclusive time, with `now` the activations
          * still open on the thread's stack up to now; excl[idx] starts as
@@ -467,7 +465,7 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
                     incl[o->idx] += now - o->t_enter;
         }
         vftr_callpath_exclusive(t, n, incl, excl);
-        w = (struct vftr_node_walk){ n ? t->blocks : NULL, 0 };
+        w = vftr_node_walk_first(t, n);
         for (i = 0; i < n; i++) {
             struct vftr_node *nd = vftr_node_walk_next(&w);
             struct vftr_profile_row *r;

@@ -59,6 +59,16 @@ struct vftr_ext_mpi_row;
 #define VFTR_LIKELY(x) __builtin_expect(!!(x), 1)
 #define VFTR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* VFTR_TSAN: built with ThreadSanitizer (gcc says so by a macro, clang by
+ * a feature) */
+#if defined(__SANITIZE_THREAD__)
+#define VFTR_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define VFTR_TSAN 1
+#endif
+#endif
+
 /* ---------------------------------------------------------------- clock */
 
 enum vftr_clock_kind { VFTR_CLK_TSC, VFTR_CLK_MONOTONIC, VFTR_CLK_TEST };
@@ -369,7 +379,7 @@ void vftr_callpath_profile_release(struct vftr_profile *p) VFTR_NI;
 struct vftr_node *vftr_node_at(const struct vftr_thread *t, uint32_t i) VFTR_NI;
 
 /* The nodes of a thread in order, block after block: vftr_node_walk_at
- * positions w at node i (or w = { t->blocks, 0 } at node 0), then each
+ * positions w at node i (vftr_node_walk_first at node 0), then each
  * vftr_node_walk_next gives the next node — what vftr_node_at(t, i),
  * vftr_node_at(t, i + 1), ... give, without walking the block list from its
  * start each time.  Only published nodes (< t->nnodes) may be asked for. */
@@ -387,6 +397,16 @@ static inline VFTR_NI struct vftr_node *vftr_node_walk_next(struct vftr_node_wal
         w->j = 0;
     }
     return (struct vftr_node *)&w->b->nodes[w->j++];
+}
+
+/* A walk from node 0 over the first n published nodes of t (n read from
+ * t->nnodes with acquire).  t->blocks is set before nnodes > 0 is
+ * published: with n == 0 it is not read, since the thread may be making
+ * its first node at that moment. */
+static inline VFTR_NI struct vftr_node_walk vftr_node_walk_first(const struct vftr_thread *t,
+                                                                uint32_t n)
+{
+    return (struct vftr_node_walk){ n ? t->blocks : NULL, 0 };
 }
 
 /* ---------------------------------------------------------- thread.c */

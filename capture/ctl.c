@@ -475,15 +475,9 @@ VFTR_NI int vftr_ctl_event(enum vftr_ec_event event, const char *arg, char *repl
  * of aligned words, see ctl.h).  ThreadSanitizer is told so: the owner's
  * plain stores and these loads race by design.
  */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define CTL_RACY __attribute__((no_sanitize("thread")))
-#endif
-#endif
-#if !defined(CTL_RACY) && defined(__SANITIZE_THREAD__)
+#ifdef VFTR_TSAN
 #define CTL_RACY __attribute__((no_sanitize_thread))
-#endif
-#ifndef CTL_RACY
+#else
 #define CTL_RACY
 #endif
 
@@ -773,7 +767,7 @@ static VFTR_NI void q_profile(struct emitter *e)
         uint64_t *incl, *calls;
         int64_t *excl;
         struct vftr_node **node;
-        const struct vftr_node_block *b = nn ? t->blocks : NULL;   /* set before nnodes > 0 */
+        struct vftr_node_walk w = vftr_node_walk_first(t, nn);
 
         if (mem == NULL) {
             e->stop = -ENOMEM;
@@ -784,9 +778,7 @@ static VFTR_NI void q_profile(struct emitter *e)
         excl = (int64_t *)(calls + m);
         node = (struct vftr_node **)(excl + m);
         for (uint32_t i = 0; i < nn; i++) {   /* one walk over the blocks */
-            if (i > 0 && i % VFTR_NODE_BLOCK == 0)
-                b = b->next;
-            node[i] = (struct vftr_node *)&b->nodes[i % VFTR_NODE_BLOCK];
+            node[i] = vftr_node_walk_next(&w);
             read_counts(node[i], &calls[i], &incl[i]);
         }
         add_open(t, nn, incl, now);

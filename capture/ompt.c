@@ -491,9 +491,6 @@ VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
 
 /* ------------------------------------------------------------ mapping */
 
-/* parallel_data->value: (implicit task region id << 32) | parallel seq.
- * Explicit task_data->value: (task region id << 32) | task seq; an
- * implicit task's: its parallel seq (high half 0). */
 /*
  * The runtime synchronizes its threads in ways ThreadSanitizer cannot see
  * (the runtime is not instrumented), so in a TSan build the callbacks tell
@@ -507,14 +504,7 @@ VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
  * happen before what the primary thread does next, the profile at
  * MPI_Finalize or exit included.  Nothing in other builds.
  */
-#if defined(__SANITIZE_THREAD__)
-#define VFTR_OMPT_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define VFTR_OMPT_TSAN 1
-#endif
-#endif
-#ifdef VFTR_OMPT_TSAN
+#ifdef VFTR_TSAN
 #include <sanitizer/tsan_interface.h>
 #define TSAN_RELEASE(d) __tsan_release(d)
 #define TSAN_ACQUIRE(d) __tsan_acquire(d)
@@ -523,6 +513,9 @@ VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
 #define TSAN_ACQUIRE(d) ((void)(d))
 #endif
 
+/* parallel_data->value: (implicit task region id << 32) | parallel seq.
+ * Explicit task_data->value: (task region id << 32) | task seq; an
+ * implicit task's: its parallel seq (high half 0). */
 static inline VFTR_NI uint64_t low32(const ompt_data_t *d)
 {
     return d ? (uint32_t)d->value : 0;
