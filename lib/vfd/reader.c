@@ -496,21 +496,11 @@ static uint64_t find_chunk(const struct vftr_vfd_reader *r, uint64_t from)
     return UINT64_MAX;
 }
 
-/* The file is read front to back: the mapping's pages before the chunk
- * at off leave the resident memory (the mapping is private and never
- * written, so pointers into it stay valid: a page touched again is read
- * from the file again), and memory does not grow with the file's size. */
+/* The mapping's pages before the chunk at off leave the resident memory
+ * (vfd_forget_below). */
 static void forget_below(struct vftr_vfd_reader *r, uint64_t off)
 {
-    long page = sysconf(_SC_PAGESIZE);
-    size_t end;
-
-    if (!r->map || page <= 0)
-        return;
-    end = (size_t)(off < r->size ? off : r->size) & ~((size_t)page - 1);
-    if (end > r->forgot)
-        (void)madvise((uint8_t *)r->map + r->forgot, end - r->forgot, MADV_DONTNEED);
-    r->forgot = end;        /* lower after a rewind: those pages are read again */
+    vfd_forget_below(r->map, r->size, &r->forgot, off);
 }
 
 /* Makes the chunk at r->pos current, skipping damage.  Returns 1 with a

@@ -62,18 +62,8 @@ void vftr_vfd_scan_close(struct vftr_vfd_scan *s)
 
 void vftr_vfd_scan_forget(struct vftr_vfd_scan *s, uint64_t off)
 {
-    long page = sysconf(_SC_PAGESIZE);
-    size_t end;
-
-    if (!s || !s->base || page <= 0)
-        return;
-    end = (size_t)(off < s->size ? off : s->size) & ~((size_t)page - 1);
-    if (end > s->forgot) {
-        /* the mapping is private and never written: its pages are the
-         * file's, read in again should anyone touch them */
-        (void)madvise((void *)(s->base + s->forgot), end - s->forgot, MADV_DONTNEED);
-        s->forgot = end;
-    }
+    if (s)
+        vfd_forget_below(s->base, s->size, &s->forgot, off);
 }
 
 int vftr_vfd_scan_chunk(const struct vftr_vfd_scan *s, uint64_t off, uint32_t nrec,

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "vftr_vfd.h"
 
@@ -202,6 +204,34 @@ static inline size_t vfd_finish_chunk(uint8_t *out, uint8_t *p, uint16_t kind, s
     uint8_t *payload = out + VFTR_VFD_CHUNK_HEADER_SIZE;
     vfd_chunk_header(out, kind, 0, (uint32_t)(p - payload), (uint32_t)n, 0, 0);
     return (size_t)(p - out);
+}
+
+/*
+ * A file mapped privately and read front to back: the pages of the
+ * mapping [base, base + size) below off leave the resident memory, so that
+ * memory does not grow with the file's size (the mapping is never written:
+ * a page touched again is read from the file again, and pointers into it
+ * stay valid).  *forgot is the offset below which pages were given back;
+ * it is lowered after a rewind, since those pages are read again.  The
+ * pages go in pieces of at least 1 MiB, since every madvise flushes the TLB
+ * on all the threads' CPUs (as lib/otf/rbuffer.c does).
+ */
+#define VFD_FORGET_MIN ((size_t)1 << 20)
+
+static inline void vfd_forget_below(const void *base, size_t size, size_t *forgot, uint64_t off)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t end;
+
+    if (!base || page <= 0)
+        return;
+    end = (size_t)(off < size ? off : size) & ~((size_t)page - 1);
+    if (end < *forgot) {
+        *forgot = end;
+    } else if (end - *forgot >= VFD_FORGET_MIN) {
+        (void)madvise((uint8_t *)(uintptr_t)base + *forgot, end - *forgot, MADV_DONTNEED);
+        *forgot = end;
+    }
 }
 
 #endif /* VFTR_VFD_INTERNAL_H */
