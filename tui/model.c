@@ -711,7 +711,6 @@ static int set_stack(struct tui_model *m, size_t pi, uint32_t depth, uint32_t fu
     return 0;
 }
 
-/* Finalizes the columns of process pi that start before t. */
 /* The refresh's column start times (m->colt), so that the per-event work
  * below needs no 128-bit division: 0 or -ENOMEM. */
 static int columns_prepare(struct tui_model *m)
@@ -750,6 +749,7 @@ static size_t column_of(const struct tui_model *m, size_t pi, uint64_t t)
     return c;
 }
 
+/* Finalizes the columns of process pi that start before t. */
 static void fill_until(struct tui_model *m, size_t pi, uint64_t t)
 {
     struct tui_data *d = &m->data;

@@ -2271,13 +2271,11 @@ static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x, struct s
 
         return vftr_vfd_mpi_coll_decode(ev->data, ev->id, x->time, &cl) == 0;
     }
-    if (x->kind == VFTR_VFD_MPI_SEND || x->kind == VFTR_VFD_MPI_RECV) {
+    if (x->kind == VFTR_VFD_MPI_RECV) {   /* a send: placed at its start by the look-ahead */
         struct vftr_vfd_mpi_msg m;
 
         if (vftr_vfd_mpi_msg_decode(ev->data, ev->id, x->time, &m) < 0)
             return 0;
-        if (x->kind == VFTR_VFD_MPI_SEND)
-            return 0;           /* placed at its start by the look-ahead */
         if (s->rlen == s->rcap &&
             ring_grow((void **)&s->rq, &s->rhead, s->rlen, &s->rcap, sizeof *s->rq, 16) < 0) {
             s->oom = 1;

@@ -1387,9 +1387,9 @@ static inline __attribute__((always_inline)) int window_next(struct vftr_window 
     if (w->nwlist <= WINDOW_LINEAR) {
         for (;;) {
             size_t j = 0;
-            uint64_t t = hp[0].time;
+            uint64_t t = UINT64_MAX;      /* no stream open: nothing (hp may be NULL) */
 
-            for (size_t q = 1; q < w->nheap; q++) {
+            for (size_t q = 0; q < w->nheap; q++) {
                 if (hp[q].time < t) {     /* equal times: the earlier stream */
                     t = hp[q].time;
                     j = q;
