@@ -212,11 +212,10 @@ static inline size_t vfd_finish_chunk(uint8_t *out, uint8_t *p, uint16_t kind, s
  * memory does not grow with the file's size (the mapping is never written:
  * a page touched again is read from the file again, and pointers into it
  * stay valid).  *forgot is the offset below which pages were given back;
- * it is lowered after a rewind, since those pages are read again.  The
- * pages go in pieces of at least 1 MiB, since every madvise flushes the TLB
- * on all the threads' CPUs (as lib/otf/rbuffer.c does).
+ * it is lowered after a rewind, since those pages are read again.  Pages
+ * go as soon as they are behind (a chunk at a time): a converter has every
+ * rank's file open at once, and what each kept back would add up.
  */
-#define VFD_FORGET_MIN ((size_t)1 << 20)
 
 static inline void vfd_forget_below(const void *base, size_t size, size_t *forgot, uint64_t off)
 {
@@ -228,7 +227,7 @@ static inline void vfd_forget_below(const void *base, size_t size, size_t *forgo
     end = (size_t)(off < size ? off : size) & ~((size_t)page - 1);
     if (end < *forgot) {
         *forgot = end;
-    } else if (end - *forgot >= VFD_FORGET_MIN) {
+    } else if (end > *forgot) {
         (void)madvise((uint8_t *)(uintptr_t)base + *forgot, end - *forgot, MADV_DONTNEED);
         *forgot = end;
     }
