@@ -72,6 +72,20 @@ all:
 deps:
 	$(Q)sh mk/deps.sh
 
+# The goals that need the packages install them before the rest of the
+# Makefile is read: what the fragments detect at parse time (mpicc, clang,
+# libomp) must already be there on a fresh machine, or the first `make
+# check` would build without MPI and fail its MPI tests.
+DEPS_GOALS := check check-unit demo bench bench-% fuzz
+ifeq ($(MAKELEVEL),0)
+  ifneq ($(filter $(DEPS_GOALS),$(MAKECMDGOALS)),)
+    DEPS_STATUS := $(shell sh mk/deps.sh 1>&2; echo $$?)
+    ifneq ($(DEPS_STATUS),0)
+      $(error missing Debian packages (see above))
+    endif
+  endif
+endif
+
 include lib/otf/module.mk
 
 # Every object of the project may include an OTF header: generate them first.
