@@ -553,6 +553,13 @@ void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd, uint64_
  */
 int vftr_rank_from_env(char *const *envp, int *rank, int *size) VFTR_NI;
 
+/*
+ * The launcher's name of the job (one mpirun or srun step) in buf, the
+ * same string in every process of the job: 1, or 0 when no launcher
+ * variable names one.  envp NULL means environ.
+ */
+int vftr_job_from_env(char *const *envp, char *buf, size_t len) VFTR_NI;
+
 /* ------------------------------------------------------------ hooks.c */
 
 /* Process initialization (once; called from vftr_thread_attach). */

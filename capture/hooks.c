@@ -361,9 +361,27 @@ static VFTR_NI double calibrate_hooks(void)
     return (double)best / 200.0;
 }
 
+/*
+ * The run id: random, except that the processes of one launcher job (a
+ * program without MPI started by mpirun or srun) derive it from the job's
+ * name, so that their files are known as one run; an MPI program's ranks
+ * agree on rank 0's id at MPI_Init anyway (a RUN_ID chunk).
+ */
 static VFTR_NI void random_run_id(uint8_t id[16])
 {
-    ssize_t n = getrandom(id, 16, GRND_NONBLOCK);
+    char job[256];
+    ssize_t n;
+
+    if (vftr_job_from_env(NULL, job, sizeof job)) {
+        uint64_t h[2] = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
+
+        for (int k = 0; k < 2; k++)
+            for (const char *p = job; *p; p++)
+                h[k] = (h[k] ^ (unsigned char)*p) * 0x100000001b3ull;   /* FNV-1a */
+        memcpy(id, h, 16);
+        return;
+    }
+    n = getrandom(id, 16, GRND_NONBLOCK);
 
     if (n != 16) {   /* no entropy yet (early boot): time and pid will do */
         uint64_t a = vftr_clock_realtime_ns() ^ ((uint64_t)getpid() << 32), b = vftr_clock_now();

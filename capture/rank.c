@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,33 @@ static VFTR_NI int parse_nonneg(const char *s)
     if (errno || *end != '\0' || v > INT_MAX)
         return -1;
     return (int)v;
+}
+
+/* Variables naming the job (one mpirun or srun step): all its processes see
+ * the same values.  Open MPI 4 (ess), PMIx (Open MPI 5, prterun, srun
+ * --mpi=pmix), Slurm (job and step). */
+static const char *const job_vars[][2] = {
+    { "OMPI_MCA_ess_base_jobid", NULL },
+    { "PMIX_NAMESPACE", NULL },
+    { "SLURM_JOB_ID", "SLURM_STEP_ID" },
+};
+
+VFTR_NI int vftr_job_from_env(char *const *envp, char *buf, size_t len)
+{
+    if (envp == NULL)
+        envp = environ;
+    if (envp == NULL || len == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof job_vars / sizeof job_vars[0]; i++) {
+        const char *a = env_get(envp, job_vars[i][0]);
+        const char *b = job_vars[i][1] ? env_get(envp, job_vars[i][1]) : "";
+
+        if (a == NULL || *a == '\0' || b == NULL)
+            continue;
+        snprintf(buf, len, "%s=%s;%s", job_vars[i][0], a, b);
+        return 1;
+    }
+    return 0;
 }
 
 VFTR_NI int vftr_rank_from_env(char *const *envp, int *rank, int *size)

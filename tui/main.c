@@ -91,8 +91,8 @@ static int bench(const struct vftr_tool *tool, const char *trace, long n, double
     uint64_t bytes_first, bytes_max = 0, x = 88172645463325252ull;
     struct rusage ru;
 
-    if (!m)
-        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    if (!m)     /* the message names the trace */
+        return vftr_tool_fail(tool, stderr, "%s", err);
     tui_model_set_columns(m, 70);
     if (tui_model_refresh(m, err, sizeof err) < 0) {
         tui_model_free(m);
@@ -161,8 +161,8 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
     struct tui_app app = { 0 };
     int rc = VFTR_EXIT_OK;
 
-    if (!m)
-        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    if (!m)     /* the message names the trace */
+        return vftr_tool_fail(tool, stderr, "%s", err);
     if (args->window && (rc = apply_window(tool, m, args->window)) != 0) {
         tui_model_free(m);
         return rc;

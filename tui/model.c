@@ -1,6 +1,9 @@
 /*
- * model.c — see model.h.  Everything here reads through lib/model/window.h;
- * the profile comes from lib/model (replay.h + profile.h), so vftr-tui's
+ * model.c — see model.h.  The trace is a lib/model source (source.h): its
+ * definitions come from there, the timeline from its window reads, and the
+ * profile of the visible window from the source's one profile route
+ * (vftr_source_profile, or its event route fed by the timeline's own read,
+ * vftr_profbuild), folded into ranks as vftr-stats folds it: vftr-tui's
  * numbers are vftr-stats' numbers for the same window.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -14,6 +17,7 @@
 #include "model.h"
 #include "model/grow.h"
 #include "model/replay.h"
+#include "model/source.h"
 #include "util/errmsg.h"
 #include "util/tracesel.h"
 
@@ -29,7 +33,8 @@ const struct tui_column tui_columns[TUI_NCOLS] = {
 
 struct tui_model {
     char *stub;
-    struct vftr_window *win;
+    struct vftr_source *src;
+    struct vftr_window *win;    /* the source's (borrowed) */
     struct tui_proc *procs;
     size_t nprocs, capprocs;
     size_t *rows;               /* visible processes in display order */
@@ -48,7 +53,7 @@ struct tui_model {
     pcre2_match_data *md;
     char *pattern;
     /* scratch of one refresh */
-    struct vftr_replay *replay;
+    struct vftr_profbuild *replay;   /* the profile fed by the window read */
     uint32_t *depth_of;         /* per process index: current stack depth */
     uint32_t **stacks;          /* per process index: functions by depth (for the grid) */
     size_t *next_col;
@@ -62,79 +67,6 @@ struct tui_model {
 
 
 /* ------------------------------------------------------------ definitions */
-
-static int on_defprocess(void *ud, uint32_t stream, uint32_t id, const char *name,
-                         uint32_t parent, OTF_KeyValueList *kv)
-{
-    struct tui_model *m = ud;
-
-    (void)stream;
-    (void)kv;
-    if (vftr_reserve((void **)&m->procs, &m->capprocs, m->nprocs, sizeof *m->procs) < 0)
-        return OTF_RETURN_ABORT;
-    m->procs[m->nprocs] = (struct tui_proc){ id, strdup(name ? name : ""), parent, 0, 0, 0 };
-    if (!m->procs[m->nprocs].name)
-        return OTF_RETURN_ABORT;
-    m->nprocs++;
-    return OTF_RETURN_OK;
-}
-
-static int on_deffunction(void *ud, uint32_t stream, uint32_t id, const char *name,
-                          uint32_t group, uint32_t source, OTF_KeyValueList *kv)
-{
-    struct tui_model *m = ud;
-
-    (void)stream;
-    (void)source;
-    (void)kv;
-    if (vftr_reserve((void **)&m->funcs, &m->capfuncs, m->nfuncs, sizeof *m->funcs) < 0)
-        return OTF_RETURN_ABORT;
-    m->funcs[m->nfuncs] = (struct tui_func){ id, strdup(name ? name : ""), group };
-    if (!m->funcs[m->nfuncs].name)
-        return OTF_RETURN_ABORT;
-    m->nfuncs++;
-    return OTF_RETURN_OK;
-}
-
-static int on_defgroup(void *ud, uint32_t stream, uint32_t id, const char *name,
-                       OTF_KeyValueList *kv)
-{
-    struct tui_model *m = ud;
-
-    (void)stream;
-    (void)kv;
-    if (vftr_reserve((void **)&m->groups, &m->capgroups, m->ngroups, sizeof *m->groups) < 0)
-        return OTF_RETURN_ABORT;
-    m->groups[m->ngroups] = (struct tui_group){ id, strdup(name ? name : "") };
-    if (!m->groups[m->ngroups].name)
-        return OTF_RETURN_ABORT;
-    m->ngroups++;
-    return OTF_RETURN_OK;
-}
-
-static int on_defcounter(void *ud, uint32_t stream, uint32_t id, const char *name,
-                         uint32_t properties, uint32_t group, const char *unit,
-                         OTF_KeyValueList *kv)
-{
-    struct tui_model *m = ud;
-
-    (void)stream;
-    (void)properties;
-    (void)group;
-    (void)kv;
-    if (vftr_reserve((void **)&m->counters, &m->capcounters, m->ncounters,
-                     sizeof *m->counters) < 0)
-        return OTF_RETURN_ABORT;
-    m->counters[m->ncounters] = (struct tui_counter){ id, strdup(name ? name : ""),
-                                                     strdup(unit ? unit : "") };
-    if (!m->counters[m->ncounters].name || !m->counters[m->ncounters].unit) {
-        free(m->counters[m->ncounters].name);
-        free(m->counters[m->ncounters].unit);
-        return OTF_RETURN_ABORT;
-    }
-    m->ncounters++;
-    return OTF_RETURN_OK;
-}
 
 static int cmp_group(const void *a, const void *b)
 {
@@ -166,35 +98,51 @@ static int cmp_func(const void *a, const void *b)
 
 static int index_threads(struct tui_model *m);
 
+/* The source's definitions, copied into the model's own tables (which
+ * carry the timeline's state beside them). */
 static int read_names(struct tui_model *m, char *err, size_t errlen)
 {
-    char why[VFTR_ERRMSG_MAX];
-    OTF_HandlerArray *h = OTF_HandlerArray_open();
-    OTF_Reader *r;
-    int rc = 0;
+    size_t n;
+    const struct vftr_source_proc *p = vftr_source_procs(m->src, &n);
+    const struct vftr_source_func *f;
+    const struct vftr_source_name *g;
+    const struct vftr_source_counter *c;
 
-    if (!h)
-        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
-    r = vftr_trace_open(m->stub, vftr_window_manager(m->win), err, errlen);
-    if (!r) {
-        OTF_HandlerArray_close(h);
-        return -EIO;
+    for (size_t i = 0; i < n; i++) {
+        if (vftr_reserve((void **)&m->procs, &m->capprocs, m->nprocs, sizeof *m->procs) < 0)
+            goto nomem;
+        m->procs[m->nprocs] = (struct tui_proc){ p[i].token, strdup(p[i].name), p[i].parent,
+                                                 0, 0, 0 };
+        if (!m->procs[m->nprocs++].name)
+            goto nomem;
     }
-    OTF_HandlerArray_setHandler(h, HANDLER(on_defprocess), OTF_DEFPROCESS_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFPROCESS_RECORD);
-    OTF_HandlerArray_setHandler(h, HANDLER(on_deffunction), OTF_DEFFUNCTION_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFFUNCTION_RECORD);
-    OTF_HandlerArray_setHandler(h, HANDLER(on_defgroup), OTF_DEFFUNCTIONGROUP_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFFUNCTIONGROUP_RECORD);
-    OTF_HandlerArray_setHandler(h, HANDLER(on_defcounter), OTF_DEFCOUNTER_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(h, m, OTF_DEFCOUNTER_RECORD);
-    if (OTF_Reader_readDefinitions(r, h) == OTF_READ_ERROR)
-        rc = vftr_errmsg(err, errlen, -EIO, "cannot read the definitions (%s)",
-                         vftr_trace_otf_reason(why, sizeof why));
-    OTF_Reader_close(r);
-    OTF_HandlerArray_close(h);
-    if (rc < 0)
-        return rc;
+    f = vftr_source_funcs(m->src, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (vftr_reserve((void **)&m->funcs, &m->capfuncs, m->nfuncs, sizeof *m->funcs) < 0)
+            goto nomem;
+        m->funcs[m->nfuncs] = (struct tui_func){ f[i].token, strdup(f[i].name), f[i].group };
+        if (!m->funcs[m->nfuncs++].name)
+            goto nomem;
+    }
+    g = vftr_source_groups(m->src, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (vftr_reserve((void **)&m->groups, &m->capgroups, m->ngroups, sizeof *m->groups) < 0)
+            goto nomem;
+        m->groups[m->ngroups] = (struct tui_group){ g[i].token, strdup(g[i].name) };
+        if (!m->groups[m->ngroups++].name)
+            goto nomem;
+    }
+    c = vftr_source_counters(m->src, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (vftr_reserve((void **)&m->counters, &m->capcounters, m->ncounters,
+                         sizeof *m->counters) < 0)
+            goto nomem;
+        m->counters[m->ncounters] = (struct tui_counter){ c[i].token, strdup(c[i].name),
+                                                         strdup(c[i].unit) };
+        m->ncounters++;
+        if (!m->counters[m->ncounters - 1].name || !m->counters[m->ncounters - 1].unit)
+            goto nomem;
+    }
     /* qsort must not see the NULL of an empty list */
     if (m->nprocs)
         qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc);
@@ -206,8 +154,10 @@ static int read_names(struct tui_model *m, char *err, size_t errlen)
         qsort(m->counters, m->ncounters, sizeof *m->counters, cmp_counter);
     m->data.counters = calloc(m->ncounters ? m->ncounters : 1, sizeof *m->data.counters);
     if (!m->data.counters || index_threads(m) < 0)
-        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        goto nomem;
     return 0;
+nomem:
+    return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
 }
 
 static long proc_index(const struct tui_model *m, uint32_t id);
@@ -396,13 +346,23 @@ struct tui_model *tui_model_open(const char *trace, char *err, size_t errlen)
     const struct vftr_window_info *info;
     int e = ENOMEM;
 
+    struct vftr_source_opts so = { NULL, "vftr-tui", 0 };
+    int rc;
+
     if (!m || !(m->stub = vftr_trace_namestub(trace))) {
         vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
         goto fail;
     }
-    m->win = vftr_window_open(m->stub, NULL, err, errlen);
+    rc = vftr_source_open(&m->src, &trace, 1, &so, err, errlen);
+    if (rc < 0) {
+        e = -rc;
+        goto fail;
+    }
+    m->win = vftr_source_window(m->src);
     if (!m->win) {
-        e = errno;
+        e = EINVAL;
+        vftr_errmsg(err, errlen, -EINVAL, "%s: vftr-tui reads OTF traces (convert .vfd files "
+                    "with vfd2otf first)", trace);
         goto fail;
     }
     if (read_names(m, err, errlen) < 0) {
@@ -412,12 +372,12 @@ struct tui_model *tui_model_open(const char *trace, char *err, size_t errlen)
     info = vftr_window_info(m->win);
     if (!info->have_events) {
         e = ENODATA;
-        vftr_errmsg(err, errlen, -ENODATA, "the trace has no events");
+        vftr_errmsg(err, errlen, -ENODATA, "%s: the trace has no events", trace);
         goto fail;
     }
     if (m->nprocs == 0) {
         e = ENODATA;
-        vftr_errmsg(err, errlen, -ENODATA, "the trace defines no processes");
+        vftr_errmsg(err, errlen, -ENODATA, "%s: the trace defines no processes", trace);
         goto fail;
     }
     m->depth_of = calloc(m->nprocs, sizeof *m->depth_of);
@@ -445,7 +405,7 @@ void tui_model_free(struct tui_model *m)
 {
     if (!m)
         return;
-    vftr_window_free(m->win);
+    vftr_source_free(m->src);
     for (size_t i = 0; i < m->nprocs; i++) {
         free(m->procs[i].name);
         if (m->stacks)
@@ -478,7 +438,7 @@ void tui_model_free(struct tui_model *m)
     pcre2_match_data_free(m->md);
     pcre2_code_free(m->re);
     free(m->pattern);
-    vftr_replay_free(m->replay);
+    vftr_profbuild_free(m->replay);
     free(m->stub);
     free(m);
 }
@@ -848,7 +808,7 @@ static int g_open_frame(void *arg, uint32_t process, uint32_t function, uint64_t
         return -ENOMEM;
 
     if (m->replay) {
-        int rc = vftr_replay_open_call(m->replay, process, function, enter);
+        int rc = vftr_profbuild_open_frame(m->replay, process, function, enter);
 
         if (rc < 0)
             return rc;
@@ -869,7 +829,7 @@ static int g_enter(void *arg, uint64_t time, uint32_t process, uint32_t function
         return -ENOMEM;
 
     if (m->replay) {
-        int rc = vftr_replay_enter(m->replay, process, function, time);
+        int rc = vftr_profbuild_enter(m->replay, time, process, function);
 
         if (rc < 0)
             return rc;
@@ -898,7 +858,7 @@ static int g_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
     cap_pop(m, process, function);
 
     if (m->replay) {
-        int rc = vftr_replay_leave(m->replay, process, function, time);
+        int rc = vftr_profbuild_leave(m->replay, time, process, function);
 
         if (rc < 0)
             return rc;
@@ -1060,92 +1020,24 @@ out:
 
 /* ------------------------------------------------------------ profile */
 
-struct sumrec { uint32_t process, function; uint64_t calls, excl, incl; };
-struct sumvec { struct sumrec *v; size_t n, cap; };
-
-static int g_summary(void *arg, uint64_t time, uint32_t process, uint32_t function,
-                     uint64_t calls, uint64_t excl, uint64_t incl)
+/* The profile query of the visible window: every process, threads folded
+ * into their rank (as vftr-stats does by default). */
+static struct vftr_profq window_query(const struct tui_model *m)
 {
-    struct sumvec *s = arg;
-
-    (void)time;
-    if (vftr_reserve((void **)&s->v, &s->cap, s->n, sizeof *s->v) < 0)
-        return -ENOMEM;
-    s->v[s->n++] = (struct sumrec){ process, function, calls, excl, incl };
-    return 0;
+    return (struct vftr_profq){ m->view.t0, m->view.t1, NULL, NULL, vftr_source_rank_process,
+                                m->src, 0 };
 }
 
-static int cmp_sumrec(const void *a, const void *b)
+/* The profile of the window from its result: rows into data.prof. */
+static int take_profile(struct tui_model *m, struct vftr_profq_result *res)
 {
-    const struct sumrec *x = a, *y = b;
+    size_t n;
+    const struct vftr_funcstat *fs = vftr_fsacc_result(res->acc, &n, NULL);
+    int rc = fs ? vftr_profile_build(&m->data.prof, fs, n) : -ENOMEM;
 
-    if (x->process != y->process)
-        return (x->process > y->process) - (x->process < y->process);
-    return (x->function > y->function) - (x->function < y->function);
-}
-
-static uint64_t sub0(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
-
-/*
- * The profile of [a, b) as p(S_b) - p(S_a), S the latest summaries at or
- * before each edge (no summary before a: nothing to subtract).  Returns 0,
- * -ENOENT when there is no summary at or before b, -errno.
- */
-static int profile_from_summaries(struct tui_model *m, uint64_t *bytes, char *err,
-                                  size_t errlen)
-{
-    struct sumvec va = { 0 }, vb = { 0 };
-    struct vftr_window_handler ha = { .arg = &va, .function_summary = g_summary };
-    struct vftr_window_handler hb = { .arg = &vb, .function_summary = g_summary };
-    struct vftr_window_stats st;
-    struct vftr_funcstat *fs = NULL;
-    uint64_t sa = 0, sb = 0;
-    size_t nfs = 0;
-    int rc;
-
-    rc = vftr_window_summary(m->win, m->view.t1, &hb, &sb, &st, err, errlen);
-    *bytes += st.bytes_read;
-    if (rc < 0)
-        goto out;
-    rc = vftr_window_summary(m->win, m->view.t0, &ha, &sa, &st, err, errlen);
-    *bytes += st.bytes_read;
-    if (rc == -ENOENT || sa >= sb) {
-        va.n = 0;
-        sa = trace_lo(m);
-        rc = 0;
-    }
-    if (rc < 0)
-        goto out;
-    if (va.n)                 /* qsort(NULL, 0, ...) is undefined */
-        qsort(va.v, va.n, sizeof *va.v, cmp_sumrec);
-    if (vb.n)
-        qsort(vb.v, vb.n, sizeof *vb.v, cmp_sumrec);
-    fs = calloc(vb.n ? vb.n : 1, sizeof *fs);
-    rc = -ENOMEM;
-    if (!fs)
-        goto out;
-    for (size_t i = 0, j = 0; i < vb.n; i++) {
-        struct sumrec r = vb.v[i];
-
-        while (j < va.n && cmp_sumrec(&va.v[j], &r) < 0)
-            j++;
-        if (j < va.n && cmp_sumrec(&va.v[j], &r) == 0) {
-            r.calls = sub0(r.calls, va.v[j].calls);
-            r.excl = sub0(r.excl, va.v[j].excl);
-            r.incl = sub0(r.incl, va.v[j].incl);
-        }
-        if (r.calls == 0 && r.excl == 0 && r.incl == 0)
-            continue;
-        fs[nfs++] = (struct vftr_funcstat){ r.process, r.function, r.calls, r.excl, r.incl };
-    }
-    rc = vftr_profile_build(&m->data.prof, fs, nfs);
-    m->data.prof_from_summaries = 1;
-    m->data.prof_a = sa;
-    m->data.prof_b = sb;
-out:
-    free(fs);
-    free(va.v);
-    free(vb.v);
+    m->data.prof_from_summaries = res->method && strcmp(res->method, "summaries") == 0;
+    m->data.prof_a = m->view.t0;
+    m->data.prof_b = m->view.t1;
     return rc;
 }
 
@@ -1262,35 +1154,31 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
     d->sampled = sampled;
     m->captured = 0;
     if (sampled) {
+        struct vftr_profq q = window_query(m);
+        struct vftr_profq_result res;
+
         rc = build_sampled(m, &st, err, errlen);
         if (rc < 0)
             return rc;
         d->bytes_read += st.bytes_read;
-        rc = profile_from_summaries(m, &d->bytes_read, err, errlen);
-        if (rc != -ENOENT)
-            goto sort;
-        /* no summaries: the profile needs the events (grid stays sampled) */
-        uint32_t *grid = d->grid;
-
-        d->grid = NULL;
-        m->replay = vftr_replay_new(m->view.t0, m->view.t1);
-        rc = m->replay ? 0 : -ENOMEM;
+        /* the source's one profile route: summaries where they help */
+        rc = vftr_source_profile(m->src, &q, &res, err, errlen);
         if (rc == 0) {
-            struct vftr_window_handler h = { .arg = m, .open_frame = g_open_frame,
-                                             .enter = g_enter, .leave = g_leave };
-
-            rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
-            d->bytes_read += st.bytes_read;
+            d->bytes_read += res.bytes;
+            rc = take_profile(m, &res);
         }
-        d->grid = grid;
+        vftr_profq_release(&res);
     } else {
         struct vftr_window_handler h = { .arg = m, .open_frame = g_open_frame,
                                          .open_message = g_open_message,
                                          .enter = g_enter, .leave = g_leave,
                                          .send = g_send, .recv = g_recv,
                                          .collop = g_collop, .coll_begin = g_coll_begin };
+        struct vftr_profq q = window_query(m);
 
-        m->replay = vftr_replay_new(m->view.t0, m->view.t1);
+        /* one read for the timeline and the profile (vftr_profbuild: the
+         * event route of vftr_source_profile) */
+        m->replay = vftr_profbuild_new(&q);
         if (!m->replay)
             return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
         details_reset(m);
@@ -1302,18 +1190,17 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
         d->bytes_read += st.bytes_read;
         for (size_t i = 0; rc == 0 && i < m->nprocs; i++)
             fill_until(m, i, UINT64_MAX);
-    }
-    if (rc == 0 && m->replay) {
-        size_t nfs;
-        const struct vftr_funcstat *fs;
+        if (rc == 0) {
+            struct vftr_profq_result res = { 0 };
 
-        vftr_replay_finish(m->replay);
-        fs = vftr_replay_funcstats(m->replay, &nfs);
-        rc = vftr_profile_build(&d->prof, fs, nfs);
+            rc = vftr_profbuild_finish(m->replay, &res);
+            if (rc == 0)
+                rc = take_profile(m, &res);
+            vftr_profq_release(&res);
+        }
+        vftr_profbuild_free(m->replay);
+        m->replay = NULL;
     }
-    vftr_replay_free(m->replay);
-    m->replay = NULL;
-sort:
     if (rc == -ENOMEM)
         return vftr_errmsg(err, errlen, rc, "out of memory");
     if (rc < 0)

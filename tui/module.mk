@@ -9,10 +9,10 @@ TUI_LDLIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncurses
 
 $(OBJ)/tui/%.o: CPPFLAGS += -DVFTR_VERSION=\"$(VERSION)\" -Itui
 
-$(BIN)/vftr-tui: $(TUI_OBJ) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(OTF_A)
+$(BIN)/vftr-tui: $(TUI_OBJ) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TUI_OBJ) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(OTF_A) $(TUI_LDLIBS) $(VFTR_LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TUI_OBJ) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A) $(TUI_LDLIBS) $(VFTR_LDLIBS)
 
 all: $(BIN)/vftr-tui
 

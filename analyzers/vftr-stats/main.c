@@ -5,10 +5,11 @@
  * or, with --messages, the message matrix and the collective operations;
  * --groups profiles function groups instead of functions.
  *
- * The tool only wires things together: options from lib/util/opts, trace
- * name, time window and process selection from lib/util/tracesel, the
- * call-stack replay and the aggregation (and the imbalance figure) from
- * lib/model.  The columns are described once, in `columns[]`, which drives
+ * The tool only wires things together: options from lib/util/opts, the
+ * time and process syntax from lib/util, and everything about the trace
+ * from lib/model/source.h: one loader for every input (an OTF trace, a
+ * run's .vfd files or directory) and one profile of a window, so that a
+ * figure is the same whatever the input and whatever records it carries.  The columns are described once, in `columns[]`, which drives
  * --sort, the headers and all three output formats.  See
  * share/man/man1/vftr-stats.1.
  */
@@ -22,20 +23,17 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "otf.h"
-
 #include "model/messages.h"
-#include "model/otfreplay.h"
 #include "model/profile.h"
 #include "model/replay.h"
+#include "model/source.h"
 #include "model/summary.h"
+#include "util/errmsg.h"
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
 #include "util/tracesel.h"
-#include "stats.h"
 
-#define MAX_OPEN_FILES 256
 #define MAX_SORT_KEYS 8
 
 /* ------------------------------------------------------------------ columns */
@@ -44,6 +42,7 @@
 struct row {
     const char *name;
     const struct vftr_profile_row *p;
+    int exact;               /* calls known (not a sampled capture's estimate) */
 };
 
 struct table {
@@ -68,7 +67,13 @@ static double seconds(uint64_t ticks, const struct table *t)
     return (double)ticks / t->resolution;
 }
 
-static double v_calls(const struct row *r, const struct table *t) { (void)t; return (double)r->p->calls; }
+/* A value below 0 is unknown: calls of a sampled capture's functions that
+ * were not recorded on every call. */
+static double v_calls(const struct row *r, const struct table *t)
+{
+    (void)t;
+    return r->exact ? (double)r->p->calls : -1;
+}
 static double v_excl(const struct row *r, const struct table *t) { return seconds(r->p->excl, t); }
 static double v_incl(const struct row *r, const struct table *t) { return seconds(r->p->incl, t); }
 static double v_excl_pct(const struct row *r, const struct table *t)
@@ -81,6 +86,8 @@ static double v_incl_pct(const struct row *r, const struct table *t)
 }
 static double v_per_call(const struct row *r, const struct table *t)
 {
+    if (!r->exact)
+        return -1;
     return r->p->calls ? seconds(r->p->incl, t) / (double)r->p->calls : 0;
 }
 static double v_min(const struct row *r, const struct table *t) { return seconds(r->p->excl_min, t); }
@@ -125,7 +132,7 @@ struct stats_args {
     unsigned format;          /* FMT_* */
     unsigned view;            /* VIEW_* */
     int groups;               /* profile function groups, not functions */
-    int fold;                 /* threads into ranks: 1 yes, 0 no, -1 the input's default */
+    int fold;                 /* threads into ranks: 1 (the default) or -2 (--threads) */
     int verbose;              /* how the profile was made and what it read, on stderr */
     unsigned jobs;            /* threads reading streams; 0: online CPUs */
 };
@@ -195,8 +202,7 @@ static int parse_jobs(void *dest, const char *arg, char *err, size_t errlen)
     args->jobs = (unsigned)n;
     return 0;
 }
-
-/* ------------------------------------------------------------------ reading */
+/* ------------------------------------------------------------------ names */
 
 /* Names by OTF token (functions, function groups, collective operations). */
 struct nametab {
@@ -222,18 +228,6 @@ static int nametab_set(struct nametab *t, uint32_t id, const char *name)
     return t->v[id] ? 0 : -ENOMEM;
 }
 
-/* The name of token id, or "PREFIX-ID" (kept in the table) when the trace
- * defines none.  NULL when out of memory. */
-static const char *nametab_get(struct nametab *t, uint32_t id, const char *prefix)
-{
-    char unnamed[48];
-
-    if (id < t->n && t->v[id])
-        return t->v[id];
-    snprintf(unnamed, sizeof unnamed, "%s-%" PRIu32, prefix, id);
-    return nametab_set(t, id, unnamed) == 0 ? t->v[id] : NULL;
-}
-
 static void nametab_release(struct nametab *t)
 {
     for (size_t i = 0; i < t->n; i++)
@@ -243,211 +237,70 @@ static void nametab_release(struct nametab *t)
     t->n = 0;
 }
 
-struct reader_state {
-    struct vftr_replay *replay;
-    struct vftr_messages *messages;   /* --messages only */
-    struct nametab names;     /* by function token */
-    struct nametab gnames;    /* by function group token */
-    struct nametab opnames;   /* by collective operation token */
-    uint32_t *group_of;       /* function token -> group token */
-    size_t ngroup_of;
-    uint32_t *parent_of;      /* process token -> parent process token (0: none) */
-    size_t nparent_of;
-    uint64_t *auxtimes[2];    /* DefAuxSamplePoint: [0] summaries, [1] snapshots */
-    size_t naux[2], capaux[2];
-    int groups;               /* feed the replay group tokens */
-    const struct vftr_proclist *procs;   /* --process */
-    uint64_t resolution;
-    int error;                /* -errno from the model */
+/* What the tables name: a function, a function group or a collective
+ * operation of the source, or "PREFIX-ID" (kept in `unnamed`, so the
+ * pointer stays valid) for a token the trace does not define. */
+enum { NAME_FUNCTION, NAME_GROUP, NAME_COLLOP };
+
+struct names {
+    const struct vftr_source *src;
+    struct nametab unnamed[3];
 };
 
-/* The token the replay sees for a function: itself, or its group. */
-static uint32_t replay_id(const struct reader_state *st, uint32_t function)
+static const char *token_name(struct names *nm, int kind, uint32_t id)
 {
-    if (!st->groups || function == 0)
-        return function;
-    return function < st->ngroup_of ? st->group_of[function] : 0;
+    static const char *const prefix[] = { "function", "group", "collective" };
+    const struct vftr_source_func *f;
+    const char *name = NULL;
+    char buf[48];
+
+    if (kind == NAME_FUNCTION && (f = vftr_source_func(nm->src, id)))
+        name = f->name;
+    else if (kind == NAME_GROUP)
+        name = vftr_source_group_name(nm->src, id);
+    else if (kind == NAME_COLLOP)
+        name = vftr_source_collop_name(nm->src, id);
+    if (name)
+        return name;
+    if (id < nm->unnamed[kind].n && nm->unnamed[kind].v[id])
+        return nm->unnamed[kind].v[id];
+    snprintf(buf, sizeof buf, "%s-%" PRIu32, prefix[kind], id);
+    return nametab_set(&nm->unnamed[kind], id, buf) == 0 ? nm->unnamed[kind].v[id] : NULL;
 }
 
-static uint32_t token_of(void *ud, uint32_t function)
+/* --groups: the token a function is booked under. */
+static uint32_t group_token(void *arg, uint32_t function)
 {
-    return replay_id(ud, function);
+    const struct vftr_source_func *f = vftr_source_func(arg, function);
+
+    return f ? f->group : 0;
 }
 
-/* --fold-threads: a process is booked under its outermost ancestor (OTF
- * writers give a thread the process of its rank as parent). */
-static uint32_t fold_process(void *ud, uint32_t process)
+/* Are the calls of token id known?  Always, unless the capture was sampled:
+ * then only for a function recorded on every call. */
+static int calls_exact(const struct vftr_source *src, int groups, uint32_t id)
 {
-    const struct reader_state *st = ud;
+    const struct vftr_source_func *f;
 
-    for (unsigned hops = 0; hops < 64 && process < st->nparent_of && st->parent_of[process];
-         hops++)
-        process = st->parent_of[process];
-    return process;
+    if (vftr_source_info(src)->sample_interval <= 0)
+        return 1;
+    if (groups)
+        return 0;
+    f = vftr_source_func(src, id);
+    return f && (f->flags & VFTR_SOURCE_FN_PRECISE);
 }
 
-/* Sets v[id] = value in a growing array of uint32_t.  0 or -ENOMEM. */
-static int u32tab_set(uint32_t **v, size_t *n, uint32_t id, uint32_t value)
+/* The note above every table of a sampled capture. */
+static void print_sampled_note(FILE *out, const struct vftr_source *src, unsigned format)
 {
-    if (id >= *n) {
-        size_t m = id + 1 > 2 * *n ? (size_t)id + 1 : 2 * *n;
-        uint32_t *p = realloc(*v, m * sizeof *p);
+    double iv = vftr_source_info(src)->sample_interval;
 
-        if (!p)
-            return -ENOMEM;
-        memset(p + *n, 0, (m - *n) * sizeof *p);
-        *v = p;
-        *n = m;
-    }
-    (*v)[id] = value;
-    return 0;
+    if (iv <= 0 || format != 0)
+        return;
+    fprintf(out, "sampled capture: each thread's events were recorded at most every %g s "
+            "(and every call of the precise functions): times are estimates within the "
+            "sampling error, calls are known for the precise functions only (others: -)\n", iv);
 }
-
-static int on_process(void *ud, uint32_t stream, uint32_t process, const char *name,
-                      uint32_t parent, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)stream, (void)name, (void)kv;
-    st->error = parent == process ? 0 : u32tab_set(&st->parent_of, &st->nparent_of, process, parent);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_samplepoint(void *ud, uint32_t stream, uint64_t time, OTF_AuxSamplePointType type,
-                          OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-    int k = type == OTF_AUX_SAMPLE_POINT_SUMMARY ? 0 : type == OTF_AUX_SAMPLE_POINT_SNAPSHOT ? 1 : -1;
-
-    (void)stream, (void)kv;
-    if (k < 0)
-        return OTF_RETURN_OK;
-    if (st->naux[k] == st->capaux[k]) {
-        size_t cap = st->capaux[k] ? 2 * st->capaux[k] : 16;
-        uint64_t *p = realloc(st->auxtimes[k], cap * sizeof *p);
-
-        if (!p) {
-            st->error = -ENOMEM;
-            return OTF_RETURN_ABORT;
-        }
-        st->auxtimes[k] = p;
-        st->capaux[k] = cap;
-    }
-    st->auxtimes[k][st->naux[k]++] = time;
-    return OTF_RETURN_OK;
-}
-
-/* .vfd input: threads are booked under their rank's process token. */
-static uint32_t fold_vfd(void *ud, uint32_t process)
-{
-    (void)ud;
-    return vftr_vfdfeed_rank_process(process);
-}
-
-static int on_timer(void *ud, uint32_t stream, uint64_t ticks, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)stream, (void)kv;
-    st->resolution = ticks;
-    return OTF_RETURN_OK;
-}
-
-static int on_function(void *ud, uint32_t stream, uint32_t func, const char *name,
-                       uint32_t group, uint32_t source, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)stream, (void)source, (void)kv;
-    st->error = u32tab_set(&st->group_of, &st->ngroup_of, func, group);
-    if (st->error == 0)
-        st->error = nametab_set(&st->names, func, name);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_group(void *ud, uint32_t stream, uint32_t group, const char *name,
-                    OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)stream, (void)kv;
-    st->error = nametab_set(&st->gnames, group, name);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_collop_def(void *ud, uint32_t stream, uint32_t op, const char *name, uint32_t type,
-                         OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)stream, (void)type, (void)kv;
-    st->error = nametab_set(&st->opnames, op, name);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_send(void *ud, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
-                   uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)source, (void)kv;
-    st->error = vftr_messages_send(st->messages, time, sender, receiver, comm, tag, length);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_recv(void *ud, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
-                   uint32_t tag, uint32_t length, uint32_t source, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)source, (void)kv;
-    st->error = vftr_messages_recv(st->messages, time, receiver, sender, comm, tag, length);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_collop(void *ud, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
-                     uint32_t root, uint32_t sent, uint32_t received, uint64_t duration,
-                     uint32_t source, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)time, (void)comm, (void)root, (void)source, (void)kv;
-    st->error = vftr_messages_collop(st->messages, process, op, sent, received, duration);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_coll_begin(void *ud, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
-                         uint32_t comm, uint32_t root, uint64_t sent, uint64_t received,
-                         uint32_t scl, OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)comm, (void)root, (void)scl, (void)kv;
-    st->error = vftr_messages_coll_begin(st->messages, time, process, op, id, sent, received);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-static int on_coll_end(void *ud, uint64_t time, uint32_t process, uint64_t id,
-                       OTF_KeyValueList *kv)
-{
-    struct reader_state *st = ud;
-
-    (void)kv;
-    st->error = vftr_messages_coll_end(st->messages, time, process, id);
-    return st->error ? OTF_RETURN_ABORT : OTF_RETURN_OK;
-}
-
-/* --process for the replay's readers: called from one thread. */
-static int wanted_process(void *ud, uint32_t process)
-{
-    const struct reader_state *st = ud;
-
-    return vftr_proclist_contains(st->procs, process);
-}
-
-/* Handlers are stored as OTF_FunctionPointer; the detour through a
- * function pointer without parameters is the cast C allows silently. */
-#define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
 
 /* ------------------------------------------------------------------ output */
 
@@ -478,9 +331,15 @@ static int cmp_rows(const void *a, const void *b)
     return x->p->function < y->p->function ? -1 : x->p->function > y->p->function;
 }
 
+/* The cell's text; "" when the value is unknown (the caller writes the
+ * format's own mark: "-" in text, an empty CSV field, JSON null). */
 static void format_value(char *buf, size_t size, const struct column *c, const struct row *r,
                          const struct table *t)
 {
+    if (c->value && c->value(r, t) < 0) {
+        buf[0] = '\0';
+        return;
+    }
     switch (c->kind) {
     case COL_NAME:    snprintf(buf, size, "%s", r->name); break;
     case COL_COUNT:   snprintf(buf, size, "%.0f", c->value(r, t)); break;
@@ -508,7 +367,7 @@ static void print_text(FILE *out, const struct table *t, size_t n)
                 continue;
             }
             format_value(buf, sizeof buf, &columns[i], &t->rows[k], t);
-            fprintf(out, "%s%*s", i ? " " : "", 12, buf);
+            fprintf(out, "%s%*s", i ? " " : "", 12, buf[0] ? buf : "-");
         }
         fputc('\n', out);
     }
@@ -566,11 +425,14 @@ static void print_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_json(FILE *out, const struct table *t, size_t n)
+static void print_json(FILE *out, const struct table *t, size_t n, double sampled)
 {
     char buf[64];
 
-    fprintf(out, "{\"total_s\":%.9g,\"functions\":[", t->total / t->resolution);
+    fprintf(out, "{\"total_s\":%.9g,", t->total / t->resolution);
+    if (sampled > 0)
+        fprintf(out, "\"sample_interval_s\":%.9g,", sampled);
+    fputs("\"functions\":[", out);
     for (size_t k = 0; k < n; k++) {
         fputs(k ? ",\n{" : "\n{", out);
         for (size_t i = 0; i < NCOLUMNS; i++) {
@@ -579,7 +441,7 @@ static void print_json(FILE *out, const struct table *t, size_t n)
                 print_json_string(out, t->rows[k].name);
             } else {
                 format_value(buf, sizeof buf, &columns[i], &t->rows[k], t);
-                fputs(buf, out);
+                fputs(buf[0] ? buf : "null", out);
             }
         }
         fputc('}', out);
@@ -593,6 +455,7 @@ struct pathrow {
     uint32_t id;
     const char *name;
     const struct vftr_pathstat *p;
+    int exact;                /* calls known */
 };
 
 /* Siblings together (by parent), the larger inclusive time first, then by
@@ -618,18 +481,22 @@ static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, 
                            int first)
 {
     double excl = (double)r->p->excl / res, incl = (double)r->p->incl / res;
+    char calls[24];
 
+    snprintf(calls, sizeof calls, "%" PRIu64, r->p->calls);
     if (format == FMT_CSV) {
-        fprintf(out, "%" PRIu64 ",%.6f,%.6f,%" PRIu32 ",", r->p->calls, excl, incl, r->p->depth);
+        fprintf(out, "%s,%.6f,%.6f,%" PRIu32 ",", r->exact ? calls : "", excl, incl,
+                r->p->depth);
         print_csv_string(out, r->name);
         fputc('\n', out);
     } else if (format == FMT_JSON) {
-        fprintf(out, "%s{\"calls\":%" PRIu64 ",\"excl\":%.6f,\"incl\":%.6f,\"depth\":%" PRIu32
-                ",\"function\":", first ? "\n" : ",\n", r->p->calls, excl, incl, r->p->depth);
+        fprintf(out, "%s{\"calls\":%s,\"excl\":%.6f,\"incl\":%.6f,\"depth\":%" PRIu32
+                ",\"function\":", first ? "\n" : ",\n", r->exact ? calls : "null", excl, incl,
+                r->p->depth);
         print_json_string(out, r->name);
         fputc('}', out);
     } else {
-        fprintf(out, "%12" PRIu64 " %12.6f %12.6f  %*s%s\n", r->p->calls, excl, incl,
+        fprintf(out, "%12s %12.6f %12.6f  %*s%s\n", r->exact ? calls : "-", excl, incl,
                 (int)(2 * (r->p->depth - 1)), "", r->name);
     }
 }
@@ -640,7 +507,7 @@ static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, 
  * stack walks the tree (recursive traces make deep trees).  0 or -ENOMEM.
  */
 static int print_paths(FILE *out, unsigned format, const struct vftr_replay *replay,
-                       struct nametab *names, const char *prefix, double res)
+                       struct names *names, int kind, double res)
 {
     size_t n, top = 0, nout = 0;
     const struct vftr_pathstat *ps = vftr_replay_paths(replay, &n);
@@ -652,8 +519,9 @@ static int print_paths(FILE *out, unsigned format, const struct vftr_replay *rep
     if (!rows || !first || !stack)
         goto out;
     for (size_t i = 0; i < n; i++) {
-        rows[i] = (struct pathrow){ (uint32_t)i + 1, nametab_get(names, ps[i].function, prefix),
-                                    &ps[i] };
+        rows[i] = (struct pathrow){ (uint32_t)i + 1, token_name(names, kind, ps[i].function),
+                                    &ps[i],
+                                    calls_exact(names->src, kind == NAME_GROUP, ps[i].function) };
         if (!rows[i].name)
             goto out;
     }
@@ -693,7 +561,7 @@ out:
 /* ------------------------------------------------------------------ messages */
 
 static int print_messages(FILE *out, unsigned format, const struct vftr_messages *m,
-                          struct nametab *opnames, double res)
+                          struct names *names, double res)
 {
     size_t np, nc;
     const struct vftr_msgpair *p = vftr_messages_pairs(m, &np);
@@ -741,7 +609,7 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
                 " ends unmatched\n%12s %12s %12s  %s\n", k->collops, k->unmatched_begins,
                 k->unmatched_ends, "count", "bytes", "time[s]", "operation");
     for (size_t i = 0; i < nc; i++) {
-        if (!(name = nametab_get(opnames, c[i].op, "collective")))
+        if (!(name = token_name(names, NAME_COLLOP, c[i].op)))
             return -ENOMEM;
         if (format == FMT_CSV) {
             print_csv_string(out, name);
@@ -761,102 +629,66 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
         fputs("\n]}\n", out);
     return 0;
 }
+/* ------------------------------------------------------------------ messages in */
 
-/*
- * --messages of a window from summary records: per process and peer (0:
- * all peers) and per collective operation, the numbers and bytes sent and
- * received inside the window (S(b) - S(a)).  Matching and transfer times
- * are not in summaries.
- */
-static int print_msgsums(FILE *out, unsigned format, struct vftr_cntacc *p2p,
-                         struct vftr_cntacc *coll, struct nametab *opnames)
+static int m_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                  uint32_t tag, uint32_t length)
 {
-    size_t np, nc;
-    const struct vftr_cntrow *p = vftr_cntacc_result(p2p, &np, NULL);
-    const struct vftr_cntrow *c = p ? vftr_cntacc_result(coll, &nc, NULL) : NULL;
-    const char *name;
+    return vftr_messages_send(arg, time, sender, receiver, comm, tag, length);
+}
 
-    if (!p || !c)
-        return -ENOMEM;
-    if (format == FMT_CSV)
-        fputs("process,peer,sent,received,bytes_sent,bytes_received\n", out);
-    else if (format == FMT_JSON)
-        fputs("{\"from\":\"summaries\",\"processes\":[", out);
-    else
-        fprintf(out, "point-to-point (from summaries; peer 0: all peers)\n"
-                "%12s %12s %12s %12s %12s %14s\n", "process", "peer", "sent", "received",
-                "bytes_sent", "bytes_received");
-    for (size_t i = 0; i < np; i++) {
-        if (format == FMT_CSV)
-            fprintf(out, "%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                    "\n", p[i].a, p[i].b, p[i].v[0], p[i].v[1], p[i].v[2], p[i].v[3]);
-        else if (format == FMT_JSON)
-            fprintf(out, "%s{\"process\":%" PRIu32 ",\"peer\":%" PRIu32 ",\"sent\":%" PRIu64
-                    ",\"received\":%" PRIu64 ",\"bytes_sent\":%" PRIu64 ",\"bytes_received\":%"
-                    PRIu64 "}", i ? ",\n" : "\n", p[i].a, p[i].b, p[i].v[0], p[i].v[1], p[i].v[2],
-                    p[i].v[3]);
-        else
-            fprintf(out, "%12" PRIu32 " %12" PRIu32 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-                    " %14" PRIu64 "\n", p[i].a, p[i].b, p[i].v[0], p[i].v[1], p[i].v[2],
-                    p[i].v[3]);
-    }
-    if (format == FMT_CSV)
-        fputs("\noperation,sent,received,bytes_sent,bytes_received\n", out);
-    else if (format == FMT_JSON)
-        fputs("\n],\"collectives\":[", out);
-    else
-        fprintf(out, "\ncollectives (from summaries)\n%12s %12s %12s %14s  %s\n", "sent",
-                "received", "bytes_sent", "bytes_received", "operation");
-    for (size_t i = 0; i < nc; i++) {
-        if (!(name = nametab_get(opnames, c[i].a, "collective")))
-            return -ENOMEM;
-        if (format == FMT_CSV) {
-            print_csv_string(out, name);
-            fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c[i].v[0],
-                    c[i].v[1], c[i].v[2], c[i].v[3]);
-        } else if (format == FMT_JSON) {
-            fputs(i ? ",\n{\"operation\":" : "\n{\"operation\":", out);
-            print_json_string(out, name);
-            fprintf(out, ",\"sent\":%" PRIu64 ",\"received\":%" PRIu64 ",\"bytes_sent\":%"
-                    PRIu64 ",\"bytes_received\":%" PRIu64 "}", c[i].v[0], c[i].v[1], c[i].v[2],
-                    c[i].v[3]);
-        } else {
-            fprintf(out, "%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %14" PRIu64 "  %s\n",
-                    c[i].v[0], c[i].v[1], c[i].v[2], c[i].v[3], name);
-        }
-    }
-    if (format == FMT_JSON)
-        fputs("\n]}\n", out);
-    return 0;
+static int m_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    return vftr_messages_recv(arg, time, receiver, sender, comm, tag, length);
+}
+
+static int m_collop(void *arg, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
+                    uint32_t root, uint64_t sent, uint64_t received, uint64_t duration)
+{
+    (void)time, (void)comm, (void)root;
+    return vftr_messages_collop(arg, process, op, sent, received, duration);
+}
+
+static int m_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
+                        uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
+{
+    (void)comm, (void)root;
+    return vftr_messages_coll_begin(arg, time, process, op, id, sent, received);
+}
+
+static int m_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t id)
+{
+    return vftr_messages_coll_end(arg, time, process, id);
 }
 
 /* ------------------------------------------------------------------ main job */
 
+/* Exit code of a source error: -EINVAL is the command line's fault. */
+static int source_fail(const struct vftr_tool *tool, int rc, const char *err)
+{
+    if (rc == -EINVAL)
+        return vftr_tool_usage_fail(tool, stderr, "%s", err);
+    return vftr_tool_fail(tool, stderr, "%s", err);
+}
+
 static int stats(const struct vftr_tool *tool, struct stats_args *args, char *const *ops,
                  int nops)
 {
-    const char *trace = ops[0];
-    struct vftr_vfdfeed *feed = NULL;
-    char err[VFTR_ERRMSG_MAX], why[VFTR_ERRMSG_MAX];
-    struct reader_state st = { 0 };
+    char err[VFTR_ERRMSG_MAX + 512], why[VFTR_ERRMSG_MAX];
+    struct vftr_source_opts so = { stderr, tool->name, args->jobs };
+    struct vftr_source *src = NULL;
+    const struct vftr_source_info *info;
     struct vftr_timerange range = { 0, UINT64_MAX };
+    const struct vftr_proclist *procs = args->sel.have_procs ? &args->sel.procs : NULL;
+    struct names names = { 0 };
+    struct vftr_profq_result res = { 0 };
     struct vftr_profile prof = VFTR_PROFILE_INIT;
+    struct vftr_messages *messages = NULL;
     struct table table = { 0 };
-    OTF_FileManager *manager = NULL;
-    OTF_HandlerArray *handlers = NULL;
-    OTF_Reader *reader = NULL;
     pcre2_code *re = NULL;
     pcre2_match_data *md = NULL;
-    struct vftr_fsacc *acc = NULL;
-    struct stats_map map;
-    struct winprof_out wout = { 0 };
-    const char *method = NULL;
-    struct vftr_otfreplay_stats rstats = { 0 };
-    struct vftr_cntacc *p2p = NULL, *coll = NULL;
-    struct winmsg_out mout = { 0 };
-    int replayed = 0;             /* st.replay is finished */
-    uint64_t bytes0 = 0;
-    char *stub = NULL;
+    int kind = args->groups ? NAME_GROUP : NAME_FUNCTION;
     int rc = VFTR_EXIT_ERROR;
 
     if (args->match) {
@@ -876,230 +708,85 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         }
     }
 
-    if (stats_is_vfd(trace)) {
-        uint64_t res = 0;
+    rc = vftr_source_open(&src, (const char *const *)ops, (size_t)nops, &so, err, sizeof err);
+    if (rc < 0) {
+        rc = source_fail(tool, rc, err);
+        goto out;
+    }
+    info = vftr_source_info(src);
+    names.src = src;
+    if (args->sel.window) {
+        struct vftr_timebase base = { info->resolution, info->first };
 
-        if (args->view == VIEW_MESSAGES || args->groups) {
-            rc = vftr_tool_usage_fail(tool, stderr, "%s: --messages and --groups need an OTF trace",
-                                      trace);
-            goto out;
-        }
-        if (!(feed = vftr_vfdfeed_new()) || !(acc = vftr_fsacc_new())) {
-            rc = vftr_tool_fail(tool, stderr, "out of memory");
-            goto out;
-        }
-        rc = stats_vfd_read(ops, nops, &args->sel, feed, &st.replay, &res, err, sizeof err);
-        if (rc == -EINVAL) {
+        if (vftr_timerange_parse(args->sel.window, &base, &range, err, sizeof err) < 0) {
             rc = vftr_tool_usage_fail(tool, stderr, "%s", err);
             goto out;
         }
-        if (rc < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s", err);
-            goto out;
-        }
-        for (uint32_t id = 1; id <= vftr_vfdfeed_nfunctions(feed); id++)
-            if (nametab_set(&st.names, id, vftr_vfdfeed_name(feed, id)) < 0) {
-                rc = vftr_tool_fail(tool, stderr, "out of memory");
-                goto out;
-            }
-        st.resolution = res;
-        map = (struct stats_map){ token_of, args->fold != -2 ? fold_vfd : NULL, &st };
-        if (args->view == VIEW_PROFILE) {
-            size_t nrs;
-            const struct vftr_funcstat *rs = vftr_replay_funcstats(st.replay, &nrs);
+    }
+    if (procs) {
+        size_t np, hit = 0;
+        const struct vftr_source_proc *p = vftr_source_procs(src, &np);
 
-            if (vftr_fsacc_add_stats(acc, rs, nrs, +1, map.process, map.arg) < 0) {
-                rc = vftr_tool_fail(tool, stderr, "out of memory");
-                goto out;
-            }
-        }
-        method = "vfd";
-        goto output;
-    }
-    if (nops > 1) {
-        rc = vftr_tool_usage_fail(tool, stderr, "extra operand '%s' (several operands only "
-                                  "for .vfd files)", ops[1]);
-        goto out;
-    }
-    stub = vftr_trace_namestub(trace);
-    if (!stub) {
-        rc = vftr_tool_fail(tool, stderr, "out of memory");
-        goto out;
-    }
-    manager = OTF_FileManager_open(MAX_OPEN_FILES);
-    if (!manager) {
-        rc = vftr_tool_fail(tool, stderr, "cannot create an OTF file manager (%s)",
-                            vftr_trace_otf_reason(why, sizeof why));
-        goto out;
-    }
-    bytes0 = vftr_otf_manager_bytes_read(manager);
-    reader = vftr_trace_open(stub, manager, err, sizeof err);
-    if (!reader) {
-        rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
-        goto out;
-    }
-    {
-        int src = vftr_tracesel_apply(&args->sel, stub, manager, reader, &range, err,
-                                      sizeof err);
+        for (size_t i = 0; i < np; i++)
+            hit += vftr_proclist_contains(procs, p[i].token);
+        if (hit == 0) {
+            char list[128];
+            size_t len = vftr_proclist_format(procs, list, sizeof list);
 
-        if (src == -EINVAL) {
-            rc = vftr_tool_usage_fail(tool, stderr, "%s", err);
-            goto out;
-        }
-        if (src < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+            rc = vftr_tool_fail(tool, stderr, "%s: none of the processes %s%s is in the trace",
+                                info->name, list, len >= sizeof list ? "..." : "");
             goto out;
         }
     }
+    table.resolution = info->resolution ? (double)info->resolution : 1.0;
 
-    st.groups = args->groups;
-    if (args->view == VIEW_MESSAGES)
-        st.messages = vftr_messages_new(NULL, NULL);
-    else
-        st.replay = vftr_replay_new(range.start, range.end);
-    handlers = OTF_HandlerArray_open();
-    if ((!st.replay && !st.messages) || !handlers) {
-        rc = vftr_tool_fail(tool, stderr, "out of memory");
-        goto out;
-    }
-    struct { OTF_FunctionPointer *fn; uint32_t record; } const wanted[] = {
-        { HANDLER(on_group), OTF_DEFFUNCTIONGROUP_RECORD },
-        { HANDLER(on_collop_def), OTF_DEFCOLLOP_RECORD },
-        { HANDLER(on_send), OTF_SEND_RECORD },
-        { HANDLER(on_recv), OTF_RECEIVE_RECORD },
-        { HANDLER(on_collop), OTF_COLLOP_RECORD },
-        { HANDLER(on_coll_begin), OTF_BEGINCOLLOP_RECORD },
-        { HANDLER(on_coll_end), OTF_ENDCOLLOP_RECORD },
-    };
-    /* Message records only for --messages; the replay's for the rest. */
-    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
-        if (!st.messages && i >= 2)
-            break;
-        OTF_HandlerArray_setHandler(handlers, wanted[i].fn, wanted[i].record);
-        OTF_HandlerArray_setFirstHandlerArg(handlers, &st, wanted[i].record);
-    }
-    OTF_HandlerArray_setHandler(handlers, HANDLER(on_timer), OTF_DEFTIMERRESOLUTION_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFTIMERRESOLUTION_RECORD);
-    OTF_HandlerArray_setHandler(handlers, HANDLER(on_function), OTF_DEFFUNCTION_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFFUNCTION_RECORD);
-    OTF_HandlerArray_setHandler(handlers, HANDLER(on_process), OTF_DEFPROCESS_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFPROCESS_RECORD);
-    OTF_HandlerArray_setHandler(handlers, HANDLER(on_samplepoint), OTF_DEFAUXSAMPLEPOINT_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(handlers, &st, OTF_DEFAUXSAMPLEPOINT_RECORD);
+    if (args->view == VIEW_MESSAGES) {
+        struct vftr_window_handler h = { .send = m_send, .recv = m_recv, .collop = m_collop,
+                                         .coll_begin = m_coll_begin, .coll_end = m_coll_end };
+        struct vftr_window_stats st = { 0 };
 
-    if (OTF_Reader_readDefinitions(reader, handlers) == OTF_READ_ERROR)
-        goto read_error;
-    if (!(acc = vftr_fsacc_new())) {
-        rc = vftr_tool_fail(tool, stderr, "out of memory");
-        goto out;
-    }
-    map = (struct stats_map){ token_of, args->fold > 0 ? fold_process : NULL, &st };
-    /* A window profile: from summaries and snapshots when the trace has
-     * them (without reading the events in between), else from its events. */
-    if (args->view == VIEW_MESSAGES && args->sel.window) {
-        struct winprof_in in = { stub, manager, &args->sel, range.start, range.end,
-                                 st.auxtimes[0], st.auxtimes[1], st.naux[0], st.naux[1], map };
-        int mrc;
-
-        if (!(p2p = vftr_cntacc_new()) || !(coll = vftr_cntacc_new())) {
+        messages = vftr_messages_new(NULL, NULL);
+        if (!messages) {
             rc = vftr_tool_fail(tool, stderr, "out of memory");
             goto out;
         }
-        mrc = stats_window_messages(&in, p2p, coll, &mout, err, sizeof err);
-        if (mrc < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
+        h.arg = messages;
+        rc = vftr_source_read(src, range.start, range.end, procs, VFTR_SOURCE_EVENTS_ONLY, &h,
+                              &st, err, sizeof err);
+        if (rc != 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s: %s", info->name,
+                                rc < 0 && err[0] ? err : strerror(rc < 0 ? -rc : EIO));
             goto out;
         }
-        if (mrc == 0) {
-            method = "summaries";
-            rc = print_msgsums(stdout, args->format, p2p, coll, &st.opnames);
-            goto written;
-        }
-    }
-    if (args->view == VIEW_CALLPATH && args->sel.window) {
-        struct winprof_in in = { stub, manager, &args->sel, range.start, range.end,
-                                 st.auxtimes[0], st.auxtimes[1], st.naux[0], st.naux[1], map };
-        struct vftr_replay *seeded;
-        int prc = stats_window_paths(&in, &seeded, &wout, err, sizeof err);
-
-        if (prc < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
-            goto out;
-        }
-        if (prc == 0) {
-            vftr_replay_free(st.replay);
-            st.replay = seeded;
-            method = "snapshot";
-            goto profile;
-        }
-    }
-    if (args->view == VIEW_PROFILE && args->sel.window) {
-        struct winprof_in in = { stub, manager, &args->sel, range.start, range.end,
-                                 st.auxtimes[0], st.auxtimes[1], st.naux[0], st.naux[1], map };
-        int wrc = stats_window_profile(&in, acc, &wout, err, sizeof err);
-
-        if (wrc < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
-            goto out;
-        }
-        if (wrc == 0) {
-            method = wout.plan.nsums ? "summaries" : "snapshot";
-            goto profile;
-        }
-    }
-    if (st.messages) {
-        if (OTF_Reader_readEvents(reader, handlers) == OTF_READ_ERROR)
-            goto read_error;
-    } else {
-        /* The replay: streams read by --jobs threads, merged. */
-        struct vftr_otfreplay_opts ro = {
-            stub, args->jobs, range.start, range.end,
-            args->view == VIEW_CALLPATH ? 0 : VFTR_REPLAY_NO_PATHS,
-            args->sel.have_procs ? wanted_process : NULL, st.groups ? token_of : NULL, &st,
-        };
-        struct vftr_replay *merged;
-        int prc;
-
-        st.procs = &args->sel.procs;
-        prc = vftr_otfreplay_run(&ro, &merged, &rstats, err, sizeof err);
-        if (prc < 0) {
-            rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, err);
-            goto out;
-        }
-        vftr_replay_free(st.replay);
-        st.replay = merged;
-        replayed = 1;
-    }
-profile:
-    table.resolution = st.resolution ? (double)st.resolution : 1.0;
-    if (st.messages) {
-        vftr_messages_finish(st.messages);
-        rc = print_messages(stdout, args->format, st.messages, &st.opnames, table.resolution);
+        vftr_messages_finish(messages);
+        print_sampled_note(stdout, src, args->format);
+        rc = print_messages(stdout, args->format, messages, &names, table.resolution);
+        if (args->verbose)
+            fprintf(stderr, "%s: %s: messages from the events%s; read %" PRIu64 " bytes\n",
+                    tool->name, info->name, args->sel.window ? " of the window" : "",
+                    st.bytes_read);
         goto written;
     }
-output:
-    table.resolution = st.resolution ? (double)st.resolution : 1.0;
-    if (!method && !wout.plan.nsums && !wout.plan.npieces) {
-        if (!replayed)
-            vftr_replay_finish(st.replay);
-        if (args->view == VIEW_PROFILE) {
-            size_t nrs;
-            const struct vftr_funcstat *rs = vftr_replay_funcstats(st.replay, &nrs);
 
-            if (vftr_fsacc_add_stats(acc, rs, nrs, +1, map.process, map.arg) < 0) {
-                rc = vftr_tool_fail(tool, stderr, "out of memory");
-                goto out;
-            }
-        }
+    struct vftr_profq q = {
+        range.start, range.end, procs, args->groups ? group_token : NULL,
+        args->fold == -2 ? NULL : vftr_source_rank_process, src,
+        (args->view == VIEW_CALLPATH ? VFTR_PROFQ_PATHS : 0) |
+            (args->groups ? VFTR_PROFQ_INCL_ONCE : 0),
+    };
+    rc = vftr_source_profile(src, &q, &res, err, sizeof err);
+    if (rc < 0) {
+        rc = vftr_tool_fail(tool, stderr, "%s", err[0] ? err : strerror(-rc));
+        goto out;
     }
+    print_sampled_note(stdout, src, args->format);
     if (args->view == VIEW_CALLPATH) {
-        rc = print_paths(stdout, args->format, st.replay, st.groups ? &st.gnames : &st.names,
-                         st.groups ? "group" : "function", table.resolution);
+        rc = print_paths(stdout, args->format, res.paths, &names, kind, table.resolution);
         goto written;
     }
 
     size_t nfs;
-    const struct vftr_funcstat *fs = vftr_fsacc_result(acc, &nfs, NULL);
+    const struct vftr_funcstat *fs = vftr_fsacc_result(res.acc, &nfs, NULL);
     if (!fs || vftr_profile_build(&prof, fs, nfs) < 0 ||
         !(table.rows = calloc(prof.nrows ? prof.nrows : 1, sizeof *table.rows))) {
         rc = vftr_tool_fail(tool, stderr, "out of memory");
@@ -1108,8 +795,7 @@ output:
     table.total = (double)prof.total;     /* before --match: % of everything */
     for (size_t i = 0; i < prof.nrows; i++) {
         uint32_t f = prof.rows[i].function;
-        const char *name = args->groups ? nametab_get(&st.gnames, f, "group")
-                                        : nametab_get(&st.names, f, "function");
+        const char *name = token_name(&names, kind, f);
         struct row *row = &table.rows[table.nrows];
 
         if (!name) {
@@ -1120,6 +806,7 @@ output:
             continue;
         row->name = name;
         row->p = &prof.rows[i];
+        row->exact = calls_exact(src, args->groups, f);
         table.nrows++;
     }
 
@@ -1137,7 +824,7 @@ output:
     if (args->format == FMT_CSV)
         print_csv(stdout, &table, n);
     else if (args->format == FMT_JSON)
-        print_json(stdout, &table, n);
+        print_json(stdout, &table, n, info->sample_interval);
     else
         print_text(stdout, &table, n);
     rc = 0;
@@ -1151,60 +838,31 @@ written:
         goto out;
     }
     rc = VFTR_EXIT_OK;
-    if (args->verbose && feed) {
-        const struct vftr_replay_counts *k = vftr_replay_counts(st.replay);
-
-        fprintf(stderr, "vftr-stats: %d .vfd operand(s): %" PRIu64 " enters, %" PRIu64
-                " exits replayed\n", nops, k->enters, k->leaves);
-    } else if (args->verbose) {
-        fprintf(stderr, "vftr-stats: %s.otf: ", stub);
-        if (method && args->view == VIEW_MESSAGES)
-            fprintf(stderr, "messages of the window from summaries (2 summary reads, "
-                    "%" PRIu64 " records)", mout.records);
-        else if (method)
-            fprintf(stderr, "window from %s (%d summary reads, %d replays from snapshots, "
-                    "%" PRIu64 " events replayed, %" PRIu64 " in replays)",
-                    method, wout.plan.nsums, wout.plan.npieces, wout.replayed, wout.delivered);
+    if (args->verbose && args->view != VIEW_MESSAGES) {
+        fprintf(stderr, "%s: %s: ", tool->name, info->name);
+        if (strcmp(res.method, "summaries") == 0)
+            fprintf(stderr, "window from summaries (%d summary reads, %d replays from "
+                    "snapshots, %" PRIu64 " events replayed, %" PRIu64 " in replays)",
+                    res.nsums, res.npieces, res.replayed, res.delivered);
+        else if (strcmp(res.method, "snapshots") == 0)
+            fprintf(stderr, "window from the nearest snapshot (%" PRIu64 " events replayed, %"
+                    PRIu64 " in the window)", res.replayed, res.delivered);
+        else if (info->kind == VFTR_SOURCE_VFD)
+            fprintf(stderr, "profile from the events of %zu .vfd file(s)%s (%u thread(s))",
+                    info->nfiles, args->sel.window ? ", window" : "", res.jobs);
         else
             fprintf(stderr, "profile from the events%s (%u stream(s), %u thread(s))",
-                    args->sel.window ? " of the window" : "", rstats.streams, rstats.jobs);
-        /* a window read's replay threads have file managers of their own:
-         * their bytes are in wout.bytes, the caller's manager has the rest */
-        uint64_t own = vftr_otf_manager_bytes_read(manager) - bytes0;
-        fprintf(stderr, "; read %" PRIu64 " bytes\n",
-                method ? (wout.bytes > own ? wout.bytes : own) : own + rstats.bytes_read);
+                    args->sel.window ? " of the window" : "", res.streams, res.jobs);
+        fprintf(stderr, "; read %" PRIu64 " bytes\n", res.bytes);
     }
-    goto out;
-
-read_error:
-    if (st.error)
-        rc = vftr_tool_fail(tool, stderr, "%s.otf: %s", stub, strerror(-st.error));
-    else
-        rc = vftr_tool_fail(tool, stderr, "%s.otf: cannot read the trace (%s)", stub,
-                            vftr_trace_otf_reason(why, sizeof why));
 out:
-    vftr_cntacc_free(p2p);
-    vftr_cntacc_free(coll);
-    vftr_fsacc_free(acc);
-    vftr_vfdfeed_free(feed);
-    free(st.parent_of);
-    free(st.auxtimes[0]);
-    free(st.auxtimes[1]);
+    vftr_profq_release(&res);
     free(table.rows);
     vftr_profile_release(&prof);
-    vftr_replay_free(st.replay);
-    vftr_messages_free(st.messages);
-    nametab_release(&st.names);
-    nametab_release(&st.gnames);
-    nametab_release(&st.opnames);
-    free(st.group_of);
-    if (handlers)
-        OTF_HandlerArray_close(handlers);
-    if (reader)
-        OTF_Reader_close(reader);
-    if (manager)
-        OTF_FileManager_close(manager);
-    free(stub);
+    vftr_messages_free(messages);
+    for (int k = 0; k < 3; k++)
+        nametab_release(&names.unnamed[k]);
+    vftr_source_free(src);
     pcre2_match_data_free(md);
     pcre2_code_free(re);
     return rc;
@@ -1212,7 +870,7 @@ out:
 
 int main(int argc, char **argv)
 {
-    struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = -1 };
+    struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = 1 };
     int callpath = 0, messages = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "sort", 's', "COL[,COL]",
@@ -1237,10 +895,10 @@ int main(int argc, char **argv)
           "profile function groups instead of functions\n(DefFunctionGroup)", &args.groups, 1,
           NULL },
         { VFTR_OPT_FLAG, "fold-threads", 'F', NULL,
-          "book threads under their rank: OTF processes\nunder their outermost parent process\n"
-          "(default for .vfd input)", &args.fold, 1, NULL },
+          "book threads under their rank: a process under\nits outermost parent process (the default)",
+          &args.fold, 1, NULL },
         { VFTR_OPT_FLAG, "threads", 'T', NULL,
-          "keep threads apart, one process each (default\nfor OTF input)", &args.fold, -2, NULL },
+          "keep threads apart, one process each", &args.fold, -2, NULL },
         { VFTR_OPT_FLAG, "verbose", 'v', NULL,
           "say on stderr how the profile was made (events,\nsummaries, snapshots) and the bytes read",
           &args.verbose, 1, NULL },
@@ -1253,12 +911,14 @@ int main(int argc, char **argv)
     };
     const struct vftr_tool tool = {
         "vftr-stats", VFTR_VERSION, "[OPTION]... TRACE",
-        "Print the function profile of the OTF trace TRACE (foo or foo.otf).",
+        "Print the function profile of TRACE: an OTF trace (foo or foo.otf), or a\n"
+        "run's .vfd files or its directory (the same profile as its conversion).",
         "COLUMNS: calls, excl, excl_pct, incl, incl_pct, per_call, min, avg, max,\n"
         "imbalance, procs, function.  Times are in seconds, summed over processes;\n"
         "min, avg and max are a function's exclusive time over the processes that\n"
-        "called it; imbalance is (max - avg) / max.  Recursion counts once in\n"
-        "inclusive time.  Default order: excl, descending.\n"
+        "called it; imbalance is (max - avg) / max.  A function's inclusive time\n"
+        "is summed over its calls (nested recursive calls too; a group counts\n"
+        "once while it is on the stack).  Default order: excl, descending.\n"
         "\n"
         "TIMES are counted from the trace's first time stamp: a bare number is\n"
         "timer ticks (2500), a number with a unit s, ms, us or ns is converted\n"

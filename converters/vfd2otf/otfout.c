@@ -5,6 +5,7 @@
 #include "otfout.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "model/snap_otf.h"
+#include "model/vfdconv.h"
 #include "model/u64map.h"
 #include "otf.h"
 #include "vfd/vftr_vfd_ext.h"
@@ -70,7 +72,6 @@ static void setup(OTF_WStream *ws, const struct otfout_opts *o)
 int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o, char *err,
                        size_t errlen)
 {
-    static const char *const fgroup[] = { NULL, "user code", "MPI", "OpenMP" };
     OTF_FileManager *fm = OTF_FileManager_open(MAX_OPEN_FILES);
     OTF_WStream *ws = NULL;
     OTF_MasterControl *mc = NULL;
@@ -91,7 +92,22 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
     setup(ws, o);
     ok &= OTF_WStream_writeDefCreator(ws, "vftr vfd2otf " VFTR_VERSION) == 1;
     ok &= OTF_WStream_writeDefinitionComment(ws, vftr_vfdconv_comment(c)) == 1;
-    ok &= OTF_WStream_writeDefTimerResolution(ws, 1000000000u) == 1;
+    /* a sampled capture says so, with its interval (source_otf.c) */
+    double interval = vftr_vfdconv_sample_interval(c);
+    OTF_KeyValueList *kv = interval > 0 ? OTF_KeyValueList_new() : NULL;
+    if (kv) {
+        ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_INTERVAL, OTF_UINT64,
+                                           VFTR_VFDCONV_KV_INTERVAL,
+                                           "capture sampling interval in ns") == 1;
+        ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_PRECISE, OTF_UINT8,
+                                           VFTR_VFDCONV_KV_PRECISE,
+                                           "every call of the function was recorded") == 1;
+        OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_INTERVAL,
+                                      (uint64_t)llround(interval * 1e9));
+        ok &= OTF_WStream_writeDefTimerResolutionKV(ws, 1000000000u, kv) == 1;
+    } else {
+        ok &= OTF_WStream_writeDefTimerResolution(ws, 1000000000u) == 1;
+    }
 
     const struct vftr_vfdconv_proc *p = vftr_vfdconv_procs(c, &n);
     for (size_t i = 0; i < n; i++)
@@ -100,7 +116,7 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefProcessGroup(ws, g[i].token, g[i].name, g[i].n, g[i].procs) == 1;
     for (uint32_t i = 1; i <= 3; i++)
-        ok &= OTF_WStream_writeDefFunctionGroup(ws, i, fgroup[i]) == 1;
+        ok &= OTF_WStream_writeDefFunctionGroup(ws, i, vftr_vfdconv_group_name(i)) == 1;
     const struct vftr_vfdconv_sclfile *sf = vftr_vfdconv_sclfiles(c, &n);
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefSclFile(ws, sf[i].token, sf[i].name) == 1;
@@ -108,8 +124,20 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefScl(ws, sc[i].token, sc[i].file, sc[i].line) == 1;
     const struct vftr_vfdconv_func *f = vftr_vfdconv_funcs(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefFunction(ws, f[i].token, f[i].name, f[i].group, f[i].scl) == 1;
+    for (size_t i = 0; i < n; i++) {
+        /* a sampled capture's precise functions are marked (source_otf.c
+         * reads the mark): every call of theirs is in the trace */
+        if (kv && (f[i].flags & VFTR_VFDCONV_FUNC_PRECISE)) {
+            OTF_KeyValueList_appendUint8(kv, VFTR_VFDCONV_KEY_PRECISE, 1);
+            ok &= OTF_WStream_writeDefFunctionKV(ws, f[i].token, f[i].name, f[i].group,
+                                                 f[i].scl, kv) == 1;
+        } else {
+            ok &= OTF_WStream_writeDefFunction(ws, f[i].token, f[i].name, f[i].group,
+                                               f[i].scl) == 1;
+        }
+    }
+    if (kv)
+        OTF_KeyValueList_close(kv);
     const uint32_t *ops = vftr_vfdconv_collops(c, &n);
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefCollectiveOperation(ws, ops[i], vftr_vfd_coll_name(ops[i]),

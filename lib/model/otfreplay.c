@@ -150,8 +150,10 @@ static void *worker_run(void *arg)
     bytes0 = vftr_otf_manager_bytes_read(w->manager);
     if ((w->streams || w->o->wanted) && worker_select(w) < 0)
         goto out;
-    if (w->o->start > 0 || w->o->end < UINT64_MAX)
-        OTF_Reader_setTimeInterval(w->reader, w->o->start, w->o->end);
+    /* from the trace start: the events before the window set the call
+     * stacks at its start (replay.h), so calls that enclose it count */
+    if (w->o->end < UINT64_MAX)
+        OTF_Reader_setTimeInterval(w->reader, 0, w->o->end);
     w->replay = vftr_replay_new(w->o->start, w->o->end);
     h = OTF_HandlerArray_open();
     if (!w->replay || !h) {

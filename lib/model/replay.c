@@ -26,6 +26,9 @@
 #  define COLD
 #endif
 
+/* An event before the window start (only the stack is kept). */
+#define VFTR_UNLIKELY_BEFORE(r, t) __builtin_expect((t) < (r)->start, 0)
+
 /* Tokens below these bounds are looked up in direct tables. */
 #define DIRECT_PROCS 65536u
 #define DIRECT_FUNCS 65536u
@@ -46,6 +49,8 @@ struct proc {
                                  bottom since the origin (see implied frames) */
     struct frame *stack;
     size_t depth, cap;
+    uint32_t *pre;            /* functions open before the window start, outermost first */
+    size_t npre, cappre;
     uint32_t *fsdirect;       /* function -> funcstat index + 1 (0: not yet) */
     size_t nfsdirect;
 };
@@ -125,6 +130,7 @@ void vftr_replay_free(struct vftr_replay *r)
         return;
     for (size_t i = 0; i < r->nprocs; i++) {
         free(r->procs[i].stack);
+        free(r->procs[i].pre);
         free(r->procs[i].fsdirect);
     }
     free(r->procs);
@@ -238,6 +244,53 @@ static inline uint32_t get_path(struct vftr_replay *r, uint32_t parent, uint32_t
 }
 
 /*
+ * Before the window: only the stack is kept (function tokens), with the
+ * same rules as inside it (a leave closes the frames above its function, a
+ * leave of a function not on the stack is ignored, function 0 closes the
+ * top).  Nothing is booked.  0 or -ENOMEM.
+ */
+COLD static int before_window(struct vftr_replay *r, uint32_t process, uint32_t function,
+                              bool enter)
+{
+    struct proc *p = get_proc(r, process);
+
+    r->counts.outside++;
+    if (!p)
+        return -ENOMEM;
+    if (p->seen)                        /* time went back across the start */
+        return 0;
+    if (enter) {
+        if (vftr_reserve((void **)&p->pre, &p->cappre, p->npre, sizeof *p->pre) < 0)
+            return -ENOMEM;
+        p->pre[p->npre++] = function;
+        return 0;
+    }
+    for (size_t k = p->npre; k > 0; k--)
+        if (function == 0 || p->pre[k - 1] == function) {
+            p->npre = k - 1;
+            break;
+        }
+    return 0;
+}
+
+static inline int push(struct vftr_replay *r, struct proc *p, uint32_t function, uint64_t enter,
+                       uint64_t child);
+
+/* The frames open at the window start become calls under way (not counted
+ * as calls), entered at the start.  0 or -ENOMEM. */
+COLD static int open_pre(struct vftr_replay *r, struct proc *p)
+{
+    for (size_t k = 0; k < p->npre; k++) {
+        int rc = push(r, p, p->pre[k], r->start, 0);
+
+        if (rc < 0)
+            return rc;
+    }
+    p->npre = 0;
+    return 0;
+}
+
+/*
  * Common entry of enter/leave: window, process, monotonic time.  Returns
  * the process, or NULL with *rc set (0: event ignored, -errno: failure).
  */
@@ -250,7 +303,7 @@ static inline struct proc *begin_event(struct vftr_replay *r, uint32_t process, 
         *rc = -EINVAL;
         return NULL;
     }
-    if (*time < r->start || *time >= r->end) {
+    if (*time >= r->end) {
         r->counts.outside++;
         return NULL;
     }
@@ -262,6 +315,8 @@ static inline struct proc *begin_event(struct vftr_replay *r, uint32_t process, 
     if (!p->seen) {
         p->seen = true;
         p->first = p->last = *time;
+        if (p->npre && (*rc = open_pre(r, p)) < 0)
+            return NULL;
     } else if (*time < p->last) {
         r->counts.backwards++;
         *time = p->last;
@@ -293,7 +348,7 @@ static inline void pop(struct vftr_replay *r, struct proc *p, uint64_t t)
 
 /* Pushes a frame of `function` entered at `enter`, enclosing `child`. */
 static inline int push(struct vftr_replay *r, struct proc *p, uint32_t function, uint64_t enter,
-                uint64_t child)
+                       uint64_t child)
 {
     long fs = get_fs(r, p, function);
     uint32_t path = 0;
@@ -315,7 +370,11 @@ static inline int push(struct vftr_replay *r, struct proc *p, uint32_t function,
 int vftr_replay_enter(struct vftr_replay *r, uint32_t process, uint32_t function, uint64_t time)
 {
     int rc;
-    struct proc *p = begin_event(r, process, &time, &rc);
+    struct proc *p;
+
+    if (VFTR_UNLIKELY_BEFORE(r, time))
+        return r->finished ? -EINVAL : before_window(r, process, function, true);
+    p = begin_event(r, process, &time, &rc);
 
     if (!p)
         return rc;
@@ -368,7 +427,11 @@ COLD static int leave_slow(struct vftr_replay *r, struct proc *p, uint32_t funct
 int vftr_replay_leave(struct vftr_replay *r, uint32_t process, uint32_t function, uint64_t time)
 {
     int rc;
-    struct proc *p = begin_event(r, process, &time, &rc);
+    struct proc *p;
+
+    if (VFTR_UNLIKELY_BEFORE(r, time))
+        return r->finished ? -EINVAL : before_window(r, process, function, false);
+    p = begin_event(r, process, &time, &rc);
 
     if (!p)
         return rc;
@@ -390,7 +453,7 @@ int vftr_replay_open_call(struct vftr_replay *r, uint32_t process, uint32_t func
     p = get_proc(r, process);
     if (!p)
         return -ENOMEM;
-    if (p->seen)
+    if (p->seen || p->npre)
         return -EINVAL;
     if (enter < r->start)
         enter = r->start;
@@ -416,7 +479,18 @@ int vftr_replay_finish(struct vftr_replay *r)
     r->finished = true;
     for (size_t i = 0; i < r->nprocs; i++) {
         struct proc *p = &r->procs[i];
-        uint64_t t = r->end == UINT64_MAX ? p->last : r->end;
+        uint64_t t;
+
+        /* calls under way across the whole window (no event inside it) */
+        if (!p->seen && p->npre && r->end != UINT64_MAX) {
+            int rc = open_pre(r, p);
+
+            if (rc < 0)
+                return rc;
+            p->seen = true;
+            p->first = p->last = r->start;
+        }
+        t = r->end == UINT64_MAX ? p->last : r->end;
 
         r->counts.closed_at_end += p->depth;
         while (p->depth > 0)
@@ -507,5 +581,9 @@ const struct vftr_replay_counts *vftr_replay_counts(const struct vftr_replay *r)
 
 size_t vftr_replay_nprocesses(const struct vftr_replay *r)
 {
-    return r->nprocs;
+    size_t n = 0;
+
+    for (size_t i = 0; i < r->nprocs; i++)
+        n += r->procs[i].seen;
+    return n;
 }

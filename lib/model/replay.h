@@ -19,8 +19,17 @@
  *                (so inclusive never exceeds the process's wall time).
  *                Per call path every node is distinct (f/f is a path of its
  *                own), so path inclusive time is that of the node.
- *   - Events outside [start, end) are ignored (counts.outside): a caller may
- *     feed a whole trace and get the window's profile.
+ *   - Events before start move only the process's stack (nothing is
+ *     booked); the calls still open at start are then under way in the
+ *     window, from start on, exactly as if vftr_replay_open_call() had
+ *     put them there: not counted as calls, at their real call paths.  A
+ *     call that spans the whole window (no event of its process inside it)
+ *     gets the window's whole length.  Events at or after end are ignored.
+ *     Both kinds are counted in counts.outside.  So a caller feeds the
+ *     events from the trace start (or seeds the stacks at start with
+ *     vftr_replay_open_call() and feeds from there) and gets the window's
+ *     profile; feeding only the events inside [start, end) loses the calls
+ *     that enclose the whole window.
  *   - A Leave with an empty stack (its Enter was before the window, or is
  *     missing) opens an implied frame that starts at the window start (or,
  *     without a window start, at the process's first event) and that
@@ -97,7 +106,7 @@ int vftr_replay_leave(struct vftr_replay *r, uint32_t process, uint32_t function
  * way), outermost first and before any event of that process.  Its time
  * counts from max(enter, window start); it is not counted as a call.
  * Returns 0, -ENOMEM, or -EINVAL after finish or once the process has had
- * an event.
+ * an event (before the window too).
  */
 int vftr_replay_open_call(struct vftr_replay *r, uint32_t process, uint32_t function,
                           uint64_t enter);
@@ -139,7 +148,8 @@ const struct vftr_funcstat *vftr_replay_funcstats(const struct vftr_replay *r, s
 const struct vftr_pathstat *vftr_replay_paths(const struct vftr_replay *r, size_t *n);
 const struct vftr_replay_counts *vftr_replay_counts(const struct vftr_replay *r);
 
-/* Number of processes that had at least one event inside the window. */
+/* Number of processes that had at least one event inside the window (or
+ * a call under way across it). */
 size_t vftr_replay_nprocesses(const struct vftr_replay *r);
 
 #endif /* VFTR_MODEL_REPLAY_H */

@@ -197,6 +197,7 @@ struct rank {
     struct vftr_vfd_scan *msc;  /* the MPI records served to the matcher (shared open) */
     int32_t rank;
     uint64_t tps, start_ticks, start_ns, bytes;
+    uint64_t sample_ticks;      /* the header's sampling interval (0: every event) */
     int64_t start_rel;          /* start_ns - base_ns */
     int complete;
     struct thr *thr;
@@ -316,6 +317,7 @@ static long intern_func(struct vftr_vfdconv *c, const char *name, size_t len, ui
     i = (long)c->nfuncs;
     c->funcs[i].token = (uint32_t)i + 1;
     c->funcs[i].group = group;
+    c->funcs[i].flags = 0;
     c->funcs[i].scl = scl;
     c->funcs[i].name = strndup_safe(name, klen - 2);
     if (!c->funcs[i].name || vftr_u64map_put(&c->ftab.map, key, (uint32_t)i) < 0)
@@ -817,10 +819,12 @@ bad:
                     rec->offset, count - ch.left + 1, count);
 }
 
-/* Group of a function: MPI functions are flagged by capture. */
+/* Group of a function (MPI functions are flagged by capture) in the low
+ * byte, and VFTR_VFDCONV_FUNC_PRECISE shifted by 8. */
 static uint32_t func_group(uint32_t flags)
 {
-    return (flags & VFTR_VFD_FUNC_MPI) ? VFTR_VFDCONV_GROUP_MPI : VFTR_VFDCONV_GROUP_USER;
+    return ((flags & VFTR_VFD_FUNC_MPI) ? VFTR_VFDCONV_GROUP_MPI : VFTR_VFDCONV_GROUP_USER) |
+           ((flags & VFTR_VFD_FUNC_PRECISE) ? VFTR_VFDCONV_FUNC_PRECISE << 8 : 0);
 }
 
 /* Reads one file's records (the reader is positioned at the first chunk). */
@@ -926,6 +930,7 @@ static void scan_rank(struct rank *r, const char *path, size_t nfiles)
     info = vftr_vfd_reader_info(rd);
     r->rank = info->rank < 0 ? (nfiles == 1 ? 0 : -1) : info->rank;
     r->tps = info->ticks_per_second ? info->ticks_per_second : 1000000000;
+    r->sample_ticks = info->sample_ticks;
     r->start_ticks = info->start_ticks;
     r->start_ns = info->start_ns;
     r->complete = info->complete;
@@ -972,7 +977,9 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
             long fi;
 
             memcpy(a, p, sizeof a);
-            fi = intern_func(c, (const char *)p + sizeof a, h.len - sizeof a, a[1], 0);
+            fi = intern_func(c, (const char *)p + sizeof a, h.len - sizeof a, a[1] & 0xff, 0);
+            if (fi >= 0)
+                c->funcs[fi].flags |= a[1] >> 8;   /* precise on any rank */
             rc = fi < 0 ? (int)fi : vftr_u64map_put(&r->fmap, a[0], (uint32_t)fi);
             break;
         }
@@ -1601,6 +1608,7 @@ static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
     sput_str(b, r->scan_err);
     sput_str(b, r->path);
     sput64(b, r->tps);
+    sput64(b, r->sample_ticks);
     sput64(b, r->start_ticks);
     sput64(b, r->start_ns);
     sput64(b, r->bytes);
@@ -1641,6 +1649,7 @@ static int get_rank(struct sget *g, struct rank *r)
     r->scan_err = sget_str(g);
     r->path = sget_str(g);
     r->tps = sget64(g);
+    r->sample_ticks = sget64(g);
     r->start_ticks = sget64(g);
     r->start_ns = sget64(g);
     r->bytes = sget64(g);
@@ -2073,6 +2082,26 @@ uint64_t vftr_vfdconv_rank_bytes(const struct vftr_vfdconv *c, uint32_t rank)
 uint64_t vftr_vfdconv_rank_events(const struct vftr_vfdconv *c, uint32_t rank)
 {
     return rank < c->nranks ? c->ranks[rank].events : 0;
+}
+
+double vftr_vfdconv_sample_interval(const struct vftr_vfdconv *c)
+{
+    double most = 0;
+
+    for (size_t i = 0; i < c->nranks; i++) {
+        double s = (double)c->ranks[i].sample_ticks / (double)c->ranks[i].tps;
+
+        if (s > most)
+            most = s;
+    }
+    return most;
+}
+
+const char *vftr_vfdconv_group_name(uint32_t group)
+{
+    static const char *const names[] = { NULL, "user code", "MPI", "OpenMP" };
+
+    return group < sizeof names / sizeof names[0] ? names[group] : NULL;
 }
 
 /* ------------------------------------------------------------ replay */

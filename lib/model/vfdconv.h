@@ -110,8 +110,19 @@ struct vftr_vfdconv_proc {
     uint32_t rank, thread;
     char *name;                 /* "Rank 3" / "Rank 3 Thread 2" */
 };
+#define VFTR_VFDCONV_FUNC_PRECISE 1u   /* every call recorded in a sampled capture */
+
+/* How an OTF trace written from a sampled capture says so (vfd2otf writes,
+ * lib/model/source_otf.c reads): DefKeyValue records of these names (and
+ * tokens), the interval in ns in the key-value list of DefTimerResolution,
+ * the value 1 under the second key in that of each precise DefFunction. */
+#define VFTR_VFDCONV_KV_INTERVAL "vftr.sample_interval_ns"   /* OTF_UINT64 */
+#define VFTR_VFDCONV_KV_PRECISE "vftr.precise"               /* OTF_UINT8 */
+#define VFTR_VFDCONV_KEY_INTERVAL 1u
+#define VFTR_VFDCONV_KEY_PRECISE 2u
 struct vftr_vfdconv_func {
     uint32_t token, group, scl;
+    uint32_t flags;             /* VFTR_VFDCONV_FUNC_* */
     char *name;
 };
 struct vftr_vfdconv_group {     /* a communicator */
@@ -209,6 +220,14 @@ const struct vftr_vfdconv_stats *vftr_vfdconv_stats(const struct vftr_vfdconv *c
 const char *vftr_vfdconv_path(const struct vftr_vfdconv *c, uint32_t rank);
 uint64_t vftr_vfdconv_rank_bytes(const struct vftr_vfdconv *c, uint32_t rank);
 uint64_t vftr_vfdconv_rank_events(const struct vftr_vfdconv *c, uint32_t rank);
+
+/* The sampling interval of the capture in seconds (the largest of the
+ * ranks'), 0 when every event was recorded. */
+double vftr_vfdconv_sample_interval(const struct vftr_vfdconv *c);
+
+/* The name of function group token g ("user code", "MPI", "OpenMP"), NULL
+ * for another token. */
+const char *vftr_vfdconv_group_name(uint32_t group);
 
 /* The time of the first and the last event a replay of all ranks gives
  * (BeginProcess of the earliest thread, EndProcess of the latest), known

@@ -306,6 +306,7 @@ static int read_header(struct vftr_vfd_reader *r, char *err, size_t errlen)
     in->chunks = vfd_get64(h + VFD_H_CHUNKS);
     in->bytes = vfd_get64(h + VFD_H_BYTES);
     in->events_lost = vfd_get64(h + VFD_H_EVENTS_LOST);
+    in->sample_ticks = vfd_get64(h + VFD_H_SAMPLE_TICKS);
     in->signal = (int32_t)vfd_get32(h + VFD_H_SIGNAL);
     in->complete = !!(flags & VFD_FLAG_COMPLETE);
     in->capped = !!(flags & VFD_FLAG_CAPPED);

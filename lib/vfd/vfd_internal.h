@@ -41,6 +41,7 @@ enum {                          /* byte offsets in the file header */
     VFD_H_SIGNAL = 120,         /* i32 */
     VFD_H_RESERVED1 = 124,      /* u32, 0 */
     VFD_H_EVENTS_LOST = 128,    /* u64 */
+    VFD_H_SAMPLE_TICKS = 136,   /* u64: sampling interval, 0 = every event */
     VFD_H_HOST = 256,           /* VFTR_VFD_HOST_MAX bytes, NUL-padded */
     VFD_H_EXE = 512,            /* VFTR_VFD_EXE_MAX bytes, NUL-padded */
     VFD_H_END = 512 + VFTR_VFD_EXE_MAX, /* 2560: the rest up to 4096 is 0 */

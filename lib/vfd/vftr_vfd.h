@@ -215,6 +215,10 @@ struct vftr_vfd_info {
     uint64_t chunks;            /* chunks in the file } close/abandon from what  */
     uint64_t bytes;             /* file size          } put() wrote              */
     uint64_t events_lost;       /* events not recorded (e.g. past the size cap) */
+    /* sampled recording: an ENTER or EXIT was written only when this many
+     * ticks had passed since the thread's last written event (or for a
+     * precise function); 0: every event was written */
+    uint64_t sample_ticks;
     int32_t  signal;            /* signal that ended the run, 0 if none */
     int      complete;          /* header rewritten at close */
     int      capped;            /* tracing stopped at the size cap */

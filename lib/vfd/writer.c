@@ -53,6 +53,7 @@ static void encode_header(uint8_t *h, const struct vftr_vfd_info *in, uint64_t e
     vfd_put64(h + VFD_H_BYTES, bytes);
     vfd_put32(h + VFD_H_SIGNAL, (uint32_t)in->signal);
     vfd_put64(h + VFD_H_EVENTS_LOST, in->events_lost);
+    vfd_put64(h + VFD_H_SAMPLE_TICKS, in->sample_ticks);
     /* strnlen keeps the last byte of each field a NUL. */
     memcpy(h + VFD_H_HOST, in->host, strnlen(in->host, VFTR_VFD_HOST_MAX - 1));
     memcpy(h + VFD_H_EXE, in->exe, strnlen(in->exe, VFTR_VFD_EXE_MAX - 1));

@@ -142,7 +142,7 @@ fi
 
 # ---- bad traces: message, non-zero exit, terminal untouched
 start 200 24 "$tmp/nothere"
-check "missing trace: message" 'vftr-tui: .*nothere: cannot open trace \(No such file or directory\)'
+check "missing trace: message" 'vftr-tui: .*nothere\.otf: cannot open trace \(No such file or directory\)'
 check "missing trace: exit 1" '^EXIT=1$'
 check "missing trace: terminal fine" '^icanon echo *$'
 

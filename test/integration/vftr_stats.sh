@@ -6,13 +6,14 @@
 #      P1 main 0..100 { a 10..30, b 40..70 { a 45..50 } }
 #         main excl 100-20-30 = 50; a calls 2, excl 20+5 = 25; b excl 25, incl 30
 #      P2 main 0..40 { f 5..35 { f 10..20 } }
-#         main excl 10; f calls 2, excl 20+10 = 30, incl 30 (recursion once)
+#         main excl 10; f calls 2, excl 20+10 = 30, incl 30+10 = 40 (each
+#         call's inclusive time, the nested one's too; per call 20)
 #      P3 main 0.. { a 20.. { b 60..60 } }, open: closed at its last event 60
 #         main excl 20, incl 60; a excl 40; b calls 1, time 0
 #    Sums: main calls 3, excl 80, incl 200, min 10, max 50, avg 80/3,
 #    imbalance (50-26.667)/50 = 0.4667; a 3/65/65, min 25 max 40 avg 32.5,
 #    imbalance 7.5/40 = 0.1875; b 2/25/30, min 0 max 25, imbalance 0.5;
-#    f 2/30/30.  Total = 200 ticks = 100 %.  -> test/data/stats/fixture.csv
+#    f 2/30/40.  Total = 200 ticks = 100 %.  -> test/data/stats/fixture.csv
 #    Window --time 45: --process 1: a 45..50 (5, 1 call); b implied from 45,
 #    excl 25-5 = 20, calls 0; main implied from 45, 55 incl, excl 55-25 = 30.
 #    Total 55 ticks.  -> test/data/stats/fixture-window.csv

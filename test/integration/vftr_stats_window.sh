@@ -15,10 +15,11 @@
 #    [10,65): P1 main top 30..40 (10), a 10..30 + 45..50 (2 calls, 25),
 #      b 40..65 (25 incl, 20 excl); P2 main 10..40 (30 incl, top 35..40 = 5),
 #      f outer (entered at 5) top 20..35 = 15 + inner 10..20 = 10 (1 call;
-#      incl 25 once, or 25 + 10 = 35 summed per call as summaries do);
+#      incl 25 + 10 = 35 summed per call, as summaries hold it and as every
+#      vftr profile counts it, whatever records the trace has);
 #      P3 main 10..65 (55, top 10..20 = 10), a 20..65 (45), b 1 call.
 #      -> main 0 0.025 0.140; a 3 0.070 0.070; b 2 0.020 0.025;
-#         f 1 0.025 0.035 (summaries) / 0.025 (snapshots only)
+#         f 1 0.025 0.035
 #    [50,65) = S(65) - S(45) - P([45,50)): a 0 0.015 0.015 (P3 only);
 #      b 1 0.015 0.015; main 0 0 0.030.
 # 2. test/stats/stats_gen (closed-form profile, see its header): 2 ranks x 2
@@ -78,14 +79,19 @@ for w in ref vftr; do
     base="a 3 0.070000 0.070000;b 2 0.020000 0.025000;"
     check "[10,65) from summaries: f incl summed per call ($w-written)" \
           "${base}f 1 0.025000 0.035000;main 0 0.025000 0.140000;" "$(rows "$tmp/$w-all" -t 10:65)"
-    check "[10,65) from snapshots: f incl once ($w-written)" \
-          "${base}f 1 0.025000 0.025000;main 0 0.025000 0.140000;" "$(rows "$tmp/$w-snap" -t 10:65)"
+    # one window, one profile, whatever records the trace carries: from the
+    # snapshots, and from the events alone, f's inclusive time is summed
+    # per call exactly as the summaries hold it
+    check "[10,65) from snapshots: the figures of the summaries ($w-written)" \
+          "${base}f 1 0.025000 0.035000;main 0 0.025000 0.140000;" "$(rows "$tmp/$w-snap" -t 10:65)"
+    check "[10,65) from the events alone: the figures of the summaries ($w-written)" \
+          "${base}f 1 0.025000 0.035000;main 0 0.025000 0.140000;" "$(rows "$tmp/$w" -t 10:65)"
     "$STATS" -v -t 45:65 "$tmp/$w-all" 2>"$tmp/err" >/dev/null
     check "--verbose: [45,65) taken from the summaries alone ($w-written)" 1 \
           "$(grep -c 'window from summaries (2 summary reads, 0 replays' "$tmp/err")"
     "$STATS" -v -t 45:65 "$tmp/$w-snap" 2>"$tmp/err" >/dev/null
     check "--verbose: [45,65) from the snapshot at 45 ($w-written)" 1 \
-          "$(grep -c 'window from snapshot' "$tmp/err")"
+          "$(grep -c 'window from the nearest snapshot' "$tmp/err")"
 done
 check "process selection applies to summaries" "a 1 0.005000 0.005000;b 0 0.015000 0.020000;main 0 0.000000 0.020000;" \
       "$(rows "$tmp/ref-all" -t 45:65 -p 1)"
@@ -123,8 +129,10 @@ for w in ref vftr; do
           "$("$STATS" --csv --fold-threads "$tmp/g$w" | awk -F, 'NR > 1 { printf "%s%s", s, $11; s = " " }')"
     check "--fold-threads: a rank's work is its 3 processes' ($w-written)" "0.240000" \
           "$("$STATS" --csv -F -m '^work$' "$tmp/g$w" | awk -F, 'NR > 1 { print $7 }')"
-    check "without folding: 6 processes ($w-written)" "6 6 6" \
+    check "folded by default: 2 ranks ($w-written)" "2 2 2" \
           "$("$STATS" --csv "$tmp/g$w" | awk -F, 'NR > 1 { printf "%s%s", s, $11; s = " " }')"
+    check "--threads: 6 processes ($w-written)" "6 6 6" \
+          "$("$STATS" --csv --threads "$tmp/g$w" | awk -F, 'NR > 1 { printf "%s%s", s, $11; s = " " }')"
 done
 cmp -s <("$STATS" --csv -t 50004:150006 "$tmp/gref-all") <("$STATS" --csv -t 50004:150006 "$tmp/gvftr-all") \
     && pass "reference- and vftr-written traces give the same window profile" \
@@ -167,7 +175,7 @@ if [ -x "$BUILD/bin/vftr-run" ] && [ -x "$CAPDIR/cap_fib" ] && [ -x "$CAPDIR/cap
     check ".vfd --callpath: fib nests 20 deep under main" 21 \
           "$("$STATS" --csv -C "$tmp/fib" | awk -F, 'NR > 1 && $4 > m { m = $4 } END { print m }')"
     "$STATS" --messages "$tmp/thr" >/dev/null 2>"$tmp/err"
-    check ".vfd --messages: usage error" 2 "$?"
+    check ".vfd --messages: read like an OTF trace's" 0 "$?"
     head -c 5000 "$tmp/fib"/*.vfd >"$tmp/bad.vfd"
     printf 'garbage' >"$tmp/bad2.vfd"
     "$STATS" "$tmp/bad2.vfd" >/dev/null 2>"$tmp/err"; rc=$?

@@ -240,10 +240,11 @@ END_TEST
 /*
  * Window [20, 60) over the whole trace
  *   main 0..80 { a 10..30, b 40..50, c 55..70 }
- * Ignored (outside): enter main, enter a, leave c, leave main = 4.
- * Leave a at 30 with an empty stack: implied a from 20 -> a excl 10, calls 0.
+ * Outside: enter main, enter a (they set the stack at 20), leave c, leave
+ * main = 4.  main and a are under way at 20: a 20..30 -> excl 10, calls 0.
  * b: calls 1, 10.  c: entered at 55, closed at the window end 60: excl 5.
- * main is never seen inside the window (both its events are outside): no row.
+ * main spans the window: incl 40, excl 40 - 10 - 10 - 5 = 15, calls 0
+ * (both its events are outside the window, yet its time is inside).
  */
 START_TEST(window_cuts_calls_in_half)
 {
@@ -261,13 +262,53 @@ START_TEST(window_cuts_calls_in_half)
     expect(r, 1, A, 0, 10, 10);
     expect(r, 1, B, 1, 10, 10);
     expect(r, 1, C, 1, 5, 5);
+    expect(r, 1, MAIN, 0, 15, 40);
     const struct vftr_replay_counts *c = vftr_replay_counts(r);
     ck_assert_uint_eq(c->outside, 4);
-    ck_assert_uint_eq(c->implied_enters, 1);
-    ck_assert_uint_eq(c->closed_at_end, 1);
+    ck_assert_uint_eq(c->implied_enters, 0);
+    ck_assert_uint_eq(c->closed_at_end, 2);
     size_t n;
     vftr_replay_funcstats(r, &n);
+    ck_assert_uint_eq(n, 4);
+    vftr_replay_free(r);
+}
+END_TEST
+
+/*
+ * Calls that enclose the whole window and have no event inside it: window
+ * [20, 60); process 1: main 0..100 { wait 5..90 }; process 2: main 0..100
+ * { compute 10..15 }, then nothing until 100.  Process 1: wait 40 excl,
+ * main 0 excl 40 incl; process 2: main 40 excl (compute is before the
+ * window).  The call paths are the real ones: main/wait has main as parent.
+ */
+START_TEST(window_inside_one_call)
+{
+    struct vftr_replay *r = vftr_replay_new(20, 60);
+    size_t n;
+
+    EN(r, 1, MAIN, 0);
+    EN(r, 2, MAIN, 0);
+    EN(r, 1, A, 5);
+    EN(r, 2, B, 10);
+    LV(r, 2, B, 15);
+    LV(r, 1, A, 90);
+    LV(r, 1, MAIN, 100);
+    LV(r, 2, MAIN, 100);
+    ck_assert_int_eq(vftr_replay_finish(r), 0);
+    expect(r, 1, A, 0, 40, 40);
+    expect(r, 1, MAIN, 0, 0, 40);
+    expect(r, 2, MAIN, 0, 40, 40);
+    vftr_replay_funcstats(r, &n);
     ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(vftr_replay_nprocesses(r), 2);
+    const struct vftr_pathstat *p = vftr_replay_paths(r, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(p[0].function, MAIN);
+    ck_assert_uint_eq(p[0].parent, 0);
+    ck_assert_uint_eq(p[0].incl, 80);
+    ck_assert_uint_eq(p[1].function, A);
+    ck_assert_uint_eq(p[1].parent, 1);
+    ck_assert_uint_eq(p[1].excl, 40);
     vftr_replay_free(r);
 }
 END_TEST
@@ -430,6 +471,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, deep_nesting);
     tcase_add_test(tc, equal_time_stamps);
     tcase_add_test(tc, window_cuts_calls_in_half);
+    tcase_add_test(tc, window_inside_one_call);
     tcase_add_test(tc, implied_frames_enclose_completed_calls);
     tcase_add_test(tc, open_calls_from_a_snapshot);
     tcase_add_test(tc, mismatched_leaves_and_open_calls);

@@ -336,7 +336,7 @@ START_TEST(test_bad_traces)
     ck_assert_ptr_nonnull(strstr(err, "No such file"));
     snprintf(path, sizeof path, "%s/empty", fixture_dir());
     ck_assert_ptr_null(tui_model_open(path, err, sizeof err));
-    ck_assert_str_eq(err, "the trace has no events");
+    ck_assert_ptr_nonnull(strstr(err, ": the trace has no events"));
 }
 END_TEST
 

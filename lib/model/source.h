@@ -1,0 +1,225 @@
+/*
+ * source.h — one way into every trace vftr reads.  A source is a trace of
+ * any supported format, opened once, that every tool reads the same way:
+ * its definitions (processes with their rank and thread, functions with
+ * their group, function groups, collective operations), what it says about
+ * its own recording (resolution, time span, sampling), windows of its events
+ * with the state at the window's start, and — through one function for
+ * every format — the profile of any window.  Tools never read a format
+ * themselves: two routes to one figure would drift apart.
+ *
+ * Formats (one backend each, chosen by vftr_source_open from its operands):
+ *   OTF 1.x   "foo" or "foo.otf" (lib/otf, lib/model/window.h);
+ *   .vfd      capture's raw files: FILE.vfd operands or a run directory
+ *             (vfdfiles.h says which files are taken), read through the
+ *             conversion engine (vfdconv.h), so that a run's .vfd files give
+ *             exactly what their OTF conversion gives: the same process and
+ *             function tokens, Enter/Leave pairs (OpenMP regions included),
+ *             matched messages, aligned clocks, times in ns from the run's
+ *             first event.
+ *
+ * Times are the trace's ticks (vftr_source_info()->resolution per second);
+ * a window [a, b) uses absolute tick values, b == UINT64_MAX for an open
+ * end.  Process tokens are OTF's (for .vfd input those vfd2otf writes:
+ * thread t of rank r is (t << 20) + r + 1).
+ *
+ * Errors: 0 / -errno with one lower-case line in err that names the file
+ * (and the offset, where the format has one).  Warnings (a file skipped, a
+ * rank cut short) go to opts->warn prefixed with opts->prog, once, at open.
+ * Ownership: the source owns everything it returns (valid until
+ * vftr_source_free).  Threads: a source is used by one thread at a time.
+ */
+#ifndef VFTR_MODEL_SOURCE_H
+#define VFTR_MODEL_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "replay.h"
+#include "summary.h"
+#include "window.h"
+#include "util/proclist.h"
+
+enum vftr_source_kind {
+    VFTR_SOURCE_OTF = 1,
+    VFTR_SOURCE_VFD = 2,
+};
+
+struct vftr_source_opts {
+    FILE *warn;                 /* warnings; NULL: none */
+    const char *prog;           /* prefix of messages and warnings, e.g. "vftr-stats" */
+    unsigned jobs;              /* threads a read may use; 0: the online CPUs */
+};
+
+/* What the trace says about itself. */
+struct vftr_source_info {
+    enum vftr_source_kind kind;
+    const char *name;           /* "run.otf", "run/" or "app_0.vfd": for messages */
+    uint64_t resolution;        /* ticks per second (0: the trace does not say) */
+    uint64_t first, last;       /* first and last event time stamps; 0, 0 without events */
+    int have_events;
+    /* Sampled recording: capture wrote an event only when this many
+     * seconds had passed since the thread's last one (0: every event), and
+     * every call of the functions flagged VFTR_SOURCE_FN_PRECISE. */
+    double sample_interval;
+    size_t nsummaries, nsnapshots;   /* OTF: summary and snapshot times known */
+    size_t nfiles;              /* .vfd: files read */
+};
+
+/* Process.  rank and thread are numbered from 0; for a trace that does not
+ * say (a third-party OTF trace), a process without parent is a rank, its
+ * children are its threads from 1, both in token order. */
+struct vftr_source_proc {
+    uint32_t token, parent;     /* parent 0: none */
+    uint32_t rank, thread;
+    const char *name;
+};
+
+enum {
+    VFTR_SOURCE_FN_PRECISE = 1u << 0,   /* sampled trace: every call recorded */
+};
+
+struct vftr_source_func {
+    uint32_t token, group;      /* group: a function group token, 0 if none */
+    unsigned flags;             /* VFTR_SOURCE_FN_* */
+    const char *name;
+};
+
+struct vftr_source_name {       /* function groups, collective operations */
+    uint32_t token;
+    const char *name;
+};
+
+struct vftr_source_counter {
+    uint32_t token;
+    const char *name, *unit;
+};
+
+struct vftr_source;
+
+/*
+ * Opens the trace named by the n operands: one OTF trace name, or any
+ * number of .vfd files and run directories.  *out (free with
+ * vftr_source_free) or -errno: -ENOENT (no such trace), -EINVAL (operands of
+ * both kinds, several OTF traces, files of different runs, a rank given
+ * twice), -EBADMSG/-EIO (unreadable), -ENOMEM.
+ */
+int vftr_source_open(struct vftr_source **out, const char *const *operands, size_t n,
+                     const struct vftr_source_opts *opts, char *err, size_t errlen);
+void vftr_source_free(struct vftr_source *s);     /* NULL-safe */
+
+/* Is the operand a .vfd input (a .vfd or .tmpvfd file, or a directory)? */
+int vftr_source_is_vfd(const char *operand);
+
+const struct vftr_source_info *vftr_source_info(const struct vftr_source *s);
+
+/* Definitions, in token order. */
+const struct vftr_source_proc *vftr_source_procs(const struct vftr_source *s, size_t *n);
+const struct vftr_source_func *vftr_source_funcs(const struct vftr_source *s, size_t *n);
+const struct vftr_source_name *vftr_source_groups(const struct vftr_source *s, size_t *n);
+const struct vftr_source_name *vftr_source_collops(const struct vftr_source *s, size_t *n);
+const struct vftr_source_counter *vftr_source_counters(const struct vftr_source *s, size_t *n);
+
+/* The window (window.h) of an OTF source, for the reads only OTF's records
+ * offer (snapshot samples, summaries at a time); NULL for other formats.
+ * Borrowed: valid until vftr_source_free. */
+struct vftr_window *vftr_source_window(struct vftr_source *s);
+
+/* Lookups by token: NULL when the trace defines none. */
+const struct vftr_source_proc *vftr_source_proc(const struct vftr_source *s, uint32_t token);
+const struct vftr_source_func *vftr_source_func(const struct vftr_source *s, uint32_t token);
+const char *vftr_source_group_name(const struct vftr_source *s, uint32_t token);
+const char *vftr_source_collop_name(const struct vftr_source *s, uint32_t token);
+
+/* The process a thread is folded into: its outermost ancestor (the rank's
+ * own process); a process without parent is itself.  A vftr_procmap_fn
+ * (summary.h) with the source as its argument. */
+uint32_t vftr_source_rank_process(void *source, uint32_t process);
+
+/*
+ * The window [a, b) of the processes in procs (NULL: all), through h as
+ * window.h describes it: the calls under way at a (open_frame) and the
+ * messages in flight (open_message), then the events with a <= time < b in
+ * time order.  With VFTR_SOURCE_EVENTS_ONLY the state at a is not
+ * delivered (and not computed).  stats (may be NULL) says what it cost.
+ * Returns 0, the first non-zero value of a callback, or -errno.
+ */
+#define VFTR_SOURCE_EVENTS_ONLY 1u
+int vftr_source_read(struct vftr_source *s, uint64_t a, uint64_t b,
+                     const struct vftr_proclist *procs, unsigned flags,
+                     const struct vftr_window_handler *h, struct vftr_window_stats *stats,
+                     char *err, size_t errlen);
+
+/*
+ * The profile of a window: every tool's profile comes from here.
+ *
+ * The figures are those of a call-stack replay (replay.h) of the window's
+ * events with the stacks at its start as they are (calls under way at a
+ * count from a, calls still open at b end at b): per (process, function)
+ * calls, exclusive and inclusive time, and, with VFTR_PROFQ_PATHS, the call
+ * paths.  How they are computed is the backend's business and does not
+ * change them: an OTF trace with summaries at or near the edges takes
+ * p(b) - p(a) from them plus the events between a summary and an edge;
+ * otherwise the events are replayed from the nearest snapshot before a, or
+ * from the trace start.
+ *
+ * Inclusive time of a function is summed over its calls, nested recursive
+ * calls too (VFTR_REPLAY_INCL_PER_CALL: what OTF's FunctionSummary records
+ * hold, so summaries and events give one figure, and incl/calls is the
+ * mean inclusive time of a call); per call path every node is distinct
+ * anyway.  With VFTR_PROFQ_INCL_ONCE a token counts once while any of its
+ * calls is active (the time it was on the stack: what a function group
+ * needs); summaries cannot give that, so such a query replays events.
+ */
+#define VFTR_PROFQ_PATHS 1u          /* keep the call paths (res->paths) */
+#define VFTR_PROFQ_INCL_ONCE 2u      /* inclusive time once per active token */
+struct vftr_profq {
+    uint64_t a, b;                   /* the window; 0, UINT64_MAX: all */
+    const struct vftr_proclist *procs;    /* NULL: every process */
+    /* the token figures are booked under: NULL for the function itself */
+    uint32_t (*token)(void *arg, uint32_t function);
+    vftr_procmap_fn *process;        /* NULL: every process on its own */
+    void *arg;
+    unsigned flags;                  /* VFTR_PROFQ_* */
+};
+
+struct vftr_profq_result {
+    struct vftr_fsacc *acc;          /* per (mapped process, token): owned by the result */
+    struct vftr_replay *paths;       /* VFTR_PROFQ_PATHS: finished replay (its paths) */
+    const char *method;              /* "events", "summaries", "snapshots" */
+    int nsums, npieces;              /* summary reads, replays from snapshots */
+    uint64_t bytes;                  /* bytes read */
+    uint64_t replayed;               /* events read to reach the window start */
+    uint64_t delivered;              /* events inside the window */
+    uint64_t negative;               /* summary differences that came out negative */
+    unsigned jobs, streams;          /* threads and streams of an event replay */
+};
+
+/* Computes *res (released with vftr_profq_release).  0 or -errno. */
+int vftr_source_profile(struct vftr_source *s, const struct vftr_profq *q,
+                        struct vftr_profq_result *res, char *err, size_t errlen);
+void vftr_profq_release(struct vftr_profq_result *res);
+
+/*
+ * The event route of vftr_source_profile, for a caller that reads the
+ * window itself and wants its profile from the same read (vftr-tui draws
+ * the timeline and takes the profile in one pass): feed it what a window
+ * read delivers (open frames, then the events of [q->a, q->b) in each
+ * process's time order), then vftr_profbuild_finish() fills *res exactly
+ * as vftr_source_profile would.  q is copied (its procs and arg borrowed).
+ * Functions return 0 or -errno; new returns NULL + errno.
+ */
+struct vftr_profbuild;
+struct vftr_profbuild *vftr_profbuild_new(const struct vftr_profq *q);
+void vftr_profbuild_free(struct vftr_profbuild *b);        /* NULL-safe */
+int vftr_profbuild_open_frame(struct vftr_profbuild *b, uint32_t process, uint32_t function,
+                              uint64_t enter);
+int vftr_profbuild_enter(struct vftr_profbuild *b, uint64_t time, uint32_t process,
+                         uint32_t function);
+int vftr_profbuild_leave(struct vftr_profbuild *b, uint64_t time, uint32_t process,
+                         uint32_t function);
+/* *res (empty or released) gets the profile; b is spent (free it). */
+int vftr_profbuild_finish(struct vftr_profbuild *b, struct vftr_profq_result *res);
+
+#endif /* VFTR_MODEL_SOURCE_H */

@@ -1,0 +1,490 @@
+/*
+ * source_vfd.c — the .vfd backend of source.h: a run's files (vfdfiles.h)
+ * read through the conversion engine (vfdconv.h), whose event stream is
+ * exactly what vfd2otf writes, so every figure of the .vfd route is the
+ * figure of the OTF route.
+ *
+ * A window read replays the selected ranks from the run's start (a .vfd
+ * has no snapshots): before a it keeps the call stacks and the messages in
+ * flight, at a it hands them over, then it delivers the events up to b and
+ * stops.  A profile replays groups of ranks in parallel threads, each into
+ * its own replay (replay.h, fed from the start so that calls enclosing the
+ * window count), merged at the end.
+ */
+#include "source_impl.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "vfdconv.h"
+#include "vfdfiles.h"
+#include "util/errmsg.h"
+#include "vfd/vftr_vfd_ext.h"
+
+struct vfd_impl {
+    struct vftr_vfdconv *conv;
+    struct vftr_vfdfiles files;
+    uint32_t *ranks;                  /* rank numbers in index order (vfdconv's) */
+    size_t nranks;
+};
+
+static struct vfd_impl *impl(const struct vftr_source *s)
+{
+    return s->impl;
+}
+
+static void vfd_free(struct vftr_source *s)
+{
+    struct vfd_impl *v = impl(s);
+
+    if (!v)
+        return;
+    vftr_vfdconv_free(v->conv);
+    vftr_vfdfiles_release(&v->files);
+    free(v->ranks);
+    free(v);
+    s->impl = NULL;
+}
+
+/* Rank indices (vftr_vfdconv_replay's) with a process in procs (NULL: all):
+ * *out malloc'ed, *n of them.  0 or -ENOMEM. */
+static int select_ranks(const struct vftr_source *s, const struct vftr_proclist *procs,
+                        uint32_t **out, size_t *n)
+{
+    const struct vfd_impl *v = impl(s);
+    uint32_t *r = malloc((v->nranks ? v->nranks : 1) * sizeof *r);
+
+    *n = 0;
+    if (!r)
+        return -ENOMEM;
+    for (size_t i = 0; i < v->nranks; i++) {
+        int want = procs == NULL;
+
+        for (size_t k = 0; !want && k < s->nprocs; k++)
+            want = s->procs[k].rank == v->ranks[i] &&
+                   vftr_proclist_contains(procs, s->procs[k].token);
+        if (want)
+            r[(*n)++] = (uint32_t)i;
+    }
+    *out = r;
+    return 0;
+}
+
+/* ------------------------------------------------------------ window reads */
+
+struct open_call { uint32_t function; uint64_t enter; };
+struct stack { uint32_t process; struct open_call *v; size_t n, cap; };
+struct pending { uint64_t time; uint32_t sender, receiver, comm, tag; uint64_t bytes; };
+
+struct wread {
+    const struct vftr_window_handler *h;
+    const struct vftr_proclist *procs;
+    uint64_t a, b;
+    int state;                        /* deliver the state at a */
+    int started;                      /* the state was delivered (or is not wanted) */
+    int hrc;                          /* a callback's non-zero value */
+    struct stack *stacks;             /* per process, in order of first event */
+    size_t nstacks, capstacks;
+    struct vftr_u64map smap;          /* process -> stack index */
+    struct pending *msgs;             /* sends before a not yet received */
+    size_t nmsgs, capmsgs;
+    struct vftr_window_stats *st;
+};
+
+static struct stack *stack_of(struct wread *w, uint32_t process)
+{
+    long i = vftr_u64map_get(&w->smap, process);
+
+    if (i >= 0)
+        return &w->stacks[i];
+    if (vftr_reserve((void **)&w->stacks, &w->capstacks, w->nstacks, sizeof *w->stacks) < 0 ||
+        vftr_u64map_put(&w->smap, process, (uint32_t)w->nstacks) < 0)
+        return NULL;
+    w->stacks[w->nstacks] = (struct stack){ process, NULL, 0, 0 };
+    return &w->stacks[w->nstacks++];
+}
+
+/* Before a: the state only. */
+static int keep_state(struct wread *w, const struct vftr_vfdconv_event *e)
+{
+    struct stack *s;
+
+    switch (e->type) {
+    case VFTR_VFDCONV_ENTER:
+        if (!(s = stack_of(w, e->process)) ||
+            vftr_reserve((void **)&s->v, &s->cap, s->n, sizeof *s->v) < 0)
+            return -ENOMEM;
+        s->v[s->n++] = (struct open_call){ e->function, e->time };
+        return 0;
+    case VFTR_VFDCONV_LEAVE:
+        if (!(s = stack_of(w, e->process)))
+            return -ENOMEM;
+        for (size_t k = s->n; k > 0; k--)
+            if (s->v[k - 1].function == e->function) {
+                s->n = k - 1;
+                break;
+            }
+        return 0;
+    case VFTR_VFDCONV_SEND:
+        if (!w->h->open_message)
+            return 0;
+        if (vftr_reserve((void **)&w->msgs, &w->capmsgs, w->nmsgs, sizeof *w->msgs) < 0)
+            return -ENOMEM;
+        w->msgs[w->nmsgs++] = (struct pending){ e->time, e->process, e->peer, e->group, e->tag,
+                                                e->bytes };
+        return 0;
+    case VFTR_VFDCONV_RECV:
+        /* the oldest matching send (the engine matched them in this order) */
+        for (size_t k = 0; k < w->nmsgs; k++) {
+            const struct pending *m = &w->msgs[k];
+
+            if (m->sender == e->peer && m->receiver == e->process && m->comm == e->group &&
+                m->tag == e->tag) {
+                memmove(&w->msgs[k], &w->msgs[k + 1], (w->nmsgs - k - 1) * sizeof *w->msgs);
+                w->nmsgs--;
+                break;
+            }
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int cmp_stack(const void *x, const void *y)
+{
+    const struct stack *a = x, *b = y;
+
+    return (a->process > b->process) - (a->process < b->process);
+}
+
+/* Hands the state at a over: open frames per process (ascending, outermost
+ * first), then the messages in flight. */
+static int deliver_state(struct wread *w)
+{
+    const struct vftr_window_handler *h = w->h;
+    int rc = 0;
+
+    w->started = 1;
+    if (!w->state)
+        return 0;
+    if (w->nstacks)
+        qsort(w->stacks, w->nstacks, sizeof *w->stacks, cmp_stack);
+    for (size_t i = 0; i < w->nstacks && rc == 0; i++)
+        for (size_t k = 0; k < w->stacks[i].n && rc == 0 && h->open_frame; k++)
+            rc = h->open_frame(h->arg, w->stacks[i].process, w->stacks[i].v[k].function,
+                               w->stacks[i].v[k].enter, (uint32_t)k + 1);
+    for (size_t k = 0; k < w->nmsgs && rc == 0 && h->open_message; k++) {
+        const struct pending *m = &w->msgs[k];
+
+        rc = h->open_message(h->arg, m->time, m->sender, m->receiver, m->comm, m->tag,
+                             (uint32_t)(m->bytes > UINT32_MAX ? UINT32_MAX : m->bytes));
+    }
+    return rc;
+}
+
+static uint32_t len32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static int deliver(struct wread *w, const struct vftr_vfdconv_event *e)
+{
+    const struct vftr_window_handler *h = w->h;
+
+    switch (e->type) {
+    case VFTR_VFDCONV_ENTER:
+        return h->enter ? h->enter(h->arg, e->time, e->process, e->function) : 0;
+    case VFTR_VFDCONV_LEAVE:
+        return h->leave ? h->leave(h->arg, e->time, e->process, e->function) : 0;
+    case VFTR_VFDCONV_SEND:
+        return h->send ? h->send(h->arg, e->time, e->process, e->peer, e->group, e->tag,
+                                 len32(e->bytes)) : 0;
+    case VFTR_VFDCONV_RECV:
+        return h->recv ? h->recv(h->arg, e->time, e->process, e->peer, e->group, e->tag,
+                                 len32(e->bytes)) : 0;
+    case VFTR_VFDCONV_COLL_BEGIN:
+        return h->coll_begin ? h->coll_begin(h->arg, e->time, e->process, e->op, e->match,
+                                             e->group, e->root, e->bytes, e->received) : 0;
+    case VFTR_VFDCONV_COLL_END:
+        return h->coll_end ? h->coll_end(h->arg, e->time, e->process, e->match) : 0;
+    default:
+        return 0;
+    }
+}
+
+/* The engine stops on a negative value: a callback's own value (any
+ * non-zero) is kept aside and the replay stopped with this one. */
+#define STOP (-ECANCELED)
+
+static int wread_event(void *ctx, const struct vftr_vfdconv_event *e)
+{
+    struct wread *w = ctx;
+    int rc;
+
+    if (e->time >= w->b)
+        return STOP;
+    if (w->procs && !vftr_proclist_contains(w->procs, e->process))
+        return 0;
+    if (e->time < w->a) {
+        w->st->replayed++;
+        return w->state ? keep_state(w, e) : 0;
+    }
+    if (!w->started && (rc = deliver_state(w)) != 0) {
+        w->hrc = rc;
+        return STOP;
+    }
+    w->st->delivered++;
+    rc = deliver(w, e);
+    if (rc) {
+        w->hrc = rc;
+        return STOP;
+    }
+    return 0;
+}
+
+static void wread_progress(void *ctx, uint64_t bytes)
+{
+    struct wread *w = ctx;
+
+    w->st->bytes_read = bytes;
+}
+
+static int vfd_read(struct vftr_source *s, uint64_t a, uint64_t b,
+                    const struct vftr_proclist *procs, unsigned flags,
+                    const struct vftr_window_handler *h, struct vftr_window_stats *st, char *err,
+                    size_t errlen)
+{
+    struct vfd_impl *v = impl(s);
+    struct wread w = { .h = h, .procs = procs, .a = a, .b = b,
+                       .state = !(flags & VFTR_SOURCE_EVENTS_ONLY), .st = st };
+    struct vftr_vfdconv_consumer cons = { wread_event, wread_progress, &w, NULL };
+    uint32_t *ranks = NULL;
+    size_t nr;
+    int rc;
+
+    *st = (struct vftr_window_stats){ 0 };
+    rc = select_ranks(s, procs, &ranks, &nr);
+    if (rc < 0)
+        return vftr_errmsg(err, errlen, rc, "out of memory");
+    if (nr == 0 && procs) {
+        free(ranks);
+        return vftr_errmsg(err, errlen, -ENOENT, "none of the selected processes is in the run");
+    }
+    rc = vftr_vfdconv_replay(v->conv, ranks, nr, &cons, NULL, err, errlen);
+    if (rc == STOP)
+        rc = w.hrc;
+    else if (rc == 0 && !w.started)
+        rc = deliver_state(&w);        /* the window lies after the last event */
+    if (rc == -ENOMEM && err && !err[0])
+        vftr_errmsg(err, errlen, rc, "out of memory");
+    for (size_t i = 0; i < w.nstacks; i++)
+        free(w.stacks[i].v);
+    free(w.stacks);
+    free(w.msgs);
+    vftr_u64map_release(&w.smap);
+    free(ranks);
+    return rc;
+}
+
+/* ------------------------------------------------------------ profiles */
+
+struct pjob {
+    const struct vftr_source *s;
+    const struct vftr_profq *q;
+    const uint32_t *ranks;
+    size_t nranks;
+    struct vftr_replay *replay;
+    uint64_t bytes;
+    int rc;
+    char err[VFTR_ERRMSG_MAX];
+};
+
+static int pjob_event(void *ctx, const struct vftr_vfdconv_event *e)
+{
+    struct pjob *j = ctx;
+    const struct vftr_profq *q = j->q;
+    uint32_t f;
+
+    if (e->time >= q->b)
+        return STOP;
+    if (e->type != VFTR_VFDCONV_ENTER && e->type != VFTR_VFDCONV_LEAVE)
+        return 0;
+    if (q->procs && !vftr_proclist_contains(q->procs, e->process))
+        return 0;
+    f = q->token ? q->token(q->arg, e->function) : e->function;
+    return e->type == VFTR_VFDCONV_ENTER ? vftr_replay_enter(j->replay, e->process, f, e->time)
+                                         : vftr_replay_leave(j->replay, e->process, f, e->time);
+}
+
+static void pjob_progress(void *ctx, uint64_t bytes)
+{
+    ((struct pjob *)ctx)->bytes = bytes;
+}
+
+static void *pjob_run(void *arg)
+{
+    struct pjob *j = arg;
+    struct vftr_vfdconv_consumer cons = { pjob_event, pjob_progress, j, NULL };
+    const struct vfd_impl *v = impl(j->s);
+
+    j->rc = vftr_vfdconv_replay(v->conv, j->ranks, j->nranks, &cons, NULL, j->err,
+                                sizeof j->err);
+    if (j->rc == STOP)
+        j->rc = 0;
+    if (j->rc == 0)
+        j->rc = vftr_replay_finish(j->replay);
+    return NULL;
+}
+
+static int vfd_profile(struct vftr_source *s, const struct vftr_profq *q,
+                       struct vftr_profq_result *res, char *err, size_t errlen)
+{
+    uint32_t *ranks = NULL;
+    size_t nr;
+    unsigned jobs = vftr_source_jobs(s);
+    struct pjob *job = NULL;
+    pthread_t *tid = NULL;
+    unsigned started = 0;
+    int rc = select_ranks(s, q->procs, &ranks, &nr);
+
+    if (rc < 0)
+        return vftr_errmsg(err, errlen, rc, "out of memory");
+    if (nr == 0 && q->procs) {
+        free(ranks);
+        return vftr_errmsg(err, errlen, -ENOENT, "none of the selected processes is in the run");
+    }
+    if (jobs > nr)
+        jobs = nr ? (unsigned)nr : 1;
+    job = calloc(jobs, sizeof *job);
+    tid = calloc(jobs, sizeof *tid);
+    if (!job || !tid) {
+        rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        goto out;
+    }
+    /* contiguous groups of ranks: each thread replays its own */
+    for (unsigned i = 0; i < jobs; i++) {
+        size_t lo = nr * i / jobs, hi = nr * (i + 1) / jobs;
+
+        job[i] = (struct pjob){ s, q, ranks + lo, hi - lo, vftr_replay_new(q->a, q->b), 0, 0, "" };
+        if (!job[i].replay ||
+            vftr_replay_set_flags(job[i].replay, vftr_profq_replay_flags(q)) < 0) {
+            rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+            goto out;
+        }
+    }
+    for (started = 1; started < jobs; started++)
+        if (pthread_create(&tid[started], NULL, pjob_run, &job[started]) != 0)
+            break;
+    pjob_run(&job[0]);
+    for (unsigned i = started; i < jobs; i++)      /* threads refused: run here */
+        pjob_run(&job[i]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    for (unsigned i = 0; i < jobs; i++) {
+        res->bytes += job[i].bytes;
+        if (job[i].rc < 0 && rc == 0)
+            rc = vftr_errmsg(err, errlen, job[i].rc, "%s",
+                             job[i].err[0] ? job[i].err : strerror(-job[i].rc));
+    }
+    for (unsigned i = 1; i < jobs && rc == 0; i++)
+        if ((rc = vftr_replay_merge(job[0].replay, job[i].replay)) < 0)
+            vftr_errmsg(err, errlen, rc, "out of memory");
+    if (rc == 0) {
+        size_t n;
+        const struct vftr_funcstat *fs = vftr_replay_funcstats(job[0].replay, &n);
+        const struct vftr_replay_counts *k = vftr_replay_counts(job[0].replay);
+
+        res->delivered = k->enters + k->leaves;
+        res->jobs = jobs;
+        res->method = "events";
+        rc = vftr_fsacc_add_stats(res->acc, fs, n, +1, q->process, q->arg);
+        if (rc < 0)
+            vftr_errmsg(err, errlen, rc, "out of memory");
+    }
+    if (rc == 0 && (q->flags & VFTR_PROFQ_PATHS)) {
+        res->paths = job[0].replay;
+        job[0].replay = NULL;
+    }
+out:
+    for (unsigned i = 0; job && i < jobs; i++)
+        vftr_replay_free(job[i].replay);
+    free(job);
+    free(tid);
+    free(ranks);
+    return rc;
+}
+
+static const struct vftr_source_ops vfd_ops = { vfd_free, vfd_read, vfd_profile, NULL };
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n, char *err,
+                         size_t errlen)
+{
+    struct vfd_impl *v = calloc(1, sizeof *v);
+    struct vftr_vfdconv_opts co = { s->opts.warn, s->opts.prog, 0, vftr_source_jobs(s), NULL };
+    const struct vftr_vfdconv_proc *p;
+    const struct vftr_vfdconv_func *f;
+    const uint32_t *ops_coll;
+    size_t np, nf, nc;
+    int rc;
+
+    if (!v)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    s->impl = v;
+    s->ops = &vfd_ops;
+    s->info.kind = VFTR_SOURCE_VFD;
+    rc = vftr_vfdfiles_collect(&v->files, ops, n, s->opts.warn, s->opts.prog, err, errlen);
+    if (rc < 0)
+        return rc;
+    rc = vftr_vfdconv_open(&v->conv, (const char *const *)v->files.path, v->files.n, &co, err,
+                           errlen);
+    if (rc < 0)
+        return rc;
+    s->ranks_known = 1;
+    p = vftr_vfdconv_procs(v->conv, &np);
+    v->ranks = malloc((np ? np : 1) * sizeof *v->ranks);
+    if (!v->ranks)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    for (size_t i = 0; i < np; i++) {
+        if ((rc = vftr_source_add_proc(s, p[i].token, p[i].parent, p[i].rank, p[i].thread,
+                                       p[i].name)) < 0)
+            return vftr_errmsg(err, errlen, rc, "out of memory");
+        if (p[i].thread == 0)
+            v->ranks[v->nranks++] = p[i].rank;
+    }
+    /* the engine numbers ranks by index in ascending rank order */
+    if (v->nranks)
+        qsort(v->ranks, v->nranks, sizeof *v->ranks, cmp_u32);
+    f = vftr_vfdconv_funcs(v->conv, &nf);
+    for (size_t i = 0; i < nf; i++)
+        if ((rc = vftr_source_add_func(s, f[i].token, f[i].group,
+                                       f[i].flags & VFTR_VFDCONV_FUNC_PRECISE
+                                           ? VFTR_SOURCE_FN_PRECISE : 0, f[i].name)) < 0)
+            return vftr_errmsg(err, errlen, rc, "out of memory");
+    for (uint32_t g = VFTR_VFDCONV_GROUP_USER; g <= VFTR_VFDCONV_GROUP_OMP; g++)
+        if ((rc = vftr_source_add_group(s, g, vftr_vfdconv_group_name(g))) < 0)
+            return vftr_errmsg(err, errlen, rc, "out of memory");
+    ops_coll = vftr_vfdconv_collops(v->conv, &nc);
+    for (size_t i = 0; i < nc; i++)
+        if ((rc = vftr_source_add_collop(s, ops_coll[i], vftr_vfd_coll_name(ops_coll[i]))) < 0)
+            return vftr_errmsg(err, errlen, rc, "out of memory");
+    s->info.resolution = 1000000000u;
+    vftr_vfdconv_time_range(v->conv, &s->info.first, &s->info.last);
+    s->info.have_events = 0;
+    for (size_t r = 0; r < v->nranks; r++)
+        if (vftr_vfdconv_rank_events(v->conv, v->ranks[r]))
+            s->info.have_events = 1;
+    s->info.sample_interval = vftr_vfdconv_sample_interval(v->conv);
+    s->info.nfiles = v->files.n;
+    return 0;
+}
