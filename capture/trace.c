@@ -76,6 +76,9 @@ VFTR_NI void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps)
         info->end_ticks = vftr_clock_now();
     }
     info->capped = atomic_load(&vftr_proc.cap_hit);
+    /* the interval the threads sample with (thread.c), in the file's ticks */
+    if (vftr_proc.set.sample_interval > 0)
+        info->sample_ticks = (uint64_t)(vftr_proc.set.sample_interval * tps + 0.5);
     memcpy(info->host, vftr_proc.host, sizeof vftr_proc.host);
     memcpy(info->exe, vftr_proc.exe, sizeof vftr_proc.exe);
 }

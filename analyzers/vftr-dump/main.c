@@ -18,6 +18,9 @@
 #include "otf.h"
 #include "vftr_otf_print.h"
 
+#include "model/check.h"
+#include "model/source.h"
+#include "util/errmsg.h"
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
@@ -37,6 +40,7 @@
 struct dump_args {
     unsigned kinds;
     int count_only;
+    int check;
     struct vftr_tracesel sel;    /* --process, --time */
 };
 
@@ -194,9 +198,46 @@ out:
     return rc;
 }
 
+/*
+ * --check: the invariants of lib/model/check.h on the trace's events (any
+ * input the trace source reads: an OTF trace, a run's .vfd files or its
+ * directory).  Violations on stdout, then one line that sums up.
+ */
+static int check(const struct vftr_tool *tool, char *const *ops, int n)
+{
+    char err[VFTR_ERRMSG_MAX + 512];
+    struct vftr_source_opts so = { stderr, tool->name, 0 };
+    struct vftr_source *src;
+    struct vftr_check_counts k;
+    struct vftr_check_opts co = { stdout, tool->name, ops[0], 0 };
+    int rc = vftr_source_open(&src, (const char *const *)ops, (size_t)n, &so, err, sizeof err);
+
+    if (rc < 0)
+        return rc == -EINVAL ? vftr_tool_usage_fail(tool, stderr, "%s", err)
+                             : vftr_tool_fail(tool, stderr, "%s", err);
+    co.name = vftr_source_info(src)->name;
+    rc = vftr_check_source(src, &co, &k, err, sizeof err);
+    if (rc < 0) {
+        vftr_source_free(src);
+        return vftr_tool_fail(tool, stderr, "%s", err);
+    }
+    if (k.violations)
+        printf("%s: %s: %" PRIu64 " violation%s in %" PRIu64 " events of %" PRIu64
+               " processes\n", tool->name, co.name, k.violations, k.violations == 1 ? "" : "s",
+               k.events, k.processes);
+    else
+        printf("%s: %s: consistent: %" PRIu64 " events of %" PRIu64 " processes checked (%"
+               PRIu64 " sends never received)\n", tool->name, co.name, k.events, k.processes,
+               k.unreceived);
+    vftr_source_free(src);
+    if (fflush(stdout) != 0)
+        return vftr_tool_fail(tool, stderr, "write error: %s", strerror(errno));
+    return k.violations ? VFTR_EXIT_ERROR : VFTR_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-    struct dump_args args = { 0, 0, VFTR_TRACESEL_INIT };
+    struct dump_args args = { 0, 0, 0, VFTR_TRACESEL_INIT };
     const struct vftr_opt opts[] = {
         { VFTR_OPT_BITS, "defs", 'd', NULL, "print definitions",
           &args.kinds, VFTR_OTF_PRINT_DEFS, NULL },
@@ -216,6 +257,9 @@ int main(int argc, char **argv)
           "(decimal; may be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
         { VFTR_OPT_FLAG, "count", 'c', NULL, "print only the number of records per type",
           &args.count_only, 1, NULL },
+        { VFTR_OPT_FLAG, "check", 0, NULL,
+          "check the trace's invariants instead of printing\nit (see CHECKS below); "
+          "exit 1 on a violation", &args.check, 1, NULL },
         VFTR_OPT_TABLE_END,
     };
     const struct vftr_tool tool = {
@@ -233,7 +277,16 @@ int main(int argc, char **argv)
         "the events; --process selects threads (vftr's thread numbers) and --time\n"
         "counts from the file's start.\n"
         "\n"
-        "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
+        "CHECKS (--check, for any trace vftr reads, also a run's .vfd files or its\n"
+        "directory): per process, time never goes back, every Leave closes the\n"
+        "open call of its function, no call stays open, callees take no longer than\n"
+        "their call, exclusive times add up to the time a call was open; every\n"
+        "receive matches one earlier send; collective operations begin and end;\n"
+        "no record of a .vfd capture needed repair.  One line per violation (the\n"
+        "first 20), then a summary.\n"
+        "\n"
+        "Exit status: 0 ok, 1 the trace cannot be read (or --check found a\n"
+        "violation), 2 bad command line.\n",
         opts,
     };
     int first, rc;
@@ -247,6 +300,11 @@ int main(int argc, char **argv)
     }
     if (first >= argc) {
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
+    } else if (args.check) {
+        if (args.kinds || args.count_only || args.sel.have_procs || args.sel.window)
+            rc = vftr_tool_usage_fail(&tool, stderr, "--check takes no other option");
+        else
+            rc = check(&tool, argv + first, argc - first);
     } else if (argc - first > 1) {
         rc = vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
     } else {

@@ -305,7 +305,10 @@ static int convert_stream(struct job *j, OTF_FileManager *fm, uint32_t stream)
     size_t nr = vftr_vfdconv_ranks(j->c), n = 0;
     uint32_t *ranks = malloc((nr + 1) * sizeof *ranks);
     struct sink sink = { NULL, j, 0 };
-    struct vftr_vfdconv_consumer cons = { write_event, on_progress, &sink, write_events };
+    struct vftr_vfdconv_consumer cons = {
+        .event = write_event, .progress = on_progress,
+        .ctx = &sink, .events = write_events,
+    };
     uint64_t events = 0;
     char err[512] = "";
     int rc;
@@ -598,7 +601,10 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     for (size_t i = 0; i < nr; i++)
         ranks[i] = (uint32_t)i;
     {
-        struct vftr_vfdconv_consumer cons = { snap_event, snap_progress, &p, NULL };
+        struct vftr_vfdconv_consumer cons = {
+            .event = snap_event, .progress = snap_progress,
+            .ctx = &p,
+        };
 
         rc = vftr_vfdconv_replay(c, ranks, nr, &cons, events, err, errlen);
     }

@@ -3,13 +3,13 @@
  */
 #include "vfd2otf_cli.h"
 
-#include <dirent.h>
+#include "model/vfdfiles.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* OTF's own default compression level (OTF_FILECOMPRESSION_COMPRESSED). */
@@ -97,7 +97,9 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
     cli->tool = (struct vftr_tool){
         name, VFTR_VERSION, "[OPTION]... -o STUB FILE.vfd|DIR...",
         "Convert the .vfd files of one run (one per rank) into one OTF trace STUB.otf.",
-        "A DIR operand stands for the *.vfd files in it.  Files of different runs,\n"
+        "A DIR operand stands for the *.vfd files in it, and the *.tmpvfd files of\n"
+        "the same run (processes that did not end normally: read up to their last\n"
+        "whole chunk, with a warning).  Files of different runs,\n"
         "or two files of one rank, are refused.  Process tokens: rank r is r+1,\n"
         "its thread t is (t << 20) + r + 1 (share/doc/vfd2otf.md).\n"
         "\n"
@@ -184,44 +186,20 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         cli->out.snap_flags |= VFTR_SNAP_SNAPSHOTS;
     cli->out.progress = !cli->quiet && isatty(STDERR_FILENO);
 
-    for (int i = first; i < argc; i++) {
-        struct stat st;
-        const char *a = cli->argv_copy[i];
+    {
+        /* the one rule for what .vfd operands stand for (lib/model/vfdfiles.h) */
+        struct vftr_vfdfiles files = VFTR_VFDFILES_INIT;
+        char err[1024];
+        int frc = vftr_vfdfiles_collect(&files, (const char *const *)cli->argv_copy + first,
+                                        (size_t)(argc - first), stderr, cli->tool.name, err,
+                                        sizeof err);
 
-        if (stat(a, &st) == 0 && S_ISDIR(st.st_mode)) {
-            struct dirent **list;
-            int n = scandir(a, &list, NULL, alphasort), found = 0;
-
-            if (n < 0)
-                return vftr_tool_fail(&cli->tool, stderr, "%s: cannot read the directory (%s)",
-                                      a, strerror(errno));
-            for (int k = 0; k < n; k++) {
-                size_t l = strlen(list[k]->d_name);
-                char **nf;
-
-                if (l > 4 && strcmp(list[k]->d_name + l - 4, ".vfd") == 0 &&
-                    (nf = realloc(cli->files, (cli->nfiles + 1) * sizeof *nf)) != NULL) {
-                    cli->files = nf;
-                    if (asprintf(&cli->files[cli->nfiles], "%s/%s", a, list[k]->d_name) >= 0)
-                        cli->nfiles++;
-                    found++;
-                }
-                free(list[k]);
-            }
-            free(list);
-            if (!found)
-                return vftr_tool_fail(&cli->tool, stderr, "%s: no .vfd file in the directory", a);
-        } else {
-            char **nf = realloc(cli->files, (cli->nfiles + 1) * sizeof *nf);
-
-            if (!nf || !(nf[cli->nfiles] = strdup(a))) {
-                if (nf)
-                    cli->files = nf;
-                return vftr_tool_fail(&cli->tool, stderr, "out of memory");
-            }
-            cli->files = nf;
-            cli->nfiles++;
+        if (frc < 0) {
+            vftr_vfdfiles_release(&files);
+            return vftr_tool_fail(&cli->tool, stderr, "%s", err);
         }
+        cli->files = files.path;        /* taken over; vfd2otf_cli_release frees them */
+        cli->nfiles = files.n;
     }
     return VFD2OTF_CLI_GO;
 }

@@ -246,6 +246,22 @@ static int wread_event(void *ctx, const struct vftr_vfdconv_event *e)
     return 0;
 }
 
+static int wread_anomaly(void *ctx, uint64_t time, uint32_t process, const char *what)
+{
+    struct wread *w = ctx;
+    int rc;
+
+    if (time >= w->b || (w->procs && !vftr_proclist_contains(w->procs, process)) ||
+        !w->h->anomaly)
+        return 0;
+    rc = w->h->anomaly(w->h->arg, time, process, what);
+    if (rc) {
+        w->hrc = rc;
+        return STOP;
+    }
+    return 0;
+}
+
 static void wread_progress(void *ctx, uint64_t bytes)
 {
     struct wread *w = ctx;
@@ -261,7 +277,10 @@ static int vfd_read(struct vftr_source *s, uint64_t a, uint64_t b,
     struct vfd_impl *v = impl(s);
     struct wread w = { .h = h, .procs = procs, .a = a, .b = b,
                        .state = !(flags & VFTR_SOURCE_EVENTS_ONLY), .st = st };
-    struct vftr_vfdconv_consumer cons = { wread_event, wread_progress, &w, NULL };
+    struct vftr_vfdconv_consumer cons = {
+        .event = wread_event, .progress = wread_progress,
+        .ctx = &w, .anomaly = wread_anomaly,
+    };
     uint32_t *ranks = NULL;
     size_t nr;
     int rc;
@@ -328,7 +347,10 @@ static void pjob_progress(void *ctx, uint64_t bytes)
 static void *pjob_run(void *arg)
 {
     struct pjob *j = arg;
-    struct vftr_vfdconv_consumer cons = { pjob_event, pjob_progress, j, NULL };
+    struct vftr_vfdconv_consumer cons = {
+        .event = pjob_event, .progress = pjob_progress,
+        .ctx = j,
+    };
     const struct vfd_impl *v = impl(j->s);
 
     j->rc = vftr_vfdconv_replay(v->conv, j->ranks, j->nranks, &cons, NULL, j->err,

@@ -2132,6 +2132,7 @@ struct rmsg {                   /* a receive record on its way to transform() */
 
 struct src {
     const struct vftr_vfdconv *c;
+    const struct vftr_vfdconv_consumer *cons;   /* its anomaly() */
     struct rsrc *rs;
     const struct rank *r;
     const struct thr *t;
@@ -2523,34 +2524,90 @@ static int goto_path(struct src *s, uint32_t cp, uint64_t time)
     return 0;
 }
 
+/*
+ * A sampled capture wrote an ENTER or EXIT only when the sample interval
+ * had passed since the thread's last written one (capture/trace.c), so the
+ * calls in between are missing.  What a record says about them: the
+ * thread was, just before the record, in the state the record leaves
+ * (ENTER p: in parent(p); EXIT p: in p) — and since the first hook after
+ * the interval wrote it, that is the state at a time a fixed interval after
+ * the previous record, unrelated to the program's own rhythm: a sample.
+ * So the time since the previous record goes to that state: the stack
+ * moves to it at the previous record's time (the latest output of the
+ * source), then the record applies at its own time.  Crediting the time to
+ * the state after the previous record instead would be biased against
+ * whatever the hooks are called from (a loop calling a short f gives f the
+ * time of the loop).  In an exact capture the state before a record is the
+ * state after the one before, so nothing moves.
+ */
+static uint64_t sample_base(const struct src *s, uint64_t t)
+{
+    uint64_t b = s->olen ? s->out[s->ohead + s->olen - 1].time : s->begun ? s->last : t;
+
+    return b < t ? b : t;
+}
+
+/* An exact capture's record that does not fit the stack (the repair is
+ * made anyway): told to a consumer that asks.  0 or -errno. */
+static int anomaly(struct src *s, const struct raw *x, const char *what)
+{
+    char buf[256];
+
+    if (!s->cons || !s->cons->anomaly || s->r->sample_ticks)
+        return 0;
+    snprintf(buf, sizeof buf, "%s (call path %" PRIu32 ")", what, x->id);
+    return s->cons->anomaly(s->cons->ctx, x->time, s->token, buf);
+}
+
 /* Turns one raw record into zero or more output events.  Kept out of line:
  * transform_fast() handles most records without the register saves this
  * function needs. */
 static int transform(struct src *s, const struct raw *x) __attribute__((noinline));
 static int transform(struct src *s, const struct raw *x)
 {
+    int rc;
+
     switch (x->kind) {
     case VFTR_VFD_ENTER: {
         uint32_t parent, f = func_of_cp(s, x->id, &parent);
         size_t k = s->depth;
 
         if (!f)
-            return 0;
+            return anomaly(s, x, "ENTER of an undefined call path: ignored");
         while (k > 0 && s->st[k - 1].cp == 0)
             k--;
         if ((k == 0 && parent == 0) || (k > 0 && s->st[k - 1].cp == parent))
             return push_frame(s, x->id, 0, f, 0, x->time);
+        if (!s->r->sample_ticks) {
+            if ((rc = anomaly(s, x, "ENTER whose caller is not the current call path: the "
+                                    "stack moved to its path")) < 0)
+                return rc;
+            return goto_path(s, x->id, x->time);
+        }
+        if ((rc = goto_path(s, parent, sample_base(s, x->time))) < 0)
+            return rc;
         return goto_path(s, x->id, x->time);
     }
-    case VFTR_VFD_EXIT:
-        for (size_t k = s->depth; k > 0; k--)
-            if (s->st[k - 1].cp == x->id) {
-                pop_to(s, k - 1, x->time);
-                break;
+    case VFTR_VFD_EXIT: {
+        size_t k = s->depth;
+
+        while (k > 0 && s->st[k - 1].cp == 0)
+            k--;
+        if (s->r->sample_ticks && (k == 0 || s->st[k - 1].cp != x->id) &&
+            (rc = goto_path(s, x->id, sample_base(s, x->time))) < 0)
+            return rc;
+        for (size_t j = s->depth; j > 0; j--)
+            if (s->st[j - 1].cp == x->id) {
+                if (j < k && (rc = anomaly(s, x, "EXIT of a call path below the current "
+                                                 "one: the frames above it closed")) < 0)
+                    return rc;
+                pop_to(s, j - 1, x->time);
+                return 0;
             }
-        return 0;
+        return anomaly(s, x, "EXIT of a call path that is not on the stack: ignored");
+    }
     case VFTR_VFD_SAMPLE:
-        return goto_path(s, x->id, x->time);
+        return goto_path(s, x->id, s->r->sample_ticks ? sample_base(s, x->time) : x->time);
     case VFTR_VFD_OMP_BEGIN: {
         long ri = vftr_u64map_get(&s->r->omap, x->id);
 
@@ -2931,6 +2988,7 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             const struct thr *th = &r->thr[t];
 
             s->c = c;
+            s->cons = consumer;
             s->rs = &rs[i];
             s->r = r;
             s->t = th;

@@ -102,6 +102,10 @@ struct vftr_vfdconv_consumer {
     /* Optional: called instead of event() with runs of n events (in time
      * order, contiguous) where the engine has them at hand; same return. */
     int (*events)(void *ctx, const struct vftr_vfdconv_event *ev, size_t n);
+    /* Optional: a record of an exact (not sampled) capture that does not
+     * fit the thread's stack and was repaired (what says how), at the
+     * record's time on the thread `process`.  Returns 0 or -errno. */
+    int (*anomaly)(void *ctx, uint64_t time, uint32_t process, const char *what);
 };
 
 /* Definitions, as the engine numbered them. */

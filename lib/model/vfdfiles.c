@@ -118,7 +118,9 @@ static int collect_dir(struct vftr_vfdfiles *f, const char *dir, FILE *warn, con
         qsort(f->path + before, f->n - before, sizeof *f->path, cmp_str);
     if (tmp.n)
         qsort(tmp.path, tmp.n, sizeof *tmp.path, cmp_str);
-    for (size_t i = before; i < f->n && !have_run; i++) {
+    /* the run of the .vfd files matters only when there are .tmpvfd files
+     * to judge (a tool sharing the files out must not open them all) */
+    for (size_t i = before; tmp.n && i < f->n && !have_run; i++) {
         int32_t rank;
         int ev;
 

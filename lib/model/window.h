@@ -93,6 +93,10 @@ struct vftr_window_handler {
     /* Only for vftr_window_summary(). */
     int (*function_summary)(void *arg, uint64_t time, uint32_t process, uint32_t function,
                             uint64_t calls, uint64_t excl, uint64_t incl);
+    /* Sources whose records are turned into these events (a .vfd run,
+     * source.h) report here a record that did not fit and was repaired;
+     * an OTF trace's events come as they are. */
+    int (*anomaly)(void *arg, uint64_t time, uint32_t process, const char *what);
 };
 
 /* What one read cost and where it started. */

@@ -4,7 +4,8 @@
  * spelled out here, so the expected OTF events in the test scripts are
  * worked out by hand from this file (not from vfd2otf's output).
  *
- *   mkvfd SCENARIO DIR        scenarios: basic, skew, sample, trunc, otherrun, threads,
+ *   mkvfd SCENARIO DIR        scenarios: basic, skew, sample, sampled, misfit, trunc, otherrun,
+ *                             threads,
  *                             big (with N as a third argument: events per file),
  *                             msgs (with M: messages per file)
  *
@@ -102,6 +103,9 @@ static void flush(struct vftr_vfd_writer *w, struct buf *b, uint32_t thread)
     b->n = 0;
 }
 
+/* The sampling interval the next open_rank writes into the header. */
+static uint64_t sample_ticks;
+
 static struct vftr_vfd_writer *open_rank(const char *dir, const char *base, int rank, int size,
                                          uint8_t run, uint64_t start_ns, uint64_t tps)
 {
@@ -117,6 +121,7 @@ static struct vftr_vfd_writer *open_rank(const char *dir, const char *base, int 
     info.ticks_per_second = tps;
     info.start_ns = start_ns;
     info.start_ticks = 0;
+    info.sample_ticks = sample_ticks;
     snprintf(info.host, sizeof info.host, "testhost");
     snprintf(info.exe, sizeof info.exe, "/test/%s", base);
     snprintf(path, sizeof path, "%s/%s_%d.vfd", dir, base, rank);
@@ -305,6 +310,76 @@ static void sample(const char *dir, const char *base, uint8_t run)
     ev(&b, 60, VFTR_VFD_EXIT, 2);
     ev(&b, 70, VFTR_VFD_SAMPLE, 3);
     ev(&b, 80, VFTR_VFD_SAMPLE, 1);
+    flush(w, &b, 0);
+    if (vftr_vfd_writer_close(w, NULL) < 0)
+        die("close");
+}
+
+/*
+ * sampled: 1 rank, what a capture with a sample interval of 10 us
+ * writes (an ENTER or EXIT only when 10 us passed since the thread's last
+ * written one, every call of the precise p); times in us below, ns in the
+ * file.  Call paths 1 main, 2 main>f, 3 main>p (precise).  Records: ENTER 1
+ * at 0, ENTER 2 at 12, EXIT 2 at 25, ENTER 2 at 37, ENTER 2 at 50 (f was
+ * left in between), ENTER 3 at 60, EXIT 3 at 65, EXIT 2 at 80 (f entered
+ * in between), EXIT 1 at 90.  vfd2otf_sampled.sh has the Enter/Leave pairs by hand.
+ */
+static void sampled(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const struct vftr_vfd_function f[] = {
+        { 1, 0, 0x1000, "main" }, { 2, 0, 0x1100, "f" },
+        { 3, VFTR_VFD_FUNC_PRECISE, 0x1200, "p" },
+    };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 } };
+    struct vftr_vfd_writer *w;
+
+    sample_ticks = 10000;
+    w = open_rank(dir, base, -1, 1, run, START_NS, 1000000000);
+    sample_ticks = 0;
+    threads(w, 1);
+    functions(w, f, 3);
+    callpaths(w, c, 3);
+    ev(&b, 0, VFTR_VFD_ENTER, 1);
+    ev(&b, 12000, VFTR_VFD_ENTER, 2);
+    ev(&b, 25000, VFTR_VFD_EXIT, 2);
+    ev(&b, 37000, VFTR_VFD_ENTER, 2);
+    ev(&b, 50000, VFTR_VFD_ENTER, 2);
+    ev(&b, 60000, VFTR_VFD_ENTER, 3);
+    ev(&b, 65000, VFTR_VFD_EXIT, 3);
+    ev(&b, 80000, VFTR_VFD_EXIT, 2);
+    ev(&b, 90000, VFTR_VFD_EXIT, 1);
+    flush(w, &b, 0);
+    if (vftr_vfd_writer_close(w, NULL) < 0)
+        die("close");
+}
+
+/*
+ * misfit: 1 rank of an exact capture whose records do not all fit the
+ * stack (what vftr-dump --check must name).  Call paths 1 main, 2 main>a,
+ * 3 main>b.  ENTER 1 at 0, ENTER 2 at 10, EXIT 3 at 20 (b is not open),
+ * EXIT 2 at 30, ENTER 2 at 40, ENTER 3 at 50 (its caller main is not the
+ * current a), EXIT 3 at 60, EXIT 1 at 70.
+ */
+static void misfit(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const struct vftr_vfd_function f[] = { { 1, 0, 0x1000, "main" }, { 2, 0, 0x1100, "a" },
+                                           { 3, 0, 0x1200, "b" } };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 } };
+    struct vftr_vfd_writer *w = open_rank(dir, base, -1, 1, run, START_NS, 1000000000);
+
+    threads(w, 1);
+    functions(w, f, 3);
+    callpaths(w, c, 3);
+    ev(&b, 0, VFTR_VFD_ENTER, 1);
+    ev(&b, 10, VFTR_VFD_ENTER, 2);
+    ev(&b, 20, VFTR_VFD_EXIT, 3);
+    ev(&b, 30, VFTR_VFD_EXIT, 2);
+    ev(&b, 40, VFTR_VFD_ENTER, 2);
+    ev(&b, 50, VFTR_VFD_ENTER, 3);
+    ev(&b, 60, VFTR_VFD_EXIT, 3);
+    ev(&b, 70, VFTR_VFD_EXIT, 1);
     flush(w, &b, 0);
     if (vftr_vfd_writer_close(w, NULL) < 0)
         die("close");
@@ -504,7 +579,7 @@ static void msgs(const char *dir, const char *base, uint8_t run, uint64_t m, int
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: mkvfd basic|skew|sample|trunc|otherrun|threads|big|msgs DIR [N RANKS]\n");
+        fprintf(stderr, "usage: mkvfd basic|skew|sample|sampled|misfit|trunc|otherrun|threads|big|msgs DIR [N RANKS]\n");
         return 2;
     }
     if (strcmp(argv[1], "basic") == 0)
@@ -515,6 +590,10 @@ int main(int argc, char **argv)
         skew(argv[2], "skew", 3);
     else if (strcmp(argv[1], "sample") == 0)
         sample(argv[2], "sample", 4);
+    else if (strcmp(argv[1], "sampled") == 0)
+        sampled(argv[2], "sampled", 11);
+    else if (strcmp(argv[1], "misfit") == 0)
+        misfit(argv[2], "misfit", 12);
     else if (strcmp(argv[1], "trunc") == 0)
         trunc_run(argv[2], "trunc", 5);
     else if (strcmp(argv[1], "big") == 0 && argc >= 5)

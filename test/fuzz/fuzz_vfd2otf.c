@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct vftr_vfd_info info;
     struct vftr_vfd_writer *w;
     struct vftr_vfdconv *c;
-    struct vftr_vfdconv_consumer cons = { check_order, NULL, NULL, NULL };
+    struct vftr_vfdconv_consumer cons = { .event = check_order };
     const char *paths[1] = { path };
     uint8_t *copy;
     FILE *f;

@@ -104,7 +104,7 @@ START_TEST(two_ranks_merged_in_time_order)
     const char *paths[2] = { p1, p0 };     /* any order: ranks come from the headers */
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
+    struct vftr_vfdconv_consumer cons = { .event = collect_event, .ctx = &col };
     const uint32_t ranks[2] = { 0, 1 };
     char err[256] = "";
     uint64_t n;
@@ -145,7 +145,7 @@ START_TEST(one_rank_of_two)
     const char *paths[2] = { p0, p1 };
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
+    struct vftr_vfdconv_consumer cons = { .event = collect_event, .ctx = &col };
     const uint32_t rank1 = 1;
     uint64_t n;
 
@@ -166,7 +166,7 @@ START_TEST(consumer_error_stops)
     const char *paths[1] = { p0 };
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0, .fail_at = 3 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
+    struct vftr_vfdconv_consumer cons = { .event = collect_event, .ctx = &col };
     const uint32_t rank0 = 0;
     uint64_t n;
 
@@ -223,7 +223,7 @@ START_TEST(stack_repairs)
     struct vftr_vfd_writer *w = open_rank(0, 9, p0, sizeof p0);
     struct vftr_vfdconv *c;
     struct collect col = { .n = 0 };
-    struct vftr_vfdconv_consumer cons = { collect_event, NULL, &col, NULL };
+    struct vftr_vfdconv_consumer cons = { .event = collect_event, .ctx = &col };
     const uint32_t rank0 = 0;
     static const struct { uint32_t type; uint64_t time; const char *fn; } want[] = {
         { VFTR_VFDCONV_BEGIN_PROCESS, 10, NULL }, { VFTR_VFDCONV_ENTER, 10, "main" },
@@ -361,8 +361,8 @@ static void same_engine(const struct vftr_vfdconv *a, const struct vftr_vfdconv 
     const struct vftr_vfdconv_func *fa = vftr_vfdconv_funcs(a, &na), *fb = vftr_vfdconv_funcs(b, &nb);
     const uint32_t all[5] = { 0, 1, 2, 3, 4 };
     struct collect ca = { .n = 0 }, cb = { .n = 0 };
-    struct vftr_vfdconv_consumer ka = { collect_event, NULL, &ca, NULL };
-    struct vftr_vfdconv_consumer kb = { collect_event, NULL, &cb, NULL };
+    struct vftr_vfdconv_consumer ka = { .event = collect_event, .ctx = &ca };
+    struct vftr_vfdconv_consumer kb = { .event = collect_event, .ctx = &cb };
 
     ck_assert_uint_eq(na, nb);
     for (size_t i = 0; i < na; i++) {
@@ -468,7 +468,7 @@ START_TEST(deep_stack_left_at_once)
     const char *paths[1] = { p0 };
     struct vftr_vfdconv *conv;
     struct counts k = { .ordered = 1 };
-    struct vftr_vfdconv_consumer cons = { count_event, NULL, &k, NULL };
+    struct vftr_vfdconv_consumer cons = { .event = count_event, .ctx = &k };
     const uint32_t rank0 = 0;
     static uint8_t big[1 << 16];
     uint64_t n;
