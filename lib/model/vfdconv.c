@@ -42,7 +42,6 @@
 #include "vfd/vftr_vfd_scan.h"
 
 #define CP_CACHE 256            /* call path cache slots per thread */
-#define MAX_DEPTH 512           /* deepest call path followed (deeper frames are dropped) */
 #define REFILL 64               /* events a source transforms ahead (see refill) */
 #define MAX_WALK (1u << 16)     /* longest parent chain followed (a longer one is a cycle) */
 
@@ -2141,9 +2140,11 @@ struct src {
     size_t qhead, qlen, qcap;
     struct frame *st;
     size_t depth, cst;
+    uint32_t *walk;             /* goto_path's scratch: a path, leaf first (id, function) */
+    size_t cwalk;
     /* events of the last transforms, handed out from ohead; ohead is 0
      * whenever olen is (transform runs only then), so no wrap-around; grown
-     * on demand (a deep stack left at once needs up to 2 * MAX_DEPTH) */
+     * on demand (a deep stack left at once needs twice its depth) */
     struct vftr_vfdconv_event *out;
     size_t ohead, olen, ocap;
     struct vftr_vfdconv_event spare;    /* where events go when out cannot grow */
@@ -2430,8 +2431,6 @@ static struct vftr_vfdconv_event *emit_mpi(struct src *s, uint32_t type, uint64_
 static inline int push_frame(struct src *s, uint32_t cp, uint32_t region, uint32_t func,
                              uint32_t scl, uint64_t time)
 {
-    if (s->depth >= MAX_DEPTH)
-        return 0;
     if (s->depth == s->cst && grow((void **)&s->st, &s->cst, s->depth + 1, sizeof *s->st) < 0)
         return -ENOMEM;
     s->st[s->depth++] = (struct frame){ cp, region, func, scl };
@@ -2484,31 +2483,27 @@ static uint32_t func_of_cp_slow(struct src *s, uint32_t cp, uint32_t *parent)
 /* Makes the stack's call path frames spell the path of cp (root first). */
 static int goto_path(struct src *s, uint32_t cp, uint64_t time)
 {
-    /* the walk goes from cp to the root; of a path deeper than MAX_DEPTH
-     * the root's MAX_DEPTH frames are kept (deeper frames are dropped, as
-     * push_frame drops them), so ring[] holds the last MAX_DEPTH visited */
-    uint32_t ring[MAX_DEPTH], rfunc[MAX_DEPTH], path[MAX_DEPTH], funcs[MAX_DEPTH];
-    size_t c = 0, n, j = 0, i;
+    /* the path from cp to the root, leaf first: (id, function) pairs in
+     * s->walk; a walk longer than MAX_WALK is a cycle in the definitions */
+    size_t n = 0, j = 0, i;
 
     for (uint32_t id = cp; id;) {
         uint32_t parent, f = func_of_cp(s, id, &parent);
 
-        if (!f || c == MAX_WALK)
+        if (!f || n == MAX_WALK)
             return 0;           /* unknown call path (or a cycle): ignore the record */
-        ring[c % MAX_DEPTH] = id;
-        rfunc[c % MAX_DEPTH] = f;
-        c++;
+        if (2 * n + 2 > s->cwalk &&
+            grow((void **)&s->walk, &s->cwalk, 2 * n + 2, sizeof *s->walk) < 0)
+            return -ENOMEM;
+        s->walk[2 * n] = id;
+        s->walk[2 * n + 1] = f;
+        n++;
         id = parent;
-    }
-    n = c < MAX_DEPTH ? c : MAX_DEPTH;
-    for (size_t k = 0; k < n; k++) {    /* leaf-side first, as visited */
-        path[k] = ring[(c - n + k) % MAX_DEPTH];
-        funcs[k] = rfunc[(c - n + k) % MAX_DEPTH];
     }
     for (i = 0; i < s->depth; i++) {
         if (s->st[i].cp == 0)
             continue;
-        if (j < n && s->st[i].cp == path[n - 1 - j]) {
+        if (j < n && s->st[i].cp == s->walk[2 * (n - 1 - j)]) {
             j++;
             continue;
         }
@@ -2516,7 +2511,8 @@ static int goto_path(struct src *s, uint32_t cp, uint64_t time)
     }
     pop_to(s, i, time);
     for (; j < n; j++) {
-        int rc = push_frame(s, path[n - 1 - j], 0, funcs[n - 1 - j], 0, time);
+        int rc = push_frame(s, s->walk[2 * (n - 1 - j)], 0, s->walk[2 * (n - 1 - j) + 1], 0,
+                            time);
 
         if (rc < 0)
             return rc;
@@ -2660,7 +2656,7 @@ static inline __attribute__((always_inline)) int transform_fast(struct src *s,
         unsigned slot = x->id % CP_CACHE;
         uint32_t parent = s->cache_parent[slot];
 
-        if (s->cache_cp[slot] == x->id && x->id && d < s->cst && d < MAX_DEPTH &&
+        if (s->cache_cp[slot] == x->id && x->id && d < s->cst &&
             (d == 0 ? parent == 0 : parent != 0 && s->st[d - 1].cp == parent)) {
             uint32_t f = s->cache_f[slot];
             struct vftr_vfdconv_event *e = out_slot(s);
@@ -3056,6 +3052,7 @@ out:
                 free(rs[i].srcs[t].q);
                 free(rs[i].srcs[t].out);
                 free(rs[i].srcs[t].st);
+                free(rs[i].srcs[t].walk);
                 free(rs[i].srcs[t].early);
                 free(rs[i].srcs[t].rq);
             }

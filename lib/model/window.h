@@ -62,7 +62,7 @@
 
 #include "otf.h"
 
-#define VFTR_WINDOW_MAX_DEPTH 4096
+#define VFTR_WINDOW_MAX_DEPTH (1u << 20)   /* a bound against hostile traces */
 #define VFTR_WINDOW_MAX_THREADS 8
 
 struct vftr_window_handler {
