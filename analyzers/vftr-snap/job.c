@@ -3,8 +3,12 @@
  * library, feeds the snapshot engine (lib/model/snapshot.h) and writes
  * what it produces with an OTF_Writer under a temporary name stub beside
  * the trace; only when all of it is written are the new files renamed over
- * the old ones (each rename is atomic, the event files are never touched),
- * so an interrupted run leaves the trace as it was.
+ * the old ones (each rename is atomic, the event files are never touched,
+ * SIGINT, SIGTERM and SIGHUP wait until the renames are done), so an
+ * interrupted run leaves the trace as it was; every way out removes the
+ * temporary files, a signal's included (job.h).  Before anything is
+ * written, the breaks and the estimated output are checked against the
+ * trace (lib/model/snapshot.h, vftr_snap_plan_make).
  *
  * Break placement and the thumbnail follow the reference's otfaux (learnt
  * by running it; share/doc/snap.md has the details): with first and last
@@ -19,13 +23,14 @@
  * top of each stack at min(4096, last - first) evenly spread times.
  */
 #include <dirent.h>
-#include <signal.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "otf.h"
@@ -99,6 +104,7 @@ struct idpair {
 
 struct run {
     const struct snap_job *job;
+    const volatile sig_atomic_t *stop;    /* the signal that asks us to stop, or 0 */
     unsigned kinds;
     char *err;
     size_t errlen;
@@ -109,12 +115,12 @@ struct run {
     int copy_events;              /* -o: the events go to the copy too */
     uint64_t resolution;
     struct idpair *funcs, *files, *colls;
-    size_t nfuncs, nfiles, ncolls;
+    size_t nfuncs, nfiles, ncolls, ncounters;
     int started;
     uint64_t first, last;
-    uint64_t *breaks;
-    size_t nbreaks;
-    uint64_t nsamples;
+    struct vftr_snap_traceinfo info;      /* what start() needs beyond the definitions */
+    const char *outdir;
+    struct vftr_snap_plan plan;
 };
 
 static int fail(struct run *r, int rc, const char *fmt, ...) VFTR_PRINTF(3, 4);
@@ -201,6 +207,14 @@ static int def_auxpoint(void *u, uint32_t stream, uint64_t time, OTF_AuxSamplePo
     return OTF_CopyHandler_DefAuxSamplePoint(r->writer, stream, time, type, kv);
 }
 
+static int def_counter(void *u, uint32_t stream, uint32_t counter, const char *name,
+                       uint32_t properties, uint32_t group, const char *unit, OTF_KeyValueList *kv)
+{
+    struct run *r = u;
+    r->ncounters++;
+    return OTF_CopyHandler_DefCounter(r->writer, stream, counter, name, properties, group, unit, kv);
+}
+
 static int def_ignore(void *u, uint32_t stream, uint64_t v, OTF_KeyValueList *kv)
 {
     (void)u, (void)stream, (void)v, (void)kv;
@@ -208,6 +222,29 @@ static int def_ignore(void *u, uint32_t stream, uint64_t v, OTF_KeyValueList *kv
 }
 
 /* -- the first event: the time range, the breaks, the engine ------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* How many groups the definitions name (0 when out of memory: the
+ * estimate then counts one). */
+static uint64_t distinct_values(const struct idpair *v, size_t n)
+{
+    uint32_t *g = n ? malloc(n * sizeof *g) : NULL;
+    uint64_t k = 0;
+    if (!g)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        g[i] = v[i].value;
+    qsort(g, n, sizeof *g, cmp_u32);
+    for (size_t i = 0; i < n; i++)
+        k += i == 0 || g[i] != g[i - 1];
+    free(g);
+    return k;
+}
 
 static int start(struct run *r)
 {
@@ -224,34 +261,37 @@ static int start(struct run *r)
                     " before first %" PRIu64 ")", mx, mn);
     r->first = mn;
     r->last = mx;
-    struct vftr_snap_breakspec spec = {
-        r->job->nbreaks, r->job->period, (const char *const *)r->job->times, r->job->ntimes,
-    };
-    char msg[VFTR_ERRMSG_MAX];
-    int prc = vftr_snap_place_breaks(&spec, r->resolution, r->first, r->last, &r->breaks,
-                                     &r->nbreaks, msg, sizeof msg);
-    if (prc)
-        return fail(r, prc, "%s", msg);
-    uint64_t *samples = NULL;
-    size_t nsamples = 0;
-    if ((r->kinds & SNAP_KIND_SNAPSHOTS) &&
-        vftr_snap_place_samples(r->first, r->last, r->job->thumb_samples, &samples, &nsamples))
-        return fail(r, -ENOMEM, "out of memory");
-    r->nsamples = nsamples;
+    struct vftr_snap_traceinfo *t = &r->info;
+    t->resolution = r->resolution;
+    t->first = r->first;
+    t->last = r->last;
+    t->functions = r->nfuncs;
+    t->funcgroups = distinct_values(r->funcs, r->nfuncs);
+    t->files = r->nfiles;
+    t->filegroups = distinct_values(r->files, r->nfiles);
+    t->collops = r->ncolls;
+    t->counters = r->ncounters;
     unsigned flags = r->job->flags;
     if (r->kinds & SNAP_KIND_SNAPSHOTS)
         flags |= VFTR_SNAP_SNAPSHOTS;
     if (r->kinds & SNAP_KIND_STATISTICS)
         flags |= VFTR_SNAP_SUMMARIES;
+    struct vftr_snap_request rq = {
+        { r->job->nbreaks, r->job->period, (const char *const *)r->job->times, r->job->ntimes },
+        flags, r->job->thumb_samples, r->job->force, r->outdir,
+    };
+    char msg[VFTR_ERRMSG_MAX];
+    int prc = vftr_snap_plan_make(&rq, t, &r->plan, msg, sizeof msg);
+    if (prc)
+        return fail(r, prc, "%s", msg);
     /* A trace whose events all have one time stamp gets the definitions
      * but no records (as from otfaux): the engine runs without breaks. */
     int flat = r->last == r->first;
     struct vftr_snap_config cfg = {
-        flags, r->breaks, flat ? 0 : r->nbreaks, r->last + 1, samples, r->nsamples,
-        vftr_snap_otf_sink, r->writer,
+        flags, r->plan.breaks, flat ? 0 : r->plan.nbreaks, r->last + 1, r->plan.samples,
+        r->plan.nsamples, vftr_snap_otf_sink, r->writer, r->stop, r->plan.max_records,
     };
     r->snap = vftr_snap_new(&cfg);
-    free(samples);
     if (!r->snap)
         return fail(r, -errno, "cannot start the snapshot engine (%s)", strerror(errno));
     int rc = 0;
@@ -270,6 +310,13 @@ static int start(struct run *r)
  * engine (or the copy) said. */
 static int feed_ok(struct run *r, int rc)
 {
+    if (rc == -EINTR)
+        return fail(r, rc, "interrupted"), OTF_RETURN_ABORT;
+    if (rc == -EFBIG) {
+        char msg[VFTR_ERRMSG_MAX];
+        vftr_snap_plan_overflow(&r->plan, msg, sizeof msg);
+        return fail(r, rc, "%s", msg), OTF_RETURN_ABORT;
+    }
     if (rc == -EIO)
         return fail(r, rc, "cannot write the new files (%s)", otf_strerr), OTF_RETURN_ABORT;
     if (rc)
@@ -283,6 +330,8 @@ static int feed_ok(struct run *r, int rc)
             return OTF_RETURN_ABORT;                                     \
         if ((r)->rc)                                                     \
             return OTF_RETURN_ABORT;                                     \
+        if (*(r)->stop)                                                  \
+            return fail(r, -EINTR, "interrupted"), OTF_RETURN_ABORT;     \
     } while (0)
 
 static int copy_ok(int ok)
@@ -426,6 +475,7 @@ static const struct handler def_handlers[] = {
     { HANDLER(def_function), OTF_DEFFUNCTION_RECORD },
     { HANDLER(def_file), OTF_DEFFILE_RECORD },
     { HANDLER(def_collop), OTF_DEFCOLLOP_RECORD },
+    { HANDLER(def_counter), OTF_DEFCOUNTER_RECORD },
     { HANDLER(def_timerange), OTF_DEFTIMERANGE_RECORD },
     { HANDLER(def_auxpoint), OTF_DEFAUXSAMPLEPOINT_RECORD },
     /* the writer writes its own version and identifier lines */
@@ -645,8 +695,8 @@ static int write_points(struct run *r)
     if (!r->started || r->job->remove)
         return 0;
     int ok = OTF_Writer_writeDefTimeRange(r->writer, 0, r->first, r->last, NULL);
-    for (size_t i = 0; ok && i < r->nbreaks; i++) {
-        uint64_t b = r->breaks[i];
+    for (size_t i = 0; ok && i < r->plan.nbreaks; i++) {
+        uint64_t b = r->plan.breaks[i];
         if (r->kinds & SNAP_KIND_STATISTICS)
             ok = OTF_Writer_writeDefAuxSamplePoint(r->writer, 0, b, OTF_AUX_SAMPLE_POINT_SUMMARY, NULL);
         if (ok && (r->kinds & SNAP_KIND_SNAPSHOTS) && b <= r->last)
@@ -655,11 +705,111 @@ static int write_points(struct run *r)
     return ok ? 0 : fail(r, -EIO, "cannot write the definitions (%s)", otf_strerr);
 }
 
-int snap_job_run(const struct snap_job *job, char *err, size_t errlen)
+/* What the size estimate needs from the files: the processes the master
+ * file assigns, the event files' bytes and whether they are compressed.
+ * In an uncompressed file every new time stamp is a line of its own (hex
+ * digits and a newline, 2 bytes at least) followed by a record (2 bytes at
+ * least), so it holds at most a quarter of its bytes in distinct times;
+ * a compressed one could inflate a thousandfold: it vouches for nothing. */
+static void trace_files(struct run *r, const char *stub, OTF_MasterControl *mc, uint32_t nstreams)
 {
+    struct vftr_snap_traceinfo *t = &r->info;
+    int bounded = 1;
+    for (uint32_t i = 0; i < nstreams; i++) {
+        OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
+        if (!e)
+            continue;
+        t->processes += e->n;
+        char path[4200];
+        struct stat st;
+        snprintf(path, sizeof path, "%s.%" PRIx32 ".events", stub, e->argument);
+        if (stat(path, &st) == 0) {
+            t->bytes += (uint64_t)st.st_size;
+            t->max_times += (uint64_t)st.st_size / 4;
+            continue;
+        }
+        strncat(path, ".z", sizeof path - strlen(path) - 1);
+        if (stat(path, &st) == 0) {
+            t->bytes += (uint64_t)st.st_size;
+            t->compressed = 1;
+            bounded = 0;
+        }
+    }
+    if (!bounded)
+        t->max_times = 0;
+    else if (t->max_times == 0)
+        t->max_times = 1;       /* no event file: no event time but the trace's range */
+    if (r->copy_events)
+        t->copy_bytes = t->bytes;
+}
+
+/* Renames the new files over the old ones.  SIGINT, SIGTERM and SIGHUP
+ * wait meanwhile: stopping half way would leave the old definitions with
+ * new files or the other way round.  Returns 0 or -errno. */
+static int commit(struct run *r, const char *stub, int in_place, OTF_MasterControl *mc,
+                  uint32_t nstreams, struct finish *f)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int rc = 0;
+    if (*r->stop) {
+        /* the last moment a signal still cancels the run */
+        rc = fail(r, -EINTR, "interrupted");
+        goto out;
+    }
+    /* the stale files of the rewritten kinds go and the new ones take
+     * their names */
+    for (uint32_t i = 0; i < nstreams && in_place; i++) {
+        OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
+        if (!e)
+            continue;
+        if (r->kinds & SNAP_KIND_SNAPSHOTS)
+            remove_variants(stub, e->argument, "snaps");
+        if (r->kinds & SNAP_KIND_STATISTICS)
+            remove_variants(stub, e->argument, "stats");
+    }
+    if (in_place && r->job->remove) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s.thumb", stub);
+        unlink(path);
+    }
+    rc = each_tmp_file(f->tmp, rename_tmp, f);
+    if (rc)
+        r->rc = rc;
+out:
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+static const char *signame(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
+}
+
+/* Whatever is left under the temporary name (all of it on failure). */
+static void remove_tmp(const char *tmp)
+{
+    struct finish g = { tmp, tmp, 0, NULL, 0 };
+    each_tmp_file(tmp, unlink_tmp, &g);
+}
+
+int snap_job_run(const struct snap_job *job, const volatile sig_atomic_t *stop, char *err,
+                 size_t errlen)
+{
+    static const volatile sig_atomic_t never;
     struct run r;
     memset(&r, 0, sizeof r);
     r.job = job;
+    r.stop = stop ? stop : &never;
     r.err = err;
     r.errlen = errlen;
     r.kinds = job->remove ? SNAP_KIND_SNAPSHOTS | SNAP_KIND_STATISTICS
@@ -668,14 +818,16 @@ int snap_job_run(const struct snap_job *job, char *err, size_t errlen)
 
     char *stub = vftr_trace_namestub(job->trace);
     char *out = job->output ? vftr_trace_namestub(job->output) : NULL;
-    char tmp[4096] = "";
+    char tmp[4096] = "", outdir[4096];
     OTF_FileManager *fm = NULL;
     if (!stub || (job->output && !out)) {
         fail(&r, -ENOMEM, "out of memory");
         goto done;
     }
-    const char *target = out ? out : stub;
+    const char *target = out ? out : stub, *base;
     remove_stale(target);
+    split_path(target, outdir, sizeof outdir, &base);
+    r.outdir = outdir;
     snprintf(tmp, sizeof tmp, "%s.vftr-snap-%ld", target, (long)getpid());
     fm = OTF_FileManager_open(MAX_OPEN_FILES);
     if (!fm) {
@@ -690,6 +842,7 @@ int snap_job_run(const struct snap_job *job, char *err, size_t errlen)
     }
     OTF_MasterControl *mc = OTF_Reader_getMasterControl(r.reader);
     uint32_t nstreams = mc ? OTF_MasterControl_getCount(mc) : 0;
+    trace_files(&r, stub, mc, nstreams);
     r.writer = OTF_Writer_open(tmp, nstreams ? nstreams : 1, fm);
     if (!r.writer) {
         fail(&r, -EIO, "%s: cannot write beside the trace (%s)", tmp, otf_strerr);
@@ -708,7 +861,7 @@ int snap_job_run(const struct snap_job *job, char *err, size_t errlen)
     if (!OTF_Writer_close(r.writer) && !r.rc)
         fail(&r, -EIO, "%s: cannot write the new files (%s)", tmp, otf_strerr);
     r.writer = NULL;
-    if (!r.rc && (r.kinds & SNAP_KIND_SNAPSHOTS) && !job->remove && r.nsamples > 0) {
+    if (!r.rc && (r.kinds & SNAP_KIND_SNAPSHOTS) && !job->remove && r.plan.nsamples > 0) {
         char path[4200];
         snprintf(path, sizeof path, "%s.thumb", tmp);
         int rc = write_thumb(&r, path);
@@ -716,47 +869,29 @@ int snap_job_run(const struct snap_job *job, char *err, size_t errlen)
             fail(&r, rc, "%s: cannot write the thumbnail (%s)", path, strerror(-rc));
     }
     struct finish f = { tmp, target, out == NULL, err, errlen };
-    if (!r.rc) {
-        /* all written: now the stale files of the rewritten kinds go and
-         * the new ones take their names */
-        for (uint32_t i = 0; i < nstreams && !out; i++) {
-            OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
-            if (!e)
-                continue;
-            if (r.kinds & SNAP_KIND_SNAPSHOTS)
-                remove_variants(stub, e->argument, "snaps");
-            if (r.kinds & SNAP_KIND_STATISTICS)
-                remove_variants(stub, e->argument, "stats");
-        }
-        if (!out && job->remove) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s.thumb", stub);
-            unlink(path);
-        }
-        int rc = each_tmp_file(tmp, rename_tmp, &f);
-        if (rc)
-            r.rc = rc;
-    }
+    if (!r.rc)
+        commit(&r, stub, out == NULL, mc, nstreams, &f);
 done:
     if (r.writer)
         OTF_Writer_close(r.writer);
-    if (tmp[0]) {
-        /* whatever is left under the temporary name (all of it on failure) */
-        struct finish g = { tmp, tmp, 0, NULL, 0 };
-        each_tmp_file(tmp, unlink_tmp, &g);
-    }
+    if (tmp[0])
+        remove_tmp(tmp);
     if (r.reader)
         OTF_Reader_close(r.reader);
     if (fm)
         OTF_FileManager_close(fm);
-    if (r.rc && stub && strncmp(err, stub, strlen(stub)) != 0 && strncmp(err, "out of", 6) != 0) {
+    if (r.rc == -EINTR)
+        snprintf(err, errlen, "%s.otf: interrupted by %s; the trace is as it was, and the "
+                 "temporary files are removed", stub ? stub : job->trace, signame(*r.stop));
+    else if (r.rc && stub && !(strncmp(err, stub, strlen(stub)) == 0 && err[strlen(stub)] == '.') &&
+             strncmp(err, "out of", 6) != 0) {
         /* every message names the trace */
         char bare[1024];
         snprintf(bare, sizeof bare, "%s", err);
         snprintf(err, errlen, "%s.otf: %s", stub, bare);
     }
     vftr_snap_free(r.snap);
-    free(r.breaks);
+    vftr_snap_plan_release(&r.plan);
     free(r.funcs);
     free(r.files);
     free(r.colls);

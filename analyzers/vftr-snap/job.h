@@ -10,6 +10,7 @@
 #ifndef VFTR_SNAP_JOB_H
 #define VFTR_SNAP_JOB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,7 @@ struct snap_job {
                             * with a unit (from the trace's first event) */
     size_t ntimes;
     uint32_t thumb_samples;    /* upper bound, 0 = otfaux's 4096 */
+    int force;             /* --force: write past the size estimate's limit */
 };
 
 void snap_job_release(struct snap_job *job);
@@ -44,10 +46,20 @@ int snap_job_add_time(struct snap_job *job, const char *t);
 /*
  * Runs the job.  Returns 0, or -errno with a one-line message in err
  * naming the file ("foo.otf: cannot open trace (...)"); nothing else is
- * printed.  In place, new files are written beside the trace and renamed
- * over the old ones only when everything succeeded; on failure the trace
- * is left as it was.
+ * printed.  New files are written beside the target under a temporary
+ * name and renamed over the old ones only when everything succeeded; on
+ * every failure the temporary files are removed and the trace is left as
+ * it was.  Errors that the options cause (lib/model/snapshot.h): -ERANGE
+ * more breaks than the trace can hold, -EFBIG output past the size limit
+ * (job->force lifts it), -ENOSPC more than the free space; -EINVAL for a
+ * bad -p or -t.
+ *
+ * stop (may be NULL) is a signal handler's flag, the signal's number:
+ * once non-zero, the run stops at the next event or record and returns
+ * -EINTR after removing its temporary files.  The renames at the end are
+ * not interrupted: SIGINT, SIGTERM and SIGHUP are blocked meanwhile.
  */
-int snap_job_run(const struct snap_job *job, char *err, size_t errlen);
+int snap_job_run(const struct snap_job *job, const volatile sig_atomic_t *stop, char *err,
+                 size_t errlen);
 
 #endif /* VFTR_SNAP_JOB_H */

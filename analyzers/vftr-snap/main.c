@@ -6,13 +6,15 @@
  *
  * The tool parses options (lib/util/opts), builds jobs (job.h, script.h)
  * and runs them, -j at a time in child processes (a trace that makes one
- * job fail, or even crash, does not stop the others).  The work is in
+ * job fail, or even crash, does not stop the others); SIGINT, SIGTERM and
+ * SIGHUP stop every job cleanly (see on_signal).  The work is in
  * lib/model/snapshot.c.  See share/man/man1/vftr-snap.1.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,56 +99,146 @@ static int opt_samples(void *dest, const char *arg, char *err, size_t errlen)
     return rc;
 }
 
-/* Runs one job and reports its failure; returns 0 or 1. */
+/*
+ * Signals.  SIGINT, SIGTERM and SIGHUP only set `caught` (and pass the
+ * signal on to the jobs running in child processes); the job notices it at
+ * its next event, removes its temporary files and returns -EINTR (job.h).
+ * When all is cleaned up, main() dies of the signal with its default
+ * action, as the shell that sent it expects.  A signal ignored when we
+ * start (nohup, a script's background job) stays ignored.
+ */
+static volatile sig_atomic_t caught;
+static pid_t children[MAX_JOBS_PARALLEL];    /* changed with the signals blocked */
+static volatile sig_atomic_t nchildren;
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    if (!caught)
+        caught = sig;
+    for (sig_atomic_t i = 0; i < nchildren; i++)
+        kill(children[i], sig);
+    errno = saved;
+}
+
+static void stop_signal_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        sigaddset(set, stop_signals[i]);
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
+    stop_signal_set(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+}
+
+/* A job's outcome: an exit status, or interrupted. */
+enum { JOB_INTERRUPTED = 3 };
+
+/* Runs one job and reports its failure; returns VFTR_EXIT_OK,
+ * VFTR_EXIT_USAGE when the options do not fit the trace (more breaks than
+ * it can hold, output past the limit), VFTR_EXIT_ERROR, or
+ * JOB_INTERRUPTED. */
 static int run_one(const struct vftr_tool *tool, const struct snap_job *job)
 {
     char err[VFTR_ERRMSG_MAX + 256];
-    int rc = snap_job_run(job, err, sizeof err);
-    if (rc) {
-        vftr_tool_fail(tool, stderr, "%s", err);
-        return 1;
-    }
-    return 0;
+    int rc = snap_job_run(job, &caught, err, sizeof err);
+    if (!rc)
+        return VFTR_EXIT_OK;
+    vftr_tool_fail(tool, stderr, "%s", err);
+    if (rc == -EINTR)
+        return JOB_INTERRUPTED;
+    return rc == -ERANGE || rc == -EFBIG ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
 }
 
-/* Runs the jobs, at most `parallel` at a time; returns how many failed. */
-static size_t run_all(const struct vftr_tool *tool, const struct snap_job *jobs, size_t n,
-                      long parallel)
+struct outcome {
+    size_t failed;         /* jobs that failed (interrupted ones included) */
+    size_t unstarted;      /* left out after a signal */
+    int status;            /* the worst exit status of a job: 2 above 1 above 0 */
+};
+
+static void count(struct outcome *o, int st)
 {
-    size_t failed = 0;
-    if (parallel <= 1 || n == 1) {
-        for (size_t i = 0; i < n; i++)
-            failed += (size_t)run_one(tool, &jobs[i]);
-        return failed;
-    }
+    if (st == VFTR_EXIT_OK)
+        return;
+    o->failed++;
+    if (st == VFTR_EXIT_USAGE || (st == VFTR_EXIT_ERROR && o->status == VFTR_EXIT_OK))
+        o->status = st;
+}
+
+/* Runs the jobs, at most `parallel` at a time. */
+static struct outcome run_all(const struct vftr_tool *tool, const struct snap_job *jobs, size_t n,
+                              long parallel)
+{
+    struct outcome o = { 0, 0, VFTR_EXIT_OK };
     size_t next = 0;
+    if (parallel <= 1 || n == 1) {
+        for (; next < n && !caught; next++)
+            count(&o, run_one(tool, &jobs[next]));
+        o.unstarted = n - next;
+        return o;
+    }
+    sigset_t block, old;
+    stop_signal_set(&block);
     long running = 0;
     fflush(NULL);
-    while (next < n || running > 0) {
+    while ((next < n && !caught) || running > 0) {
         while (next < n && running < parallel) {
+            sigprocmask(SIG_BLOCK, &block, &old);
+            if (caught) {
+                sigprocmask(SIG_SETMASK, &old, NULL);
+                break;
+            }
             pid_t pid = fork();
-            if (pid == 0)
+            if (pid == 0) {
+                nchildren = 0;          /* the child's jobs are its own */
+                sigprocmask(SIG_SETMASK, &old, NULL);
                 _exit(run_one(tool, &jobs[next]));
+            }
+            if (pid > 0)
+                children[nchildren++] = pid;
+            sigprocmask(SIG_SETMASK, &old, NULL);
             if (pid < 0) {
                 /* no more processes: run it here */
-                failed += (size_t)run_one(tool, &jobs[next++]);
+                count(&o, run_one(tool, &jobs[next++]));
                 continue;
             }
             next++;
             running++;
         }
+        if (running == 0)
+            break;
         int status;
         pid_t done = wait(&status);
         if (done < 0)
             break;
+        sigprocmask(SIG_BLOCK, &block, &old);
+        for (sig_atomic_t i = 0; i < nchildren; i++)
+            if (children[i] == done) {
+                children[i] = children[--nchildren];
+                break;
+            }
+        sigprocmask(SIG_SETMASK, &old, NULL);
         running--;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            if (WIFSIGNALED(status))
+        if (WIFEXITED(status)) {
+            count(&o, WEXITSTATUS(status));
+        } else {
+            if (!caught)
                 vftr_tool_fail(tool, stderr, "a job was killed by signal %d", WTERMSIG(status));
-            failed++;
+            count(&o, VFTR_EXIT_ERROR);
         }
     }
-    return failed;
+    o.unstarted = n - next;
+    return o;
 }
 
 static int read_file(const char *path, char **text, size_t *len)
@@ -225,13 +317,18 @@ int main(int argc, char **argv)
           "(see vftr-snap(1))", &a.script, 0, NULL },
         { VFTR_OPT_CALLBACK, "thumbnail-samples", 0, "N", "at most N samples per process in the\n"
           "thumbnail (default 4096)", &a, 0, opt_samples },
+        { VFTR_OPT_FLAG, "force", 0, NULL, "write even when the output is estimated past\n"
+          "its limit or the free space (see vftr-snap(1))", &a.job.force, 1, NULL },
         VFTR_OPT_TABLE_END
     };
     const struct vftr_tool tool = {
         "vftr-snap", VFTR_VERSION, "[OPTION]... TRACE...",
         "Adds snapshots and statistical summaries to OTF traces.",
         "Exit status: 0 when every trace succeeded, 1 when one failed, 2 for a bad\n"
-        "command line.",
+        "command line or options a trace cannot honour (more breaks than it can\n"
+        "hold, output past the size limit without --force).  SIGINT, SIGTERM and\n"
+        "SIGHUP stop the run, remove its temporary files and leave every trace as\n"
+        "it was.",
         opts,
     };
     int first = 0;
@@ -295,12 +392,23 @@ int main(int argc, char **argv)
             }
         }
     }
-    size_t failed = run_all(&tool, jobs, njobs, a.parallel);
-    if (failed && njobs > 1)
-        vftr_tool_fail(&tool, stderr, "%zu of %zu traces failed", failed, njobs);
-    status = failed ? VFTR_EXIT_ERROR : VFTR_EXIT_OK;
+    catch_signals();
+    struct outcome o = run_all(&tool, jobs, njobs, a.parallel);
+    if (caught && o.unstarted)
+        vftr_tool_fail(&tool, stderr, "interrupted: %zu of %zu traces not started", o.unstarted,
+                       njobs);
+    else if (o.failed && njobs > 1)
+        vftr_tool_fail(&tool, stderr, "%zu of %zu traces failed", o.failed, njobs);
+    status = o.status;
 out:
     snap_script_free(jobs, njobs);
     snap_job_release(&a.job);
+    if (caught) {
+        /* everything is cleaned up: die of the signal, as its sender expects */
+        fflush(NULL);
+        signal(caught, SIG_DFL);
+        raise(caught);
+        return 128 + caught;
+    }
     return status;
 }

@@ -145,10 +145,10 @@ static int parse_job(const cJSON *o, struct snap_job *job, const char **bad)
         } else if (strcmp(k, "detailed") == 0) {
             if (set_flag(v, &job->flags, VFTR_SNAP_DETAILED))
                 return -EINVAL;
-        } else if (strcmp(k, "remove") == 0) {
+        } else if (strcmp(k, "remove") == 0 || strcmp(k, "force") == 0) {
             if (!cJSON_IsBool(v))
                 return -EINVAL;
-            job->remove = cJSON_IsTrue(v);
+            *(k[0] == 'r' ? &job->remove : &job->force) = cJSON_IsTrue(v);
         } else if (strcmp(k, "thumbnail_samples") == 0) {
             uint64_t n;
             if (!as_uint(v, &n) || n == 0 || n > UINT32_MAX)

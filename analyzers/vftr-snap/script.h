@@ -10,7 +10,7 @@
  * required), "output" (string), "breaks" (integer >= 1, like -n),
  * "period" (string or integer, like -p), "times" (array of strings or
  * integers, like -t), "kinds" ("snapshots", "statistics" or "all"),
- * "funcgroups", "filegroups", "detailed", "remove" (booleans),
+ * "funcgroups", "filegroups", "detailed", "remove", "force" (booleans),
  * "thumbnail_samples" (integer >= 1).  A key a job does not give keeps the
  * value from the command line; unknown keys are errors.
  *

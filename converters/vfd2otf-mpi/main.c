@@ -186,6 +186,13 @@ int main(int argc, char **argv)
     rc = vfd2otf_cli_open_shared(&cli, &conv, &share, sh.rank == 0);
     if (rc != VFTR_EXIT_OK)
         goto done;
+    /* rank 0 judges the snapshot options (the free space it sees could
+     * change between two ranks' looks) and tells the others */
+    if (sh.rank == 0)
+        rc = vfd2otf_cli_snap_check(&cli, conv);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc != VFTR_EXIT_OK)
+        goto done;
     rc = 0;
     if (sh.rank == 0)
         rc = otfout_definitions(conv, &cli.out, err, sizeof err);

@@ -31,6 +31,9 @@ int main(int argc, char **argv)
     rc = vfd2otf_cli_open(&cli, &conv);
     if (rc != VFTR_EXIT_OK)
         goto out;
+    rc = vfd2otf_cli_snap_check(&cli, conv);
+    if (rc != VFTR_EXIT_OK)
+        goto out;
     rc = otfout_definitions(conv, &cli.out, err, sizeof err);
     if (rc == 0 && cli.out.snap_flags)
         rc = otfout_snap_pass(conv, &cli.out, &events, err, sizeof err);

@@ -49,13 +49,88 @@ static uint32_t stream_of(size_t rank_index, size_t ranks, uint32_t m)
     return (uint32_t)((uint64_t)rank_index * m / ranks) + 1;
 }
 
+/* What the snapshot options need to know of the run before its pass.
+ * Every event of the replay comes from one record of the first pass
+ * (a collective from one record gives two, its begin and its end), and
+ * each thread adds a BeginProcess and an EndProcess: so the run has at
+ * most 2 records + 2 threads distinct event times. */
+static void trace_info(const struct vftr_vfdconv *c, const struct otfout_opts *o,
+                       struct vftr_snap_traceinfo *t)
+{
+    size_t n, nr = vftr_vfdconv_ranks(c);
+    const struct vftr_vfdconv_func *f = vftr_vfdconv_funcs(c, &n);
+    uint64_t records = 0;
+
+    memset(t, 0, sizeof *t);
+    t->resolution = 1000000000u;
+    vftr_vfdconv_time_range(c, &t->first, &t->last);
+    t->functions = n;
+    {
+        struct vftr_u64map groups;
+
+        memset(&groups, 0, sizeof groups);
+        for (size_t i = 0; i < n; i++)
+            if (vftr_u64map_get(&groups, f[i].group) < 0 &&
+                vftr_u64map_put(&groups, f[i].group, 0) == 0)
+                t->funcgroups++;
+        vftr_u64map_release(&groups);
+    }
+    vftr_vfdconv_collops(c, &n);
+    t->collops = n;
+    vftr_vfdconv_procs(c, &n);
+    t->processes = n;
+    for (size_t i = 0; i < nr; i++)
+        records += vftr_vfdconv_rank_events(c, (uint32_t)i);
+    t->max_times = 2 * records + 2 * (uint64_t)n;
+    t->bytes = vftr_vfdconv_stats(c)->bytes;
+    t->compressed = o->compress > 0;
+}
+
+/* The snapshot options' request; outdir NULL: no free-space check. */
+static struct vftr_snap_request snap_request(const struct otfout_opts *o, const char *outdir,
+                                             int force)
+{
+    struct vftr_snap_request rq = { o->snap_breaks, o->snap_flags, o->thumb_samples, force,
+                                    outdir };
+
+    return rq;
+}
+
 /* The breaks of the snapshot options (caller frees *breaks). */
 static int snap_breaks(const struct vftr_vfdconv *c, const struct otfout_opts *o, uint64_t *first,
                        uint64_t *last, uint64_t **breaks, size_t *n, char *err, size_t errlen)
 {
-    vftr_vfdconv_time_range(c, first, last);
-    return vftr_snap_place_breaks(&o->snap_breaks, 1000000000u, *first, *last, breaks, n, err,
-                                  errlen);
+    struct vftr_snap_traceinfo t;
+
+    trace_info(c, o, &t);
+    *first = t.first;
+    *last = t.last;
+    return vftr_snap_place_breaks(&o->snap_breaks, &t, breaks, n, err, errlen);
+}
+
+int otfout_snap_check(const struct vftr_vfdconv *c, const struct otfout_opts *o, char *err,
+                      size_t errlen)
+{
+    struct vftr_snap_traceinfo t;
+    struct vftr_snap_plan plan;
+    struct vftr_snap_request rq;
+    char dir[4096];
+    const char *slash = strrchr(o->stub, '/');
+    int rc;
+
+    if (!o->snap_flags)
+        return 0;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == o->stub ? 1 : (int)(slash - o->stub), o->stub);
+    trace_info(c, o, &t);
+    /* the events are written beside the records */
+    t.copy_bytes = t.bytes;
+    rq = snap_request(o, dir, o->snap_force);
+    rc = vftr_snap_plan_make(&rq, &t, &plan, err, errlen);
+    vftr_snap_plan_release(&plan);
+    return rc;
 }
 
 static void setup(OTF_WStream *ws, const struct otfout_opts *o)
@@ -523,8 +598,11 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     struct snappass p;
     struct job j;
     OTF_FileManager *fm = NULL;
-    uint64_t first, last, *breaks = NULL, *samples = NULL;
-    size_t nb = 0, ns = 0, np = 0, nr = vftr_vfdconv_ranks(c);
+    struct vftr_snap_traceinfo t;
+    struct vftr_snap_plan plan;
+    struct vftr_snap_request rq = snap_request(o, NULL, o->snap_force);
+    uint64_t first, last;
+    size_t np = 0, nr = vftr_vfdconv_ranks(c);
     uint32_t m = otfout_nstreams(c, o), *ranks = NULL;
     const struct vftr_vfdconv_proc *procs = vftr_vfdconv_procs(c, &np);
     int rc;
@@ -540,15 +618,18 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     p.o = o;
     p.job = &j;
     p.progress.job = &j;
-    rc = snap_breaks(c, o, &first, &last, &breaks, &nb, err, errlen);
+    memset(&plan, 0, sizeof plan);
+    trace_info(c, o, &t);
+    first = t.first;
+    last = t.last;
+    /* (the free space was checked by otfout_snap_check) */
+    rc = vftr_snap_plan_make(&rq, &t, &plan, err, errlen);
     if (rc < 0)
         goto out;
-    if ((o->snap_flags & VFTR_SNAP_SNAPSHOTS) &&
-        (rc = vftr_snap_place_samples(first, last, o->thumb_samples, &samples, &ns)) < 0)
-        goto nomem;
     {
         struct vftr_snap_config cfg = {
-            o->snap_flags, breaks, first == last ? 0 : nb, last + 1, samples, ns, snap_sink, &p,
+            o->snap_flags, plan.breaks, first == last ? 0 : plan.nbreaks, last + 1, plan.samples,
+            plan.nsamples, snap_sink, &p, NULL, plan.max_records,
         };
         p.snap = vftr_snap_new(&cfg);
         if (!p.snap) {
@@ -610,6 +691,8 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     }
     if (rc == 0)
         rc = vftr_snap_finish(p.snap);
+    if (rc == -EFBIG)
+        vftr_snap_plan_overflow(&plan, err, errlen);
     if (rc == 0 && p.count && (p.seen_first != first || p.seen_last != last)) {
         /* the breaks were placed on a time range the replay did not keep */
         set_err(err, errlen, "internal error: events span %" PRIu64 "..%" PRIu64
@@ -625,7 +708,7 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
         }
     free(p.ws);
     p.ws = NULL;
-    if (rc == 0 && (o->snap_flags & VFTR_SNAP_SNAPSHOTS) && ns > 0)
+    if (rc == 0 && (o->snap_flags & VFTR_SNAP_SNAPSHOTS) && plan.nsamples > 0)
         rc = write_thumb(p.snap, o->stub, err, errlen);
     if (o->progress && j.drawn) {
         j.events = *events;
@@ -647,8 +730,7 @@ out:
     vftr_snap_free(p.snap);
     vftr_u64map_release(&p.pmap);
     free(ranks);
-    free(breaks);
-    free(samples);
+    vftr_snap_plan_release(&plan);
     pthread_mutex_destroy(&j.lock);
     return rc;
 }

@@ -33,10 +33,18 @@ struct otfout_opts {
     unsigned snap_flags;
     struct vftr_snap_breakspec snap_breaks;
     uint64_t thumb_samples;
+    int snap_force;         /* --force: no size limit (lib/model/snapshot.h) */
 };
 
 /* Streams actually used (M clamped to 1..ranks). */
 uint32_t otfout_nstreams(const struct vftr_vfdconv *c, const struct otfout_opts *o);
+
+/* Before anything is written, with snap_flags: are the breaks within what
+ * the run can hold, and the estimated output within its limit and the free
+ * space beside STUB (vftr_snap_plan_make)?  0, or its -ERANGE, -EINVAL,
+ * -EFBIG, -ENOSPC, -ENOMEM with the message in err. */
+int otfout_snap_check(const struct vftr_vfdconv *c, const struct otfout_opts *o, char *err,
+                      size_t errlen);
 
 /* Definitions (stream 0) and master file; with snap_flags also the
  * DefTimeRange and DefAuxSamplePoint records of the breaks (placed from

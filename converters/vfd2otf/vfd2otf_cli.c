@@ -87,6 +87,9 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
           &cli->out.snap_flags, VFTR_SNAP_DETAILED, NULL },
         { VFTR_OPT_STRING, "thumbnail-samples", 0, "N",
           "at most N thumbnail samples per process\n(default 4096)", &cli->thumb, 0, NULL },
+        { VFTR_OPT_FLAG, "force", 0, NULL,
+          "write snapshots and summaries even when their\nestimated size passes the limit or "
+          "the free space", &cli->out.snap_force, 1, NULL },
         VFTR_OPT_TABLE_END,
     };
     int first, rc;
@@ -107,7 +110,9 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         "vftr-snap); the snapshot options make the conversion one pass over all\n"
         "ranks in one time order.\n"
         "\n"
-        "Exit status: 0 ok, 1 a file cannot be read or written, 2 bad command line.\n",
+        "Exit status: 0 ok, 1 a file cannot be read or written, 2 bad command line\n"
+        "(snapshot options too: more breaks than the run can hold, or output\n"
+        "estimated past its limit without --force).\n",
         cli->opts,
     };
     cli->out.jobs = 1;
@@ -222,6 +227,17 @@ int vfd2otf_cli_open_shared(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv,
 int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv)
 {
     return vfd2otf_cli_open_shared(cli, conv, NULL, 1);
+}
+
+int vfd2otf_cli_snap_check(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv)
+{
+    char err[VFTR_ERRMSG_MAX];
+    int rc = otfout_snap_check(conv, &cli->out, err, sizeof err);
+
+    if (rc == 0)
+        return VFTR_EXIT_OK;
+    vftr_tool_fail(&cli->tool, stderr, "%s", err);
+    return rc == -ERANGE || rc == -EFBIG ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
 }
 
 int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv,

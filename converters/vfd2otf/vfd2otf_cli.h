@@ -38,6 +38,11 @@ int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv);
  * error message (another process prints them). */
 int vfd2otf_cli_open_shared(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv,
                             const struct vftr_vfdconv_share *share, int loud);
+/* The snapshot options against the run (otfout_snap_check), before
+ * anything is written: VFTR_EXIT_OK, or the exit code after a message —
+ * VFTR_EXIT_USAGE for more breaks than the run can hold or output past
+ * the size limit. */
+int vfd2otf_cli_snap_check(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv);
 /* Prints the summary (unless --quiet) and the warnings about messages. */
 int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv,
                        uint64_t events);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "snapshot.h"
 #include "u64map.h"
@@ -136,6 +137,8 @@ struct vftr_snap {
     size_t nsamples, next_sample;
     vftr_snap_record_fn *on_record;
     void *arg;
+    const volatile sig_atomic_t *stop;
+    uint64_t max_records, emitted;
     int error;                  /* sticky: a sink's error or -ENOMEM */
     int finished;
     uint64_t now;
@@ -229,6 +232,8 @@ struct vftr_snap *vftr_snap_new(const struct vftr_snap_config *cfg)
     s->snapshot_limit = cfg->snapshot_limit;
     s->on_record = cfg->on_record;
     s->arg = cfg->arg;
+    s->stop = cfg->stop;
+    s->max_records = cfg->max_records;
     int rc = copy_sorted(&s->breaks, cfg->breaks, cfg->nbreaks, 1);
     if (rc == 0)
         rc = copy_sorted(&s->samples, cfg->samples, cfg->nsamples, 0);
@@ -320,8 +325,19 @@ int vftr_snap_def_collop(struct vftr_snap *s, uint32_t op, uint32_t type)
 
 /* ---- emitting ------------------------------------------------------- */
 
+/* A signal asked the tool to stop (checked per record and per break: a
+ * break may emit many records, and held-back snapshots come out at once). */
+static int stopped(struct vftr_snap *s)
+{
+    return s->stop && *s->stop ? fail(s, -EINTR) : 0;
+}
+
 static int emit(struct vftr_snap *s, const struct vftr_snaprec *r)
 {
+    if (s->error || stopped(s))
+        return s->error;
+    if (s->max_records && ++s->emitted > s->max_records)
+        return fail(s, -EFBIG);
     int rc = s->on_record(s->arg, r);
     return rc ? fail(s, rc) : 0;
 }
@@ -600,7 +616,8 @@ static int advance_slow(struct vftr_snap *s, uint64_t t)
 {
     while (s->next_sample < s->nsamples && s->samples[s->next_sample] < t)
         take_sample(s, s->next_sample++);
-    while (s->next_break < s->nbreaks && s->breaks[s->next_break] <= t && !s->error) {
+    while (s->next_break < s->nbreaks && s->breaks[s->next_break] <= t && !s->error &&
+           !stopped(s)) {
         uint64_t b = s->breaks[s->next_break++];
         if (s->flags & VFTR_SNAP_SUMMARIES)
             summaries(s, b);
@@ -1146,35 +1163,110 @@ static int place_fail(struct u64vec *b, int rc, char *err, size_t errlen, const 
     return rc;
 }
 
-int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec, uint64_t resolution,
-                           uint64_t first, uint64_t last, uint64_t **breaks, size_t *nbreaks,
+/* a * b, or UINT64_MAX when it does not fit */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Ticks from first to one past last: the times a break can take. */
+static uint64_t span_ticks(const struct vftr_snap_traceinfo *t)
+{
+    uint64_t d = t->last >= t->first ? t->last - t->first : 0;
+    return add_sat(d, 1);
+}
+
+uint64_t vftr_snap_max_breaks(const struct vftr_snap_traceinfo *t)
+{
+    uint64_t m = span_ticks(t);
+    if (t->max_times && t->max_times < m)
+        m = t->max_times;
+    if (m > VFTR_SNAP_MAX_BREAKS)
+        m = VFTR_SNAP_MAX_BREAKS;
+    return m ? m : 1;
+}
+
+/* Why the bound is what it is, for the message. */
+static void bound_reason(const struct vftr_snap_traceinfo *t, uint64_t max, char *buf, size_t len)
+{
+    if (max == span_ticks(t))
+        snprintf(buf, len, "its events span %" PRIu64 " tick%s, and two breaks on one tick are one",
+                 max, max == 1 ? "" : "s");
+    else if (t->max_times && max == t->max_times)
+        snprintf(buf, len, "it has at most %" PRIu64 " distinct event times, and breaks between two "
+                 "of them show the same state", max);
+    else
+        snprintf(buf, len, "the most a break list may hold");
+}
+
+/* One tick of the trace as a duration ("1 ns", "1 us", "2.5 ms"). */
+static void tick_length(uint64_t resolution, char *buf, size_t len)
+{
+    if (!resolution) {
+        snprintf(buf, len, "of unknown length");
+        return;
+    }
+    double ns = 1e9 / (double)resolution;
+    if (ns >= 1e9)
+        snprintf(buf, len, "%g s", ns / 1e9);
+    else if (ns >= 1e6)
+        snprintf(buf, len, "%g ms", ns / 1e6);
+    else if (ns >= 1e3)
+        snprintf(buf, len, "%g us", ns / 1e3);
+    else
+        snprintf(buf, len, "%g ns", ns);
+}
+
+int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
+                           const struct vftr_snap_traceinfo *t, uint64_t **breaks, size_t *nbreaks,
                            char *err, size_t errlen)
 {
-    struct vftr_timebase base = { resolution, first }, zero = { resolution, 0 };
+    struct vftr_timebase base = { t->resolution, t->first }, zero = { t->resolution, 0 };
     struct u64vec b = { NULL, 0, 0 };
-    char msg[VFTR_ERRMSG_MAX];
+    char msg[VFTR_ERRMSG_MAX], why[160];
+    uint64_t first = t->first, last = t->last;
     uint64_t end = last + 1, range = end - first, period = 0, n = spec->n;
+    int asked = spec->n || spec->period || spec->ntimes;
 
     if (last < first)
-        return place_fail(&b, -EINVAL, err, errlen, "", "the last event precedes the first");
+        return place_fail(&b, -EBADMSG, err, errlen, "", "the last event precedes the first");
     if (spec->period) {
         if (vftr_time_parse(spec->period, &zero, &period, msg, sizeof msg))
             return place_fail(&b, -EINVAL, err, errlen, "-p: ", msg);
-        if (period == 0)
-            return place_fail(&b, -EINVAL, err, errlen, "-p: ",
-                              "the period must be at least one tick");
+        if (period == 0) {
+            tick_length(t->resolution, why, sizeof why);
+            snprintf(msg, sizeof msg, "-p %.64s: shorter than one tick of the trace (%s)",
+                     spec->period, why);
+            return place_fail(&b, -ERANGE, err, errlen, "", msg);
+        }
     }
-    if (!spec->period && n == 0 && spec->ntimes == 0)
+    if (!asked)
         n = VFTR_SNAP_DEFAULT_BREAKS;
     uint64_t by_period = period ? (range - 1) / period : 0;
-    if (n > VFTR_SNAP_MAX_BREAKS || by_period > VFTR_SNAP_MAX_BREAKS)
-        return place_fail(&b, -EINVAL, err, errlen, "", "too many breaks (more than 100000000)");
-    if (n && n >= by_period) {
+    int use_n = n && n >= by_period;
+    /* checked before anything is allocated: a runaway -n must cost nothing */
+    uint64_t max = vftr_snap_max_breaks(t), count = use_n ? n : by_period + 1;
+    if (asked && count > max) {
+        bound_reason(t, max, why, sizeof why);
+        if (use_n)
+            snprintf(msg, sizeof msg, "-n %" PRIu64 " asks for more breaks than the trace can "
+                     "hold: at most %" PRIu64 " (%s)", n, max, why);
+        else
+            snprintf(msg, sizeof msg, "-p %.64s gives %" PRIu64 " breaks, more than the trace can "
+                     "hold: at most %" PRIu64 " (%s)", spec->period, count, max, why);
+        return place_fail(&b, -ERANGE, err, errlen, "", msg);
+    }
+    if (use_n) {
         /* summed up step by step, in doubles: otfaux's rounding */
-        double step = (double)range / (double)n, t = (double)first;
+        double step = (double)range / (double)n, x = (double)first;
         for (uint64_t i = 1; i <= n; i++) {
-            t += step;
-            if (u64_push(&b, (uint64_t)t))
+            x += step;
+            if (u64_push(&b, (uint64_t)x))
                 return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
         }
     } else {
@@ -1183,12 +1275,12 @@ int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec, uint64_t reso
                 return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
     }
     for (size_t i = 0; i < spec->ntimes; i++) {
-        uint64_t t;
+        uint64_t x;
         if (all_digits(spec->times[i]))
-            t = strtoull(spec->times[i], NULL, 10);
-        else if (vftr_time_parse(spec->times[i], &base, &t, msg, sizeof msg))
+            x = strtoull(spec->times[i], NULL, 10);
+        else if (vftr_time_parse(spec->times[i], &base, &x, msg, sizeof msg))
             return place_fail(&b, -EINVAL, err, errlen, "-t: ", msg);
-        if (u64_push(&b, t))
+        if (u64_push(&b, x))
             return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
     }
     if (u64_push(&b, end))
@@ -1198,8 +1290,142 @@ int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec, uint64_t reso
     for (size_t i = 0; i < b.n; i++)
         if (k == 0 || b.v[i] != b.v[k - 1])
             b.v[k++] = b.v[i];
+    if (asked && k > max) {
+        /* -t times on top of a list that fits */
+        bound_reason(t, max, why, sizeof why);
+        snprintf(msg, sizeof msg, "%zu breaks (-n or -p and -t together, the final one included) "
+                 "are more than the trace can hold: at most %" PRIu64 " (%s)", k, max, why);
+        return place_fail(&b, -ERANGE, err, errlen, "", msg);
+    }
     *breaks = b.v;
     *nbreaks = k;
+    return 0;
+}
+
+/* -- the size estimate ------------------------------------------------------ */
+
+/* Bytes per record in OTF's short format, measured on snapgen's traces
+ * (vftr-snap --all: .stats bytes / summary records, .snaps bytes /
+ * snapshot records); zlib about halves them. */
+#define EST_SUMMARY_BYTES 24u
+#define EST_SNAPSHOT_BYTES 13u
+#define EST_THUMB_BYTES 3u      /* "f," per sample and process */
+#define EST_DEPTH 8u            /* the stack depth guessed for EnterSnapshots */
+
+void vftr_snap_estimate(const struct vftr_snap_traceinfo *t, unsigned flags,
+                        const uint64_t *breaks, size_t nbreaks, size_t nsamples,
+                        struct vftr_snap_estimate *e)
+{
+    uint64_t procs = t->processes ? t->processes : 1, sum = 0, snap = 0;
+    int detailed = (flags & VFTR_SNAP_DETAILED) != 0;
+    if (flags & VFTR_SNAP_SUMMARIES) {
+        int fgroups = (flags & VFTR_SNAP_FUNCGROUPS) || detailed;
+        int funcs = !(flags & VFTR_SNAP_FUNCGROUPS) || detailed;
+        int figroups = (flags & VFTR_SNAP_FILEGROUPS) || detailed;
+        int files = !(flags & VFTR_SNAP_FILEGROUPS) || detailed;
+        sum = (funcs ? t->functions : 0) + (fgroups ? (t->funcgroups ? t->funcgroups : 1) : 0);
+        sum += 1 + t->collops;  /* the message summary, the collectives */
+        if (t->files)
+            sum += (files ? t->files : 0) + (figroups ? (t->filegroups ? t->filegroups : 1) : 0);
+    }
+    if (flags & VFTR_SNAP_SNAPSHOTS)
+        snap = (t->functions < EST_DEPTH ? t->functions : EST_DEPTH) + t->files + t->counters + 1;
+    size_t nsnap = 0;           /* no snapshot at the final break, after the last event */
+    for (size_t i = 0; i < nbreaks && (flags & VFTR_SNAP_SNAPSHOTS); i++)
+        nsnap += breaks[i] <= t->last;
+    uint64_t nsum = mul_sat(mul_sat(nbreaks, procs), sum);
+    uint64_t nsn = mul_sat(mul_sat(nsnap, procs), snap);
+    unsigned div = t->compressed ? 2 : 1;
+    e->records = add_sat(nsum, nsn);
+    e->per_break = mul_sat(procs, sum + snap);
+    e->bytes = add_sat(mul_sat(nsum, EST_SUMMARY_BYTES) / div, mul_sat(nsn, EST_SNAPSHOT_BYTES) / div);
+    if (flags & VFTR_SNAP_SNAPSHOTS)
+        e->bytes = add_sat(e->bytes, mul_sat(mul_sat(nsamples, procs), EST_THUMB_BYTES));
+}
+
+uint64_t vftr_snap_output_limit(uint64_t trace_bytes)
+{
+    uint64_t l = mul_sat(trace_bytes, VFTR_SNAP_LIMIT_RATIO);
+    return l > VFTR_SNAP_LIMIT_FLOOR ? l : VFTR_SNAP_LIMIT_FLOOR;
+}
+
+/* "1.5 GiB" */
+static const char *size_str(uint64_t n, char *buf, size_t len)
+{
+    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    double x = (double)n;
+    unsigned u = 0;
+    while (x >= 1024 && u + 1 < sizeof unit / sizeof unit[0]) {
+        x /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%" PRIu64 " bytes", n);
+    else
+        snprintf(buf, len, "%.1f %s", x, unit[u]);
+    return buf;
+}
+
+int vftr_snap_plan_overflow(const struct vftr_snap_plan *p, char *err, size_t errlen)
+{
+    return vftr_errmsg(err, errlen, -EFBIG, "the snapshots and summaries grew past %" PRIu64
+                       " records, the most the size limit allows (%" PRIu64 " were estimated): "
+                       "ask for fewer breaks, or use --force", p->max_records,
+                       p->estimate.records);
+}
+
+void vftr_snap_plan_release(struct vftr_snap_plan *p)
+{
+    free(p->breaks);
+    free(p->samples);
+    memset(p, 0, sizeof *p);
+}
+
+int vftr_snap_plan_make(const struct vftr_snap_request *rq, const struct vftr_snap_traceinfo *t,
+                        struct vftr_snap_plan *p, char *err, size_t errlen)
+{
+    char a[32], b[32], c[32], d[32];
+    memset(p, 0, sizeof *p);
+    int rc = vftr_snap_place_breaks(&rq->breaks, t, &p->breaks, &p->nbreaks, err, errlen);
+    if (rc)
+        return rc;
+    if ((rq->flags & VFTR_SNAP_SNAPSHOTS) &&
+        vftr_snap_place_samples(t->first, t->last, rq->thumb_samples, &p->samples, &p->nsamples)) {
+        vftr_snap_plan_release(p);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    vftr_snap_estimate(t, rq->flags, p->breaks, p->nbreaks, p->nsamples, &p->estimate);
+    if (rq->force)
+        return 0;
+    const struct vftr_snap_estimate *e = &p->estimate;
+    uint64_t limit = vftr_snap_output_limit(t->bytes);
+    if (e->bytes > limit) {
+        rc = vftr_errmsg(err, errlen, -EFBIG, "the snapshots and summaries are estimated at %s "
+                         "(%zu breaks, about %" PRIu64 " records per break over %" PRIu64
+                         " processes), more than %s (%u x the trace's %s, at least %s): ask "
+                         "for fewer breaks, or use --force",
+                         size_str(e->bytes, a, sizeof a), p->nbreaks, e->per_break,
+                         t->processes, size_str(limit, b, sizeof b), VFTR_SNAP_LIMIT_RATIO,
+                         size_str(t->bytes, c, sizeof c),
+                         size_str(VFTR_SNAP_LIMIT_FLOOR, d, sizeof d));
+        vftr_snap_plan_release(p);
+        return rc;
+    }
+    struct statvfs fs;
+    uint64_t need = add_sat(e->bytes, t->copy_bytes);
+    if (rq->outdir && statvfs(rq->outdir, &fs) == 0) {
+        uint64_t avail = mul_sat((uint64_t)fs.f_bavail, (uint64_t)fs.f_frsize);
+        if (need > avail) {
+            rc = vftr_errmsg(err, errlen, -ENOSPC, "the output is estimated at %s, more than the "
+                             "%s free in %s: make room, or use --force to try anyway",
+                             size_str(need, a, sizeof a), size_str(avail, b, sizeof b),
+                             rq->outdir);
+            vftr_snap_plan_release(p);
+            return rc;
+        }
+    }
+    /* the backstop: the limit at the smallest record size */
+    p->max_records = limit / (EST_SNAPSHOT_BYTES / (t->compressed ? 2 : 1));
     return 0;
 }
 

@@ -57,14 +57,16 @@
  * snapshots — independent of the trace's length.
  *
  * Functions return 0 or -errno (-ENOMEM; -EINVAL for bad arguments or a
- * call after finish); an error from a sink callback is returned as is and
- * stops the engine (later calls return it again).  Ownership: the engine
+ * call after finish; -EINTR and -EFBIG, see struct vftr_snap_config); an
+ * error from a sink callback is returned as is and stops the engine (later
+ * calls return it again).  Ownership: the engine
  * copies what it is given; records passed to a sink are borrowed for the
  * call.  Threads: one thread at a time per engine; no globals.
  */
 #ifndef VFTR_MODEL_SNAPSHOT_H
 #define VFTR_MODEL_SNAPSHOT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -140,6 +142,12 @@ struct vftr_snap_config {
     size_t nsamples;
     vftr_snap_record_fn *on_record;
     void *arg;
+    /* Optional.  When *stop becomes non-zero (a signal handler's flag,
+     * borrowed for the engine's life), the engine stops at the next break
+     * or record with -EINTR.  After max_records records (0: no bound) it
+     * stops with -EFBIG: the backstop behind the size estimate below. */
+    const volatile sig_atomic_t *stop;
+    uint64_t max_records;
 };
 
 struct vftr_snap;
@@ -211,10 +219,22 @@ uint64_t vftr_snap_unreceived(const struct vftr_snap *s);
  *   - -t adds breaks: bare digits are absolute ticks, a time with a unit
  *     counts from first (lib/util/timespec.h);
  *   - end is always a break; the list is sorted and distinct.
+ *
+ * Bounds.  Every break between two consecutive event times shows the same
+ * stacks, files and counts (only the open calls' times grow), so breaks
+ * beyond the trace's distinct event times add output and nothing else: the breaks asked for (-n, -p and -t together) may not be
+ * more than vftr_snap_max_breaks() — the ticks from the first event to
+ * one past the last, and the distinct event times the tool can vouch for
+ * before its pass (struct vftr_snap_traceinfo.max_times).  Asking for more
+ * is refused, with the maximum in the message: the breaks otfaux's rules
+ * place cannot be kept one per tick beyond that, and fewer breaks than
+ * asked, silently, would misplace every break a script expects.  The
+ * default (-n 200) is never refused.  A period shorter than one tick is
+ * refused the same way; -t times that fall on one tick are one break.
  */
 #define VFTR_SNAP_DEFAULT_BREAKS 200u
 #define VFTR_SNAP_THUMB_SAMPLES 4096u      /* otfaux's thumbnail bound */
-#define VFTR_SNAP_MAX_BREAKS 100000000u
+#define VFTR_SNAP_MAX_BREAKS 100000000u    /* the break list must fit memory */
 
 struct vftr_snap_breakspec {
     uint64_t n;                   /* -n (0: not given) */
@@ -223,13 +243,98 @@ struct vftr_snap_breakspec {
     size_t ntimes;
 };
 
-/* Places the breaks for a trace whose events span [first, last] with the
- * given timer resolution (ticks per second).  Returns 0 and *breaks (caller
- * owns, free()) with *nbreaks entries, or -EINVAL / -ENOMEM with a message
- * ("-p: ...", "too many breaks ...") in err. */
-int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec, uint64_t resolution,
-                           uint64_t first, uint64_t last, uint64_t **breaks, size_t *nbreaks,
+/* What a tool knows of a trace before its pass, all of it cheap to learn:
+ * for the bound on breaks and the size estimate. */
+struct vftr_snap_traceinfo {
+    uint64_t resolution;          /* ticks per second (0: unknown) */
+    uint64_t first, last;         /* first and last event time stamps */
+    /* At most this many distinct event times (0: not known; the span
+     * still bounds them).  vftr-snap: a quarter of the bytes of
+     * uncompressed event files (a new time is a line of hex digits, and
+     * a record follows it: 4 bytes at least); vfd2otf: two per record
+     * its first pass counted and two per thread. */
+    uint64_t max_times;
+    uint64_t bytes;               /* the trace's size: its event files / .vfd files */
+    uint64_t copy_bytes;          /* written beside the records (-o: the events) */
+    uint64_t processes;           /* processes that may have events */
+    uint64_t functions, funcgroups, files, filegroups, collops, counters;  /* definitions */
+    int compressed;               /* the records are written compressed */
+};
+
+/* The most breaks one may ask for (>= 1; see "Bounds" above). */
+uint64_t vftr_snap_max_breaks(const struct vftr_snap_traceinfo *t);
+
+/* Places the breaks for the trace t (resolution, first, last, max_times).
+ * Returns 0 and *breaks (caller owns, free()) with *nbreaks entries; or,
+ * with a message in err: -ERANGE for more breaks than the bound or a
+ * period shorter than a tick, -EINVAL for a bad -p or -t, -EBADMSG when
+ * last < first, -ENOMEM. */
+int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
+                           const struct vftr_snap_traceinfo *t, uint64_t **breaks, size_t *nbreaks,
                            char *err, size_t errlen);
+
+/*
+ * The size estimate.  Per break and process: one summary per function
+ * (group), file (group), collective operation and message summary, as
+ * flags ask; a snapshot of a stack of (at most) 8 frames, the open files,
+ * the counters and a collective count — records of some 24 (summaries)
+ * and 13 (snapshots) bytes, half that compressed (measured on
+ * test/snap/snapgen's traces; share/doc/snap.md).  An estimate, not a
+ * bound: processes touch fewer functions than the trace defines, and
+ * messages in flight or deep stacks are unknown before the pass — the
+ * engine's max_records is the backstop.
+ */
+struct vftr_snap_estimate {
+    uint64_t records;             /* snapshot and summary records */
+    uint64_t bytes;               /* their size on disk, thumbnail included */
+    uint64_t per_break;           /* records at a break with snapshot and summaries */
+};
+
+void vftr_snap_estimate(const struct vftr_snap_traceinfo *t, unsigned flags,
+                        const uint64_t *breaks, size_t nbreaks, size_t nsamples,
+                        struct vftr_snap_estimate *e);
+
+/* Output beyond max(VFTR_SNAP_LIMIT_FLOOR, VFTR_SNAP_LIMIT_RATIO x the
+ * trace's bytes) needs --force: generous for otfaux's defaults on any
+ * trace, far below what a runaway -n writes. */
+#define VFTR_SNAP_LIMIT_FLOOR (256ull << 20)
+#define VFTR_SNAP_LIMIT_RATIO 32u
+uint64_t vftr_snap_output_limit(uint64_t trace_bytes);
+
+/* What a tool wants written (the options of vftr-snap and vfd2otf). */
+struct vftr_snap_request {
+    struct vftr_snap_breakspec breaks;
+    unsigned flags;               /* VFTR_SNAP_*: snapshots, summaries, groups, detailed */
+    uint64_t thumb_samples;       /* bound (0: VFTR_SNAP_THUMB_SAMPLES); with snapshots only */
+    int force;                    /* --force: no size limit, no free-space check */
+    const char *outdir;           /* where the output goes (free space); NULL: unchecked */
+};
+
+/* Everything decided before the pass. */
+struct vftr_snap_plan {
+    uint64_t *breaks;             /* owned (vftr_snap_plan_release) */
+    size_t nbreaks;
+    uint64_t *samples;            /* owned; NULL when nsamples is 0 */
+    size_t nsamples;
+    struct vftr_snap_estimate estimate;
+    uint64_t max_records;         /* for vftr_snap_config.max_records (0 with force) */
+};
+
+/*
+ * Places the breaks (bound included) and the thumbnail samples, estimates
+ * the output and, without force, refuses it past vftr_snap_output_limit()
+ * (-EFBIG) or beyond the free space of rq->outdir (-ENOSPC, statvfs), with
+ * a message giving the estimate.  Returns 0 and fills *p, or the errors of
+ * vftr_snap_place_breaks, -EFBIG, -ENOSPC, -ENOMEM (message in err; *p is
+ * then empty).
+ */
+int vftr_snap_plan_make(const struct vftr_snap_request *rq, const struct vftr_snap_traceinfo *t,
+                        struct vftr_snap_plan *p, char *err, size_t errlen);
+void vftr_snap_plan_release(struct vftr_snap_plan *p);
+
+/* The message for an engine that stopped with -EFBIG (its max_records
+ * passed).  Returns -EFBIG. */
+int vftr_snap_plan_overflow(const struct vftr_snap_plan *p, char *err, size_t errlen);
 
 /* The thumbnail's sample times: min(limit, last - first) of them (limit 0:
  * VFTR_SNAP_THUMB_SAMPLES), equally spaced from first.  0 and *samples

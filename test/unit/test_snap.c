@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static struct vftr_snap *engine(struct log *l, unsigned flags, const uint64_t *b
                                 uint64_t limit)
 {
     memset(l, 0, sizeof *l);
-    struct vftr_snap_config cfg = { flags, breaks, n, limit, NULL, 0, on_record, l };
+    struct vftr_snap_config cfg = { flags, breaks, n, limit, NULL, 0, on_record, l, NULL, 0 };
     struct vftr_snap *s = vftr_snap_new(&cfg);
     ck_assert_ptr_nonnull(s);
     return s;
@@ -347,7 +348,8 @@ START_TEST(thumbnail)
     static const uint64_t samples[] = { 0, 5, 10, 15 };
     struct log l;
     memset(&l, 0, sizeof l);
-    struct vftr_snap_config cfg = { VFTR_SNAP_SNAPSHOTS, NULL, 0, UINT64_MAX, samples, 4, on_record, &l };
+    struct vftr_snap_config cfg = { VFTR_SNAP_SNAPSHOTS, NULL, 0, UINT64_MAX, samples, 4, on_record,
+                                    &l, NULL, 0 };
     struct vftr_snap *s = vftr_snap_new(&cfg);
     ck_assert_ptr_nonnull(s);
     OK(vftr_snap_enter(s, 0, 4, 1));
@@ -373,7 +375,8 @@ START_TEST(errors)
     static const uint64_t unsorted[] = { 5, 3 };
     struct log l;
     memset(&l, 0, sizeof l);
-    struct vftr_snap_config cfg = { VFTR_SNAP_SUMMARIES, unsorted, 2, UINT64_MAX, NULL, 0, on_record, &l };
+    struct vftr_snap_config cfg = { VFTR_SNAP_SUMMARIES, unsorted, 2, UINT64_MAX, NULL, 0, on_record,
+                                    &l, NULL, 0 };
     errno = 0;
     ck_assert_ptr_null(vftr_snap_new(&cfg));
     ck_assert_int_eq(errno, EINVAL);
@@ -407,13 +410,25 @@ END_TEST
 
 /* Break placement (otfaux's rules, snapshot.h), by hand: events span
  * [0, 99], so end = 100 and the range is 100 ticks (1 tick = 1 ns). */
+/* A trace of events in [first, last], 1 tick = 1 ns, nothing else known. */
+static struct vftr_snap_traceinfo span(uint64_t first, uint64_t last)
+{
+    struct vftr_snap_traceinfo t;
+    memset(&t, 0, sizeof t);
+    t.resolution = 1000000000u;
+    t.first = first;
+    t.last = last;
+    return t;
+}
+
 START_TEST(break_placement)
 {
     uint64_t *b = NULL;
     size_t n = 0;
     char err[256];
+    struct vftr_snap_traceinfo t0_99 = span(0, 99), t1000 = span(1000, 2999);
     struct vftr_snap_breakspec four = { 4, NULL, NULL, 0 };
-    ck_assert_int_eq(vftr_snap_place_breaks(&four, 1000000000u, 0, 99, &b, &n, err, sizeof err), 0);
+    ck_assert_int_eq(vftr_snap_place_breaks(&four, &t0_99, &b, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 4);        /* 25 50 75 100: the last one is end */
     ck_assert_uint_eq(b[0], 25);
     ck_assert_uint_eq(b[1], 50);
@@ -423,7 +438,7 @@ START_TEST(break_placement)
      * -t 5 is an absolute tick, -t 0.04us is 40 ns after the first event */
     const char *times[] = { "5", "0.04us" };
     struct vftr_snap_breakspec mix = { 2, "30", times, 2 };
-    ck_assert_int_eq(vftr_snap_place_breaks(&mix, 1000000000u, 0, 99, &b, &n, err, sizeof err), 0);
+    ck_assert_int_eq(vftr_snap_place_breaks(&mix, &t0_99, &b, &n, err, sizeof err), 0);
     uint64_t want[] = { 5, 30, 40, 60, 90, 100 };
     ck_assert_uint_eq(n, 6);
     for (size_t i = 0; i < 6; i++)
@@ -431,14 +446,13 @@ START_TEST(break_placement)
     free(b);
     /* nothing given: 200 breaks; a bad period is refused with its name */
     struct vftr_snap_breakspec none = { 0, NULL, NULL, 0 };
-    ck_assert_int_eq(vftr_snap_place_breaks(&none, 1000000000u, 1000, 2999, &b, &n, err,
-                                            sizeof err), 0);
+    ck_assert_int_eq(vftr_snap_place_breaks(&none, &t1000, &b, &n, err, sizeof err), 0);
     ck_assert_uint_eq(n, 200);      /* step 10: 1010 ... 3000 */
     ck_assert_uint_eq(b[0], 1010);
     ck_assert_uint_eq(b[199], 3000);
     free(b);
     struct vftr_snap_breakspec bad = { 0, "3q", NULL, 0 };
-    ck_assert_int_eq(vftr_snap_place_breaks(&bad, 1000000000u, 0, 99, &b, &n, err, sizeof err),
+    ck_assert_int_eq(vftr_snap_place_breaks(&bad, &t0_99, &b, &n, err, sizeof err),
                      -EINVAL);
     ck_assert_ptr_nonnull(strstr(err, "-p: "));
     /* thumbnail samples: min(limit, last - first), equally spaced */
@@ -447,6 +461,198 @@ START_TEST(break_placement)
     ck_assert_uint_eq(b[1], 2);     /* 0, 2.5 -> 2, 5, 7.5 -> 7 */
     ck_assert_uint_eq(b[3], 7);
     free(b);
+}
+END_TEST
+
+/* The bound on breaks (snapshot.h, "Bounds"), by hand.  Events span
+ * [0, 99]: 100 ticks from the first to one past the last, so at most 100
+ * breaks; with max_times 10 at most 10. */
+START_TEST(break_bounds)
+{
+    uint64_t *b = NULL;
+    size_t n = 0;
+    char err[512];
+    struct vftr_snap_traceinfo t = span(0, 99);
+    ck_assert_uint_eq(vftr_snap_max_breaks(&t), 100);
+
+    struct vftr_snap_breakspec n100 = { 100, NULL, NULL, 0 }, n101 = { 101, NULL, NULL, 0 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&n100, &t, &b, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 100);      /* one per tick: 1 ... 100 */
+    ck_assert_uint_eq(b[0], 1);
+    ck_assert_uint_eq(b[99], 100);
+    free(b);
+    b = NULL;
+    ck_assert_int_eq(vftr_snap_place_breaks(&n101, &t, &b, &n, err, sizeof err), -ERANGE);
+    ck_assert_ptr_null(b);
+    ck_assert_msg(strstr(err, "-n 101") && strstr(err, "at most 100") && strstr(err, "100 ticks"),
+                  "%s", err);
+
+    /* -p 1: 99 breaks + the final one = 100; a period under a tick (0.4 ns
+     * rounds to 0) is refused naming the tick */
+    struct vftr_snap_breakspec p1 = { 0, "1", NULL, 0 }, psub = { 0, "0.4ns", NULL, 0 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&p1, &t, &b, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 100);
+    free(b);
+    ck_assert_int_eq(vftr_snap_place_breaks(&psub, &t, &b, &n, err, sizeof err), -ERANGE);
+    ck_assert_msg(strstr(err, "-p 0.4ns") && strstr(err, "one tick") && strstr(err, "1 ns"), "%s",
+                  err);
+
+    /* what the tool vouches for bounds it further; -t counts too: -n 10
+     * gives 10, 20, ..., 100, and -t 5 makes 11 */
+    t.max_times = 10;
+    ck_assert_uint_eq(vftr_snap_max_breaks(&t), 10);
+    struct vftr_snap_breakspec n10 = { 10, NULL, NULL, 0 }, n11 = { 11, NULL, NULL, 0 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&n10, &t, &b, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 10);
+    free(b);
+    ck_assert_int_eq(vftr_snap_place_breaks(&n11, &t, &b, &n, err, sizeof err), -ERANGE);
+    ck_assert_msg(strstr(err, "at most 10 ") && strstr(err, "distinct event times"), "%s", err);
+    const char *five[] = { "5" };
+    struct vftr_snap_breakspec n10t = { 10, NULL, five, 1 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&n10t, &t, &b, &n, err, sizeof err), -ERANGE);
+    ck_assert_msg(strstr(err, "11 breaks") && strstr(err, "at most 10 "), "%s", err);
+
+    /* the default (-n 200) is never refused: steps of 0.5 tick fall on
+     * the ticks 0 (0.5 rounded down), 1, ..., 100 */
+    struct vftr_snap_breakspec none = { 0, NULL, NULL, 0 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&none, &t, &b, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 101);
+    free(b);
+
+    /* a span wider than the break list may hold: the list's own limit */
+    struct vftr_snap_traceinfo wide = span(0, 1000000000000ull);
+    struct vftr_snap_breakspec huge = { VFTR_SNAP_MAX_BREAKS + 1ull, NULL, NULL, 0 };
+    ck_assert_uint_eq(vftr_snap_max_breaks(&wide), VFTR_SNAP_MAX_BREAKS);
+    ck_assert_int_eq(vftr_snap_place_breaks(&huge, &wide, &b, &n, err, sizeof err), -ERANGE);
+    ck_assert_msg(strstr(err, "at most 100000000"), "%s", err);
+}
+END_TEST
+
+/*
+ * The size estimate by hand (snapshot.h): 2 processes, 3 functions in 1
+ * group, 1 collective operation, breaks 10, 20 and 101 with the last event
+ * at 100 (no snapshot at 101).
+ *   summaries per process: 3 functions + 1 message + 1 collective = 5;
+ *   snapshot per process: min(3, 8) frames + 0 files + 0 counters + 1 = 4;
+ *   records 3 x 2 x 5 + 2 x 2 x 4 = 30 + 16 = 46;
+ *   bytes 30 x 24 + 16 x 13 = 928, no thumbnail samples.
+ * With --funcgroups --filegroups, 2 function groups, 4 files in 2 groups,
+ * 1 counter, compressed, 5 samples:
+ *   summaries 2 groups + 1 + 1 + 2 file groups = 6; snapshot 3 + 4 + 1 + 1 = 9;
+ *   records 3 x 2 x 6 + 2 x 2 x 9 = 36 + 36 = 72, per break 2 x 15 = 30;
+ *   bytes 36 x 24 / 2 + 36 x 13 / 2 + 5 x 2 x 3 = 432 + 234 + 30 = 696.
+ */
+START_TEST(size_estimate)
+{
+    static const uint64_t breaks[] = { 10, 20, 101 };
+    struct vftr_snap_traceinfo t = span(0, 100);
+    struct vftr_snap_estimate e;
+    t.processes = 2;
+    t.functions = 3;
+    t.funcgroups = 1;
+    t.collops = 1;
+    vftr_snap_estimate(&t, VFTR_SNAP_SUMMARIES | VFTR_SNAP_SNAPSHOTS, breaks, 3, 0, &e);
+    ck_assert_uint_eq(e.records, 46);
+    ck_assert_uint_eq(e.bytes, 928);
+    ck_assert_uint_eq(e.per_break, 18);
+    t.funcgroups = 2;
+    t.files = 4;
+    t.filegroups = 2;
+    t.counters = 1;
+    t.compressed = 1;
+    vftr_snap_estimate(&t, VFTR_SNAP_SUMMARIES | VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_FUNCGROUPS |
+                       VFTR_SNAP_FILEGROUPS, breaks, 3, 5, &e);
+    ck_assert_uint_eq(e.records, 72);
+    ck_assert_uint_eq(e.per_break, 30);
+    ck_assert_uint_eq(e.bytes, 696);
+    /* the limit: 32 x the trace, at least 256 MiB */
+    ck_assert_uint_eq(vftr_snap_output_limit(1000), 256ull << 20);
+    ck_assert_uint_eq(vftr_snap_output_limit(1ull << 30), 32ull << 30);
+}
+END_TEST
+
+/*
+ * The plan refuses past the limit unless forced.  1000 processes and 1000
+ * functions, summaries only: 1001 records per process and break (the
+ * functions and one message summary).
+ *   -n 1000: 1000 x 1000 x 1001 = 1001000000 records, 24 GB: past 256 MiB;
+ *   -n 10: 10010000 records x 24 = 240240000 bytes < 256 MiB = 268435456:
+ *   allowed, and the engine may write 268435456 / 13 = 20648881 records.
+ */
+START_TEST(size_plan)
+{
+    struct vftr_snap_traceinfo t = span(0, 999999999u);     /* steps of 1e6 and 1e8: exact */
+    struct vftr_snap_plan p;
+    char err[512];
+    t.bytes = 1000;
+    t.processes = 1000;
+    t.functions = 1000;
+    struct vftr_snap_request rq = { { 1000, NULL, NULL, 0 }, VFTR_SNAP_SUMMARIES, 0, 0, NULL };
+    ck_assert_int_eq(vftr_snap_plan_make(&rq, &t, &p, err, sizeof err), -EFBIG);
+    ck_assert_ptr_null(p.breaks);
+    ck_assert_msg(strstr(err, "estimated at 22.4 GiB") && strstr(err, "1000 breaks") &&
+                  strstr(err, "1001000 records per break") && strstr(err, "--force"), "%s", err);
+    rq.force = 1;
+    ck_assert_int_eq(vftr_snap_plan_make(&rq, &t, &p, err, sizeof err), 0);
+    ck_assert_uint_eq(p.nbreaks, 1000);
+    ck_assert_uint_eq(p.estimate.records, 1001000000u);
+    ck_assert_uint_eq(p.max_records, 0);
+    vftr_snap_plan_release(&p);
+    rq.force = 0;
+    rq.breaks.n = 10;
+    ck_assert_int_eq(vftr_snap_plan_make(&rq, &t, &p, err, sizeof err), 0);
+    ck_assert_uint_eq(p.estimate.bytes, 240240000u);
+    ck_assert_uint_eq(p.max_records, 20648881u);
+    ck_assert_ptr_null(p.samples);
+    vftr_snap_plan_release(&p);
+    /* a trace so large that the ratio allows 28 PiB, a billion processes:
+     * 1000 x 1e9 x 1001 x 24 bytes = 21.3 PiB, more than any disk has
+     * free */
+    t.bytes = 1000000000000000ull;
+    t.processes = 1000000000u;
+    rq.breaks.n = 1000;
+    rq.outdir = ".";
+    ck_assert_int_eq(vftr_snap_plan_make(&rq, &t, &p, err, sizeof err), -ENOSPC);
+    ck_assert_msg(strstr(err, "free in .") && strstr(err, "estimated at 21.3 PiB"), "%s", err);
+    /* the bound comes first */
+    rq.breaks.n = 1000000001u;
+    ck_assert_int_eq(vftr_snap_plan_make(&rq, &t, &p, err, sizeof err), -ERANGE);
+}
+END_TEST
+
+/* The engine's backstops: max_records stops it with -EFBIG after that many
+ * records; a stop flag with -EINTR at the next break. */
+START_TEST(engine_stops)
+{
+    static const uint64_t breaks[] = { 5, 6 };
+    struct log l;
+    memset(&l, 0, sizeof l);
+    struct vftr_snap_config cfg = { VFTR_SNAP_SUMMARIES, breaks, 2, UINT64_MAX, NULL, 0, on_record,
+                                    &l, NULL, 3 };
+    struct vftr_snap *s = vftr_snap_new(&cfg);
+    ck_assert_ptr_nonnull(s);
+    /* at 5: P1 f1 and f3, P2 f2 = 3 records; at 6 the fourth is one too many */
+    OK(vftr_snap_enter(s, 1, 1, 1));
+    OK(vftr_snap_enter(s, 2, 2, 2));
+    OK(vftr_snap_enter(s, 3, 1, 3));
+    ck_assert_int_eq(vftr_snap_leave(s, 7, 1, 3), -EFBIG);
+    ck_assert_uint_eq(l.n, 3);
+    ck_assert_int_eq(vftr_snap_finish(s), -EFBIG);
+    vftr_snap_free(s);
+
+    volatile sig_atomic_t stop = 0;
+    memset(&l, 0, sizeof l);
+    cfg.max_records = 0;
+    cfg.stop = &stop;
+    s = vftr_snap_new(&cfg);
+    ck_assert_ptr_nonnull(s);
+    OK(vftr_snap_enter(s, 1, 1, 1));
+    stop = SIGTERM;
+    OK(vftr_snap_enter(s, 2, 1, 2));        /* no break due: the tool checks per event */
+    ck_assert_int_eq(vftr_snap_leave(s, 7, 1, 2), -EINTR);
+    ck_assert_uint_eq(l.n, 0);
+    ck_assert_int_eq(vftr_snap_finish(s), -EINTR);
+    vftr_snap_free(s);
 }
 END_TEST
 
@@ -464,6 +670,10 @@ static Suite *snap_suite(void)
     tcase_add_test(tc, thumbnail);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, break_placement);
+    tcase_add_test(tc, break_bounds);
+    tcase_add_test(tc, size_estimate);
+    tcase_add_test(tc, size_plan);
+    tcase_add_test(tc, engine_stops);
     suite_add_tcase(s, tc);
     return s;
 }
