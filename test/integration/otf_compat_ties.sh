@@ -16,7 +16,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 compat_setup otf_compat_ties otf_ties
 
 # Times of the trace (test/compat/otf_ties.c): 1000 + 16 per step, some
-# streams half a step later on odd steps; 16 steps.
+# streams half a step later on odd steps; 16 steps.  Stream 1 ends at 1160
+# (a window after it starts without it), the last stream begins at 1096.
 configs=(
     ""
     "-u"
@@ -30,6 +31,9 @@ configs=(
     "-l 9 -D 2"
     "-w 1100:1200"
     "-w 1100:1200 -u"
+    "-w 1170:1250"
+    "-w 1170:1250 -u -l 4"
+    "-u -d 1,4"
     "-w 1000:1001"
     "-w 1200:1300 -m -l 3"
     "-w 0:100"
