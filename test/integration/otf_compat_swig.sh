@@ -53,7 +53,7 @@ for side in ref vftr; do
         libs=(-lopen-trace-format -lz -lm)
     else
         inc=$VFTR_INC
-        libs=(-L"$VFTR_LIB" -lvftrotf -Wl,-rpath,"$(cd "$VFTR_LIB" && pwd)")
+        libs=(-L"$VFTR_LIB" -lvftrotf "-Wl,-rpath,$(cd "$VFTR_LIB" && pwd)")
     fi
     if ! swig -python -I"$inc" -outdir "$d" -o "$d/otf_wrap.c" "$top/test/compat/otf_swig.i" \
         >"$d/swig.log" 2>&1; then
