@@ -1137,11 +1137,12 @@ int vftr_window_set_threads(struct vftr_window *w, unsigned threads)
  * The events of [a, b) in time order, without the reader's merge of
  * records: every enabled stream is positioned by a time search to a and
  * decoded in batches (vftr_otf_scan_events), and a heap on (time, place in
- * the master control) merges the batches — the order of the reader's own
- * merge, equal times in stream order.  window_open() does the searches and
- * the first batch of every stream (while the replay threads run);
- * window_deliver() merges and hands the events over, decoding more as the
- * batches run out, so at most WINDOW_BUFFER records wait in memory.
+ * the master control) merges the batches: time order, equal times in stream
+ * order (the reader's own merge orders those as the reference OTF does).
+ * window_open() does the searches and the first batch of every stream (while
+ * the replay threads run); window_deliver() merges and hands the events over,
+ * decoding more as the batches run out, so at most WINDOW_BUFFER records
+ * wait in memory.
  */
 
 /* Stream `id` of the window read, opened the first time; NULL + errno. */

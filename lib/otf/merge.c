@@ -1,11 +1,10 @@
 /*
  * merge.c — reading several trace files in time order (otf_read_internal.h).
  *
- * Each file is sorted by time on its own; a binary min-heap keyed by
- * (time of the pending line, file index) picks the next file.  A file keeps
- * the turn for as long as its time does not exceed the next file's, so in a
- * trace with long runs per stream the heap is touched once per run, not per
- * record.  Equal times go to the lower file index first.
+ * Each file is sorted by time on its own; the files are merged in the very
+ * order of the reference OTF's reader, ties included (see vftr_otf_merge in
+ * otf_read_internal.h): programs written for OTF print and copy the same
+ * records in the same order with either library.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -108,41 +107,98 @@ static int dispatch_slow(vftr_otf_parse* ps, OTF_HandlerArray* h, int filekind)
     return rc;
 }
 
-static int before(const vftr_otf_merge* m, uint32_t a, uint32_t b)
+/* The reference's heap step (OTF_Heap_resort, and the loop of
+ * OTF_Heap_sort), for the entry at v whose time is t: it goes down while a
+ * child is not later than it, to the earlier child, the left one of two
+ * equal ones.  Moving down on equal times is what makes streams with equal
+ * time stamps take turns.  The entry is written once, where it stops; the
+ * children it passes move up into the hole, as the reference's swaps move
+ * them. */
+static inline void sift(uint64_t* key, uint32_t* idx, uint32_t n, uint32_t v, uint64_t t,
+                        uint32_t i)
 {
-    uint64_t ta = m->cur[a].ps.time, tb = m->cur[b].ps.time;
-    return ta < tb || (ta == tb && a < b);
-}
-
-static void sift_down(vftr_otf_merge* m, uint32_t i)
-{
-    uint32_t n = m->heapn;
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, s = i;
-        if (l < n && before(m, m->heap[l], m->heap[s]))
-            s = l;
-        if (r < n && before(m, m->heap[r], m->heap[s]))
-            s = r;
-        if (s == i)
-            return;
-        uint32_t t = m->heap[i];
-        m->heap[i] = m->heap[s];
-        m->heap[s] = t;
-        i = s;
+    for (uint32_t w = 2 * v + 1; w < n; w = 2 * v + 1) {
+        w += (w + 1 < n) & (key[w + 1] < key[w]);
+        if (t < key[w])
+            break;
+        key[v] = key[w];
+        idx[v] = idx[w];
+        v = w;
     }
+    key[v] = t;
+    idx[v] = i;
 }
 
-int vftr_otf_merge_init(vftr_otf_merge* m, OTF_RBuffer** rbs, const uint32_t* streams,
-                        uint32_t n, int filekind, uint64_t min, uint64_t max)
+/* The same step for the top entry when it has been read (its time is now
+ * t), for small heaps, without branches on the times: in the usual trace
+ * the streams take turns record by record, and a mispredicted "does the top
+ * keep the turn" costs more than the few levels of a small heap.  The
+ * entry goes down `depth` levels at most (the depth of the heap); once it
+ * stops, the levels left change nothing that is not overwritten at the end.
+ * Children beyond n are read but never taken (the arrays have room for
+ * 2n + 1 entries). */
+static inline uint32_t sift_top_small(uint64_t* key, uint32_t* idx, uint32_t n,
+                                      unsigned depth, uint32_t top, uint64_t t,
+                                      uint64_t* topkey)
+{
+    /* The first level decides the next top; it is returned (with its time
+     * in *topkey) so that the next line does not wait for the others. */
+    uint64_t kl = key[1], kr = key[2];
+    uint32_t right = (uint32_t)(2 < n) & (uint32_t)(kr < kl);
+    uint64_t rmask = (uint64_t)0 - right;
+    uint64_t kw = (kr & rmask) | (kl & ~rmask);
+    uint32_t w = 1 + right;
+    uint32_t iw = idx[w];
+    uint32_t go = (uint32_t)(n > 1) & (uint32_t)!(t < kw);
+    uint64_t gmask = (uint64_t)0 - go;
+    uint32_t next = (iw & (uint32_t)gmask) | (top & ~(uint32_t)gmask);
+    *topkey = (kw & gmask) | (t & ~gmask);
+    key[0] = *topkey;
+    idx[0] = next;
+    uint32_t v = w & (uint32_t)gmask;
+    /* selections by masks: compilers turn ?: into branches here */
+    for (unsigned k = 1; k < depth; k++) {
+        w = 2 * v + 1;
+        kl = key[w];
+        kr = key[w + 1];
+        right = (uint32_t)(w + 1 < n) & (uint32_t)(kr < kl);
+        rmask = (uint64_t)0 - right;
+        kw = (kr & rmask) | (kl & ~rmask);
+        w += right;
+        iw = idx[w];
+        go &= (uint32_t)(w < n) & (uint32_t)!(t < kw);
+        key[v] = kw;
+        idx[v] = iw;
+        v ^= (v ^ w) & (0u - go);
+    }
+    key[v] = t;
+    idx[v] = top;
+    return next;
+}
+
+/* Levels below the top of a heap of n entries. */
+static inline unsigned depth_of(uint32_t n)
+{
+    return n > 1 ? 31u - (unsigned)__builtin_clz(n) : 0;
+}
+
+/* Heaps up to this size (four levels) take sift_top_small after every line:
+ * with streams taking turns at random it is as fast as the old linear scan
+ * of up to 8 streams and faster than runs (measured with 3 to 64 streams). */
+#define MERGE_SMALL 16
+
+int vftr_otf_merge_init(vftr_otf_merge* m, OTF_RBuffer** rbs, const uint32_t* ids,
+                        uint32_t n, uint32_t streams, int filekind, uint64_t min,
+                        uint64_t max)
 {
     memset(m, 0, sizeof *m);
     m->cur = calloc(n ? n : 1, sizeof *m->cur);
-    m->heap = calloc(n ? n : 1, sizeof *m->heap);
-    m->keys = calloc(n ? n : 1, sizeof *m->keys);
-    if (m->cur == NULL || m->heap == NULL || m->keys == NULL) {
+    m->idx = calloc(2 * (size_t)n + 1, sizeof *m->idx);
+    m->key = calloc(2 * (size_t)n + 1, sizeof *m->key);
+    if (m->cur == NULL || m->idx == NULL || m->key == NULL) {
         free(m->cur);
-        free(m->heap);
-        free(m->keys);
+        free(m->idx);
+        free(m->key);
         return -ENOMEM;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -151,8 +207,9 @@ int vftr_otf_merge_init(vftr_otf_merge* m, OTF_RBuffer** rbs, const uint32_t* st
         vftr_otf_cursor* c = &m->cur[m->n++];
         c->rb = rbs[i];
         c->ps.kv = rbs[i]->list;
-        c->ps.stream = streams ? streams[i] : 0;
+        c->ps.stream = ids ? ids[i] : 0;
     }
+    m->streams = streams;
     m->filekind = filekind;
     m->min = min;
     m->max = max;
@@ -166,72 +223,69 @@ void vftr_otf_merge_release(vftr_otf_merge* m)
         m->cur[i].ps.arr = NULL;
     }
     free(m->cur);
-    free(m->heap);
-    free(m->keys);
+    free(m->idx);
+    free(m->key);
     memset(m, 0, sizeof *m);
 }
 
-/* Fetches the next line of cursor c that is inside the window.  1 ok,
- * 0 done, -1 error. */
-static inline int advance(vftr_otf_merge* m, vftr_otf_cursor* c)
+/* The next line of cursor c: 1 ok, 0 at the end of the file, -1 error. */
+static inline int advance(vftr_otf_cursor* c)
 {
-    for (;;) {
-        int r = vftr_otf_rb_next_fast(c->rb, &c->ps);
-        if (r <= 0) {
-            c->pending = 0;
-            c->done = 1;
-            return r;
-        }
-        if (c->ps.time >= m->max) {
-            c->pending = 0;
-            c->done = 1;
-            return 0;
-        }
-        if (c->ps.time < m->min)
-            continue;       /* before the window (after a time search) */
-        c->pending = 1;
-        return 1;
-    }
+    int r = vftr_otf_rb_next_fast(c->rb, &c->ps);
+    if (OTF_UNLIKELY(r <= 0))
+        c->done = 1;
+    return r;
 }
-
-/* With few files a scan of their times (kept together in keys[]) for the
- * two earliest is cheaper than heap upkeep; the set of active files then
- * stays unordered. */
-#define MERGE_LINEAR_MAX 8
 
 static uint64_t fail(void)
 {
     return OTF_READ_ERROR;
 }
 
-static int start(vftr_otf_merge* m)
+/* Positions every file at the window's start and builds the array as the
+ * reference does: files in master control order, a file without a line in
+ * reach replaced by the last one (which is then positioned in its turn);
+ * for a sorted read then heap-sorted.  A file whose first line lies past the
+ * window stays in: the reference takes it out only when it comes to the
+ * top, and until then it shapes the heap. */
+static int start(vftr_otf_merge* m, int sorted)
 {
-    m->linear = m->n <= MERGE_LINEAR_MAX;
-    for (uint32_t i = 0; i < m->n; i++) {
-        vftr_otf_cursor* c = &m->cur[i];
-        m->keys[i] = UINT64_MAX;
-        /* to the window's start, or back to the beginning of the file */
+    uint32_t n = m->n;
+    for (uint32_t i = 0; i < n; i++)
+        m->idx[i] = i;
+    for (uint32_t i = 0; i < n; i++) {
+        vftr_otf_cursor* c = &m->cur[m->idx[i]];
+        c->done = 0;
+        /* to the window's start, or back to the beginning of the file;
+         * vftr's search lands a little before the window */
         if (!OTF_RBuffer_searchTime(c->rb, m->min))
             return -1;
         c->startpos = c->rb->base + c->rb->pos;
-        int r = advance(m, c);
+        int r;
+        while ((r = advance(c)) > 0 && c->ps.time < m->min)
+            ;
         if (r < 0)
             return -1;
-        if (r > 0) {
-            m->keys[i] = c->ps.time;
-            m->heap[m->heapn++] = i;
+        if (r == 0) {
+            m->idx[i--] = m->idx[--n];
+            continue;
         }
+        m->key[i] = c->ps.time;
     }
-    if (!m->linear)
-        for (uint32_t i = m->heapn / 2; i-- > 0;)
-            sift_down(m, i);
+    m->left = n;
+    if (sorted && n > 0)
+        for (uint32_t i = (n - 1) / 2 + 1; i-- > 0;)
+            sift(m->key, m->idx, n, i, m->key[i], m->idx[i]);
+    /* an unsorted start leaves the reference's initial 0 */
+    m->ptime = sorted && n > 0 ? m->key[0] : 0;
+    m->punsorted = 0;
     m->started = 1;
     return 0;
 }
 
-/* Hands one record (or key-value line) of cursor c to the handlers.
- * Returns 1 for a counted record, 0 for a line that does not count, -1 to
- * stop with an error. */
+/* Hands one line of cursor c to the handlers.  Returns 1 for a counted
+ * record, 0 for a line that does not count (key-value line, disabled
+ * process), -1 to stop with an error. */
 static inline int deliver(vftr_otf_merge* m, vftr_otf_cursor* c, OTF_HandlerArray* h,
                           const struct vftr_otf_proclist* procs)
 {
@@ -241,92 +295,172 @@ static inline int deliver(vftr_otf_merge* m, vftr_otf_cursor* c, OTF_HandlerArra
         return 0;                       /* neither counted nor handled */
     }
     int rc = dispatch(ps, h, m->filekind);
-    if (OTF_LIKELY(rc == OTF_RETURN_OK || rc == VFTR_OTF_DISPATCH_SKIPPED)) {
-        m->lasttime = ps->time;
+    if (OTF_LIKELY(rc == OTF_RETURN_OK || rc == VFTR_OTF_DISPATCH_SKIPPED))
         return 1;
-    }
     return rc == VFTR_OTF_DISPATCH_KV ? 0 : -1;
 }
 
-/* keys[i] is the time of cursor i's pending record, UINT64_MAX once it is
- * done (a pending record never has that time: it is past every window).  The
- * earliest cursor is found anew for every record by a scan without
- * branches on the data: in the usual trace the streams take turns record by
- * record, and a mispredicted "does this file keep the turn" costs more than
- * the scan.  A strict '<' keeps the lowest index among equal times. */
-static uint64_t merge_linear(vftr_otf_merge* m, OTF_HandlerArray* h,
-                             const struct vftr_otf_proclist* procs, uint64_t limit)
+/* Takes the file on top out: the last one takes its place. */
+static inline void drop_top(vftr_otf_merge* m, int resort)
 {
-    uint64_t count = 0;
-    uint64_t* keys = m->keys;
-    uint32_t n = m->n;
-    while (count < limit && m->heapn > 0) {
-        uint64_t best = keys[0];
-        uint32_t top = 0;
-        for (uint32_t j = 1; j < n; j++) {
-            uint64_t t = keys[j];
-            int lt = t < best;
-            best = lt ? t : best;
-            top = lt ? j : top;
-        }
-        if (OTF_UNLIKELY(best == UINT64_MAX))
-            break;
-        vftr_otf_cursor* c = &m->cur[top];
-        int d = deliver(m, c, h, procs);
-        if (OTF_UNLIKELY(d < 0))
-            return fail();
-        count += (uint64_t)d;
-        int r = advance(m, c);
-        if (OTF_UNLIKELY(r <= 0)) {
-            if (r < 0)
-                return fail();
-            keys[top] = UINT64_MAX;
-            m->heapn--;
-            continue;
-        }
-        keys[top] = c->ps.time;
+    m->cur[m->idx[0]].done = 1;
+    uint32_t n = --m->left;
+    if (resort)
+        sift(m->key, m->idx, n, 0, m->key[n], m->idx[n]);
+    else {
+        m->key[0] = m->key[n];
+        m->idx[0] = m->idx[n];
     }
-    return count;
 }
 
+/*
+ * The reference re-sorts after every line.  Each step here is the
+ * reference's: the record limit checked first, then the progress time
+ * taken, then a file past the window taken out, else one line read and the
+ * heap re-sorted.
+ *
+ * A small heap is re-sorted after every line without branches on the times
+ * (sift_top_small).  In a larger one the file on top stays there as long as
+ * its time is below both children's, so it keeps the turn for a run of lines
+ * earlier than the best of the others (key[1], key[2], which do not move
+ * meanwhile), and the heap is touched only when the run ends: then the top
+ * moves down at least to the earlier child.
+ */
 uint64_t vftr_otf_merge_read(vftr_otf_merge* m, OTF_HandlerArray* h,
                              const struct vftr_otf_proclist* procs, uint64_t limit)
 {
-    if (!m->started && start(m) < 0)
+    if (!m->started && start(m, 1) < 0)
         return fail();
-    if (m->linear)
-        return merge_linear(m, h, procs, limit);
-    uint64_t count = 0;
-    while (m->heapn > 0 && count < limit) {
-        /* The earliest file (top) keeps the turn while it still sorts before
-         * the best of the others (heap[1] or heap[2]), which do not move
-         * meanwhile. */
-        uint32_t top = m->heap[0];
-        uint32_t second = top;
-        if (m->heapn > 1) {
-            second = m->heap[1];
-            if (m->heapn > 2 && before(m, m->heap[2], second))
-                second = m->heap[2];
+    uint64_t* key = m->key;
+    uint32_t* idx = m->idx;
+    uint64_t count = 0, max = m->max;
+    while (m->left > 0) {
+        if (count >= limit)
+            return count;
+        m->punsorted = 0;
+        uint32_t n = m->left;
+        uint32_t top = idx[0];
+        uint64_t t = key[0];
+        if (n <= MERGE_SMALL) {
+            unsigned depth = depth_of(n);
+            for (;;) {
+                vftr_otf_cursor* c = &m->cur[top];
+                m->ptime = t;
+                if (OTF_UNLIKELY(t >= max)) {
+                    drop_top(m, 1);
+                    break;
+                }
+                int d = deliver(m, c, h, procs);
+                if (OTF_UNLIKELY(d < 0))
+                    return fail();
+                count += (uint64_t)d;
+                int r = advance(c);
+                if (OTF_UNLIKELY(r <= 0)) {
+                    if (r < 0)
+                        return fail();
+                    drop_top(m, 1);
+                    break;
+                }
+                top = sift_top_small(key, idx, n, depth, top, c->ps.time, &t);
+                if (OTF_UNLIKELY(count >= limit))
+                    return count;
+            }
+            continue;
         }
+        /* the earlier child, the left one of equals */
+        uint32_t w = 1 + (n > 2 && key[2] < key[1]);
+        uint64_t second = key[w];
         vftr_otf_cursor* c = &m->cur[top];
-        int r = 1;
-        while (count < limit) {
+        for (;;) {
+            m->ptime = t;
+            if (OTF_UNLIKELY(t >= max)) {
+                drop_top(m, 1);
+                break;
+            }
             int d = deliver(m, c, h, procs);
             if (OTF_UNLIKELY(d < 0))
                 return fail();
             count += (uint64_t)d;
-            r = advance(m, c);
-            if (OTF_UNLIKELY(r < 0))
-                return fail();
-            if (r == 0 || (second != top && before(m, second, top)))
+            int r = advance(c);
+            if (OTF_UNLIKELY(r <= 0)) {
+                if (r < 0)
+                    return fail();
+                drop_top(m, 1);
                 break;
+            }
+            t = c->ps.time;
+            if (!(t < second)) {
+                /* the child moves up, the top goes on down from its place */
+                key[0] = second;
+                idx[0] = idx[w];
+                sift(key, idx, n, w, t, top);
+                break;
+            }
+            if (OTF_UNLIKELY(count >= limit)) {
+                key[0] = t;
+                return count;
+            }
         }
-        if (r == 0)
-            m->heap[0] = m->heap[--m->heapn];
-        if (m->heapn > 0)
-            sift_down(m, 0);
     }
     return count;
+}
+
+/* The reference's unsorted read: the file on top to its end (or the
+ * window's), no re-sort; then the last file moves to the top. */
+uint64_t vftr_otf_merge_read_unsorted(vftr_otf_merge* m, OTF_HandlerArray* h,
+                                      const struct vftr_otf_proclist* procs,
+                                      uint64_t limit)
+{
+    if (!m->started && start(m, 0) < 0)
+        return fail();
+    uint64_t count = 0, max = m->max;
+    while (m->left > 0 && count < limit) {
+        vftr_otf_cursor* c = &m->cur[m->idx[0]];
+        uint64_t t = m->key[0];
+        m->punsorted = 1;
+        m->pleft = m->left;
+        for (;;) {
+            m->ptime = t;
+            if (OTF_UNLIKELY(t >= max)) {
+                drop_top(m, 0);
+                break;
+            }
+            int d = deliver(m, c, h, procs);
+            if (OTF_UNLIKELY(d < 0))
+                return fail();
+            count += (uint64_t)d;
+            int r = advance(c);
+            if (OTF_UNLIKELY(r <= 0)) {
+                if (r < 0)
+                    return fail();
+                drop_top(m, 0);
+                break;
+            }
+            t = m->key[0] = c->ps.time;
+            if (count >= limit)
+                break;
+        }
+    }
+    return count;
+}
+
+/* The reference computes, at every step of an unsorted read,
+ *   min + (max - min) / s * (s - n) + (time - min) / s
+ * (s entries in the master control, n files left) in double precision with
+ * unsigned 64-bit differences, and truncates.  The same operations in the
+ * same order give the same number; nothing here depends on the step but
+ * `time` and `n`, so it is computed when asked. */
+uint64_t vftr_otf_merge_progress(const vftr_otf_merge* m, uint64_t lo, uint64_t hi)
+{
+    if (!m->punsorted)
+        return m->ptime;
+    double rs = 1 / (double)m->streams;
+    uint64_t delta = hi - lo;
+    double done = (double)delta * rs;
+    double share = done * (double)(m->streams - m->pleft);
+    double base = (double)lo + share;
+    double cur = (double)(m->ptime - lo) * rs;
+    return (uint64_t)(base + cur);
 }
 
 uint64_t vftr_otf_read_linear(OTF_RBuffer* rb, uint32_t stream, OTF_HandlerArray* h,

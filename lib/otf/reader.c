@@ -1,6 +1,14 @@
 /*
  * reader.c — OTF_Reader: a whole trace through its master control file;
  * timed records of all streams merged by time (merge.c).
+ *
+ * The state of a read follows the reference's: one merge per kind of timed
+ * records, shared by the sorted and the unsorted read of that kind, started
+ * by the first read and dropped (so that the next read starts over at the
+ * window's start) by OTF_Reader_setTimeInterval, OTF_Reader_setProcessStatus,
+ * OTF_Reader_setProcessStatusAll and OTF_Reader_reset, but not by
+ * OTF_Reader_enableProcess / OTF_Reader_disableProcess, whose change applies
+ * to the records still to come.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,8 +38,6 @@ struct struct_OTF_Reader {
     int merging[K_COUNT];
     /* definitions and markers: where a limited read stopped */
     uint32_t def_next, marker_next;
-    uint32_t unsorted_next[K_COUNT];
-    uint32_t unsorted_pos[K_COUNT];    /* 1 + index of the file being read */
 };
 
 OTF_Reader* OTF_Reader_open(const char* namestub, OTF_FileManager* manager)
@@ -71,15 +77,19 @@ fail:
     return NULL;
 }
 
-static void stop_merges(OTF_Reader* r)
+/* The timed reads start over with their next call. */
+static void stop_timed(OTF_Reader* r)
 {
     for (int k = 0; k < K_COUNT; k++) {
         if (r->merging[k])
             vftr_otf_merge_release(&r->merge[k]);
         r->merging[k] = 0;
-        r->unsorted_next[k] = 0;
-        r->unsorted_pos[k] = 0;
     }
+}
+
+static void stop_merges(OTF_Reader* r)
+{
+    stop_timed(r);
     r->def_next = r->marker_next = 0;
 }
 
@@ -140,10 +150,8 @@ OTF_RStream* OTF_Reader_getStream(OTF_Reader* r, uint32_t id)
     return s;
 }
 
-int OTF_Reader_setProcessStatus(OTF_Reader* r, uint32_t p, uint8_t status)
+static int set_status(OTF_Reader* r, uint32_t p, uint8_t status)
 {
-    if (r == NULL)
-        return 0;
     if (vftr_otf_proclist_set(&r->procs, p, status ? 1 : 0) != 0) {
         vftr_otf_seterr("%s: process %x is not in the trace", r->namestub, p);
         return 0;
@@ -151,8 +159,16 @@ int OTF_Reader_setProcessStatus(OTF_Reader* r, uint32_t p, uint8_t status)
     return 1;
 }
 
-int OTF_Reader_disableProcess(OTF_Reader* r, uint32_t p) { return OTF_Reader_setProcessStatus(r, p, 0); }
-int OTF_Reader_enableProcess(OTF_Reader* r, uint32_t p) { return OTF_Reader_setProcessStatus(r, p, 1); }
+int OTF_Reader_setProcessStatus(OTF_Reader* r, uint32_t p, uint8_t status)
+{
+    if (r == NULL)
+        return 0;
+    stop_timed(r);
+    return set_status(r, p, status);
+}
+
+int OTF_Reader_disableProcess(OTF_Reader* r, uint32_t p) { return r ? set_status(r, p, 0) : 0; }
+int OTF_Reader_enableProcess(OTF_Reader* r, uint32_t p) { return r ? set_status(r, p, 1) : 0; }
 
 uint8_t OTF_Reader_getProcessStatus(OTF_Reader* r, uint32_t p)
 {
@@ -163,6 +179,7 @@ int OTF_Reader_setProcessStatusAll(OTF_Reader* r, uint8_t status)
 {
     if (r == NULL)
         return 0;
+    stop_timed(r);
     vftr_otf_proclist_set_all(&r->procs, status ? 1 : 0);
     return 1;
 }
@@ -174,11 +191,7 @@ void OTF_Reader_setTimeInterval(OTF_Reader* r, uint64_t minTime, uint64_t maxTim
     r->min = minTime;
     r->max = maxTime;
     /* a new window starts every timed read over, each with a new search */
-    for (int k = 0; k < K_COUNT; k++) {
-        if (r->merging[k])
-            vftr_otf_merge_release(&r->merge[k]);
-        r->merging[k] = 0;
-    }
+    stop_timed(r);
 }
 
 uint64_t OTF_Reader_getTimeIntervalMin(OTF_Reader* r) { return r ? r->min : 0; }
@@ -247,7 +260,7 @@ static int start_merge(OTF_Reader* r, int k)
         rbs[i] = buffer_of(s, k);
         ids[i] = e->argument;
     }
-    int rc = vftr_otf_merge_init(&r->merge[k], rbs, ids, n, kind_of[k], r->min, r->max);
+    int rc = vftr_otf_merge_init(&r->merge[k], rbs, ids, n, n, kind_of[k], r->min, r->max);
     free(rbs);
     free(ids);
     if (rc != 0) {
@@ -262,54 +275,23 @@ fail:
     return -1;
 }
 
-static uint64_t read_sorted(OTF_Reader* r, OTF_HandlerArray* h, int k)
+static uint64_t read_timed(OTF_Reader* r, OTF_HandlerArray* h, int k, int sorted)
 {
     if (r == NULL || h == NULL)
         return OTF_READ_ERROR;
     if (!r->merging[k] && start_merge(r, k) < 0)
         return OTF_READ_ERROR;
-    return vftr_otf_merge_read(&r->merge[k], h, &r->procs, limit_of(r));
+    if (sorted)
+        return vftr_otf_merge_read(&r->merge[k], h, &r->procs, limit_of(r));
+    return vftr_otf_merge_read_unsorted(&r->merge[k], h, &r->procs, limit_of(r));
 }
 
-uint64_t OTF_Reader_readEvents(OTF_Reader* r, OTF_HandlerArray* h) { return read_sorted(r, h, K_EVENTS); }
-uint64_t OTF_Reader_readSnapshots(OTF_Reader* r, OTF_HandlerArray* h) { return read_sorted(r, h, K_SNAPS); }
-uint64_t OTF_Reader_readStatistics(OTF_Reader* r, OTF_HandlerArray* h) { return read_sorted(r, h, K_STATS); }
-
-static uint64_t read_unsorted(OTF_Reader* r, OTF_HandlerArray* h, int k)
-{
-    if (r == NULL || h == NULL)
-        return OTF_READ_ERROR;
-    uint64_t limit = limit_of(r), count = 0;
-    uint32_t n = OTF_MasterControl_getCount(r->mc);
-    for (uint32_t i = r->unsorted_next[k]; i < n && count < limit; i++) {
-        OTF_MapEntry* e = OTF_MasterControl_getEntryByIndex(r->mc, i);
-        if (e == NULL || !stream_wanted(r, e))
-            continue;
-        OTF_RStream* s = OTF_Reader_getStream(r, e->argument);
-        if (s == NULL)
-            return OTF_READ_ERROR;
-        OTF_RBuffer* rb = buffer_of(s, k);
-        if (rb == NULL)
-            continue;
-        if (r->unsorted_pos[k] != i + 1) {
-            /* first visit of this file in this read: find the window */
-            r->unsorted_pos[k] = i + 1;
-            if (r->min > 0 && !OTF_RBuffer_searchTime(rb, r->min))
-                return OTF_READ_ERROR;
-        }
-        uint64_t got = vftr_otf_read_window(rb, e->argument, h, kind_of[k], &r->procs,
-                                            r->min, r->max, limit - count);
-        if (got == OTF_READ_ERROR)
-            return OTF_READ_ERROR;
-        count += got;
-        r->unsorted_next[k] = count < limit ? i + 1 : i;
-    }
-    return count;
-}
-
-uint64_t OTF_Reader_readEventsUnsorted(OTF_Reader* r, OTF_HandlerArray* h) { return read_unsorted(r, h, K_EVENTS); }
-uint64_t OTF_Reader_readSnapshotsUnsorted(OTF_Reader* r, OTF_HandlerArray* h) { return read_unsorted(r, h, K_SNAPS); }
-uint64_t OTF_Reader_readStatisticsUnsorted(OTF_Reader* r, OTF_HandlerArray* h) { return read_unsorted(r, h, K_STATS); }
+uint64_t OTF_Reader_readEvents(OTF_Reader* r, OTF_HandlerArray* h) { return read_timed(r, h, K_EVENTS, 1); }
+uint64_t OTF_Reader_readSnapshots(OTF_Reader* r, OTF_HandlerArray* h) { return read_timed(r, h, K_SNAPS, 1); }
+uint64_t OTF_Reader_readStatistics(OTF_Reader* r, OTF_HandlerArray* h) { return read_timed(r, h, K_STATS, 1); }
+uint64_t OTF_Reader_readEventsUnsorted(OTF_Reader* r, OTF_HandlerArray* h) { return read_timed(r, h, K_EVENTS, 0); }
+uint64_t OTF_Reader_readSnapshotsUnsorted(OTF_Reader* r, OTF_HandlerArray* h) { return read_timed(r, h, K_SNAPS, 0); }
+uint64_t OTF_Reader_readStatisticsUnsorted(OTF_Reader* r, OTF_HandlerArray* h) { return read_timed(r, h, K_STATS, 0); }
 
 /* Definitions (markers): stream 0's file, then every stream's, in master
  * control order. */
@@ -374,14 +356,20 @@ static uint64_t last_time(OTF_Reader* r, OTF_RBuffer* rb)
     return rb->lastTime;
 }
 
+/* The reference's answers: the time variants fail (and leave the outputs
+ * alone) before a read of that kind or when the read stands outside its
+ * range; the range is the window narrowed to the first and last time stamps
+ * of the files read, whether they still have records in it or not. */
 static uint8_t progress(OTF_Reader* r, int k, int bytes, uint64_t* mn, uint64_t* cur,
                         uint64_t* mx)
 {
-    if (r == NULL || !r->merging[k])
+    if (r == NULL || !r->merging[k] || !r->merge[k].started)
         return 0;
     vftr_otf_merge* m = &r->merge[k];
     uint64_t a = 0, b = 0, c = 0;
     if (bytes) {
+        /* Offsets depend on where the time search lands, which differs
+         * from the reference's: the answer is a range that ends complete. */
         for (uint32_t i = 0; i < m->n; i++) {
             a += m->cur[i].startpos;
             c += OTF_RBuffer_getFileSize(m->cur[i].rb);
@@ -389,25 +377,21 @@ static uint8_t progress(OTF_Reader* r, int k, int bytes, uint64_t* mn, uint64_t*
                                 : OTF_RBuffer_getFilePos(m->cur[i].rb);
         }
     } else {
-        /* The range is the window, narrowed to the times the files hold. */
         uint64_t first = UINT64_MAX, last = 0;
         for (uint32_t i = 0; i < m->n; i++) {
-            uint64_t l = last_time(r, m->cur[i].rb);
-            if (m->cur[i].rb->props && m->cur[i].rb->firstTime < first)
-                first = m->cur[i].rb->firstTime;
+            OTF_RBuffer* rb = m->cur[i].rb;
+            uint64_t l = last_time(r, rb);
+            uint64_t f = rb->props ? rb->firstTime : UINT64_MAX;
+            if (f < first)
+                first = f;
             if (l > last)
                 last = l;
         }
-        a = r->min;
-        if (first != UINT64_MAX && first > a)
-            a = first;
-        c = r->max;
-        if (last < c)
-            c = last;
-        b = m->lasttime;
-        /* a finished read has seen the last time inside the window */
-        if (b > c || (m->started && m->heapn == 0))
-            c = b;
+        a = first > r->min ? first : r->min;
+        c = last < r->max ? last : r->max;
+        b = vftr_otf_merge_progress(m, a, c);
+        if (b < a || b > c)
+            return 0;
     }
     if (mn) *mn = a;
     if (cur) *cur = b;

@@ -81,7 +81,10 @@ int OTF_Writer_close(OTF_Writer* w)
     if (w == NULL)
         return 0;
     int ok = close_streams(w);
-    if (OTF_MasterControl_getCount(w->mc) > 0 && !OTF_MasterControl_write(w->mc, w->namestub))
+    /* Written even when it lists no stream, as the reference does: an older
+     * trace of the same name must not keep a master control file that pairs
+     * its event files with the definitions just written. */
+    if (!OTF_MasterControl_write(w->mc, w->namestub))
         ok = 0;
     OTF_MasterControl_close(w->mc);
     free(w->namestub);

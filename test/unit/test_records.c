@@ -163,13 +163,15 @@ static const char expected_defs[] =
     "DefProcessSubstitutes stream=0 representative=1 procs=[1,2]\n"
     "DefAuxSamplePoint stream=0 time=500 type=1\n";
 
-/* Events in time order; process 1 (stream 1) before process 2 (stream 2)
- * at equal times. */
+/* Events in time order.  Records of the two streams with equal times (100,
+ * 110, 290) come in the order of the reference OTF's reader (checked with
+ * the reference on this trace): stream 2 first (its heap moves an entry
+ * below an equal child), then they take turns. */
 static const char expected_events[] =
-    "100 1 BeginProcess\n"
     "100 2 BeginProcess\n"
-    "110 1 Enter function=10 source=0 kv={9:77,8:-3,12:2.5}\n"
+    "100 1 BeginProcess\n"
     "110 2 Enter function=10 source=3\n"
+    "110 1 Enter function=10 source=0 kv={9:77,8:-3,12:2.5}\n"
     "120 1 SendMsg receiver=2 group=1000 type=7 length=4096 source=0\n"
     "130 2 RecvMsg sendProc=1 group=1000 type=7 length=4096 source=3\n"
     "140 1 Counter counter=5 value=18446744073709551615\n"
@@ -189,8 +191,8 @@ static const char expected_events[] =
     "260 2 NoOp kv={9:1}\n"
     "270 2 Leave function=0 source=0\n"
     "280 1 Leave function=10 source=3\n"
-    "290 1 EndProcess\n"
-    "290 2 EndProcess\n";
+    "290 2 EndProcess\n"
+    "290 1 EndProcess\n";
 
 static const char expected_snaps[] =
     "400 1 SnapshotComment comment=\"snap\"\n"

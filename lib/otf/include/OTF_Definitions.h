@@ -162,12 +162,21 @@
 
 /* --- errors ---------------------------------------------------------------
  * otf_errno is OTF_NO_ERROR or OTF_ERROR; otf_strerr holds the last message.
- * Both are thread-local in vftr (see OTF_Errno.h). */
+ * Both are thread-local in vftr (see OTF_Errno.h).
+ *
+ * Interface generators parse this header without a compiler: SWIG (which the
+ * reference's Python bindings run over the public headers) knows no storage
+ * class for threads, so it is shown the reference's plain declarations.
+ * That is all it needs: it wraps both as variables, and the wrapper it
+ * generates is compiled with the declarations below, so a binding reads and
+ * sets the calling thread's copy. */
 #define OTF_ERR_LEN   1000
 #define OTF_NO_ERROR  0
 #define OTF_ERROR     (-1)
 
-#if defined(__cplusplus) && __cplusplus >= 201103L
+#if defined(SWIG)
+#  define OTF_THREAD_LOCAL
+#elif defined(__cplusplus) && __cplusplus >= 201103L
 #  define OTF_THREAD_LOCAL thread_local
 #elif defined(__GNUC__) || defined(__clang__)
 #  define OTF_THREAD_LOCAL __thread

@@ -9,8 +9,16 @@
  * Processes can be disabled (their records are skipped, not counted); a time
  * interval [min, max) restricts timed records, found by binary search in
  * every file; a record limit makes a read return after that many records,
- * the next call continuing where it stopped.  Changing the interval or the
- * process selection restarts the reads.
+ * the next call continuing where it stopped.  setTimeInterval,
+ * setProcessStatus, setProcessStatusAll and reset restart the timed reads;
+ * enableProcess and disableProcess apply to the records still to come.
+ *
+ * Order: the records of one file come in file order.  The merged reads hand
+ * out records of different streams with equal time stamps in the reference
+ * OTF's order (that of its reader's heap), and the unsorted reads take the
+ * streams in the reference's order too (the first one, then the last, the
+ * one before, ...), so programs print and copy the same as with OTF.  The
+ * sorted and the unsorted read of one kind continue one and the same read.
  *
  * Ownership: the reader owns its streams and master control; the manager is
  * borrowed and must outlive it.  Not thread-safe: one reader per thread.
@@ -71,8 +79,14 @@ uint64_t OTF_Reader_readStatistics(OTF_Reader* reader, OTF_HandlerArray* handler
 uint64_t OTF_Reader_readStatisticsUnsorted(OTF_Reader* reader, OTF_HandlerArray* handlers);
 uint64_t OTF_Reader_readMarkers(OTF_Reader* reader, OTF_HandlerArray* handlers);
 
-/* Progress of the current read (1 ok, 0 if none): in time for the plain and
- * *TimeProgress functions, in bytes for *BytesProgress. */
+/* Progress of the current read of a kind, sorted or unsorted.  The plain and
+ * the *TimeProgress functions answer as the reference does: 0 (outputs left
+ * alone) before a read of that kind or while the read stands outside its
+ * range, else 1 with the range (the interval narrowed to the first and last
+ * time stamps of the files read) and the current time: that of the next
+ * record in a sorted read, an estimate from the share of streams done in an
+ * unsorted one.  *BytesProgress: 0 before a read, else 1 with a range of
+ * file offsets min <= current <= max that ends complete. */
 uint8_t OTF_Reader_eventProgress(OTF_Reader* reader, uint64_t* minimum, uint64_t* current,
                                  uint64_t* maximum);
 uint8_t OTF_Reader_snapshotProgress(OTF_Reader* reader, uint64_t* minimum, uint64_t* current,
