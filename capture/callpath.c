@@ -49,7 +49,7 @@ VFTR_NI int vftr_callpath_setup(const struct vftr_settings *s)
         if (vftr_proc.fn_table == NULL)
             return -ENOMEM;
     }
-    atomic_store(&vftr_proc.phase, VFTR_PHASE_RUNNING);
+    vftr_phase_setup();   /* no switch made yet: phase RUNNING */
     return 0;
 }
 
@@ -364,9 +364,11 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
  *   - frames skipped by longjmp, or by C++ unwinding through functions
  *     compiled without instrumentation: the function left is further up the
  *     stack, so every frame up to it is closed now (and traced as exits),
- *     which keeps the profile and the trace balanced;
- *   - a function entered before capture started, during a pause or in the
- *     prelude: not on the stack at all, ignored.
+ *     which keeps the profile and the trace balanced; a paused thread only
+ *     pops them (their time stopped at the pause);
+ *   - a function entered before capture started or in the prelude: not on
+ *     the stack at all, ignored.  (Calls made during a pause are on the
+ *     stack: the hooks keep it in every phase.)
  */
 VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now)
 {
@@ -378,7 +380,7 @@ VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t 
         ;
     if (stop == NULL || stop->parent == NULL)
         return;
-    for (n = t->cur;; n = n->parent) {
+    for (n = t->cur; !t->paused; n = n->parent) {
         n->time_incl += now - n->t_enter;
         vftr_record(t, n, now, VFTR_VFD_EXIT);
         if (n == stop)
@@ -387,12 +389,39 @@ VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t 
     t->cur = stop->parent;
 }
 
+/*
+ * The shadow stack of a paused thread: the child of t->cur for addr, found
+ * as the hooks find it or made (vftr_node_child), becomes current; nothing
+ * is counted, no event written.  A node made now has 0 calls until the
+ * thread enters it while counting (or a resume finds it open).
+ */
+VFTR_NI void vftr_enter_quiet(struct vftr_thread *t, uintptr_t addr, struct vftr_fn *known)
+{
+    struct vftr_node *cur = t->cur, *n = cur->last_child;
+
+    if (n == NULL || n->addr != addr) {
+        struct vftr_node *s = n ? n->succ : NULL;
+        uint64_t now = vftr_clock_now();   /* vftr_node_child's discount: no use here */
+
+        if (s != NULL && s->addr == addr) {
+            cur->last_child = s;
+            n = s;
+        } else if ((n = vftr_node_child(t, cur, addr, known, &now)) == NULL) {
+            return;
+        }
+    }
+    t->cur = n;
+}
+
 VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
 {
     struct vftr_node *n;
 
+    /* a paused thread's frames ended at the pause, in the profile and the
+     * trace; a stopped trace had them end at the stop */
     for (n = t->cur; n && n->parent; n = n->parent) {
-        n->time_incl += now - n->t_enter;
+        if (!t->paused && now > n->t_enter)
+            n->time_incl += now - n->t_enter;
         if (t->trace)   /* every open frame is closed in the trace, sampled or not */
             vftr_trace_put(t, now, VFTR_VFD_EXIT, n->id);
     }
@@ -426,7 +455,7 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
 {
     struct vftr_thread *t;
     size_t total = 0, most = 0, k = 0;
-    uint64_t *incl;
+    uint64_t *incl, *calls;
     int64_t *excl;
 
     memset(p, 0, sizeof *p);
@@ -440,10 +469,12 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
     p->rows = calloc(total ? total : 1, sizeof *p->rows);
     excl = malloc((most ? most : 1) * sizeof *excl);
     incl = malloc((most ? most : 1) * sizeof *incl);
-    if (p->rows == NULL || excl == NULL || incl == NULL) {
+    calls = malloc((most ? most : 1) * sizeof *calls);
+    if (p->rows == NULL || excl == NULL || incl == NULL || calls == NULL) {
         free(p->rows);
         free(excl);
         free(incl);
+        free(calls);
         p->rows = NULL;
         return -ENOMEM;
     }
@@ -452,17 +483,30 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
         struct vftr_node_walk w = vftr_node_walk_first(t, n);
 
         /* incl[idx]: the node's inclusive time, with `now` the activations
-         * still open on the thread's stack up to now; excl[idx] starts as
-         * that and each child takes its own inclusive time off its
-         * parent's (exact, in ticks). */
-        for (i = 0; i < n; i++)
-            incl[i] = vftr_node_walk_next(&w)->time_incl;
+         * still open on the thread's stack up to now (the time they
+         * counted: vftr_phase_open_time); excl[idx] starts as that and each
+         * child takes its own inclusive time off its parent's (exact, in
+         * ticks).  calls[idx]: the calls, with the entries again that the
+         * thread's pending resumes will count. */
+        for (i = 0; i < n; i++) {
+            const struct vftr_node *nd = vftr_node_walk_next(&w);
+
+            incl[i] = nd->time_incl;
+            calls[i] = nd->calls;
+        }
         if (now != 0) {
             const struct vftr_node *o;
 
-            for (o = t->cur; o != NULL && o->parent != NULL; o = o->parent)
-                if (o->idx < n && now > o->t_enter)
-                    incl[o->idx] += now - o->t_enter;
+            vftr_phase_lock();
+            for (o = t->cur; o != NULL && o->parent != NULL; o = o->parent) {
+                uint32_t back = 0;
+
+                if (o->idx >= n)
+                    continue;
+                incl[o->idx] += vftr_phase_open_time(t, o->t_enter, now, &back);
+                calls[o->idx] += back;
+            }
+            vftr_phase_unlock();
         }
         vftr_callpath_exclusive(t, n, incl, excl);
         w = vftr_node_walk_first(t, n);
@@ -472,20 +516,23 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
 
             if (nd->flags & VFTR_FN_EXCLUDED)
                 continue;   /* markers of excluded functions */
+            if (calls[i] == 0)
+                continue;   /* made and left during a pause: never counted */
             r = &p->rows[k++];
             r->callpath_id = nd->id;
             r->parent_id = nd->parent->id;
             r->thread = t->index;
             r->function = nd->fn->name;
             r->caller = nd->parent->fn ? nd->parent->fn->name : NULL;
-            r->calls = nd->calls;
+            r->calls = calls[i];
             r->time_incl = (double)incl[i] / tps;
             r->time_excl = (double)excl[i] / tps;
-            r->overhead = (double)nd->calls * hook_cost / tps;
+            r->overhead = (double)calls[i] * hook_cost / tps;
         }
     }
     free(excl);
     free(incl);
+    free(calls);
     p->n = k;
     return 0;
 }
