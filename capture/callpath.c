@@ -450,37 +450,88 @@ VFTR_NI int vftr_callpath_profile(struct vftr_profile *p, double tps, double hoo
     return vftr_callpath_profile_at(p, tps, hook_cost, 0);
 }
 
+VFTR_NI int vftr_callpath_space_reserve(struct vftr_profile_space *sp, uint32_t slack)
+{
+    size_t total = 0, most = 0;
+
+    memset(sp, 0, sizeof *sp);
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next) {
+        size_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire) + (size_t)slack;
+
+        total += n;
+        most = n > most ? n : most;
+    }
+    sp->nrows = total;
+    sp->most = most;
+    sp->rows = calloc(total ? total : 1, sizeof *sp->rows);
+    sp->excl = malloc((most ? most : 1) * sizeof *sp->excl);
+    sp->incl = malloc((most ? most : 1) * sizeof *sp->incl);
+    sp->calls = malloc((most ? most : 1) * sizeof *sp->calls);
+    if (sp->rows == NULL || sp->excl == NULL || sp->incl == NULL || sp->calls == NULL) {
+        vftr_callpath_space_release(sp);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+VFTR_NI void vftr_callpath_space_release(struct vftr_profile_space *sp)
+{
+    free(sp->rows);
+    free(sp->excl);
+    free(sp->incl);
+    free(sp->calls);
+    memset(sp, 0, sizeof *sp);
+}
+
 VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double hook_cost,
                                      uint64_t now)
 {
+    struct vftr_profile_space sp;
+    int rc;
+
+    /* the nodes may grow between the reservation and the snapshot only
+     * where the caller lets threads run: a few tries */
+    for (int tries = 0; tries < 8; tries++) {
+        if ((rc = vftr_callpath_space_reserve(&sp, tries ? 256u << tries : 0)) < 0)
+            return rc;
+        rc = vftr_callpath_profile_in(p, &sp, tps, hook_cost, now);
+        vftr_callpath_space_release(&sp);
+        if (rc != -ENOSPC)
+            return rc;
+    }
+    return -ENOMEM;
+}
+
+VFTR_NI int vftr_callpath_profile_in(struct vftr_profile *p, struct vftr_profile_space *sp,
+                                     double tps, double hook_cost, uint64_t now)
+{
     struct vftr_thread *t;
-    size_t total = 0, most = 0, k = 0;
-    uint64_t *incl, *calls;
-    int64_t *excl;
+    size_t total = 0, k = 0;
+    uint64_t *incl = sp->incl, *calls = sp->calls;
+    int64_t *excl = sp->excl;
 
     memset(p, 0, sizeof *p);
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         size_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
 
+        if (n > sp->most)
+            return -ENOSPC;
         total += n;
-        most = n > most ? n : most;
         p->nthreads++;
     }
-    p->rows = calloc(total ? total : 1, sizeof *p->rows);
-    excl = malloc((most ? most : 1) * sizeof *excl);
-    incl = malloc((most ? most : 1) * sizeof *incl);
-    calls = malloc((most ? most : 1) * sizeof *calls);
-    if (p->rows == NULL || excl == NULL || incl == NULL || calls == NULL) {
-        free(p->rows);
-        free(excl);
-        free(incl);
-        free(calls);
-        p->rows = NULL;
-        return -ENOMEM;
-    }
+    if (total > sp->nrows)
+        return -ENOSPC;
+    p->rows = sp->rows;
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
-        struct vftr_node_walk w = vftr_node_walk_first(t, n);
+        struct vftr_node_walk w;
+
+        /* a thread that made nodes since the count above (only where the
+         * caller lets threads run) is taken as it was */
+        if (n > sp->most)
+            n = (uint32_t)sp->most;
+        w = vftr_node_walk_first(t, n);
 
         /* incl[idx]: the node's inclusive time, with `now` the activations
          * still open on the thread's stack up to now (the time they
@@ -518,6 +569,8 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
                 continue;   /* markers of excluded functions */
             if (calls[i] == 0)
                 continue;   /* made and left during a pause: never counted */
+            if (k == sp->nrows)
+                break;
             r = &p->rows[k++];
             r->callpath_id = nd->id;
             r->parent_id = nd->parent->id;
@@ -530,9 +583,7 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
             r->overhead = (double)calls[i] * hook_cost / tps;
         }
     }
-    free(excl);
-    free(incl);
-    free(calls);
+    sp->rows = NULL;   /* p has them now */
     p->n = k;
     return 0;
 }

@@ -450,6 +450,29 @@ void vftr_callpath_exclusive(const struct vftr_thread *t, uint32_t n, const uint
  * not applied yet taken into account (vftr_phase_open_time). */
 int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double hook_cost, uint64_t now)
     VFTR_NI;
+
+/*
+ * The same in memory reserved beforehand, for a caller that must not
+ * allocate while it takes the snapshot (a control event holding the
+ * world: the program's threads wait in their hooks meanwhile, maybe inside
+ * an instrumented allocator).  vftr_callpath_space_reserve sizes the space
+ * for every thread's nodes as they are now, plus `slack` per thread (0 or
+ * -ENOMEM); vftr_callpath_profile_in fills p from it: -ENOSPC when the
+ * nodes outgrew it (p untouched), else 0 and p owns the rows (release p
+ * with vftr_callpath_profile_release; sp with vftr_callpath_space_release
+ * in any case).
+ */
+struct vftr_profile_space {
+    struct vftr_profile_row *rows;
+    uint64_t *incl, *calls;
+    int64_t *excl;
+    size_t nrows, most;           /* rows; nodes of the per-node arrays */
+};
+
+int vftr_callpath_space_reserve(struct vftr_profile_space *sp, uint32_t slack) VFTR_NI;
+void vftr_callpath_space_release(struct vftr_profile_space *sp) VFTR_NI;
+int vftr_callpath_profile_in(struct vftr_profile *p, struct vftr_profile_space *sp, double tps,
+                             double hook_cost, uint64_t now) VFTR_NI;
 void vftr_callpath_profile_release(struct vftr_profile *p) VFTR_NI;
 
 /* Node i of thread t (i < t->nnodes). */

@@ -123,34 +123,38 @@ static VFTR_NI unsigned for_each_thread(thread_op *op, void *arg)
     return n;
 }
 
-/* Borrows the guard of every thread that can lend it (the world is held),
- * brings each up to date with the switches and returns them (malloc'ed,
- * *n of them; NULL and *n = 0 when out of memory: then none is borrowed).
- * Give them back with give_back_all. */
-static VFTR_NI struct vftr_thread **borrow_all(size_t *n)
+/* Room for the threads there are now and `more` to come. */
+static VFTR_NI struct vftr_thread **lend_space(size_t more, size_t *cap)
 {
-    struct vftr_thread **v, *t;
-    size_t cap = 0;
+    *cap = more;
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next)
+        ++*cap;
+    return malloc(*cap * sizeof(struct vftr_thread *));
+}
 
-    *n = 0;
-    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next)
-        cap++;
-    if ((v = malloc((cap ? cap : 1) * sizeof *v)) == NULL)
-        return NULL;
-    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t && *n < cap;
-         t = t->next)
+/* Borrows the guard of every thread that can lend it (the world is held),
+ * brings each up to date with the switches and puts them in v (room for
+ * cap, from lend_space: nothing is allocated while the world is held);
+ * returns how many.  A thread beyond cap (made since lend_space) stays
+ * unborrowed.  Give them back with give_back_all. */
+static VFTR_NI size_t borrow_all(struct vftr_thread **v, size_t cap)
+{
+    size_t n = 0;
+
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t && n < cap; t = t->next)
         if (borrow(t)) {
             vftr_phase_catch_up_all(t);
-            v[(*n)++] = t;
+            v[n++] = t;
         }
-    return v;
+    return n;
 }
 
 static VFTR_NI void give_back_all(struct vftr_thread **v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         give_back(v[i]);
-    free(v);
 }
 
 static VFTR_NI void op_flush(struct vftr_thread *t, void *arg)
@@ -227,26 +231,44 @@ static VFTR_NI int ev_flush(char *reply, size_t len)
 static VFTR_NI int ev_dump(char *reply, size_t len)
 {
     struct vftr_profile prof;
+    struct vftr_profile_space sp;
     struct vftr_run_info run;
     char path[1400];
     double tps = vftr_clock_ticks_per_second(0);
     uint64_t now, prev;
-    int rc, rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
+    int rc = -ENOSPC, rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
 
-    struct vftr_thread **lent;
-    size_t nlent;
+    /* The program's hooks wait while the world is held, maybe inside an
+     * instrumented allocator: everything the snapshot needs is allocated
+     * before, with room for some growth, and taken again if the program
+     * outgrew it meanwhile. */
+    for (int tries = 0; rc == -ENOSPC && tries < 8; tries++) {
+        struct vftr_thread **lent;
+        size_t cap, nlent;
 
-    if ((rc = hold(&prev)) < 0)
-        return rc;
-    /* the snapshot reads every thread's counters: no thread may change
-     * them meanwhile, not even one that exits now */
-    lent = borrow_all(&nlent);
-    now = vftr_clock_now();
-    rc = vftr_callpath_profile(&prof, tps, vftr_proc.hook_cost);
-    give_back_all(lent, nlent);
-    unhold(prev);
+        if ((lent = lend_space(16, &cap)) == NULL)
+            return -ENOMEM;
+        if ((rc = vftr_callpath_space_reserve(&sp, 256u << tries)) < 0) {
+            free(lent);
+            return rc;
+        }
+        if ((rc = hold(&prev)) < 0) {
+            vftr_callpath_space_release(&sp);
+            free(lent);
+            return rc;
+        }
+        /* the snapshot reads every thread's counters: no thread may change
+         * them meanwhile, not even one that exits now */
+        nlent = borrow_all(lent, cap);
+        now = vftr_clock_now();
+        rc = vftr_callpath_profile_in(&prof, &sp, tps, vftr_proc.hook_cost, 0);
+        give_back_all(lent, nlent);
+        unhold(prev);
+        vftr_callpath_space_release(&sp);
+        free(lent);
+    }
     if (rc < 0)
-        return rc;
+        return rc == -ENOSPC ? -ENOMEM : rc;
     prof.run_time = (double)(now - vftr_proc.start_ticks) / tps;
     vftr_run_info(&run, rank, vftr_proc.tmp_path[0] ? vftr_proc.tmp_path : NULL,
                   vftr_trace_bytes(), vftr_clock_realtime_ns());

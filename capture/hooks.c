@@ -166,14 +166,17 @@ static inline VFTR_NI bool put_simple(struct vftr_thread *t, const struct vftr_n
     return true;
 }
 
-/* Takes t's guard for a hook: false when it is not free (the slow path
- * says why). */
-static inline VFTR_NI bool guard_grab(struct vftr_thread *t)
+/* Takes t's guard for a hook: 1 when taken; 0 when the hook must return at
+ * once (recursion, a finished thread, capture off: the dummy thread); -1
+ * when the thread is lent to a control event (the slow path waits). */
+static inline VFTR_NI int guard_grab(struct vftr_thread *t)
 {
-    if (atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_FREE)
-        return false;
+    int g = atomic_load_explicit(&t->guard, memory_order_acquire);
+
+    if (VFTR_UNLIKELY(g != VFTR_GUARD_FREE))
+        return g == VFTR_GUARD_LENT ? -1 : 0;
     atomic_store_explicit(&t->guard, VFTR_GUARD_IN_HOOK, memory_order_relaxed);
-    return true;
+    return 1;
 }
 
 /* The common case: the phase word is the thread's key (capture runs, the
@@ -188,12 +191,13 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
     struct vftr_thread *t = vftr_tls;
     struct vftr_node *cur, *n;
     uint64_t now;
+    int g;
 
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return enter_general(fn);
-    if (VFTR_UNLIKELY(!guard_grab(t)))
-        return enter_slow(t, fn, false);
+    if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
+        return g < 0 ? enter_slow(t, fn, false) : (void)0;
     if (VFTR_UNLIKELY(!common_case(t)))
         return enter_slow(t, fn, true);
     now = vftr_clock_tsc();
@@ -220,12 +224,13 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
     struct vftr_thread *t = vftr_tls;
     struct vftr_node *n;
     uint64_t now;
+    int g;
 
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return exit_general(fn);
-    if (VFTR_UNLIKELY(!guard_grab(t)))
-        return exit_slow(t, fn, false);
+    if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
+        return g < 0 ? exit_slow(t, fn, false) : (void)0;
     if (VFTR_UNLIKELY(!common_case(t)))
         return exit_slow(t, fn, true);
     now = vftr_clock_tsc();
