@@ -701,9 +701,10 @@ void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps) VFTR_NI
 /* Closes the trace (final header) and renames it to <dir>/<base>_<rank>.vfd;
  * path_out receives the final name.  busy: a thread is still inside a hook
  * (the stop-the-world wait gave up on it), so the header is rewritten as
- * abandoned and the writer stays open and allocated for that thread.
- * 0 or -errno. */
-int vftr_trace_close(char *path_out, size_t len, bool busy) VFTR_NI;
+ * abandoned and the writer stays open and allocated for that thread.  tps:
+ * the clock's ticks per second for the header, the one the profile log
+ * uses (0: measured now).  0 or -errno. */
+int vftr_trace_close(char *path_out, size_t len, bool busy, double tps) VFTR_NI;
 
 /* Signal path: rewrite the header best-effort (signal sig recorded); when
  * the signal is fatal (no handler of the program's that might recover),

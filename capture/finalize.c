@@ -93,9 +93,13 @@ VFTR_NI void vftr_finalize(void)
         if (t->trace || (t->buf && vftr_trace_used(t)))
             vftr_trace_flush_thread(t, false);
     }
+    /* one measurement of the clock's rate for the trace's header and the
+     * log: two would differ by a few parts per million (a preemption
+     * between the two clock reads of a measurement), and so would every
+     * time of the log from the trace's */
     tps = vftr_clock_ticks_per_second(10);
     /* a thread stuck in a hook keeps the writer: it is not freed under it */
-    rc = vftr_trace_close(vfd, sizeof vfd, busy > 0);
+    rc = vftr_trace_close(vfd, sizeof vfd, busy > 0, tps);
     (void)rc;
 
     rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;

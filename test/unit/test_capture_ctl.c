@@ -507,7 +507,7 @@ START_TEST(stop_and_start_keep_the_trace_balanced)
     now_ticks = 90;
     ck_assert_int_eq(event(VFTR_EC_FLUSH, NULL, reply), 0);
     ck_assert_ptr_nonnull(strstr(reply, "flushed 1 threads"));
-    ck_assert_int_eq(vftr_trace_close(path, sizeof path, false), 0);
+    ck_assert_int_eq(vftr_trace_close(path, sizeof path, false, 0), 0);
 
     r = vftr_vfd_reader_open_msg(path, err, sizeof err);
     ck_assert_msg(r != NULL, "%s", err);

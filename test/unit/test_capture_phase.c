@@ -109,7 +109,7 @@ static void finish(struct vftr_thread **ts, int n, uint64_t at, char *path, size
         vftr_trace_close_frames(ts[i], at);
         ck_assert_int_eq(vftr_trace_flush_thread(ts[i], false), 0);
     }
-    ck_assert_int_eq(vftr_trace_close(path, len, false), 0);
+    ck_assert_int_eq(vftr_trace_close(path, len, false, 0), 0);
 }
 
 /* The events of trace thread `thread` as text: "E name T" (ENTER), "X name
