@@ -182,6 +182,10 @@ VFTR_NI int vftr_phase_switch(enum vftr_switch sw)
     uint32_t slot;
     bool paused, stopped;
 
+    /* before the lock: a forked child (stopped for good) may have the lock
+     * as a thread of its parent held it at the fork */
+    if (vftr_phase_of(atomic_load(&vftr_proc.phase)) == VFTR_PHASE_STOPPED)
+        return -EAGAIN;
     vftr_phase_lock();
     for (;;) {
         paused = ph.paused;
