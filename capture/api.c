@@ -3,15 +3,14 @@
  *
  * A region is a function record of its own (callpath.c: vftr_fn_region)
  * whose "address" is the record's, entered and left through the same code
- * as the compiler hooks.  Looking a name up takes the function table's
+ * as the compiler hooks (so during a pause too: the shadow stack moves,
+ * nothing is counted).  Looking a name up takes the function table's
  * lock, so each thread caches name pointer -> record in a small table
  * (verified with strcmp, since a pointer may be reused for another name).
  */
 #include <string.h>
-#include <time.h>
 
 #include "capture.h"
-#include "ctl.h"
 #include "ext.h"
 #include "vfd/vftr_vfd_ext.h"
 #include "vftr.h"
@@ -59,45 +58,35 @@ VFTR_EXPORT VFTR_NI void vftr_region_end(const char *name)
     vftr_guard_drop(t);
 }
 
-/* Switches the phase from `from` to `to` and marks it in the calling
- * thread's trace.  While a control event holds the phase (ctl.h: HELD, a
- * few microseconds) the switch waits for it, with its guard given back so
- * that the event's stop-the-world does not wait for this thread; without
- * that, a pause or resume landing during an event would be lost. */
-static VFTR_NI void switch_phase(int from, int to, uint32_t kind)
+/* A pause or resume of the whole process (phase.c: the switch is logged
+ * with its time and every thread applies it at its next hook).  The
+ * calling thread applies it at once, so its trace has the switch exactly
+ * where it was made.  Nested in a signal handler that interrupted a
+ * switch of the same thread, it does nothing (the log's lock is held). */
+static __thread bool switching __attribute__((tls_model("initial-exec")));
+
+static VFTR_NI void switch_to(enum vftr_switch sw)
 {
-    struct vftr_thread *t = vftr_tls;
-    const struct timespec nap = { 0, 20000 };
+    struct vftr_thread *t;
 
-    if (t == NULL)
-        t = vftr_thread_attach();
-    for (int tries = 0; tries < 25000; tries++) {   /* at most about half a second */
-        int expect = VFTR_GUARD_FREE;
-
-        if (!atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK))
-            return;
-        expect = from;
-        if (atomic_compare_exchange_strong(&vftr_proc.phase, &expect, to)) {
-            if (t->trace)
-                (void)vftr_trace_put_ext(t, vftr_clock_now(), kind, NULL, 0);
-            vftr_guard_drop(t);
-            return;
-        }
+    if (switching)
+        return;
+    switching = true;
+    if (vftr_tls == NULL)
+        (void)vftr_thread_attach();   /* initializes capture on a first call */
+    if (vftr_phase_switch(sw) > 0 && (t = vftr_hook_begin()) != NULL)
         vftr_guard_drop(t);
-        if (expect != VFTR_CTL_PHASE_HELD)
-            return;   /* already there, or stopped */
-        nanosleep(&nap, NULL);
-    }
+    switching = false;
 }
 
 VFTR_EXPORT VFTR_NI void vftr_pause(void)
 {
-    switch_phase(VFTR_PHASE_RUNNING, VFTR_PHASE_PAUSED, VFTR_VFD_PAUSE);
+    switch_to(VFTR_SWITCH_PAUSE);
 }
 
 VFTR_EXPORT VFTR_NI void vftr_resume(void)
 {
-    switch_phase(VFTR_PHASE_PAUSED, VFTR_PHASE_RUNNING, VFTR_VFD_RESUME);
+    switch_to(VFTR_SWITCH_RESUME);
 }
 
 /* The MPI wrappers' functions (ext.h): regions flagged VFTR_FN_MPI. */

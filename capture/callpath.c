@@ -49,7 +49,7 @@ VFTR_NI int vftr_callpath_setup(const struct vftr_settings *s)
         if (vftr_proc.fn_table == NULL)
             return -ENOMEM;
     }
-    atomic_store(&vftr_proc.phase, VFTR_PHASE_RUNNING);
+    vftr_phase_setup();   /* no switch made yet: phase RUNNING */
     return 0;
 }
 
@@ -364,9 +364,11 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
  *   - frames skipped by longjmp, or by C++ unwinding through functions
  *     compiled without instrumentation: the function left is further up the
  *     stack, so every frame up to it is closed now (and traced as exits),
- *     which keeps the profile and the trace balanced;
- *   - a function entered before capture started, during a pause or in the
- *     prelude: not on the stack at all, ignored.
+ *     which keeps the profile and the trace balanced; a paused thread only
+ *     pops them (their time stopped at the pause);
+ *   - a function entered before capture started or in the prelude: not on
+ *     the stack at all, ignored.  (Calls made during a pause are on the
+ *     stack: the hooks keep it in every phase.)
  */
 VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now)
 {
@@ -378,7 +380,7 @@ VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t 
         ;
     if (stop == NULL || stop->parent == NULL)
         return;
-    for (n = t->cur;; n = n->parent) {
+    for (n = t->cur; !t->paused; n = n->parent) {
         n->time_incl += now - n->t_enter;
         vftr_record(t, n, now, VFTR_VFD_EXIT);
         if (n == stop)
@@ -387,12 +389,39 @@ VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t 
     t->cur = stop->parent;
 }
 
+/*
+ * The shadow stack of a paused thread: the child of t->cur for addr, found
+ * as the hooks find it or made (vftr_node_child), becomes current; nothing
+ * is counted, no event written.  A node made now has 0 calls until the
+ * thread enters it while counting (or a resume finds it open).
+ */
+VFTR_NI void vftr_enter_quiet(struct vftr_thread *t, uintptr_t addr, struct vftr_fn *known)
+{
+    struct vftr_node *cur = t->cur, *n = cur->last_child;
+
+    if (n == NULL || n->addr != addr) {
+        struct vftr_node *s = n ? n->succ : NULL;
+        uint64_t now = vftr_clock_now();   /* vftr_node_child's discount: no use here */
+
+        if (s != NULL && s->addr == addr) {
+            cur->last_child = s;
+            n = s;
+        } else if ((n = vftr_node_child(t, cur, addr, known, &now)) == NULL) {
+            return;
+        }
+    }
+    t->cur = n;
+}
+
 VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
 {
     struct vftr_node *n;
 
+    /* a paused thread's frames ended at the pause, in the profile and the
+     * trace; a stopped trace had them end at the stop */
     for (n = t->cur; n && n->parent; n = n->parent) {
-        n->time_incl += now - n->t_enter;
+        if (!t->paused && now > n->t_enter)
+            n->time_incl += now - n->t_enter;
         if (t->trace)   /* every open frame is closed in the trace, sampled or not */
             vftr_trace_put(t, now, VFTR_VFD_EXIT, n->id);
     }
@@ -421,48 +450,114 @@ VFTR_NI int vftr_callpath_profile(struct vftr_profile *p, double tps, double hoo
     return vftr_callpath_profile_at(p, tps, hook_cost, 0);
 }
 
+VFTR_NI int vftr_callpath_space_reserve(struct vftr_profile_space *sp, uint32_t slack)
+{
+    size_t total = 0, most = 0;
+
+    memset(sp, 0, sizeof *sp);
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next) {
+        size_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire) + (size_t)slack;
+
+        total += n;
+        most = n > most ? n : most;
+    }
+    sp->nrows = total;
+    sp->most = most;
+    sp->rows = calloc(total ? total : 1, sizeof *sp->rows);
+    sp->excl = malloc((most ? most : 1) * sizeof *sp->excl);
+    sp->incl = malloc((most ? most : 1) * sizeof *sp->incl);
+    sp->calls = malloc((most ? most : 1) * sizeof *sp->calls);
+    if (sp->rows == NULL || sp->excl == NULL || sp->incl == NULL || sp->calls == NULL) {
+        vftr_callpath_space_release(sp);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+VFTR_NI void vftr_callpath_space_release(struct vftr_profile_space *sp)
+{
+    free(sp->rows);
+    free(sp->excl);
+    free(sp->incl);
+    free(sp->calls);
+    memset(sp, 0, sizeof *sp);
+}
+
 VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double hook_cost,
                                      uint64_t now)
 {
+    struct vftr_profile_space sp;
+    int rc;
+
+    /* the nodes may grow between the reservation and the snapshot only
+     * where the caller lets threads run: a few tries */
+    for (int tries = 0; tries < 8; tries++) {
+        if ((rc = vftr_callpath_space_reserve(&sp, tries ? 256u << tries : 0)) < 0)
+            return rc;
+        rc = vftr_callpath_profile_in(p, &sp, tps, hook_cost, now);
+        vftr_callpath_space_release(&sp);
+        if (rc != -ENOSPC)
+            return rc;
+    }
+    return -ENOMEM;
+}
+
+VFTR_NI int vftr_callpath_profile_in(struct vftr_profile *p, struct vftr_profile_space *sp,
+                                     double tps, double hook_cost, uint64_t now)
+{
     struct vftr_thread *t;
-    size_t total = 0, most = 0, k = 0;
-    uint64_t *incl;
-    int64_t *excl;
+    size_t total = 0, k = 0;
+    uint64_t *incl = sp->incl, *calls = sp->calls;
+    int64_t *excl = sp->excl;
 
     memset(p, 0, sizeof *p);
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         size_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
 
+        if (n > sp->most)
+            return -ENOSPC;
         total += n;
-        most = n > most ? n : most;
         p->nthreads++;
     }
-    p->rows = calloc(total ? total : 1, sizeof *p->rows);
-    excl = malloc((most ? most : 1) * sizeof *excl);
-    incl = malloc((most ? most : 1) * sizeof *incl);
-    if (p->rows == NULL || excl == NULL || incl == NULL) {
-        free(p->rows);
-        free(excl);
-        free(incl);
-        p->rows = NULL;
-        return -ENOMEM;
-    }
+    if (total > sp->nrows)
+        return -ENOSPC;
+    p->rows = sp->rows;
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
-        struct vftr_node_walk w = vftr_node_walk_first(t, n);
+        struct vftr_node_walk w;
+
+        /* a thread that made nodes since the count above (only where the
+         * caller lets threads run) is taken as it was */
+        if (n > sp->most)
+            n = (uint32_t)sp->most;
+        w = vftr_node_walk_first(t, n);
 
         /* incl[idx]: the node's inclusive time, with `now` the activations
-         * still open on the thread's stack up to now; excl[idx] starts as
-         * that and each child takes its own inclusive time off its
-         * parent's (exact, in ticks). */
-        for (i = 0; i < n; i++)
-            incl[i] = vftr_node_walk_next(&w)->time_incl;
+         * still open on the thread's stack up to now (the time they
+         * counted: vftr_phase_open_time); excl[idx] starts as that and each
+         * child takes its own inclusive time off its parent's (exact, in
+         * ticks).  calls[idx]: the calls, with the entries again that the
+         * thread's pending resumes will count. */
+        for (i = 0; i < n; i++) {
+            const struct vftr_node *nd = vftr_node_walk_next(&w);
+
+            incl[i] = nd->time_incl;
+            calls[i] = nd->calls;
+        }
         if (now != 0) {
             const struct vftr_node *o;
 
-            for (o = t->cur; o != NULL && o->parent != NULL; o = o->parent)
-                if (o->idx < n && now > o->t_enter)
-                    incl[o->idx] += now - o->t_enter;
+            vftr_phase_lock();
+            for (o = t->cur; o != NULL && o->parent != NULL; o = o->parent) {
+                uint32_t back = 0;
+
+                if (o->idx >= n)
+                    continue;
+                incl[o->idx] += vftr_phase_open_time(t, o->t_enter, now, &back);
+                calls[o->idx] += back;
+            }
+            vftr_phase_unlock();
         }
         vftr_callpath_exclusive(t, n, incl, excl);
         w = vftr_node_walk_first(t, n);
@@ -472,20 +567,23 @@ VFTR_NI int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double 
 
             if (nd->flags & VFTR_FN_EXCLUDED)
                 continue;   /* markers of excluded functions */
+            if (calls[i] == 0)
+                continue;   /* made and left during a pause: never counted */
+            if (k == sp->nrows)
+                break;
             r = &p->rows[k++];
             r->callpath_id = nd->id;
             r->parent_id = nd->parent->id;
             r->thread = t->index;
             r->function = nd->fn->name;
             r->caller = nd->parent->fn ? nd->parent->fn->name : NULL;
-            r->calls = nd->calls;
+            r->calls = calls[i];
             r->time_incl = (double)incl[i] / tps;
             r->time_excl = (double)excl[i] / tps;
-            r->overhead = (double)nd->calls * hook_cost / tps;
+            r->overhead = (double)calls[i] * hook_cost / tps;
         }
     }
-    free(excl);
-    free(incl);
+    sp->rows = NULL;   /* p has them now */
     p->n = k;
     return 0;
 }

@@ -25,7 +25,20 @@
  *                       proc.threads (under proc.threads_lock, slow path only),
  *                       never freed.  thread->guard is the recursion guard and
  *                       also tells the finalizer and the signal handler that
- *                       the thread is inside a hook (see signals.c).
+ *                       the thread is inside a hook (see signals.c), and a
+ *                       control event that it has lent the thread's state.
+ *
+ * Recording state (phase.c).  Pausing and resuming, and the control events
+ * that stop and start the trace, are switches of the whole process; the
+ * hooks never stop moving the shadow stack, whatever the phase (only a
+ * stopped capture, finalized or off, leaves it alone).  Each switch is
+ * appended to a process-wide log with its time, and each thread applies
+ * the switches it has not seen yet at its next hook (or when the
+ * finalizer, a control event or the signal handler reaches it) at the
+ * switch's time: a pause ends the thread's open frames there in the trace
+ * and in the profile, a resume enters them again.  The phase word carries
+ * the number of switches, so a thread notices one by the same compare
+ * that selects the hooks' fast path (vftr_thread.fast_key).
  *
  * Times are clock ticks (clock.c); ids: call path 0 is the (virtual) root of
  * every thread, real call paths get ids from one atomic counter starting at
@@ -80,6 +93,17 @@ extern void *vftr_clock_test_arg;
 
 uint64_t vftr_clock_monotonic_ns(void) VFTR_NI;   /* CLOCK_MONOTONIC in ns */
 uint64_t vftr_clock_realtime_ns(void) VFTR_NI;    /* CLOCK_REALTIME in ns */
+
+/* The time-stamp counter: only where the clock chosen is the TSC (the
+ * hooks' fast path, which the phase word's compare admits only then). */
+static inline VFTR_NI uint64_t vftr_clock_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_ia32_rdtsc();
+#else
+    return vftr_clock_monotonic_ns();
+#endif
+}
 
 static inline VFTR_NI uint64_t vftr_clock_now(void)
 {
@@ -170,24 +194,43 @@ struct vftr_node_block {
 
 /* ------------------------------------------------------------- threads */
 
+struct vftr_phase_chunk;
+
 struct vftr_thread {
-    /* hot: one cache line.  The event buffer is the EVENTS chunk being
-     * built: VFTR_VFD_CHUNK_HEADER_SIZE bytes left free for its header, then
-     * the events already encoded (lib/vfd's vftr_vfd_put_event), so a flush
-     * only fills in the header and writes the buffer as it is. */
+    /* hot: one cache line, what the hooks' fast path touches.  The event
+     * buffer is the EVENTS chunk being built: VFTR_VFD_CHUNK_HEADER_SIZE
+     * bytes left free for its header, then the events already encoded
+     * (lib/vfd's vftr_vfd_put_event), so a flush only fills in the header
+     * and writes the buffer as it is. */
     _Atomic int guard;            /* VFTR_GUARD_* */
-    bool trace;                   /* events are being recorded */
+    bool trace;                   /* events are being recorded (a buffer, the trace
+                                   * on, neither paused nor stopped by control) */
     uint32_t count;               /* events in the buffer */
     struct vftr_node *cur;        /* current call path */
-    uint8_t *buf;                 /* chunk buffer (NULL: no trace) */
     _Atomic(uint8_t *) pos;       /* end of the events in buf (release-published):
                                    * buf + VFTR_VFD_CHUNK_HEADER_SIZE when empty */
     uint8_t *fast_end;            /* the hooks' fast path appends while pos < fast_end;
                                    * NULL while the buffer is empty or sampling is on */
-    size_t room;                  /* flush before an event when used > room */
     uint64_t last_time;           /* time of the previous event: the delta base */
+    uint64_t fast_key;            /* the phase word with which the hooks take the fast
+                                   * path: the thread is up to date with the switches,
+                                   * capture runs and the clock is the TSC
+                                   * (VFTR_KEY_NONE: never) */
+    uint8_t *buf;                 /* chunk buffer (NULL: no trace) */
+
+    size_t room;                  /* flush before an event when used > room */
     uint64_t interval;            /* sampling interval in ticks, 0: all */
     uint64_t last_written;        /* tick of the last event written */
+
+    /* recording state (phase.c), the thread's own: changed only with its
+     * guard held (by the thread, or by whoever borrowed it) */
+    bool paused;                  /* a pause applied, its resume not: nothing counted */
+    bool stopped;                 /* the trace stopped by control (vftr-ctl stop) */
+    uint64_t ph_seen;             /* switches of the process log applied */
+    _Atomic uint64_t ph_done;     /* ph_seen as published to the log's reclaimer */
+    struct vftr_phase_chunk *ph_chunk;   /* the log chunk of switch number ph_seen */
+    uint64_t ph_time;             /* the time the last switch took effect here */
+    void *omp;                    /* ompt.c's state of the thread (NULL: none) */
 
     /* cold */
     uint32_t index;               /* thread id in the trace */
@@ -210,10 +253,16 @@ struct vftr_thread {
     struct { const char *name; struct vftr_fn *fn; } regions[32];
 };
 
-/* Values of vftr_thread.guard.  The hooks return at once unless it is FREE;
- * the finalizer and the signal handler wait (bounded) while it is IN_HOOK
- * and may read a thread whose guard is FREE or DONE (release/acquire). */
-enum { VFTR_GUARD_FREE = 0, VFTR_GUARD_IN_HOOK = 1, VFTR_GUARD_DONE = 2 };
+/* A fast_key no phase word equals. */
+#define VFTR_KEY_NONE UINT64_MAX
+
+/* Values of vftr_thread.guard.  A hook returns at once when it finds
+ * IN_HOOK (recursion) or DONE (the thread is finished), and waits while it
+ * is LENT (a control event works on the thread's state, the world held:
+ * ctl.c); the finalizer and the signal handler wait (bounded) while it is
+ * IN_HOOK and may read a thread whose guard is FREE or DONE
+ * (release/acquire). */
+enum { VFTR_GUARD_FREE = 0, VFTR_GUARD_IN_HOOK = 1, VFTR_GUARD_DONE = 2, VFTR_GUARD_LENT = 3 };
 
 /* Payload bytes of events in t's buffer (t->buf != NULL). */
 static inline VFTR_NI size_t vftr_trace_used(struct vftr_thread *t)
@@ -248,11 +297,33 @@ extern __thread struct vftr_thread *vftr_tls __attribute__((tls_model("initial-e
 
 /* ------------------------------------------------------------- process */
 
+/*
+ * The phase word (vftr_proc.phase): the phase in the low VFTR_PHASE_BITS
+ * bits, the number of switches made so far (phase.c) above them.  Every
+ * hook reads it; the fast path compares it with the thread's fast_key.
+ */
 enum vftr_phase {
     VFTR_PHASE_RUNNING = 0,       /* hooks record */
-    VFTR_PHASE_PAUSED,            /* vftr_pause(): hooks return at once */
-    VFTR_PHASE_STOPPED,           /* finalized, crashed, off or forked child */
+    VFTR_PHASE_PAUSED,            /* vftr_pause(): hooks keep the shadow stack only */
+    VFTR_PHASE_STOPPED,           /* finalized, crashed, off or forked child: hooks
+                                   * return at once */
+    VFTR_PHASE_HELD,              /* a control event or the signal handler holds the
+                                   * world: hooks wait until it is over */
 };
+
+#define VFTR_PHASE_BITS 8u
+#define VFTR_PHASE_MASK ((1u << VFTR_PHASE_BITS) - 1u)
+
+static inline VFTR_NI int vftr_phase_of(uint64_t word)
+{
+    return (int)(word & VFTR_PHASE_MASK);
+}
+
+/* Number of switches a phase word says have been made. */
+static inline VFTR_NI uint64_t vftr_phase_switches(uint64_t word)
+{
+    return word >> VFTR_PHASE_BITS;
+}
 
 /* What initialization distilled from the configuration (tests fill it). */
 struct vftr_settings {
@@ -270,8 +341,8 @@ struct vftr_settings {
 };
 
 struct vftr_process {
-    _Atomic int phase;            /* enum vftr_phase; read by every hook */
-    char pad0[64 - sizeof(int)];
+    _Atomic uint64_t phase;       /* the phase word (above); read by every hook */
+    char pad0[64 - sizeof(uint64_t)];
 
     struct vftr_settings set;
     _Atomic uint32_t next_node_id;
@@ -352,15 +423,20 @@ struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_node *cur, 
                                   struct vftr_fn *known, uint64_t *now) VFTR_NI;
 
 /* Exit of addr when it is not t->cur (longjmp, exceptions, excluded
- * functions, calls entered during a pause): see callpath.c. */
+ * functions, calls entered before capture started): see callpath.c. */
 void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now) VFTR_NI;
+
+/* Enter of addr by a paused thread: the shadow stack moves to the child
+ * (found or made), nothing is counted or traced. */
+void vftr_enter_quiet(struct vftr_thread *t, uintptr_t addr, struct vftr_fn *known) VFTR_NI;
 
 /*
  * Flat snapshot of every thread's call paths (struct vftr_profile of
  * logfile.h): times in seconds with tps ticks per second, overhead = calls
- * x hook_cost ticks.  Rows borrow the function names.  Call it when no
- * thread is inside a hook (after vftr_stop_world).  Release with
- * vftr_callpath_profile_release.  0 or -ENOMEM.
+ * x hook_cost ticks.  Call paths never entered while capture counted (made
+ * and left during a pause) have no row.  Rows borrow the function names.
+ * Call it when no thread is inside a hook (after vftr_stop_world).  Release
+ * with vftr_callpath_profile_release.  0 or -ENOMEM.
  */
 int vftr_callpath_profile(struct vftr_profile *p, double tps, double hook_cost) VFTR_NI;
 /* Exclusive times of nodes [0, n) of t from their inclusive times incl:
@@ -370,9 +446,33 @@ void vftr_callpath_exclusive(const struct vftr_thread *t, uint32_t n, const uint
                              int64_t *excl) VFTR_NI;
 
 /* The same with the activations still open at tick `now` counted up to now
- * (now 0: not counted, as vftr_callpath_profile). */
+ * (now 0: not counted, as vftr_callpath_profile), the switches a thread has
+ * not applied yet taken into account (vftr_phase_open_time). */
 int vftr_callpath_profile_at(struct vftr_profile *p, double tps, double hook_cost, uint64_t now)
     VFTR_NI;
+
+/*
+ * The same in memory reserved beforehand, for a caller that must not
+ * allocate while it takes the snapshot (a control event holding the
+ * world: the program's threads wait in their hooks meanwhile, maybe inside
+ * an instrumented allocator).  vftr_callpath_space_reserve sizes the space
+ * for every thread's nodes as they are now, plus `slack` per thread (0 or
+ * -ENOMEM); vftr_callpath_profile_in fills p from it: -ENOSPC when the
+ * nodes outgrew it (p untouched), else 0 and p owns the rows (release p
+ * with vftr_callpath_profile_release; sp with vftr_callpath_space_release
+ * in any case).
+ */
+struct vftr_profile_space {
+    struct vftr_profile_row *rows;
+    uint64_t *incl, *calls;
+    int64_t *excl;
+    size_t nrows, most;           /* rows; nodes of the per-node arrays */
+};
+
+int vftr_callpath_space_reserve(struct vftr_profile_space *sp, uint32_t slack) VFTR_NI;
+void vftr_callpath_space_release(struct vftr_profile_space *sp) VFTR_NI;
+int vftr_callpath_profile_in(struct vftr_profile *p, struct vftr_profile_space *sp, double tps,
+                             double hook_cost, uint64_t now) VFTR_NI;
 void vftr_callpath_profile_release(struct vftr_profile *p) VFTR_NI;
 
 /* Node i of thread t (i < t->nnodes). */
@@ -408,6 +508,104 @@ static inline VFTR_NI struct vftr_node_walk vftr_node_walk_first(const struct vf
 {
     return (struct vftr_node_walk){ n ? t->blocks : NULL, 0 };
 }
+
+/* ----------------------------------------------------------- phase.c */
+
+/*
+ * The switches of the process.  PAUSE and RESUME: vftr_pause() and
+ * vftr_resume() (also MPI_Pcontrol, vftr-ctl pause and resume); STOP and
+ * START: the trace stopped and started by control (vftr-ctl stop, start,
+ * detach, attach), the profile going on.  What a thread does when it
+ * applies one, at the switch's time T (at the latest event of the thread
+ * if that is later: a hook that was under way when the switch was made):
+ *   - recording of events ends (PAUSE, STOP while recording): the OpenMP
+ *     regions of the thread end, then every open frame, innermost first,
+ *     with OMP_END and EXIT events at T;
+ *   - counting ends (PAUSE): each open frame's inclusive time stops at T;
+ *   - counting starts again (RESUME): each open frame is entered again at
+ *     T, which counts one call (the trace has an ENTER for it, and every
+ *     reader of the trace counts an ENTER as a call);
+ *   - recording starts again (RESUME, START): ENTER events at T, outermost
+ *     first, then OMP_BEGIN for the open OpenMP regions.
+ * A PAUSE event follows the exits and a RESUME event precedes the enters,
+ * so no ENTER or EXIT lies between them.
+ */
+enum vftr_switch { VFTR_SWITCH_PAUSE, VFTR_SWITCH_RESUME, VFTR_SWITCH_STOP, VFTR_SWITCH_START };
+
+/* Empties the log, phase RUNNING (vftr_callpath_setup).  Not thread-safe. */
+void vftr_phase_setup(void) VFTR_NI;
+
+/*
+ * Makes switch sw for the whole process now: appended to the log, counted
+ * in the phase word.  Waits while the world is held.  Returns 1 when made,
+ * 0 when it would change nothing (a pause while paused, a start while the
+ * trace runs, ...), -EAGAIN when capture is stopped, -ENODATA for a START
+ * without a trace that could record, -ENOMEM.  Thread-safe, not
+ * async-signal-safe (a lock, and memory for the log every 256 switches);
+ * never call it with a guard held.
+ */
+int vftr_phase_switch(enum vftr_switch sw) VFTR_NI;
+
+/* Whether the process is paused / its trace stopped by control, after the
+ * switches made so far. */
+bool vftr_phase_paused(void) VFTR_NI;
+bool vftr_phase_stopped(void) VFTR_NI;
+
+/* The log's lock: held around a thread's registration (vftr_thread_new,
+ * with vftr_phase_thread_init) and while reading other threads' pending
+ * switches (vftr_phase_open_time).  The hooks never take it. */
+void vftr_phase_lock(void) VFTR_NI;
+void vftr_phase_unlock(void) VFTR_NI;
+
+/* A new thread's place in the log (it has seen every switch made) and the
+ * recording state of the process (paused, stopped, whether it traces:
+ * t->buf must be set up).  The log's lock held. */
+void vftr_phase_thread_init(struct vftr_thread *t) VFTR_NI;
+
+/* Applies to t the switches up to number n (vftr_phase_switches of a
+ * phase word read with acquire); t's guard held by the caller (the thread
+ * itself, or one that borrowed it or stopped the world).  Allocates
+ * nothing, takes no lock: async-signal-safe. */
+void vftr_phase_catch_up(struct vftr_thread *t, uint64_t n) VFTR_NI;
+
+/* The same up to the last switch made (finalization, control events,
+ * signal handler: any phase). */
+void vftr_phase_catch_up_all(struct vftr_thread *t) VFTR_NI;
+
+/*
+ * What an activation of t that began at tick te counts up to tick now: the
+ * ticks during which t counted, with the switches t has not applied yet
+ * taken into account as it will apply them; *resumes (may be NULL) gets
+ * the number of those that enter it again.  For profiles of a running
+ * program (vftr-ctl, MPI_Finalize's collation).  Call it with the log's
+ * lock held; t's fields may change meanwhile (the answer is then as of a
+ * moment of the call).
+ */
+uint64_t vftr_phase_open_time(const struct vftr_thread *t, uint64_t te, uint64_t now,
+                              uint32_t *resumes) VFTR_NI;
+
+/*
+ * Holding the world (ctl.c, signals.c): the phase goes from RUNNING or
+ * PAUSED (or, with any = true, whatever it is but STOPPED) to HELD and
+ * the other threads' hooks are waited for (vftr_stop_world); meanwhile
+ * their hooks wait, and the holding thread's own return at once.  *prev
+ * gets the phase word to give back to vftr_phase_unhold.  -EAGAIN when
+ * capture is stopped.  Async-signal-safe.  Returns the number of threads
+ * still inside a hook when the wait gave up, as vftr_stop_world.
+ */
+int vftr_phase_hold(uint64_t *prev, bool any) VFTR_NI;
+void vftr_phase_unhold(uint64_t prev) VFTR_NI;
+
+/* Calls fn for each open frame of t, outermost first, without allocating
+ * (a stack of any depth; async-signal-safe). */
+void vftr_frames_down(struct vftr_thread *t, void (*fn)(struct vftr_node *n, void *arg),
+                      void *arg) VFTR_NI;
+
+/* Slow path of vftr_guard_take (below): taken says whether the guard is
+ * held already (the phase word did not match the thread's key), else it
+ * was not free.  Waits while the world is held or the thread lent; brings
+ * the thread up to date with the switches.  true: the guard is held. */
+bool vftr_guard_take_slow(struct vftr_thread *t, bool taken) VFTR_NI;
 
 /* ---------------------------------------------------------- thread.c */
 
@@ -491,7 +689,10 @@ int vftr_trace_open(const char *dir, const char *base) VFTR_NI;
 int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal) VFTR_NI;
 
 /* Appends EXIT events for every open frame of t at time now (finalization,
- * so that the trace is balanced) and adds their time to the profile. */
+ * so that the trace is balanced) and adds their time to the profile; the
+ * stack is then empty.  A paused thread's frames ended at the pause (no
+ * time, no events); a stopped trace's at the stop (time only).  Apply the
+ * thread's pending switches first (vftr_phase_catch_up). */
 void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now) VFTR_NI;
 
 /* Header fields of the run as they stand now (complete = final). */
@@ -500,9 +701,10 @@ void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps) VFTR_NI
 /* Closes the trace (final header) and renames it to <dir>/<base>_<rank>.vfd;
  * path_out receives the final name.  busy: a thread is still inside a hook
  * (the stop-the-world wait gave up on it), so the header is rewritten as
- * abandoned and the writer stays open and allocated for that thread.
- * 0 or -errno. */
-int vftr_trace_close(char *path_out, size_t len, bool busy) VFTR_NI;
+ * abandoned and the writer stays open and allocated for that thread.  tps:
+ * the clock's ticks per second for the header, the one the profile log
+ * uses (0: measured now).  0 or -errno. */
+int vftr_trace_close(char *path_out, size_t len, bool busy, double tps) VFTR_NI;
 
 /* Signal path: rewrite the header best-effort (signal sig recorded); when
  * the signal is fatal (no handler of the program's that might recover),
@@ -522,10 +724,11 @@ void vftr_trace_stop(int err) VFTR_NI;
 int vftr_signals_setup(void) VFTR_NI;
 
 /*
- * Stops the hooks of every other thread: sets phase to `phase`, makes the
- * store visible to all threads (membarrier) and waits (bounded) until no
- * other thread is inside a hook.  Async-signal-safe.  Returns the number of
- * threads still inside a hook when the wait gave up.
+ * Stops the hooks of every other thread: sets the phase to `phase` (the
+ * count of switches in the word is kept), makes the store visible to all
+ * threads (membarrier) and waits (bounded) until no other thread is inside
+ * a hook.  Async-signal-safe.  Returns the number of threads still inside
+ * a hook when the wait gave up.
  */
 int vftr_stop_world(int phase) VFTR_NI;
 
@@ -589,13 +792,18 @@ static inline VFTR_NI void vftr_record(struct vftr_thread *t, const struct vftr_
 }
 
 /* Enter of addr at now by thread t (guard held).  known: the function
- * record when the caller has it (regions), else NULL. */
+ * record when the caller has it (regions), else NULL.  A paused thread
+ * only moves its shadow stack. */
 static inline VFTR_NI void vftr_enter_at(struct vftr_thread *t, uintptr_t addr,
                                          struct vftr_fn *known, uint64_t now)
 {
     struct vftr_node *cur = t->cur;
     struct vftr_node *n = cur->last_child;
 
+    if (VFTR_UNLIKELY(t->paused)) {
+        vftr_enter_quiet(t, addr, known);
+        return;
+    }
     /* The same child as last time (a loop around one call, recursion), or
      * the one that followed it last time (a loop around a sequence of
      * calls); else the children's table. */
@@ -620,7 +828,8 @@ static inline VFTR_NI void vftr_enter_at(struct vftr_thread *t, uintptr_t addr,
     vftr_record(t, n, now, VFTR_VFD_ENTER);
 }
 
-/* Exit of addr at now by thread t (guard held). */
+/* Exit of addr at now by thread t (guard held); a paused thread only
+ * moves its shadow stack. */
 static inline VFTR_NI void vftr_exit_at(struct vftr_thread *t, uintptr_t addr, uint64_t now)
 {
     struct vftr_node *n = t->cur;
@@ -629,25 +838,29 @@ static inline VFTR_NI void vftr_exit_at(struct vftr_thread *t, uintptr_t addr, u
         vftr_exit_mismatch(t, addr, now);
         return;
     }
-    n->time_incl += now - n->t_enter;
     t->cur = n->parent;
+    if (VFTR_UNLIKELY(t->paused))
+        return;
+    n->time_incl += now - n->t_enter;
     vftr_record(t, n, now, VFTR_VFD_EXIT);
 }
 
-/* Takes the guard of t for a hook: false when the hook must return at once
- * (recursion, thread done, capture paused or stopped).  The load is an
- * acquire: a control event (ctl.c) that borrowed the guard and changed the
- * thread's state hands it back with a release. */
+/* Takes the guard of t for a hook and brings the thread up to date with
+ * the process's switches: false when the hook must return at once
+ * (recursion, thread done, capture stopped or off).  The common case is a
+ * load and a store of the guard and one compare of the phase word with the
+ * thread's key; anything else (a switch not applied yet, a pause, a held
+ * world, a lent thread, a clock other than the TSC) is the slow path.  The
+ * guard's load is an acquire: a control event that borrowed the guard and
+ * changed the thread's state hands it back with a release. */
 static inline VFTR_NI bool vftr_guard_take(struct vftr_thread *t)
 {
     if (atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_FREE)
-        return false;
+        return vftr_guard_take_slow(t, false);
     atomic_store_explicit(&t->guard, VFTR_GUARD_IN_HOOK, memory_order_relaxed);
     if (VFTR_UNLIKELY(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed)
-                      != VFTR_PHASE_RUNNING)) {
-        atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
-        return false;
-    }
+                      != t->fast_key))
+        return vftr_guard_take_slow(t, true);
     return true;
 }
 
@@ -658,9 +871,10 @@ static inline VFTR_NI void vftr_guard_drop(struct vftr_thread *t)
 
 /*
  * How every hook and API entry starts: the calling thread's state (attached
- * on its first call) with its guard taken, or NULL when the caller must
- * return at once (see vftr_guard_take).  A non-NULL result is handed back
- * with vftr_guard_drop().
+ * on its first call) with its guard taken and its recording state up to
+ * date (t->paused: move the shadow stack only), or NULL when the caller
+ * must return at once (see vftr_guard_take).  A non-NULL result is handed
+ * back with vftr_guard_drop().
  */
 static inline VFTR_NI struct vftr_thread *vftr_hook_begin(void)
 {

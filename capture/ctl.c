@@ -2,20 +2,21 @@
  * ctl.c — external control: the module loader, the events and the live
  * queries (ctl.h, vftr_ec.h).
  *
- * Events that touch thread state hold the world (see ctl.h): the phase
- * moves to VFTR_CTL_PHASE_HELD, vftr_stop_world waits until no thread is
- * in a hook, each thread's guard is borrowed while its state is changed.
- * The world is held for as long as the change takes: writing a few records
- * per thread (start, stop, pause, resume), one write per thread (flush), a
- * snapshot (dump) or a rename (outdir).
+ * Pause, resume, stop and start (and attach and detach, which start and
+ * stop) are switches of the process (phase.c): logged with their time,
+ * applied by each thread at its next hook, so they never stop the program.
+ * Why that keeps every trace balanced: the hooks of a thread keep its
+ * shadow stack (t->cur) in every phase, so when a switch ends recording the
+ * open frames are exactly the chain from t->cur to the root, and each gets
+ * an Exit at the switch's time, innermost first; when one starts it again
+ * each gets an Enter, outermost first.
  *
- * Why the stop/start records are enough for a balanced trace: the hooks of
- * a thread whose trace is off still keep its shadow stack (t->cur) and the
- * profile; so at start the open frames are exactly the chain from t->cur to
- * the root, and each gets an Enter record at the start time, outermost
- * first; at stop each gets an Exit, innermost first.  Between the two the
- * trace holds nothing of the thread, and every Exit after a start has its
- * Enter.
+ * Events that work on thread state hold the world (see ctl.h): the phase
+ * moves to HELD, vftr_stop_world waits until no thread is in a hook, each
+ * thread's guard is lent (LENT) while its state is read or written, and
+ * hooks that come meanwhile wait.  The world is held for as long as the
+ * work takes: one write per thread (flush), a snapshot (dump) or a rename
+ * (outdir).  A lent thread first applies the switches it has not seen.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -41,7 +42,6 @@ static struct {
     struct vftr_ec_host host;
     char job[128];
     int attached;                  /* front-ends attached */
-    bool stopped;                  /* the trace was stopped by an event */
     unsigned dumps;
     pthread_mutex_t custom_lock;
     vftr_ec_custom_fn *custom;
@@ -74,38 +74,28 @@ VFTR_EXPORT VFTR_NI int vftr_ec_set_custom_handler(vftr_ec_custom_fn *fn, void *
 
 /* ------------------------------------------------------- holding the world */
 
-/* Moves the phase from RUNNING or PAUSED to HELD and waits until no other
- * thread is inside a hook.  *prev receives the phase before.  -EAGAIN when
- * capture is stopped. */
-static VFTR_NI int hold(int *prev)
+/* Holding the world (phase.c): the phase from RUNNING or PAUSED to HELD,
+ * the other threads out of their hooks.  *prev receives the phase word to
+ * give back.  -EAGAIN when capture is stopped. */
+static VFTR_NI int hold(uint64_t *prev)
 {
-    int p = atomic_load(&vftr_proc.phase);
+    int rc = vftr_phase_hold(prev, false);
 
-    do {
-        if (p != VFTR_PHASE_RUNNING && p != VFTR_PHASE_PAUSED)
-            return -EAGAIN;
-    } while (!atomic_compare_exchange_weak(&vftr_proc.phase, &p, VFTR_CTL_PHASE_HELD));
-    *prev = p;
-    vftr_stop_world(VFTR_CTL_PHASE_HELD);
-    return 0;
+    return rc < 0 ? rc : 0;
 }
 
-/* Ends a hold: the phase becomes next (unless someone stopped capture
- * meanwhile: a signal, which then owns the phase). */
-static VFTR_NI void unhold(int next)
+static VFTR_NI void unhold(uint64_t prev)
 {
-    int expect = VFTR_CTL_PHASE_HELD;
-
-    atomic_compare_exchange_strong(&vftr_proc.phase, &expect, next);
+    vftr_phase_unhold(prev);
 }
 
-/* Takes thread t's guard for the caller (the world is held): false when t
- * is inside a hook or finished. */
+/* Lends thread t's state to the caller (the world is held): false when t
+ * is inside a hook or finished.  Its hooks wait until it is given back. */
 static VFTR_NI bool borrow(struct vftr_thread *t)
 {
     int expect = VFTR_GUARD_FREE;
 
-    return atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK);
+    return atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_LENT);
 }
 
 static VFTR_NI void give_back(struct vftr_thread *t)
@@ -113,10 +103,11 @@ static VFTR_NI void give_back(struct vftr_thread *t)
     atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
 }
 
-typedef void thread_op(struct vftr_thread *t, uint64_t now, void *arg);
+typedef void thread_op(struct vftr_thread *t, void *arg);
 
-/* Runs op on every thread whose guard could be borrowed; returns how many. */
-static VFTR_NI unsigned for_each_thread(thread_op *op, uint64_t now, void *arg)
+/* Runs op on every thread whose guard could be borrowed, after it applied
+ * the switches it had not seen; returns how many. */
+static VFTR_NI unsigned for_each_thread(thread_op *op, void *arg)
 {
     unsigned n = 0;
 
@@ -124,139 +115,110 @@ static VFTR_NI unsigned for_each_thread(thread_op *op, uint64_t now, void *arg)
          t; t = t->next) {
         if (!borrow(t))
             continue;
-        op(t, now, arg);
+        vftr_phase_catch_up_all(t);
+        op(t, arg);
         give_back(t);
         n++;
     }
     return n;
 }
 
-/* Borrows the guard of every thread that can lend it (the world is held)
- * and returns them (malloc'ed, *n of them; NULL and *n = 0 when out of
- * memory: then none is borrowed).  Give them back with give_back_all. */
-static VFTR_NI struct vftr_thread **borrow_all(size_t *n)
+/* Room for the threads there are now and `more` to come. */
+static VFTR_NI struct vftr_thread **lend_space(size_t more, size_t *cap)
 {
-    struct vftr_thread **v, *t;
-    size_t cap = 0;
+    *cap = more;
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next)
+        ++*cap;
+    return malloc(*cap * sizeof(struct vftr_thread *));
+}
 
-    *n = 0;
-    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next)
-        cap++;
-    if ((v = malloc((cap ? cap : 1) * sizeof *v)) == NULL)
-        return NULL;
-    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t && *n < cap;
-         t = t->next)
-        if (borrow(t))
-            v[(*n)++] = t;
-    return v;
+/* Borrows the guard of every thread that can lend it (the world is held),
+ * brings each up to date with the switches and puts them in v (room for
+ * cap, from lend_space: nothing is allocated while the world is held);
+ * returns how many.  A thread beyond cap (made since lend_space) stays
+ * unborrowed.  Give them back with give_back_all. */
+static VFTR_NI size_t borrow_all(struct vftr_thread **v, size_t cap)
+{
+    size_t n = 0;
+
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t && n < cap; t = t->next)
+        if (borrow(t)) {
+            vftr_phase_catch_up_all(t);
+            v[n++] = t;
+        }
+    return n;
 }
 
 static VFTR_NI void give_back_all(struct vftr_thread **v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         give_back(v[i]);
-    free(v);
 }
 
-/* A thread whose trace could record (buffers, a writer, no cap or error). */
-static VFTR_NI bool can_trace(const struct vftr_thread *t)
-{
-    return t->buf != NULL && atomic_load(&vftr_proc.writer) != NULL
-           && !atomic_load(&vftr_proc.trace_off);
-}
-
-static VFTR_NI void op_stop(struct vftr_thread *t, uint64_t now, void *arg)
-{
-    (void)arg;
-    if (!t->trace)
-        return;
-    for (struct vftr_node *n = t->cur; n && n->parent; n = n->parent)
-        vftr_trace_put(t, now, VFTR_VFD_EXIT, n->id);
-    t->trace = false;
-}
-
-static VFTR_NI void op_start(struct vftr_thread *t, uint64_t now, void *arg)
-{
-    struct vftr_node **chain;
-    uint32_t depth = t->cur ? t->cur->depth : 0, i = 0;
-
-    (void)arg;
-    if (t->trace || !can_trace(t))
-        return;
-    chain = malloc((depth ? depth : 1) * sizeof *chain);
-    if (chain == NULL)
-        return;   /* stays stopped: better than an unbalanced trace */
-    for (struct vftr_node *n = t->cur; n && n->parent && i < depth; n = n->parent)
-        chain[i++] = n;
-    while (i > 0)
-        vftr_trace_put(t, now, VFTR_VFD_ENTER, chain[--i]->id);
-    free(chain);
-    t->last_written = now;
-    t->trace = true;
-}
-
-static VFTR_NI void op_marker(struct vftr_thread *t, uint64_t now, void *arg)
-{
-    if (t->trace)
-        (void)vftr_trace_put_ext(t, now, (uint32_t)(uintptr_t)arg, NULL, 0);
-}
-
-static VFTR_NI void op_flush(struct vftr_thread *t, uint64_t now, void *arg)
+static VFTR_NI void op_flush(struct vftr_thread *t, void *arg)
 {
     int *failed = arg;
 
-    (void)now;
     if (t->buf && vftr_trace_flush_thread(t, false) < 0)
         (*failed)++;
 }
 
+/* Threads that ran hooks and have not ended. */
+static VFTR_NI unsigned live_threads(void)
+{
+    unsigned n = 0;
+
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next)
+        if (atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_DONE)
+            n++;
+    return n;
+}
+
 /* ------------------------------------------------------------------ events */
 
-/* START (on) or STOP: every thread's trace, with the synthetic records of
- * op_start / op_stop. */
+/* START (on) or STOP: every thread's trace, through a switch (phase.c):
+ * each thread ends or begins its open frames in the trace at the switch's
+ * time. */
 static VFTR_NI int ev_trace(bool on, char *reply, size_t len)
 {
-    int prev, rc;
+    int rc = vftr_phase_switch(on ? VFTR_SWITCH_START : VFTR_SWITCH_STOP);
 
-    if (on && (vftr_proc.writer == NULL || atomic_load(&vftr_proc.trace_off))) {
+    if (rc == -ENODATA) {
         snprintf(reply, len, "no trace to start (tracing is off or reached its cap)");
-        return -ENODATA;
-    }
-    if ((rc = hold(&prev)) < 0)
         return rc;
-    unsigned n = for_each_thread(on ? op_start : op_stop, vftr_clock_now(), NULL);
-    ctl.stopped = !on;
-    unhold(prev);
-    snprintf(reply, len, "trace %s (%u threads)", on ? "started" : "stopped", n);
+    }
+    if (rc < 0)
+        return rc;
+    snprintf(reply, len, "trace %s%s (%u threads)", rc == 0 ? "already " : "",
+             on ? "started" : "stopped", live_threads());
     return 0;
 }
 
+/* PAUSE or RESUME: a switch, as vftr_pause() and vftr_resume(). */
 static VFTR_NI int ev_pause(bool pause, char *reply, size_t len)
 {
-    int prev, rc = hold(&prev);
-    int want = pause ? VFTR_PHASE_PAUSED : VFTR_PHASE_RUNNING;
+    int rc = vftr_phase_switch(pause ? VFTR_SWITCH_PAUSE : VFTR_SWITCH_RESUME);
 
     if (rc < 0)
         return rc;
-    if (prev == want) {
-        unhold(prev);
+    if (rc == 0)
         snprintf(reply, len, "already %s", pause ? "paused" : "running");
-        return 0;
-    }
-    for_each_thread(op_marker, vftr_clock_now(),
-                    (void *)(uintptr_t)(pause ? VFTR_VFD_PAUSE : VFTR_VFD_RESUME));
-    unhold(want);
-    snprintf(reply, len, "%s", pause ? "paused" : "resumed");
+    else
+        snprintf(reply, len, "%s", pause ? "paused" : "resumed");
     return 0;
 }
 
 static VFTR_NI int ev_flush(char *reply, size_t len)
 {
-    int prev, failed = 0, rc = hold(&prev);
+    uint64_t prev;
+    int failed = 0, rc = hold(&prev);
 
     if (rc < 0)
         return rc;
-    unsigned n = for_each_thread(op_flush, 0, &failed);
+    unsigned n = for_each_thread(op_flush, &failed);
     unhold(prev);
     if (failed) {
         snprintf(reply, len, "flush failed for %d of %u threads (see stderr)", failed, n);
@@ -269,30 +231,48 @@ static VFTR_NI int ev_flush(char *reply, size_t len)
 static VFTR_NI int ev_dump(char *reply, size_t len)
 {
     struct vftr_profile prof;
+    struct vftr_profile_space sp;
     struct vftr_run_info run;
     char path[1400];
     double tps = vftr_clock_ticks_per_second(0);
-    uint64_t now;
-    int prev, rc, rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
+    uint64_t now, prev;
+    int rc = -ENOSPC, rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
 
-    struct vftr_thread **lent;
-    size_t nlent;
+    /* The program's hooks wait while the world is held, maybe inside an
+     * instrumented allocator: everything the snapshot needs is allocated
+     * before, with room for some growth, and taken again if the program
+     * outgrew it meanwhile. */
+    for (int tries = 0; rc == -ENOSPC && tries < 8; tries++) {
+        struct vftr_thread **lent;
+        size_t cap, nlent;
 
-    if ((rc = hold(&prev)) < 0)
-        return rc;
-    /* the snapshot reads every thread's counters: no thread may change
-     * them meanwhile, not even one that exits now */
-    lent = borrow_all(&nlent);
-    now = vftr_clock_now();
-    rc = vftr_callpath_profile(&prof, tps, vftr_proc.hook_cost);
-    give_back_all(lent, nlent);
-    unhold(prev);
+        if ((lent = lend_space(16, &cap)) == NULL)
+            return -ENOMEM;
+        if ((rc = vftr_callpath_space_reserve(&sp, 256u << tries)) < 0) {
+            free(lent);
+            return rc;
+        }
+        if ((rc = hold(&prev)) < 0) {
+            vftr_callpath_space_release(&sp);
+            free(lent);
+            return rc;
+        }
+        /* the snapshot reads every thread's counters: no thread may change
+         * them meanwhile, not even one that exits now */
+        nlent = borrow_all(lent, cap);
+        now = vftr_clock_now();
+        rc = vftr_callpath_profile_in(&prof, &sp, tps, vftr_proc.hook_cost, 0);
+        give_back_all(lent, nlent);
+        unhold(prev);
+        vftr_callpath_space_release(&sp);
+        free(lent);
+    }
     if (rc < 0)
-        return rc;
+        return rc == -ENOSPC ? -ENOMEM : rc;
     prof.run_time = (double)(now - vftr_proc.start_ticks) / tps;
     vftr_run_info(&run, rank, vftr_proc.tmp_path[0] ? vftr_proc.tmp_path : NULL,
                   vftr_trace_bytes(), vftr_clock_realtime_ns());
-    run.trace_active = run.trace_active && !ctl.stopped;
+    run.trace_active = run.trace_active && !vftr_phase_stopped();
     run.trace_message = "profile so far (vftr-ctl dump); the run goes on";
     ctl.dumps++;
     if ((size_t)snprintf(path, sizeof path, "%s/%s_%d.dump%u.log", vftr_proc.dir, vftr_proc.base,
@@ -321,7 +301,8 @@ static VFTR_NI int ev_outdir(const char *dir, char *reply, size_t len)
 {
     char tmp[sizeof vftr_proc.tmp_path];
     struct stat st;
-    int prev, rc, i;
+    uint64_t prev;
+    int rc, i;
 
     if (dir == NULL || dir[0] != '/') {
         snprintf(reply, len, "outdir needs an absolute directory path");
@@ -427,7 +408,7 @@ VFTR_NI int vftr_ctl_event(enum vftr_ec_event event, const char *arg, char *repl
     case VFTR_EC_RESUME: rc = ev_pause(false, reply, len); break;
     case VFTR_EC_ATTACH:
         ctl.attached++;
-        rc = ctl.stopped ? ev_trace(true, reply, len) : 0;
+        rc = vftr_phase_stopped() ? ev_trace(true, reply, len) : 0;
         if (rc == 0)
             snprintf(reply, len, "attached (%d front-ends)", ctl.attached);
         break;
@@ -442,7 +423,7 @@ VFTR_NI int vftr_ctl_event(enum vftr_ec_event event, const char *arg, char *repl
              ? ev_trace(false, reply, len) : 0;
         if (rc == 0)
             snprintf(reply, len, "detached (%d front-ends)%s", ctl.attached,
-                     ctl.stopped ? ", trace stopped" : "");
+                     vftr_phase_stopped() ? ", trace stopped" : "");
         break;
     case VFTR_EC_FLUSH: rc = ev_flush(reply, len); break;
     case VFTR_EC_DUMP: rc = ev_dump(reply, len); break;
@@ -615,7 +596,7 @@ static VFTR_NI const char *phase_name(int p)
     switch (p) {
     case VFTR_PHASE_RUNNING: return "running";
     case VFTR_PHASE_PAUSED: return "paused";
-    case VFTR_CTL_PHASE_HELD: return "held";
+    case VFTR_PHASE_HELD: return "held";
     default: return "stopped";
     }
 }
@@ -634,9 +615,9 @@ static VFTR_NI void q_status(struct emitter *e)
         nthreads++;
     put(e, "phase=%s trace=%s attached=%d pid=%ld rank=%d size=%d job=%s threads=%u "
         "events_written=%" PRIu64 " trace_bytes=%" PRIu64,
-        phase_name(atomic_load(&vftr_proc.phase)),
+        phase_name(vftr_phase_of(atomic_load(&vftr_proc.phase))),
         vftr_proc.writer == NULL || atomic_load(&vftr_proc.trace_off) ? "off"
-        : ctl.stopped ? "stopped" : "on",
+        : vftr_phase_stopped() ? "stopped" : "on",
         ctl.attached, (long)vftr_proc.pid, vftr_proc.rank < 0 ? 0 : vftr_proc.rank,
         vftr_proc.size < 1 ? 1 : vftr_proc.size, ctl.job[0] ? ctl.job : "-", nthreads,
         (uint64_t)atomic_load(&vftr_proc.events_written), vftr_trace_bytes());
@@ -732,20 +713,26 @@ static VFTR_NI CTL_RACY void read_counts(const struct vftr_node *n, uint64_t *ca
 }
 
 /* The open frames of t (its stack, if its current node is among the first
- * nn) add their time so far, up to now, to incl. */
+ * nn) add the time they counted so far, up to now, to incl, and the
+ * entries again that the thread's pending resumes will count to calls
+ * (vftr_phase_open_time: no paused time, as the final profile). */
 static VFTR_NI CTL_RACY void add_open(const struct vftr_thread *t, uint32_t nn, uint64_t *incl,
-                                      uint64_t now)
+                                      uint64_t *calls, uint64_t now)
 {
     struct vftr_node *n = LOAD(((struct vftr_thread *)t)->cur);
 
     if (n == NULL || !published(t, n, nn))
         return;
+    vftr_phase_lock();
     for (; n && n->parent; n = n->parent) {
-        uint64_t te = LOAD(n->t_enter);
+        uint32_t back = 0;
 
-        if (now > te && n->idx < nn)
-            incl[n->idx] += now - te;
+        if (n->idx >= nn)
+            continue;
+        incl[n->idx] += vftr_phase_open_time(t, LOAD(n->t_enter), now, &back);
+        calls[n->idx] += back;
     }
+    vftr_phase_unlock();
 }
 
 /*
@@ -781,13 +768,13 @@ static VFTR_NI void q_profile(struct emitter *e)
             node[i] = vftr_node_walk_next(&w);
             read_counts(node[i], &calls[i], &incl[i]);
         }
-        add_open(t, nn, incl, now);
+        add_open(t, nn, incl, calls, now);
         vftr_callpath_exclusive(t, nn, incl, excl);
         for (uint32_t i = 0; i < nn && !e->stop; i++) {
             const struct vftr_node *nd = node[i];
 
-            if (nd->flags & VFTR_FN_EXCLUDED)
-                continue;
+            if ((nd->flags & VFTR_FN_EXCLUDED) || calls[i] == 0)
+                continue;   /* markers; paths made and left during a pause */
             L_LIT(&l, "row\t");
             l_u64(&l, t->index);
             l_ch(&l, '\t');
@@ -906,7 +893,6 @@ VFTR_NI int vftr_ctl_setup_module(const struct vftr_ec_module *m, const char *op
     h->query = vftr_ctl_query;
     ctl.mod = m;
     ctl.attached = 0;
-    ctl.stopped = false;
     /* active before init: a module may deliver events from its thread as
      * soon as it has one */
     ctl.active = true;

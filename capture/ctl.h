@@ -9,16 +9,21 @@
  * ctldir.c finds and checks the per-user endpoint directory.
  *
  * How an event takes effect.  The hooks read the phase word on every call
- * (capture.h: vftr_guard_take); control adds nothing to the hot path.  An
- * event that touches thread state "holds the world": it moves the phase from
- * RUNNING or PAUSED to VFTR_CTL_PHASE_HELD with a compare-and-swap, waits
- * (vftr_stop_world) until no thread is inside a hook, borrows each thread's
- * guard with a compare-and-swap FREE -> IN_HOOK (so that a thread exiting
- * meanwhile does not flush itself under our feet, and the signal handler
- * skips it), does its work, gives the guards back and swaps the phase back
- * (or to its new value).  Hooks that run meanwhile return at once, as
- * during a pause.  One mutex serializes events; finalization takes it too
- * (vftr_ctl_shutdown), so an event never overlaps the end of the run.
+ * (capture.h: vftr_guard_take); control adds nothing to the hot path.
+ * Pause, resume, stop and start (attach, detach) are switches of the
+ * process (phase.c): logged with their time and applied by every thread at
+ * its next hook, so they never stop the program.  An event that works on
+ * thread state (flush, dump, outdir) "holds the world" (vftr_phase_hold):
+ * it moves the phase from RUNNING or PAUSED to HELD with a
+ * compare-and-swap, waits (vftr_stop_world) until no thread is inside a
+ * hook, lends each thread's state with a compare-and-swap of its guard
+ * FREE -> LENT (so that a thread exiting meanwhile does not flush itself
+ * under our feet, and the signal handler skips it), does its work, gives
+ * the guards back and swaps the phase back.  Hooks that come meanwhile
+ * wait until the hold is over (they are not lost: a lost enter or exit
+ * would leave a shadow stack wrong).  One mutex serializes events;
+ * finalization takes it too (vftr_ctl_shutdown), so an event never
+ * overlaps the end of the run.
  *
  * Live queries (status, stacks, profile) never hold the world: they read
  * the published parts of the thread states.  Nodes never move and are never
@@ -44,10 +49,6 @@
 #include <stddef.h>
 
 #include "vftr_ec.h"
-
-/* A phase value of the process besides capture.h's: an event is holding
- * the world.  The hooks treat it like PAUSED (anything but RUNNING). */
-#define VFTR_CTL_PHASE_HELD 3
 
 /* The module's entry points (a loaded shared object's, or the default
  * module's). */

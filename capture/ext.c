@@ -25,7 +25,8 @@ VFTR_EXT_API int vftr_ext_tracing(void)
 {
     struct vftr_thread *t = vftr_tls;
 
-    if (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) != VFTR_PHASE_RUNNING)
+    if (vftr_phase_of(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed))
+        != VFTR_PHASE_RUNNING)
         return 0;
     if (t == NULL)   /* a thread that never ran a hook: it will trace if the process does */
         return vftr_proc.set.trace && !atomic_load(&vftr_proc.trace_off);
@@ -67,7 +68,8 @@ VFTR_EXT_API int vftr_ext_chunk(const uint8_t *chunk, size_t len)
     if (chunk == NULL || len == 0)
         return -EINVAL;
     if (w == NULL || atomic_load(&vftr_proc.trace_off)
-        || atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == VFTR_PHASE_STOPPED)
+        || vftr_phase_of(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed))
+           == VFTR_PHASE_STOPPED)
         return -EAGAIN;
     return vftr_vfd_writer_put(w, chunk, len);
 }

@@ -4,9 +4,11 @@
  * these functions through the dynamic linker, so they are exported) and the
  * OpenMP tool (OMPT, inside the library).  Not part of the user API.
  *
- * Every function is thread-safe, returns at once when capture is off,
- * paused or finalized, and never harms the program: errors come back as
- * -errno, nothing prints (except where said), nothing exits.  Times are
+ * Every function is thread-safe, returns at once when capture is off or
+ * finalized, records nothing while paused (the MPI enter and exit still
+ * move the calling thread's shadow stack, as the hooks do), and never
+ * harms the program: errors come back as -errno, nothing prints (except
+ * where said), nothing exits.  Times are
  * capture's clock ticks (vftr_ext_now()), the time base of the .vfd.
  *
  * Records: lib/vfd/vftr_vfd_ext.h encodes MPI messages, collectives and

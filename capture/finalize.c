@@ -6,8 +6,11 @@
  * the configuration names.
  *
  * Threads still running when exit() is called are stopped at their next
- * hook (see signals.c); their open frames are closed at the end time, so
- * the trace stays balanced and the profile counts the time up to the end.
+ * hook (see signals.c).  Each first applies the switches it has not seen
+ * (phase.c: a thread that slept through a pause gets its exits at the
+ * pause); then its open frames are closed at the end time, so the trace
+ * stays balanced and the profile counts the time up to the end.  A process
+ * that ends paused has had its frames ended at the pause.
  * Memory is not freed: other threads may still run (their hooks return at
  * once) and the process is about to end.
  */
@@ -70,6 +73,14 @@ VFTR_NI void vftr_finalize(void)
     int busy = vftr_stop_world(VFTR_PHASE_STOPPED);
     end_ticks = vftr_clock_now();
     end_ns = vftr_clock_realtime_ns();
+    /* every switch made, applied by every thread that is not stuck in a
+     * hook or finished (a finished thread applied them at its end) */
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        int g = atomic_load_explicit(&t->guard, memory_order_acquire);
+
+        if (g == VFTR_GUARD_FREE || t == self)
+            vftr_phase_catch_up_all(t);
+    }
     /* OpenMP regions still open (a worker's last implicit task ends only
      * when libomp shuts down, after this) end now, inside the functions
      * that enclose them, which end next */
@@ -82,9 +93,13 @@ VFTR_NI void vftr_finalize(void)
         if (t->trace || (t->buf && vftr_trace_used(t)))
             vftr_trace_flush_thread(t, false);
     }
+    /* one measurement of the clock's rate for the trace's header and the
+     * log: two would differ by a few parts per million (a preemption
+     * between the two clock reads of a measurement), and so would every
+     * time of the log from the trace's */
     tps = vftr_clock_ticks_per_second(10);
     /* a thread stuck in a hook keeps the writer: it is not freed under it */
-    rc = vftr_trace_close(vfd, sizeof vfd, busy > 0);
+    rc = vftr_trace_close(vfd, sizeof vfd, busy > 0, tps);
     (void)rc;
 
     rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;

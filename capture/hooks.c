@@ -12,7 +12,8 @@
  *
  * Cost per hook on the common path: one TLS load (initial-exec), the guard
  * (a load and two stores of the thread's own cache line), one load of the
- * shared phase word and the clock kind (read-mostly), one clock read, one
+ * shared phase word (read-mostly) compared with the thread's key, which
+ * also says that the clock is the TSC (capture.h), one clock read, one
  * compare with the cached child or its successor (enter) or the current
  * node (exit), counters updated in place, and the event written into the
  * thread's chunk buffer: the node's tag, encoded when the node was made,
@@ -45,12 +46,13 @@ void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 /*
  * The hooks are written as a fast path that calls nothing, with every
  * uncommon case handed to a function of its own in tail position (the
- * thread's first hook, a paused or stopped capture, a clock other than the
- * TSC, a call path not met before, sampling, a full or empty buffer, a
- * large varint).  The compiler then needs no stack frame and no saved
- * registers on the fast path.  Each slow path does the whole rest of the
- * hook with the general inline functions of capture.h, so the two paths
- * cannot disagree.
+ * thread's first hook, a guard that is not free, a phase word that is not
+ * the thread's key: a switch to apply, a paused, held or stopped capture, a
+ * clock other than the TSC; a call path not met before, sampling, a full
+ * or empty buffer, a large varint).  The compiler then needs no stack
+ * frame and no saved registers on the fast path.  Each slow path does the
+ * whole rest of the hook with the general inline functions of capture.h,
+ * so the two paths cannot disagree.
  */
 #define VFTR_SLOW VFTR_NI __attribute__((noinline, cold))
 
@@ -75,18 +77,24 @@ static VFTR_SLOW void exit_general(void *fn)
     vftr_guard_drop(t);
 }
 
-/* The guard is held; the phase or the clock is not the common one. */
-static VFTR_SLOW void enter_guarded(struct vftr_thread *t, void *fn)
+/* The guard was not free (recursion, a finished thread: return; lent to
+ * a control event: wait), or it is held and the phase word is not the
+ * thread's key (switches to apply, paused, held, stopped, another clock):
+ * vftr_guard_take_slow sorts it out.  A paused thread still moves its
+ * shadow stack (vftr_enter_at, vftr_exit_at). */
+static VFTR_SLOW void enter_slow(struct vftr_thread *t, void *fn, bool taken)
 {
-    if (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == VFTR_PHASE_RUNNING)
-        vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
+    if (!vftr_guard_take_slow(t, taken))
+        return;
+    vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
-static VFTR_SLOW void exit_guarded(struct vftr_thread *t, void *fn)
+static VFTR_SLOW void exit_slow(struct vftr_thread *t, void *fn, bool taken)
 {
-    if (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == VFTR_PHASE_RUNNING)
-        vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
+    if (!vftr_guard_take_slow(t, taken))
+        return;
+    vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
@@ -158,44 +166,41 @@ static inline VFTR_NI bool put_simple(struct vftr_thread *t, const struct vftr_n
     return true;
 }
 
-/* Takes t's guard for a hook: false when it is taken already (recursion,
- * a thread that is done). */
-static inline VFTR_NI bool guard_grab(struct vftr_thread *t)
+/* Takes t's guard for a hook: 1 when taken; 0 when the hook must return at
+ * once (recursion, a finished thread, capture off: the dummy thread); -1
+ * when the thread is lent to a control event (the slow path waits). */
+static inline VFTR_NI int guard_grab(struct vftr_thread *t)
 {
-    if (atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_FREE)
-        return false;
+    int g = atomic_load_explicit(&t->guard, memory_order_acquire);
+
+    if (VFTR_UNLIKELY(g != VFTR_GUARD_FREE))
+        return g == VFTR_GUARD_LENT ? -1 : 0;
     atomic_store_explicit(&t->guard, VFTR_GUARD_IN_HOOK, memory_order_relaxed);
-    return true;
+    return 1;
 }
 
-/* The phase is RUNNING and the clock the TSC (the common case). */
-static inline VFTR_NI bool common_case(void)
+/* The common case: the phase word is the thread's key (capture runs, the
+ * thread has applied every switch, the clock is the TSC). */
+static inline VFTR_NI bool common_case(const struct vftr_thread *t)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    return (atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed)
-            | (int)vftr_clock_kind) == 0;
-#else
-    return false;
-#endif
+    return atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == t->fast_key;
 }
-
-_Static_assert(VFTR_PHASE_RUNNING == 0 && VFTR_CLK_TSC == 0,
-               "common_case() tests both words against 0 at once");
 
 VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
 {
     struct vftr_thread *t = vftr_tls;
     struct vftr_node *cur, *n;
     uint64_t now;
+    int g;
 
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return enter_general(fn);
-    if (!guard_grab(t))
-        return;
-    if (VFTR_UNLIKELY(!common_case()))
-        return enter_guarded(t, fn);
-    now = vftr_clock_now();
+    if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
+        return g < 0 ? enter_slow(t, fn, false) : (void)0;
+    if (VFTR_UNLIKELY(!common_case(t)))
+        return enter_slow(t, fn, true);
+    now = vftr_clock_tsc();
     cur = t->cur;
     n = cur->last_child;
     if (VFTR_UNLIKELY(n == NULL || n->addr != (uintptr_t)fn)) {
@@ -219,15 +224,16 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
     struct vftr_thread *t = vftr_tls;
     struct vftr_node *n;
     uint64_t now;
+    int g;
 
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return exit_general(fn);
-    if (!guard_grab(t))
-        return;
-    if (VFTR_UNLIKELY(!common_case()))
-        return exit_guarded(t, fn);
-    now = vftr_clock_now();
+    if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
+        return g < 0 ? exit_slow(t, fn, false) : (void)0;
+    if (VFTR_UNLIKELY(!common_case(t)))
+        return exit_slow(t, fn, true);
+    now = vftr_clock_tsc();
     n = t->cur;
     if (VFTR_UNLIKELY(n->addr != (uintptr_t)fn))
         return exit_mismatch(t, fn, now);
@@ -336,7 +342,11 @@ static VFTR_NI double calibrate_hooks(void)
     calib.buf_cap = sizeof buf;
     calib.room = sizeof buf - VFTR_VFD_CHUNK_HEADER_SIZE - VFTR_EVENT_SLACK;
     atomic_init(&calib.pos, buf + VFTR_VFD_CHUNK_HEADER_SIZE);
+    vftr_phase_lock();
+    vftr_phase_thread_init(&calib);   /* its key admits the fast path, as a thread's would */
+    vftr_phase_unlock();
     calib.trace = vftr_proc.set.trace;
+    calib.fast_key = vftr_clock_kind == VFTR_CLK_TSC ? atomic_load(&vftr_proc.phase) : VFTR_KEY_NONE;
     calib.interval = 0;
     vftr_tls = &calib;
     for (round = 0; round < 7; round++) {

@@ -40,8 +40,11 @@
  * released out of order, a task finished under a suspended one) closes
  * those first and reopens them after it, with new BEGIN events, so that
  * the regions in the trace always nest.  End events carry the region id of
- * their begin; a region whose begin was not recorded (paused, trace off)
- * records no end.  Regions still open when the thread ends (thread_end,
+ * their begin; a region whose begin was not recorded (trace off) records
+ * no end.  A pause (or a stopped trace) cuts the regions as it cuts the
+ * functions: those open end at the pause, and every region open at the
+ * resume begins again there (vftr_ompt_trace_switch), so that no region
+ * in the trace spans a paused stretch.  Regions still open when the thread ends (thread_end,
  * the tool's finalizer) are closed then, and vftr_ompt_close_all (ompt.h)
  * lets capture's finalizer close those of every thread (libomp reports the
  * end of a worker's last implicit task only after capture finalized).
@@ -97,6 +100,13 @@ VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
     (void)put;
     (void)now;
     return 0;
+}
+
+VFTR_NI void vftr_ompt_trace_switch(struct vftr_thread *vt, bool on, uint64_t when)
+{
+    (void)vt;
+    (void)on;
+    (void)when;
 }
 
 struct ompt_start_tool_result_t;
@@ -341,12 +351,19 @@ static struct othread *_Atomic registry;
 
 /*
  * The calling thread's stack, allocated and registered on its first
- * callback (never freed: vftr_ompt_close_all may look at it), marked busy;
- * NULL when the callback must do nothing (capture stopped, no memory).
- * The busy flag and the phase are checked in the order vftr_guard_take
- * uses (store, then load; vftr_stop_world's membarrier orders them), so
- * that a thread either sees the phase STOPPED and leaves its stack alone or
- * is seen busy by vftr_ompt_close_all, which then leaves it alone.
+ * callback (never freed: vftr_ompt_close_all may look at it), marked busy,
+ * with capture's guard of the thread taken for the callback: NULL when the
+ * callback must do nothing (capture stopped, no memory, a thread capture
+ * does not record).  Taking the guard brings the thread up to date with
+ * the process's switches first (phase.c: a pause ends the open regions,
+ * through vftr_ompt_trace_switch), so nothing changes the stack while the
+ * callback works on it; and whoever works on a thread's state from outside
+ * (the finalizer, a control event, the signal handler) does so only with
+ * its guard.  The busy flag and the phase are checked in the order
+ * vftr_guard_take uses (store, then load; vftr_stop_world's membarrier
+ * orders them), so that a thread either sees the phase STOPPED and leaves
+ * its stack alone or is seen busy by vftr_ompt_close_all, which then
+ * leaves it alone.
  */
 static inline VFTR_NI struct othread *claim(void)
 {
@@ -364,26 +381,32 @@ static inline VFTR_NI struct othread *claim(void)
     }
     atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst);
-    if (VFTR_UNLIKELY(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed)
-                      == VFTR_PHASE_STOPPED)) {
+    if (VFTR_UNLIKELY(t->vt == &vftr_thread_off || !vftr_guard_take(t->vt))) {
         atomic_store_explicit(&t->busy, 0, memory_order_release);
         return NULL;
     }
+    if (VFTR_UNLIKELY(t->vt->omp == NULL))
+        t->vt->omp = t;   /* read by vftr_ompt_trace_switch, under the guard */
     return t;
 }
 
 static inline VFTR_NI void release(struct othread *t)
 {
+    vftr_guard_drop(t->vt);
     atomic_store_explicit(&t->busy, 0, memory_order_release);
 }
 
-static VFTR_NI bool emit(uint32_t ev, const struct frame *f, uint64_t now)
+/* Writes event ev of frame f at now into the buffer of vt (its guard
+ * held): false when the thread records nothing now (paused, trace
+ * stopped, off or full). */
+static VFTR_NI bool emit_on(struct vftr_thread *vt, uint32_t ev, const struct frame *f,
+                            uint64_t now)
 {
     struct vftr_vfd_omp o = { .region = f->region, .instance = f->instance, .value = f->value };
     uint8_t buf[VFTR_VFD_EXT_MAX];
     size_t n = vftr_vfd_omp_encode(&o, buf);
 
-    return n && vftr_ext_event(now, ev, buf, (uint32_t)n) == 0;
+    return n && vftr_ext_event_on(vt, now, ev, buf, (uint32_t)n) == 0;
 }
 
 static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uint64_t instance,
@@ -400,7 +423,7 @@ static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uin
     f->kind = kind;
     f->instance = instance;
     f->value = value;
-    f->recorded = emit(VFTR_VFD_OMP_BEGIN, f, vftr_ext_now());
+    f->recorded = emit_on(t->vt, VFTR_VFD_OMP_BEGIN, f, vftr_ext_now());
 }
 
 /* Closes frame i of t and, for frames above it, closes and reopens them
@@ -411,11 +434,11 @@ static VFTR_NI void close_frame(struct othread *t, uint32_t i, uint64_t now)
 
     for (j = t->depth; j-- > i;)
         if (t->f[j].recorded)
-            emit(VFTR_VFD_OMP_END, &t->f[j], now);
+            emit_on(t->vt, VFTR_VFD_OMP_END, &t->f[j], now);
     for (j = i + 1; j < t->depth; j++) {
         t->f[j - 1] = t->f[j];
         if (t->f[j - 1].recorded)
-            t->f[j - 1].recorded = emit(VFTR_VFD_OMP_BEGIN, &t->f[j - 1], now);
+            t->f[j - 1].recorded = emit_on(t->vt, VFTR_VFD_OMP_BEGIN, &t->f[j - 1], now);
     }
     t->depth--;
 }
@@ -487,6 +510,32 @@ VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
     }
     lines_release();
     return closed;
+}
+
+/*
+ * Recording of thread vt's events ends (on false) or begins again (on) at
+ * time when (phase.c, the guard of vt held): the regions whose BEGIN is in
+ * the trace end there, innermost first, and are no longer recorded; at the
+ * start every open region, outermost first, begins there (also those begun
+ * meanwhile, which could not be recorded), so that the regions of a paused
+ * or stopped span are cut out of the trace as the functions are.
+ */
+VFTR_NI void vftr_ompt_trace_switch(struct vftr_thread *vt, bool on, uint64_t when)
+{
+    struct othread *t = vt->omp;
+
+    if (t == NULL)
+        return;
+    if (!on) {
+        for (uint32_t j = t->depth; j-- > 0;)
+            if (t->f[j].recorded) {
+                emit_on(vt, VFTR_VFD_OMP_END, &t->f[j], when);
+                t->f[j].recorded = false;
+            }
+        return;
+    }
+    for (uint32_t j = 0; j < t->depth; j++)
+        t->f[j].recorded = emit_on(vt, VFTR_VFD_OMP_BEGIN, &t->f[j], when);
 }
 
 /* ------------------------------------------------------------ mapping */

@@ -7,14 +7,17 @@
  * capture has finalized; vftr_ompt_close_all lets the finalizer end such
  * regions in the trace, as vftr_trace_close_frames ends open functions.
  *
- * Thread-safety: call it once the other threads have been stopped
- * (vftr_stop_world): a thread that is inside a tool callback at that
- * moment is skipped, and a thread's callbacks do nothing once the phase is
- * STOPPED.  Not async-signal-safe (it calls put, which may allocate).
+ * Thread-safety: call vftr_ompt_close_all once the other threads have been
+ * stopped (vftr_stop_world): a thread that is inside a tool callback at
+ * that moment is skipped, and a thread's callbacks do nothing once the
+ * phase is STOPPED.  Not async-signal-safe (it calls put, which may
+ * allocate).  A callback holds capture's guard of its thread while it
+ * works on the thread's stack.
  */
 #ifndef VFTR_CAPTURE_OMPT_H
 #define VFTR_CAPTURE_OMPT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct vftr_thread;
@@ -33,5 +36,13 @@ typedef int vftr_ompt_put_fn(struct vftr_thread *t, uint64_t time, uint32_t kind
  * region definitions (ompt_lines.h): regions defined later (a task created
  * after finalization) get no file:line. */
 int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now) __attribute__((no_instrument_function));
+
+/* The recording of thread t's events ends (on false) or begins again (on)
+ * at time `when` (phase.c, when a thread applies a pause, resume, stop or
+ * start): its OpenMP regions end there, innermost first, or all of those
+ * open begin there, outermost first.  t's guard held by the caller;
+ * allocates nothing (async-signal-safe). */
+void vftr_ompt_trace_switch(struct vftr_thread *t, bool on, uint64_t when)
+    __attribute__((no_instrument_function));
 
 #endif /* VFTR_CAPTURE_OMPT_H */

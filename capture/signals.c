@@ -70,9 +70,14 @@ static VFTR_NI void pause_ns(long ns)
 VFTR_NI int vftr_stop_world(int phase)
 {
     struct vftr_thread *self = vftr_tls, *t;
+    uint64_t w = atomic_load(&vftr_proc.phase);
     int busy = 0;
 
-    atomic_store(&vftr_proc.phase, phase);
+    /* the count of switches stays: the finalizer and the signal handler
+     * bring the threads up to date with it */
+    while (!atomic_compare_exchange_weak(&vftr_proc.phase, &w,
+                                         (w & ~(uint64_t)VFTR_PHASE_MASK) | (uint64_t)phase))
+        ;
 #ifdef SYS_membarrier
     if (membarrier_cmd)
         syscall(SYS_membarrier, membarrier_cmd, 0, 0);
@@ -98,24 +103,35 @@ VFTR_NI int vftr_stop_world(int phase)
     return busy;
 }
 
-/* May thread t be read and flushed by the stopper? */
+/* May thread t be read and flushed by the stopper?  Not while it is in a
+ * hook or lent to a control event. */
 static VFTR_NI bool readable(const struct vftr_thread *t, const struct vftr_thread *self)
 {
+    int g;
+
     if (t == self)
         return !t->flushing;
-    return atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_IN_HOOK;
+    g = atomic_load_explicit(&t->guard, memory_order_acquire);
+    return g == VFTR_GUARD_FREE || g == VFTR_GUARD_DONE;
 }
 
-/* Flushes every readable thread through the emergency buffer. */
+/* Flushes every readable thread through the emergency buffer, after it
+ * applied the switches it had not seen (a thread that slept through a
+ * pause gets its exits at the pause; not one that is finished, nor the
+ * handler's own thread when the signal came inside one of its hooks). */
 static VFTR_NI void flush_all_from_signal(void)
 {
     struct vftr_thread *self = vftr_tls, *t;
 
     if (vftr_proc.writer == NULL || vftr_proc.emergency == NULL)
         return;
-    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next)
-        if (readable(t, self))
-            vftr_trace_flush_thread(t, true);
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        if (!readable(t, self))
+            continue;
+        if (atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_FREE)
+            vftr_phase_catch_up_all(t);
+        vftr_trace_flush_thread(t, true);
+    }
 }
 
 static VFTR_NI int handled_index(int sig)
@@ -138,14 +154,20 @@ static VFTR_NI void on_signal(int sig, siginfo_t *info, void *uctx)
 
     if (getpid() == vftr_proc.pid && !atomic_load(&vftr_proc.finalized)
         && !atomic_exchange(&handling, 1)) {
-        int old = atomic_load(&vftr_proc.phase);
+        uint64_t old;
 
-        if (old != VFTR_PHASE_STOPPED) {
-            vftr_stop_world(VFTR_PHASE_STOPPED);
+        if (!chained) {
+            if (vftr_phase_of(atomic_load(&vftr_proc.phase)) != VFTR_PHASE_STOPPED) {
+                vftr_stop_world(VFTR_PHASE_STOPPED);
+                flush_all_from_signal();
+                vftr_trace_abandon(sig, true);
+            }
+        } else if (vftr_phase_hold(&old, true) >= 0) {
+            /* the program's handler may recover: the other threads' hooks
+             * wait meanwhile (none is lost), then recording goes on */
             flush_all_from_signal();
-            vftr_trace_abandon(sig, !chained);
-            if (chained)   /* the program's handler may recover: go on recording */
-                atomic_store(&vftr_proc.phase, old);
+            vftr_trace_abandon(sig, false);
+            vftr_phase_unhold(old);
         }
         atomic_store(&handling, 0);
     }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/syscall.h>
 
 #include "capture.h"
@@ -26,17 +27,26 @@ static bool have_key;
 
 /*
  * Runs when a thread that called a hook exits (pthread key destructor).
- * The guard is held as IN_HOOK while the thread flushes, so a finalizer
- * running at the same time waits for it; DONE afterwards, for good.
+ * The guard is held as IN_HOOK while the thread applies the switches it
+ * has not seen (a pause ends its frames at the pause), closes its frames
+ * and flushes, so a finalizer running at the same time waits for it; DONE
+ * afterwards, for good.  A control event that has lent the thread's state
+ * is waited for.
  */
 static VFTR_NI void thread_exit(void *arg)
 {
     struct vftr_thread *t = arg;
-    int expect = VFTR_GUARD_FREE;
+    const struct timespec nap = { 0, 20000 };
+    int expect;
 
-    if (!atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK))
-        return;
-    if (atomic_load(&vftr_proc.phase) != VFTR_PHASE_STOPPED) {
+    while (expect = VFTR_GUARD_FREE,
+           !atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK)) {
+        if (expect != VFTR_GUARD_LENT)
+            return;
+        nanosleep(&nap, NULL);
+    }
+    if (vftr_phase_of(atomic_load(&vftr_proc.phase)) != VFTR_PHASE_STOPPED) {
+        vftr_phase_catch_up_all(t);
         vftr_trace_close_frames(t, vftr_clock_now());
         vftr_trace_flush_thread(t, false);
     }
@@ -62,8 +72,9 @@ VFTR_NI struct vftr_thread *vftr_thread_new(bool current)
     if (t == NULL)
         return NULL;
     t->cur = &t->root;
-    t->trace = s->trace && vftr_proc.writer && !atomic_load(&vftr_proc.trace_off);
-    if (t->trace) {
+    /* buffers whenever the trace records: the thread may start during a
+     * pause or with the trace stopped, and trace after the resume */
+    if (s->trace && vftr_proc.writer && !atomic_load(&vftr_proc.trace_off)) {
         t->buf_cap = s->buffer_bytes ? s->buffer_bytes : (64u << 10);
         t->buf = malloc(t->buf_cap);
         t->room = t->buf_cap - VFTR_VFD_CHUNK_HEADER_SIZE - VFTR_EVENT_SLACK;
@@ -81,11 +92,18 @@ VFTR_NI struct vftr_thread *vftr_thread_new(bool current)
     t->interval = (uint64_t)(s->sample_interval * vftr_clock_ticks_per_second(0));
     t->tid = (pid_t)syscall(SYS_gettid);
     t->created = vftr_clock_now();
+    /* the recording state of the process and the place in its log of
+     * switches, taken under the log's lock together with the registration:
+     * no switch can come between the two, and the log keeps what the
+     * thread will read */
+    vftr_phase_lock();
+    vftr_phase_thread_init(t);
     pthread_mutex_lock(&vftr_proc.threads_lock);
     t->index = atomic_fetch_add(&vftr_proc.next_thread, 1);
     t->next = atomic_load_explicit(&vftr_proc.threads, memory_order_relaxed);
     atomic_store_explicit(&vftr_proc.threads, t, memory_order_release);
     pthread_mutex_unlock(&vftr_proc.threads_lock);
+    vftr_phase_unlock();
     if (current && have_key)
         pthread_setspecific(thread_key, t);
     return t;
@@ -105,7 +123,8 @@ VFTR_NI struct vftr_thread *vftr_thread_attach(void)
         return t;
     vftr_tls = &vftr_thread_off;
     vftr_init_once();
-    if (!vftr_proc.recording || atomic_load(&vftr_proc.phase) == VFTR_PHASE_STOPPED)
+    if (!vftr_proc.recording
+        || vftr_phase_of(atomic_load(&vftr_proc.phase)) == VFTR_PHASE_STOPPED)
         return &vftr_thread_off;
     t = vftr_thread_new(true);
     if (t == NULL)

@@ -484,7 +484,7 @@ VFTR_NI void vftr_trace_abandon(int sig, bool fatal)
         vftr_proc.tmp_path[0] = '\0';
 }
 
-VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy)
+VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
 {
     struct vftr_vfd_info info;
     int rc;
@@ -493,7 +493,7 @@ VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy)
         path_out[0] = '\0';
     if (vftr_proc.writer == NULL)
         return 0;
-    vftr_trace_info(&info, true, vftr_clock_ticks_per_second(10));
+    vftr_trace_info(&info, true, tps > 0 ? tps : vftr_clock_ticks_per_second(10));
     {
         uint64_t lost = 0;
         struct vftr_thread *t;

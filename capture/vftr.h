@@ -47,13 +47,27 @@ void vftr_region_end(const char *name);
 
 /*
  * Stops recording in every thread until vftr_resume(): function calls made
- * meanwhile appear neither in the profile nor in the trace, and the trace
- * marks the pause.  Calls that were open when the pause began are closed
- * when they return after vftr_resume().  Pausing twice is the same as once.
+ * meanwhile appear neither in the profile nor in the trace.  The calls
+ * open at the pause, in every thread, end there (in the trace an exit at
+ * the pause's time, then a PAUSE mark; their time stops), whatever the
+ * function that pauses and whether they return before or after the
+ * resume: capture still follows every call and return while paused.
+ * Pausing twice is the same as once.
  */
 void vftr_pause(void);
 
-/* Starts recording again after vftr_pause(); otherwise does nothing. */
+/*
+ * Starts recording again after vftr_pause(); otherwise does nothing.  The
+ * calls open at the resume, in every thread, begin again there (a RESUME
+ * mark, then an enter at the resume's time; their time counts from there):
+ * each counts one call more, as every reader of the trace counts an enter
+ * as a call.
+ *
+ * vftr_pause and vftr_resume may be called from any function of any
+ * thread, not from a signal handler (they take a lock).  A thread applies
+ * the switch at its next instrumented call at the switch's time, so a
+ * thread that sleeps meanwhile is paused and resumed all the same.
+ */
 void vftr_resume(void);
 
 #ifdef __cplusplus

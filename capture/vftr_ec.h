@@ -37,22 +37,27 @@
  * Events.  A module delivers an event by calling the callback registered
  * for it.  Every callback is thread-safe and may be called from any thread
  * the module owns, at any time between vftr_ec_init and
- * vftr_ec_process_shutdown, but never from a signal handler.  Events take
- * effect at the hooks' next safe point: capture stops the hooks of every
- * thread for the microseconds an event needs (the phase word every hook
- * reads anyway), so no hook sees a half-done change; calls made in that
- * moment are not recorded, as during a pause.  The call returns when the
- * event has taken effect.  Meanings:
+ * vftr_ec_process_shutdown, but never from a signal handler.  START, STOP,
+ * PAUSE and RESUME (and ATTACH and DETACH, which may start or stop) are
+ * made at once for the whole process, with the time of the call, and each
+ * thread applies them at its next instrumented call at that time: they
+ * never stop the program.  FLUSH, DUMP and OUTDIR work on every thread's
+ * state: capture stops the hooks of every thread for the microseconds the
+ * event needs (the phase word every hook reads anyway); a hook that comes
+ * meanwhile waits until it is over (no call is lost).  The call returns
+ * when the event has taken effect.  Meanings:
  *
- *   START    the trace records again (the frames already on the stack get
- *            synthetic Enter records at this moment, so the trace stays
- *            balanced)
- *   STOP     the trace stops recording (open frames get Exit records now);
- *            the profile goes on
- *   PAUSE    hooks record nothing, neither trace nor profile, as
- *            vftr_pause(); the shadow stacks are kept, so RESUME continues
- *            with consistent Enter/Leave records; both write a marker
- *   RESUME   as vftr_resume()
+ *   START    the trace records again (the frames on each thread's stack get
+ *            Enter records at this moment, outermost first, so the trace
+ *            stays balanced)
+ *   STOP     the trace stops recording (open frames get Exit records at
+ *            this moment); the profile goes on
+ *   PAUSE    as vftr_pause(): nothing is recorded, neither trace nor
+ *            profile; the frames open on every thread end at this moment
+ *            (Exit records, then a PAUSE marker); capture keeps following
+ *            calls and returns, so RESUME finds the real stacks
+ *   RESUME   as vftr_resume(): a RESUME marker, then the frames open on
+ *            every thread begin again (Enter records, one call more each)
  *   ATTACH   a front-end joins: if the trace is stopped, START
  *   DETACH   a front-end leaves: when the last one leaves and
  *            control.detach_stops is set, STOP; otherwise capture goes on

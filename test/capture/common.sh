@@ -162,6 +162,59 @@ logcalls() {
         END { print seen ? s : "absent" }' "$1"
 }
 
+# logrows LOG: the profile table's rows as "FUNCTION<TAB>CALLER<TAB>CALLS<TAB>
+# EXCL<TAB>INCL" (CALLER "-" for a root), columns found by their headers.
+logrows() {
+    awk '
+        /^Profile: / { inprof = 1; next }
+        inprof && /^ *Calls / { fs = index($0, "Function"); cs = index($0, "Caller"); next }
+        inprof && /^-/ { next }
+        inprof && fs && /^$/ { exit }
+        inprof && fs {
+            f = substr($0, fs, cs - fs); sub(/ +$/, "", f)
+            c = substr($0, cs); sub(/ .*$/, "", c)
+            if (c == "") c = "-"
+            printf "%s\t%s\t%s\t%s\t%s\n", f, c, $1, $2, $3
+        }' "$1"
+}
+
+# logedges LOG: "CALLER CALLEE CALLS" per caller and function of the profile
+# (rows of all threads summed), sorted.
+logedges() {
+    logrows "$1" | awk -F'\t' '{ n[$2 " " $1] += $3 } END { for (k in n) print k, n[k] }' | sort
+}
+
+# log_vs_stats LOG TRACE: compares the log's profile, summed per function,
+# with vftr-stats on TRACE (threads folded): calls must be equal, exclusive
+# and inclusive seconds agree within what printing and the trace's clock
+# allow: half the last printed digit (1 us) per log row and once for
+# vftr-stats, plus 1 ns (the converted trace's timer) per enter and exit
+# of the function's calls, and of its callees' for the exclusive time.
+# Prints one line per disagreement, nothing when all agree.
+log_vs_stats() {
+    "$cap_build/bin/vftr-stats" -F -c "$2" >"$cap_tmp/.stats.csv" 2>&1 || {
+        echo "vftr-stats failed: $(head -2 "$cap_tmp/.stats.csv")"; return; }
+    logrows "$1" | awk -F'\t' -v stats="$cap_tmp/.stats.csv" '
+        { calls[$1] += $3; excl[$1] += $4; incl[$1] += $5; rows[$1]++; kids[$2] += $3 }
+        function abs(x) { return x < 0 ? -x : x }
+        END {
+            while ((getline line < stats) > 0) {
+                if (line ~ /^calls,/) continue
+                k = split(line, v, ",")
+                f = v[k]; seen[f] = 1
+                if (!(f in calls)) { print "vftr-stats has " f ", the log has not"; continue }
+                if (v[1] != calls[f]) print f ": calls " calls[f] " in the log, " v[1] " in the trace"
+                tol = 5e-7 * (rows[f] + 1) + 2e-9 * calls[f]
+                if (abs(v[4] - incl[f]) > tol)
+                    printf "%s: inclusive %.6f in the log, %.6f in the trace (tolerance %.6f)\n", f, incl[f], v[4], tol
+                tol += 2e-9 * kids[f]
+                if (abs(v[2] - excl[f]) > tol)
+                    printf "%s: exclusive %.6f in the log, %.6f in the trace (tolerance %.6f)\n", f, excl[f], v[2], tol
+            }
+            for (f in calls) if (!(f in seen)) print "the log has " f ", vftr-stats has not"
+        }'
+}
+
 # only_file DIR PATTERN: the one file of DIR matching PATTERN, or a
 # description of what is there instead.
 only_file() {

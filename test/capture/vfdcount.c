@@ -18,6 +18,10 @@
  *   thread_defs N         thread definitions read
  *   unbalanced N          exits that do not match the innermost open enter
  *                         of their thread (0 for an unsampled trace)
+ *   misparented N         enters whose call path's parent (CALLPATHS) is not
+ *                         the thread's innermost open call path (0 for an
+ *                         unsampled trace: no call path begins after its
+ *                         parent returned)
  *   open N                enters never left (after a kill: the stack)
  *   backwards N           events earlier than their predecessor in the thread
  *   unnamed N             events whose call path has no function name
@@ -27,6 +31,9 @@
  *   function<TAB>ENTER<TAB>EXIT<TAB>SAMPLE<TAB>NAME
  * and with --threads one line per thread:
  *   thread<TAB>ID<TAB>ENTER<TAB>EXIT
+ * and with --edges one line per caller and callee of the entered call
+ * paths (caller "-" for a thread's outermost function), sorted:
+ *   edge<TAB>CALLER<TAB>CALLEE
  *
  * Exit status: 0 read (even if cut short), 1 not readable as a .vfd, 2 usage.
  */
@@ -124,6 +131,11 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
 }
 
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int by_thread(const void *a, const void *b)
 {
     uint32_t x = ((const struct thr *)a)->id, y = ((const struct thr *)b)->id;
@@ -139,18 +151,20 @@ int main(int argc, char **argv)
     const struct vftr_vfd_info *info;
     uint64_t n_ev = 0, n_enter = 0, n_exit = 0, n_sample = 0, n_pause = 0, n_resume = 0;
     uint64_t n_other = 0, unbalanced = 0, backwards = 0, unnamed = 0, errors = 0;
-    uint64_t thread_defs = 0, open = 0;
-    bool per_thread = false;
+    uint64_t thread_defs = 0, open = 0, misparented = 0;
+    bool per_thread = false, edges = false;
     const char *path = NULL;
     int rc;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0)
             per_thread = true;
+        else if (strcmp(argv[i], "--edges") == 0)
+            edges = true;
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else {
-            fprintf(stderr, "usage: vfdcount [--threads] FILE.vfd\n");
+            fprintf(stderr, "usage: vfdcount [--threads] [--edges] FILE.vfd\n");
             return 2;
         }
     }
@@ -164,6 +178,9 @@ int main(int argc, char **argv)
         return 1;
     }
     info = vftr_vfd_reader_info(r);
+    /* the parents of the call paths, for the check at each enter */
+    if (vftr_vfd_reader_scan_definitions(r) < 0)
+        errors++;
 
     for (;;) {
         rc = vftr_vfd_reader_next(r, &rec);
@@ -192,16 +209,21 @@ int main(int argc, char **argv)
             backwards++;
         t->last_time = rec.u.event.time;
         switch (rec.u.event.kind) {
-        case VFTR_VFD_ENTER:
+        case VFTR_VFD_ENTER: {
+            const struct vftr_vfd_callpath *cp = vftr_vfd_reader_callpath(r, rec.u.event.id);
+
             n_enter++;
             t->enter++;
             id_slot(rec.u.event.id)->enter++;
+            if (cp == NULL || cp->parent != (t->depth ? t->stack[t->depth - 1] : 0))
+                misparented++;
             if (t->depth == t->cap) {
                 t->cap = t->cap ? 2 * t->cap : 64;
                 t->stack = xrealloc(t->stack, t->cap * sizeof *t->stack);
             }
             t->stack[t->depth++] = rec.u.event.id;
             break;
+        }
         case VFTR_VFD_EXIT:
             n_exit++;
             t->exit++;
@@ -251,6 +273,7 @@ int main(int argc, char **argv)
     printf("threads %zu\nthread_defs %" PRIu64 "\n", nthrs, thread_defs);
     printf("unbalanced %" PRIu64 "\nopen %" PRIu64 "\nbackwards %" PRIu64 "\nunnamed %" PRIu64 "\n",
            unbalanced, open, backwards, unnamed);
+    printf("misparented %" PRIu64 "\n", misparented);
     printf("warnings %u\nerrors %" PRIu64 "\n", vftr_vfd_reader_warnings(r), errors);
     for (size_t i = 0; i < nn; i++) {
         /* merge equal names (one function, several call paths) */
@@ -269,6 +292,32 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < nthrs; i++)
             printf("thread\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu64 "\n", thrs[i].id, thrs[i].enter,
                    thrs[i].exit);
+    }
+    if (edges) {
+        char **e = xrealloc(NULL, ids_used * sizeof *e);
+        size_t ne = 0;
+
+        for (size_t i = 0; i < ids_cap; i++) {
+            const struct vftr_vfd_callpath *cp;
+            const char *callee, *caller;
+
+            if (!ids[i].used || ids[i].enter == 0)
+                continue;
+            cp = vftr_vfd_reader_callpath(r, ids[i].id);
+            callee = vftr_vfd_reader_callpath_name(r, ids[i].id);
+            caller = cp && cp->parent ? vftr_vfd_reader_callpath_name(r, cp->parent) : "-";
+            e[ne] = xrealloc(NULL, strlen(callee ? callee : "?") + strlen(caller ? caller : "?") + 8);
+            sprintf(e[ne++], "edge\t%s\t%s", caller ? caller : "?", callee ? callee : "?");
+        }
+        if (ne)
+            qsort(e, ne, sizeof *e, by_string);
+        for (size_t i = 0; i < ne; i++) {
+            if (i == 0 || strcmp(e[i], e[i - 1]) != 0)
+                printf("%s\n", e[i]);
+        }
+        for (size_t i = 0; i < ne; i++)
+            free(e[i]);
+        free(e);
     }
     for (size_t i = 0; i < nthrs; i++)
         free(thrs[i].stack);

@@ -7,6 +7,8 @@
 #   ctlspan      a .vfd check: events inside PAUSE..RESUME spans
 #   ctl_mpimsg   an MPI ring that waits for the script (live message counts;
 #                only when mpicc is there)
+#   ctl_prog_mpi ctl_prog as an MPI program (an MPI_Allreduce per beta call;
+#                only when mpicc is there)
 
 CTLTEST_DIR := $(BUILD)/test/ctl
 
@@ -31,8 +33,13 @@ $(CTLTEST_DIR)/ctl_mpimsg: test/ctl/ctl_mpimsg.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MPICC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -o $@ $<
 
+$(CTLTEST_DIR)/ctl_prog_mpi: test/ctl/ctl_prog.c
+	$(call say,MPICC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MPICC) -std=c11 -DCTL_PROG_MPI $(CAPTEST_FLAGS) -Wall -o $@ $< -lpthread
+
 CTLTEST_BINS := $(CTLTEST_DIR)/ctl_prog $(CTLTEST_DIR)/libecmod.so $(CTLTEST_DIR)/ctlspan \
-                $(if $(strip $(MPICC)),$(CTLTEST_DIR)/ctl_mpimsg)
+                $(if $(strip $(MPICC)),$(CTLTEST_DIR)/ctl_mpimsg $(CTLTEST_DIR)/ctl_prog_mpi)
 TEST_PROGRAMS += $(CTLTEST_BINS)
 
 ctl-tests: $(CTLTEST_BINS) $(BIN)/vftr-ctl $(BIN)/vftr-run $(CAPTURE_SO)

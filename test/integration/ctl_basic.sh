@@ -1,13 +1,17 @@
 #!/bin/bash
 # ctl_basic.sh — external control of a running single-process capture
 # through vftr-ctl and the default module (issue 8): list, status, stacks
-# of a program waiting in a known function (three threads), live profile
-# (counts grow; the last one equals the final log), pause and resume (the
-# trace is balanced and holds no event in the paused span; the calls made
-# while paused are neither traced nor profiled), output directory changed
-# mid-run, flush, dump, attach/detach with control.detach_stops (balanced
-# Enter/Leave, the profile goes on while the trace is stopped), the
-# endpoint removed at exit, --json.
+# of a program waiting in a known function (five threads), live profile
+# (counts grow; the last one equals the final log), pause and resume while
+# four threads run (issue 14: the trace is balanced, no call path begins
+# after its parent returned, no event in the paused span, no invented
+# caller; the calls made while paused are neither traced nor profiled, the
+# frames open at the resume count one call more; the log equals vftr-stats
+# on the converted trace), output directory changed mid-run, flush, dump,
+# attach/detach with control.detach_stops (balanced Enter/Leave, the
+# profile goes on while the trace is stopped, a thread made while it is
+# stopped is traced only from the start), the endpoint removed at exit,
+# --json.
 #
 # The expectations come from the program (test/ctl/ctl_prog.c counts its
 # own calls and says where it waits) and from vfdcount / ctlspan, which
@@ -29,14 +33,20 @@ pcalls() {
 d=json.load(open(sys.argv[1])); print(int(sum(r["calls"] for r in d.get("profile",[]) if r["function"]==sys.argv[2])))' "$1" "$2"
 }
 
+# the callers and callees ctl_prog has: any other pair in a trace or a log
+# is invented
+REAL_EDGES='- main|- spin_here|main alpha|main gamma_|alpha beta|gamma_ beta|main wait_here|wait_here touch|wait_here exists|main wait_there|wait_there touch|wait_there exists|spin_here spin_leaf|beta MPI_Allreduce|main MPI_Init_thread|main MPI_Finalize'
+# invented PAIRS...: the pairs that are not ctl_prog's ("" when none)
+invented() { tr ' ' '\n' <<<"$*" | paste -d' ' - - | grep -vxE -e "$REAL_EDGES" | tr '\n' ';'; }
+
 # ---------------------------------------------------------------- run 1
-# 3 steps of 1000 calls, 2 extra threads.  Step 1: alpha; step 2 (paused):
+# 3 steps of 1000 calls, 4 extra threads.  Step 1: alpha; step 2 (paused):
 # gamma_; step 3: alpha.
 w=$cap_tmp/run1
 out=$w/out
 out2=$w/out2
 mkdir -p "$out" "$out2"
-vrun "$out" "$CTLDIR/ctl_prog" "$w" 3 1000 2 &
+vrun "$out" "$CTLDIR/ctl_prog" "$w" 3 1000 4 &
 bg=$!
 if ! wait_file "$w/ready.1"; then
     fail "run 1: the program never reached step 1"; show "$out/.stderr"; finish
@@ -51,12 +61,12 @@ st=$(ctl --pid "$pid" status)
 case $st in *"phase=running trace=on"*"pid=$pid"*) pass "status: running, trace on, pid" ;;
     *) fail "status: $st" ;; esac
 
-# stacks: main waits in wait_here, the two threads spin in spin_here > spin_leaf
+# stacks: main waits in wait_here, the four threads spin in spin_here > spin_leaf
 # (or between two calls of spin_leaf)
 ctl stacks >"$w/stacks.txt"
 check "stacks: main thread is in main > wait_here" 1 \
       "$(grep -c 'thread 0 (tid [0-9]*): main > wait_here' "$w/stacks.txt")"
-check "stacks: two more threads in spin_here" 2 "$(grep -c ': spin_here' "$w/stacks.txt")"
+check "stacks: four more threads in spin_here" 4 "$(grep -c ': spin_here' "$w/stacks.txt")"
 ctl --json stacks >"$w/stacks.json"
 check "stacks --json: frames of thread 0" '["main", "wait_here"]' \
       "$(python3 -c 'import json,sys
@@ -90,7 +100,7 @@ case $(ctl outdir "$out2") in *"OK output directory $out2") pass "outdir: OK" ;;
 check "outdir: the .tmpvfd moved" "1 0" \
       "$(ls "$out2" | grep -c '\.tmpvfd$') $(ls "$out" | grep -c '\.tmpvfd$')"
 before=$(stat -c %s "$out2"/*.tmpvfd)
-case $(ctl flush) in *"OK flushed 3 threads"*) pass "flush: three threads" ;;
+case $(ctl flush) in *"OK flushed 5 threads"*) pass "flush: five threads" ;;
     *) fail "flush: $(ctl flush)" ;; esac
 after=$(stat -c %s "$out2"/*.tmpvfd)
 check_le "flush: the trace file grew" "$((before + 1))" "$after"
@@ -116,21 +126,37 @@ wait_gone "$sock/vftr-$pid.sock"
 check "endpoint removed at exit" 0 "$(ls "$sock" | wc -l)"
 check "run 1: one message-free stderr" 0 "$(vftr_lines "$out")"
 if vfd=$(only_file "$out2" '*.vfd') && vfdc "$vfd"; then
-    for k in complete:1 errors:0 unbalanced:0 open:0 backwards:0; do
+    for k in complete:1 errors:0 unbalanced:0 open:0 backwards:0 misparented:0; do
         check "run 1: .vfd ${k%%:*}" "${k#*:}" "$(vkey "$vfd" "${k%%:*}")"
     done
     check "run 1: alpha traced 2000 times (steps 1 and 3)" 2000 "$(venter "$vfd" alpha)"
     check "run 1: gamma_ not traced (paused)" 0 "$(venter "$vfd" gamma_)"
-    check "run 1: one pause and one resume per thread" "3 3" \
+    check "run 1: one pause and one resume per thread" "5 5" \
           "$(vkey "$vfd" pause) $(vkey "$vfd" resume)"
     "$CTLDIR/ctlspan" "$vfd" >"$w/span.txt"
-    check "run 1: three paused spans, no event inside" "3 0" \
+    check "run 1: five paused spans, no event inside" "5 0" \
           "$(awk '$1 == "spans" { s = $2 } $1 == "in_pause" { p = $2 } END { print s, p }' "$w/span.txt")"
+    "$VFDCOUNT" --edges "$vfd" >"$w/edges.txt"
+    check "run 1: no invented caller in the trace" "" \
+          "$(invented $(awk -F'\t' '$1 == "edge" { print $2, $3 }' "$w/edges.txt"))"
     log=$out2/ctl_prog_0.log
+    check "run 1: no invented caller in the log" "" "$(invented $(logedges "$log" | awk '{ print $1, $2 }'))"
     check "run 1: the log in the new directory: alpha" 2000 "$(logcalls "$log" alpha)"
+    # wait_here in steps 1 and 3; frames open at the resume count one call
+    # more: main, wait_there (entered in the paused step 2), each spinning
+    # thread's spin_here
+    check "run 1: log calls of main, wait_here, wait_there, spin_here" "2 2 1 8" \
+          "$(logcalls "$log" main) $(logcalls "$log" wait_here) $(logcalls "$log" wait_there) $(logcalls "$log" spin_here)"
     check "run 1: the last live profile equals the log (alpha, beta)" \
           "$(pcalls "$w/prof3.json" alpha) $(pcalls "$w/prof3.json" beta)" \
           "$(logcalls "$log" alpha) $(logcalls "$log" beta)"
+    mkdir -p "$w/otf"
+    if "$cap_build/bin/vfd2otf" -q -o "$w/otf/t" "$out2" 2>"$w/conv.err"; then
+        check "run 1: the log's profile equals vftr-stats on the converted trace" "" \
+              "$(log_vs_stats "$log" "$w/otf/t.otf")"
+    else
+        fail "run 1: vfd2otf: $(head -2 "$w/conv.err")"
+    fi
 else
     fail "run 1: no readable .vfd in $out2 ($vfd)"; show "$out/.stderr"
 fi
@@ -138,11 +164,12 @@ fi
 # ---------------------------------------------------------------- run 2
 # attach / detach with control.detach_stops: step 1 traced, detach stops
 # the trace (step 2 profiled, not traced), attach starts it again with
-# synthetic Enter records for main and wait_here.
+# synthetic Enter records for main and wait_there.  A thread made at the
+# start of step 2 (trace stopped) spins until the end.
 w=$cap_tmp/run2
 out=$w/out
 mkdir -p "$out"
-VFTR_CONTROL_DETACH_STOPS=1 vrun "$out" "$CTLDIR/ctl_prog" "$w" 3 500 &
+CTL_PROG_LATE=2 VFTR_CONTROL_DETACH_STOPS=1 vrun "$out" "$CTLDIR/ctl_prog" "$w" 3 500 &
 bg=$!
 wait_file "$w/ready.1" || fail "run 2: step 1 never reached"
 case $(ctl attach) in *"OK attached (1 front-ends)") pass "attach: OK" ;; *) fail "attach" ;; esac
@@ -159,9 +186,21 @@ touch "$w/go.2" "$w/go.3"
 wait "$bg"
 check "run 2: exit status" 0 "$(cat "$out/.rc")"
 if vfd=$(only_file "$out" '*.vfd') && vfdc "$vfd"; then
-    for k in complete:1 errors:0 unbalanced:0 open:0 backwards:0; do
+    for k in complete:1 errors:0 unbalanced:0 open:0 backwards:0 misparented:0; do
         check "run 2: .vfd ${k%%:*}" "${k#*:}" "$(vkey "$vfd" "${k%%:*}")"
     done
+    "$VFDCOUNT" --edges "$vfd" >"$w/edges.txt"
+    check "run 2: no invented caller in the trace" "" \
+          "$(invented $(awk -F'\t' '$1 == "edge" { print $2, $3 }' "$w/edges.txt"))"
+    check "run 2: no invented caller in the log" "" \
+          "$(invented $(logedges "$out/ctl_prog_0.log" | awk '{ print $1, $2 }'))"
+    # the thread made while the trace was stopped (T1) has no event before
+    # the start, i.e. before main's second (synthetic) Enter
+    "$cap_build/bin/vftr-dump" "$vfd" >"$w/dump.txt"
+    check "run 2: the thread made while the trace was stopped is traced from the start on" 1 \
+          "$(awk '$2 == "T0" && $3 == "ENTER" && $5 == "main" { if (++m == 2) start = $1 }
+                  $2 == "T1" && first == "" { first = $1 }
+                  END { print (start != "" && first != "" && first >= start) ? 1 : 0 }' "$w/dump.txt")"
     check "run 2: alpha traced in steps 1 and 3 only" 1000 "$(venter "$vfd" alpha)"
     check "run 2: gamma_ not traced (detached)" 0 "$(venter "$vfd" gamma_)"
     # main: entered at the start, left at detach, entered again (synthetic) at attach

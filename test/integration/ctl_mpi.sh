@@ -5,7 +5,14 @@
 # aggregated profile has the calls of all ranks (rank r makes (r+1) x 2000
 # calls, so min / avg / max and the imbalance are known), one rank's stack
 # through --rank, and pause / resume of the whole job leaves every rank's
-# trace balanced with no event in the paused span.
+# trace balanced with no event in the paused span.  Then a 2-rank MPI job
+# (test/ctl/ctl_prog_mpi: an MPI_Allreduce in every beta call, 2 spinning
+# threads per rank) paused and resumed through --job while its ranks wait
+# in a known function (issue 14): per rank the trace is balanced, no call
+# path begins after its parent returned, no caller is invented (an MPI
+# call under a function that had returned), the log counts what the
+# program made while recording ran plus one call per frame open at the
+# resume, and equals vftr-stats on that rank's converted trace.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../ctl/common.sh
 . "$here/../ctl/common.sh"
@@ -79,6 +86,68 @@ for r in 0 1 2 3; do
     fi
 done
 check "job: every endpoint removed" 0 "$(ls "$sock" | wc -l)"
+
+# ------------------------------------------- a 2-rank MPI job with threads
+REAL_EDGES='- main|- spin_here|main alpha|main gamma_|alpha beta|gamma_ beta|main wait_here|wait_here touch|wait_here exists|main wait_there|wait_there touch|wait_there exists|spin_here spin_leaf|beta MPI_Allreduce|main MPI_Init_thread|main MPI_Finalize'
+invented() { tr ' ' '\n' <<<"$*" | paste -d' ' - - | grep -vxE -e "$REAL_EDGES" | tr '\n' ';'; }
+if [ -x "$CTLDIR/ctl_prog_mpi" ]; then
+    case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
+    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
+    esac
+    w=$cap_tmp/mjob
+    out=$w/out
+    mkdir -p "$out"
+    timeout -s KILL 120 mpirun --allow-run-as-root --oversubscribe -n 2 \
+        -x VFTR_CONTROL_SOCKET_DIR="$sock" -x VFTR_LOGFILE_FOR_RANKS=all \
+        "$VFTR_RUN" --out "$out" -- "$CTLDIR/ctl_prog_mpi" "$w" 3 1000 2 \
+        >"$out/.stdout" 2>"$out/.stderr" &
+    bg=$!
+    if wait_files "$w/ready.*.1" 2; then
+        mjob=$(ctl --json list | python3 -c 'import json,sys
+print(json.load(sys.stdin)["processes"][0]["job"])')
+        check "mpi job: pause, two OK" 2 "$(ctl --job "$mjob" pause | grep -c 'OK paused')"
+        touch "$w/go.1"
+        wait_files "$w/ready.*.2" 2 || fail "mpi job: step 2 never reached"
+        check "mpi job: resume, two OK" 2 "$(ctl --job "$mjob" resume | grep -c 'OK resumed')"
+    else
+        fail "mpi job: step 1 never reached"; show "$out/.stderr"
+    fi
+    touch "$w/go.1" "$w/go.2" "$w/go.3"
+    wait "$bg"
+    check "mpi job: mpirun exit status" 0 $?
+    for r in 0 1; do
+        vfd=$out/ctl_prog_mpi_$r.vfd
+        log=$out/ctl_prog_mpi_$r.log
+        if [ -f "$vfd" ] && "$VFDCOUNT" --edges "$vfd" >"$w/count.$r" 2>&1; then
+            check "mpi rank $r: balanced, no call path begun after its parent returned" "0 0 0 0" \
+                  "$(awk '$1 == "errors" || $1 == "unbalanced" || $1 == "open" || $1 == "misparented" { printf "%s%s", s, $2; s = " " }' "$w/count.$r")"
+            check "mpi rank $r: no invented caller in the trace" "" \
+                  "$(invented $(awk -F'\t' '$1 == "edge" { print $2, $3 }' "$w/count.$r"))"
+            check "mpi rank $r: no invented caller in the log" "" \
+                  "$(invented $(logedges "$log" | awk '{ print $1, $2 }'))"
+            # steps 1 and 3 recorded: 2000 alpha, beta and MPI_Allreduce,
+            # wait_here twice; main, wait_there (step 2) and the two
+            # spin_here open at the resume count one call each
+            check "mpi rank $r: log calls alpha beta MPI_Allreduce gamma_ main wait_here wait_there spin_here" \
+                  "2000 2000 2000 absent 2 2 1 4" \
+                  "$(for f in alpha beta MPI_Allreduce gamma_ main wait_here wait_there spin_here; do logcalls "$log" "$f"; done | tr '\n' ' ' | sed 's/ $//')"
+            check "mpi rank $r: no event inside the paused span" 0 \
+                  "$("$CTLDIR/ctlspan" "$vfd" | awk '$1 == "in_pause" { print $2 }')"
+            mkdir -p "$w/r$r" "$w/otf$r"
+            ln -sf "$vfd" "$w/r$r/"
+            if "$cap_build/bin/vfd2otf" -q -o "$w/otf$r/t" "$w/r$r" 2>"$w/conv.$r"; then
+                check "mpi rank $r: the log's profile equals vftr-stats on the converted trace" "" \
+                      "$(log_vs_stats "$log" "$w/otf$r/t.otf")"
+            else
+                fail "mpi rank $r: vfd2otf: $(head -2 "$w/conv.$r")"
+            fi
+        else
+            fail "mpi rank $r: no readable $vfd"; show "$out/.stderr"
+        fi
+    done
+else
+    skip "2-rank MPI job" "ctl_prog_mpi not built (no mpicc)"
+fi
 
 # Live message counts come from the MPI library (registered at MPI_Init);
 # ctl_prog links no MPI, so for it the query says so.

@@ -424,36 +424,51 @@ START_TEST(custom_handler_receives_the_text)
 }
 END_TEST
 
+/* pause and resume are switches of the process: the phase word says so at
+ * once, each thread applies them at its next hook (its guard is taken, the
+ * shadow stack moves, nothing is counted).  main@10, pause@15, a@16 {}
+ * @17 (not counted), resume@18, leave main@20: main counted 5 + 2 = 7
+ * ticks in 2 calls (entered again at the resume), a has no calls. */
 START_TEST(pause_and_resume_switch_the_phase)
 {
     struct vftr_thread *t = setup(false);
     char reply[256];
 
     enter(t, 0, 10);
+    now_ticks = 15;
     ck_assert_int_eq(event(VFTR_EC_PAUSE, NULL, reply), 0);
     ck_assert_str_eq(reply, "paused");
-    ck_assert_int_eq(atomic_load(&vftr_proc.phase), VFTR_PHASE_PAUSED);
-    ck_assert(!vftr_guard_take(t));   /* the hooks return at once */
-    ck_assert_int_eq(atomic_load(&t->guard), VFTR_GUARD_FREE);
+    ck_assert_int_eq(vftr_phase_of(atomic_load(&vftr_proc.phase)), VFTR_PHASE_PAUSED);
+    ck_assert(!t->paused);            /* not before its next hook */
+    enter(t, 1, 16);
+    ck_assert(t->paused);
+    leave(t, 1, 17);
+    ck_assert_ptr_eq(t->cur, t->root.last_child);
     ck_assert_int_eq(event(VFTR_EC_PAUSE, NULL, reply), 0);
     ck_assert_str_eq(reply, "already paused");
+    now_ticks = 18;
     ck_assert_int_eq(event(VFTR_EC_RESUME, NULL, reply), 0);
     ck_assert_str_eq(reply, "resumed");
-    ck_assert_int_eq(atomic_load(&vftr_proc.phase), VFTR_PHASE_RUNNING);
+    ck_assert_int_eq(vftr_phase_of(atomic_load(&vftr_proc.phase)), VFTR_PHASE_RUNNING);
     leave(t, 0, 20);
-    ck_assert_uint_eq(t->root.last_child->calls, 1);
+    ck_assert_uint_eq(t->root.last_child->calls, 2);
+    ck_assert_uint_eq(t->root.last_child->time_incl, 7);
+    ck_assert_uint_eq(t->root.last_child->last_child->calls, 0);
     /* a stopped capture refuses */
     atomic_store(&vftr_proc.phase, VFTR_PHASE_STOPPED);
     ck_assert_int_eq(event(VFTR_EC_PAUSE, NULL, reply), -EAGAIN);
-    ck_assert_int_eq(atomic_load(&vftr_proc.phase), VFTR_PHASE_STOPPED);
+    ck_assert_int_eq(vftr_phase_of(atomic_load(&vftr_proc.phase)), VFTR_PHASE_STOPPED);
 }
 END_TEST
 
 /*
  * stop / start / pause with a real trace: main@10 { a@20 ... stop@30,
- * start@40, pause@50, resume@60 ... } a@70 } main@80.  The file must read
+ * b@32 {} @34, start@40, pause@50, resume@60 ... } a@70 } main@80.  The
+ * thread applies the stop at its hook at 32, the start, pause and resume
+ * at its hook at 70, each at its own time.  The file must read
  *   ENTER main 10, ENTER a 20, EXIT a 30, EXIT main 30,
- *   ENTER main 40, ENTER a 40, PAUSE 50, RESUME 60, EXIT a 70, EXIT main 80
+ *   ENTER main 40, ENTER a 40, EXIT a 50, EXIT main 50, PAUSE 50,
+ *   RESUME 60, ENTER main 60, ENTER a 60, EXIT a 70, EXIT main 80
  * which is balanced, and the profile keeps counting while stopped.
  */
 START_TEST(stop_and_start_keep_the_trace_balanced)
@@ -465,8 +480,9 @@ START_TEST(stop_and_start_keep_the_trace_balanced)
     static const struct { uint32_t kind; const char *name; uint64_t time; } want[] = {
         { VFTR_VFD_ENTER, "main", 10 }, { VFTR_VFD_ENTER, "a", 20 }, { VFTR_VFD_EXIT, "a", 30 },
         { VFTR_VFD_EXIT, "main", 30 },  { VFTR_VFD_ENTER, "main", 40 }, { VFTR_VFD_ENTER, "a", 40 },
-        { VFTR_VFD_PAUSE, NULL, 50 },   { VFTR_VFD_RESUME, NULL, 60 }, { VFTR_VFD_EXIT, "a", 70 },
-        { VFTR_VFD_EXIT, "main", 80 },
+        { VFTR_VFD_EXIT, "a", 50 },     { VFTR_VFD_EXIT, "main", 50 },  { VFTR_VFD_PAUSE, NULL, 50 },
+        { VFTR_VFD_RESUME, NULL, 60 },  { VFTR_VFD_ENTER, "main", 60 }, { VFTR_VFD_ENTER, "a", 60 },
+        { VFTR_VFD_EXIT, "a", 70 },     { VFTR_VFD_EXIT, "main", 80 },
     };
     size_t k = 0;
     int rc;
@@ -476,8 +492,8 @@ START_TEST(stop_and_start_keep_the_trace_balanced)
     now_ticks = 30;
     ck_assert_int_eq(event(VFTR_EC_STOP, NULL, reply), 0);
     ck_assert_str_eq(reply, "trace stopped (1 threads)");
+    enter(t, 2, 32);   /* applies the stop; not traced, profiled */
     ck_assert(!t->trace);
-    enter(t, 2, 32);   /* not traced, profiled */
     leave(t, 2, 34);
     now_ticks = 40;
     ck_assert_int_eq(event(VFTR_EC_START, NULL, reply), 0);
@@ -491,7 +507,7 @@ START_TEST(stop_and_start_keep_the_trace_balanced)
     now_ticks = 90;
     ck_assert_int_eq(event(VFTR_EC_FLUSH, NULL, reply), 0);
     ck_assert_ptr_nonnull(strstr(reply, "flushed 1 threads"));
-    ck_assert_int_eq(vftr_trace_close(path, sizeof path, false), 0);
+    ck_assert_int_eq(vftr_trace_close(path, sizeof path, false, 0), 0);
 
     r = vftr_vfd_reader_open_msg(path, err, sizeof err);
     ck_assert_msg(r != NULL, "%s", err);
@@ -508,10 +524,19 @@ START_TEST(stop_and_start_keep_the_trace_balanced)
     ck_assert_int_eq(rc, 0);
     ck_assert_uint_eq(k, sizeof want / sizeof want[0]);
     vftr_vfd_reader_close(r);
-    /* b ran while the trace was stopped: in the profile all the same */
-    ck_assert_uint_eq(t->root.last_child->last_child->calls, 1);
+    /* b (in a) ran while the trace was stopped: in the profile all the
+     * same; a counts its entry again at the resume */
+    ck_assert_uint_eq(t->root.last_child->last_child->last_child->calls, 1);
+    ck_assert_uint_eq(t->root.last_child->last_child->calls, 2);
 }
 END_TEST
+
+/* The thread's next hook: it applies the switches made meanwhile. */
+static void sync_thread(struct vftr_thread *t)
+{
+    ck_assert(vftr_guard_take(t));
+    vftr_guard_drop(t);
+}
 
 START_TEST(attach_detach_follow_detach_stops)
 {
@@ -524,17 +549,21 @@ START_TEST(attach_detach_follow_detach_stops)
     ck_assert_str_eq(reply, "attached (1 front-ends)");
     ck_assert_int_eq(event(VFTR_EC_DETACH, NULL, reply), 0);
     ck_assert_str_eq(reply, "detached (0 front-ends)");
+    sync_thread(t);
     ck_assert(t->trace);   /* control.detach_stops is false by default */
     vftr_proc.cfg.control_detach_stops = true;
     event(VFTR_EC_ATTACH, NULL, reply);
     event(VFTR_EC_ATTACH, NULL, reply);
     ck_assert_str_eq(reply, "attached (2 front-ends)");
     event(VFTR_EC_DETACH, NULL, reply);
+    sync_thread(t);
     ck_assert(t->trace);   /* one is still attached */
     event(VFTR_EC_DETACH, NULL, reply);
     ck_assert_str_eq(reply, "detached (0 front-ends), trace stopped");
+    sync_thread(t);
     ck_assert(!t->trace);
     event(VFTR_EC_ATTACH, NULL, reply);
+    sync_thread(t);
     ck_assert(t->trace);
 }
 END_TEST
@@ -594,6 +623,41 @@ START_TEST(queries_read_stacks_and_profile)
     ck_assert_ptr_nonnull(strstr(txt.buf, " threads=1 "));
     ck_assert_int_eq(fake.query(VFTR_EC_Q_MESSAGES, gather, &txt), -ENOTSUP);
     ck_assert_int_eq(fake.query((enum vftr_ec_query)99, gather, &txt), -EINVAL);
+}
+END_TEST
+
+/* Live profiles count no paused time (issue 14): main@10 { a@20 } @30,
+ * pause@40 (the thread sleeps in main), query at 60: main has counted
+ * 10..40 = 30 ms, a 10, main exclusive 20.  resume@70, query at 80 (the
+ * thread has not applied the resume yet): main 30 + 10 = 40 ms in 2 calls
+ * (the entry again at the resume), exclusive 30.  The stack shows main
+ * throughout. */
+START_TEST(queries_count_no_paused_time)
+{
+    struct vftr_thread *t = setup(false);
+    struct text txt = { .len = 0 };
+    char reply[256], want[256];
+
+    enter(t, 0, 10);
+    enter(t, 1, 20);
+    leave(t, 1, 30);
+    now_ticks = 40;
+    ck_assert_int_eq(event(VFTR_EC_PAUSE, NULL, reply), 0);
+    now_ticks = 60;
+    ck_assert_int_eq(fake.query(VFTR_EC_Q_PROFILE, gather, &txt), 0);
+    ck_assert_str_eq(txt.buf, "row\t0\t1\t0\t1\t0.030000000\t0.020000000\tmain\t\n"
+                              "row\t0\t2\t1\t1\t0.010000000\t0.010000000\ta\tmain\n");
+    txt.len = 0;
+    ck_assert_int_eq(fake.query(VFTR_EC_Q_STACKS, gather, &txt), 0);
+    snprintf(want, sizeof want, "thread\t0\t%ld\t1\nframe\t0\t0\t1\tmain\n", (long)t->tid);
+    ck_assert_str_eq(txt.buf, want);
+    now_ticks = 70;
+    ck_assert_int_eq(event(VFTR_EC_RESUME, NULL, reply), 0);
+    now_ticks = 80;
+    txt.len = 0;
+    ck_assert_int_eq(fake.query(VFTR_EC_Q_PROFILE, gather, &txt), 0);
+    ck_assert_str_eq(txt.buf, "row\t0\t1\t0\t2\t0.040000000\t0.030000000\tmain\t\n"
+                              "row\t0\t2\t1\t1\t0.010000000\t0.010000000\ta\tmain\n");
 }
 END_TEST
 
@@ -786,6 +850,7 @@ Suite *ctl_suite(void)
     tcase_add_test(tc, attach_detach_follow_detach_stops);
     tcase_add_test(tc, outdir_moves_the_trace);
     tcase_add_test(tc, queries_read_stacks_and_profile);
+    tcase_add_test(tc, queries_count_no_paused_time);
     tcase_add_test(tc, queries_while_the_program_runs);
     tcase_add_test(tc, deep_stacks_are_read_whole);
     tcase_add_test(tc, profile_rows_are_exact);

@@ -21,6 +21,7 @@
 #include "ompt.h"
 #include "vfd/vftr_vfd.h"
 #include "vfd/vftr_vfd_ext.h"
+#include "vftr.h"
 
 #if defined(__has_include)
 #if __has_include(<omp-tools.h>)
@@ -259,6 +260,53 @@ START_TEST(sequence)
 END_TEST
 
 /*
+ * A pause cuts the OpenMP regions as it cuts the functions (issue 14):
+ *   B par, B itask, B loop, pause, E loop, B barrier (both paused),
+ *   resume, E barrier, E itask, E par
+ * must read B par, B itask, B loop, then at the pause E loop, E itask,
+ * E par (innermost first), nothing while paused, at the resume B par,
+ * B itask, B barrier (the regions open then, also the one begun while
+ * paused), then E barrier, E itask, E par: every region in the trace lies
+ * outside the paused stretch and nests.
+ */
+START_TEST(regions_across_a_pause)
+{
+    ompt_data_t thr = { 0 }, par = { 0 }, task = { 0 }, enc = { 0 };
+    const uint32_t B = VFTR_VFD_OMP_BEGIN, E = VFTR_VFD_OMP_END;
+
+    start();
+    CB(ompt_callback_thread_begin)(ompt_thread_initial, &thr);
+    CB(ompt_callback_parallel_begin)(&enc, NULL, &par, 2, ompt_parallel_team, IN(ompt_test_marker_a));
+    CB(ompt_callback_implicit_task)(ompt_scope_begin, &par, &task, 2, 0, ompt_task_implicit);
+    CB(ompt_callback_work)(ompt_work_loop, ompt_scope_begin, &par, &task, 10, IN(ompt_test_marker_b));
+    vftr_pause();
+    CB(ompt_callback_work)(ompt_work_loop, ompt_scope_end, &par, &task, 0, IN(ompt_test_marker_b));
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_begin, &par, &task,
+                                  IN(ompt_test_marker_b));
+    vftr_resume();
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_end, &par, &task,
+                                  IN(ompt_test_marker_b));
+    CB(ompt_callback_implicit_task)(ompt_scope_end, NULL, &task, 0, 0, ompt_task_implicit);
+    CB(ompt_callback_parallel_end)(&par, &enc, ompt_parallel_team, IN(ompt_test_marker_a));
+    finish_and_read();
+
+    ck_assert_uint_eq(nev, 12);
+    expect_ev(0, B, VFTR_VFD_OMP_PARALLEL, 1);
+    expect_ev(1, B, VFTR_VFD_OMP_IMPLICIT_TASK, 1);
+    expect_ev(2, B, VFTR_VFD_OMP_LOOP, 1);
+    expect_ev(3, E, VFTR_VFD_OMP_LOOP, 1);
+    expect_ev(4, E, VFTR_VFD_OMP_IMPLICIT_TASK, 1);
+    expect_ev(5, E, VFTR_VFD_OMP_PARALLEL, 1);
+    expect_ev(6, B, VFTR_VFD_OMP_PARALLEL, 1);
+    expect_ev(7, B, VFTR_VFD_OMP_IMPLICIT_TASK, 1);
+    expect_ev(8, B, VFTR_VFD_OMP_BARRIER_EXPLICIT, 1);
+    expect_ev(9, E, VFTR_VFD_OMP_BARRIER_EXPLICIT, 1);
+    expect_ev(10, E, VFTR_VFD_OMP_IMPLICIT_TASK, 1);
+    expect_ev(11, E, VFTR_VFD_OMP_PARALLEL, 1);
+}
+END_TEST
+
+/*
  * Four threads define the same 2000 (TASKWAIT, code) regions at once, each
  * entering every one twice: exactly 2000 definitions, 4 x 4000 begins and
  * as many ends, every event after its definition (checked while reading).
@@ -464,6 +512,7 @@ static Suite *suite(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, sequence);
+    tcase_add_test(tc, regions_across_a_pause);
     tcase_add_test(tc, concurrent_definitions);
     tcase_add_test(tc, tasks_and_nest_locks);
     tcase_add_test(tc, close_all_at_finalize);
