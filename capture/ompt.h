@@ -34,4 +34,8 @@ typedef int vftr_ompt_put_fn(struct vftr_thread *t, uint64_t time, uint32_t kind
  * after finalization) get no file:line. */
 int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now) __attribute__((no_instrument_function));
 
+/* Parallel regions the tool has seen begin so far (0 when it never ran).
+ * Thread-safe, async-signal-safe (one atomic load). */
+uint32_t vftr_ompt_parallel_regions(void) __attribute__((no_instrument_function));
+
 #endif /* VFTR_CAPTURE_OMPT_H */
