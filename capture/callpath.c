@@ -327,12 +327,17 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
         discount(cur, now);
     if (f == NULL)
         return NULL;
-    if (!vftr_proc.set.prelude && !atomic_load_explicit(&vftr_proc.main_seen, memory_order_relaxed)) {
+    if (!vftr_proc.set.prelude && !(f->flags & VFTR_FN_REGION)
+        && !atomic_load_explicit(&vftr_proc.main_seen, memory_order_relaxed)) {
         /* Calls before main (C++ static initializers) are left out unless
          * include_cxx_prelude is set; main itself ends the prelude.  A
          * function without a symbol (a stripped program, where main could
          * never be recognized) ends it too, so that such a program is
-         * recorded rather than silently left out. */
+         * recorded rather than silently left out.  The rule is about
+         * compiler hooks: user regions and MPI calls are asked for by
+         * name and recorded whenever they come, also in a program whose
+         * main has no hook (an MPI program built without
+         * -finstrument-functions would otherwise record no call). */
         if (!is_main(f->name) && !(f->flags & VFTR_FN_UNRESOLVED))
             return NULL;
         atomic_store_explicit(&vftr_proc.main_seen, true, memory_order_relaxed);

@@ -740,6 +740,15 @@ void vftr_membarrier_setup(void) VFTR_NI;
 /* atexit handler: runs once per process (any thread). */
 void vftr_finalize(void) VFTR_NI;
 
+/* Whether any compiler hook reached capture (a function record of an
+ * address exists); false for a program built without
+ * -finstrument-functions.  Reads only: async-signal-safe. */
+bool vftr_hooks_seen(void) VFTR_NI;
+
+/* Calls of MPI functions and of vftr.h regions recorded on all threads so
+ * far.  Reads only: async-signal-safe. */
+void vftr_region_calls(uint64_t *mpi, uint64_t *user) VFTR_NI;
+
 /* What a profile log says about the run (logfile.h), as it stands: trace
  * file vfd (NULL: none) of trace_bytes, wall clock end_ns as the end. */
 struct vftr_run_info;

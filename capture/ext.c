@@ -88,6 +88,9 @@ VFTR_EXT_API int vftr_ext_set_rank(int rank, int size)
     if ((w = atomic_load(&vftr_proc.writer)) != NULL) {
         vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
         vftr_vfd_writer_update(w, &info);
+        /* on disk now, not only at the end: a rank killed later (SIGKILL)
+         * leaves a .tmpvfd that names its rank and size */
+        (void)vftr_vfd_writer_sync(w);
     }
     return 0;
 }
@@ -113,6 +116,7 @@ VFTR_EXT_API int vftr_ext_set_run_id(const uint8_t id[16])
         return 0;
     vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
     vftr_vfd_writer_update(w, &info);
+    (void)vftr_vfd_writer_sync(w);   /* the header names the run, as the chunk does */
     len = vftr_vfd_encode_run_id(id, chunk, sizeof chunk);
     return vftr_ext_chunk(chunk, len);
 }

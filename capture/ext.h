@@ -65,13 +65,14 @@ VFTR_EXT_API uint64_t vftr_ext_enter_fn(void *fn);
 VFTR_EXT_API uint64_t vftr_ext_exit_fn_rec(void *fn, uint32_t kind, const void *rec);
 
 /* MPI_Init: the rank and size of this process (the .vfd is renamed to
- * <base>_<rank>.vfd at the end, the log follows the rank).  0 or -EINVAL. */
+ * <base>_<rank>.vfd at the end, the log follows the rank; the header of
+ * the file being written says them at once).  0 or -EINVAL. */
 VFTR_EXT_API int vftr_ext_set_rank(int rank, int size);
 
 /* The run id (16 bytes): get this process's; set the one agreed at
- * MPI_Init (rank 0's): it replaces the header's and is written as a RUN_ID
- * chunk at once, so that a file whose header is never rewritten (SIGKILL)
- * still names its run.  0 or -errno. */
+ * MPI_Init (rank 0's): the header is rewritten with it at once and it is
+ * written as a RUN_ID chunk, so that a file whose header is never
+ * rewritten again (SIGKILL) still names its run.  0 or -errno. */
 VFTR_EXT_API void vftr_ext_get_run_id(uint8_t id[16]);
 VFTR_EXT_API int vftr_ext_set_run_id(const uint8_t id[16]);
 

@@ -15,6 +15,7 @@
  * once) and the process is about to end.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,78 @@ VFTR_NI void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd,
     run->sample_interval = vftr_proc.cfg.sampling_sample_interval;
 }
 
+VFTR_NI bool vftr_hooks_seen(void)
+{
+    const struct vftr_fn *f;
+
+    /* regions and MPI functions are records of names; a record of an
+     * address comes only from a compiler hook */
+    for (f = atomic_load_explicit(&vftr_proc.fn_all, memory_order_acquire); f; f = f->all_next)
+        if (!(f->flags & VFTR_FN_REGION))
+            return true;
+    return false;
+}
+
+VFTR_NI void vftr_region_calls(uint64_t *mpi, uint64_t *user)
+{
+    const struct vftr_thread *t;
+
+    *mpi = *user = 0;
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        uint32_t i, n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        struct vftr_node_walk w = vftr_node_walk_first(t, n);
+
+        for (i = 0; i < n; i++) {
+            const struct vftr_node *nd = vftr_node_walk_next(&w);
+
+            if (nd->fn == NULL || (nd->flags & VFTR_FN_EXCLUDED) || !(nd->fn->flags & VFTR_FN_REGION))
+                continue;
+            *(nd->fn->flags & VFTR_FN_MPI ? mpi : user) += nd->calls;
+        }
+    }
+}
+
+/* Appends text to buf (size bytes, NUL-terminated) as far as it fits. */
+static VFTR_NI void append(char *buf, size_t size, const char *text)
+{
+    size_t len = strlen(buf);
+
+    if (len + 1 < size)
+        snprintf(buf + len, size - len, "%s", text);
+}
+
+/*
+ * The one message (rank 0) of a run in which no compiler hook ran: the
+ * program was not built with -finstrument-functions, so the profile has no
+ * functions of its own; say so and what was recorded instead, and where.
+ * log and vfd: the files written ("" when none).
+ */
+static VFTR_NI void say_no_hooks(const char *log, const char *vfd)
+{
+    uint64_t mpi, user;
+    uint32_t omp = vftr_ompt_parallel_regions();
+    char what[256] = "", item[64], where[2900] = "";
+    int items = 0, k;
+
+    vftr_region_calls(&mpi, &user);
+    for (k = 0; k < 3; k++) {
+        uint64_t n = k == 0 ? mpi : k == 1 ? omp : user;
+        const char *name = k == 0 ? "MPI calls" : k == 1 ? "OpenMP parallel regions"
+                                                         : "vftr.h region calls";
+
+        if (n == 0)
+            continue;
+        snprintf(item, sizeof item, "%s%s (%" PRIu64 ")", items == 0 ? "" : ", ", name, n);
+        append(what, sizeof what, item);
+        items++;
+    }
+    if (log[0] || vfd[0])
+        snprintf(where, sizeof where, " in %s%s%s", log, log[0] && vfd[0] ? " and " : "", vfd);
+    vftr_msg("%s has no compiler hooks (build it with -finstrument-functions to profile its "
+             "functions): recorded %s%s%s", program_invocation_short_name,
+             items ? "only its " : "", items ? what : "only the run's summary", where);
+}
+
 VFTR_NI void vftr_finalize(void)
 {
     struct vftr_thread *self = vftr_tls, *t;
@@ -60,6 +133,7 @@ VFTR_NI void vftr_finalize(void)
     uint64_t end_ticks, end_ns;
     double tps;
     int rank, rc;
+    bool no_hooks;
 
     if (atomic_exchange(&vftr_proc.finalized, 1))
         return;
@@ -103,15 +177,18 @@ VFTR_NI void vftr_finalize(void)
     (void)rc;
 
     rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
+    no_hooks = !vftr_hooks_seen();
+    log[0] = '\0';
     if (!vftr_rangelist_contains(&vftr_proc.cfg.logfile_for_ranks, rank))
-        return;
+        goto out;
     if (vftr_callpath_profile(&prof, tps, vftr_proc.hook_cost) < 0) {
         vftr_msg("rank %d: out of memory for the profile; no log written", rank);
-        return;
+        goto out;
     }
     prof.run_time = (double)(end_ticks - vftr_proc.start_ticks) / tps;
 
     vftr_run_info(&run, rank, vfd[0] ? vfd : NULL, vftr_proc.final_bytes, end_ns);
+    run.no_hooks = no_hooks;
     if (run.trace_capped)
         run.trace_message = "the trace reached its size cap (trace.max_size)";
     else if (vftr_proc.write_errno)
@@ -122,8 +199,15 @@ VFTR_NI void vftr_finalize(void)
     if ((size_t)snprintf(log, sizeof log, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank)
         < sizeof log) {
         rc = vftr_logfile_write(log, &prof, &vftr_proc.cfg, &run);
-        if (rc < 0)
+        if (rc < 0) {
             vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
+            log[0] = '\0';
+        }
+    } else {
+        log[0] = '\0';
     }
     vftr_callpath_profile_release(&prof);
+out:
+    if (no_hooks && vftr_proc.is_rank0)
+        say_no_hooks(log, vfd);
 }

@@ -595,6 +595,8 @@ static void print_summary(FILE *out, const struct vftr_profile *p, const struct 
     fprintf(out, "  %-16s%.6f s\n", "run time", p->run_time);
     fprintf(out, "  %-16s%" PRIu32 "\n", "threads", nthreads);
     fprintf(out, "  %-16s%s\n", "clock", name_or(run->clock, "-"));
+    if (run->no_hooks)
+        fprintf(out, "  %-16s%s\n", "functions", VFTR_LOG_NO_HOOKS);
 
     if (!run->vfd_path) {
         if (run->trace_message)

@@ -73,8 +73,13 @@ struct vftr_run_info {
     bool trace_capped;                 /* the cap was reached and tracing stopped */
     const char *trace_message;         /* why the trace stopped or switched off (NULL: it did not) */
     const char *clock;                 /* clock name ("tsc", "monotonic"), NULL if unknown */
+    bool no_hooks;                     /* no compiler hook ran: no function was instrumented */
     double sample_interval;            /* seconds, 0 = every event */
 };
+
+/* The run section's "functions" line when no compiler hook ran (also
+ * written by the crash log, crashlog.h). */
+#define VFTR_LOG_NO_HOOKS "none instrumented (no compiler hook ran: compile with -finstrument-functions)"
 
 /* What vftr_logfile_print() prints.  vftr_logfile_opts_default() gives
  * Vftrace's defaults: table on, sorted by time_excl descending, no overhead

@@ -11,6 +11,9 @@
 
 CAPTURE_SRC    := $(wildcard capture/*.c)
 CAPTURE_OBJ    := $(patsubst %.c,$(OBJ)/%.o,$(CAPTURE_SRC))
+# In the shared library only: capture/preload/ interposes __libc_start_main,
+# which a tool or test linking the archive must never pick up.
+CAPTURE_SO_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(wildcard capture/preload/*.c))
 CAPTURE_A      := $(LIB)/libvftrcapture.a
 CAPTURE_LDLIBS := -lcjson -lpcre2-8 -ldl -lpthread -lm
 CAPTURE_TOOLS  := $(sort $(notdir $(basename $(wildcard capture/tools/*.c))))
@@ -47,11 +50,11 @@ $(CAPTURE_A): $(CAPTURE_OBJ)
 
 # The static lib/vfd and lib/util archives are linked in (their objects are
 # -fPIC); the version script keeps their symbols local.
-$(CAPTURE_SO): $(CAPTURE_OBJ) $(VFTR_VFD_A) $(VFTR_UTIL_A) capture/exports.map
+$(CAPTURE_SO): $(CAPTURE_OBJ) $(CAPTURE_SO_OBJ) $(VFTR_VFD_A) $(VFTR_UTIL_A) capture/exports.map
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -shared $(LDFLAGS) -Wl,-soname,libvftrcapture.so.$(CAPTURE_SOVERSION) \
-		-Wl,--version-script=capture/exports.map -Wl,-z,defs -o $@ $(CAPTURE_OBJ) \
+		-Wl,--version-script=capture/exports.map -Wl,-z,defs -o $@ $(CAPTURE_OBJ) $(CAPTURE_SO_OBJ) \
 		$(VFTR_VFD_A) $(VFTR_UTIL_A) $(CAPTURE_LDLIBS)
 	$(Q)ln -sf libvftrcapture.so.$(CAPTURE_LIBVERSION) $(LIB)/libvftrcapture.so.$(CAPTURE_SOVERSION)
 	$(Q)ln -sf libvftrcapture.so.$(CAPTURE_SOVERSION) $(LIB)/libvftrcapture.so

@@ -109,6 +109,11 @@ VFTR_NI void vftr_ompt_trace_switch(struct vftr_thread *vt, bool on, uint64_t wh
     (void)when;
 }
 
+VFTR_NI uint32_t vftr_ompt_parallel_regions(void)
+{
+    return 0;
+}
+
 struct ompt_start_tool_result_t;
 VFTR_EXPORT VFTR_NI struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
                                                                      const char *runtime_version);
@@ -675,6 +680,11 @@ static VFTR_NI void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *fra
         parallel->value = (uint64_t)region_id(VFTR_VFD_OMP_IMPLICIT_TASK, codeptr) << 32 | seq;
     begin(t, VFTR_VFD_OMP_PARALLEL, rid, seq, requested);
     release(t);
+}
+
+VFTR_NI uint32_t vftr_ompt_parallel_regions(void)
+{
+    return atomic_load_explicit(&next_parallel, memory_order_relaxed) - 1;
 }
 
 static VFTR_NI void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags,

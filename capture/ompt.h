@@ -45,4 +45,8 @@ int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now) __attribute__((no_i
 void vftr_ompt_trace_switch(struct vftr_thread *t, bool on, uint64_t when)
     __attribute__((no_instrument_function));
 
+/* Parallel regions the tool has seen begin so far (0 when it never ran).
+ * Thread-safe, async-signal-safe (one atomic load). */
+uint32_t vftr_ompt_parallel_regions(void) __attribute__((no_instrument_function));
+
 #endif /* VFTR_CAPTURE_OMPT_H */

@@ -17,7 +17,8 @@
  * the world, writes every thread's buffered events and pending definitions
  * with the async-signal-safe encoders into the emergency buffer, rewrites
  * the header (complete = 0, abandoned = 1), gives the file its final name
- * <base>_<rank>.vfd when the signal is going to end the program, then lets
+ * <base>_<rank>.vfd when the signal is going to end the program, writes the
+ * profile log as it stands, marked incomplete (crashlog.h), then lets
  * the signal take its course: the program's previous handler if it had one (capture resumes
  * first, since that handler may recover), otherwise the default action
  * (re-raised).  A signal ignored by the program (SIG_IGN) is left alone.
@@ -39,6 +40,7 @@
 #include <sys/syscall.h>
 
 #include "capture.h"
+#include "crashlog.h"
 
 static const int handled[] = { SIGSEGV, SIGBUS, SIGABRT, SIGTERM, SIGINT };
 #define NHANDLED (sizeof handled / sizeof handled[0])
@@ -161,12 +163,14 @@ static VFTR_NI void on_signal(int sig, siginfo_t *info, void *uctx)
                 vftr_stop_world(VFTR_PHASE_STOPPED);
                 flush_all_from_signal();
                 vftr_trace_abandon(sig, true);
+                (void)vftr_crashlog_write(sig);   /* the log too, marked incomplete */
             }
         } else if (vftr_phase_hold(&old, true) >= 0) {
             /* the program's handler may recover: the other threads' hooks
              * wait meanwhile (none is lost), then recording goes on */
             flush_all_from_signal();
             vftr_trace_abandon(sig, false);
+            (void)vftr_crashlog_write(sig);   /* the log too, marked incomplete */
             vftr_phase_unhold(old);
         }
         atomic_store(&handling, 0);

@@ -13,6 +13,12 @@
  * The library is looked for next to the tool (<bindir>/../lib, the build
  * tree and an installed tree alike), then in the configured lib directory.
  *
+ * Capture starts at PROGRAM's main, whether or not it was compiled with
+ * -finstrument-functions (capture/preload/start.c): vftr-run sets
+ * VFTR_RUN_PID to its own pid, which PROGRAM keeps through exec; processes
+ * that inherit LD_PRELOAD from it do not match.  Only for an ELF PROGRAM: a
+ * script's interpreter is not what the user wants measured.
+ *
  * MPI: when PROGRAM links an MPI library (a DT_NEEDED entry named libmpi*
  * or libmpich*, in the program or, three levels deep, in the libraries it
  * needs, found as the dynamic linker would: RUNPATH/RPATH, LD_LIBRARY_PATH,
@@ -217,6 +223,20 @@ out:
     return rc;
 }
 
+/* Whether path is an ELF file (not a script run by an interpreter). */
+static int is_elf(const char *path)
+{
+    unsigned char magic[SELFMAG];
+    int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+    if (fd < 0)
+        return 0;
+    ok = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic
+         && memcmp(magic, ELFMAG, SELFMAG) == 0;
+    close(fd);
+    return ok;
+}
+
 /* PROGRAM as execvp finds it (PATH search when it has no slash). */
 static int find_program(const char *prog, char *buf, size_t size)
 {
@@ -285,7 +305,7 @@ static int set(const char *name, const char *value)
 
 int main(int argc, char **argv)
 {
-    char lib[PATH_MAX], path[PATH_MAX], mpi[PATH_MAX];
+    char lib[PATH_MAX], path[PATH_MAX], mpi[PATH_MAX], pid[24];
     const char *old = getenv("LD_PRELOAD"), *posix = getenv("POSIXLY_CORRECT");
     char *preload;
     size_t len;
@@ -311,7 +331,18 @@ int main(int argc, char **argv)
                               VFTR_CAPTURE_SONAME, "the directory of vftr-run", VFTR_LIBDIR);
     /* the MPI wrappers sit next to the capture library */
     mpi[0] = '\0';
-    if (find_program(argv[first], path, sizeof path) == 0 && needs_mpi(path, 0)) {
+    if (find_program(argv[first], path, sizeof path) != 0)
+        path[0] = '\0';   /* execvp below says why */
+    /* capture starts at main in this process only (the pid survives exec);
+     * a stale value from an outer vftr-run is replaced or removed */
+    if (path[0] && is_elf(path)) {
+        snprintf(pid, sizeof pid, "%ld", (long)getpid());
+        if ((rc = set("VFTR_RUN_PID", pid)) != 0)
+            return rc;
+    } else {
+        unsetenv("VFTR_RUN_PID");
+    }
+    if (path[0] && needs_mpi(path, 0)) {
         char *slash;
 
         snprintf(mpi, sizeof mpi, "%s", lib);

@@ -252,6 +252,13 @@ int vftr_vfd_writer_put(struct vftr_vfd_writer *w, const uint8_t *chunk, size_t 
  * from one thread at a time; it does not write the file. */
 void vftr_vfd_writer_update(struct vftr_vfd_writer *w, const struct vftr_vfd_info *info);
 
+/* Rewrites the header now from the last info given, still incomplete
+ * (complete = 0, abandoned = 0) with the counts so far: for what becomes
+ * known during the run (rank, size and run id at MPI_Init), so that a file
+ * whose process is killed later (SIGKILL) still names them.  pwrite only:
+ * puts may run at the same time; async-signal-safe.  0 or -errno. */
+int vftr_vfd_writer_sync(struct vftr_vfd_writer *w);
+
 /* Rewrites the header from final (or from the last info given when final is
  * NULL) with complete = 1 and the writer's counts, closes the file and frees
  * w in any case.  No put may run concurrently.  Returns 0 or the first

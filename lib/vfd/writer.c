@@ -152,6 +152,16 @@ void vftr_vfd_writer_update(struct vftr_vfd_writer *w, const struct vftr_vfd_inf
         w->info = *info;
 }
 
+int vftr_vfd_writer_sync(struct vftr_vfd_writer *w)
+{
+    if (!w)
+        return -EINVAL;
+    int saved = errno; /* a signal handler must leave errno as it found it */
+    int rc = write_header(w, 0);
+    errno = saved;
+    return rc;
+}
+
 int vftr_vfd_writer_close(struct vftr_vfd_writer *w, const struct vftr_vfd_info *final)
 {
     if (!w)

@@ -2,6 +2,11 @@
  * counts and ends the program by MODE: segv (a write to a page without
  * access), bus (raise(SIGBUS)), abrt (abort()), term (raise(SIGTERM)), int
  * (raise(SIGINT)), or exit (a plain exit(3), for comparison).
+ * cap_signal caught N — with CAP_SIGNAL_CATCH=1 in the environment, a
+ * SIGTERM handler of the program's, installed before main (before capture
+ * starts, so that capture's handler passes the signal on to it): calls
+ * step() N times, raises SIGTERM, which the handler counts, calls step() N
+ * times more, prints the counts and returns 0.
  * cap_signal loop [STEP] — calls step() forever, printing "progress N"
  * (flushed) every STEP calls (default 100000), until it is killed; its
  * first line is "pid N". */
@@ -13,6 +18,21 @@
 #include "calls.h"
 
 static unsigned long long n_main, n_step, n_crash;
+static volatile sig_atomic_t n_caught;
+
+static NOINST void on_term(int sig)
+{
+    (void)sig;
+    n_caught++;
+}
+
+static NOINST __attribute__((constructor)) void catch_term(void)
+{
+    const char *on = getenv("CAP_SIGNAL_CATCH");
+
+    if (on && strcmp(on, "1") == 0)
+        signal(SIGTERM, on_term);
+}
 
 static NOINLINE void step(void)
 {
@@ -66,6 +86,15 @@ int main(int argc, char **argv)
     long n = arg_long(argc, argv, 2, 1000);
     for (long i = 0; i < n; i++)
         step();
+    if (strcmp(mode, "caught") == 0) {
+        raise(SIGTERM);
+        for (long i = 0; i < n; i++)
+            step();
+        report("main", n_main);
+        report("step", n_step);
+        report("caught", (unsigned long long)n_caught);
+        return 0;
+    }
     crash(mode);
     return 0;
 }

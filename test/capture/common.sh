@@ -146,21 +146,9 @@ vnames() { awk -F'\t' '$1 == "function" { print $5 }' "$(cfile "$1").count"; }
 # vthreads FILE: "ID ENTER EXIT" per thread
 vthreads() { awk -F'\t' '$1 == "thread" { print $2, $3, $4 }' "$(cfile "$1").count"; }
 
-# logcalls LOG NAME: sum of the Calls column of the profile table's rows
-# whose Function is NAME (all its call paths).  The Function column is found
-# by its header, so names with blanks work.
-logcalls() {
-    awk -v n="$2" '
-        /^Profile: / { inprof = 1; next }
-        inprof && /^ *Calls / { fs = index($0, "Function"); cs = index($0, "Caller"); next }
-        inprof && /^-/ { next }
-        inprof && fs && /^$/ { exit }
-        inprof && fs {
-            f = substr($0, fs, cs - fs); sub(/ +$/, "", f)
-            if (f == n) { s += $1; seen = 1 }
-        }
-        END { print seen ? s : "absent" }' "$1"
-}
+# logcalls LOG NAME: the Calls of NAME in a profile log (logcalls.sh)
+# shellcheck source=logcalls.sh
+. "$(dirname "${BASH_SOURCE[0]}")/logcalls.sh"
 
 # logrows LOG: the profile table's rows as "FUNCTION<TAB>CALLER<TAB>CALLS<TAB>
 # EXCL<TAB>INCL" (CALLER "-" for a root), columns found by their headers.

@@ -22,7 +22,8 @@ CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 
 CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter \
              $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
-CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so vfdcount) \
+CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so vfdcount nohooks \
+                  nohooks_linked) \
                 $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran)
 
 $(CAPTEST_DIR)/cap_%: test/capture/cap_%.c test/capture/calls.h
@@ -44,6 +45,20 @@ $(CAPTEST_DIR)/cap_fortran: test/capture/cap_fortran.f90
 	$(call say,FC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CAPTEST_FC) -O2 -g -finstrument-functions $(CAPTEST_SAN) -J $(@D) -o $@ $< $(LDFLAGS)
+
+# A program without compiler hooks (capture_nohooks.sh): no -finstrument-functions.
+$(CAPTEST_DIR)/nohooks: test/capture/nohooks.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS)
+
+# The same linked with -lvftrcapture (the library's __libc_start_main is then
+# the program's too).
+$(CAPTEST_DIR)/nohooks_linked: test/capture/nohooks.c $(CAPTURE_SO)
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS) \
+		-L$(abspath $(LIB)) -Wl,-rpath,$(abspath $(LIB)) -lvftrcapture
 
 # vfdcount is a tool of the tests, not an instrumented program.
 $(CAPTEST_DIR)/vfdcount: $(OBJ)/test/capture/vfdcount.o $(VFTR_VFD_A)

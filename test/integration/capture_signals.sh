@@ -2,9 +2,14 @@
 # capture_signals.sh — a crash must not lose the run.  cap_signal calls
 # step() 5000 times, prints its counts, then dies by SIGSEGV, SIGBUS,
 # SIGABRT, SIGTERM or SIGINT: vftr flushes what is buffered and leaves a
-# readable .vfd, and the signal takes its course (same exit status as
-# without vftr).  SIGKILL cannot be caught: the .tmpvfd left behind must
-# give back every chunk flushed before the kill.
+# readable .vfd and the profile log, marked incomplete with the signal and
+# counting every call made (crashlog.h), and the signal takes its course
+# (same exit status as without vftr).  A SIGTERM from outside, in the
+# middle of the calls, leaves a log and a trace that agree on how far the
+# program got.  A handler of the program's that survives the signal: the
+# run goes on and its log at the end is complete.  SIGKILL cannot be
+# caught: the .tmpvfd left behind must give back every chunk flushed before
+# the kill.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../capture/common.sh
 . "$here/../capture/common.sh"
@@ -31,6 +36,18 @@ for pair in segv:11 bus:7 abrt:6 term:15 int:2; do
     check "$mode: killed by signal $sig without vftr" $((128 + sig)) "$(cat "$d.plain/.rc")"
     check "$mode: the same status under vftr" "$(cat "$d.plain/.rc")" "$(cat "$d/.rc")"
     check "$mode: the program's output is unchanged" "$(cat "$d.plain/.stdout")" "$(cat "$d/.stdout")"
+    log=$d/cap_signal_0.log
+    if [ -f "$log" ]; then
+        name=SIG$(echo "$mode" | tr 'a-z' 'A-Z')
+        check "$mode: the log is marked incomplete, with the signal" \
+            "the run was killed by signal $sig ($name): the figures stop there" \
+            "$(logline "$log" incomplete)"
+        check "$mode: the log counts the 5000 step calls" 5000 "$(logcalls "$log" step)"
+        check "$mode: the log counts main and crash once" "1 1" \
+            "$(logcalls "$log" main) $(logcalls "$log" crash)"
+    else
+        fail "$mode: no log ($(ls "$d" | tr '\n' ' '))"
+    fi
     # The run must end with a .vfd; if only a .tmpvfd is left, its content
     # is still checked so that the report shows what was flushed.
     if vfd=$(only_file "$d" '*.vfd'); then
@@ -68,6 +85,15 @@ if [ "$CAP_SAN" = address ]; then
         "$(cat "$d.plain/.stdout")" "$(cat "$d/.stdout")"
     skip "segv, ASan's handler: a .vfd is left" \
         "ASan's handler, called as the program's own, ends the program; vftr keeps the .tmpvfd name for a handler that may recover"
+    if [ -f "$d/cap_signal_0.log" ]; then
+        check "segv, ASan's handler: the log is marked incomplete" \
+            "the run was killed by signal 11 (SIGSEGV): the figures stop there" \
+            "$(logline "$d/cap_signal_0.log" incomplete)"
+        check "segv, ASan's handler: the log counts the 5000 step calls" 5000 \
+            "$(logcalls "$d/cap_signal_0.log" step)"
+    else
+        fail "segv, ASan's handler: no log ($(ls "$d" | tr '\n' ' '))"
+    fi
     if vfd=$(only_file "$d" '*vfd') && vfdc "$vfd"; then
         check "segv, ASan's handler: no corrupt chunk" 0 "$(vkey "$vfd" errors)"
         check "segv, ASan's handler: the header names the signal" 11 "$(vkey "$vfd" signal)"
@@ -75,6 +101,73 @@ if [ "$CAP_SAN" = address ]; then
         check "segv, ASan's handler: all 5000 step exits flushed" 5000 "$(vexit "$vfd" step)"
     else
         fail "segv, ASan's handler: no readable trace file $vfd"; show "$d/.stderr"
+    fi
+fi
+
+# A handler of the program's catches SIGTERM and the program goes on: the
+# crash log written on the way is replaced by the complete one at the end.
+d=$cap_tmp/caught
+CAP_SIGNAL_CATCH=1 vrun "$d" "$CAPDIR/cap_signal" caught 3000
+check "caught: the program ends normally" 0 "$(cat "$d/.rc")"
+check "caught: its handler saw the signal" 1 "$(pcount "$d" caught)"
+if [ -f "$d/cap_signal_0.log" ]; then
+    check "caught: the log at the end is complete" "" "$(logline "$d/cap_signal_0.log" incomplete)"
+    check "caught: the log counts the calls before and after the signal" 6000 \
+        "$(logcalls "$d/cap_signal_0.log" step)"
+else
+    fail "caught: no log ($(ls "$d" | tr '\n' ' '))"
+fi
+
+# loop_until DIR N: the pid of the looping program of DIR once it has
+# reported N calls (stopped with SIGSTOP), and its last progress line's
+# count; empty when it did not start.
+loop_until() {
+    local d=$1 want=$2 p pid
+    for _ in $(seq 1 600); do
+        p=$(awk '$1 == "progress" { v = $2 } END { print v + 0 }' "$d/.stdout")
+        [ "$p" -ge "$want" ] && break
+        sleep 0.1
+    done
+    pid=$(awk '$1 == "pid" { print $2 }' "$d/.stdout")
+    [ -n "$pid" ] || return 1
+    kill -STOP "$pid"
+    p=$(awk '$1 == "progress" { v = $2 } END { print v + 0 }' "$d/.stdout")
+    echo "$pid $p"
+}
+
+# SIGTERM from outside, in the middle of the calls (as a launcher stops a
+# rank): the log counts the calls made, as far as the trace has them.
+d=$cap_tmp/extterm
+mkdir -p "$d"
+"$VFTR_RUN" --out "$d" -- "$CAPDIR/cap_signal" loop 10000 >"$d/.stdout" 2>"$d/.stderr" &
+runner=$!
+if ! pp=$(loop_until "$d" 200000); then
+    fail "SIGTERM from outside: the looping program did not start"; show "$d/.stderr"
+    kill -KILL "$runner" 2>/dev/null
+else
+    read -r pid p <<<"$pp"
+    kill -TERM "$pid"
+    kill -CONT "$pid"
+    wait "$runner"
+    check "SIGTERM from outside: status 143" 143 "$?"
+    log=$d/cap_signal_0.log
+    if [ -f "$log" ] && vfdc "$d/cap_signal_0.vfd"; then
+        c=$(logcalls "$log" step)
+        check "SIGTERM from outside: the log is marked incomplete" \
+            "the run was killed by signal 15 (SIGTERM): the figures stop there" \
+            "$(logline "$log" incomplete)"
+        check_le "SIGTERM from outside: the log counts the calls reported" "$p" "$c"
+        check_le "SIGTERM from outside: ... and no more than were made" "$c" $((p + 10000))
+        # The signal may land inside a hook, after the profile counted the
+        # call and before its event was written: the log is then one call
+        # ahead of the trace, never more, never behind.
+        e=$(venter "$d/cap_signal_0.vfd" step)
+        check_le "SIGTERM from outside: the trace has every call the log counts but the one under way" \
+            "$c" $((e + 1))
+        check_le "SIGTERM from outside: ... and none the log does not count" "$e" "$c"
+    else
+        fail "SIGTERM from outside: no log or no readable trace ($(ls "$d" | tr '\n' ' '))"
+        show "$d/.stderr"
     fi
 fi
 

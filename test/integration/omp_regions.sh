@@ -12,7 +12,8 @@
 #  - each region's source file and line: the line of its pragma (or lock
 #    call) in omp_count.c, found here with grep -n on the source; the same
 #    program stripped runs with the same counts and regions without lines;
-#  - the same without -finstrument-functions (the tool alone starts capture);
+#  - the same without -finstrument-functions (capture starts at main, the
+#    tool records; the log and one message say what is missing);
 #  - a program built with gcc -fopenmp (libgomp: no OMPT) runs unharmed and
 #    records no OpenMP regions.
 # OMP_NUM_THREADS is fixed by each run.
@@ -173,9 +174,18 @@ check "t2: nested parallel regions" 2 "$(ck "$cap_tmp/t2" nested_parallel)"
 # 3. one thread
 omp_run t1 1 2
 
-# 4. not instrumented: no hook runs, the tool initializes capture (and the
-#    main thread records too)
+# 4. not instrumented: no hook runs, capture starts at main and the tool
+#    records (the main thread too); the log is written and one message says
+#    that functions need -finstrument-functions and what was recorded
 omp_run plain 3 2 omp_count_plain
+d=$cap_tmp/plain
+n=$(awk '$1 == "total" && $2 == "parallel" { print $3 }' "$d/.stdout")
+check "plain: one message" 1 "$(vftr_lines "$d")"
+check "plain: it names -finstrument-functions and the $n parallel regions recorded" 1 \
+    "$(grep -c "^vftr: omp_count_plain has no compiler hooks (build it with -finstrument-functions.*recorded only its OpenMP parallel regions ($n) in $d/omp_count_plain_0.log and $d/omp_count_plain_0.vfd" "$d/.stderr")"
+check "plain: the log says no function was instrumented" \
+    "none instrumented (no compiler hook ran: compile with -finstrument-functions)" \
+    "$(logline "$d/omp_count_plain_0.log" functions)"
 
 # 4b. stripped (no symbols, no line tables): the same counts, regions
 #     without file:line, and one message at most about it

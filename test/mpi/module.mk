@@ -30,8 +30,21 @@ $(MPITEST_DIR)/mpi_fortran: test/mpi/mpi_fortran.f90
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MPIFC) -O1 -g -finstrument-functions $(MPITEST_SAN) -J $(@D) -o $@ $<
 
-MPITEST_BINS := $(addprefix $(MPITEST_DIR)/,$(MPITEST_C) vfdmpi) \
-                $(if $(strip $(MPIFC)),$(MPITEST_DIR)/mpi_fortran)
+# The same without -finstrument-functions: all capture sees of them is
+# their MPI calls (mpi_nohooks.sh).
+$(MPITEST_DIR)/nohooks_c: test/mpi/nohooks.c
+	$(call say,MPICC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)OMPI_CC=$(CC) $(MPICC) -std=c11 -D_GNU_SOURCE -O2 -g $(MPITEST_SAN) $(CAPMPI_INC) \
+		$(WARN) -Wno-missing-prototypes -o $@ $<
+
+$(MPITEST_DIR)/nohooks_f: test/mpi/nohooks.f90
+	$(call say,MPIFC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MPIFC) -O1 -g $(MPITEST_SAN) -o $@ $<
+
+MPITEST_BINS := $(addprefix $(MPITEST_DIR)/,$(MPITEST_C) vfdmpi nohooks_c) \
+                $(if $(strip $(MPIFC)),$(MPITEST_DIR)/mpi_fortran $(MPITEST_DIR)/nohooks_f)
 TEST_PROGRAMS += $(MPITEST_BINS) $(CAPMPI_SO) $(CAPMPI_GEN)/wrappers.txt
 else
 MPITEST_BINS := $(MPITEST_DIR)/vfdmpi

@@ -458,6 +458,50 @@ START_TEST(prelude_is_skipped_until_main)
 }
 END_TEST
 
+/*
+ * The prelude holds back compiler hooks only: an MPI call (a region flagged
+ * MPI, as the wrappers make them) and a user region are recorded although
+ * main never ran a hook (a program built without -finstrument-functions).
+ * a@0..2 (a hook) skipped; MPI_Send@3..7, "phase"@8 { MPI_Send@9..10 } @12
+ * recorded:
+ *   MPI_Send          1 call, incl 4, excl 4
+ *   phase             1 call, incl 4, excl 4 - 1 = 3
+ *   phase/MPI_Send    1 call, incl 1, excl 1
+ */
+START_TEST(regions_are_recorded_without_main)
+{
+    struct vftr_settings s;
+    struct vftr_thread *t;
+    struct vftr_profile p;
+    struct vftr_fn *send, *phase;
+
+    memset(&s, 0, sizeof s);
+    s.resolve = resolve;
+    vftr_clock_set_test_source(test_clock, NULL, TPS);
+    ck_assert_int_eq(vftr_callpath_setup(&s), 0);
+    t = vftr_thread_new(false);
+    send = vftr_fn_region("MPI_Send", VFTR_FN_MPI);
+    phase = vftr_fn_region("phase", 0);
+    ck_assert_ptr_nonnull(send);
+    ck_assert_ptr_nonnull(phase);
+    enter(t, A, 0);
+    leave(t, A, 2);
+    vftr_enter_at(t, send->addr, send, 3);
+    vftr_exit_at(t, send->addr, 7);
+    vftr_enter_at(t, phase->addr, phase, 8);
+    vftr_enter_at(t, send->addr, send, 9);
+    vftr_exit_at(t, send->addr, 10);
+    vftr_exit_at(t, phase->addr, 12);
+    ck_assert_ptr_eq(t->cur, &t->root);
+    ck_assert_int_eq(vftr_callpath_profile(&p, TPS, 0), 0);
+    ck_assert_uint_eq(p.n, 3);
+    expect(&p, "MPI_Send", 1, 4, 4);
+    expect(&p, "phase", 1, 4, 3);
+    expect(&p, "phase/MPI_Send", 1, 1, 1);
+    vftr_callpath_profile_release(&p);
+}
+END_TEST
+
 /* A stripped program: main cannot be recognized, so the first function
  * without a symbol ends the prelude (resolved ones before it are still
  * skipped): a@0..5 skipped, 0x77777@10 { a@11..15 } @20 recorded. */
@@ -554,6 +598,7 @@ static Suite *callpath_suite(void)
     tcase_add_test(tc, precise_functions_are_marked);
     tcase_add_test(tc, prelude_is_skipped_until_main);
     tcase_add_test(tc, unresolved_function_ends_the_prelude);
+    tcase_add_test(tc, regions_are_recorded_without_main);
     tcase_add_test(tc, naming_a_function_is_not_the_programs_time);
     suite_add_tcase(s, tc);
     return s;

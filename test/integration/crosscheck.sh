@@ -1,0 +1,142 @@
+#!/bin/bash
+# crosscheck.sh — every figure of a capture, computed three ways, must
+# agree (issue 14): the profile log capture writes, vftr-stats on the run's
+# .vfd files, and vftr-stats on their OTF conversion; and all of them with
+# what the program counts itself.  Every trace made here must also pass
+# vftr-dump --check (the .vfd run and its conversion).
+#
+# Per scenario (a program run under vftr-run, or mpirun):
+#   - vftr-dump --check on the run directory and on its conversion;
+#   - per rank, the log's profile (its rows summed per function: calls,
+#     exclusive time, and inclusive time summed over the function's calls)
+#     against vftr-stats --csv of the rank's processes (threads folded) on
+#     the .vfd files: calls equal, times within the printing's rounding and
+#     the time stamps' conversion to ns (xcheck.py: 1e-6 s + 2 ns per
+#     event); on a sampled capture within the sampling error instead;
+#   - the .vfd route and the OTF route: identical output;
+#   - the program's own "count F N" lines against the calls of the profile.
+# The checks and their tolerances are in test/integration/xcheck.py.
+set -u
+: "${BUILD:=build}"
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac   # the runs cd into their directory
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+XC="python3 $here/xcheck.py"
+B=$BUILD/bin
+CAP=$BUILD/test/capture
+failed=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; failed=1; }
+skip() { echo "SKIP: $*"; }
+run_xc() { local out; out=$($XC "$@" 2>&1); echo "$out"; grep -q '^FAIL' <<<"$out" && failed=1; return 0; }
+
+for f in "$B/vftr-run" "$B/vftr-stats" "$B/vfd2otf" "$B/vftr-dump"; do
+    [ -x "$f" ] || { fail "$f is not built"; exit 1; }
+done
+command -v python3 >/dev/null || { fail "python3 is needed"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# every rank writes its log; no control socket needed
+export VFTR_LOGFILE_FOR_RANKS=all VFTR_CONTROL_ACTIVE=false
+
+# The process tokens of rank r (its threads up to 255): r+1, (t<<20)+r+1.
+rank_procs() {
+    local r=$1 t list=$(($1 + 1))
+    for t in $(seq 1 255); do list="$list,$(( (t << 20) + r + 1 ))"; done
+    echo "$list"
+}
+
+# check NAME DIR MODE [INTERVAL]: the checks above on the run in DIR, whose
+# program output is DIR/out.  MODE exact or sampled.  COUNTS (a variable)
+# holds xcheck.py's rules for the program's count names.
+check_run() {
+    local name=$1 dir=$2 mode=$3 interval=${4:-0} log r base ev span
+    if ! ls "$dir"/*.vfd >/dev/null 2>&1; then fail "$name: no .vfd written"; return; fi
+    if ! "$B/vfd2otf" -q -o "$dir/t" "$dir" 2>"$dir/conv.err"; then
+        fail "$name: vfd2otf ($(head -2 "$dir/conv.err"))"; return
+    fi
+    out=$("$B/vftr-dump" --check "$dir" 2>&1) && pass "$name: the .vfd run passes --check" \
+        || fail "$name: --check of the .vfd run: $(head -3 <<<"$out")"
+    out=$("$B/vftr-dump" --check "$dir/t" 2>&1) && pass "$name: the OTF conversion passes --check" \
+        || fail "$name: --check of the conversion: $(head -3 <<<"$out")"
+    "$B/vftr-stats" --csv "$dir" >"$dir/all-vfd.csv" 2>"$dir/stats.err" || fail "$name: vftr-stats"
+    "$B/vftr-stats" --csv "$dir/t" >"$dir/all-otf.csv" 2>>"$dir/stats.err" || fail "$name: vftr-stats (OTF)"
+    $XC csv "$dir/all-vfd.csv" >"$dir/all-vfd.p" && $XC csv "$dir/all-otf.csv" >"$dir/all-otf.p"
+    run_xc compare "$name: .vfd and OTF routes give one profile" "$dir/all-vfd.p" "$dir/all-otf.p" --same
+    if [ "$mode" = exact ] && [ "${COUNTS:-}" != none ] && grep -q '^count ' "$dir/out" 2>/dev/null; then
+        # shellcheck disable=SC2086
+        run_xc counts "$name: calls = the program's own counts" "$dir/out" "$dir/all-vfd.p" \
+            ${COUNTS:-}
+    fi
+    for log in "$dir"/*.log; do
+        case $log in *_all.log) continue ;; esac
+        base=${log%.log}
+        r=${base##*_}
+        [ -f "$base.vfd" ] || { fail "$name: $log has no .vfd beside it"; continue; }
+        $XC log "$log" >"$base.logp" || { fail "$name: cannot read $log"; continue; }
+        "$B/vftr-stats" --csv -p "$(rank_procs "$r")" "$dir" >"$base.csv" 2>>"$dir/stats.err"
+        $XC csv "$base.csv" >"$base.vfdp"
+        ev=$("$B/vftr-dump" -d "$base.vfd" | sed -n 's/.* events=\([0-9]*\) .*/\1/p' | head -1)
+        if [ "$mode" = exact ]; then
+            run_xc compare "$name: rank $r: the log and vftr-stats agree" "$base.logp" "$base.vfdp" \
+                --exact "${ev:-0}"
+        else
+            span=$(sed -n 's/^  run time *\([0-9.]*\) s$/\1/p' "$log")
+            run_xc compare "$name: rank $r: vftr-stats within the sampling error of the log" \
+                "$base.logp" "$base.vfdp" --sampled "$interval" "${span:-1}"
+        fi
+    done
+}
+
+# scenario NAME MODE [INTERVAL] -- COMMAND...: runs COMMAND (its output in
+# the run directory's out file) and checks the run.
+scenario() {
+    local name=$1 mode=$2 interval=0
+    shift 2
+    if [ "$1" != -- ]; then interval=$1; shift; fi
+    shift
+    local dir="$tmp/$name"
+    mkdir -p "$dir"
+    if ! (cd "$dir" && VFTR_OUTPUT_DIRECTORY="$dir" timeout 300 "$@" >"$dir/out" 2>"$dir/err"); then
+        fail "$name: the program failed ($(head -3 "$dir/err"))"; return
+    fi
+    check_run "$name" "$dir" "$mode" "$interval"
+}
+
+# ------------------------------------------------------------ serial
+scenario fib exact -- "$B/vftr-run" "$CAP/cap_fib" 22
+COUNTS='leaves=^leaf[0-7][0-7]$' scenario wide exact -- "$B/vftr-run" "$CAP/cap_wide" 2000
+scenario deep exact -- "$B/vftr-run" "$CAP/cap_deep" 2000
+COUNTS='area=Square::area scale_int=scale\(int\) scale_double=scale\(double\) twice=twice<int>' \
+    scenario cxx exact -- env VFTR_DEMANGLE_CXX=true "$B/vftr-run" "$CAP/cap_cxx"
+[ -x "$CAP/cap_fortran" ] && COUNTS='advance=_MOD_advance$ relax=^relax_$' \
+    scenario fortran exact -- "$B/vftr-run" "$CAP/cap_fortran"
+scenario threads exact -- "$B/vftr-run" "$CAP/cap_threads" 8 200
+# the calls made while paused are not in the profile (the program counts
+# them apart: traced_step)
+COUNTS='-step traced_step=^step$' scenario regions exact -- "$B/vftr-run" "$CAP/cap_regions"
+# sampled: one event per 200 us per thread, the profile statistical
+scenario sampled sampled 0.0002 -- env VFTR_SAMPLING_SAMPLE_INTERVAL=0.0002 \
+    "$B/vftr-run" "$CAP/cap_wide" 20000
+
+# ------------------------------------------------------------ MPI, OpenMP
+MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+if command -v mpirun >/dev/null && [ -x "$BUILD/test/mpi/mpi_p2p" ]; then
+    # (their DIR argument: where they write what they did, the run directory)
+    scenario mpi_p2p exact -- $MPIRUN -np 4 "$B/vftr-run" "$BUILD/test/mpi/mpi_p2p" .
+    scenario mpi_coll exact -- $MPIRUN -np 3 "$B/vftr-run" "$BUILD/test/mpi/mpi_coll" .
+    scenario mpi_fib exact -- $MPIRUN -np 2 "$B/vftr-run" "$CAP/cap_fib" 18
+else
+    skip "MPI scenarios (no mpirun or MPI test programs)"
+fi
+if [ -x "$BUILD/test/omp/omp_count" ]; then
+    # omp_count counts constructs per thread, not functions
+    COUNTS=none scenario openmp exact -- env OMP_NUM_THREADS=3 "$B/vftr-run" "$BUILD/test/omp/omp_count"
+    if command -v mpirun >/dev/null && [ -x "$BUILD/test/omp/omp_hybrid" ]; then
+        scenario hybrid exact -- env OMP_NUM_THREADS=2 $MPIRUN -np 2 -x OMP_NUM_THREADS \
+            "$B/vftr-run" "$BUILD/test/omp/omp_hybrid" .
+    fi
+else
+    skip "OpenMP scenarios (clang + libomp programs not built)"
+fi
+exit $failed

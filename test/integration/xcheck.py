@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""xcheck.py — the cross-checks of test/integration/crosscheck.sh: one
+figure, computed by different routes, must agree.
+
+  xcheck.py log LOG                    prints the log's profile per function
+  xcheck.py csv CSV                    prints a vftr-stats --csv profile the same way
+  xcheck.py compare NAME A B [options] compares two such profiles (files
+                                       written by the two commands above)
+  xcheck.py counts NAME OUT PROFILE [SPEC...]
+                                       compares the program's own "count F N"
+                                       lines (summed over its processes) with
+                                       a profile's calls; SPEC F=REGEX counts
+                                       F as the calls of the functions REGEX
+                                       matches (mangled or module names, a
+                                       total over several), -F skips F
+
+A profile is "function calls excl incl" per line (times in seconds).  The
+log's profile is summed over its rows (threads and call paths) by function
+name: calls and exclusive time add up, and so does inclusive time, since
+every call of a function belongs to exactly one call path (the function
+inclusive time vftr-stats shows, summed over calls).
+
+compare options:
+  --exact EVENTS   an exact capture: calls equal, times within what the
+                   printing and the trace's time stamps allow: 0.5 us for
+                   each printed row summed into the figure (6 decimals: the
+                   log prints one row per call path and thread) plus 1 ns
+                   per time stamp of the function's calls and of its
+                   callees' calls that the conversion to ns rounded, which
+                   is at most 2 ns per event of the rank (EVENTS: the
+                   rank's events).
+  --sampled S SPAN a sampled capture with interval S over SPAN seconds: A is
+                   exact (the log), B the statistical profile; calls are
+                   compared only where B knows them (not "-"); times within
+                   five standard deviations of the sampling error, 5 * S *
+                   sqrt(N p (1 - p)) with N = SPAN / S samples and p the
+                   share of the function, plus 2 S for the first and the last
+                   interval.
+  --same           the two must be identical (two routes to one output).
+Prints one PASS or FAIL line per comparison; exits 1 on a failure.
+"""
+import csv
+import math
+import sys
+
+
+def parse_log(path):
+    """Function -> [calls, excl, incl] from the Profile table of a vftr log."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    start = None
+    for i, line in enumerate(lines):
+        if line.startswith("Profile:"):
+            start = i
+            break
+    if start is None:
+        raise SystemExit("%s: no Profile table" % path)
+    # the header, then the dashes that give the column spans
+    head = lines[start + 2]
+    dashes = lines[start + 3]
+    spans = []
+    pos = 0
+    while pos < len(dashes):
+        if dashes[pos] == "-":
+            end = pos
+            while end < len(dashes) and dashes[end] == "-":
+                end += 1
+            spans.append((pos, end))
+            pos = end
+        else:
+            pos += 1
+    names = []
+    for k, (a, b) in enumerate(spans):
+        # a column's text may be wider than its dashes only for the last one
+        nxt = spans[k + 1][0] if k + 1 < len(spans) else None
+        names.append(head[a:nxt].strip())
+    col = {n: k for k, n in enumerate(names)}
+    prof = {}
+    for line in lines[start + 4:]:
+        if not line.strip():
+            break
+        cells = []
+        for k, (a, b) in enumerate(spans):
+            nxt = spans[k + 1][0] if k + 1 < len(spans) else None
+            cells.append(line[a:nxt].strip() if nxt is not None else line[a:].strip())
+        fn = cells[col["Function"]]
+        row = prof.setdefault(fn, [0, 0.0, 0.0, 0])
+        row[0] += int(cells[col["Calls"]])
+        row[1] += float(cells[col["t_excl[s]"]])
+        row[2] += float(cells[col["t_incl[s]"]])
+        row[3] += 1
+    return prof
+
+
+def parse_csv(path):
+    """Function -> [calls or None, excl, incl] from vftr-stats --csv."""
+    prof = {}
+    with open(path, encoding="utf-8") as f:
+        rows = [r for r in csv.reader(f) if r]
+    if not rows or rows[0][0] != "calls":
+        raise SystemExit("%s: not a vftr-stats CSV profile" % path)
+    head = rows[0]
+    ci, ei, ii, fi = (head.index(k) for k in ("calls", "excl", "incl", "function"))
+    for r in rows[1:]:
+        calls = int(r[ci]) if r[ci] != "" else None
+        prof[r[fi]] = [calls, float(r[ei]), float(r[ii]), 1]
+    return prof
+
+
+def write_prof(prof):
+    for fn in sorted(prof):
+        c, e, i, rows = prof[fn]
+        print("%s\t%s\t%.9f\t%.9f\t%d" % (fn, "-" if c is None else c, e, i, rows))
+
+
+def read_prof(path):
+    prof = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fn, c, e, i, rows = line.rstrip("\n").split("\t")
+            prof[fn] = [None if c == "-" else int(c), float(e), float(i), int(rows)]
+    return prof
+
+
+def compare(name, a, b, mode, args):
+    bad = []
+    if mode == "same":
+        if a != b:
+            diff = [fn for fn in sorted(set(a) | set(b)) if a.get(fn) != b.get(fn)]
+            bad.append("profiles differ: %s" % ", ".join(diff[:5]))
+    else:
+        names = set(a) | set(b)
+        total = sum(v[1] for v in a.values()) or 1.0
+        for fn in sorted(names):
+            if fn not in a or fn not in b:
+                row = a.get(fn) or b.get(fn)
+                if mode == "sampled":
+                    # never sampled (or sampled with no time): zero on that side
+                    if fn not in a:
+                        a[fn] = [0, 0.0, 0.0, 0]
+                    else:
+                        b[fn] = [None, 0.0, 0.0, 0]
+                elif row[0] or row[1] > 1e-6:
+                    # a function of no time and no call may be left out by either
+                    bad.append("%s only in %s" % (fn, "A" if fn in a else "B"))
+                    continue
+                else:
+                    continue
+            (ca, ea, ia, ra), (cb, eb, ib, rb) = a[fn], b[fn]
+            if mode == "exact":
+                # each printed row rounded to 0.5 us, each time stamp to 1 ns
+                tol = 0.5e-6 * (ra + rb) + 2e-9 * args["events"]
+                if ca != cb:
+                    bad.append("%s: calls %s / %s" % (fn, ca, cb))
+            else:
+                s, span = args["interval"], args["span"]
+                n = span / s
+                tol = {}
+                for k, v in (("e", ea), ("i", ia)):
+                    p = min(max(v / span, 0.0), 1.0)
+                    tol[k] = 5 * s * math.sqrt(n * p * (1 - p)) + 2 * s
+                if cb is not None and ca != cb:
+                    bad.append("%s: calls %s / %s (precise)" % (fn, ca, cb))
+            te = tol if mode == "exact" else tol["e"]
+            ti = tol if mode == "exact" else tol["i"]
+            if abs(ea - eb) > te:
+                bad.append("%s: excl %.9f / %.9f (tolerance %.9f)" % (fn, ea, eb, te))
+            if abs(ia - ib) > ti:
+                bad.append("%s: incl %.9f / %.9f (tolerance %.9f)" % (fn, ia, ib, ti))
+        del total
+    if bad:
+        print("FAIL: %s: %s" % (name, "; ".join(bad[:6])))
+        return 1
+    print("PASS: %s" % name)
+    return 0
+
+
+def counts(name, out, prof, specs):
+    import re
+    rules = {}
+    for sp in specs:
+        if sp.startswith("-"):
+            rules[sp[1:]] = None
+        else:
+            k, v = sp.split("=", 1)
+            rules[k] = re.compile(v)
+    own = {}
+    with open(out, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 3 and w[0] == "count":
+                own[w[1]] = own.get(w[1], 0) + int(w[2])
+    bad = []
+    if not own:
+        bad.append("the program printed no counts")
+    for fn, n in sorted(own.items()):
+        if fn in rules and rules[fn] is None:
+            continue
+        if fn in rules:
+            got = sum(v[0] or 0 for f, v in prof.items() if rules[fn].search(f))
+        else:
+            got = prof.get(fn, [0])[0]
+        if got != n:
+            bad.append("%s: the program counts %d, the profile %s" % (fn, n, got))
+    if bad:
+        print("FAIL: %s: %s" % (name, "; ".join(bad[:6])))
+        return 1
+    print("PASS: %s" % name)
+    return 0
+
+
+def main(argv):
+    if len(argv) < 3:
+        raise SystemExit(__doc__)
+    if argv[1] == "log":
+        write_prof(parse_log(argv[2]))
+        return 0
+    if argv[1] == "csv":
+        write_prof(parse_csv(argv[2]))
+        return 0
+    if argv[1] == "compare":
+        name, a, b = argv[2], read_prof(argv[3]), read_prof(argv[4])
+        opts = argv[5:]
+        if opts[0] == "--exact":
+            return compare(name, a, b, "exact", {"events": int(opts[1])})
+        if opts[0] == "--sampled":
+            return compare(name, a, b, "sampled",
+                           {"interval": float(opts[1]), "span": float(opts[2])})
+        if opts[0] == "--same":
+            return compare(name, a, b, "same", {})
+        raise SystemExit("compare: --exact, --sampled or --same")
+    if argv[1] == "counts":
+        return counts(argv[2], argv[3], read_prof(argv[4]), argv[5:])
+    raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
