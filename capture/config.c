@@ -734,6 +734,20 @@ static void advise(struct loader *L, struct keypos p, const char *prefix, const 
             name);
 }
 
+/* What a Vftrace section vftr lacks is about ("CUDA profiling"), or NULL
+ * when `name` is not one of them. */
+static const char *unsupported_section(const char *name)
+{
+    const struct vftr_config_unsupported *u;
+    size_t n;
+
+    u = vftr_config_unsupported(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(u[i].section, name) == 0)
+            return u[i].what;
+    return NULL;
+}
+
 /* Sets key k from JSON item found at position p. */
 static void apply_json(struct loader *L, const struct vftr_config_key *k, const cJSON *item,
                        struct keypos p)
@@ -798,6 +812,11 @@ static void walk(struct loader *L, const cJSON *obj, const char *prefix)
                     "ignored", loc, path, got);
                 skip_inner(L, c);
             }
+        } else if (!*prefix && unsupported_section(c->string)) {
+            where(L, p, loc, sizeof loc);
+            say(L, VFTR_CONFIG_WARNING, "%s\"%s\": %s is not supported by vftr; the section "
+                "is ignored", loc, c->string, unsupported_section(c->string));
+            skip_inner(L, c);
         } else {
             advise(L, p, prefix, c->string);
             skip_inner(L, c);

@@ -95,6 +95,15 @@ VFTR_NI void vftr_finalize(void)
         return;
     }
     prof.run_time = (double)(end_ticks - vftr_proc.start_ticks) / tps;
+    /* the MPI table: the MPI library's statistics per call path, when the
+     * run used MPI (-ENOTSUP otherwise) */
+    struct vftr_mpi_row *mpi = NULL;
+    long nmpi = vftr_ext_mpi_paths(&mpi);
+    if (nmpi >= 0) {
+        prof.mpi = mpi;
+        prof.nmpi = (size_t)nmpi;
+        prof.has_mpi = true;
+    }
 
     vftr_run_info(&run, rank, vfd[0] ? vfd : NULL, vftr_proc.final_bytes, end_ns);
     if (run.trace_capped)
@@ -111,4 +120,5 @@ VFTR_NI void vftr_finalize(void)
             vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
     }
     vftr_callpath_profile_release(&prof);
+    free(mpi);
 }

@@ -125,10 +125,10 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_int_eq(c->clock, VFTR_CLOCK_TSC);
 
     ck_assert(c->profile_table_show_table);
-    ck_assert(!c->profile_table_show_calltime_imbalances);
+    ck_assert(c->profile_table_show_calltime_imbalances);     /* Vftrace: false */
     ck_assert(!c->profile_table_show_callpath);
     ck_assert(!c->profile_table_show_overhead);
-    ck_assert(!c->profile_table_show_minmax_summary);
+    ck_assert(c->profile_table_show_minmax_summary);          /* Vftrace: false */
     ck_assert(!c->profile_table_separate);
     ck_assert_int_eq(c->profile_table_sort_table_column, VFTR_SORT_TIME_EXCL);
     ck_assert(!c->profile_table_sort_table_ascending);
@@ -280,10 +280,10 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_int_eq(c.clock, VFTR_CLOCK_MONOTONIC);
 
     ck_assert(!c.profile_table_show_table);
-    ck_assert(c.profile_table_show_calltime_imbalances);
+    ck_assert(!c.profile_table_show_calltime_imbalances);
     ck_assert(c.profile_table_show_callpath);
     ck_assert(c.profile_table_show_overhead);
-    ck_assert(c.profile_table_show_minmax_summary);
+    ck_assert(!c.profile_table_show_minmax_summary);
     ck_assert(c.profile_table_separate);
     ck_assert_int_eq(c.profile_table_sort_table_column, VFTR_SORT_CALLS);
     ck_assert(c.profile_table_sort_table_ascending);
@@ -366,6 +366,60 @@ START_TEST(vftrace_file_works_unchanged)
     ck_assert_ptr_null(c.sampling_precise_functions);
     ck_assert_uint_eq(c.trace_max_size, 1073741824u);   /* vftr's own keys: defaults */
     vftr_config_release(&c);
+}
+END_TEST
+
+/* Sections of Vftrace features vftr lacks get "not supported by vftr", not
+ * the advisor's guess (which named "off" for "cuda" and "mpi" for "papi"),
+ * their contents no message at all, and capture goes on with the rest of the
+ * file: the misspelt key after them is still found at its place. */
+START_TEST(vftrace_sections_vftr_lacks)
+{
+    struct vftr_config c;
+    struct msgs m = { 0 };
+    static const int sev[] = { VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING,
+                               VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING,
+                               VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING };
+    static const char *const want[] = {
+        DATA "vftrace_sections.json: line 2, column 3: \"cuda\": CUDA profiling (CUPTI) is not "
+        "supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 6, column 3: \"openacc\": OpenACC profiling is not "
+        "supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 7, column 3: \"hwprof\": hardware counter profiling is "
+        "not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 11, column 3: \"papi\": hardware counter profiling "
+        "(PAPI) is not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 12, column 3: \"veda\": VEDA (NEC Vector Engine "
+        "offloading) profiling is not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 13, column 3: \"hardware_scenarios\": hardware counter "
+        "scenarios is not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 14, column 3: \"accprof\": OpenACC profiling is not "
+        "supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 15, column 34: sampling: \"actve\" is not a valid "
+        "option, did you mean \"active\"?",
+    };
+    const struct vftr_config_unsupported *u;
+    size_t n;
+
+    ck_assert_int_eq(vftr_config_load(&c, DATA "vftrace_sections.json", no_env, collect, &m), 0);
+    expect_msgs(&m, sev, want, 8);
+    ck_assert(!c.off);
+    ck_assert(!c.sampling_active);              /* the rest of the file counts */
+    msgs_free(&m);
+    vftr_config_release(&c);
+
+    /* no vftr key or section has the name of an unsupported one */
+    u = vftr_config_unsupported(&n);
+    ck_assert_uint_eq(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        const struct vftr_config_key *k;
+        size_t nk, len = strlen(u[i].section);
+
+        k = vftr_config_keys(&nk);
+        for (size_t j = 0; j < nk; j++)
+            ck_assert(!(strncmp(k[j].path, u[i].section, len) == 0 &&
+                        (k[j].path[len] == '.' || k[j].path[len] == '\0')));
+    }
 }
 END_TEST
 
@@ -872,6 +926,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, every_key_parsed_from_a_file);
     tcase_add_test(tc, printed_config_parses_back);
     tcase_add_test(tc, vftrace_file_works_unchanged);
+    tcase_add_test(tc, vftrace_sections_vftr_lacks);
     tcase_add_test(tc, environment_overrides_the_file);
     tcase_add_test(tc, explicit_path_beats_vftr_config);
     tcase_add_test(tc, bad_environment_keeps_the_file_value);
