@@ -276,6 +276,9 @@ struct vftr_config_key {
     bool vftr_only;
     vftr_config_validate_fn *validate;     /* NULL: the type's checks only */
     const char *help;          /* what it means, one or more sentences */
+    const char *no_effect;     /* non-NULL: a Vftrace key whose values other than the
+                                  default change nothing in vftr, and why; a file or
+                                  variable that gives one gets a warning saying so */
 };
 
 /* The table, in the order of the printed JSON (sections contiguous).

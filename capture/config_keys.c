@@ -177,7 +177,13 @@ static const struct vftr_config_key keys[] = {
               "since the last one written (calls of precise functions always are). "
               "0: every event." },
     { UINT64("sampling.outbuffer_size", "8", sampling_outbuffer_size, 1, MAX_OUTBUFFER_MIB),
-      .help = "MiB of trace buffer per thread; a full buffer is written to the file." },
+      .help = "Vftrace's write buffer, in MiB. In vftr an upper bound of each thread's trace "
+              "buffer, which is 256 KiB (small enough to stay in the CPU cache between the "
+              "events going in and the buffer going out; the tuning variable VFTR_BUFFER_KIB "
+              "sets it): a value other than 8 changes nothing unless VFTR_BUFFER_KIB is larger, "
+              "and gets a warning saying so.",
+      .no_effect = "each thread's trace buffer is 256 KiB, below any value of this key, which "
+                   "only bounds the tuning variable VFTR_BUFFER_KIB" },
     { REGEX("sampling.precise_functions", sampling_precise_functions),
       .help = "Regular expression (PCRE2): calls of the functions whose names match are "
               "always written, whatever the sample interval. null: none." },

@@ -110,6 +110,12 @@ static const char *ranks(const struct vftr_rangelist *r)
     return buf;
 }
 
+/* The warning of sampling.outbuffer_size = 16 on line 37 of all_keys.json. */
+#define NO_EFFECT_16                                                                    \
+    DATA "all_keys.json: line 37: sampling.outbuffer_size = 16 changes nothing in vftr: " \
+    "each thread's trace buffer is 256 KiB, below any value of this key, which only "     \
+    "bounds the tuning variable VFTR_BUFFER_KIB"
+
 /* --------------------------------------------------------------- defaults */
 
 static void assert_defaults(const struct vftr_config *c)
@@ -264,9 +270,13 @@ START_TEST(every_key_parsed_from_a_file)
     free(text);
 
     /* "off": true in the file: the user switched capture off, which is not
-     * an error, and the path is not checked. */
+     * an error, and the path is not checked.  The one message: a buffer
+     * size that changes nothing in vftr. */
     ck_assert_int_eq(vftr_config_load(&c, DATA "all_keys.json", no_env, collect, &m), 0);
-    ck_assert_int_eq(m.n, 0);
+    ck_assert_int_eq(m.n, 1);
+    ck_assert_str_eq(m.text[0], NO_EFFECT_16);
+    ck_assert_int_eq(m.severity[0], VFTR_CONFIG_WARNING);
+    msgs_free(&m);
     ck_assert(c.off);
     ck_assert_str_eq(c.output_directory, "/tmp/vftr out");
     ck_assert_str_eq(c.outfile_basename, "myrun");
@@ -330,7 +340,10 @@ START_TEST(printed_config_parses_back)
     char path[] = "/tmp/vftr_cfg_XXXXXX";
     int fd;
 
-    ck_assert_int_eq(vftr_config_load(&a, DATA "all_keys.json", no_env, NULL, NULL), 0);
+    struct msgs m = { 0 };
+
+    /* (the files' messages, the outbuffer_size warning, are not the point) */
+    ck_assert_int_eq(vftr_config_load(&a, DATA "all_keys.json", no_env, collect, &m), 0);
     got = printed(&a);
     ck_assert_str_eq(got, want);
 
@@ -338,7 +351,8 @@ START_TEST(printed_config_parses_back)
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, got, strlen(got)), (ssize_t)strlen(got));
     close(fd);
-    ck_assert_int_eq(vftr_config_load(&b, path, no_env, NULL, NULL), 0);
+    ck_assert_int_eq(vftr_config_load(&b, path, no_env, collect, &m), 0);
+    msgs_free(&m);
     again = printed(&b);
     ck_assert_str_eq(again, got);
     unlink(path);
@@ -365,6 +379,37 @@ START_TEST(vftrace_file_works_unchanged)
     ck_assert_str_eq(ranks(&c.mpi_only_for_ranks), "all");
     ck_assert_ptr_null(c.sampling_precise_functions);
     ck_assert_uint_eq(c.trace_max_size, 1073741824u);   /* vftr's own keys: defaults */
+    vftr_config_release(&c);
+}
+END_TEST
+
+/* sampling.outbuffer_size has no effect in vftr (the buffers are smaller
+ * than its least value): a value other than the default gets a warning
+ * naming its source, the default none; the value is kept (it still bounds
+ * VFTR_BUFFER_KIB, the tuning variable). */
+START_TEST(key_without_effect_is_reported)
+{
+    struct vftr_config c;
+    struct msgs m = { 0 };
+    const char *dflt[] = { "VFTR_SAMPLING_OUTBUFFER_SIZE=8", NULL };
+    const char *four[] = { "VFTR_SAMPLING_OUTBUFFER_SIZE=4", NULL };
+
+    ck_assert_int_eq(vftr_config_load(&c, NULL, ENVP(dflt), collect, &m), 0);
+    ck_assert_int_eq(m.n, 0);
+    vftr_config_release(&c);
+    ck_assert_int_eq(vftr_config_load(&c, NULL, ENVP(four), collect, &m), 0);
+    ck_assert_int_eq(m.n, 1);
+    ck_assert_int_eq(m.severity[0], VFTR_CONFIG_WARNING);
+    ck_assert_str_eq(m.text[0], "environment variable VFTR_SAMPLING_OUTBUFFER_SIZE: "
+                     "sampling.outbuffer_size = 4 changes nothing in vftr: each thread's trace "
+                     "buffer is 256 KiB, below any value of this key, which only bounds the "
+                     "tuning variable VFTR_BUFFER_KIB");
+    ck_assert_uint_eq(c.sampling_outbuffer_size, 4);
+    msgs_free(&m);
+    vftr_config_release(&c);
+    /* Vftrace's own file gives the default 8: nothing to say */
+    ck_assert_int_eq(vftr_config_load(&c, DATA "vftrace.json", no_env, collect, &m), 0);
+    ck_assert_int_eq(m.n, 0);
     vftr_config_release(&c);
 }
 END_TEST
@@ -525,8 +570,9 @@ START_TEST(vftr_off_switches_capture_off)
     vftr_config_release(&c);
     /* The environment beats the file's "off": true. */
     ck_assert_int_eq(vftr_config_load(&c, NULL, ENVP(off_again), collect, &m), -EINVAL);
-    ck_assert_int_eq(m.n, 1);
-    ck_assert_str_eq(m.text[0], "output_directory \"/tmp/vftr out\": does not exist; "
+    ck_assert_int_eq(m.n, 2);
+    ck_assert_str_eq(m.text[0], NO_EFFECT_16);
+    ck_assert_str_eq(m.text[1], "output_directory \"/tmp/vftr out\": does not exist; "
                      "capture switched off");
     msgs_free(&m);
     /* ...after which the file's output directory is checked (and missing). */
@@ -539,8 +585,10 @@ START_TEST(empty_variable_resets_a_nullable_key)
 {
     struct vftr_config c;
     const char *env[] = { "VFTR_FILTER_INCLUDE=", "VFTR_SAMPLING_PRECISE_FUNCTIONS=", "VFTR_OFF=", NULL };
+    struct msgs m = { 0 };
 
-    ck_assert_int_eq(vftr_config_load(&c, DATA "all_keys.json", ENVP(env), NULL, NULL), 0);
+    ck_assert_int_eq(vftr_config_load(&c, DATA "all_keys.json", ENVP(env), collect, &m), 0);
+    msgs_free(&m);
     ck_assert_ptr_null(c.filter_include);
     ck_assert_ptr_null(c.sampling_precise_functions);
     ck_assert_ptr_nonnull(c.filter_exclude);
@@ -927,6 +975,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, printed_config_parses_back);
     tcase_add_test(tc, vftrace_file_works_unchanged);
     tcase_add_test(tc, vftrace_sections_vftr_lacks);
+    tcase_add_test(tc, key_without_effect_is_reported);
     tcase_add_test(tc, environment_overrides_the_file);
     tcase_add_test(tc, explicit_path_beats_vftr_config);
     tcase_add_test(tc, bad_environment_keeps_the_file_value);
