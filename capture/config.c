@@ -69,6 +69,7 @@ struct loader {
     struct keypos *pos;         /* object keys of the file in document order */
     size_t npos, next;
     unsigned *given_line;       /* per table key: line it was set in the file, 0 = not */
+    bool *given_env;            /* per table key: set by its environment variable */
     bool failed;                /* an error that switches capture off */
     bool nomem;
 };
@@ -734,6 +735,20 @@ static void advise(struct loader *L, struct keypos p, const char *prefix, const 
             name);
 }
 
+/* What a Vftrace section vftr lacks is about ("CUDA profiling"), or NULL
+ * when `name` is not one of them. */
+static const char *unsupported_section(const char *name)
+{
+    const struct vftr_config_unsupported *u;
+    size_t n;
+
+    u = vftr_config_unsupported(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(u[i].section, name) == 0)
+            return u[i].what;
+    return NULL;
+}
+
 /* Sets key k from JSON item found at position p. */
 static void apply_json(struct loader *L, const struct vftr_config_key *k, const cJSON *item,
                        struct keypos p)
@@ -798,6 +813,11 @@ static void walk(struct loader *L, const cJSON *obj, const char *prefix)
                     "ignored", loc, path, got);
                 skip_inner(L, c);
             }
+        } else if (!*prefix && unsupported_section(c->string)) {
+            where(L, p, loc, sizeof loc);
+            say(L, VFTR_CONFIG_WARNING, "%s\"%s\": %s is not supported by vftr; the section "
+                "is ignored", loc, c->string, unsupported_section(c->string));
+            skip_inner(L, c);
         } else {
             advise(L, p, prefix, c->string);
             skip_inner(L, c);
@@ -913,6 +933,7 @@ static void apply_env(struct loader *L, char *const *envp)
             continue;
         }
         store(L->cfg, k, &v);
+        L->given_env[i] = true;
     }
 
     /* A VFTR_ variable that is almost a key's is most likely a typo.  Other
@@ -941,6 +962,40 @@ static void apply_env(struct loader *L, char *const *envp)
 }
 
 /* -------------------------------------------------------------- validation */
+
+/* Keys that change nothing in vftr (their no_effect text) get a warning
+ * when the file or the environment gave a value other than the default. */
+static void warn_no_effect(struct loader *L)
+{
+    const struct vftr_config_key *keys;
+    struct vftr_config dflt;
+    size_t n;
+
+    if (vftr_config_init(&dflt) < 0)
+        return;
+    keys = vftr_config_keys(&n);
+    for (size_t i = 0; i < n; i++) {
+        char now[128], was[128];
+
+        if (!keys[i].no_effect || (!L->given_line[i] && !L->given_env[i]))
+            continue;
+        vftr_config_format_value(L->cfg, &keys[i], now, sizeof now);
+        vftr_config_format_value(&dflt, &keys[i], was, sizeof was);
+        if (strcmp(now, was) == 0)
+            continue;
+        /* the environment overrides the file: name the source that counts */
+        if (L->given_env[i]) {
+            char env[PATH_MAX_LEN];
+            vftr_config_env_name(&keys[i], env, sizeof env);
+            say(L, VFTR_CONFIG_WARNING, "environment variable %s: %s = %s changes nothing in "
+                "vftr: %s", env, keys[i].path, now, keys[i].no_effect);
+        } else {
+            say(L, VFTR_CONFIG_WARNING, "%s: line %u: %s = %s changes nothing in vftr: %s",
+                L->file, L->given_line[i], keys[i].path, now, keys[i].no_effect);
+        }
+    }
+    vftr_config_release(&dflt);
+}
 
 /* Checks what can only be checked once all sources are in: the output
  * directory.  Returns -EINVAL when capture must switch off. */
@@ -981,7 +1036,10 @@ int vftr_config_load(struct vftr_config *cfg, const char *path, char *const *env
         envp = environ;
     vftr_config_keys(&nkeys);
     L.given_line = calloc(nkeys, sizeof *L.given_line);
-    if (!L.given_line) {
+    L.given_env = calloc(nkeys, sizeof *L.given_env);
+    if (!L.given_line || !L.given_env) {
+        free(L.given_line);
+        free(L.given_env);
         cfg->off = true;
         return -ENOMEM;
     }
@@ -994,8 +1052,11 @@ int vftr_config_load(struct vftr_config *cfg, const char *path, char *const *env
     }
     if (!L.failed && !L.nomem)
         apply_env(&L, envp);
+    if (!L.failed && !L.nomem)
+        warn_no_effect(&L);
     free(L.pos);
     free(L.given_line);
+    free(L.given_env);
 
     if (L.nomem) {
         cfg->off = true;

@@ -11,7 +11,9 @@
  *      also Vftrace's switch).  vftr-run turns its flags into these variables,
  *      so the precedence is: vftr-run flags, environment, file, defaults.
  * Then the advisor (unknown keys and sections get a warning naming the
- * closest valid one by Levenshtein distance) and validation run.
+ * closest valid one by Levenshtein distance; a section of a Vftrace feature
+ * vftr does not have, such as "cuda", gets "not supported by vftr" instead,
+ * see vftr_config_unsupported()) and validation run.
  *
  * One table of keys drives everything (defaults, parser, advisor, type
  * checks, validation, environment names, printing, the default-config
@@ -120,11 +122,11 @@ struct vftr_config {
 
     /* profile_table */
     bool profile_table_show_table;                  /* [true] */
-    bool profile_table_show_calltime_imbalances;    /* [false] */
+    bool profile_table_show_calltime_imbalances;    /* [true; Vftrace false] _all.log */
     bool profile_table_show_callpath;               /* [false] */
     bool profile_table_show_overhead;               /* [false] */
-    bool profile_table_show_minmax_summary;         /* [false] */
-    bool profile_table_separate;                    /* [false] tables in own files */
+    bool profile_table_show_minmax_summary;         /* [true; Vftrace false] _all.log */
+    bool profile_table_separate;                    /* [false] tables in files of their own */
     enum vftr_sort_column profile_table_sort_table_column;  /* [time_excl] */
     bool profile_table_sort_table_ascending;        /* [false] */
 
@@ -274,6 +276,9 @@ struct vftr_config_key {
     bool vftr_only;
     vftr_config_validate_fn *validate;     /* NULL: the type's checks only */
     const char *help;          /* what it means, one or more sentences */
+    const char *no_effect;     /* non-NULL: a Vftrace key whose values other than the
+                                  default change nothing in vftr, and why; a file or
+                                  variable that gives one gets a warning saying so */
 };
 
 /* The table, in the order of the printed JSON (sections contiguous).
@@ -286,5 +291,18 @@ size_t vftr_config_env_name(const struct vftr_config_key *key, char *buf, size_t
 
 /* The name of a type as the reference page shows it ("boolean", "size"...). */
 const char *vftr_config_type_name(enum vftr_config_type type);
+
+/*
+ * Sections of Vftrace's configuration for features vftr does not have (GPU
+ * and accelerator profiling, hardware counters).  A file that has one gets
+ * the warning "<name>: <what> is not supported by vftr; the section is
+ * ignored" (not the advisor's guess at a misspelling) and capture goes on.
+ * The table is constant; *n receives its length.
+ */
+struct vftr_config_unsupported {
+    const char *section;       /* top-level key: "cuda" */
+    const char *what;          /* the feature, for messages: "CUDA profiling (CUPTI)" */
+};
+const struct vftr_config_unsupported *vftr_config_unsupported(size_t *n);
 
 #endif /* VFTR_CAPTURE_CONFIG_H */

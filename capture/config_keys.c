@@ -118,21 +118,34 @@ static const struct vftr_config_key keys[] = {
 
     /* -------------------------------------------------------- profile_table */
     { BOOL("profile_table.show_table", "true", profile_table_show_table),
-      .help = "Write the call-path profile table in the log." },
-    { BOOL("profile_table.show_calltime_imbalances", "false",
-           profile_table_show_calltime_imbalances),
-      .help = "Add columns with the imbalance of call times across ranks." },
+      .help = "Write the call-path profile table in each log: a rank's own in "
+              "<basename>_<rank>.log, the one over the ranks (calls and times summed) in "
+              "<basename>_all.log." },
+    { BOOL("profile_table.show_calltime_imbalances", "true",
+           profile_table_show_calltime_imbalances), .vftrace_def = "false",
+      .help = "In <basename>_all.log (MPI runs), add to each call path the imbalance of its "
+              "exclusive time over the ranks that ran it, (max - avg) / max in percent (the "
+              "one definition every vftr tool uses; Vftrace divides the larger deviation of "
+              "max or min from the average by the average), and the rank with the most "
+              "time." },
     { BOOL("profile_table.show_callpath", "false", profile_table_show_callpath),
       .help = "Add the full call path of each row." },
     { BOOL("profile_table.show_overhead", "false", profile_table_show_overhead),
       .help = "Add the time spent in vftr's hooks for each row." },
-    { BOOL("profile_table.show_minmax_summary", "false", profile_table_show_minmax_summary),
-      .help = "Add a summary of the ranks with the least and the most time." },
+    { BOOL("profile_table.show_minmax_summary", "true", profile_table_show_minmax_summary),
+      .vftrace_def = "false",
+      .help = "In <basename>_all.log (MPI runs), add a table of each call path's smallest, "
+              "average and largest exclusive time over the ranks that ran it, with the "
+              "ranks of the extremes, sorted by the largest." },
     { BOOL("profile_table.separate", "false", profile_table_separate),
-      .help = "Write the tables in files of their own instead of the log." },
+      .help = "Write the name-grouped table, the MPI table and the min/max summary into files "
+              "of their own beside the log, <log>_namegroup.log, <log>_mpi.log and "
+              "<log>_minmax.log (<log> is the log's name without .log), instead of into the "
+              "log." },
     { SORT("profile_table.sort_table.column", "time_excl", profile_table_sort_table_column,
            profile_columns),
-      .help = "Column the profile table is sorted by." },
+      .help = "Column the profile table is sorted by (in <basename>_all.log: the sums over "
+              "the ranks; stack_id there is the numbering of the call paths over the ranks)." },
     { BOOL("profile_table.sort_table.ascending", "false", profile_table_sort_table_ascending),
       .help = "Sort in ascending order (default: descending)." },
 
@@ -164,26 +177,42 @@ static const struct vftr_config_key keys[] = {
               "since the last one written (calls of precise functions always are). "
               "0: every event." },
     { UINT64("sampling.outbuffer_size", "8", sampling_outbuffer_size, 1, MAX_OUTBUFFER_MIB),
-      .help = "MiB of trace buffer per thread; a full buffer is written to the file." },
+      .help = "Vftrace's write buffer, in MiB. In vftr an upper bound of each thread's trace "
+              "buffer, which is 256 KiB (small enough to stay in the CPU cache between the "
+              "events going in and the buffer going out; the tuning variable VFTR_BUFFER_KIB "
+              "sets it): a value other than 8 changes nothing unless VFTR_BUFFER_KIB is larger, "
+              "and gets a warning saying so.",
+      .no_effect = "each thread's trace buffer is 256 KiB, below any value of this key, which "
+                   "only bounds the tuning variable VFTR_BUFFER_KIB" },
     { REGEX("sampling.precise_functions", sampling_precise_functions),
       .help = "Regular expression (PCRE2): calls of the functions whose names match are "
               "always written, whatever the sample interval. null: none." },
 
     /* ------------------------------------------------------------------ mpi */
     { BOOL("mpi.show_table", "true", mpi_show_table),
-      .help = "Write the table of MPI communication in the log." },
+      .help = "Write the MPI table in each log of an MPI run: one row per call path of an MPI "
+              "function that moved data, with its calls, the messages and bytes it sent and "
+              "received (a collective counts as one message each way it moved data), the "
+              "bandwidths and the time in the calls; summed over the ranks in "
+              "<basename>_all.log." },
     { BOOL("mpi.log_messages", "true", mpi_log_messages),
       .help = "Record MPI messages in the trace." },
     { RANKS("mpi.only_for_ranks", "all", mpi_only_for_ranks),
       .help = "Ranks whose MPI messages are recorded: \"all\", \"none\" or a list "
               "such as \"0-3,7\"." },
     { BOOL("mpi.show_sync_time", "false", mpi_show_sync_time),
-      .help = "Show the time waiting at a barrier before each collective as "
-              "<collective>_sync." },
+      .help = "Before each blocking collective other than MPI_Barrier, wait at a barrier of "
+              "its communicator, recorded as a function <collective>_sync (MPI_Allreduce_sync) "
+              "called just before the collective: the time this rank waited for the others, "
+              "kept out of the collective's own time. The barrier synchronises the ranks and "
+              "costs time of its own (Vftrace's method)." },
     { BOOL("mpi.show_callpath", "false", mpi_show_callpath),
-      .help = "Add the call path of each row of the MPI table." },
+      .help = "Add the full call path of each row of the MPI table." },
     { SORT("mpi.sort_table.column", "none", mpi_sort_table_column, mpi_columns),
-      .help = "Column the MPI table is sorted by." },
+      .help = "Column the MPI table is sorted by: messages (sent and received), send_size and "
+              "recv_size (average bytes per message), send_bw and recv_bw (bytes per second "
+              "in the calls), comm_time (seconds in the calls), stack_id, or none (the order "
+              "of the call-path ids)." },
     { BOOL("mpi.sort_table.ascending", "false", mpi_sort_table_ascending),
       .help = "Sort in ascending order (default: descending)." },
 
@@ -218,6 +247,28 @@ static const struct vftr_config_key keys[] = {
       .help = "When the last front-end detaches, stop the trace (the profile goes on); "
               "otherwise capture goes on as before." },
 };
+
+/*
+ * Vftrace's sections of features vftr lacks, from Vftrace's own advisor over
+ * its history (configuration_advisor.c): a Vftrace user's file may hold any
+ * of them.  "accprof" is the name of the OpenACC section in Vftrace's code
+ * and some of its files.
+ */
+static const struct vftr_config_unsupported unsupported[] = {
+    { "cuda", "CUDA profiling (CUPTI)" },
+    { "openacc", "OpenACC profiling" },
+    { "accprof", "OpenACC profiling" },
+    { "veda", "VEDA (NEC Vector Engine offloading) profiling" },
+    { "hwprof", "hardware counter profiling" },
+    { "papi", "hardware counter profiling (PAPI)" },
+    { "hardware_scenarios", "hardware counter scenarios" },
+};
+
+const struct vftr_config_unsupported *vftr_config_unsupported(size_t *n)
+{
+    *n = sizeof unsupported / sizeof unsupported[0];
+    return unsupported;
+}
 
 const struct vftr_config_key *vftr_config_keys(size_t *n)
 {

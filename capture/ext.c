@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "ext.h"
+#include "logfile.h"
 #include "vfd/vftr_vfd_ext.h"
 
 VFTR_EXT_API uint64_t vftr_ext_now(void)
@@ -177,6 +178,8 @@ VFTR_EXT_API long vftr_ext_profile(struct vftr_ext_row **rows)
         r[i].calls = p.rows[i].calls;
         r[i].excl = p.rows[i].time_excl;
         r[i].incl = p.rows[i].time_incl;
+        r[i].parent_id = p.rows[i].parent_id;
+        r[i].overhead = p.rows[i].overhead;
     }
     long n = (long)p.n;
     vftr_callpath_profile_release(&p);
@@ -220,4 +223,62 @@ VFTR_NI long vftr_ext_mpi_stats(struct vftr_ext_mpi_row *rows, size_t max)
     vftr_ext_mpi_stats_fn *fn = atomic_load_explicit(&vftr_proc.mpi_stats, memory_order_acquire);
 
     return fn ? fn(rows, max) : -ENOTSUP;
+}
+
+VFTR_EXT_API uint32_t vftr_ext_current_path(void *fn)
+{
+    struct vftr_thread *t = vftr_tls;
+    const struct vftr_node *cur;
+
+    /* the thread's own frames: only this thread moves t->cur */
+    if (fn == NULL || t == NULL || (cur = t->cur) == NULL || cur->fn != fn)
+        return 0;
+    return cur->id;
+}
+
+VFTR_EXT_API double vftr_ext_run_time(void)
+{
+    double tps;
+
+    if (!vftr_proc.recording || (tps = vftr_clock_ticks_per_second(0)) <= 0)
+        return 0.0;
+    return (double)(vftr_clock_now() - vftr_proc.start_ticks) / tps;
+}
+
+/* The MPI library's per-path statistics (ext.h); set once at MPI_Init. */
+static vftr_ext_mpi_paths_fn *_Atomic mpi_paths;
+
+VFTR_EXT_API void vftr_ext_register_mpi_paths(vftr_ext_mpi_paths_fn *fn)
+{
+    atomic_store_explicit(&mpi_paths, fn, memory_order_release);
+}
+
+VFTR_NI long vftr_ext_mpi_paths(struct vftr_mpi_row **rows)
+{
+    vftr_ext_mpi_paths_fn *fn = atomic_load_explicit(&mpi_paths, memory_order_acquire);
+    long n, cap = 0;
+
+    *rows = NULL;
+    if (!fn)
+        return -ENOTSUP;
+    /* the count may grow between two calls only if MPI calls were still
+     * made; a few rounds settle it */
+    for (int round = 0; round < 4; round++) {
+        struct vftr_mpi_row *r = NULL;
+
+        if (cap > 0 && (r = calloc((size_t)cap, sizeof *r)) == NULL)
+            return -ENOMEM;
+        n = fn(r, (size_t)cap);
+        if (n < 0 || n <= cap) {
+            if (n < 0) {
+                free(r);
+                return n;
+            }
+            *rows = r;
+            return n;
+        }
+        free(r);
+        cap = n;
+    }
+    return -EAGAIN;
 }

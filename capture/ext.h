@@ -92,7 +92,8 @@ VFTR_EXT_API const char *vftr_ext_basename(void);
 
 /*
  * The profile of this process so far, as the log shows it: rows of
- * (function, caller, call path, calls, exclusive and inclusive seconds);
+ * (function, caller, call path and its parent, calls, exclusive, inclusive
+ * and overhead seconds);
  * calls still under way (main, MPI_Finalize) count up to now.
  * For MPI_Finalize's collation; call it when no other thread of the
  * program runs instrumented code.  *rows is a malloc'ed array the caller
@@ -106,6 +107,8 @@ struct vftr_ext_row {
     uint32_t thread;            /* 0 = main thread */
     uint64_t calls;
     double excl, incl;          /* seconds */
+    uint32_t parent_id;         /* the caller's call path id, 0 at a root */
+    double overhead;            /* seconds in capture's hooks */
 };
 VFTR_EXT_API long vftr_ext_profile(struct vftr_ext_row **rows);
 VFTR_EXT_API void vftr_ext_profile_free(struct vftr_ext_row *rows);
@@ -124,6 +127,36 @@ VFTR_EXT_API void vftr_ext_register_mpi_stats(vftr_ext_mpi_stats_fn *fn);
 /* Internal: the registered function's rows, or -ENOTSUP when none is. */
 long vftr_ext_mpi_stats(struct vftr_ext_mpi_row *rows, size_t max)
     __attribute__((no_instrument_function));
+
+/* The call path id of the calling thread's innermost open frame if that
+ * frame is a call of fn (a handle of vftr_ext_function), else 0 (capture
+ * off or paused, the call not entered).  The MPI wrappers ask between
+ * enter_fn and exit_fn_rec, to keep their statistics per call path. */
+VFTR_EXT_API uint32_t vftr_ext_current_path(void *fn);
+
+/* Seconds since capture started on this process (0 when it is off). */
+VFTR_EXT_API double vftr_ext_run_time(void);
+
+/* MPI statistics per call path of an MPI function (struct vftr_mpi_row of
+ * logfile.h) for this process's log: the MPI library registers, at
+ * MPI_Init, a function that stores up to max rows and returns how many it
+ * has in all (call it again with more room when that is larger), or
+ * -errno.  Called at finalization, when the program makes no more MPI
+ * calls. */
+struct vftr_mpi_row;
+typedef long vftr_ext_mpi_paths_fn(struct vftr_mpi_row *rows, size_t max);
+VFTR_EXT_API void vftr_ext_register_mpi_paths(vftr_ext_mpi_paths_fn *fn);
+/* Internal: the registered function's rows in a malloc'ed array (*rows,
+ * caller frees) and their number, or -ENOTSUP when none is registered (the
+ * run used no MPI), -ENOMEM. */
+long vftr_ext_mpi_paths(struct vftr_mpi_row **rows) __attribute__((no_instrument_function));
+
+/* Rank 0 at MPI_Finalize: merges the ranks' rows (capture/collate.h; in is
+ * reordered) and writes <outdir>/<base>_all.log as the configuration says.
+ * 0 or -errno (-EAGAIN when capture is off). */
+struct vftr_collate_in;
+VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, int nranks,
+                                        const double *run_times);
 
 /* Internal (not exported): vftr_ext_event() into the buffer of thread t,
  * which the caller holds (its own guard taken, or the world stopped: the

@@ -186,6 +186,15 @@ VFTR_NI void vftr_finalize(void)
         goto out;
     }
     prof.run_time = (double)(end_ticks - vftr_proc.start_ticks) / tps;
+    /* the MPI table: the MPI library's statistics per call path, when the
+     * run used MPI (-ENOTSUP otherwise) */
+    struct vftr_mpi_row *mpi = NULL;
+    long nmpi = vftr_ext_mpi_paths(&mpi);
+    if (nmpi >= 0) {
+        prof.mpi = mpi;
+        prof.nmpi = (size_t)nmpi;
+        prof.has_mpi = true;
+    }
 
     vftr_run_info(&run, rank, vfd[0] ? vfd : NULL, vftr_proc.final_bytes, end_ns);
     run.no_hooks = no_hooks;
@@ -207,6 +216,7 @@ VFTR_NI void vftr_finalize(void)
         log[0] = '\0';
     }
     vftr_callpath_profile_release(&prof);
+    free(mpi);
 out:
     if (no_hooks && vftr_proc.is_rank0)
         say_no_hooks(log, vfd);

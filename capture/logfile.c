@@ -1,5 +1,5 @@
 /*
- * logfile.c — the profile log (see logfile.h for the contract).
+ * logfile.c — the profile logs (see logfile.h for the contract).
  *
  * Every table is printed through one small engine (print_table): a list of
  * columns, each with a header, an alignment and a cell formatter, and an
@@ -30,14 +30,9 @@
 /* Names of the columns the log sorts by (the configuration's words). */
 static const char *sort_name(enum vftr_sort_column c)
 {
-    switch (c) {
-    case VFTR_SORT_TIME_EXCL: return "time_excl";
-    case VFTR_SORT_TIME_INCL: return "time_incl";
-    case VFTR_SORT_CALLS:     return "calls";
-    case VFTR_SORT_STACK_ID:  return "stack_id";
-    case VFTR_SORT_OVERHEAD:  return "overhead";
-    default:                  return "none";
-    }
+    const char *s = vftr_sort_column_name(c);
+
+    return strcmp(s, "?") ? s : "none";
 }
 
 void vftr_logfile_opts_default(struct vftr_logfile_opts *opts)
@@ -45,9 +40,13 @@ void vftr_logfile_opts_default(struct vftr_logfile_opts *opts)
     memset(opts, 0, sizeof *opts);
     opts->show_table = true;
     opts->sort_column = VFTR_SORT_TIME_EXCL;
+    opts->show_imbalances = true;
+    opts->show_minmax = true;
     opts->show_stacklist = true;
     opts->grouped_sort_column = VFTR_SORT_TIME_EXCL;
     opts->grouped_max_stack_ids = 8;
+    opts->show_mpi = true;
+    opts->mpi_sort_column = VFTR_SORT_NONE;
 }
 
 /* ------------------------------------------------------------------ sort */
@@ -97,6 +96,36 @@ void vftr_logfile_sort(const struct vftr_profile_row *rows, size_t *order, size_
 
     if (n > 1)
         qsort_r(order, n, sizeof *order, sort_cmp, &c);
+}
+
+/* Sorting by a key computed per index (the MPI table, the min/max
+ * summary): key[i] belongs to index i; ties keep the index order. */
+struct key_ctx {
+    const double *key;
+    int sign;
+};
+
+static int key_cmp(const void *pa, const void *pb, void *arg)
+{
+    const struct key_ctx *c = arg;
+    size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+    int r = cmp_double(c->key[ia], c->key[ib]);
+
+    return r ? r * c->sign : cmp_u64(ia, ib);
+}
+
+static void sort_by_key(size_t *order, size_t n, const double *key, bool ascending)
+{
+    struct key_ctx c = { key, ascending ? 1 : -1 };
+
+    if (n > 1)
+        qsort_r(order, n, sizeof *order, key_cmp, &c);
+}
+
+/* a / b, or 0 when b is not positive (no messages, no time). */
+static double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0.0;
 }
 
 /* ------------------------------------------------------------------ ids */
@@ -150,6 +179,60 @@ static size_t id_index_find(const struct id_index *x, uint32_t id)
     if (lo < x->n && x->rows[x->by_id[lo]].callpath_id == id)
         return x->by_id[lo];
     return SIZE_MAX;
+}
+
+/* The time in the calls of MPI row i: its call path's inclusive time (0
+ * without a profile row). */
+static double mpi_seconds(const struct vftr_profile *p, const struct id_index *ids, size_t i)
+{
+    size_t r = id_index_find(ids, p->mpi[i].callpath_id);
+
+    return r == SIZE_MAX ? 0.0 : p->rows[r].time_incl;
+}
+
+/* The key of MPI row i for column col. */
+static double mpi_key(const struct vftr_profile *p, const struct id_index *ids, size_t i,
+                      enum vftr_sort_column col)
+{
+    const struct vftr_mpi_row *m = &p->mpi[i];
+    double sec = mpi_seconds(p, ids, i);
+
+    switch (col) {
+    case VFTR_SORT_MESSAGES:  return (double)(m->sends + m->recvs);
+    case VFTR_SORT_SEND_SIZE: return ratio((double)m->sent_bytes, (double)m->sends);
+    case VFTR_SORT_RECV_SIZE: return ratio((double)m->recv_bytes, (double)m->recvs);
+    case VFTR_SORT_SEND_BW:   return ratio((double)m->sent_bytes, sec);
+    case VFTR_SORT_RECV_BW:   return ratio((double)m->recv_bytes, sec);
+    case VFTR_SORT_COMM_TIME: return sec;
+    default:                  return (double)m->callpath_id;   /* stack_id, none */
+    }
+}
+
+static void sort_mpi(const struct vftr_profile *p, const struct id_index *ids, size_t *order,
+                     size_t n, double *key, enum vftr_sort_column col, bool ascending)
+{
+    for (size_t k = 0; k < n; k++)
+        key[order[k]] = mpi_key(p, ids, order[k], col);
+    sort_by_key(order, n, key, col == VFTR_SORT_NONE ? true : ascending);
+}
+
+int vftr_logfile_sort_mpi(const struct vftr_profile *p, size_t *order, size_t n,
+                          enum vftr_sort_column col, bool ascending)
+{
+    struct id_index ids;
+    double *key;
+
+    if (n < 2)
+        return 0;
+    key = malloc((p->nmpi ? p->nmpi : 1) * sizeof *key);
+    if (!key || id_index_init(&ids, p) < 0) {
+        free(key);
+        return -ENOMEM;
+    }
+    sort_mpi(p, &ids, order, n, key, col, ascending);
+    free(ids.by_id);
+    free(key);
+    return 0;
 }
 
 static const char *name_or(const char *s, const char *dflt)
@@ -334,6 +417,48 @@ static void p_path(FILE *out, const void *ctx, size_t i)
     print_path(out, ((const struct prof_ctx *)ctx)->ids, i);
 }
 
+/* Over ranks. */
+static const char *c_ranks(const void *ctx, size_t i, char *buf)
+{
+    snprintf(buf, CELL_MAX, "%" PRIu32, PROW(ctx, i)->ranks);
+    return buf;
+}
+
+static const char *c_imbal(const void *ctx, size_t i, char *buf)
+{
+    snprintf(buf, CELL_MAX, "%.2f", 100.0 * PROW(ctx, i)->imbalance);
+    return buf;
+}
+
+static const char *c_rank_max(const void *ctx, size_t i, char *buf)
+{
+    snprintf(buf, CELL_MAX, "%d", PROW(ctx, i)->rank_max);
+    return buf;
+}
+
+static const char *c_rank_min(const void *ctx, size_t i, char *buf)
+{
+    snprintf(buf, CELL_MAX, "%d", PROW(ctx, i)->rank_min);
+    return buf;
+}
+
+static const char *c_excl_max(const void *ctx, size_t i, char *buf)
+{
+    return fmt_seconds(buf, PROW(ctx, i)->excl_max);
+}
+
+static const char *c_excl_min(const void *ctx, size_t i, char *buf)
+{
+    return fmt_seconds(buf, PROW(ctx, i)->excl_min);
+}
+
+static const char *c_excl_avg(const void *ctx, size_t i, char *buf)
+{
+    const struct vftr_profile_row *r = PROW(ctx, i);
+
+    return fmt_seconds(buf, ratio(r->time_excl, (double)r->ranks));
+}
+
 static bool several_threads(const struct vftr_profile *p)
 {
     if (p->nthreads > 1)
@@ -358,20 +483,27 @@ static int print_profile(FILE *out, const struct vftr_profile *p, const struct i
                          const struct vftr_logfile_opts *o, bool threads)
 {
     struct prof_ctx ctx = { p, ids };
-    struct column cols[12];
+    struct column cols[14];
     size_t nc = 0;
     size_t *order = identity(p->n);
+    bool over = p->nranks > 0, imbal = over && o->show_imbalances;
 
     if (!order)
         return -ENOMEM;
     vftr_logfile_sort(p->rows, order, p->n, o->sort_column, o->sort_ascending);
 
     cols[nc++] = (struct column){ "Calls", RIGHT, c_calls, NULL };
+    if (over)
+        cols[nc++] = (struct column){ "Ranks", RIGHT, c_ranks, NULL };
     cols[nc++] = (struct column){ "t_excl[s]", RIGHT, c_excl, NULL };
     cols[nc++] = (struct column){ "t_incl[s]", RIGHT, c_incl, NULL };
     cols[nc++] = (struct column){ "%", RIGHT, c_pct, NULL };
     if (o->show_overhead)
         cols[nc++] = (struct column){ "overhead[s]", RIGHT, c_overhead, NULL };
+    if (imbal) {
+        cols[nc++] = (struct column){ "Imbal[%]", RIGHT, c_imbal, NULL };
+        cols[nc++] = (struct column){ "on rank", RIGHT, c_rank_max, NULL };
+    }
     cols[nc++] = (struct column){ "STID", RIGHT, c_stid, NULL };
     if (threads)
         cols[nc++] = (struct column){ "Thread", RIGHT, c_thread, NULL };
@@ -380,11 +512,236 @@ static int print_profile(FILE *out, const struct vftr_profile *p, const struct i
     if (o->show_callpath)
         cols[nc++] = (struct column){ "Call path", LEFT, NULL, p_path };
 
-    fprintf(out, "Profile: %zu call path%s, sorted by %s, %s; %% = exclusive time in percent "
-            "of the run time\n\n", p->n, p->n == 1 ? "" : "s", sort_name(o->sort_column),
-            o->sort_ascending ? "ascending" : "descending");
+    if (over)
+        fprintf(out, "Profile over %" PRIu32 " rank%s: %zu call path%s, sorted by %s, %s; calls "
+                "and times summed over the ranks, %% = exclusive time in percent of the ranks' "
+                "run times summed%s\n\n", p->nranks, p->nranks == 1 ? "" : "s", p->n,
+                p->n == 1 ? "" : "s", sort_name(o->sort_column),
+                o->sort_ascending ? "ascending" : "descending",
+                imbal ? "; Imbal = (max - avg) / max of the exclusive time over the ranks that "
+                        "ran the path, on rank = the rank of the max" : "");
+    else
+        fprintf(out, "Profile: %zu call path%s, sorted by %s, %s; %% = exclusive time in percent "
+                "of the run time\n\n", p->n, p->n == 1 ? "" : "s", sort_name(o->sort_column),
+                o->sort_ascending ? "ascending" : "descending");
     print_table(out, &ctx, cols, nc, order, p->n);
     free(order);
+    return 0;
+}
+
+/* Over ranks: the extremes of each call path's exclusive time, sorted by
+ * the largest (Vftrace's order). */
+static int print_minmax(FILE *out, const struct vftr_profile *p, const struct id_index *ids)
+{
+    struct prof_ctx ctx = { p, ids };
+    size_t *order = identity(p->n);
+    double *key = malloc((p->n ? p->n : 1) * sizeof *key);
+    static const struct column cols[] = {
+        { "t_max[s]", RIGHT, c_excl_max, NULL },
+        { "rank", RIGHT, c_rank_max, NULL },
+        { "t_min[s]", RIGHT, c_excl_min, NULL },
+        { "rank", RIGHT, c_rank_min, NULL },
+        { "t_avg[s]", RIGHT, c_excl_avg, NULL },
+        { "Ranks", RIGHT, c_ranks, NULL },
+        { "STID", RIGHT, c_stid, NULL },
+        { "Function", LEFT, c_function, NULL },
+        { "Caller", LEFT, c_caller, NULL },
+    };
+
+    if (!order || !key) {
+        free(order);
+        free(key);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        key[i] = p->rows[i].excl_max;
+    sort_by_key(order, p->n, key, false);
+    fprintf(out, "Min/max over %" PRIu32 " rank%s: exclusive time of each call path on the ranks "
+            "that ran it (t_avg: over those ranks), sorted by t_max, descending\n\n", p->nranks,
+            p->nranks == 1 ? "" : "s");
+    print_table(out, &ctx, cols, sizeof cols / sizeof cols[0], order, p->n);
+    free(order);
+    free(key);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ MPI */
+
+/* The MPI rows and, for each, the index of its profile row (SIZE_MAX: none). */
+struct mpi_ctx {
+    const struct vftr_profile *p;
+    const struct id_index *ids;
+    const size_t *prow;
+};
+
+#define MROW(ctx, i) (&((const struct mpi_ctx *)(ctx))->p->mpi[i])
+
+static const char *fmt_u64(char *buf, uint64_t v)
+{
+    snprintf(buf, CELL_MAX, "%" PRIu64, v);
+    return buf;
+}
+
+/* Bytes per message, or "-" without messages. */
+static const char *fmt_avg(char *buf, uint64_t bytes, uint64_t msgs)
+{
+    if (!msgs)
+        return "-";
+    snprintf(buf, CELL_MAX, "%.1f", (double)bytes / (double)msgs);
+    return buf;
+}
+
+/* MB/s (10^6 bytes per second), or "-" without time. */
+static const char *fmt_bw(char *buf, uint64_t bytes, double seconds)
+{
+    if (!(seconds > 0))
+        return "-";
+    snprintf(buf, CELL_MAX, "%.3f", (double)bytes / seconds / 1e6);
+    return buf;
+}
+
+/* The profile row of MPI row i, or NULL. */
+static const struct vftr_profile_row *m_prow(const void *c, size_t i)
+{
+    const struct mpi_ctx *m = c;
+
+    return m->prow[i] == SIZE_MAX ? NULL : &m->p->rows[m->prow[i]];
+}
+
+static double m_seconds(const void *c, size_t i)
+{
+    return m_prow(c, i) ? m_prow(c, i)->time_incl : 0.0;
+}
+
+static const char *m_calls(const void *c, size_t i, char *b)
+{
+    return fmt_u64(b, m_prow(c, i) ? m_prow(c, i)->calls : 0);
+}
+static const char *m_sends(const void *c, size_t i, char *b) { return fmt_u64(b, MROW(c, i)->sends); }
+static const char *m_recvs(const void *c, size_t i, char *b) { return fmt_u64(b, MROW(c, i)->recvs); }
+static const char *m_sbytes(const void *c, size_t i, char *b)
+{
+    return fmt_u64(b, MROW(c, i)->sent_bytes);
+}
+static const char *m_rbytes(const void *c, size_t i, char *b)
+{
+    return fmt_u64(b, MROW(c, i)->recv_bytes);
+}
+static const char *m_savg(const void *c, size_t i, char *b)
+{
+    return fmt_avg(b, MROW(c, i)->sent_bytes, MROW(c, i)->sends);
+}
+static const char *m_ravg(const void *c, size_t i, char *b)
+{
+    return fmt_avg(b, MROW(c, i)->recv_bytes, MROW(c, i)->recvs);
+}
+static const char *m_sbw(const void *c, size_t i, char *b)
+{
+    return fmt_bw(b, MROW(c, i)->sent_bytes, m_seconds(c, i));
+}
+static const char *m_rbw(const void *c, size_t i, char *b)
+{
+    return fmt_bw(b, MROW(c, i)->recv_bytes, m_seconds(c, i));
+}
+static const char *m_time(const void *c, size_t i, char *b)
+{
+    return fmt_seconds(b, m_seconds(c, i));
+}
+static const char *m_stid(const void *c, size_t i, char *b)
+{
+    snprintf(b, CELL_MAX, "%" PRIu32, MROW(c, i)->callpath_id);
+    return b;
+}
+
+static const char *m_thread(const void *c, size_t i, char *b)
+{
+    const struct vftr_profile_row *r = m_prow(c, i);
+
+    if (!r)
+        return "-";
+    snprintf(b, CELL_MAX, "%" PRIu32, r->thread);
+    return b;
+}
+
+static const char *m_function(const void *c, size_t i, char *b)
+{
+    (void)b;
+    return m_prow(c, i) ? name_or(m_prow(c, i)->function, "?") : "?";
+}
+
+static const char *m_caller(const void *c, size_t i, char *b)
+{
+    (void)b;
+    return m_prow(c, i) ? name_or(m_prow(c, i)->caller, "-") : "-";
+}
+
+static void mp_path(FILE *out, const void *c, size_t i)
+{
+    const struct mpi_ctx *m = c;
+
+    if (m->prow[i] == SIZE_MAX)
+        fputs("?", out);
+    else
+        print_path(out, m->ids, m->prow[i]);
+}
+
+static int print_mpi(FILE *out, const struct vftr_profile *p, const struct id_index *ids,
+                     const struct vftr_logfile_opts *o, bool threads)
+{
+    size_t *order = identity(p->nmpi), *prow = malloc((p->nmpi ? p->nmpi : 1) * sizeof *prow);
+    double *key = malloc((p->nmpi ? p->nmpi : 1) * sizeof *key);
+    struct mpi_ctx ctx = { p, ids, prow };
+    struct column cols[16];
+    size_t nc = 0, n = 0;
+    bool over = p->nranks > 0;
+
+    if (!order || !prow || !key) {
+        free(order);
+        free(prow);
+        free(key);
+        return -ENOMEM;
+    }
+    /* the rows that moved data */
+    for (size_t i = 0; i < p->nmpi; i++) {
+        const struct vftr_mpi_row *m = &p->mpi[i];
+
+        prow[i] = id_index_find(ids, m->callpath_id);
+        if (m->sends || m->recvs || m->sent_bytes || m->recv_bytes)
+            order[n++] = i;
+    }
+    sort_mpi(p, ids, order, n, key, o->mpi_sort_column, o->mpi_sort_ascending);
+
+    cols[nc++] = (struct column){ "Calls", RIGHT, m_calls, NULL };
+    cols[nc++] = (struct column){ "Sends", RIGHT, m_sends, NULL };
+    cols[nc++] = (struct column){ "Recvs", RIGHT, m_recvs, NULL };
+    cols[nc++] = (struct column){ "Sent[B]", RIGHT, m_sbytes, NULL };
+    cols[nc++] = (struct column){ "Recvd[B]", RIGHT, m_rbytes, NULL };
+    cols[nc++] = (struct column){ "avg send[B]", RIGHT, m_savg, NULL };
+    cols[nc++] = (struct column){ "avg recv[B]", RIGHT, m_ravg, NULL };
+    cols[nc++] = (struct column){ "send[MB/s]", RIGHT, m_sbw, NULL };
+    cols[nc++] = (struct column){ "recv[MB/s]", RIGHT, m_rbw, NULL };
+    cols[nc++] = (struct column){ "t[s]", RIGHT, m_time, NULL };
+    cols[nc++] = (struct column){ "STID", RIGHT, m_stid, NULL };
+    if (threads)
+        cols[nc++] = (struct column){ "Thread", RIGHT, m_thread, NULL };
+    cols[nc++] = (struct column){ "Function", LEFT, m_function, NULL };
+    cols[nc++] = (struct column){ "Caller", LEFT, m_caller, NULL };
+    if (o->mpi_show_callpath)
+        cols[nc++] = (struct column){ "Call path", LEFT, NULL, mp_path };
+
+    if (over)
+        fprintf(out, "MPI over %" PRIu32 " rank%s", p->nranks, p->nranks == 1 ? "" : "s");
+    else
+        fputs("MPI", out);
+    fprintf(out, ": %zu call path%s of MPI functions that moved data, sorted by %s, %s; a "
+            "collective counts as one message each way it moved data, MB/s = bytes / time in "
+            "the calls%s\n\n", n, n == 1 ? "" : "s", sort_name(o->mpi_sort_column),
+            o->mpi_sort_ascending ? "ascending" : "descending",
+            over ? ", all summed over the ranks" : "");
+    print_table(out, &ctx, cols, nc, order, n);
+    free(order);
+    free(prow);
+    free(key);
     return 0;
 }
 
@@ -578,9 +935,31 @@ static void print_time(FILE *out, const char *label, const struct timespec *t)
     fprintf(out, "%s.%06ld UTC\n", buf, (long)(t->tv_nsec / 1000));
 }
 
+/* Over ranks: what rank 0 knows of the run and the ranks' run times. */
+static void print_summary_over(FILE *out, const struct vftr_profile *p,
+                               const struct vftr_run_info *run)
+{
+    fprintf(out, "Run over ranks\n\n");
+    fprintf(out, "  %-16s%s\n", "program", name_or(run->exe, "-"));
+    fprintf(out, "  %-16s%" PRIu32 "\n", "ranks", p->nranks);
+    fprintf(out, "  %-16s%s (rank 0)\n", "host", name_or(run->host, "-"));
+    fprintf(out, "  %-16s", "run id");
+    for (int i = 0; i < 16; i++)
+        fprintf(out, "%02x", run->run_id[i]);
+    fputc('\n', out);
+    print_time(out, "start", &run->start);
+    print_time(out, "end", &run->end);
+    fprintf(out, "  %-16s%.6f s, summed over the ranks\n", "run time", p->run_time);
+    fprintf(out, "  %-16s%s\n", "clock", name_or(run->clock, "-"));
+}
+
 static void print_summary(FILE *out, const struct vftr_profile *p, const struct vftr_run_info *run,
                           uint32_t nthreads)
 {
+    if (p->nranks > 0) {
+        print_summary_over(out, p, run);
+        return;
+    }
     fprintf(out, "Run\n\n");
     fprintf(out, "  %-16s%s\n", "program", name_or(run->exe, "-"));
     fprintf(out, "  %-16s%d of %d\n", "rank", run->rank, run->size);
@@ -628,21 +1007,64 @@ static void print_summary(FILE *out, const struct vftr_profile *p, const struct 
 
 /* ------------------------------------------------------------------ entry */
 
-int vftr_logfile_print(FILE *out, const struct vftr_profile *p, const struct vftr_run_info *run,
-                       const struct vftr_logfile_opts *opts)
+/* The sections that may go into files of their own (profile_table.separate). */
+enum { SEC_GROUPED, SEC_MINMAX, SEC_MPI, NSEC };
+
+/* File name suffixes of those sections (Vftrace's), and their titles for
+ * the line that stands in the log in their place. */
+static const char *const sec_suffix[NSEC] = { "namegroup", "minmax", "mpi" };
+static const char *const sec_title[NSEC] = {
+    "Profile grouped by function name", "Min/max over ranks", "MPI",
+};
+
+/* Where each section goes: the log, or a file of its own (then `name` is
+ * its file name without the directory, for the line in the log). */
+struct outs {
+    FILE *main;
+    FILE *sec[NSEC];
+    const char *name[NSEC];
+};
+
+/* Which of the separable sections this log has. */
+static bool section_present(int sec, const struct vftr_profile *p,
+                            const struct vftr_logfile_opts *o)
 {
-    struct vftr_logfile_opts dflt;
+    switch (sec) {
+    case SEC_GROUPED: return o->show_grouped;
+    case SEC_MINMAX:  return o->show_minmax && p->nranks > 0;
+    case SEC_MPI:     return o->show_mpi && p->has_mpi;
+    }
+    return false;
+}
+
+static int print_section(const struct outs *o, int sec, const struct vftr_profile *p,
+                         const struct id_index *ids, const struct vftr_logfile_opts *opts,
+                         bool threads)
+{
+    FILE *out = o->sec[sec];
+    int rc = 0;
+
+    if (out != o->main)
+        fprintf(o->main, "%s: in %s\n\n", sec_title[sec], o->name[sec]);
+    switch (sec) {
+    case SEC_GROUPED: rc = print_grouped(out, p, ids, opts); break;
+    case SEC_MINMAX:  rc = print_minmax(out, p, ids); break;
+    case SEC_MPI:     rc = print_mpi(out, p, ids, opts, threads); break;
+    }
+    if (rc == 0)
+        fputc('\n', out);
+    return rc;
+}
+
+static int print_log(const struct outs *o, const struct vftr_profile *p,
+                     const struct vftr_run_info *run, const struct vftr_logfile_opts *opts)
+{
+    FILE *out = o->main;
     struct id_index ids;
     bool threads;
     uint32_t nthreads;
     int rc;
 
-    if (!out || !p || (p->n && !p->rows))
-        return -EINVAL;
-    if (!opts) {
-        vftr_logfile_opts_default(&dflt);
-        opts = &dflt;
-    }
     rc = id_index_init(&ids, p);
     if (rc)
         return rc;
@@ -656,7 +1078,7 @@ int vftr_logfile_print(FILE *out, const struct vftr_profile *p, const struct vft
             nthreads = 1;
     }
 
-    fprintf(out, "vftr profile log\n\n");
+    fprintf(out, p->nranks > 0 ? "vftr profile log over ranks\n\n" : "vftr profile log\n\n");
     if (run) {
         print_summary(out, p, run, nthreads);
         fputc('\n', out);
@@ -667,11 +1089,15 @@ int vftr_logfile_print(FILE *out, const struct vftr_profile *p, const struct vft
             goto out;
         fputc('\n', out);
     }
-    if (opts->show_grouped) {
-        rc = print_grouped(out, p, &ids, opts);
+    /* the min/max summary belongs to the profile; the name-grouped and the
+     * MPI table come next, as in Vftrace's logs */
+    static const int order[NSEC] = { SEC_MINMAX, SEC_GROUPED, SEC_MPI };
+    for (int k = 0; k < NSEC; k++) {
+        if (!section_present(order[k], p, opts))
+            continue;
+        rc = print_section(o, order[k], p, &ids, opts, threads);
         if (rc)
             goto out;
-        fputc('\n', out);
     }
     if (opts->show_stacklist) {
         rc = print_stacklist(out, p, &ids, threads);
@@ -687,9 +1113,29 @@ int vftr_logfile_print(FILE *out, const struct vftr_profile *p, const struct vft
         fputc('\n', out);
     }
     rc = ferror(out) ? -EIO : 0;
+    for (int k = 0; k < NSEC && rc == 0; k++)
+        if (o->sec[k] && ferror(o->sec[k]))
+            rc = -EIO;
 out:
     free(ids.by_id);
     return rc;
+}
+
+int vftr_logfile_print(FILE *out, const struct vftr_profile *p, const struct vftr_run_info *run,
+                       const struct vftr_logfile_opts *opts)
+{
+    struct vftr_logfile_opts dflt;
+    struct outs o = { .main = out };
+
+    if (!out || !p || (p->n && !p->rows) || (p->nmpi && !p->mpi))
+        return -EINVAL;
+    if (!opts) {
+        vftr_logfile_opts_default(&dflt);
+        opts = &dflt;
+    }
+    for (int k = 0; k < NSEC; k++)
+        o.sec[k] = out;
+    return print_log(&o, p, run, opts);
 }
 
 void vftr_logfile_opts_from_config(struct vftr_logfile_opts *opts, const struct vftr_config *cfg)
@@ -702,48 +1148,114 @@ void vftr_logfile_opts_from_config(struct vftr_logfile_opts *opts, const struct 
     opts->sort_ascending = cfg->profile_table_sort_table_ascending;
     opts->show_overhead = cfg->profile_table_show_overhead;
     opts->show_callpath = cfg->profile_table_show_callpath;
+    opts->show_imbalances = cfg->profile_table_show_calltime_imbalances;
+    opts->show_minmax = cfg->profile_table_show_minmax_summary;
+    opts->separate = cfg->profile_table_separate;
     opts->show_stacklist = cfg->stacklist_show_stacklist;
     opts->show_grouped = cfg->name_grouped_profile_table_show_table;
     opts->grouped_sort_column = cfg->name_grouped_profile_table_sort_table_column;
     opts->grouped_sort_ascending = cfg->name_grouped_profile_table_sort_table_ascending;
     opts->grouped_max_stack_ids = cfg->name_grouped_profile_table_max_stack_ids > 0 ?
         (unsigned)cfg->name_grouped_profile_table_max_stack_ids : 0;
+    opts->show_mpi = cfg->mpi_show_table;
+    opts->mpi_sort_column = cfg->mpi_sort_table_column;
+    opts->mpi_sort_ascending = cfg->mpi_sort_table_ascending;
+    opts->mpi_show_callpath = cfg->mpi_show_callpath;
     if (cfg->print_config)
         opts->config = cfg;
+}
+
+/* One output file: created or truncated; *regular tells whether it may be
+ * removed after a failure (a device or a pipe is not ours to unlink). */
+static FILE *open_out(const char *path, bool *regular, int *err)
+{
+    struct stat st;
+    FILE *out;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+    *regular = false;
+    if (fd < 0) {
+        *err = -errno;
+        return NULL;
+    }
+    *regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    out = fdopen(fd, "w");
+    if (!out) {
+        *err = -errno;
+        close(fd);
+    }
+    return out;
+}
+
+/* Closes out; the first error of the writes or the close wins over rc. */
+static int close_out(FILE *out, int rc)
+{
+    errno = 0;
+    if (fclose(out) != 0 && rc == 0)
+        rc = errno ? -errno : -EIO;
+    return rc;
 }
 
 int vftr_logfile_write(const char *path, const struct vftr_profile *p, const struct vftr_config *cfg,
                        const struct vftr_run_info *run)
 {
     struct vftr_logfile_opts opts;
-    struct stat st;
-    bool regular;
-    FILE *out;
-    int fd, rc;
+    struct outs o = { 0 };
+    char *sec_path[NSEC] = { NULL };
+    bool regular = false, sec_regular[NSEC] = { false };
+    const char *base;
+    size_t stem;
+    int rc = 0;
 
-    if (!path || !p)
+    if (!path || !p || (p->n && !p->rows) || (p->nmpi && !p->mpi))
         return -EINVAL;
     vftr_logfile_opts_from_config(&opts, cfg);
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -errno;
-    /* Only a regular file is removed after a failure: the path may name a
-     * device or a pipe that is not ours to unlink. */
-    regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    out = fdopen(fd, "w");
-    if (!out) {
-        rc = -errno;
-        close(fd);
-    } else {
+    base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    stem = strlen(path);
+    if (stem > 4 && strcmp(path + stem - 4, ".log") == 0)
+        stem -= 4;
+
+    o.main = open_out(path, &regular, &rc);
+    if (!o.main)
+        return rc;
+    for (int k = 0; k < NSEC; k++) {
+        o.sec[k] = o.main;
+        if (!opts.separate || !section_present(k, p, &opts) || rc)
+            continue;
+        if (asprintf(&sec_path[k], "%.*s_%s.log", (int)stem, path, sec_suffix[k]) < 0) {
+            sec_path[k] = NULL;
+            rc = -ENOMEM;
+            continue;
+        }
+        o.sec[k] = open_out(sec_path[k], &sec_regular[k], &rc);
+        if (!o.sec[k]) {
+            free(sec_path[k]);
+            sec_path[k] = NULL;
+            o.sec[k] = o.main;
+            continue;
+        }
+        o.name[k] = strrchr(sec_path[k], '/') ? strrchr(sec_path[k], '/') + 1 : sec_path[k];
+        fprintf(o.sec[k], "vftr profile log: %s of %s\n\n", sec_title[k], base);
+    }
+    if (rc == 0) {
         /* stdio keeps the errno of a failed write: report that (ENOSPC,
          * EFBIG...) rather than print's generic -EIO. */
         errno = 0;
-        rc = vftr_logfile_print(out, p, run, &opts);
+        rc = print_log(&o, p, run, &opts);
         if (rc == -EIO && errno)
             rc = -errno;
-        errno = 0;
-        if (fclose(out) != 0 && rc == 0)
-            rc = errno ? -errno : -EIO;
+    }
+    for (int k = 0; k < NSEC; k++) {
+        if (o.sec[k] != o.main) {
+            rc = close_out(o.sec[k], rc);
+        }
+    }
+    rc = close_out(o.main, rc);
+    for (int k = 0; k < NSEC; k++) {
+        if (rc && sec_path[k] && sec_regular[k])
+            unlink(sec_path[k]);
+        free(sec_path[k]);
     }
     if (rc && regular)
         unlink(path);

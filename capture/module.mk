@@ -49,13 +49,15 @@ $(CAPTURE_A): $(CAPTURE_OBJ)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # The static lib/vfd and lib/util archives are linked in (their objects are
-# -fPIC); the version script keeps their symbols local.
-$(CAPTURE_SO): $(CAPTURE_OBJ) $(CAPTURE_SO_OBJ) $(VFTR_VFD_A) $(VFTR_UTIL_A) capture/exports.map
+# -fPIC); the version script keeps their symbols local.  lib/model gives
+# the imbalance of the profile over ranks (capture/collate.c).
+$(CAPTURE_SO): $(CAPTURE_OBJ) $(CAPTURE_SO_OBJ) $(VFTR_MODEL_A) $(VFTR_VFD_A) $(VFTR_UTIL_A) \
+               capture/exports.map
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -shared $(LDFLAGS) -Wl,-soname,libvftrcapture.so.$(CAPTURE_SOVERSION) \
 		-Wl,--version-script=capture/exports.map -Wl,-z,defs -o $@ $(CAPTURE_OBJ) $(CAPTURE_SO_OBJ) \
-		$(VFTR_VFD_A) $(VFTR_UTIL_A) $(CAPTURE_LDLIBS)
+		$(VFTR_MODEL_A) $(VFTR_VFD_A) $(VFTR_UTIL_A) $(CAPTURE_LDLIBS)
 	$(Q)ln -sf libvftrcapture.so.$(CAPTURE_LIBVERSION) $(LIB)/libvftrcapture.so.$(CAPTURE_SOVERSION)
 	$(Q)ln -sf libvftrcapture.so.$(CAPTURE_SOVERSION) $(LIB)/libvftrcapture.so
 

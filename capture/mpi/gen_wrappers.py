@@ -55,9 +55,12 @@ def parse(path):
         name, params = fields[0], fields[1]
         actions = fields[2] if len(fields) > 2 else ""
         plist = [] if params in ("", "void") else [Param(p) for p in params.split(", ")]
-        f = {"name": name, "params": plist, "pre": [], "post": [], "fortran": True}
+        f = {"name": name, "params": plist, "pre": [], "post": [], "fortran": True,
+             "sync": None}
         for a in [a.strip() for a in actions.split(" ; ") if a.strip()]:
-            if a.startswith("pre:"):
+            if a.startswith("sync:"):
+                f["sync"] = a[5:]
+            elif a.startswith("pre:"):
                 f["pre"].append(a[4:])
             elif a.startswith("post:"):
                 f["post"].append(a[5:])
@@ -85,6 +88,8 @@ def c_wrapper(f):
             out.append("    MPI_Status vftr_sts_%s[VFTR_MPI_STACK];" % p.name)
             out.append("    MPI_Status *vftr_heap_%s = NULL;" % p.name)
     out.append("")
+    if f["sync"]:
+        out.append('    vftr_mpi_sync(VFTR_MPI_FN_%s, "%s_sync", %s);' % (name, name, f["sync"]))
     out.append("    vftr_mpi_begin(&vc, VFTR_MPI_FN_%s);" % name)
     for p in ps:
         if p.base == "MPI_Status" and not p.array:

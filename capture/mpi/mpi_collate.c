@@ -1,10 +1,15 @@
 /*
- * mpi_collate.c — <base>_all.log (mpi_collate.h).  Each rank turns its rows
- * into tab-separated text lines ("P function caller calls excl incl",
- * "M name calls msgs bytes seconds"), rank 0 gathers them (PMPI_Gather of
- * the lengths, PMPI_Gatherv of the text), sorts them by (kind, name,
- * caller, rank) and walks the groups.  Text keeps the exchange independent
- * of pointer sizes and of names' lengths.
+ * mpi_collate.c — <base>_all.log (mpi_collate.h).  Each rank turns its
+ * profile and its MPI statistics per call path into tab-separated text
+ * lines, a call path written as its function names from the root
+ * (capture/collate.h):
+ *     "R  run-seconds"
+ *     "P  path  calls  excl  incl  overhead"
+ *     "M  path  sends  recvs  sent-bytes  recv-bytes"
+ * rank 0 gathers them (PMPI_Gather of the lengths, PMPI_Gatherv of the
+ * text), turns them back into rows and hands them to capture, which merges
+ * and prints them like its own logs (vftr_ext_write_all_log).  Text keeps
+ * the exchange independent of pointer sizes and of names' lengths.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/profile.h"
+#include "collate.h"
+#include "logfile.h"
 #include "mpi_collate.h"
 #include "mpi_rt.h"
 
@@ -55,82 +61,126 @@ static VFTR_MPI_NI void text_add(struct text *t, const char *fmt, ...)
     }
 }
 
-/* Names travel in tab-separated lines: tabs and newlines in them (C++
- * signatures do not have any, but a region name might) become blanks. */
-static VFTR_MPI_NI void clean(char *dst, size_t cap, const char *src)
+/* Names travel in tab-separated lines, a path as names separated by
+ * VFTR_COLLATE_SEP: tabs, newlines and separators in a name (C++
+ * signatures have none, a region name might) become blanks. */
+static VFTR_MPI_NI void put_name(struct text *t, const char *name)
 {
+    char buf[512];
     size_t i;
 
-    for (i = 0; src[i] && i + 1 < cap; i++)
-        dst[i] = src[i] == '\t' || src[i] == '\n' ? ' ' : src[i];
-    dst[i] = '\0';
+    for (i = 0; name[i] && i + 1 < sizeof buf; i++)
+        buf[i] = name[i] == '\t' || name[i] == '\n' || name[i] == VFTR_COLLATE_SEP ? ' ' : name[i];
+    buf[i] = '\0';
+    text_add(t, "%s", buf);
+}
+
+/* Row indices of the ext profile by path id, for the parent walks. */
+static VFTR_MPI_NI int by_path_id(const void *a, const void *b, void *arg)
+{
+    const struct vftr_ext_row *rows = arg;
+    uint32_t x = rows[*(const size_t *)a].path_id, y = rows[*(const size_t *)b].path_id;
+
+    return (x > y) - (x < y);
+}
+
+static VFTR_MPI_NI size_t find_row(const struct vftr_ext_row *rows, const size_t *by_id, size_t n,
+                                   uint32_t id)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (rows[by_id[mid]].path_id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && rows[by_id[lo]].path_id == id ? by_id[lo] : SIZE_MAX;
+}
+
+/* The call path of row i, root first.  The walk is bounded by the number
+ * of rows (a damaged parent chain ends it). */
+static VFTR_MPI_NI void put_path(struct text *t, const struct vftr_ext_row *rows,
+                                 const size_t *by_id, size_t n, size_t i, size_t *stack)
+{
+    size_t depth = 0;
+
+    for (size_t r = i; r != SIZE_MAX && depth < n; r = find_row(rows, by_id, n, rows[r].parent_id))
+        stack[depth++] = r;
+    while (depth > 0) {
+        put_name(t, rows[stack[--depth]].function);
+        if (depth > 0)
+            text_add(t, "%c", VFTR_COLLATE_SEP);
+    }
 }
 
 static VFTR_MPI_NI void own_lines(struct text *t)
 {
-    struct vftr_ext_row *rows;
-    long n = vftr_ext_profile(&rows);
-    double tps = vftr_ext_ticks_per_second();
-    char f[512], c[512];
+    struct vftr_ext_row *rows = NULL;
+    struct vftr_mpi_row *mpi = NULL;
+    long n = vftr_ext_profile(&rows), nmpi = vftr_mpi_path_stats(NULL, 0);
+    size_t *by_id = NULL, *stack = NULL, nr = n > 0 ? (size_t)n : 0;
 
-    for (long i = 0; i < n; i++) {
-        clean(f, sizeof f, rows[i].function);
-        clean(c, sizeof c, rows[i].caller);
-        text_add(t, "P\t%s\t%s\t%llu\t%.9g\t%.9g\n", f, c, (unsigned long long)rows[i].calls,
-                 rows[i].excl, rows[i].incl);
+    text_add(t, "R\t%.17g\n", vftr_ext_run_time());
+    if (nmpi > 0 && (mpi = calloc((size_t)nmpi, sizeof *mpi)) != NULL)
+        nmpi = vftr_mpi_path_stats(mpi, (size_t)nmpi);
+    else
+        nmpi = 0;
+    by_id = malloc((nr ? nr : 1) * sizeof *by_id);
+    stack = malloc((nr ? nr : 1) * sizeof *stack);
+    if (by_id == NULL || stack == NULL) {
+        t->failed = 1;
+        goto out;
     }
+    for (size_t i = 0; i < nr; i++)
+        by_id[i] = i;
+    qsort_r(by_id, nr, sizeof *by_id, by_path_id, rows);
+    for (size_t i = 0; i < nr; i++) {
+        text_add(t, "P\t");
+        put_path(t, rows, by_id, nr, i, stack);
+        text_add(t, "\t%llu\t%.17g\t%.17g\t%.17g\n", (unsigned long long)rows[i].calls,
+                 rows[i].excl, rows[i].incl, rows[i].overhead);
+    }
+    for (long k = 0; k < nmpi; k++) {
+        size_t i = find_row(rows, by_id, nr, mpi[k].callpath_id);
+
+        if (i == SIZE_MAX)
+            continue;   /* not in the profile: nothing names it */
+        text_add(t, "M\t");
+        put_path(t, rows, by_id, nr, i, stack);
+        text_add(t, "\t%llu\t%llu\t%llu\t%llu\n", (unsigned long long)mpi[k].sends,
+                 (unsigned long long)mpi[k].recvs, (unsigned long long)mpi[k].sent_bytes,
+                 (unsigned long long)mpi[k].recv_bytes);
+    }
+out:
     if (n >= 0)
         vftr_ext_profile_free(rows);
-    for (int fn = 0; fn < VFTR_MPI_FN_COUNT; fn++) {
-        uint64_t calls, ticks, msgs, bytes;
-
-        if (vftr_mpi_stats(fn, &calls, &ticks, &msgs, &bytes) == 0 && calls > 0)
-            text_add(t, "M\t%s\t-\t%llu\t%llu\t%llu\t%.9g\n", vftr_mpi_fn_names[fn],
-                     (unsigned long long)calls, (unsigned long long)msgs,
-                     (unsigned long long)bytes, tps > 0 ? (double)ticks / tps : 0.0);
-    }
+    free(mpi);
+    free(by_id);
+    free(stack);
 }
 
-struct line {
-    char kind;
-    const char *name, *caller;
-    int rank;
-    unsigned long long calls, msgs, bytes;
-    double excl, seconds;
-};
-
-static VFTR_MPI_NI int line_cmp(const void *a, const void *b)
-{
-    const struct line *x = a, *y = b;
-    int d;
-
-    if (x->kind != y->kind)
-        return x->kind - y->kind;
-    if ((d = strcmp(x->name, y->name)) != 0)
-        return d;
-    if ((d = strcmp(x->caller, y->caller)) != 0)
-        return d;
-    return x->rank - y->rank;
-}
-
-/* Splits the gathered text in place into lines; returns their number. */
+/* Splits the gathered text in place into rows for the collation; the run
+ * times go to run_times[rank].  Returns the number of rows. */
 static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, int size,
-                                struct line **out)
+                                struct vftr_collate_in **out, double *run_times)
 {
     size_t n = 0, cap = 0;
-    struct line *v = NULL;
+    struct vftr_collate_in *v = NULL;
 
     for (int r = 0; r < size; r++) {
         char *p = all + displs[r], *end = p + lens[r];
 
         while (p < end) {
-            char *nl = memchr(p, '\n', (size_t)(end - p)), *fld[8];
+            char *nl = memchr(p, '\n', (size_t)(end - p)), *fld[9];
             int k = 0;
 
             if (nl == NULL)
                 break;
             *nl = '\0';
-            for (char *q = p; k < 8; k++) {
+            for (char *q = p; k < 9; k++) {
                 fld[k] = q;
                 q = strchr(q, '\t');
                 if (q == NULL) {
@@ -139,102 +189,41 @@ static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, i
                 }
                 *q++ = '\0';
             }
+            p = nl + 1;
+            if (fld[0][0] == 'R' && k >= 2) {
+                run_times[r] = strtod(fld[1], NULL);
+                continue;
+            }
             if (n == cap) {
-                struct line *w = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof *v);
+                struct vftr_collate_in *w = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof *v);
                 if (w == NULL)
                     break;
                 v = w;
             }
-            struct line *l = &v[n];
+            struct vftr_collate_in *l = &v[n];
             memset(l, 0, sizeof *l);
             l->rank = r;
             if (fld[0][0] == 'P' && k >= 6) {
-                l->kind = 'P';
-                l->name = fld[1];
-                l->caller = fld[2];
-                l->calls = strtoull(fld[3], NULL, 10);
-                l->excl = strtod(fld[4], NULL);
+                l->kind = VFTR_COLLATE_PROFILE;
+                l->path = fld[1];
+                l->calls = strtoull(fld[2], NULL, 10);
+                l->excl = strtod(fld[3], NULL);
+                l->incl = strtod(fld[4], NULL);
+                l->overhead = strtod(fld[5], NULL);
                 n++;
-            } else if (fld[0][0] == 'M' && k >= 7) {
-                l->kind = 'M';
-                l->name = fld[1];
-                l->caller = "";
-                l->calls = strtoull(fld[3], NULL, 10);
-                l->msgs = strtoull(fld[4], NULL, 10);
-                l->bytes = strtoull(fld[5], NULL, 10);
-                l->seconds = strtod(fld[6], NULL);
+            } else if (fld[0][0] == 'M' && k >= 6) {
+                l->kind = VFTR_COLLATE_MPI;
+                l->path = fld[1];
+                l->sends = strtoull(fld[2], NULL, 10);
+                l->recvs = strtoull(fld[3], NULL, 10);
+                l->sent_bytes = strtoull(fld[4], NULL, 10);
+                l->recv_bytes = strtoull(fld[5], NULL, 10);
                 n++;
             }
-            p = nl + 1;
         }
     }
     *out = v;
     return n;
-}
-
-static VFTR_MPI_NI void write_log(FILE *f, struct line *v, size_t n, int size)
-{
-    uint8_t id[16];
-
-    vftr_ext_get_run_id(id);
-    fprintf(f, "vftr collated profile: %d ranks, run id ", size);
-    for (int i = 0; i < 16; i++)
-        fprintf(f, "%02x", id[i]);
-    fprintf(f, "\n\nProfile over ranks (exclusive seconds; min, avg and max over the ranks that"
-               " called the function from that caller)\n");
-    fprintf(f, "%12s %6s %12s %12s %12s %7s  %-32s %s\n", "Calls", "Ranks", "Min", "Avg", "Max",
-            "Imbal%", "Function", "Caller");
-    for (size_t i = 0, j; i < n; i = j) {
-        unsigned long long calls = 0;
-        double mn = 0, mx = 0, sum = 0;
-        int ranks = 0;
-
-        for (j = i; j < n && v[j].kind == v[i].kind && strcmp(v[j].name, v[i].name) == 0
-                    && strcmp(v[j].caller, v[i].caller) == 0; j++) {
-            double excl = v[j].excl;
-
-            if (v[j].kind != 'P')
-                continue;
-            calls += v[j].calls;
-            /* one row per thread: a rank's rows are adjacent, summed first */
-            while (j + 1 < n && v[j + 1].kind == 'P' && v[j + 1].rank == v[j].rank
-                   && strcmp(v[j + 1].name, v[j].name) == 0
-                   && strcmp(v[j + 1].caller, v[j].caller) == 0) {
-                j++;
-                calls += v[j].calls;
-                excl += v[j].excl;
-            }
-            if (ranks == 0 || excl < mn)
-                mn = excl;
-            if (ranks == 0 || excl > mx)
-                mx = excl;
-            sum += excl;
-            ranks++;
-        }
-        if (v[i].kind != 'P')
-            continue;
-        double avg = ranks ? sum / ranks : 0;
-        fprintf(f, "%12llu %6d %12.6f %12.6f %12.6f %7.2f  %-32s %s\n", calls, ranks, mn, avg, mx,
-                100.0 * vftr_imbalance(mx, avg), v[i].name, v[i].caller[0] ? v[i].caller : "-");
-    }
-    fprintf(f, "\nMPI over ranks (summed; messages and bytes completed by the function)\n");
-    fprintf(f, "%-26s %12s %12s %16s %12s %12s\n", "Function", "Calls", "Messages", "Bytes",
-            "Time(s)", "MB/s");
-    for (size_t i = 0, j; i < n; i = j) {
-        unsigned long long calls = 0, msgs = 0, bytes = 0;
-        double sec = 0;
-
-        for (j = i; j < n && v[j].kind == v[i].kind && strcmp(v[j].name, v[i].name) == 0; j++) {
-            calls += v[j].calls;
-            msgs += v[j].msgs;
-            bytes += v[j].bytes;
-            sec += v[j].seconds;
-        }
-        if (v[i].kind != 'M')
-            continue;
-        fprintf(f, "%-26s %12llu %12llu %16llu %12.6f %12.3f\n", v[i].name, calls, msgs, bytes,
-                sec, sec > 0 ? (double)bytes / sec / 1e6 : 0.0);
-    }
 }
 
 VFTR_MPI_NI void vftr_mpi_collate(MPI_Comm comm, int rank, int size)
@@ -273,18 +262,16 @@ VFTR_MPI_NI void vftr_mpi_collate(MPI_Comm comm, int rank, int size)
     }
     PMPI_Gatherv(t.s ? t.s : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm);
     if (rank == 0 && all && vftr_mpi_is_active()) {
-        char path[4096];
-        struct line *v = NULL;
-        size_t n = parse(all, lens, displs, size, &v);
-        FILE *f;
+        struct vftr_collate_in *v = NULL;
+        double *run_times = calloc((size_t)size, sizeof *run_times);
+        size_t n = run_times ? parse(all, lens, displs, size, &v, run_times) : 0;
+        int rc = run_times ? vftr_ext_write_all_log(v, n, size, run_times) : -ENOMEM;
 
-        qsort(v, n, sizeof *v, line_cmp);
-        snprintf(path, sizeof path, "%s/%s_all.log", vftr_ext_outdir(), vftr_ext_basename());
-        if ((f = fopen(path, "w")) != NULL) {
-            write_log(f, v, n, size);
-            fclose(f);
-        }
+        if (rc < 0 && rc != -EAGAIN)
+            fprintf(stderr, "vftr: rank 0: cannot write %s/%s_all.log: %s\n", vftr_ext_outdir(),
+                    vftr_ext_basename(), strerror(-rc));
         free(v);
+        free(run_times);
     }
     free(t.s);
     free(lens);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "logfile.h"
 #include "mpi_collate.h"
 #include "mpi_rt.h"
 #include "vftr.h"
@@ -49,6 +50,9 @@ static int world_rank = -1, world_size;
 /* mpi.log_messages and mpi.only_for_ranks of the configuration: whether
  * this rank writes message and collective records (set at MPI_Init). */
 static atomic_int log_records = 1;
+/* mpi.show_sync_time (set at MPI_Init), and the functions "<name>_sync". */
+static atomic_int sync_time;
+static void *_Atomic sync_handles[VFTR_MPI_FN_COUNT];
 static MPI_Comm priv_comm = MPI_COMM_NULL;   /* PMPI_Comm_dup of world */
 static atomic_uint_fast32_t comm_counter;    /* ids this rank has handed out */
 
@@ -57,16 +61,33 @@ static atomic_uint_fast32_t comm_counter;    /* ids this rank has handed out */
 /* Per-thread counters: the owner adds with relaxed load + store (no locked
  * instruction on the hot path), the collation reads them all at
  * MPI_Finalize.  A thread's block lives until the process ends (its counts
- * must survive the thread). */
+ * must survive the thread).
+ *
+ * Per function (fn) for live queries from capture's control thread, hence
+ * atomic.  Per call path, the messages of the calls that moved data, for
+ * the MPI tables of the logs (their calls and times are the profile's):
+ * paths is an open-addressing table keyed by the call path id, which is
+ * unique in the process, so no two threads share a key; read only at
+ * MPI_Finalize and exit, when the program's threads make no more MPI
+ * calls. */
 struct fn_stat {
     atomic_uint_fast64_t calls, ticks, msgs, bytes;
 };
+struct path_stat {
+    uint32_t path;              /* 0: free slot */
+    uint64_t sends, recvs, sent_bytes, recv_bytes;
+};
 struct stat_block {
     struct fn_stat fn[VFTR_MPI_FN_COUNT];
+    struct path_stat *paths;    /* cap slots, a power of two, at most half full */
+    uint32_t npaths, cap;
     struct stat_block *next;
 };
 static struct stat_block *_Atomic stat_blocks;
 static __thread struct stat_block *my_stats __attribute__((tls_model("initial-exec")));
+/* The entry of the thread's last call: a loop calls one MPI function from
+ * one place over and over, and this spares it the table probe. */
+static __thread struct path_stat *my_last_path __attribute__((tls_model("initial-exec")));
 
 static inline VFTR_MPI_NI void bump(atomic_uint_fast64_t *x, uint64_t v)
 {
@@ -74,10 +95,49 @@ static inline VFTR_MPI_NI void bump(atomic_uint_fast64_t *x, uint64_t v)
                           memory_order_relaxed);
 }
 
-VFTR_MPI_NI void vftr_mpi_count(const struct vftr_mpi_call *c, uint64_t t1)
+static inline VFTR_MPI_NI size_t path_slot(uint32_t path, uint32_t cap)
+{
+    return (size_t)((path * 2654435761u) & (cap - 1));
+}
+
+/* The entry of path in b's table, made if new; NULL when memory is short
+ * (that call then goes uncounted per path). */
+static VFTR_MPI_NI struct path_stat *path_entry(struct stat_block *b, uint32_t path)
+{
+    size_t i;
+
+    if (2 * (b->npaths + 1) > b->cap) {
+        uint32_t cap = b->cap ? 2 * b->cap : 64;
+        struct path_stat *t = calloc(cap, sizeof *t);
+
+        if (t == NULL)
+            return NULL;
+        for (uint32_t k = 0; k < b->cap; k++) {
+            if (b->paths[k].path == 0)
+                continue;
+            for (i = path_slot(b->paths[k].path, cap); t[i].path; i = (i + 1) & (cap - 1))
+                ;
+            t[i] = b->paths[k];
+        }
+        free(b->paths);
+        b->paths = t;
+        b->cap = cap;
+    }
+    for (i = path_slot(path, b->cap); b->paths[i].path && b->paths[i].path != path;
+         i = (i + 1) & (b->cap - 1))
+        ;
+    if (b->paths[i].path == 0) {
+        b->paths[i].path = path;
+        b->npaths++;
+    }
+    return &b->paths[i];
+}
+
+VFTR_MPI_NI void vftr_mpi_count(const struct vftr_mpi_call *c, uint64_t t1, uint32_t path)
 {
     struct stat_block *b = my_stats;
     struct fn_stat *s;
+    struct path_stat *ps;
 
     if (b == NULL) {
         if ((b = calloc(1, sizeof *b)) == NULL)
@@ -90,10 +150,42 @@ VFTR_MPI_NI void vftr_mpi_count(const struct vftr_mpi_call *c, uint64_t t1)
     s = &b->fn[c->fn];
     bump(&s->calls, 1);
     bump(&s->ticks, t1 - c->t0);
-    if (c->msgs || c->bytes) {
+    if (c->msgs || c->sent_bytes || c->recv_bytes) {
         bump(&s->msgs, c->msgs);
-        bump(&s->bytes, c->bytes);
+        bump(&s->bytes, c->sent_bytes + c->recv_bytes);
     }
+    if (path == 0)
+        return;
+    ps = my_last_path;
+    if (ps == NULL || ps->path != path) {
+        /* a new entry may move the table: the cache is set again here */
+        if ((ps = path_entry(b, path)) == NULL)
+            return;
+        my_last_path = ps;
+    }
+    ps->sends += c->sends;
+    ps->recvs += c->recvs;
+    ps->sent_bytes += c->sent_bytes;
+    ps->recv_bytes += c->recv_bytes;
+}
+
+VFTR_MPI_NI long vftr_mpi_path_stats(struct vftr_mpi_row *rows, size_t max)
+{
+    size_t n = 0;
+
+    for (struct stat_block *b = atomic_load(&stat_blocks); b; b = b->next)
+        for (uint32_t k = 0; k < b->cap; k++) {
+            const struct path_stat *ps = &b->paths[k];
+
+            if (ps->path == 0)
+                continue;
+            if (n < max)
+                rows[n] = (struct vftr_mpi_row){
+                    .callpath_id = ps->path, .sends = ps->sends, .recvs = ps->recvs,
+                    .sent_bytes = ps->sent_bytes, .recv_bytes = ps->recv_bytes };
+            n++;
+        }
+    return (long)n;
 }
 
 VFTR_MPI_NI int vftr_mpi_stats(int fn, uint64_t *calls, uint64_t *ticks, uint64_t *msgs,
@@ -132,6 +224,31 @@ static VFTR_MPI_NI long live_stats(struct vftr_ext_mpi_row *rows, size_t max)
         n++;
     }
     return (long)n;
+}
+
+/* ------------------------------------------------------- sync time */
+
+/* Vftrace's estimate of the time a rank waits for the others at a
+ * collective: a barrier on the collective's communicator just before it,
+ * recorded as a function of its own.  Every member calls the collective, so
+ * every member calls the barrier at the same place of its sequence of
+ * collectives on comm. */
+VFTR_MPI_NI void vftr_mpi_sync(int fn, const char *sync_name, MPI_Comm comm)
+{
+    void *h;
+
+    if (!atomic_load_explicit(&sync_time, memory_order_relaxed) || !vftr_mpi_is_active()
+        || atomic_load_explicit(&vftr_mpi_paused, memory_order_relaxed))
+        return;
+    h = atomic_load_explicit(&sync_handles[fn], memory_order_acquire);
+    if (h == NULL) {
+        if ((h = vftr_ext_function(sync_name)) == NULL)
+            return;
+        atomic_store_explicit(&sync_handles[fn], h, memory_order_release);
+    }
+    (void)vftr_ext_enter_fn(h);
+    PMPI_Barrier(comm);
+    (void)vftr_ext_exit_fn_rec(h, 0, NULL);
 }
 
 /* ---------------------------------------------------- communicators */
@@ -409,7 +526,13 @@ static VFTR_MPI_NI void put_msg(struct vftr_mpi_call *c, uint32_t kind, int32_t 
     size_t len;
 
     c->msgs++;
-    c->bytes += bytes;
+    if (kind == VFTR_VFD_MPI_SEND) {
+        c->sends++;
+        c->sent_bytes += bytes;
+    } else {
+        c->recvs++;
+        c->recv_bytes += bytes;
+    }
     if (!c->on || !atomic_load_explicit(&log_records, memory_order_relaxed))
         return;
     if (c->pend_kind == 0) {   /* goes out with the call's exit */
@@ -435,7 +558,11 @@ static VFTR_MPI_NI void put_coll(struct vftr_mpi_call *c, uint32_t op, const str
     uint64_t now;
     size_t len;
 
-    c->bytes += sent + received;
+    /* one message each way the collective moved data (logfile.h) */
+    c->sends += sent > 0;
+    c->recvs += received > 0;
+    c->sent_bytes += sent;
+    c->recv_bytes += received;
     if (!c->on || !atomic_load_explicit(&log_records, memory_order_relaxed))
         return;
     if (c->pend_kind == 0) {   /* goes out with the call's exit */
@@ -1004,13 +1131,16 @@ VFTR_MPI_NI void vftr_mpi_after_init(struct vftr_mpi_call *c)
     (void)c;
     PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    if ((cfg = vftr_ext_config()) != NULL)
+    if ((cfg = vftr_ext_config()) != NULL) {
         atomic_store(&log_records, cfg->mpi_log_messages
                                        && vftr_rangelist_contains(&cfg->mpi_only_for_ranks,
                                                                   world_rank));
+        atomic_store(&sync_time, cfg->mpi_show_sync_time);
+    }
     PMPI_Comm_dup(MPI_COMM_WORLD, &priv_comm);
     (void)vftr_ext_set_rank(world_rank, world_size);
     vftr_ext_register_mpi_stats(live_stats);
+    vftr_ext_register_mpi_paths(vftr_mpi_path_stats);
     world_info.comm = MPI_COMM_WORLD;
     world_info.size = world_size;
     world_info.live = 1;

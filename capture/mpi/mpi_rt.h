@@ -4,9 +4,12 @@
  * from mpi_functions.def) call around each PMPI call.  Internal to the MPI
  * library; nothing here is exported except the MPI_* / mpi_*_ wrappers.
  *
- * A wrapper: vftr_mpi_begin() (ENTER of the MPI function, start time),
- * the table's pre actions, PMPI_X, the post actions (the records below),
- * vftr_mpi_end() (EXIT, per-function statistics for the collated log).
+ * A wrapper: for a blocking collective with mpi.show_sync_time,
+ * vftr_mpi_sync() (a barrier recorded as <collective>_sync); then
+ * vftr_mpi_begin() (ENTER of the MPI function, start time), the table's pre
+ * actions, PMPI_X, the post actions (the records below), vftr_mpi_end()
+ * (EXIT; statistics per function for live queries and per call path for
+ * the MPI tables of the logs).
  *
  * What is recorded (lib/vfd/vftr_vfd_ext.h has the formats):
  *  - every message once per side when it completes: blocking calls at
@@ -82,7 +85,9 @@ struct vftr_mpi_call {
     int nsave;                  /* requests saved by vftr_mpi_save() */
     struct vftr_mpi_saved *saved;   /* save_buf or malloc'ed */
     struct vftr_mpi_saved save_buf[VFTR_MPI_STACK];
-    uint64_t msgs, bytes;       /* messages and bytes the call completed */
+    uint64_t msgs;              /* point-to-point messages the call completed */
+    uint64_t sends, recvs;      /* messages, a collective one each way it moved data */
+    uint64_t sent_bytes, recv_bytes;
     /* the call's first record, written with its exit (vftr_ext_exit_fn_rec);
      * later ones go out at once */
     uint32_t pend_kind;         /* 0: none */
@@ -106,8 +111,21 @@ static inline VFTR_MPI_NI int vftr_mpi_is_active(void)
     return on >= 0 ? on : vftr_mpi_active_init();
 }
 
-/* Per-function statistics for the MPI table of <base>_all.log. */
-void vftr_mpi_count(const struct vftr_mpi_call *c, uint64_t t1);
+/* Statistics of a finished call: per function (live queries) and, when
+ * path is not 0, its messages per call path (the MPI tables of the logs). */
+void vftr_mpi_count(const struct vftr_mpi_call *c, uint64_t t1, uint32_t path);
+
+/* The per-path statistics as struct vftr_mpi_row (logfile.h): stores up to
+ * max rows and returns how many there are (ext.h's vftr_ext_mpi_paths_fn).
+ * To be called when no thread makes MPI calls (MPI_Finalize, exit). */
+struct vftr_mpi_row;
+long vftr_mpi_path_stats(struct vftr_mpi_row *rows, size_t max);
+
+/* mpi.show_sync_time: before blocking collective fn (named name, which
+ * lives as long as the process), a PMPI_Barrier on comm recorded as a call
+ * of a function "<name>_sync"; nothing when the key is off, capture does
+ * not record or MPI_Pcontrol(0) paused it. */
+void vftr_mpi_sync(int fn, const char *sync_name, MPI_Comm comm);
 
 /* capture's handle of MPI function fn (vftr_ext_function), made on its
  * first call; NULL while capture is off */
@@ -126,7 +144,7 @@ static inline VFTR_MPI_NI void vftr_mpi_begin(struct vftr_mpi_call *c, int fn)
     c->fn = fn;
     c->nsave = 0;
     c->saved = c->save_buf;
-    c->msgs = c->bytes = 0;
+    c->msgs = c->sends = c->recvs = c->sent_bytes = c->recv_bytes = 0;
     c->pend_kind = 0;
     c->tables = vftr_mpi_is_active();
     c->counting = c->tables && !atomic_load_explicit(&vftr_mpi_paused, memory_order_relaxed);
@@ -141,10 +159,14 @@ static inline VFTR_MPI_NI void vftr_mpi_end(struct vftr_mpi_call *c)
     if (c->nsave)
         vftr_mpi_restore(c);
     if (c->counting) {
-        uint64_t t1 = vftr_ext_exit_fn_rec(vftr_mpi_fn_handle(c->fn), c->pend_kind,
+        void *h = vftr_mpi_fn_handle(c->fn);
+        /* the call path of a call that moved data, asked before the exit
+         * closes its frame (calls and time per path are in the profile) */
+        uint32_t path = c->sends || c->recvs ? vftr_ext_current_path(h) : 0;
+        uint64_t t1 = vftr_ext_exit_fn_rec(h, c->pend_kind,
                                            c->pend_kind ? (const void *)&c->pend : NULL);
 
-        vftr_mpi_count(c, t1);
+        vftr_mpi_count(c, t1, path);
     }
     if (c->saved != c->save_buf)
         free(c->saved);

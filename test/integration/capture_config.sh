@@ -74,6 +74,16 @@ check "misspelt top-level key: suggestion" \
 out=$("$TOOL" --check --strict "$tmp/typo.json" 2>/dev/null); rc=$?
 check "--strict: warnings make the file invalid" "1 $tmp/typo.json: invalid (0 errors, 2 warnings)" "$rc $out"
 
+# ------------------------------------- Vftrace sections vftr does not have
+printf '{\n  "papi": { "show_tables": true },\n  "hwprof": {}\n}\n' >"$tmp/papi.json"
+out=$("$TOOL" --check "$tmp/papi.json" 2>"$tmp/err"); rc=$?
+check "a Vftrace section vftr lacks is a warning: exit 0" "0 $tmp/papi.json: valid, 2 warnings" \
+    "$rc $out"
+check "a Vftrace section vftr lacks: \"not supported by vftr\", not a misspelling" \
+    "vftr-config: warning: $tmp/papi.json: line 2, column 3: \"papi\": hardware counter profiling (PAPI) is not supported by vftr; the section is ignored" \
+    "$(sed -n 1p "$tmp/err")"
+check "no \"did you mean\" for a Vftrace section" 0 "$(grep -c 'did you mean' "$tmp/err")"
+
 # ------------------------------------------------------------- bad files
 printf '{\n  "off": false,\n  "sampling": { "active": tru }\n}\n' >"$tmp/syntax.json"
 out=$("$TOOL" --check "$tmp/syntax.json" 2>"$tmp/err"); rc=$?

@@ -9,9 +9,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 require "$CAPDIR/cap_fib" "$CAPDIR/cap_filter"
 
 # ---- size cap: 1 MiB for fib(27) (635621 calls, 1.27 M events, several
-# MiB of trace), with 1 MiB thread buffers so that chunks come before the cap
+# MiB of trace); the thread buffers (256 KiB) fill several chunks before
+# the cap
 d=$cap_tmp/cap
-VFTR_TRACE_MAX_SIZE="1 MiB" VFTR_SAMPLING_OUTBUFFER_SIZE=1 vrun "$d" "$CAPDIR/cap_fib" 27
+VFTR_TRACE_MAX_SIZE="1 MiB" vrun "$d" "$CAPDIR/cap_fib" 27
 check "size cap: exit status" 0 "$(cat "$d/.rc")"
 check "size cap: one message on stderr" 1 "$(vftr_lines "$d")"
 check "size cap: the message names the cap" 1 "$(grep -ciE 'cap|max_size' "$d/.stderr")"
@@ -35,8 +36,8 @@ else
     fail "size cap: no profile log"
 fi
 
-# ---- a cap smaller than one thread buffer (64 KiB against the default
-# 1 MiB buffer of 64 Ki events): what fits goes in, then tracing stops
+# ---- a cap smaller than one thread buffer (64 KiB against the 256 KiB
+# buffer): what fits goes in, then tracing stops
 d=$cap_tmp/smallcap
 VFTR_TRACE_MAX_SIZE="64 KiB" vrun "$d" "$CAPDIR/cap_fib" 27
 check "small cap: exit status" 0 "$(cat "$d/.rc")"

@@ -35,7 +35,7 @@ if [ -f "$log" ]; then
     pass "p2p: rank 0 wrote mpi_p2p_all.log"
     # 4 ranks x (ring + MPI_PROC_NULL) + 3 wildcard sends; the paused ring not
     check "p2p: _all.log MPI_Send calls over 4 ranks, none while paused" 11 \
-        "$(awk '$1 == "MPI_Send" && NF == 6 { print $2 }' "$log")"
+        "$(tsv "$log" "Profile over" | tsum Calls Function MPI_Send)"
 else
     fail "p2p: no mpi_p2p_all.log"
 fi

@@ -154,3 +154,26 @@ matching() {
     done
     check "$what: every communicator used is defined with its members" 0 "$undefined"
 }
+
+# tsv LOG TITLE: the table of a vftr log whose title line starts with TITLE
+# (the first such): its header, then its rows, cells separated by tabs.
+# Columns are two blanks apart in a log and no cell holds two blanks.
+tsv() {
+    awk -v t="$2" '
+        function out(s) { sub(/^ +/, "", s); gsub(/  +/, "\t", s); print s }
+        !on && index($0, t) == 1 { on = 1; next }
+        on == 1 && /^-/ { on = 2; out(hdr); next }
+        on == 1 && NF { hdr = $0; next }
+        on == 2 && !NF { exit }
+        on == 2 { out($0) }' "$1"
+}
+
+# tsum COLUMN [FILTER-COLUMN VALUE]: sum of COLUMN over the rows of a tsv
+# table on stdin (those whose FILTER-COLUMN is VALUE)
+tsum() {
+    awk -F'\t' -v c="$1" -v fc="${2:-}" -v fv="${3:-}" '
+        NR == 1 { for (i = 1; i <= NF; i++) if (!($i in col)) col[$i] = i; next }
+        fc == "" || $col[fc] == fv { s += $col[c] }
+        END { printf "%.0f\n", s }'
+}
+

@@ -110,6 +110,12 @@ static const char *ranks(const struct vftr_rangelist *r)
     return buf;
 }
 
+/* The warning of sampling.outbuffer_size = 16 on line 37 of all_keys.json. */
+#define NO_EFFECT_16                                                                    \
+    DATA "all_keys.json: line 37: sampling.outbuffer_size = 16 changes nothing in vftr: " \
+    "each thread's trace buffer is 256 KiB, below any value of this key, which only "     \
+    "bounds the tuning variable VFTR_BUFFER_KIB"
+
 /* --------------------------------------------------------------- defaults */
 
 static void assert_defaults(const struct vftr_config *c)
@@ -125,10 +131,10 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_int_eq(c->clock, VFTR_CLOCK_TSC);
 
     ck_assert(c->profile_table_show_table);
-    ck_assert(!c->profile_table_show_calltime_imbalances);
+    ck_assert(c->profile_table_show_calltime_imbalances);     /* Vftrace: false */
     ck_assert(!c->profile_table_show_callpath);
     ck_assert(!c->profile_table_show_overhead);
-    ck_assert(!c->profile_table_show_minmax_summary);
+    ck_assert(c->profile_table_show_minmax_summary);          /* Vftrace: false */
     ck_assert(!c->profile_table_separate);
     ck_assert_int_eq(c->profile_table_sort_table_column, VFTR_SORT_TIME_EXCL);
     ck_assert(!c->profile_table_sort_table_ascending);
@@ -264,9 +270,13 @@ START_TEST(every_key_parsed_from_a_file)
     free(text);
 
     /* "off": true in the file: the user switched capture off, which is not
-     * an error, and the path is not checked. */
+     * an error, and the path is not checked.  The one message: a buffer
+     * size that changes nothing in vftr. */
     ck_assert_int_eq(vftr_config_load(&c, DATA "all_keys.json", no_env, collect, &m), 0);
-    ck_assert_int_eq(m.n, 0);
+    ck_assert_int_eq(m.n, 1);
+    ck_assert_str_eq(m.text[0], NO_EFFECT_16);
+    ck_assert_int_eq(m.severity[0], VFTR_CONFIG_WARNING);
+    msgs_free(&m);
     ck_assert(c.off);
     ck_assert_str_eq(c.output_directory, "/tmp/vftr out");
     ck_assert_str_eq(c.outfile_basename, "myrun");
@@ -280,10 +290,10 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_int_eq(c.clock, VFTR_CLOCK_MONOTONIC);
 
     ck_assert(!c.profile_table_show_table);
-    ck_assert(c.profile_table_show_calltime_imbalances);
+    ck_assert(!c.profile_table_show_calltime_imbalances);
     ck_assert(c.profile_table_show_callpath);
     ck_assert(c.profile_table_show_overhead);
-    ck_assert(c.profile_table_show_minmax_summary);
+    ck_assert(!c.profile_table_show_minmax_summary);
     ck_assert(c.profile_table_separate);
     ck_assert_int_eq(c.profile_table_sort_table_column, VFTR_SORT_CALLS);
     ck_assert(c.profile_table_sort_table_ascending);
@@ -330,7 +340,10 @@ START_TEST(printed_config_parses_back)
     char path[] = "/tmp/vftr_cfg_XXXXXX";
     int fd;
 
-    ck_assert_int_eq(vftr_config_load(&a, DATA "all_keys.json", no_env, NULL, NULL), 0);
+    struct msgs m = { 0 };
+
+    /* (the files' messages, the outbuffer_size warning, are not the point) */
+    ck_assert_int_eq(vftr_config_load(&a, DATA "all_keys.json", no_env, collect, &m), 0);
     got = printed(&a);
     ck_assert_str_eq(got, want);
 
@@ -338,7 +351,8 @@ START_TEST(printed_config_parses_back)
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, got, strlen(got)), (ssize_t)strlen(got));
     close(fd);
-    ck_assert_int_eq(vftr_config_load(&b, path, no_env, NULL, NULL), 0);
+    ck_assert_int_eq(vftr_config_load(&b, path, no_env, collect, &m), 0);
+    msgs_free(&m);
     again = printed(&b);
     ck_assert_str_eq(again, got);
     unlink(path);
@@ -366,6 +380,91 @@ START_TEST(vftrace_file_works_unchanged)
     ck_assert_ptr_null(c.sampling_precise_functions);
     ck_assert_uint_eq(c.trace_max_size, 1073741824u);   /* vftr's own keys: defaults */
     vftr_config_release(&c);
+}
+END_TEST
+
+/* sampling.outbuffer_size has no effect in vftr (the buffers are smaller
+ * than its least value): a value other than the default gets a warning
+ * naming its source, the default none; the value is kept (it still bounds
+ * VFTR_BUFFER_KIB, the tuning variable). */
+START_TEST(key_without_effect_is_reported)
+{
+    struct vftr_config c;
+    struct msgs m = { 0 };
+    const char *dflt[] = { "VFTR_SAMPLING_OUTBUFFER_SIZE=8", NULL };
+    const char *four[] = { "VFTR_SAMPLING_OUTBUFFER_SIZE=4", NULL };
+
+    ck_assert_int_eq(vftr_config_load(&c, NULL, ENVP(dflt), collect, &m), 0);
+    ck_assert_int_eq(m.n, 0);
+    vftr_config_release(&c);
+    ck_assert_int_eq(vftr_config_load(&c, NULL, ENVP(four), collect, &m), 0);
+    ck_assert_int_eq(m.n, 1);
+    ck_assert_int_eq(m.severity[0], VFTR_CONFIG_WARNING);
+    ck_assert_str_eq(m.text[0], "environment variable VFTR_SAMPLING_OUTBUFFER_SIZE: "
+                     "sampling.outbuffer_size = 4 changes nothing in vftr: each thread's trace "
+                     "buffer is 256 KiB, below any value of this key, which only bounds the "
+                     "tuning variable VFTR_BUFFER_KIB");
+    ck_assert_uint_eq(c.sampling_outbuffer_size, 4);
+    msgs_free(&m);
+    vftr_config_release(&c);
+    /* Vftrace's own file gives the default 8: nothing to say */
+    ck_assert_int_eq(vftr_config_load(&c, DATA "vftrace.json", no_env, collect, &m), 0);
+    ck_assert_int_eq(m.n, 0);
+    vftr_config_release(&c);
+}
+END_TEST
+
+/* Sections of Vftrace features vftr lacks get "not supported by vftr", not
+ * the advisor's guess (which named "off" for "cuda" and "mpi" for "papi"),
+ * their contents no message at all, and capture goes on with the rest of the
+ * file: the misspelt key after them is still found at its place. */
+START_TEST(vftrace_sections_vftr_lacks)
+{
+    struct vftr_config c;
+    struct msgs m = { 0 };
+    static const int sev[] = { VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING,
+                               VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING,
+                               VFTR_CONFIG_WARNING, VFTR_CONFIG_WARNING };
+    static const char *const want[] = {
+        DATA "vftrace_sections.json: line 2, column 3: \"cuda\": CUDA profiling (CUPTI) is not "
+        "supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 6, column 3: \"openacc\": OpenACC profiling is not "
+        "supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 7, column 3: \"hwprof\": hardware counter profiling is "
+        "not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 11, column 3: \"papi\": hardware counter profiling "
+        "(PAPI) is not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 12, column 3: \"veda\": VEDA (NEC Vector Engine "
+        "offloading) profiling is not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 13, column 3: \"hardware_scenarios\": hardware counter "
+        "scenarios is not supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 14, column 3: \"accprof\": OpenACC profiling is not "
+        "supported by vftr; the section is ignored",
+        DATA "vftrace_sections.json: line 15, column 34: sampling: \"actve\" is not a valid "
+        "option, did you mean \"active\"?",
+    };
+    const struct vftr_config_unsupported *u;
+    size_t n;
+
+    ck_assert_int_eq(vftr_config_load(&c, DATA "vftrace_sections.json", no_env, collect, &m), 0);
+    expect_msgs(&m, sev, want, 8);
+    ck_assert(!c.off);
+    ck_assert(!c.sampling_active);              /* the rest of the file counts */
+    msgs_free(&m);
+    vftr_config_release(&c);
+
+    /* no vftr key or section has the name of an unsupported one */
+    u = vftr_config_unsupported(&n);
+    ck_assert_uint_eq(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        const struct vftr_config_key *k;
+        size_t nk, len = strlen(u[i].section);
+
+        k = vftr_config_keys(&nk);
+        for (size_t j = 0; j < nk; j++)
+            ck_assert(!(strncmp(k[j].path, u[i].section, len) == 0 &&
+                        (k[j].path[len] == '.' || k[j].path[len] == '\0')));
+    }
 }
 END_TEST
 
@@ -471,8 +570,9 @@ START_TEST(vftr_off_switches_capture_off)
     vftr_config_release(&c);
     /* The environment beats the file's "off": true. */
     ck_assert_int_eq(vftr_config_load(&c, NULL, ENVP(off_again), collect, &m), -EINVAL);
-    ck_assert_int_eq(m.n, 1);
-    ck_assert_str_eq(m.text[0], "output_directory \"/tmp/vftr out\": does not exist; "
+    ck_assert_int_eq(m.n, 2);
+    ck_assert_str_eq(m.text[0], NO_EFFECT_16);
+    ck_assert_str_eq(m.text[1], "output_directory \"/tmp/vftr out\": does not exist; "
                      "capture switched off");
     msgs_free(&m);
     /* ...after which the file's output directory is checked (and missing). */
@@ -485,8 +585,10 @@ START_TEST(empty_variable_resets_a_nullable_key)
 {
     struct vftr_config c;
     const char *env[] = { "VFTR_FILTER_INCLUDE=", "VFTR_SAMPLING_PRECISE_FUNCTIONS=", "VFTR_OFF=", NULL };
+    struct msgs m = { 0 };
 
-    ck_assert_int_eq(vftr_config_load(&c, DATA "all_keys.json", ENVP(env), NULL, NULL), 0);
+    ck_assert_int_eq(vftr_config_load(&c, DATA "all_keys.json", ENVP(env), collect, &m), 0);
+    msgs_free(&m);
     ck_assert_ptr_null(c.filter_include);
     ck_assert_ptr_null(c.sampling_precise_functions);
     ck_assert_ptr_nonnull(c.filter_exclude);
@@ -872,6 +974,8 @@ static Suite *config_suite(void)
     tcase_add_test(tc, every_key_parsed_from_a_file);
     tcase_add_test(tc, printed_config_parses_back);
     tcase_add_test(tc, vftrace_file_works_unchanged);
+    tcase_add_test(tc, vftrace_sections_vftr_lacks);
+    tcase_add_test(tc, key_without_effect_is_reported);
     tcase_add_test(tc, environment_overrides_the_file);
     tcase_add_test(tc, explicit_path_beats_vftr_config);
     tcase_add_test(tc, bad_environment_keeps_the_file_value);

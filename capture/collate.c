@@ -1,0 +1,237 @@
+/*
+ * collate.c — the profile over ranks (collate.h), and the exported
+ * vftr_ext_write_all_log() that writes it as <basename>_all.log.
+ *
+ * Sorting the input by (path, kind, rank) does all the grouping: the rows
+ * of a call path are adjacent, within them the MPI rows come first ('M' <
+ * 'P'), and the profile rows of one rank (its threads) are adjacent.
+ * Because VFTR_COLLATE_SEP sorts below every character of a name, the
+ * byte order of the paths is a pre-order of the call tree: "main" <
+ * "main\001a" < "main\001a\001b" < "main\001b" < "mainx".
+ *
+ * vftr_ext_write_all_log() lives here rather than in ext.c so that only
+ * libvftrcapture.so, never a program linked with libvftrcapture.a, pulls
+ * in this module and the imbalance of lib/model.
+ */
+#include "collate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "ext.h"
+
+/* The one definition of imbalance, lib/model/profile.h's.  That header
+ * cannot be included here: its struct vftr_profile (a profile over
+ * processes of the tools) has the name of logfile.h's. */
+double vftr_imbalance(double max, double avg);
+
+static int in_cmp(const void *pa, const void *pb)
+{
+    const struct vftr_collate_in *a = pa, *b = pb;
+    int r = strcmp(a->path, b->path);
+
+    if (r)
+        return r;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* Compares the first len bytes of key, as a string, with s (strcmp's order). */
+static int prefix_cmp(const char *key, size_t len, const char *s)
+{
+    size_t sl = strlen(s);
+    int r = memcmp(key, s, len < sl ? len : sl);
+
+    if (r)
+        return r;
+    return (len > sl) - (len < sl);
+}
+
+/* Index of the path key[0..len) in the sorted distinct paths, or SIZE_MAX. */
+static size_t find_path(const char *const *paths, size_t n, const char *key, size_t len)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int r = prefix_cmp(key, len, paths[mid]);
+
+        if (r == 0)
+            return mid;
+        if (r > 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
+}
+
+/* A copy of s[0..len) kept in c->names; NULL when memory is short. */
+static const char *keep(struct vftr_collated *c, const char *s, size_t len)
+{
+    char *copy = malloc(len + 1);
+
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    c->names[c->nnames++] = copy;
+    return copy;
+}
+
+void vftr_collated_release(struct vftr_collated *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->nnames; i++)
+        free(c->names[i]);
+    free(c->names);
+    free(c->rows);
+    free(c->mpi);
+    memset(c, 0, sizeof *c);
+}
+
+int vftr_collate(struct vftr_collated *c, struct vftr_collate_in *in, size_t n, int nranks,
+                 const double *run_times)
+{
+    const char **paths = NULL;
+    size_t m = 0, npaths = 0, nmpi = 0;
+
+    memset(c, 0, sizeof *c);
+    if (nranks < 1 || (n && !in))
+        return -EINVAL;
+    /* keep the usable rows, in front */
+    for (size_t i = 0; i < n; i++)
+        if (in[i].rank >= 0 && in[i].rank < nranks && in[i].path && in[i].path[0] &&
+            (in[i].kind == VFTR_COLLATE_PROFILE || in[i].kind == VFTR_COLLATE_MPI)) {
+            struct vftr_collate_in t = in[m];
+            in[m++] = in[i];
+            in[i] = t;
+        }
+    if (m > 1)
+        qsort(in, m, sizeof *in, in_cmp);
+    for (size_t i = 0; i < m; i++) {
+        if (i == 0 || strcmp(in[i].path, in[i - 1].path) != 0)
+            npaths++;
+        if (in[i].kind == VFTR_COLLATE_MPI &&
+            (i == 0 || strcmp(in[i].path, in[i - 1].path) != 0 || in[i - 1].kind != in[i].kind))
+            nmpi++;
+    }
+    paths = malloc((npaths ? npaths : 1) * sizeof *paths);
+    c->rows = calloc(npaths ? npaths : 1, sizeof *c->rows);
+    c->mpi = calloc(nmpi ? nmpi : 1, sizeof *c->mpi);
+    c->names = calloc(2 * npaths + 1, sizeof *c->names);
+    if (!paths || !c->rows || !c->mpi || !c->names)
+        goto nomem;
+    for (size_t i = 0, k = 0; i < m; i++)
+        if (i == 0 || strcmp(in[i].path, in[i - 1].path) != 0)
+            paths[k++] = in[i].path;
+
+    size_t g = 0, mi = 0;
+    for (size_t i = 0, j; i < m; i = j, g++) {
+        struct vftr_profile_row *r = &c->rows[g];
+        const char *path = in[i].path, *leaf = strrchr(path, VFTR_COLLATE_SEP), *up;
+        double sum = 0;
+
+        for (j = i; j < m && strcmp(in[j].path, path) == 0; j++)
+            ;
+        /* names: the leaf, and the component before it */
+        r->callpath_id = (uint32_t)(g + 1);
+        r->function = keep(c, leaf ? leaf + 1 : path, strlen(leaf ? leaf + 1 : path));
+        if (leaf) {
+            size_t plen = (size_t)(leaf - path), p = find_path(paths, npaths, path, plen);
+
+            for (up = leaf; up > path && up[-1] != VFTR_COLLATE_SEP; up--)
+                ;
+            r->caller = keep(c, up, (size_t)(leaf - up));
+            r->parent_id = p == SIZE_MAX ? 0 : (uint32_t)(p + 1);
+        } else {
+            r->caller = keep(c, "", 0);
+        }
+        if (!r->function || !r->caller)
+            goto nomem;
+
+        /* MPI rows first (kind 'M' < 'P'), then the profile rows by rank */
+        size_t k = i;
+        if (in[k].kind == VFTR_COLLATE_MPI) {
+            struct vftr_mpi_row *mr = &c->mpi[mi++];
+
+            mr->callpath_id = r->callpath_id;
+            for (; k < j && in[k].kind == VFTR_COLLATE_MPI; k++) {
+                mr->sends += in[k].sends;
+                mr->recvs += in[k].recvs;
+                mr->sent_bytes += in[k].sent_bytes;
+                mr->recv_bytes += in[k].recv_bytes;
+            }
+        }
+        while (k < j) {
+            int rank = in[k].rank;
+            double excl = 0;
+
+            for (; k < j && in[k].rank == rank; k++) {
+                r->calls += in[k].calls;
+                r->time_excl += in[k].excl;
+                r->time_incl += in[k].incl;
+                r->overhead += in[k].overhead;
+                excl += in[k].excl;
+            }
+            if (r->ranks == 0 || excl < r->excl_min) {
+                r->excl_min = excl;
+                r->rank_min = rank;
+            }
+            if (r->ranks == 0 || excl > r->excl_max) {
+                r->excl_max = excl;
+                r->rank_max = rank;
+            }
+            sum += excl;
+            r->ranks++;
+        }
+        if (r->ranks)
+            r->imbalance = vftr_imbalance(r->excl_max, sum / r->ranks);
+    }
+    free(paths);
+
+    c->prof.rows = c->rows;
+    c->prof.n = npaths;
+    c->prof.nthreads = 1;
+    c->prof.nranks = (uint32_t)nranks;
+    c->prof.mpi = c->mpi;
+    c->prof.nmpi = nmpi;
+    for (int r = 0; run_times && r < nranks; r++)
+        c->prof.run_time += run_times[r];
+    return 0;
+
+nomem:
+    free(paths);
+    vftr_collated_release(c);
+    return -ENOMEM;
+}
+
+/* ------------------------------------------------------ the exported writer */
+
+VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, int nranks,
+                                        const double *run_times)
+{
+    struct vftr_collated c;
+    struct vftr_run_info run;
+    char path[1400];
+    int rc;
+
+    if (!vftr_proc.recording)
+        return -EAGAIN;
+    if ((size_t)snprintf(path, sizeof path, "%s/%s_all.log", vftr_proc.dir, vftr_proc.base)
+        >= sizeof path)
+        return -ENAMETOOLONG;
+    rc = vftr_collate(&c, in, n, nranks, run_times);
+    if (rc < 0)
+        return rc;
+    c.prof.has_mpi = true;
+    vftr_run_info(&run, 0, NULL, 0, vftr_clock_realtime_ns());
+    rc = vftr_logfile_write(path, &c.prof, &vftr_proc.cfg, &run);
+    vftr_collated_release(&c);
+    return rc;
+}
