@@ -277,27 +277,46 @@ static VFTR_NI bool is_main(const char *name)
     return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0;
 }
 
+/* The region capture's own setup work is booked under (vftr_fn_region:
+ * made once, then looked up from here without the lock). */
+static struct vftr_fn *_Atomic setup_fn;
+
 /*
  * A new function record costs a symbol lookup and the filters; the first
  * one also reads the symbol tables of every loaded object (milliseconds),
- * and so does the first function of a library loaded later.  That time is
- * capture's overhead: it is cut out of the profile by moving the enter
- * tick of every open frame forward by as much, as if the clock had stopped.
- * This runs once per function of the process (not per call path), so the
- * walk up the stack costs at most functions x depth in a whole run.  The
- * trace keeps the real times of the events already written.
+ * and so does the first function of a library loaded later.  That time,
+ * from *now until this call, is capture's, not the program's: it is booked
+ * as a call of the region "vftr:setup" under the current call path, in the
+ * profile and in the trace alike (an ENTER and an EXIT of it), so that the
+ * function that happened to be running is not charged with it in either,
+ * and the log and every tool that reads the trace give the same figures.
+ * *now moves to the end of it, where the new function's call begins.  A
+ * paused thread books nothing (its frames are not counting).
  */
-static VFTR_NI void discount(struct vftr_node *cur, uint64_t *now)
+static VFTR_NI void book_setup(struct vftr_thread *t, struct vftr_node *cur, uint64_t *now)
 {
-    uint64_t later = vftr_clock_now(), d;
-    struct vftr_node *a;
+    uint64_t start = *now, end = vftr_clock_now(), ignored = end;
+    struct vftr_fn *f = atomic_load_explicit(&setup_fn, memory_order_acquire);
+    struct vftr_node *n;
 
-    if (later <= *now)
+    if (end <= start)
         return;
-    d = later - *now;
-    for (a = cur; a && a->parent; a = a->parent)
-        a->t_enter += d;
-    *now = later;
+    *now = end;
+    if (t->paused)
+        return;
+    if (f == NULL) {
+        f = vftr_fn_region(VFTR_SETUP_REGION, 0);
+        if (f == NULL)
+            return;
+        atomic_store_explicit(&setup_fn, f, memory_order_release);
+    }
+    n = vftr_node_child(t, cur, f->addr, f, &ignored);
+    if (n == NULL)
+        return;
+    n->calls++;
+    n->time_incl += end - start;
+    vftr_record(t, n, start, VFTR_VFD_ENTER);
+    vftr_record(t, n, end, VFTR_VFD_EXIT);
 }
 
 /*
@@ -323,8 +342,6 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
     }
     if (f == NULL)
         f = fn_get(addr, &created);
-    if (created)
-        discount(cur, now);
     if (f == NULL)
         return NULL;
     if (!vftr_proc.set.prelude && !(f->flags & VFTR_FN_REGION)
@@ -342,6 +359,8 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
             return NULL;
         atomic_store_explicit(&vftr_proc.main_seen, true, memory_order_relaxed);
     }
+    if (created)
+        book_setup(t, cur, now);
     n = node_alloc(t, &idx);
     if (n == NULL)
         return NULL;

@@ -417,8 +417,10 @@ struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags) VFTR_NI;
  * the function is excluded or memory ran out.  *now is the tick of the
  * enter; when a function record had to be created (symbol lookup, which
  * reads the symbol tables on first use, filters), that time is capture's,
- * not the program's: *now moves to the tick after it and the open frames of
- * t are shifted by as much, so it counts in no function's time. */
+ * not the program's: it is booked, in the profile and the trace alike, as
+ * a call of the region VFTR_SETUP_REGION under t->cur, and *now moves to
+ * its end. */
+#define VFTR_SETUP_REGION "vftr:setup"
 struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_node *cur, uintptr_t addr,
                                   struct vftr_fn *known, uint64_t *now) VFTR_NI;
 
