@@ -161,6 +161,9 @@ if [ ! -x "$IDLE" ]; then
     echo "SKIP: real capture: $IDLE not built (needs clang with omp.h)"
     exit $fail
 fi
+# Under TSan, libomp is not instrumented: test/tsan.supp names it (as for
+# the capture tests)
+[ "$tsan" = 1 ] && export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")/.." && pwd)/tsan.supp"
 # capture N DIR: runs omp_idle N under vftr-run into DIR (its output in DIR/.out)
 capture() {
     mkdir -p "$2"
