@@ -2,7 +2,7 @@
 # events from 16 .vfd files, against the reference OTF library's own write
 # rate on the same events (bench/conv/refwrite.c, built with
 # -lopen-trace-format).  `make bench` runs it; `make bench-conv` alone;
-# BENCH_CONV_EVENTS=N for another size.
+# BENCH_CONV_EVENTS=N for another size (BENCH_CONV_MSGS, BENCH_CONV_IDLE: see run.sh).
 
 BCONV_DIR := $(BUILD)/bench/conv
 

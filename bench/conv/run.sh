@@ -20,32 +20,45 @@
 #     and with a quarter of them, peak RSS of vfd2otf -j 1 on each.  The
 #     "big" input above sends one message per 1000 events, so its row
 #     cannot see memory that grows with the messages: this row can.
+#   - memory independent of trace length when a thread sits idle (issue
+#     14): test/conv/mkvfd "idle" (2 ranks; the main thread calls f()
+#     BENCH_CONV_IDLE times (default 2 M), and MPI_Sendrecv every 10th
+#     call, while an OpenMP worker idles between two parallel regions; its
+#     events lie in one chunk at the end of each file, as capture writes
+#     them), and the same with a quarter of the calls: peak RSS of vfd2otf
+#     -j 1, and of vfd2otf -j 1 --compress --all; the conversion's speed on
+#     it is shown.  The other inputs have one thread per rank, so they
+#     cannot see memory that grows while one thread waits for another.
 # Targets: vfd2otf -j 1 >= 2x the reference's write rate (CPU time: on a
 # shared machine the wall clock measures the other jobs too); -j 2 against
 # -j 1 by wall clock is shown, against a guide of 1.6x (vftr's own, not the
 # issue's: it needs 2 idle cores; the load average at the start is printed); RSS(full) <= 1.25 x RSS(quarter) + 4 MiB; RSS(all
-# messages) - RSS(a quarter of them) <= 512 KiB.  Prints a
+# messages) - RSS(a quarter of them) <= 512 KiB; with an idle thread, as
+# for the trace length, RSS(full) <= 1.25 x RSS(quarter) + 4 MiB.  Prints a
 # table (also to $BUILD/bench/conv.md).
 set -u
 BUILD=${BUILD:-build}
 N=${BENCH_CONV_EVENTS:-10000000}
 NMSG=${BENCH_CONV_MSGS:-1000000}
+NIDLE=${BENCH_CONV_IDLE:-2000000}
 FILES=16
 OUT=$BUILD/bench/conv
 MK=$BUILD/test/conv/mkvfd
 V2O=$BUILD/bin/vfd2otf
 REFW=$OUT/refwrite
 mkdir -p "$OUT"
-rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT"/t1.* "$OUT"/t2.* "$OUT"/t4.* "$OUT"/ref.* \
-    "$OUT"/m1.* "$OUT"/m4.*
-mkdir -p "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4"
+rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT/idle" "$OUT/idle4" "$OUT"/t1.* "$OUT"/t2.* \
+    "$OUT"/t4.* "$OUT"/ref.* "$OUT"/m1.* "$OUT"/m4.* "$OUT"/i1.* "$OUT"/i4.*
+mkdir -p "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT/idle" "$OUT/idle4"
 per=$((N / FILES))
 "$MK" big "$OUT/in" "$per" $FILES || { echo "bench-conv: mkvfd failed"; exit 1; }
 "$MK" big "$OUT/in4" $((per / 4)) $FILES || exit 1
 
-run() {  # jobs input stub -> "events seconds rss_kib cpu_seconds"
-    /usr/bin/time -f '%e %M %U %S' -o "$OUT/time" "$V2O" -j "$1" -o "$OUT/$3" "$2" >"$OUT/log" 2>&1 \
-        || { echo "bench-conv: vfd2otf failed: $(tail -2 "$OUT/log")" >&2; exit 1; }
+run() {  # jobs input stub [option...] -> "events seconds rss_kib cpu_seconds"
+    local j=$1 in=$2 stub=$3
+    shift 3
+    /usr/bin/time -f '%e %M %U %S' -o "$OUT/time" "$V2O" -j "$j" "$@" -o "$OUT/$stub" "$in" \
+        >"$OUT/log" 2>&1 || { echo "bench-conv: vfd2otf failed: $(tail -2 "$OUT/log")" >&2; exit 1; }
     ev=$(sed -n 's/.* \([0-9]*\) events,.*/\1/p' "$OUT/log")
     echo "$ev $(awk '{ print $1, $2, $3 + $4 }' "$OUT/time")"
 }
@@ -85,11 +98,23 @@ read -r ev4 s4 m4 c4 <<<"$(run 1 "$OUT/in4" t4)"
 "$MK" msgs "$OUT/msg4" $((NMSG / 16)) 4 || exit 1
 read -r evm _ mm _ <<<"$(run 1 "$OUT/msg" m1)"
 read -r evm4 _ mm4 _ <<<"$(run 1 "$OUT/msg4" m4)"
+"$MK" idle "$OUT/idle" "$NIDLE" end || { echo "bench-conv: mkvfd idle failed"; exit 1; }
+"$MK" idle "$OUT/idle4" $((NIDLE / 4)) end || exit 1
+bi=
+for k in 1 2 3; do
+    r=$(run 1 "$OUT/idle" i1); better bi "$r"
+done
+read -r evi si mi ci <<<"$bi"
+read -r evi4 _ mi4 _ <<<"$(run 1 "$OUT/idle4" i4)"
+read -r _ _ mia _ <<<"$(run 1 "$OUT/idle" i1 --compress --all)"
+read -r _ _ mia4 _ <<<"$(run 1 "$OUT/idle4" i4 --compress --all)"
 
 awk -v ev1="$ev1" -v s1="$s1" -v m1="$m1" -v ev2="$ev2" -v s2="$s2" -v m2="$m2" \
     -v c1="$c1" -v c2="$c2" -v rca="$rca" -v rcb="$rcb" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
     -v ev4="$ev4" -v m4="$m4" -v refn="$refn" -v nmsg="$NMSG" -v evm="$evm" -v mm="$mm" \
-    -v evm4="$evm4" -v mm4="$mm4" -v ra="$ra" -v rb="$rb" -v files=$FILES '
+    -v evm4="$evm4" -v mm4="$mm4" -v ra="$ra" -v rb="$rb" -v files=$FILES \
+    -v evi="$evi" -v si="$si" -v ci="$ci" -v mi="$mi" -v evi4="$evi4" -v mi4="$mi4" -v mia="$mia" \
+    -v mia4="$mia4" '
 function verdict(ok) { return ok ? "PASS" : "MISS" }
 BEGIN {
     r1 = ev1 / (s1 > 0 ? s1 : 0.01); r2 = ev2 / (s2 > 0 ? s2 : 0.01)
@@ -112,6 +137,12 @@ BEGIN {
     printf "| peak memory -j 1, %d messages (%d events) | %.1f MiB | | | |\n", nmsg, evm, mm / 1024
     printf "| peak memory -j 1, %d messages (%d events) | %.1f MiB | | | |\n", nmsg / 4, evm4, mm4 / 1024
     printf "| memory independent of the number of messages | + %.0f KiB for 3/4 of the messages (%.0f B per message) | | <= 512 KiB | %s |\n", mm - mm4, (mm - mm4) * 1024 / (nmsg - nmsg / 4), verdict(mm - mm4 <= 512)
+    printf "| vfd2otf -j 1, an idle OpenMP worker (%d events, 2 ranks) | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", evi, evi / (si > 0 ? si : 0.01) / 1e6, si, evi / (ci > 0 ? ci : 0.01) / 1e6, ci
+    printf "| peak memory -j 1, idle worker, %d / %d events (a quarter) | %.1f / %.1f MiB | | | |\n", evi, evi4, mi / 1024, mi4 / 1024
+    printf "| peak memory -j 1 --compress --all, idle worker, %d / %d events | %.1f / %.1f MiB | | | |\n", evi, evi4, mia / 1024, mia4 / 1024
+    printf "| memory independent of trace length, a thread idle (issue 14) | full / quarter = %.2f | | <= 1.25 (+ 4 MiB) | %s |\n", mi / mi4, verdict(mi <= 1.25 * mi4 + 4096)
+    printf "| the same, --compress --all | full / quarter = %.2f | | <= 1.25 (+ 4 MiB) | %s |\n", mia / mia4, verdict(mia <= 1.25 * mia4 + 4096)
 }' | tee "$BUILD/bench/conv.md"
 [ "$ev1" = "$ev2" ] && [ "$ev1" = "$refn" ] || { echo "bench-conv: event counts disagree ($ev1, $ev2, reference $refn)"; exit 1; }
-rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT"/t1.* "$OUT"/t2.* "$OUT"/t4.* "$OUT"/m1.* "$OUT"/m4.*
+rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT/idle" "$OUT/idle4" "$OUT"/t1.* "$OUT"/t2.* \
+    "$OUT"/t4.* "$OUT"/m1.* "$OUT"/m4.* "$OUT"/i1.* "$OUT"/i4.*

@@ -19,11 +19,15 @@
  * from open to replay: open matches messages in one streaming pass (see
  * "matching") and keeps only the exceptional peers.
  *
- * The reader gives a file's records in file order, where chunks of
- * different threads interleave: a thread whose queue is empty pulls records
- * from the file until it gets one, parking the others' in their queues.  The
- * queues hold what lies between two chunks of different threads, i.e. about
- * one capture buffer per thread.
+ * A file's chunks of different threads interleave in any way: a worker
+ * that idles between two parallel regions writes one chunk at the very end
+ * that spans the whole run.  So nothing reads a file in file order after
+ * the first pass: open groups each rank's chunk list by thread (see
+ * index_chunks), and every reader that follows time (a thread source of the
+ * replay, its look-ahead, the matcher) keeps one position per thread,
+ * which reads that thread's chunks and gives their pages back behind it.
+ * Nothing of one thread waits in memory for another thread's next record,
+ * whatever the interleaving.
  */
 #include "vfdconv.h"
 
@@ -43,6 +47,7 @@
 
 #define CP_CACHE 256            /* call path cache slots per thread */
 #define REFILL 64               /* events a source transforms ahead (see refill) */
+#define FORGET_STEP (64u << 10) /* bytes a source reads between giving pages back */
 #define MAX_WALK (1u << 16)     /* longest parent chain followed (a longer one is a cycle) */
 
 /* ------------------------------------------------------------ helpers */
@@ -176,6 +181,7 @@ struct thr {
     uint64_t events;
     uint64_t nsends, nrecvs, ncolls;    /* MPI records that decode */
     uint64_t early;             /* raw ticks: earliest send / collective start, or UINT64_MAX */
+    size_t c0, nc;              /* its events chunks: rank->chunks[c0 .. c0 + nc) */
     /* matched peer threads that are not the peer's main thread (thread id
      * 0, the token an unmatched message gets): key (kind << 32 | n), kind
      * 0 for the n-th send, 1 for the n-th receive -> peer token */
@@ -215,13 +221,17 @@ struct rank {
     int have_run_id;
     uint64_t events;
     char host[VFTR_VFD_HOST_MAX];
-    /* the event chunks the first pass read, in file order, and how many of
-     * their records decoded: the replay reads them again through the fast
-     * scanner (vftr_vfd_scan.h); 24 bytes per chunk of events */
+    /* the event chunks the first pass read and how many of their records
+     * decoded: the replay reads them again through the fast scanner
+     * (vftr_vfd_scan.h); 24 bytes per chunk of events.  In file order until
+     * index_chunks groups them by thread (each thread's in file order, which
+     * is its time order) */
     struct evchunk {
         uint64_t off;
         uint32_t n;
-        uint64_t mpimin;        /* earliest MPI start of this and later chunks (raw ticks) */
+        uint32_t thr;           /* thread index */
+        uint64_t mpimin;        /* earliest MPI start of this chunk (raw ticks); after
+                                 * index_chunks, of it and the thread's later chunks */
     } *chunks;
     size_t nchunks, cchunks;
     /* first pass, before the merge: what touches the shared numbering, in
@@ -792,7 +802,7 @@ static int scan_events(struct rank *r, const struct vftr_vfd_record *rec, int *s
         struct thr *t = &r->thr[ti];
         uint32_t n = count - ch.left;
 
-        r->chunks[r->nchunks++] = (struct evchunk){ rec->offset, n, mpimin };
+        r->chunks[r->nchunks++] = (struct evchunk){ rec->offset, n, (uint32_t)ti, mpimin };
         t->events += n;
         r->events += n;
         if (t->first == UINT64_MAX)
@@ -946,10 +956,6 @@ static void scan_rank(struct rank *r, const char *path, size_t nfiles)
     rc = scan_file(r, rd, msg, sizeof msg);
     vftr_vfd_reader_close(rd);
     vftr_u64map_release(&r->comms_seen);
-    /* each chunk's mpimin covers the chunks after it too */
-    for (size_t k = r->nchunks; k-- > 1;)
-        if (r->chunks[k].mpimin < r->chunks[k - 1].mpimin)
-            r->chunks[k - 1].mpimin = r->chunks[k].mpimin;
     if (rc == 0)
         return;
 fail:
@@ -1035,6 +1041,52 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
     return 0;
 }
 
+/* Groups r's events chunks by thread, each thread's in file order (a
+ * stable counting sort): thread t's are chunks[thr[t].c0 .. + thr[t].nc).
+ * Then each chunk's mpimin becomes the earliest MPI start of it and the
+ * thread's later chunks, which is what a reader of the thread's records in
+ * start order needs to know that nothing it has not read yet starts
+ * earlier.  Every process of a shared open does this on the same list, so
+ * a chunk's index means the same chunk to all.  Returns 0, -EBADMSG (a
+ * chunk of no known thread: exchanged data that does not fit), -ENOMEM. */
+static int index_chunks(struct rank *r)
+{
+    struct evchunk *v;
+
+    for (size_t t = 0; t < r->nthr; t++)
+        r->thr[t].c0 = r->thr[t].nc = 0;
+    if (r->nchunks == 0)
+        return 0;
+    for (size_t k = 0; k < r->nchunks; k++) {
+        if (r->chunks[k].thr >= r->nthr)
+            return -EBADMSG;
+        r->thr[r->chunks[k].thr].nc++;
+    }
+    if (!(v = malloc(r->nchunks * sizeof *v)))
+        return -ENOMEM;
+    for (size_t t = 0, at = 0; t < r->nthr; t++) {
+        r->thr[t].c0 = at;
+        at += r->thr[t].nc;
+        r->thr[t].nc = 0;
+    }
+    for (size_t k = 0; k < r->nchunks; k++) {
+        struct thr *th = &r->thr[r->chunks[k].thr];
+
+        v[th->c0 + th->nc++] = r->chunks[k];
+    }
+    free(r->chunks);
+    r->chunks = v;
+    r->cchunks = r->nchunks;
+    for (size_t t = 0; t < r->nthr; t++) {
+        struct evchunk *k = &r->chunks[r->thr[t].c0];
+
+        for (size_t i = r->thr[t].nc; i-- > 1;)
+            if (k[i].mpimin < k[i - 1].mpimin)
+                k[i - 1].mpimin = k[i].mpimin;
+    }
+    return 0;
+}
+
 struct scan_job {
     struct rank *ranks;
     const char *const *paths;
@@ -1090,15 +1142,18 @@ static int cmp_rank(const void *a, const void *b)
  * receiver, tag) in posting order: on each side the channel's records in
  * the order (aligned start, aligned completion, thread, order within the
  * thread), the n-th send with the n-th receive.  One streaming pass over
- * the files' MPI records does it (the skim reads them chunk by chunk):
- * per file a heap puts the records in that order, and a record leaves the
- * heap only when no chunk still unread can hold an earlier start (each
- * chunk's mpimin is the earliest start of it and the chunks after it);
- * the files are merged by start; per channel a FIFO holds the records of
- * one side that wait for the other.  Memory: per file the records of the
- * span between an MPI call's start and its record, and the messages in
- * flight, not the messages of the trace.  Of the result only exceptions
- * are kept (struct thr.exc). */
+ * the threads' MPI records does it (the skim reads them chunk by chunk,
+ * each thread's chunks on their own, see index_chunks): per thread a heap
+ * puts the records in that order, and a record leaves the heap only when
+ * no chunk of the thread still unread can hold an earlier start (each
+ * chunk's mpimin is the earliest start of it and the thread's chunks after
+ * it); the threads are merged by that order, then rank; per channel a FIFO
+ * holds the records of one side that wait for the other.  Memory: per
+ * thread the records of the span between an MPI call's start and its
+ * record, and the messages in flight, not the messages of the trace, nor
+ * (as a heap per file would) the records of the other threads written
+ * between a thread's chunks.  Of the result only exceptions are kept
+ * (struct thr.exc). */
 
 static uint64_t align_min(const struct rank *r, uint64_t raw)
 {
@@ -1122,17 +1177,19 @@ static int pmsg_less(const struct pmsg *x, const struct pmsg *y)
     return x->seq < y->seq;
 }
 
-struct mfile {                  /* one rank's file in the matcher */
+struct mraw;
+
+struct mfile {                  /* one thread's MPI records in the matcher */
     struct vftr_vfdconv *c;
     struct rank *r;
-    uint32_t ri;
-    struct vftr_vfd_scan *sc;   /* NULL: another process reads the file (share->fetch) */
-    struct mraw *raw;           /* one chunk's records */
-    size_t rawcap;
-    size_t ichunk;
+    uint32_t ri, ti;            /* rank index, thread index */
+    struct vftr_vfd_scan *sc;   /* the rank's; NULL: another process reads the file (share->fetch) */
+    struct mraw **raw;          /* one chunk's records (one buffer for all threads) */
+    size_t *rawcap;
+    size_t ichunk, end;         /* the thread's next chunk, the end of its chunks */
     struct pmsg *h;             /* heap */
     size_t n, cap;
-    uint32_t *seq;              /* per thread: sends, receives seen */
+    uint32_t seq[2];            /* sends, receives seen */
 };
 
 DEFINE_HEAP(pheap, struct pmsg, pmsg_less)
@@ -1154,12 +1211,13 @@ static int chunk_mpi(struct vftr_vfd_scan *sc, const struct rank *r, size_t k, s
     const struct evchunk *ck = &r->chunks[k];
     struct vftr_vfd_scan_chunk ch;
     struct vftr_vfd_scan_event ev;
+    const uint8_t *payload;
     long ti;
     int rc;
 
-    vftr_vfd_scan_forget(sc, ck->off);
     if (vftr_vfd_scan_chunk(sc, ck->off, ck->n, &ch) < 0)
         return -EBADMSG;
+    payload = ch.p;
     ti = vftr_u64map_get(&r->thrmap, ch.thread);
     while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1) {
         struct vftr_vfd_mpi_msg m;
@@ -1171,6 +1229,13 @@ static int chunk_mpi(struct vftr_vfd_scan *sc, const struct rank *r, size_t k, s
             return -ENOMEM;
         (*v)[(*n)++] = (struct mraw){ m.start, ev.time, m.comm, m.peer, m.tag, (uint32_t)ti,
                                       ev.kind == VFTR_VFD_MPI_SEND };
+    }
+    {   /* read whole: its pages go (the threads' chunks are read in no
+         * file order: vftr_vfd_scan_forget) */
+        uint64_t mark = ck->off;
+
+        vftr_vfd_scan_forget(sc, &mark, ck->off + VFTR_VFD_CHUNK_HEADER_SIZE +
+                                            (uint64_t)(ch.end - payload), 1);
     }
     return rc < 0 ? -EBADMSG : 0;
 }
@@ -1202,27 +1267,27 @@ int vftr_vfdconv_chunk_mpi(struct vftr_vfdconv *c, size_t file, size_t chunk, vo
     return 0;
 }
 
-/* Reads chunks until the file's heap top can leave (or the file ends):
- * through its own scanner, or (a file another process of a shared open
- * reads) from that process through share->fetch. */
+/* Reads the thread's chunks until its heap top can leave (or its chunks
+ * end): through the rank's scanner, or (a file another process of a shared
+ * open reads) from that process through share->fetch. */
 static int mfile_fill(struct mfile *f)
 {
     const struct rank *r = f->r;
     const struct vftr_vfdconv_share *sh = f->c->opts.share;
 
-    while (f->ichunk < r->nchunks &&
+    while (f->ichunk < f->end &&
            (f->n == 0 || !(f->h[0].astart < align_min(r, r->chunks[f->ichunk].mpimin)))) {
         size_t k = f->ichunk++, n = 0, len = 0;
         struct mraw *v = NULL;
         int rc;
 
         if (r->chunks[k].mpimin == UINT64_MAX) {        /* no MPI record here or later */
-            f->ichunk = r->nchunks;
+            f->ichunk = f->end;
             break;
         }
         if (f->sc) {
-            rc = chunk_mpi(f->sc, r, k, &f->raw, &n, &f->rawcap);
-            v = f->raw;
+            rc = chunk_mpi(f->sc, r, k, f->raw, &n, f->rawcap);
+            v = *f->raw;
         } else if ((rc = sh->fetch(sh->ctx, r->file, k, (void **)&v, &len)) == 0) {
             n = len / sizeof *v;
             if (len % sizeof *v)
@@ -1232,7 +1297,7 @@ static int mfile_fill(struct mfile *f)
             const struct mraw *m = &v[i];
             struct pmsg x;
 
-            if (m->thread >= r->nthr) {
+            if (m->thread != f->ti) {      /* not the chunk the first pass saw */
                 rc = -EBADMSG;
                 break;
             }
@@ -1244,7 +1309,7 @@ static int mfile_fill(struct mfile *f)
             x.tag = m->tag;
             x.rank = f->ri;
             x.thread = m->thread;
-            x.seq = f->seq[2 * m->thread + !x.send]++;
+            x.seq = f->seq[!x.send]++;
             if (grow((void **)&f->h, &f->cap, f->n + 1, sizeof *f->h) < 0)
                 rc = -ENOMEM;
             else
@@ -1376,43 +1441,57 @@ DEFINE_HEAP(mfheap, struct mfile *, mf_less_p)
  * maps and the stats.  Returns 0, -EBADMSG (a file changed), -ENOMEM. */
 static int match_messages(struct vftr_vfdconv *c)
 {
-    struct mfile *fs = calloc(c->nranks, sizeof *fs);
-    struct mfile **h = calloc(c->nranks, sizeof *h);
+    struct vftr_vfd_scan **sc = calloc(c->nranks, sizeof *sc);
+    struct mfile *fs = NULL, **h = NULL;
+    struct mraw *raw = NULL;
     struct chtab tab = { NULL, 0, 0 };
-    size_t nh = 0;
+    size_t nf = 0, nh = 0, rawcap = 0;
     int rc = 0;
 
-    if (!fs || !h) {
-        rc = -ENOMEM;
-        goto out;
-    }
     for (size_t k = 0; k < c->nranks; k++) {
         struct rank *r = &c->ranks[k];
 
+        nf += r->nthr;
         for (size_t t = 0; t < r->nthr; t++) {
             c->stats.sends += r->thr[t].nsends;
             c->stats.recvs += r->thr[t].nrecvs;
             c->stats.colls += r->thr[t].ncolls;
         }
     }
+    fs = calloc(nf ? nf : 1, sizeof *fs);
+    h = calloc(nf ? nf : 1, sizeof *h);
+    if (!sc || !fs || !h) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    nf = 0;
     for (size_t k = 0; k < c->nranks && rc == 0; k++) {
-        struct mfile *f = &fs[k];
+        struct rank *r = &c->ranks[k];
+        int theirs = c->opts.share && c->opts.share->fetch &&
+                     !c->opts.share->mine(c->opts.share->ctx, r->file);
 
-        f->c = c;
-        f->r = &c->ranks[k];
-        f->ri = (uint32_t)k;
-        if (!f->r->nchunks || f->r->chunks[0].mpimin == UINT64_MAX)
-            continue;
-        if (!(f->seq = calloc(2 * f->r->nthr, sizeof *f->seq)))
-            rc = -ENOMEM;
-        else if (c->opts.share && c->opts.share->fetch
-                 && !c->opts.share->mine(c->opts.share->ctx, f->r->file)) {
-            if ((rc = mfile_fill(f)) == 0 && f->n)   /* its owner reads it */
+        for (size_t t = 0; t < r->nthr && rc == 0; t++) {
+            const struct thr *th = &r->thr[t];
+            struct mfile *f = &fs[nf++];
+
+            f->c = c;
+            f->r = r;
+            f->ri = (uint32_t)k;
+            f->ti = (uint32_t)t;
+            f->raw = &raw;
+            f->rawcap = &rawcap;
+            f->ichunk = th->c0;
+            f->end = th->c0 + th->nc;
+            if (!th->nc || r->chunks[th->c0].mpimin == UINT64_MAX)
+                continue;       /* no MPI record */
+            if (!theirs && !sc[k] && !(sc[k] = vftr_vfd_scan_open(r->path))) {
+                rc = errno == ENOMEM ? -ENOMEM : -EBADMSG;
+                break;
+            }
+            f->sc = sc[k];      /* NULL: its owner reads it */
+            if ((rc = mfile_fill(f)) == 0 && f->n)
                 h[nh++] = f;
-        } else if (!(f->sc = vftr_vfd_scan_open(f->r->path)))
-            rc = errno == ENOMEM ? -ENOMEM : -EBADMSG;
-        else if ((rc = mfile_fill(f)) == 0 && f->n)
-            h[nh++] = f;
+        }
     }
     for (size_t k = nh / 2; k-- > 0;)
         mfheap_down(h, nh, k);
@@ -1438,14 +1517,13 @@ static int match_messages(struct vftr_vfdconv *c)
         free(ch->q);
     }
 out:
-    for (size_t k = 0; fs && k < c->nranks; k++) {
-        if (fs[k].sc)
-            vftr_vfd_scan_close(fs[k].sc);
-        free(fs[k].raw);
+    for (size_t k = 0; fs && k < nf; k++)
         free(fs[k].h);
-        free(fs[k].seq);
-    }
+    for (size_t k = 0; sc && k < c->nranks; k++)
+        vftr_vfd_scan_close(sc[k]);
+    free(raw);
     free(tab.v);
+    free(sc);
     free(fs);
     free(h);
     return rc;
@@ -1923,6 +2001,12 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
         c->stats.bytes += r->bytes;
         for (size_t t = 0; t < r->nthr; t++)
             r->thr[t].token = vftr_vfdconv_process((uint32_t)r->rank, r->thr[t].id);
+        if ((rc = index_chunks(r)) < 0) {
+            set_err(err, errlen, "%s: %s", r->path, rc == -EBADMSG
+                    ? "the exchanged first pass names an events chunk of no thread"
+                    : strerror(-rc));
+            goto fail;
+        }
     }
     /* the earliest start is the base of relative times */
     {
@@ -2136,8 +2220,20 @@ struct src {
     const struct rank *r;
     const struct thr *t;
     uint32_t token;             /* t->token */
-    struct raw *q;              /* FIFO of raw records; qcap is 0 or a power of two */
-    size_t qhead, qlen, qcap;
+    /* the thread's records: its next chunk (of r->chunks[t->c0 .. t->c0 +
+     * t->nc)), the position in the current one, where that chunk lies
+     * (file offset, payload) and where the source stood when it last gave
+     * pages back (vftr_vfd_scan_forget's mark) */
+    size_t ichunk;
+    struct vftr_vfd_scan_chunk ch;
+    const uint8_t *cpay;        /* NULL: no chunk yet */
+    uint64_t coff, cgone;
+    int eof;
+    /* the look-ahead for sends and collective begins: the thread's next
+     * chunk it reads, and the earliest aligned MPI start of that chunk and
+     * the thread's later ones (UINT64_MAX: none left) */
+    size_t echunk;
+    uint64_t ehorizon;
     struct frame *st;
     size_t depth, cst;
     uint32_t *walk;             /* goto_path's scratch: a path, leaf first (id, function) */
@@ -2169,22 +2265,16 @@ struct src {
 
 struct rsrc {                   /* one rank's file in a replay */
     struct vftr_vfd_reader *rd; /* definitions (call paths) */
-    struct vftr_vfd_scan *sc;   /* events, chunk by chunk (r->chunks) */
-    size_t ichunk;              /* next chunk to position ch at */
-    struct vftr_vfd_scan_chunk ch;
-    int changed;                /* the events no longer decode as in the first pass */
+    /* the events, read by the thread sources (each its own chunks), and a
+     * second mapping for their look-aheads, which read a chunk whole ahead
+     * of the source and give it back at once: in the sources' mapping that
+     * would take the pages the sources are reading */
+    struct vftr_vfd_scan *sc, *esc;
     const struct rank *r;
     struct src *srcs;
-    int eof;
-    uint64_t offset;
-    uint32_t last_id;           /* thread id of the last record ... */
-    long last_src;              /* ... and its source index + 1 (0: none) */
-    /* the look-ahead for sends and collective begins: a second scanner,
-     * the next chunk it reads, and the earliest aligned MPI start of that
-     * chunk and the later ones (UINT64_MAX: none left) */
-    struct vftr_vfd_scan *esc;
-    size_t echunk;
-    uint64_t ehorizon;
+    uint64_t done;              /* bytes of the chunks the sources have begun (progress) */
+    int changed;                /* the events no longer decode as in the first pass ... */
+    uint64_t offset;            /* ... at the chunk at this offset */
 };
 
 /* The order sends and collective begins of a thread are placed in: by
@@ -2201,34 +2291,30 @@ static int early_less(const struct early *x, const struct early *y)
 
 DEFINE_HEAP(eheap, struct early, early_less)
 
-/* Reads the rank's next chunk with the look-ahead scanner: its sends and
- * collective begins go to their threads' heaps.  The first pass noted per
- * chunk the earliest MPI start of it and the later chunks, so once
- * ehorizon > t every send or collective that starts at or before t is in
- * a heap.  Returns 0 or -ENOMEM; a chunk that no longer reads marks the
- * file changed (the main scanner reports it). */
-static int early_scan(struct rsrc *rs)
+/* Reads the thread's next chunk with the look-ahead scanner: its sends and
+ * collective begins go to the thread's heap.  The first pass noted per
+ * chunk the earliest MPI start of it and the thread's later chunks, so
+ * once ehorizon > t every send or collective of the thread that starts at
+ * or before t is in the heap.  Returns 0 or -ENOMEM; a chunk that no
+ * longer reads ends the look-ahead (the source's own reading reports it). */
+static int early_scan(struct src *s)
 {
-    const struct rank *r = rs->r;
-    const struct evchunk *k = &r->chunks[rs->echunk++];
+    const struct rank *r = s->r;
+    const struct evchunk *k = &r->chunks[s->echunk++];
+    size_t end = s->t->c0 + s->t->nc;
     struct vftr_vfd_scan_chunk ch;
     struct vftr_vfd_scan_event ev;
-    struct src *s;
-    long ti;
-    int rc;
+    const uint8_t *payload;
 
-    rs->ehorizon = rs->echunk < r->nchunks ? align_min(r, r->chunks[rs->echunk].mpimin)
-                                           : UINT64_MAX;
-    vftr_vfd_scan_forget(rs->esc, k->off);
-    if (k->mpimin == UINT64_MAX || vftr_vfd_scan_chunk(rs->esc, k->off, k->n, &ch) < 0) {
-        rs->echunk = r->nchunks;        /* nothing more (or the file changed) */
-        rs->ehorizon = UINT64_MAX;
+    s->ehorizon = s->echunk < end ? align_min(r, r->chunks[s->echunk].mpimin) : UINT64_MAX;
+    if (k->mpimin == UINT64_MAX || vftr_vfd_scan_chunk(s->rs->esc, k->off, k->n, &ch) < 0 ||
+        ch.thread != s->t->id) {
+        s->echunk = end;        /* nothing more (or the file changed) */
+        s->ehorizon = UINT64_MAX;
         return 0;
     }
-    if ((ti = vftr_u64map_get(&r->thrmap, ch.thread)) < 0)
-        return 0;
-    s = &rs->srcs[ti];
-    while ((rc = vftr_vfd_scan_next_ext(&ch, &ev)) == 1) {
+    payload = ch.p;
+    while (vftr_vfd_scan_next_ext(&ch, &ev) == 1) {
         struct early x;
 
         if (ev.kind == VFTR_VFD_MPI_SEND) {
@@ -2252,36 +2338,58 @@ static int early_scan(struct rsrc *rs)
             return -ENOMEM;
         eheap_push(s->early, s->nearly++, x);
     }
+    {
+        uint64_t mark = k->off;
+
+        vftr_vfd_scan_forget(s->rs->esc, &mark, k->off + VFTR_VFD_CHUNK_HEADER_SIZE +
+                                                    (uint64_t)(ch.end - payload), 1);
+    }
     return 0;
 }
 
-/* Reads ahead until every send / collective begin of the rank starting at
- * or before t is in its thread's heap. */
-static inline int early_upto(struct rsrc *rs, uint64_t t)
+/* Reads ahead until every send / collective begin of the thread starting
+ * at or before t is in its heap. */
+static inline int early_upto(struct src *s, uint64_t t)
 {
     int rc = 0;
 
-    while (rc == 0 && rs->echunk < rs->r->nchunks && rs->ehorizon <= t)
-        rc = early_scan(rs);
+    while (rc == 0 && s->ehorizon <= t && s->echunk < s->t->c0 + s->t->nc)
+        rc = early_scan(s);
     return rc;
 }
 
-/* The rank's next event (of the chunks the first pass read) into *ev.
- * Returns 1, 0 at the end, -EBADMSG if the file changed since. */
-static inline int next_event(struct rsrc *rs, struct vftr_vfd_scan_event *ev)
+/* Gives back the pages the source has left behind in its chunk (with
+ * done: it leaves the chunk). */
+static void src_forget(struct src *s, int done)
 {
-    int rc;
+    uint64_t at = s->coff + VFTR_VFD_CHUNK_HEADER_SIZE +
+                  (uint64_t)((done ? s->ch.end : s->ch.p) - s->cpay);
 
-    while ((rc = vftr_vfd_scan_next(&rs->ch, ev)) == 0) {
-        if (rs->ichunk == rs->r->nchunks)
-            return 0;
-        rs->offset = rs->r->chunks[rs->ichunk].off;
-        vftr_vfd_scan_forget(rs->sc, rs->offset);
-        if (vftr_vfd_scan_chunk(rs->sc, rs->offset, rs->r->chunks[rs->ichunk].n, &rs->ch) < 0)
-            return -EBADMSG;
-        rs->ichunk++;
+    vftr_vfd_scan_forget(s->rs->sc, &s->cgone, at, done);
+}
+
+/* Positions the source at the thread's next chunk.  Returns 1, 0 when its
+ * chunks are done, -EBADMSG when the chunk no longer reads as in the first
+ * pass (the file changed since). */
+static int next_chunk(struct src *s)
+{
+    const struct evchunk *k;
+
+    if (s->cpay)
+        src_forget(s, 1);
+    s->cpay = NULL;
+    if (s->ichunk == s->t->c0 + s->t->nc)
+        return 0;
+    k = &s->r->chunks[s->ichunk++];
+    if (vftr_vfd_scan_chunk(s->rs->sc, k->off, k->n, &s->ch) < 0 || s->ch.thread != s->t->id) {
+        s->rs->changed = 1;
+        s->rs->offset = k->off;
+        return -EBADMSG;
     }
-    return rc;
+    s->cpay = s->ch.p;
+    s->coff = s->cgone = k->off;
+    s->rs->done += VFTR_VFD_CHUNK_HEADER_SIZE + (uint64_t)(s->ch.end - s->ch.p);
+    return 1;
 }
 
 /* An extended record as the replay uses it: OpenMP begin/end with the
@@ -2319,63 +2427,38 @@ static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x, struct s
     return 0;
 }
 
-/* The rank's next event record the replay uses, as *x of the thread with
- * source index *ti.  Returns 1, 0 at the end, -errno. */
-static inline int next_raw(struct rsrc *rs, struct raw *out, long *tio)
+/* The thread's next event record the replay uses, into *x: reads on
+ * through its chunks.  Returns 1, 0 at the end, -errno. */
+static int next_raw(struct src *s, struct raw *x)
 {
     struct vftr_vfd_scan_event ev;
 
-    while (!rs->eof) {
-        int rc = next_event(rs, &ev);
+    while (!s->eof) {
+        int rc = vftr_vfd_scan_next(&s->ch, &ev);
 
+        if (rc == 0) {          /* the chunk is done (or none was begun) */
+            if ((rc = next_chunk(s)) == 1)
+                continue;
+        } else if (rc < 0) {
+            s->rs->changed = 1;
+            s->rs->offset = s->coff;
+        }
         if (rc <= 0) {
-            rs->eof = 1;
-            rs->changed = rc < 0;
+            s->eof = 1;
             return rc;
         }
-        long ti;
-        uint32_t thread = rs->ch.thread;
-
-        if (rs->last_src && rs->last_id == thread) {
-            ti = rs->last_src - 1;
-        } else {
-            ti = vftr_u64map_get(&rs->r->thrmap, thread);
-            if (ti < 0)
-                continue;
-            rs->last_id = thread;
-            rs->last_src = ti + 1;
-        }
         if (ev.kind <= VFTR_VFD_SAMPLE) {
-            out->time = ev.time;
-            out->kind = ev.kind;
-            out->id = ev.id;
-        } else if (!ext_raw(&ev, out, &rs->srcs[ti])) {
+            x->time = ev.time;
+            x->kind = ev.kind;
+            x->id = ev.id;
+        } else if (!ext_raw(&ev, x, s)) {
+            if (s->oom)
+                return -ENOMEM;
             continue;
         }
-        *tio = ti;
         return 1;
     }
     return 0;
-}
-
-/* Reads the next event record of the rank's file into its thread's queue.
- * Returns 1, 0 at the end, -errno. */
-static int pull(struct rsrc *rs)
-{
-    struct raw x;
-    long ti;
-    int rc = next_raw(rs, &x, &ti);
-
-    if (rc <= 0)
-        return rc;
-    struct src *s = &rs->srcs[ti];
-
-    if (s->qlen == s->qcap &&
-        ring_grow((void **)&s->q, &s->qhead, s->qlen, &s->qcap, sizeof *s->q, 256) < 0)
-        return -ENOMEM;
-    s->q[(s->qhead + s->qlen) & (s->qcap - 1)] = x;
-    s->qlen++;
-    return 1;
 }
 
 static struct vftr_vfdconv_event *out_grow(struct src *s) __attribute__((noinline));
@@ -2710,66 +2793,43 @@ static void early_event(const struct src *s, const struct early *x, struct vftr_
 }
 
 /* Transforms raw records into out[] (empty when called) until REFILL
- * events wait or the thread's records are used up (a thread sharing its
- * file with others stops early rather than pull records of the others
- * ahead).  At the very end, what is still open is left. */
+ * events wait or the thread's records are used up, straight from the
+ * thread's chunks (the common record decoded inline; at a chunk's end, or
+ * damage, next_raw goes on with the thread's next chunk, or ends).  Pages
+ * read go back every FORGET_STEP bytes.  At the very end, what is still
+ * open is left. */
 static int refill(struct src *s)
 {
     int rc;
 
-    if (s->r->nthr == 1) {
-        /* the rank's only thread (every chunk the first pass kept is its
-         * own): records straight from the scanner; at a chunk's end (or
-         * damage) next_raw goes on with the next chunk (or ends) */
-        struct rsrc *rs = s->rs;
+    while (s->olen < REFILL && !s->eof) {
+        struct vftr_vfd_scan_event ev;
+        struct raw x;
 
-        while (s->olen < REFILL && !rs->eof) {
-            struct vftr_vfd_scan_event ev;
-            struct raw x;
-            long ti;
-
-            if (vftr_vfd_scan_next(&rs->ch, &ev) == 1) {
-                if (ev.kind <= VFTR_VFD_SAMPLE) {
-                    x.time = ev.time;
-                    x.kind = ev.kind;
-                    x.id = ev.id;
-                } else if (!ext_raw(&ev, &x, s)) {
-                    if (s->oom)
-                        return -ENOMEM;
-                    continue;
-                }
-            } else if ((rc = next_raw(rs, &x, &ti)) <= 0) {
-                if (rc < 0)
-                    return rc;
-                break;
+        if (vftr_vfd_scan_next(&s->ch, &ev) == 1) {
+            if (ev.kind <= VFTR_VFD_SAMPLE) {
+                x.time = ev.time;
+                x.kind = ev.kind;
+                x.id = ev.id;
+            } else if (!ext_raw(&ev, &x, s)) {
+                if (s->oom)
+                    return -ENOMEM;
+                continue;
             }
-            x.time = align_ns(s->r, x.time);
-            if ((rc = transform_fast(s, &x)) < 0)
+        } else if ((rc = next_raw(s, &x)) <= 0) {
+            if (rc < 0)
                 return rc;
-            if (s->oom)
-                return -ENOMEM;
+            break;
         }
-    } else {
-        while (s->olen < REFILL) {
-            struct raw x;
-
-            if (s->olen > 0 && s->qlen == 0)
-                break;
-            while (s->qlen == 0 && !s->rs->eof)
-                if ((rc = pull(s->rs)) < 0)
-                    return rc;
-            if (s->qlen == 0)
-                break;
-            x = s->q[s->qhead];
-            s->qhead = (s->qhead + 1) & (s->qcap - 1);
-            s->qlen--;
-            x.time = align_ns(s->r, x.time);
-            if ((rc = transform_fast(s, &x)) < 0)
-                return rc;
-            if (s->oom)
-                return -ENOMEM;
-        }
+        x.time = align_ns(s->r, x.time);
+        if ((rc = transform_fast(s, &x)) < 0)
+            return rc;
+        if (s->oom)
+            return -ENOMEM;
     }
+    if (s->cpay && s->coff + VFTR_VFD_CHUNK_HEADER_SIZE + (uint64_t)(s->ch.p - s->cpay) -
+                   s->cgone >= FORGET_STEP)
+        src_forget(s, 0);
     if (s->olen == 0 && s->depth > 0)
         pop_to(s, 0, s->last);          /* the end: leave what is still open */
     return s->oom ? -ENOMEM : 0;
@@ -2809,7 +2869,7 @@ static inline int advance(struct src *s)
     o = s->olen ? &s->out[s->ohead] : NULL;
     /* at the thread's end only its own sends / collectives still matter */
     if ((o || s->nsend_seen + s->ncoll_seen < s->t->nsends + s->t->ncolls) &&
-        (rc = early_upto(s->rs, o ? o->time : UINT64_MAX)) < 0)
+        (rc = early_upto(s, o ? o->time : UINT64_MAX)) < 0)
         return rc;
     if (s->nearly &&
         (!o || s->early[0].time < o->time ||
@@ -2895,7 +2955,7 @@ static size_t run_length(struct src *s, const struct src *next)
         struct vftr_vfdconv_event *o = &s->out[s->ohead];
         uint64_t t = o->time < s->last ? s->last : o->time;
 
-        if (o->time >= s->rs->ehorizon)
+        if (o->time >= s->ehorizon)
             break;              /* the look-ahead must read on first: advance() does */
         if (s->nearly &&
             (s->early[0].time < o->time ||
@@ -2973,7 +3033,6 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             rc = -errno;
             goto out;
         }
-        rs[i].ehorizon = r->nchunks ? align_min(r, r->chunks[0].mpimin) : UINT64_MAX;
         rs[i].srcs = calloc(r->nthr ? r->nthr : 1, sizeof *rs[i].srcs);
         if (!rs[i].srcs) {
             rc = -ENOMEM;
@@ -2989,6 +3048,8 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             s->r = r;
             s->t = th;
             s->token = th->token;
+            s->ichunk = s->echunk = th->c0;
+            s->ehorizon = th->nc ? align_min(r, r->chunks[th->c0].mpimin) : UINT64_MAX;
             heap[nh++] = s;
         }
     }
@@ -3029,7 +3090,7 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
         if (consumer->progress && (++tick & 0xffff) == 0) {
             bytes_done = 0;
             for (size_t i = 0; i < n; i++)
-                bytes_done += rs[i].eof ? rs[i].r->bytes : rs[i].offset;
+                bytes_done += rs[i].done;
             consumer->progress(consumer->ctx, bytes_done);
         }
     }
@@ -3049,7 +3110,6 @@ out:
     for (size_t i = 0; i < n; i++) {
         if (rs[i].srcs)
             for (size_t t = 0; t < rs[i].r->nthr; t++) {
-                free(rs[i].srcs[t].q);
                 free(rs[i].srcs[t].out);
                 free(rs[i].srcs[t].st);
                 free(rs[i].srcs[t].walk);

@@ -23,9 +23,12 @@
  *     is that of one serial read in the order the files were given.
  *  2. vftr_vfdconv_replay() streams the events of some ranks (all threads
  *     of each), merged into one time order, to a consumer.  Each call reads
- *     the files again with its own readers (two per file: the events, and
- *     a look-ahead that places sends and collective begins at their start),
- *     so calls for disjoint ranks may run in parallel threads.
+ *     the files again with its own readers (two mappings per file: the
+ *     events, and a look-ahead that places sends and collective begins at
+ *     their start), so calls for disjoint ranks may run in parallel
+ *     threads.  Each thread's chunks are read from a position of its own,
+ *     so memory does not depend on how the threads' chunks interleave in a
+ *     file either (an idle thread holds nothing of the others' events).
  *
  * Tokens (OTF's numbering, documented in share/doc/vfd2otf.md):
  *   process of rank r, thread t:  (t << 20) + r + 1   (t = 0: the rank itself)
@@ -171,8 +174,9 @@ struct vftr_vfdconv_share {
     int (*serve)(void *ctx, struct vftr_vfdconv *c);
 };
 
-/* The MPI message records of events chunk `chunk` (in file order) of file
- * `file` (index in the open's list), for share->serve: *buf (malloc'ed)
+/* The MPI message records of events chunk `chunk` of file `file` (index in
+ * the open's list; chunks numbered as the engine lists them, grouped by
+ * thread, the same in every process), for share->serve: *buf (malloc'ed)
  * and *len bytes, native layout.  0, -EINVAL (no such file or chunk),
  * -EBADMSG, -ENOMEM.  Only during the open of a shared engine. */
 int vftr_vfdconv_chunk_mpi(struct vftr_vfdconv *c, size_t file, size_t chunk, void **buf,

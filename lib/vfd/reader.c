@@ -51,7 +51,7 @@ struct vftr_vfd_reader {
     const uint8_t *base;
     size_t size;
     void *map;              /* mmap'ed region, or NULL */
-    size_t forgot;          /* map's pages below this offset were given back */
+    uint64_t forgot;        /* where the last forget_below() stood (vfd_forget) */
     void *buf;              /* malloc'ed copy, or NULL */
     char *name;
     struct vftr_vfd_info info;
@@ -498,10 +498,10 @@ static uint64_t find_chunk(const struct vftr_vfd_reader *r, uint64_t from)
 }
 
 /* The mapping's pages before the chunk at off leave the resident memory
- * (vfd_forget_below). */
+ * (vfd_forget). */
 static void forget_below(struct vftr_vfd_reader *r, uint64_t off)
 {
-    vfd_forget_below(r->map, r->size, &r->forgot, off);
+    vfd_forget(r->map, r->size, &r->forgot, off, 0);
 }
 
 /* Makes the chunk at r->pos current, skipping damage.  Returns 1 with a

@@ -15,7 +15,6 @@
 struct vftr_vfd_scan {
     const uint8_t *base;        /* owned mapping of size bytes (NULL if empty) */
     size_t size;
-    size_t forgot;              /* pages below this offset were given back */
 };
 
 struct vftr_vfd_scan *vftr_vfd_scan_open(const char *path)
@@ -60,10 +59,10 @@ void vftr_vfd_scan_close(struct vftr_vfd_scan *s)
     free(s);
 }
 
-void vftr_vfd_scan_forget(struct vftr_vfd_scan *s, uint64_t off)
+void vftr_vfd_scan_forget(struct vftr_vfd_scan *s, uint64_t *mark, uint64_t off, int done)
 {
     if (s)
-        vfd_forget_below(s->base, s->size, &s->forgot, off);
+        vfd_forget(s->base, s->size, mark, off, done);
 }
 
 int vftr_vfd_scan_chunk(const struct vftr_vfd_scan *s, uint64_t off, uint32_t nrec,

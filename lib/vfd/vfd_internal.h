@@ -208,30 +208,56 @@ static inline size_t vfd_finish_chunk(uint8_t *out, uint8_t *p, uint16_t kind, s
 }
 
 /*
- * A file mapped privately and read front to back: the pages of the
- * mapping [base, base + size) below off leave the resident memory, so that
- * memory does not grow with the file's size (the mapping is never written:
- * a page touched again is read from the file again, and pointers into it
- * stay valid).  *forgot is the offset below which pages were given back;
- * it is lowered after a rewind, since those pages are read again.  Pages
- * go as soon as they are behind (a chunk at a time): a converter has every
- * rank's file open at once, and what each kept back would add up.
+ * A file mapped privately and read by positions that move front to back
+ * (a reader; a scanner's positions, one per thread of a converter): what a
+ * position leaves behind leaves the resident memory, so that memory does
+ * not grow with the file's size (the mapping is never written: a page
+ * touched again is read from the file again, and pointers into it stay
+ * valid).
+ *
+ * A read maps more than the page it touches: the kernel maps the pages
+ * around it that are in the page cache (fault-around, large folios),
+ * before it as well as after it, within the page table of the touched
+ * page, which spans page * (page / 8) bytes (2 MiB with 4 KiB pages).  So
+ * a position gives back what its reads may have mapped, not only what it
+ * read; else every jump (to a thread's next chunk, over the others'), and
+ * every page read while readahead was still under way, would leave pages
+ * mapped that no position reads again, and memory would grow with the
+ * number of chunks.
+ *
+ * *mark is where the position stood at its last call (its reads since lie
+ * at or after it; set it to a chunk's offset when the position jumps
+ * there).  For a position now at off: gives back the pages from *mark minus
+ * that reach up to off's page (excluded: the position reads on there), or,
+ * with done (the position leaves off for elsewhere), up to off plus the
+ * reach; *mark becomes off.  An off below *mark (a rewind) only lowers
+ * *mark.  Pages that another position of the same mapping still reads may
+ * go too: that position maps them again from the file, and its own calls
+ * give them back.  Pages go as soon as they are behind: a converter has
+ * every rank's file open at once, and what each kept back would add up.
  */
-
-static inline void vfd_forget_below(const void *base, size_t size, size_t *forgot, uint64_t off)
+static inline void vfd_forget(const void *base, size_t size, uint64_t *mark, uint64_t off,
+                              int done)
 {
-    long page = sysconf(_SC_PAGESIZE);
-    size_t end;
+    long sys = sysconf(_SC_PAGESIZE);
+    uint64_t page, reach, lo, hi, end;
 
-    if (!base || page <= 0)
+    if (!base || sys <= 0)
         return;
-    end = (size_t)(off < size ? off : size) & ~((size_t)page - 1);
-    if (end < *forgot) {
-        *forgot = end;
-    } else if (end > *forgot) {
-        (void)madvise((uint8_t *)(uintptr_t)base + *forgot, end - *forgot, MADV_DONTNEED);
-        *forgot = end;
+    if (off < *mark) {
+        *mark = off;
+        return;
     }
+    page = (uint64_t)sys;
+    reach = page * (page / 8);
+    end = ((uint64_t)size + page - 1) & ~(page - 1);
+    lo = (*mark > reach ? *mark - reach : 0) & ~(page - 1);
+    hi = done ? (off + reach + page - 1) & ~(page - 1) : off & ~(page - 1);
+    if (hi > end)
+        hi = end;
+    if (hi > lo)
+        (void)madvise((uint8_t *)(uintptr_t)base + lo, (size_t)(hi - lo), MADV_DONTNEED);
+    *mark = off;
 }
 
 #endif /* VFTR_VFD_INTERNAL_H */

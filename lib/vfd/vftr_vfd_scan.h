@@ -46,11 +46,19 @@ struct vftr_vfd_scan_chunk {
 struct vftr_vfd_scan *vftr_vfd_scan_open(const char *path);
 void vftr_vfd_scan_close(struct vftr_vfd_scan *s);
 
-/* The caller reads nothing below file offset off for now: the mapping's
- * pages there leave the process's resident memory (a later read of them
- * reads the file again), so memory stays bounded by what is being read, not
- * by the file's size. */
-void vftr_vfd_scan_forget(struct vftr_vfd_scan *s, uint64_t off);
+/* Gives back what one reading position of s has left behind: the
+ * mapping's pages there leave the process's resident memory (a later read
+ * of them reads the file again; pointers stay valid), so memory stays
+ * bounded by what is being read, not by the file's size.  Several positions
+ * may read one scanner (a converter reads each thread's chunks on its own,
+ * jumping over the others'), each with its own *mark: the offset where it
+ * stood at its last call, or the offset of a chunk it has jumped to.  The
+ * position is now at off and reads on from there, or with done leaves it
+ * for elsewhere; *mark becomes off.  What goes is what the position's reads
+ * since *mark may have mapped (the kernel maps pages around the one a read
+ * touches: see vfd_internal.h); pages another position still reads may go
+ * too, and are read from the file again. */
+void vftr_vfd_scan_forget(struct vftr_vfd_scan *s, uint64_t *mark, uint64_t off, int done);
 
 /* Positions ch at the events chunk at file offset off, to decode its first
  * nrec records.  -EBADMSG if no events chunk lies there. */

@@ -7,7 +7,8 @@
  *   mkvfd SCENARIO DIR        scenarios: basic, skew, sample, sampled, misfit, trunc, otherrun,
  *                             threads,
  *                             big (with N as a third argument: events per file),
- *                             msgs (with M: messages per file)
+ *                             msgs (with M: messages per file),
+ *                             idle (with N and a layout: an idle OpenMP worker)
  *
  * Clock convention of the scenarios: 1 tick = 1 ns and every rank starts at
  * tick 0 at the same wall-clock time, unless the scenario says otherwise.
@@ -576,10 +577,99 @@ static void msgs(const char *dir, const char *base, uint8_t run, uint64_t m, int
     }
 }
 
+/*
+ * idle: the hybrid pattern of an OpenMP worker that sits idle between two
+ * parallel regions (argv: N LAYOUT), 2 ranks of 2 threads.  Thread 0 of
+ * rank r: main (path 1) 10 .. 20 + 10 N + 100 { N calls of f (path 2),
+ * call i at t = 20 + 10 i .. t + 5; after every 10th (i % 10 == 9)
+ * MPI_Sendrecv (path 3) t + 6 .. t + 9: to rank r + 1 and from rank r - 1
+ * (mod 2), tag 5, 64 bytes, both begun at t + 7, the send's record at t + 8,
+ * the receive's at t + 9 }, in chunks of at most MAXEV slots.  Thread 1 (the
+ * worker), with E = 20 + 10 N: OMP_BEGIN region 2 (implicit task @heat.c:42)
+ * 12, work (path 4) 13 { MPI_Send (path 5) 14 .. 17: to rank r + 1's thread
+ * 1, tag 2, 16 bytes, begun 15, record 16 } 18, OMP_END 19; then, idle
+ * until E: OMP_BEGIN E + 10, work E + 11 { MPI_Recv (path 6) E + 12 .. E + 15:
+ * from rank r - 1's thread 1, tag 2, 16 bytes, begun E + 13, record E + 14 }
+ * E + 16, OMP_END E + 17.  Where the worker's events lie in the file is the
+ * LAYOUT: "end" one chunk after all of thread 0's (as capture writes a
+ * worker's buffer that fills only at the end), "split" a chunk of the first
+ * region after thread 0's first chunk and one of the second at the end.
+ * The events are the same in both layouts.
+ */
+static void idle(const char *dir, const char *base, uint8_t run, uint64_t n, const char *layout)
+{
+    static struct buf b, w1;
+    const struct vftr_vfd_function f[] = {
+        { 1, 0, 0x1000, "main" }, { 2, 0, 0x1100, "f" }, { 3, MPI_FLAGS, 0, "MPI_Sendrecv" },
+        { 4, 0, 0x1200, "work" }, { 5, MPI_FLAGS, 0, "MPI_Send" }, { 6, MPI_FLAGS, 0, "MPI_Recv" },
+    };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 },
+                                           { 4, 0, 4, 1 }, { 5, 4, 5, 1 }, { 6, 4, 6, 1 } };
+    const struct vftr_vfd_omp_region reg[] = {
+        { 2, VFTR_VFD_OMP_IMPLICIT_TASK, 0x1234, "main", "/src/heat.c", 42 },
+    };
+    int split = strcmp(layout, "split") == 0;
+
+    if (!split && strcmp(layout, "end") != 0)
+        die("idle: layout is end or split");
+    for (int r = 0; r < 2; r++) {
+        struct vftr_vfd_writer *w = open_rank(dir, base, r, 2, run, START_NS, 1000000000);
+        uint64_t e = 20 + 10 * n;
+        int first = 1;
+
+        threads(w, 2);
+        functions(w, f, 6);
+        callpaths(w, c, 6);
+        world(w, 2);
+        put(w, vftr_vfd_encode_omp_regions(reg, 1, chunk, sizeof chunk));
+        omp(&w1, 12, 1, 2);
+        ev(&w1, 13, VFTR_VFD_ENTER, 4);
+        ev(&w1, 14, VFTR_VFD_ENTER, 5);
+        msg(&w1, 16, 1, 1 - r, 2, 16, 0, 15);
+        ev(&w1, 17, VFTR_VFD_EXIT, 5);
+        ev(&w1, 18, VFTR_VFD_EXIT, 4);
+        omp(&w1, 19, 0, 2);
+        ev(&b, 10, VFTR_VFD_ENTER, 1);
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t t = 20 + 10 * i;
+
+            ev(&b, t, VFTR_VFD_ENTER, 2);
+            ev(&b, t + 5, VFTR_VFD_EXIT, 2);
+            if (i % 10 == 9) {
+                ev(&b, t + 6, VFTR_VFD_ENTER, 3);
+                msg(&b, t + 8, 1, 1 - r, 5, 64, 0, t + 7);
+                msg(&b, t + 9, 0, 1 - r, 5, 64, 0, t + 7);
+                ev(&b, t + 9, VFTR_VFD_EXIT, 3);
+            }
+            if (b.n > MAXEV - 64) {
+                flush(w, &b, 0);
+                if (first && split)
+                    flush(w, &w1, 1);
+                first = 0;
+            }
+        }
+        ev(&b, e + 100, VFTR_VFD_EXIT, 1);
+        flush(w, &b, 0);
+        if (first && split)
+            flush(w, &w1, 1);
+        omp(&w1, e + 10, 1, 2);
+        ev(&w1, e + 11, VFTR_VFD_ENTER, 4);
+        ev(&w1, e + 12, VFTR_VFD_ENTER, 6);
+        msg(&w1, e + 14, 0, 1 - r, 2, 16, 0, e + 13);
+        ev(&w1, e + 15, VFTR_VFD_EXIT, 6);
+        ev(&w1, e + 16, VFTR_VFD_EXIT, 4);
+        omp(&w1, e + 17, 0, 2);
+        flush(w, &w1, 1);
+        if (vftr_vfd_writer_close(w, NULL) < 0)
+            die("close");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: mkvfd basic|skew|sample|sampled|misfit|trunc|otherrun|threads|big|msgs DIR [N RANKS]\n");
+        fprintf(stderr, "usage: mkvfd basic|skew|sample|sampled|misfit|trunc|otherrun|threads|big|"
+                        "msgs|idle DIR [N RANKS|N LAYOUT]\n");
         return 2;
     }
     if (strcmp(argv[1], "basic") == 0)
@@ -600,6 +690,8 @@ int main(int argc, char **argv)
         big(argv[2], "big", 6, strtoull(argv[3], NULL, 10), atoi(argv[4]));
     else if (strcmp(argv[1], "threads") == 0)
         mthreads(argv[2], "threads", 8);
+    else if (strcmp(argv[1], "idle") == 0 && argc >= 5)
+        idle(argv[2], "idle", 9, strtoull(argv[3], NULL, 10), argv[4]);
     else if (strcmp(argv[1], "msgs") == 0 && argc >= 5)
         msgs(argv[2], "msgs", 7, strtoull(argv[3], NULL, 10), atoi(argv[4]));
     else {
