@@ -167,9 +167,11 @@ logrows() {
 }
 
 # logedges LOG: "CALLER CALLEE CALLS" per caller and function of the profile
-# (rows of all threads summed), sorted.
+# (rows of all threads summed), sorted; capture's own region vftr:setup
+# (the time it spent meeting a new function) is no call of the program.
 logedges() {
-    logrows "$1" | awk -F'\t' '{ n[$2 " " $1] += $3 } END { for (k in n) print k, n[k] }' | sort
+    logrows "$1" | awk -F'\t' '$1 != "vftr:setup" { n[$2 " " $1] += $3 }
+                               END { for (k in n) print k, n[k] }' | sort
 }
 
 # log_vs_stats LOG TRACE: compares the log's profile, summed per function,

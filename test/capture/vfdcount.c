@@ -34,6 +34,10 @@
  * and with --edges one line per caller and callee of the entered call
  * paths (caller "-" for a thread's outermost function), sorted:
  *   edge<TAB>CALLER<TAB>CALLEE
+ * The calls of capture's own region vftr:setup (VFTR_SETUP_REGION of
+ * capture/capture.h: the time capture spent meeting a new function) are no
+ * calls of the program: --threads does not count them and --edges leaves
+ * them out (their "function" line is printed like any other).
  *
  * Exit status: 0 read (even if cut short), 1 not readable as a .vfd, 2 usage.
  */
@@ -119,6 +123,14 @@ static struct thr *thread_of(uint32_t id)
     memset(&thrs[nthrs], 0, sizeof thrs[nthrs]);
     thrs[nthrs].id = id;
     return &thrs[nthrs++];
+}
+
+/* Is call path id one of capture's own region (see the header)? */
+static int is_setup(const struct vftr_vfd_reader *r, uint32_t id)
+{
+    const char *name = vftr_vfd_reader_callpath_name(r, id);
+
+    return name && strcmp(name, "vftr:setup") == 0;
 }
 
 struct named {
@@ -213,7 +225,7 @@ int main(int argc, char **argv)
             const struct vftr_vfd_callpath *cp = vftr_vfd_reader_callpath(r, rec.u.event.id);
 
             n_enter++;
-            t->enter++;
+            t->enter += !is_setup(r, rec.u.event.id);
             id_slot(rec.u.event.id)->enter++;
             if (cp == NULL || cp->parent != (t->depth ? t->stack[t->depth - 1] : 0))
                 misparented++;
@@ -226,7 +238,7 @@ int main(int argc, char **argv)
         }
         case VFTR_VFD_EXIT:
             n_exit++;
-            t->exit++;
+            t->exit += !is_setup(r, rec.u.event.id);
             id_slot(rec.u.event.id)->exit++;
             if (t->depth && t->stack[t->depth - 1] == rec.u.event.id)
                 t->depth--;
@@ -301,7 +313,7 @@ int main(int argc, char **argv)
             const struct vftr_vfd_callpath *cp;
             const char *callee, *caller;
 
-            if (!ids[i].used || ids[i].enter == 0)
+            if (!ids[i].used || ids[i].enter == 0 || is_setup(r, ids[i].id))
                 continue;
             cp = vftr_vfd_reader_callpath(r, ids[i].id);
             callee = vftr_vfd_reader_callpath_name(r, ids[i].id);

@@ -139,7 +139,8 @@ d=$cap_tmp/include
 VFTR_FILTER_INCLUDE='^keep_' vrun "$d" "$CAPDIR/cap_filter" 3000
 check "include: exit status" 0 "$(cat "$d/.rc")"
 if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
-    check "include: only keep_one and keep_two traced" "keep_one keep_two" "$(vnames "$vfd" | tr '\n' ' ' | sed 's/ $//')"
+    check "include: only keep_one and keep_two traced (and capture's vftr:setup)" \
+          "keep_one keep_two vftr:setup" "$(vnames "$vfd" | tr '\n' ' ' | sed 's/ $//')"
     check "include: keep_one 3000" 3000 "$(venter "$vfd" keep_one)"
     check "include: keep_two 3000" 3000 "$(vexit "$vfd" keep_two)"
 else
