@@ -227,8 +227,9 @@ static int check(const struct vftr_tool *tool, char *const *ops, int n)
                k.events, k.processes);
     else
         printf("%s: %s: consistent: %" PRIu64 " events of %" PRIu64 " processes checked (%"
-               PRIu64 " sends never received)\n", tool->name, co.name, k.events, k.processes,
-               k.unreceived);
+               PRIu64 " sends never received%s)\n", tool->name, co.name, k.events, k.processes,
+               k.unreceived, k.unverified ? ", receives from ranks whose data ends early not "
+                                            "checked" : "");
     vftr_source_free(src);
     if (fflush(stdout) != 0)
         return vftr_tool_fail(tool, stderr, "write error: %s", strerror(errno));

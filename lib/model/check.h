@@ -18,7 +18,9 @@
  * Across processes: every receive matches one send (communicator, sender,
  * receiver, tag, in order), at most once, and no message is received
  * before it was sent.  Sends never received are counted, not violations
- * (a program may leave a buffered send unreceived, or cancel it).
+ * (a program may leave a buffered send unreceived, or cancel it); so are
+ * receives from a process whose data ends early (VFTR_SOURCE_PROC_INCOMPLETE:
+ * a crashed rank may have sent after its data ends).
  * A backend that repairs records on the way (a .vfd capture's record that
  * did not fit its thread's stack) reports each repair: a violation too.
  *
@@ -48,6 +50,7 @@ struct vftr_check_counts {
     uint64_t processes;         /* processes with events */
     uint64_t violations;
     uint64_t unreceived;        /* sends never received */
+    uint64_t unverified;        /* receives from a process whose data ends early */
 };
 
 int vftr_check_source(struct vftr_source *s, const struct vftr_check_opts *opts,

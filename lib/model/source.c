@@ -36,7 +36,7 @@ unsigned vftr_source_jobs(const struct vftr_source *s)
 /* ------------------------------------------------------------ definitions */
 
 int vftr_source_add_proc(struct vftr_source *s, uint32_t token, uint32_t parent, uint32_t rank,
-                         uint32_t thread, const char *name)
+                         uint32_t thread, unsigned flags, const char *name)
 {
     char *copy = strdup(name ? name : "");
 
@@ -45,7 +45,7 @@ int vftr_source_add_proc(struct vftr_source *s, uint32_t token, uint32_t parent,
         return -ENOMEM;
     }
     s->procs[s->nprocs++] = (struct vftr_source_proc){ token, parent == token ? 0 : parent, rank,
-                                                       thread, copy };
+                                                       thread, flags, copy };
     return 0;
 }
 

@@ -73,7 +73,14 @@ struct vftr_source_info {
 struct vftr_source_proc {
     uint32_t token, parent;     /* parent 0: none */
     uint32_t rank, thread;
+    unsigned flags;             /* VFTR_SOURCE_PROC_* */
     const char *name;
+};
+
+enum {
+    /* its data ends early (a .vfd of a rank that crashed or was killed):
+     * what it did after that, a send say, is not in the trace */
+    VFTR_SOURCE_PROC_INCOMPLETE = 1u << 0,
 };
 
 enum {

@@ -48,7 +48,7 @@ struct vftr_source {
 };
 
 int vftr_source_add_proc(struct vftr_source *s, uint32_t token, uint32_t parent, uint32_t rank,
-                         uint32_t thread, const char *name);
+                         uint32_t thread, unsigned flags, const char *name);
 /* Adds or, for a token met before, replaces. */
 int vftr_source_add_func(struct vftr_source *s, uint32_t token, uint32_t group, unsigned flags,
                          const char *name);

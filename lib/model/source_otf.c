@@ -85,7 +85,7 @@ static int on_process(void *ud, uint32_t stream, uint32_t process, const char *n
     struct defs *d = ud;
 
     (void)stream, (void)kv;
-    return fail(d, vftr_source_add_proc(d->s, process, parent, 0, 0, name));
+    return fail(d, vftr_source_add_proc(d->s, process, parent, 0, 0, 0, name));
 }
 
 static int on_function(void *ud, uint32_t stream, uint32_t func, const char *name,

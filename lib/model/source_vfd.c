@@ -479,6 +479,7 @@ int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     for (size_t i = 0; i < np; i++) {
         if ((rc = vftr_source_add_proc(s, p[i].token, p[i].parent, p[i].rank, p[i].thread,
+                                       p[i].incomplete ? VFTR_SOURCE_PROC_INCOMPLETE : 0,
                                        p[i].name)) < 0)
             return vftr_errmsg(err, errlen, rc, "out of memory");
         if (p[i].thread == 0)

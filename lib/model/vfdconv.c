@@ -1545,19 +1545,22 @@ static int build_procs(struct vftr_vfdconv *c)
         char name[96];
 
         c->groups[w].procs[c->groups[w].n++] = vftr_vfdconv_process((uint32_t)r->rank, 0);
-        for (size_t t = 0; t < r->nthr; t++) {
+        /* a rank whose file holds no event (killed before its first flush)
+         * is still a rank of the run: its process is defined, empty */
+        for (size_t t = 0; t < (r->nthr ? r->nthr : 1); t++) {
             struct vftr_vfdconv_proc *p;
+            uint32_t id = r->nthr ? r->thr[t].id : 0;
 
             if (grow((void **)&c->procs, &c->cprocs, c->nprocs + 1, sizeof *c->procs) < 0)
                 return -ENOMEM;
             p = &c->procs[c->nprocs];
             p->rank = (uint32_t)r->rank;
-            p->thread = r->thr[t].id;
-            p->token = r->thr[t].token;
-            p->parent = r->thr[t].id ? vftr_vfdconv_process((uint32_t)r->rank, 0) : 0;
-            if (r->thr[t].id)
-                snprintf(name, sizeof name, "Rank %" PRId32 " Thread %" PRIu32, r->rank,
-                         r->thr[t].id);
+            p->incomplete = !r->complete;
+            p->thread = id;
+            p->token = r->nthr ? r->thr[t].token : vftr_vfdconv_process((uint32_t)r->rank, 0);
+            p->parent = id ? vftr_vfdconv_process((uint32_t)r->rank, 0) : 0;
+            if (id)
+                snprintf(name, sizeof name, "Rank %" PRId32 " Thread %" PRIu32, r->rank, id);
             else
                 snprintf(name, sizeof name, "Rank %" PRId32, r->rank);
             p->name = strdup(name);

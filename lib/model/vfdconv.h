@@ -115,6 +115,7 @@ struct vftr_vfdconv_consumer {
 struct vftr_vfdconv_proc {
     uint32_t token, parent;     /* parent 0 for a rank */
     uint32_t rank, thread;
+    int incomplete;             /* its rank's file ends early (a crash, a kill) */
     char *name;                 /* "Rank 3" / "Rank 3 Thread 2" */
 };
 #define VFTR_VFDCONV_FUNC_PRECISE 1u   /* every call recorded in a sampled capture */

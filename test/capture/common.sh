@@ -43,8 +43,13 @@ show() { sed -n '1,12s/^/    /p' "$@"; }
 skip() { echo "SKIP: $1 ($2)"; }
 finish() {
     san_reports
+    check_traces "$cap_tmp" "$cap_build/bin/vftr-dump"
     exit $((cap_failures > 0))
 }
+
+# check_traces (test/check_traces.sh): every trace this script made passes
+# vftr-dump --check.
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/check_traces.sh"
 
 # Drop every VFTR_* variable of the caller's environment so that only what a
 # test sets counts.

@@ -28,7 +28,11 @@ check() {
     if [ "$2" = "$3" ]; then pass "$1"; else fail "$1 (expected '$2', got '$3')"; fi
 }
 show() { sed -n '1,15s/^/    /p' "$@"; }
-finish() { exit $((mpi_failures > 0)); }
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/check_traces.sh"
+finish() {
+    check_traces "$mpi_tmp" "$BUILD/bin/vftr-dump"
+    exit $((mpi_failures > 0))
+}
 
 for v in $(env | sed -n 's/^\(VFTR_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 
