@@ -151,25 +151,9 @@ vnames() { awk -F'\t' '$1 == "function" { print $5 }' "$(cfile "$1").count"; }
 # vthreads FILE: "ID ENTER EXIT" per thread
 vthreads() { awk -F'\t' '$1 == "thread" { print $2, $3, $4 }' "$(cfile "$1").count"; }
 
-# logcalls LOG NAME: the Calls of NAME in a profile log (logcalls.sh)
+# logrows LOG, logcalls LOG NAME: the profile table of a log (logcalls.sh)
 # shellcheck source=logcalls.sh
 . "$(dirname "${BASH_SOURCE[0]}")/logcalls.sh"
-
-# logrows LOG: the profile table's rows as "FUNCTION<TAB>CALLER<TAB>CALLS<TAB>
-# EXCL<TAB>INCL" (CALLER "-" for a root), columns found by their headers.
-logrows() {
-    awk '
-        /^Profile: / { inprof = 1; next }
-        inprof && /^ *Calls / { fs = index($0, "Function"); cs = index($0, "Caller"); next }
-        inprof && /^-/ { next }
-        inprof && fs && /^$/ { exit }
-        inprof && fs {
-            f = substr($0, fs, cs - fs); sub(/ +$/, "", f)
-            c = substr($0, cs); sub(/ .*$/, "", c)
-            if (c == "") c = "-"
-            printf "%s\t%s\t%s\t%s\t%s\n", f, c, $1, $2, $3
-        }' "$1"
-}
 
 # logedges LOG: "CALLER CALLEE CALLS" per caller and function of the profile
 # (rows of all threads summed), sorted; capture's own region vftr:setup

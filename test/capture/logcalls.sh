@@ -2,20 +2,28 @@
 # logcalls.sh — reading profile logs in the test scripts (sourced by
 # test/capture/common.sh and by scripts that use test/mpi/common.sh).
 
-# logcalls LOG NAME: sum of the Calls column of the profile table's rows
-# whose Function is NAME (all its call paths).  The Function column is found
-# by its header, so names with blanks work.
-logcalls() {
-    awk -v n="$2" '
+# logrows LOG: the profile table's rows as "FUNCTION<TAB>CALLER<TAB>CALLS<TAB>
+# EXCL<TAB>INCL" (CALLER "-" for a root), columns found by their headers, so
+# names with blanks work.  The one reading of a log's table in the tests.
+logrows() {
+    awk '
         /^Profile: / { inprof = 1; next }
         inprof && /^ *Calls / { fs = index($0, "Function"); cs = index($0, "Caller"); next }
         inprof && /^-/ { next }
         inprof && fs && /^$/ { exit }
         inprof && fs {
             f = substr($0, fs, cs - fs); sub(/ +$/, "", f)
-            if (f == n) { s += $1; seen = 1 }
-        }
-        END { print seen ? s : "absent" }' "$1"
+            c = substr($0, cs); sub(/ .*$/, "", c)
+            if (c == "") c = "-"
+            printf "%s\t%s\t%s\t%s\t%s\n", f, c, $1, $2, $3
+        }' "$1"
+}
+
+# logcalls LOG NAME: sum of the Calls column of the profile table's rows
+# whose Function is NAME (all its call paths), "absent" when there is none.
+logcalls() {
+    logrows "$1" | awk -F'\t' -v n="$2" '$1 == n { s += $3; seen = 1 }
+                                          END { print seen ? s : "absent" }'
 }
 
 # logline LOG LABEL: the value of a line "  LABEL   value" of the log's run

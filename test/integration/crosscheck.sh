@@ -22,6 +22,8 @@ case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac   # the runs cd into their di
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 XC="python3 $here/xcheck.py"
+# shellcheck source=../capture/logcalls.sh
+. "$here/../capture/logcalls.sh"    # logrows: the one reading of a log's table
 B=$BUILD/bin
 CAP=$BUILD/test/capture
 failed=0
@@ -73,7 +75,11 @@ check_run() {
         base=${log%.log}
         r=${base##*_}
         [ -f "$base.vfd" ] || { fail "$name: $log has no .vfd beside it"; continue; }
-        $XC log "$log" >"$base.logp" || { fail "$name: cannot read $log"; continue; }
+        # per function: calls, exclusive, inclusive (summed over rows), rows
+        logrows "$log" | awk -F'\t' '{ c[$1] += $3; e[$1] += $4; i[$1] += $5; n[$1]++ }
+            END { for (f in c) printf "%s\t%d\t%.9f\t%.9f\t%d\n", f, c[f], e[f], i[f], n[f] }' \
+            | sort >"$base.logp"
+        [ -s "$base.logp" ] || { fail "$name: no profile rows in $log"; continue; }
         "$B/vftr-stats" --csv -p "$(rank_procs "$r")" "$dir" >"$base.csv" 2>>"$dir/stats.err"
         $XC csv "$base.csv" >"$base.vfdp"
         ev=$("$B/vftr-dump" -d "$base.vfd" | sed -n 's/.* events=\([0-9]*\) .*/\1/p' | head -1)
@@ -110,7 +116,7 @@ tui_agrees() {
             command tmux -L "$S" new-session -d -s tui -x 200 -y 120 \
                 "TERM=xterm $TUI -t '$w' '$dir/$t'; sleep 30" 2>/dev/null
             got=""
-            for _ in $(seq 100); do
+            for _ in $(seq 300); do
                 sleep 0.1
                 got=$(command tmux -L "$S" capture-pane -t tui -p 2>/dev/null |
                       sed -nE 's/^[> ] +([0-9.]+) +([0-9.]+) +([0-9]+) +([0-9.]+) +. (.*)$/\1 \2 \3 \4 \5/p' |

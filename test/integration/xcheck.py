@@ -2,8 +2,10 @@
 """xcheck.py — the cross-checks of test/integration/crosscheck.sh: one
 figure, computed by different routes, must agree.
 
-  xcheck.py log LOG                    prints the log's profile per function
-  xcheck.py csv CSV                    prints a vftr-stats --csv profile the same way
+  xcheck.py csv CSV                    prints a vftr-stats --csv profile as
+                                       "function calls excl incl rows" lines,
+                                       the form crosscheck.sh gives the log's
+                                       profile in (from logrows, logcalls.sh)
   xcheck.py compare NAME A B [options] compares two such profiles (files
                                        written by the two commands above)
   xcheck.py counts NAME OUT PROFILE [SPEC...]
@@ -14,11 +16,12 @@ figure, computed by different routes, must agree.
                                        matches (mangled or module names, a
                                        total over several), -F skips F
 
-A profile is "function calls excl incl" per line (times in seconds).  The
-log's profile is summed over its rows (threads and call paths) by function
-name: calls and exclusive time add up, and so does inclusive time, since
-every call of a function belongs to exactly one call path (the function
-inclusive time vftr-stats shows, summed over calls).
+A profile is "function calls excl incl rows" per line (times in seconds,
+rows: how many printed rows were summed into it).  The log's profile is
+summed over its rows (threads and call paths) by function name: calls and
+exclusive time add up, and so does inclusive time, since every call of a
+function belongs to exactly one call path (the function inclusive time
+vftr-stats shows, summed over calls).
 
 compare options:
   --exact EVENTS   an exact capture: calls equal, times within what the
@@ -42,54 +45,6 @@ Prints one PASS or FAIL line per comparison; exits 1 on a failure.
 import csv
 import math
 import sys
-
-
-def parse_log(path):
-    """Function -> [calls, excl, incl] from the Profile table of a vftr log."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        lines = f.read().split("\n")
-    start = None
-    for i, line in enumerate(lines):
-        if line.startswith("Profile:"):
-            start = i
-            break
-    if start is None:
-        raise SystemExit("%s: no Profile table" % path)
-    # the header, then the dashes that give the column spans
-    head = lines[start + 2]
-    dashes = lines[start + 3]
-    spans = []
-    pos = 0
-    while pos < len(dashes):
-        if dashes[pos] == "-":
-            end = pos
-            while end < len(dashes) and dashes[end] == "-":
-                end += 1
-            spans.append((pos, end))
-            pos = end
-        else:
-            pos += 1
-    names = []
-    for k, (a, b) in enumerate(spans):
-        # a column's text may be wider than its dashes only for the last one
-        nxt = spans[k + 1][0] if k + 1 < len(spans) else None
-        names.append(head[a:nxt].strip())
-    col = {n: k for k, n in enumerate(names)}
-    prof = {}
-    for line in lines[start + 4:]:
-        if not line.strip():
-            break
-        cells = []
-        for k, (a, b) in enumerate(spans):
-            nxt = spans[k + 1][0] if k + 1 < len(spans) else None
-            cells.append(line[a:nxt].strip() if nxt is not None else line[a:].strip())
-        fn = cells[col["Function"]]
-        row = prof.setdefault(fn, [0, 0.0, 0.0, 0])
-        row[0] += int(cells[col["Calls"]])
-        row[1] += float(cells[col["t_excl[s]"]])
-        row[2] += float(cells[col["t_incl[s]"]])
-        row[3] += 1
-    return prof
 
 
 def parse_csv(path):
@@ -212,9 +167,6 @@ def counts(name, out, prof, specs):
 def main(argv):
     if len(argv) < 3:
         raise SystemExit(__doc__)
-    if argv[1] == "log":
-        write_prof(parse_log(argv[2]))
-        return 0
     if argv[1] == "csv":
         write_prof(parse_csv(argv[2]))
         return 0
