@@ -194,7 +194,8 @@ static struct chan *chan(struct check *c, uint32_t sender, uint32_t receiver, ui
 static int fifo_push(struct fifo *f, uint64_t t)
 {
     if (f->head + f->n == f->cap) {             /* compact, then grow */
-        memmove(f->t, f->t + f->head, f->n * sizeof *f->t);
+        if (f->n)
+            memmove(f->t, f->t + f->head, f->n * sizeof *f->t);
         f->head = 0;
         if (vftr_reserve((void **)&f->t, &f->cap, f->n, sizeof *f->t) < 0)
             return -ENOMEM;

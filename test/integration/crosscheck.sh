@@ -40,6 +40,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # every rank writes its log; no control socket needed
 export VFTR_LOGFILE_FOR_RANKS=all VFTR_CONTROL_ACTIVE=false
+# Under a sanitizer: Open MPI leaks at exit (not ours), and the crash
+# scenarios want the default action of SIGSEGV, not the sanitizer's report
+# (test/capture/common.sh and capture_signals.sh do the same).
+case $(ldd "$BUILD/lib/libvftrcapture.so" 2>/dev/null) in
+    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:handle_segv=0" ;;
+    *libtsan*) export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0:suppressions=$here/../tsan.supp" ;;
+esac
 
 # The process tokens of rank r (its threads up to 255): r+1, (t<<20)+r+1.
 rank_procs() {
