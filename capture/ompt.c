@@ -678,11 +678,12 @@ VFTR_NI void vftr_ompt_trace_node(struct vftr_thread *vt, const struct vftr_node
  * data: an explicit task's data, handed from the thread that created the
  * task to the one that runs it (released by on_task_create, acquired by
  * on_task_schedule), and barriers (each thread releases the team's
- * parallel data when it reaches one and acquires it when it leaves; the
- * primary thread acquires it again at the region's end, where the runtime
- * gives the barrier's end no parallel data), after which a worker's hooks
- * happen before what the primary thread does next, the profile at
- * MPI_Finalize or exit included.  Nothing in other builds.
+ * parallel data when it has reached one and recorded its begin, and
+ * acquires it when it leaves; the primary thread acquires it again at the
+ * region's end, where the runtime gives the barrier's end no parallel
+ * data), after which a worker's hooks happen before what the primary
+ * thread does next, the profile at MPI_Finalize or exit included.  Nothing
+ * in other builds.
  */
 #ifdef VFTR_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -885,15 +886,18 @@ static VFTR_NI void on_sync_region(ompt_sync_region_t skind, ompt_scope_endpoint
                                    ompt_data_t *parallel, ompt_data_t *task, const void *codeptr)
 {
     uint32_t kind = sync_kind(skind);
+    bool barrier = parallel
+                   && (kind == VFTR_VFD_OMP_BARRIER || kind == VFTR_VFD_OMP_BARRIER_EXPLICIT);
 
     (void)task;
-    if (parallel && (kind == VFTR_VFD_OMP_BARRIER || kind == VFTR_VFD_OMP_BARRIER_EXPLICIT)) {
-        if (endpoint == ompt_scope_begin)
-            TSAN_RELEASE(parallel);
-        else
-            TSAN_ACQUIRE(parallel);
-    }
+    if (barrier && endpoint != ompt_scope_begin)
+        TSAN_ACQUIRE(parallel);
     scoped(kind, endpoint, parallel, 0, codeptr);
+    /* after the begin's own work: the barrier's node in the call tree is
+     * what a worker writes last before it waits (the join barrier's end
+     * comes only when the runtime shuts down) */
+    if (barrier && endpoint == ompt_scope_begin)
+        TSAN_RELEASE(parallel);
 }
 
 static VFTR_NI void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
