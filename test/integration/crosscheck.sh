@@ -38,6 +38,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/crosscheck.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # every rank writes its log; no control socket needed
 export VFTR_LOGFILE_FOR_RANKS=all VFTR_CONTROL_ACTIVE=false
+# A sanitized capture library (SANITIZE=...), as in test/capture/common.sh
+# and test/mpi/common.sh: the libraries vftr does not build (libomp, Open
+# MPI) are not instrumented (test/tsan.supp), and Open MPI's leaks at exit
+# are not ours.
+mpi_asan=
+case $(ldd "$BUILD/lib/libvftrcapture.so" 2>/dev/null) in
+    *libtsan*) export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$here/../tsan.supp" ;;
+    *libasan*) mpi_asan="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
+esac
 
 # The process tokens of rank r (its threads up to 255): r+1, (t<<20)+r+1.
 rank_procs() {
@@ -121,7 +130,7 @@ scenario sampled sampled 0.0002 -- env VFTR_SAMPLING_SAMPLE_INTERVAL=0.0002 \
     "$B/vftr-run" "$CAP/cap_wide" 20000
 
 # ------------------------------------------------------------ MPI, OpenMP
-MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+MPIRUN="env $mpi_asan mpirun --allow-run-as-root --oversubscribe"
 if command -v mpirun >/dev/null && [ -x "$BUILD/test/mpi/mpi_p2p" ]; then
     # (their DIR argument: where they write what they did, the run directory)
     scenario mpi_p2p exact -- $MPIRUN -np 4 "$B/vftr-run" "$BUILD/test/mpi/mpi_p2p" .
