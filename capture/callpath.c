@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "ompt.h"
 
 struct vftr_process vftr_proc = {
     .phase = VFTR_PHASE_STOPPED,
@@ -163,7 +164,8 @@ VFTR_NI struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags)
 
     pthread_mutex_lock(&vftr_proc.fn_lock);
     for (f = atomic_load_explicit(&vftr_proc.fn_all, memory_order_relaxed); f; f = f->all_next)
-        if ((f->flags & VFTR_FN_REGION) && strcmp(f->name, name) == 0)
+        if ((f->flags & (VFTR_FN_REGION | VFTR_FN_OMP)) == VFTR_FN_REGION
+            && strcmp(f->name, name) == 0)
             break;
     if (f == NULL) {
         f = calloc(1, sizeof *f + len + 1);
@@ -181,6 +183,32 @@ VFTR_NI struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags)
             fn_insert(f);
         }
     }
+    pthread_mutex_unlock(&vftr_proc.fn_lock);
+    return f;
+}
+
+/*
+ * OpenMP regions are keyed by their name too (ompt.c keeps one record per
+ * name), apart from the user regions: a vftr.h region of the same name is
+ * another function.  They are never filtered: the trace has every region,
+ * and the profile must have what the trace has.
+ */
+VFTR_NI struct vftr_fn *vftr_fn_omp(const char *name)
+{
+    size_t len = strlen(name);
+    struct vftr_fn *f = calloc(1, sizeof *f + len + 1);
+    char *copy;
+
+    if (f == NULL)
+        return NULL;
+    copy = (char *)(f + 1);
+    memcpy(copy, name, len + 1);
+    f->name = copy;
+    f->addr = (uintptr_t)f;
+    f->flags = VFTR_FN_REGION | VFTR_FN_OMP;
+    pthread_mutex_lock(&vftr_proc.fn_lock);
+    f->id = atomic_fetch_add(&vftr_proc.next_fn_id, 1);
+    fn_insert(f);
     pthread_mutex_unlock(&vftr_proc.fn_lock);
     return f;
 }
@@ -367,11 +395,13 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
     n->addr = addr;
     n->parent = cur;
     n->fn = f;
-    n->flags = f->flags & (VFTR_FN_EXCLUDED | VFTR_FN_PRECISE);
+    n->flags = f->flags & (VFTR_FN_EXCLUDED | VFTR_FN_PRECISE | VFTR_FN_OMP);
     n->depth = cur->depth + 1;
     n->idx = idx;
+    /* OpenMP nodes are numbered with the call paths (the profile's rows
+     * name their parents by id) but are none in the trace: no ENTER tag */
     n->id = (n->flags & VFTR_FN_EXCLUDED) ? 0 : atomic_fetch_add(&vftr_proc.next_node_id, 1);
-    n->enc = vftr_node_enc(n->id);
+    n->enc = (n->flags & VFTR_FN_OMP) ? 0 : vftr_node_enc(n->id);
     if (kid_add(cur, n) != 0)
         return NULL;   /* the slot is reused by the next allocation */
     atomic_store_explicit(&t->nnodes, idx + 1, memory_order_release);
@@ -390,6 +420,10 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
  *     stack, so every frame up to it is closed now (and traced as exits),
  *     which keeps the profile and the trace balanced; a paused thread only
  *     pops them (their time stopped at the pause);
+ *   - OpenMP regions still open above the function's frame (a lock taken
+ *     in it and released by its caller): they end with it, in the profile
+ *     only, since the readers of the trace close a region frame above the
+ *     frame an EXIT names (its OMP_END, when it comes, then finds none);
  *   - a function entered before capture started or in the prelude: not on
  *     the stack at all, ignored.  (Calls made during a pause are on the
  *     stack: the hooks keep it in every phase.)
@@ -406,7 +440,51 @@ VFTR_NI void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t 
         return;
     for (n = t->cur; !t->paused; n = n->parent) {
         n->time_incl += now - n->t_enter;
-        vftr_record(t, n, now, VFTR_VFD_EXIT);
+        if (!(n->flags & VFTR_FN_OMP))
+            vftr_record(t, n, now, VFTR_VFD_EXIT);
+        if (n == stop)
+            break;
+    }
+    t->cur = stop->parent;
+}
+
+VFTR_NI struct vftr_node *vftr_omp_enter(struct vftr_thread *t, struct vftr_fn *f,
+                                         uint32_t region, uint64_t now)
+{
+    struct vftr_node *cur = t->cur, *n = cur->last_child;
+
+    /* the hooks' lookup: the cached child, its successor, the table */
+    if (n == NULL || n->addr != f->addr) {
+        struct vftr_node *s = n ? n->succ : NULL;
+        uint64_t ignored = now;   /* a known record: no setup to book */
+
+        if (s != NULL && s->addr == f->addr) {
+            cur->last_child = s;
+            n = s;
+        } else if ((n = vftr_node_child(t, cur, f->addr, f, &ignored)) == NULL) {
+            return NULL;
+        }
+    }
+    n->region = region;
+    if (!t->paused) {
+        n->calls++;
+        n->t_enter = now;
+    }
+    t->cur = n;
+    return n;
+}
+
+VFTR_NI void vftr_omp_leave(struct vftr_thread *t, uint32_t region, uint64_t now)
+{
+    struct vftr_node *stop, *n;
+
+    for (stop = t->cur; stop->parent; stop = stop->parent)
+        if ((stop->flags & VFTR_FN_OMP) && stop->region == region)
+            break;
+    if (stop->parent == NULL)
+        return;
+    for (n = t->cur; !t->paused; n = n->parent) {
+        n->time_incl += now - n->t_enter;
         if (n == stop)
             break;
     }
@@ -446,7 +524,13 @@ VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
     for (n = t->cur; n && n->parent; n = n->parent) {
         if (!t->paused && now > n->t_enter)
             n->time_incl += now - n->t_enter;
-        if (t->trace)   /* every open frame is closed in the trace, sampled or not */
+        if (!t->trace)
+            continue;
+        /* every open frame is closed in the trace, sampled or not; an
+         * OpenMP region with its OMP_END, in its place on the stack */
+        if (n->flags & VFTR_FN_OMP)
+            vftr_ompt_trace_node(t, n, false, now);
+        else
             vftr_trace_put(t, now, VFTR_VFD_EXIT, n->id);
     }
     t->cur = &t->root;

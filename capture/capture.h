@@ -21,6 +21,14 @@
  *                       a new node per depth), so the time of entry lives in
  *                       the node and the shadow call stack is the chain of
  *                       parents from thread->cur up to thread->root.
+ *                       OpenMP regions are nodes too (VFTR_FN_OMP, made by
+ *                       ompt.c: vftr_omp_enter / vftr_omp_leave), on the
+ *                       same stack as the functions, as the trace's readers
+ *                       put them (lib/model/vfdconv.c); their events are the
+ *                       OMP_BEGIN / OMP_END records, never ENTER / EXIT, and
+ *                       they are no call paths of the trace (CALLPATHS): a
+ *                       call path's parent there is its nearest ancestor
+ *                       that is a function (vftr_node_trace_parent).
  *   struct vftr_thread  one per thread that ever called a hook, registered in
  *                       proc.threads (under proc.threads_lock, slow path only),
  *                       never freed.  thread->guard is the recursion guard and
@@ -150,6 +158,7 @@ enum {
     VFTR_FN_REGION = 1u << 2,     /* a user region (vftr_region_begin) */
     VFTR_FN_UNRESOLVED = 1u << 3, /* no symbol: named by its address */
     VFTR_FN_MPI = 1u << 4,        /* an MPI function (a region entered by the MPI wrappers) */
+    VFTR_FN_OMP = 1u << 5,        /* an OpenMP region (with VFTR_FN_REGION; vftr_fn_omp) */
 };
 
 struct vftr_fn {
@@ -176,7 +185,9 @@ struct vftr_node {
     uint32_t enc;                 /* the ENTER tag as written (vftr_node_enc), 0: none */
     struct vftr_node *succ;       /* the sibling entered after this one last time */
     /* cold */
-    uint32_t flags;               /* VFTR_FN_PRECISE / VFTR_FN_EXCLUDED copied from fn */
+    uint32_t flags;               /* VFTR_FN_PRECISE / _EXCLUDED / _OMP copied from fn */
+    uint32_t region;              /* OpenMP nodes: the OMP_REGIONS id of the current
+                                   * activation (the one an OMP_END names) */
     struct vftr_fn *fn;           /* NULL for the root */
     struct vftr_node **kids;      /* open-addressing table keyed by addr */
     uint32_t nkids, kid_cap;      /* kid_cap is 0 or a power of two */
@@ -413,6 +424,12 @@ struct vftr_fn *vftr_fn_get(uintptr_t addr) VFTR_NI;
  * record gets flags (only VFTR_FN_MPI is taken) besides VFTR_FN_REGION. */
 struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags) VFTR_NI;
 
+/* Function record of an OpenMP region called `name` (vftr_vfd_omp_region_name):
+ * a new record flagged VFTR_FN_REGION | VFTR_FN_OMP on every call, never
+ * filtered, never found by vftr_fn_region; the caller (ompt.c) keeps one per
+ * name.  NULL on allocation failure.  Thread-safe (locks). */
+struct vftr_fn *vftr_fn_omp(const char *name) VFTR_NI;
+
 /* Enter: child of t->cur for fn (slow path of the child lookup); NULL when
  * the function is excluded or memory ran out.  *now is the tick of the
  * enter; when a function record had to be created (symbol lookup, which
@@ -431,6 +448,39 @@ void vftr_exit_mismatch(struct vftr_thread *t, uintptr_t addr, uint64_t now) VFT
 /* Enter of addr by a paused thread: the shadow stack moves to the child
  * (found or made), nothing is counted or traced. */
 void vftr_enter_quiet(struct vftr_thread *t, uintptr_t addr, struct vftr_fn *known) VFTR_NI;
+
+/*
+ * OpenMP regions in the call tree, as the readers of the trace put them on
+ * a thread's stack (lib/model/vfdconv.c, transform()), so that the profile
+ * is what they compute from the trace.  t's guard held; t is the calling
+ * thread or one borrowed.  Nothing is written to the trace (ompt.c writes
+ * the OMP_BEGIN / OMP_END records).
+ *   vftr_omp_enter: region `region` (function record f, vftr_fn_omp) begins
+ *     at now: the child of t->cur for f becomes current, one call counted
+ *     (nothing counted while paused).  Returns the node, NULL when memory
+ *     ran out (the stack is then unchanged).
+ *   vftr_omp_leave: region `region` ends at now: the innermost node of the
+ *     stack that is an OpenMP node of that region and every frame above it
+ *     (functions too) end there, their time counted, and its parent becomes
+ *     current; nothing when no such node is open.
+ * A function's exit closes the OpenMP nodes above its frame
+ * (vftr_exit_mismatch), and a function's enter finds its caller past them:
+ * the readers do the same.
+ */
+struct vftr_node *vftr_omp_enter(struct vftr_thread *t, struct vftr_fn *f, uint32_t region,
+                                 uint64_t now) VFTR_NI;
+void vftr_omp_leave(struct vftr_thread *t, uint32_t region, uint64_t now) VFTR_NI;
+
+/* The id of n's call path's parent in the trace: its nearest ancestor that
+ * is not an OpenMP node (0 for the root). */
+static inline VFTR_NI uint32_t vftr_node_trace_parent(const struct vftr_node *n)
+{
+    const struct vftr_node *p = n->parent;
+
+    while (p->flags & VFTR_FN_OMP)
+        p = p->parent;
+    return p->id;
+}
 
 /*
  * Flat snapshot of every thread's call paths (struct vftr_profile of
@@ -520,15 +570,17 @@ static inline VFTR_NI struct vftr_node_walk vftr_node_walk_first(const struct vf
  * detach, attach), the profile going on.  What a thread does when it
  * applies one, at the switch's time T (at the latest event of the thread
  * if that is later: a hook that was under way when the switch was made):
- *   - recording of events ends (PAUSE, STOP while recording): the OpenMP
- *     regions of the thread end, then every open frame, innermost first,
- *     with OMP_END and EXIT events at T;
+ *   - recording of events ends (PAUSE, STOP while recording): every open
+ *     frame ends, innermost first, with an EXIT event at T (an OpenMP
+ *     region's frame with its OMP_END), then the OpenMP regions that are
+ *     open but no longer on the stack (ompt.c) with OMP_END;
  *   - counting ends (PAUSE): each open frame's inclusive time stops at T;
  *   - counting starts again (RESUME): each open frame is entered again at
- *     T, which counts one call (the trace has an ENTER for it, and every
- *     reader of the trace counts an ENTER as a call);
+ *     T, which counts one call (the trace has an ENTER or OMP_BEGIN for it,
+ *     and every reader of the trace counts it as a call);
  *   - recording starts again (RESUME, START): ENTER events at T, outermost
- *     first, then OMP_BEGIN for the open OpenMP regions.
+ *     first (OMP_BEGIN for an OpenMP region's frame), so that the readers
+ *     of the trace rebuild the stack as it is.
  * A PAUSE event follows the exits and a RESUME event precedes the enters,
  * so no ENTER or EXIT lies between them.
  */
@@ -691,8 +743,9 @@ int vftr_trace_open(const char *dir, const char *base) VFTR_NI;
 int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal) VFTR_NI;
 
 /* Appends EXIT events for every open frame of t at time now (finalization,
- * so that the trace is balanced) and adds their time to the profile; the
- * stack is then empty.  A paused thread's frames ended at the pause (no
+ * so that the trace is balanced; OMP_END for an OpenMP region's frame,
+ * through ompt.c) and adds their time to the profile; the stack is then
+ * empty.  A paused thread's frames ended at the pause (no
  * time, no events); a stopped trace's at the stop (time only).  Apply the
  * thread's pending switches first (vftr_phase_catch_up). */
 void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now) VFTR_NI;

@@ -76,7 +76,8 @@ VFTR_NI void vftr_region_calls(uint64_t *mpi, uint64_t *user)
         for (i = 0; i < n; i++) {
             const struct vftr_node *nd = vftr_node_walk_next(&w);
 
-            if (nd->fn == NULL || (nd->flags & VFTR_FN_EXCLUDED) || !(nd->fn->flags & VFTR_FN_REGION))
+            if (nd->fn == NULL || (nd->flags & (VFTR_FN_EXCLUDED | VFTR_FN_OMP))
+                || !(nd->fn->flags & VFTR_FN_REGION))
                 continue;
             *(nd->fn->flags & VFTR_FN_MPI ? mpi : user) += nd->calls;
         }
@@ -155,15 +156,18 @@ VFTR_NI void vftr_finalize(void)
         if (g == VFTR_GUARD_FREE || t == self)
             vftr_phase_catch_up_all(t);
     }
-    /* OpenMP regions still open (a worker's last implicit task ends only
-     * when libomp shuts down, after this) end now, inside the functions
-     * that enclose them, which end next */
-    (void)vftr_ompt_close_all(vftr_ext_event_on, end_ticks);
-
+    /* The open frames end now, innermost first, OpenMP regions among them
+     * (a worker's last implicit task ends only when libomp shuts down,
+     * after this); then the regions still open that no frame holds. */
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         if (t != self && atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_IN_HOOK)
             continue;   /* stuck in a hook: leave it alone */
         vftr_trace_close_frames(t, end_ticks);
+    }
+    (void)vftr_ompt_close_all(vftr_ext_event_on, end_ticks);
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        if (t != self && atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_IN_HOOK)
+            continue;
         if (t->trace || (t->buf && vftr_trace_used(t)))
             vftr_trace_flush_thread(t, false);
     }

@@ -42,14 +42,28 @@
  * the regions in the trace always nest.  End events carry the region id of
  * their begin; a region whose begin was not recorded (trace off) records
  * no end.  A pause (or a stopped trace) cuts the regions as it cuts the
- * functions: those open end at the pause, and every region open at the
- * resume begins again there (vftr_ompt_trace_switch), so that no region
- * in the trace spans a paused stretch.  Regions still open when the thread ends (thread_end,
- * the tool's finalizer) are closed then, and vftr_ompt_close_all (ompt.h)
- * lets capture's finalizer close those of every thread (libomp reports the
- * end of a worker's last implicit task only after capture finalized).
- * Stacks are registered in a list and never freed; a busy flag per stack,
- * set around each callback, keeps the finalizer off a stack in use.
+ * functions: those open end at the pause, and those open at the resume
+ * begin again there (vftr_ompt_trace_switch, vftr_ompt_trace_node), so
+ * that no region in the trace spans a paused stretch.  Regions still open
+ * when the thread ends (thread_end, the tool's finalizer) are closed then,
+ * and vftr_ompt_close_all (ompt.h) lets capture's finalizer close those of
+ * every thread (libomp reports the end of a worker's last implicit task
+ * only after capture finalized).  Stacks are registered in a list and
+ * never freed; a busy flag per stack, set around each callback, keeps the
+ * finalizer off a stack in use.
+ *
+ * The profile.  Every BEGIN and END also moves the thread's call tree
+ * (capture.h: OpenMP nodes) the way the readers of the trace move their
+ * stack of frames (lib/model/vfdconv.c): a BEGIN pushes the region's node
+ * (vftr_omp_enter), an END closes the innermost node of its region id and
+ * what lies above it (vftr_omp_leave), the BEGINs and ENDs of the regions
+ * closed and begun again around an out-of-order end included.  A frame
+ * does so while it is "counted": from its begin on, unless a resume found
+ * its node no longer on the stack (a function's exit closed it), since the
+ * resume does not begin such a region again in the trace.  Each region id
+ * has a function record (one per name, vftr_vfd_omp_region_name), made
+ * with its definition and found by the id, so a callback looks nothing up
+ * by name.
  *
  * Instances and values: PARALLEL and IMPLICIT_TASK carry vftr's sequence
  * number of the parallel region (from 1); worksharing and sync regions the
@@ -60,9 +74,11 @@
  * thread saw its implicit task); IMPLICIT_TASK's the thread's number in the
  * team; LOOP's the count OMPT reports (the iteration count).
  *
- * Cost per event: one TLS load, a probe of the region map, a varint
+ * Cost per event: one TLS load, a probe of the region map, the node (the
+ * cached child of the current node, as the hooks find it), a varint
  * encoding of at most 30 bytes and vftr_ext_event; no lock, allocation or
- * stdio.  Callbacks never call into the OpenMP runtime.
+ * stdio (but for a node met for the first time).  Callbacks never call
+ * into the OpenMP runtime.
  *
  * Linking: the shared library exports ompt_start_tool (capture/exports.map),
  * so the linker keeps it.  ompt_start_tool(0, NULL), the dummy call of the
@@ -109,6 +125,15 @@ VFTR_NI void vftr_ompt_trace_switch(struct vftr_thread *vt, bool on, uint64_t wh
     (void)when;
 }
 
+VFTR_NI void vftr_ompt_trace_node(struct vftr_thread *vt, const struct vftr_node *n, bool on,
+                                  uint64_t when)
+{
+    (void)vt;
+    (void)n;
+    (void)on;
+    (void)when;
+}
+
 VFTR_NI uint32_t vftr_ompt_parallel_regions(void)
 {
     return 0;
@@ -146,6 +171,13 @@ struct map_slot {
 
 static struct map_slot region_map[MAP_CAP];
 static uint32_t overflow_id[VFTR_VFD_OMP_KIND_COUNT];   /* under map_lock */
+/* The function record of each region id (capture.h: OpenMP nodes), stored
+ * (release) before the id is published; and one record per name, under
+ * map_lock (code addresses of one name are one function to the readers of
+ * the trace, and so in the profile). */
+#define MAX_IDS (MAP_LIMIT + VFTR_VFD_OMP_KIND_COUNT + 1u)
+static struct vftr_fn *_Atomic region_fn[MAX_IDS];
+static struct vftr_fn *name_map[MAP_CAP];
 static size_t map_count;                                /* under map_lock */
 static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t next_region = 1;
@@ -252,16 +284,50 @@ static VFTR_NI void lines_release(void)
     pthread_mutex_unlock(&map_lock);
 }
 
-/* Writes the OMP_REGIONS chunk of one new region (map_lock held). */
+/* The function record of the regions called name (map_lock held): made
+ * on first sight; NULL when memory ran out. */
+static VFTR_NI struct vftr_fn *fn_named(const char *name)
+{
+    uint64_t h = 14695981039346656037ull;   /* FNV-1a */
+
+    for (const char *c = name; *c; c++)
+        h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    /* fewer names than regions, fewer regions than slots: a free slot ends
+     * every probe */
+    for (size_t i = 0; i < MAP_CAP; i++) {
+        struct vftr_fn **slot = &name_map[(h + i) & (MAP_CAP - 1)];
+
+        if (*slot == NULL)
+            return *slot = vftr_fn_omp(name);
+        if (strcmp((*slot)->name, name) == 0)
+            return *slot;
+    }
+    return NULL;
+}
+
+/* The function record of region id (NULL: none, the region is no node). */
+static inline VFTR_NI struct vftr_fn *fn_of(uint32_t id)
+{
+    return id < MAX_IDS ? atomic_load_explicit(&region_fn[id], memory_order_acquire) : NULL;
+}
+
+/* Writes the OMP_REGIONS chunk of one new region and makes its function
+ * record, named as the readers of the trace name it (map_lock held). */
 static VFTR_NI void define_region(uint32_t id, uint32_t kind, uintptr_t code)
 {
     struct vftr_vfd_omp_region r = {
         .id = id, .kind = kind, .codeptr = code, .function = function_of(code),
     };
+    struct vftr_vfd_omp_region_view v;
+    char name[VFTR_VFD_OMP_NAME_MAX];
     uint8_t small[512], *buf = small;
     size_t cap, len;
 
     source_of(code, &r.file, &r.line);
+    v = (struct vftr_vfd_omp_region_view){ r, strlen(r.function), strlen(r.file) };
+    vftr_vfd_omp_region_name(&v, name, sizeof name);
+    if (id < MAX_IDS)
+        atomic_store_explicit(&region_fn[id], fn_named(name), memory_order_release);
     cap = vftr_vfd_omp_regions_bound(&r, 1);
     if (cap > sizeof small && (buf = malloc(cap)) == NULL)
         return;
@@ -340,6 +406,10 @@ struct frame {
     uint64_t instance;
     uint64_t value;
     bool recorded;              /* its BEGIN is in the trace */
+    bool counted;               /* its BEGIN and END move the call tree: it is on the
+                                 * stack of the trace's readers, or would be if the
+                                 * thread recorded now (see vftr_ompt_trace_switch) */
+    struct vftr_node *node;     /* its node in the call tree (capture.h), if made */
 };
 
 struct othread {
@@ -414,10 +484,21 @@ static VFTR_NI bool emit_on(struct vftr_thread *vt, uint32_t ev, const struct fr
     return n && vftr_ext_event_on(vt, now, ev, buf, (uint32_t)n) == 0;
 }
 
+/* Frame f begins at now in the call tree: its region's node becomes the
+ * current one (capture.h), as a reader of the trace puts it on the stack
+ * at its OMP_BEGIN. */
+static VFTR_NI void node_begin(struct othread *t, struct frame *f, uint64_t now)
+{
+    struct vftr_fn *fn = fn_of(f->region);
+
+    f->node = fn ? vftr_omp_enter(t->vt, fn, f->region, now) : NULL;
+}
+
 static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uint64_t instance,
                           uint64_t value)
 {
     struct frame *f;
+    uint64_t now;
 
     if (t->depth == VFTR_OMPT_DEPTH) {
         t->deeper++;
@@ -428,22 +509,33 @@ static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uin
     f->kind = kind;
     f->instance = instance;
     f->value = value;
-    f->recorded = emit_on(t->vt, VFTR_VFD_OMP_BEGIN, f, vftr_ext_now());
+    f->counted = true;
+    now = vftr_ext_now();
+    node_begin(t, f, now);
+    f->recorded = emit_on(t->vt, VFTR_VFD_OMP_BEGIN, f, now);
 }
 
 /* Closes frame i of t and, for frames above it, closes and reopens them
- * so that the trace nests. */
+ * so that the trace nests.  The call tree follows each END and BEGIN as a
+ * reader of the trace does (capture.h: vftr_omp_leave, vftr_omp_enter). */
 static VFTR_NI void close_frame(struct othread *t, uint32_t i, uint64_t now)
 {
     uint32_t j;
 
-    for (j = t->depth; j-- > i;)
+    for (j = t->depth; j-- > i;) {
+        if (t->f[j].counted)
+            vftr_omp_leave(t->vt, t->f[j].region, now);
         if (t->f[j].recorded)
             emit_on(t->vt, VFTR_VFD_OMP_END, &t->f[j], now);
+    }
     for (j = i + 1; j < t->depth; j++) {
-        t->f[j - 1] = t->f[j];
-        if (t->f[j - 1].recorded)
-            t->f[j - 1].recorded = emit_on(t->vt, VFTR_VFD_OMP_BEGIN, &t->f[j - 1], now);
+        struct frame *f = &t->f[j - 1];
+
+        *f = t->f[j];
+        if (f->counted)
+            node_begin(t, f, now);
+        if (f->recorded)
+            f->recorded = emit_on(t->vt, VFTR_VFD_OMP_BEGIN, f, now);
     }
     t->depth--;
 }
@@ -519,11 +611,19 @@ VFTR_NI int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now)
 
 /*
  * Recording of thread vt's events ends (on false) or begins again (on) at
- * time when (phase.c, the guard of vt held): the regions whose BEGIN is in
- * the trace end there, innermost first, and are no longer recorded; at the
- * start every open region, outermost first, begins there (also those begun
- * meanwhile, which could not be recorded), so that the regions of a paused
- * or stopped span are cut out of the trace as the functions are.
+ * time when (phase.c, the guard of vt held), so that the regions of a
+ * paused or stopped span are cut out of the trace as the functions are.
+ * The frames of the call tree are walked (innermost first at the end,
+ * outermost first at the start) and each OpenMP node among them ends or
+ * begins its region here, in its place among the functions
+ * (vftr_ompt_trace_node): a reader of the trace then rebuilds the stack
+ * the profile has.  What the walk does not reach: at the end, after it,
+ * the regions still recorded (their frames closed with a function: the
+ * readers have no frame of them) end, for the trace to stay balanced; at
+ * the start, before it, every region is marked as neither recorded nor
+ * counted, and the walk marks those on the stack: the others, begun again
+ * in the trace, would appear above the stack the readers rebuild, where
+ * the profile has no node of them.
  */
 VFTR_NI void vftr_ompt_trace_switch(struct vftr_thread *vt, bool on, uint64_t when)
 {
@@ -531,16 +631,42 @@ VFTR_NI void vftr_ompt_trace_switch(struct vftr_thread *vt, bool on, uint64_t wh
 
     if (t == NULL)
         return;
-    if (!on) {
-        for (uint32_t j = t->depth; j-- > 0;)
-            if (t->f[j].recorded) {
-                emit_on(vt, VFTR_VFD_OMP_END, &t->f[j], when);
-                t->f[j].recorded = false;
-            }
+    for (uint32_t j = t->depth; j-- > 0;) {
+        struct frame *f = &t->f[j];
+
+        if (on) {
+            f->recorded = f->counted = false;
+        } else if (f->recorded) {
+            emit_on(vt, VFTR_VFD_OMP_END, f, when);
+            f->recorded = false;
+        }
+    }
+}
+
+/* The frame whose region node n stands for: the innermost frame that made
+ * it (a frame whose node a function's exit closed may still name it, below
+ * the one that made it again). */
+VFTR_NI void vftr_ompt_trace_node(struct vftr_thread *vt, const struct vftr_node *n, bool on,
+                                  uint64_t when)
+{
+    struct othread *t = vt->omp;
+
+    if (t == NULL)
+        return;
+    for (uint32_t j = t->depth; j-- > 0;) {
+        struct frame *f = &t->f[j];
+
+        if (f->node != n || !(on || f->counted))
+            continue;
+        if (on) {
+            f->counted = true;
+            f->recorded = emit_on(vt, VFTR_VFD_OMP_BEGIN, f, when);
+        } else if (f->recorded) {
+            emit_on(vt, VFTR_VFD_OMP_END, f, when);
+            f->recorded = false;
+        }
         return;
     }
-    for (uint32_t j = 0; j < t->depth; j++)
-        t->f[j].recorded = emit_on(vt, VFTR_VFD_OMP_BEGIN, &t->f[j], when);
 }
 
 /* ------------------------------------------------------------ mapping */
@@ -552,11 +678,12 @@ VFTR_NI void vftr_ompt_trace_switch(struct vftr_thread *vt, bool on, uint64_t wh
  * data: an explicit task's data, handed from the thread that created the
  * task to the one that runs it (released by on_task_create, acquired by
  * on_task_schedule), and barriers (each thread releases the team's
- * parallel data when it reaches one and acquires it when it leaves; the
- * primary thread acquires it again at the region's end, where the runtime
- * gives the barrier's end no parallel data), after which a worker's hooks
- * happen before what the primary thread does next, the profile at
- * MPI_Finalize or exit included.  Nothing in other builds.
+ * parallel data when it has reached one and recorded its begin, and
+ * acquires it when it leaves; the primary thread acquires it again at the
+ * region's end, where the runtime gives the barrier's end no parallel
+ * data), after which a worker's hooks happen before what the primary
+ * thread does next, the profile at MPI_Finalize or exit included.  Nothing
+ * in other builds.
  */
 #ifdef VFTR_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -759,15 +886,18 @@ static VFTR_NI void on_sync_region(ompt_sync_region_t skind, ompt_scope_endpoint
                                    ompt_data_t *parallel, ompt_data_t *task, const void *codeptr)
 {
     uint32_t kind = sync_kind(skind);
+    bool barrier = parallel
+                   && (kind == VFTR_VFD_OMP_BARRIER || kind == VFTR_VFD_OMP_BARRIER_EXPLICIT);
 
     (void)task;
-    if (parallel && (kind == VFTR_VFD_OMP_BARRIER || kind == VFTR_VFD_OMP_BARRIER_EXPLICIT)) {
-        if (endpoint == ompt_scope_begin)
-            TSAN_RELEASE(parallel);
-        else
-            TSAN_ACQUIRE(parallel);
-    }
+    if (barrier && endpoint != ompt_scope_begin)
+        TSAN_ACQUIRE(parallel);
     scoped(kind, endpoint, parallel, 0, codeptr);
+    /* after the begin's own work: the barrier's node in the call tree is
+     * what a worker writes last before it waits (the join barrier's end
+     * comes only when the runtime shuts down) */
+    if (barrier && endpoint == ompt_scope_begin)
+        TSAN_RELEASE(parallel);
 }
 
 static VFTR_NI void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,

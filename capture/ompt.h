@@ -37,13 +37,28 @@ typedef int vftr_ompt_put_fn(struct vftr_thread *t, uint64_t time, uint32_t kind
  * after finalization) get no file:line. */
 int vftr_ompt_close_all(vftr_ompt_put_fn *put, uint64_t now) __attribute__((no_instrument_function));
 
-/* The recording of thread t's events ends (on false) or begins again (on)
+/*
+ * The recording of thread t's events ends (on false) or begins again (on)
  * at time `when` (phase.c, when a thread applies a pause, resume, stop or
- * start): its OpenMP regions end there, innermost first, or all of those
- * open begin there, outermost first.  t's guard held by the caller;
- * allocates nothing (async-signal-safe). */
+ * start; the finalizer's close of the frames).  The open OpenMP regions
+ * that are on t's stack of frames (capture.h: OpenMP nodes) end and begin
+ * in their places among the functions, as the frames are walked:
+ *   vftr_ompt_trace_node(t, n, on, when) for the OpenMP node n of t's
+ *     stack: the region it stands for ends (OMP_END, if its begin was
+ *     recorded) or begins again (OMP_BEGIN);
+ *   vftr_ompt_trace_switch(t, false, when), after the walk that ended the
+ *     frames: the regions still recorded that the stack no longer holds (a
+ *     function's exit closed their frames) end too;
+ *   vftr_ompt_trace_switch(t, true, when), before the walk that begins the
+ *     frames again: those regions are not begun again, and are no longer
+ *     on the stack in the profile either when they end.
+ * t's guard held by the caller; allocates nothing (async-signal-safe).
+ */
 void vftr_ompt_trace_switch(struct vftr_thread *t, bool on, uint64_t when)
     __attribute__((no_instrument_function));
+struct vftr_node;
+void vftr_ompt_trace_node(struct vftr_thread *t, const struct vftr_node *n, bool on,
+                          uint64_t when) __attribute__((no_instrument_function));
 
 /* Parallel regions the tool has seen begin so far (0 when it never ran).
  * Thread-safe, async-signal-safe (one atomic load). */

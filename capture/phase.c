@@ -293,18 +293,28 @@ struct at {
     uint64_t time;
 };
 
+/* A frame ends or begins in the trace: a function with an EXIT or ENTER,
+ * an OpenMP region with its OMP_END or OMP_BEGIN (ompt.c), each in its
+ * place on the stack, so that a reader of the trace rebuilds the stack the
+ * profile has. */
 static VFTR_NI void put_exit(struct vftr_node *n, void *arg)
 {
     struct at *a = arg;
 
-    vftr_trace_put(a->t, a->time, VFTR_VFD_EXIT, n->id);
+    if (n->flags & VFTR_FN_OMP)
+        vftr_ompt_trace_node(a->t, n, false, a->time);
+    else
+        vftr_trace_put(a->t, a->time, VFTR_VFD_EXIT, n->id);
 }
 
 static VFTR_NI void put_enter(struct vftr_node *n, void *arg)
 {
     struct at *a = arg;
 
-    vftr_trace_put(a->t, a->time, VFTR_VFD_ENTER, n->id);
+    if (n->flags & VFTR_FN_OMP)
+        vftr_ompt_trace_node(a->t, n, true, a->time);
+    else
+        vftr_trace_put(a->t, a->time, VFTR_VFD_ENTER, n->id);
 }
 
 static VFTR_NI void stop_counting(struct vftr_node *n, void *arg)
@@ -351,9 +361,9 @@ static VFTR_NI void apply(struct vftr_thread *t, uint32_t sw, uint64_t time)
     case VFTR_SWITCH_START: t->stopped = false; break;
     }
     if (traced && (t->paused || t->stopped)) {
-        /* the OpenMP regions are inside the functions: they end first */
-        vftr_ompt_trace_switch(t, false, a.time);
         frames_up(t, put_exit, &a);
+        /* regions the stack no longer holds (closed with a function) */
+        vftr_ompt_trace_switch(t, false, a.time);
     }
     if (counted && t->paused)
         frames_up(t, stop_counting, &a);
@@ -365,8 +375,8 @@ static VFTR_NI void apply(struct vftr_thread *t, uint32_t sw, uint64_t time)
     if (!counted && !t->paused)
         frames_up(t, start_counting, &a);
     if (!traced && t->trace) {
-        vftr_frames_down(t, put_enter, &a);
         vftr_ompt_trace_switch(t, true, a.time);
+        vftr_frames_down(t, put_enter, &a);
         t->last_written = a.time;   /* sampling counts from here */
     }
     t->ph_time = a.time;

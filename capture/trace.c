@@ -208,7 +208,10 @@ static VFTR_NI size_t fit_cap(struct vftr_thread *t, size_t used, size_t len, ui
 }
 
 /* Writes the FUNCTIONS entries this thread must provide and the CALLPATHS
- * entries of its new nodes.  0 or -1. */
+ * entries of its new nodes.  OpenMP nodes are none: the trace has their
+ * OMP_BEGIN / OMP_END records, and a call path under one names the function
+ * around the region as its parent, the call path on top of the readers'
+ * stack below the region (capture.h).  0 or -1. */
 static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t cap)
 {
     uint32_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
@@ -235,7 +238,7 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
         struct vftr_node *nd = i < n ? vftr_node_walk_next(&w) : NULL;
         unsigned expect = 0;
 
-        if (nd && !(nd->flags & VFTR_FN_EXCLUDED)
+        if (nd && !(nd->flags & (VFTR_FN_EXCLUDED | VFTR_FN_OMP))
             && atomic_load_explicit(&nd->fn->defined, memory_order_acquire) == 0
             && atomic_compare_exchange_strong(&nd->fn->defined, &expect, 1)) {
             struct vftr_fn *f = nd->fn;
@@ -265,9 +268,9 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
     for (i = t->ndefined; i <= n; i++) {
         struct vftr_node *nd = i < n ? vftr_node_walk_next(&w) : NULL;
 
-        if (nd && !(nd->flags & VFTR_FN_EXCLUDED)) {
+        if (nd && !(nd->flags & (VFTR_FN_EXCLUDED | VFTR_FN_OMP))) {
             cb[nc].id = nd->id;
-            cb[nc].parent = nd->parent->id;
+            cb[nc].parent = vftr_node_trace_parent(nd);
             cb[nc].function = nd->fn->id;
             cb[nc].thread = t->index;
             nc++;

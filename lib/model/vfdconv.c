@@ -547,27 +547,11 @@ static int add_omp_regions(struct vftr_vfdconv *c, struct rank *r, const uint8_t
 
     vftr_vfd_cursor_init(&cur, p, len, count);
     while ((rc = vftr_vfd_next_omp_region(&cur, &v)) == 1) {
-        const char *kind = vftr_vfd_omp_kind_name(v.r.kind);
-        const char *file = v.file_len ? v.r.file : NULL;
-        size_t flen = v.file_len;
-        char name[600];
+        char name[VFTR_VFD_OMP_NAME_MAX];
+        size_t nlen = vftr_vfd_omp_region_name(&v, name, sizeof name);   /* capture's too */
         uint32_t scl = 0;
         long fi, si;
 
-        /* the base name keeps the function names short */
-        for (size_t k = 0; file && k < v.file_len; k++)
-            if (v.r.file[k] == '/') {
-                file = v.r.file + k + 1;
-                flen = v.file_len - k - 1;
-            }
-        if (file && v.r.line)
-            snprintf(name, sizeof name, "omp %s @%.*s:%" PRIu32, kind ? kind : "region",
-                     (int)(flen > 256 ? 256 : flen), file, v.r.line);
-        else if (v.function_len)
-            snprintf(name, sizeof name, "omp %s @%.*s", kind ? kind : "region",
-                     (int)(v.function_len > 256 ? 256 : v.function_len), v.r.function);
-        else
-            snprintf(name, sizeof name, "omp %s", kind ? kind : "region");
         if (v.file_len) {
             fi = intern_file(c, v.r.file, v.file_len);
             if (fi < 0)
@@ -577,7 +561,7 @@ static int add_omp_regions(struct vftr_vfdconv *c, struct rank *r, const uint8_t
                 return (int)si;
             scl = c->scls[si].token;
         }
-        fi = intern_func(c, name, strlen(name), VFTR_VFDCONV_GROUP_OMP, scl);
+        fi = intern_func(c, name, nlen, VFTR_VFDCONV_GROUP_OMP, scl);
         if (fi < 0)
             return (int)fi;
         if (grow((void **)&r->regs, &r->cregs, r->nregs + 1, sizeof *r->regs) < 0 ||

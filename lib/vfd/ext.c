@@ -249,6 +249,50 @@ const char *vftr_vfd_omp_kind_name(uint32_t kind)
     return kind < VFTR_VFD_OMP_KIND_COUNT ? omp_kinds[kind] : NULL;
 }
 
+#define PART VFTR_VFD_OMP_NAME_PART
+
+/* Appends s[0..len) to buf at *n, as far as it fits before the NUL. */
+static void name_put(char *buf, size_t size, size_t *n, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len && *n + 1 < size; i++)
+        buf[(*n)++] = s[i];
+}
+
+size_t vftr_vfd_omp_region_name(const struct vftr_vfd_omp_region_view *v, char *buf, size_t size)
+{
+    const char *kind = vftr_vfd_omp_kind_name(v->r.kind), *file = v->r.file;
+    size_t flen = v->file_len, fnlen = v->function_len, n = 0;
+
+    if (size == 0)
+        return 0;
+    if (kind == NULL)
+        kind = "region";
+    /* the base name keeps the names short */
+    for (size_t k = 0; k < v->file_len; k++)
+        if (v->r.file[k] == '/') {
+            file = v->r.file + k + 1;
+            flen = v->file_len - k - 1;
+        }
+    name_put(buf, size, &n, "omp ", 4);
+    name_put(buf, size, &n, kind, strlen(kind));
+    if (v->file_len && v->r.line) {
+        char digits[10];
+        size_t d = sizeof digits;
+
+        for (uint32_t line = v->r.line; line; line /= 10)
+            digits[--d] = (char)('0' + line % 10);
+        name_put(buf, size, &n, " @", 2);
+        name_put(buf, size, &n, file, flen > PART ? PART : flen);
+        name_put(buf, size, &n, ":", 1);
+        name_put(buf, size, &n, digits + d, sizeof digits - d);
+    } else if (v->function_len) {
+        name_put(buf, size, &n, " @", 2);
+        name_put(buf, size, &n, v->r.function, fnlen > PART ? PART : fnlen);
+    }
+    buf[n] = '\0';
+    return n;
+}
+
 /* ------------------------------------------------------ definitions */
 
 static int chunk_args_ok(const void *items, size_t n, const uint8_t *out, size_t cap)

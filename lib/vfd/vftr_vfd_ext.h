@@ -246,6 +246,23 @@ struct vftr_vfd_comm_view {
     size_t name_len;
 };
 int vftr_vfd_next_omp_region(struct vftr_vfd_cursor *c, struct vftr_vfd_omp_region_view *out);
+
+/*
+ * The name of the function an OpenMP region stands for, the one name every
+ * reader gives it (vfd2otf's and vftr-stats's function of the region, and
+ * capture's profile log, so that the log and the tools agree): "omp KIND
+ * @FILE:LINE" with the base name of the file when the definition has a
+ * file and a line, else "omp KIND @FUNCTION" when it names its function,
+ * else "omp KIND"; KIND is vftr_vfd_omp_kind_name()'s ("region" for an
+ * unknown kind), and the file's base name and the function are cut to
+ * VFTR_VFD_OMP_NAME_PART bytes, so the name is shorter than
+ * VFTR_VFD_OMP_NAME_MAX.  Writes the name, cut to size - 1 bytes, and a NUL
+ * into buf (nothing when size is 0); returns the bytes written before the
+ * NUL.  The view's strings need no NUL (their lengths are used).
+ */
+#define VFTR_VFD_OMP_NAME_PART 256
+#define VFTR_VFD_OMP_NAME_MAX 600
+size_t vftr_vfd_omp_region_name(const struct vftr_vfd_omp_region_view *v, char *buf, size_t size);
 int vftr_vfd_next_comm(struct vftr_vfd_cursor *c, struct vftr_vfd_comm_view *out);
 int vftr_vfd_next_clock_offset(struct vftr_vfd_cursor *c, struct vftr_vfd_clock_offset *out);
 /* RUN_ID payload: 0 and the 16 bytes, or -EBADMSG. */

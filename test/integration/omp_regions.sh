@@ -15,7 +15,9 @@
 #  - the same without -finstrument-functions (capture starts at main, the
 #    tool records; the log and one message say what is missing);
 #  - a program built with gcc -fopenmp (libgomp: no OMPT) runs unharmed and
-#    records no OpenMP regions.
+#    records no OpenMP regions;
+#  - the profile log's rows of the regions: calls per kind equal the
+#    program's counts (crosscheck.sh compares them with vftr-stats).
 # OMP_NUM_THREADS is fixed by each run.
 . "$(dirname "$0")/../capture/common.sh"
 
@@ -62,6 +64,20 @@ omp_run() {
         got=$(awk -v k="$k" '$1 == "total" && $2 == k { print $3 }' "$d/.check")
         check "$name: total $k" "$want" "$got"
     done
+    # the profile log has the regions too (capture.md, "In the profile"),
+    # rows "omp KIND[ @WHERE]" among the functions: their calls per kind
+    # equal the program's counts
+    logrows "$(ls "$d"/*.log 2>/dev/null | head -1)" |
+        awk -F'\t' '$1 ~ /^omp / { k = substr($1, 5); sub(/ @.*$/, "", k); gsub(/ \(/, "_", k)
+                                   gsub(/\)/, "", k); gsub(/ /, "_", k); n[k] += $3 }
+                    END { for (k in n) print "total", k, n[k] }' | sort >"$d/.logtotals"
+    awk '$1 == "total" && $3 > 0' "$d/.stdout" | sort >"$d/.wanttotals"
+    if [ -s "$d/.wanttotals" ] && cmp -s "$d/.wanttotals" "$d/.logtotals"; then
+        pass "$name: the log's region rows: calls per kind equal the program's counts"
+    else
+        fail "$name: the log's region rows: calls per kind differ from the program's counts"
+        diff "$d/.wanttotals" "$d/.logtotals" | sed -n '1,12s/^/    /p'
+    fi
     check "$name: events of undefined regions" 0 "$(ck "$d" undefined)"
     check "$name: ends that do not match the innermost begin" 0 "$(ck "$d" unbalanced)"
     check "$name: regions of unknown kinds" 0 "$(ck "$d" badkind)"

@@ -18,6 +18,7 @@
 
 #include "capture.h"
 #include "ext.h"
+#include "model/vfdconv.h"
 #include "ompt.h"
 #include "vfd/vftr_vfd.h"
 #include "vfd/vftr_vfd_ext.h"
@@ -85,6 +86,8 @@ struct def {
     uint32_t id, kind;
     uint64_t code;
     char function[64];
+    char file[256];
+    uint32_t line;
 };
 
 static struct ev evs[40000];
@@ -119,7 +122,10 @@ static void remove_outdir(void)
     rmdir(outdir);
 }
 
-/* Finalizes capture and reads every OMP record of the trace. */
+/* Finalizes capture and reads every OMP record of the trace; the files
+ * stay (remove_outdir) when keep_files is set. */
+static bool keep_files;
+
 static void finish_and_read(void)
 {
     char path[512], err[VFTR_VFD_ERR_MAX];
@@ -146,6 +152,9 @@ static void finish_and_read(void)
                 defs[ndef].code = v.r.codeptr;
                 snprintf(defs[ndef].function, sizeof defs[ndef].function, "%.*s",
                          (int)v.function_len, v.r.function);
+                snprintf(defs[ndef].file, sizeof defs[ndef].file, "%.*s", (int)v.file_len,
+                         v.r.file);
+                defs[ndef].line = v.r.line;
                 ndef++;
             }
         } else if (rec.type == VFTR_VFD_REC_EVENT && (rec.u.event.kind == VFTR_VFD_OMP_BEGIN
@@ -163,7 +172,8 @@ static void finish_and_read(void)
         }
     }
     vftr_vfd_reader_close(r);
-    remove_outdir();
+    if (!keep_files)
+        remove_outdir();
 }
 
 /* Markers whose addresses serve as code pointers (their names must come
@@ -505,6 +515,586 @@ START_TEST(close_all_at_finalize)
 }
 END_TEST
 
+/* ------------------------------------------- OpenMP regions in the profile
+ *
+ * The profile (the log's rows) has the OpenMP regions as nodes of the call
+ * tree, where the readers of the trace put them (lib/model/vfdconv.c).  The
+ * tests below drive functions through the compiler hooks and regions through
+ * the callbacks with a test clock (1 tick = 1 ns, from a base after capture
+ * started), work each row out by hand, and then replay the trace with the
+ * conversion engine (vfd2otf's and vftr-stats's) and require the same call
+ * paths with the same calls and times, and no record that does not fit the
+ * stack.
+ */
+#define TPS 1e9
+
+void __cyg_profile_func_enter(void *fn, void *site);
+void __cyg_profile_func_exit(void *fn, void *site);
+int main(void);
+
+__attribute__((noinline)) void ompt_test_outlined(void);
+__attribute__((noinline)) void ompt_test_callee(void);
+__attribute__((noinline)) void ompt_test_outlined(void) { __asm__ volatile("nop; nop; nop; nop"); }
+__attribute__((noinline)) void ompt_test_callee(void) { __asm__ volatile("nop; nop; nop; nop"); }
+
+static uint64_t clock_base, clock_now;
+
+static uint64_t test_clock(void *arg)
+{
+    (void)arg;
+    return clock_base + clock_now;
+}
+
+/* Capture's clock becomes the test clock at tick 0 (the calling thread
+ * leaves the hooks' TSC fast path). */
+static void use_test_clock(void)
+{
+    clock_base = vftr_clock_now() + 1000000;
+    clock_now = 0;
+    vftr_clock_set_test_source(test_clock, NULL, TPS);
+    vftr_tls->fast_key = VFTR_KEY_NONE;
+}
+
+static void at(uint64_t t)
+{
+    clock_now = t;
+}
+
+static void fenter(void (*fn)(void), uint64_t t)
+{
+    at(t);
+    __cyg_profile_func_enter((void *)(uintptr_t)fn, NULL);
+}
+
+static void fexit(void (*fn)(void), uint64_t t)
+{
+    at(t);
+    __cyg_profile_func_exit((void *)(uintptr_t)fn, NULL);
+}
+
+#define MAIN ((void (*)(void))(uintptr_t)main)
+
+/* The name of region (kind, code) as the readers of the trace name it,
+ * worked out here from its definition in the trace: "omp KIND @FILE:LINE"
+ * (base name), else "omp KIND @FUNCTION", else "omp KIND". */
+static const char *name_of(uint32_t kind, const void *code)
+{
+    static char names[16][320];
+    static int next;
+    char *out = names[next++ % 16];
+
+    for (size_t i = 0; i < ndef; i++) {
+        const struct def *d = &defs[i];
+        const char *base = strrchr(d->file, '/');
+
+        if (d->kind != kind || d->code != (uintptr_t)code)
+            continue;
+        if (d->file[0] && d->line)
+            snprintf(out, 320, "omp %s @%s:%u", vftr_vfd_omp_kind_name(kind),
+                     base ? base + 1 : d->file, d->line);
+        else if (d->function[0])
+            snprintf(out, 320, "omp %s @%s", vftr_vfd_omp_kind_name(kind), d->function);
+        else
+            snprintf(out, 320, "omp %s", vftr_vfd_omp_kind_name(kind));
+        return out;
+    }
+    ck_abort_msg("no region of kind %s at %p", vftr_vfd_omp_kind_name(kind), code);
+    return NULL;
+}
+
+/* The row of thread `thread` for the call path of names path[] (from the
+ * root, NULL-terminated), NULL when there is none. */
+static const struct vftr_profile_row *row_of(const struct vftr_profile *p, uint32_t thread,
+                                             const char *const *path)
+{
+    const struct vftr_profile_row *r = NULL;
+    uint32_t parent = 0;
+
+    for (; *path; path++) {
+        r = NULL;
+        for (size_t i = 0; i < p->n && r == NULL; i++)
+            if (p->rows[i].thread == thread && p->rows[i].parent_id == parent
+                && strcmp(p->rows[i].function, *path) == 0)
+                r = &p->rows[i];
+        if (r == NULL)
+            return NULL;
+        parent = r->callpath_id;
+    }
+    return r;
+}
+
+#define PATH(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void expect_row(const struct vftr_profile *p, uint32_t thread, const char *const *path,
+                       uint64_t calls, double incl, double excl)
+{
+    const struct vftr_profile_row *r = row_of(p, thread, path);
+    const char *leaf = path[0];
+
+    for (const char *const *q = path; *q; q++)
+        leaf = *q;
+    ck_assert_msg(r != NULL, "thread %u: no call path ending in %s", thread, leaf);
+    ck_assert_msg(r->calls == calls, "%s: calls %llu, expected %llu", leaf,
+                  (unsigned long long)r->calls, (unsigned long long)calls);
+    ck_assert_msg(r->time_incl * TPS > incl - 0.5 && r->time_incl * TPS < incl + 0.5,
+                  "%s: inclusive %g ticks, expected %g", leaf, r->time_incl * TPS, incl);
+    ck_assert_msg(r->time_excl * TPS > excl - 0.5 && r->time_excl * TPS < excl + 0.5,
+                  "%s: exclusive %g ticks, expected %g", leaf, r->time_excl * TPS, excl);
+}
+
+/* Rows with calls of thread `thread`. */
+static size_t rows_of(const struct vftr_profile *p, uint32_t thread)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < p->n; i++)
+        n += p->rows[i].thread == thread && p->rows[i].calls > 0;
+    return n;
+}
+
+/* The conversion engine's profile: per thread and path of functions, the
+ * calls (Enters) and the inclusive and exclusive ns. */
+#define CDEPTH 16
+struct cpath {
+    uint32_t process, depth, f[CDEPTH];
+    uint64_t calls, incl, excl;
+};
+
+static struct conv {
+    struct cpath paths[256];
+    size_t npaths;
+    struct { uint32_t process, depth, f[CDEPTH]; uint64_t t[CDEPTH], inner[CDEPTH]; } st[8];
+    size_t nst;
+    int anomalies;
+} cv;
+
+static struct cpath *conv_path(uint32_t process, const uint32_t *f, uint32_t depth)
+{
+    for (size_t i = 0; i < cv.npaths; i++)
+        if (cv.paths[i].process == process && cv.paths[i].depth == depth
+            && memcmp(cv.paths[i].f, f, depth * sizeof *f) == 0)
+            return &cv.paths[i];
+    ck_assert_uint_lt(cv.npaths, 256);
+    cv.paths[cv.npaths] = (struct cpath){ .process = process, .depth = depth };
+    memcpy(cv.paths[cv.npaths].f, f, depth * sizeof *f);
+    return &cv.paths[cv.npaths++];
+}
+
+static int conv_event(void *ctx, const struct vftr_vfdconv_event *e)
+{
+    size_t k;
+
+    (void)ctx;
+    if (e->type != VFTR_VFDCONV_ENTER && e->type != VFTR_VFDCONV_LEAVE)
+        return 0;
+    for (k = 0; k < cv.nst && cv.st[k].process != e->process; k++)
+        ;
+    if (k == cv.nst) {
+        ck_assert_uint_lt(cv.nst, 8);
+        cv.st[cv.nst++].process = e->process;
+    }
+    __typeof__(cv.st[0]) *s = &cv.st[k];
+
+    if (e->type == VFTR_VFDCONV_ENTER) {
+        ck_assert_uint_lt(s->depth, CDEPTH);
+        s->f[s->depth] = e->function;
+        s->t[s->depth] = e->time;
+        s->inner[s->depth] = 0;
+        s->depth++;
+        conv_path(e->process, s->f, s->depth)->calls++;
+    } else {
+        struct cpath *c;
+        uint64_t d;
+
+        ck_assert_uint_gt(s->depth, 0);
+        ck_assert_uint_eq(s->f[s->depth - 1], e->function);
+        d = e->time - s->t[s->depth - 1];
+        c = conv_path(e->process, s->f, s->depth);
+        c->incl += d;
+        c->excl += d - s->inner[s->depth - 1];
+        s->depth--;
+        if (s->depth)
+            s->inner[s->depth - 1] += d;
+    }
+    return 0;
+}
+
+static int conv_anomaly(void *ctx, uint64_t time, uint32_t process, const char *what)
+{
+    (void)ctx;
+    fprintf(stderr, "anomaly at %llu on %u: %s\n", (unsigned long long)time, process, what);
+    cv.anomalies++;
+    return 0;
+}
+
+/* The trace in outdir, replayed by the conversion engine, gives the call
+ * paths of profile p (its rows with calls) with the same calls, inclusive
+ * and exclusive times, and nothing that does not fit the stack.  Removes
+ * the output directory. */
+static void same_as_converted(const struct vftr_profile *p)
+{
+    char path[512], err[256] = "";
+    const char *paths[1] = { path };
+    struct vftr_vfdconv *c;
+    struct vftr_vfdconv_consumer cons = { .event = conv_event, .anomaly = conv_anomaly };
+    const struct vftr_vfdconv_func *fns;
+    const uint32_t rank0 = 0;
+    size_t nfns, rows = 0;
+
+    memset(&cv, 0, sizeof cv);
+    snprintf(path, sizeof path, "%s/t_0.vfd", outdir);
+    ck_assert_msg(vftr_vfdconv_open(&c, paths, 1, NULL, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(vftr_vfdconv_replay(c, &rank0, 1, &cons, NULL, err, sizeof err) == 0, "%s", err);
+    fns = vftr_vfdconv_funcs(c, &nfns);
+    ck_assert_int_eq(cv.anomalies, 0);
+    for (size_t i = 0; i < p->n; i++) {
+        const struct vftr_profile_row *r = &p->rows[i], *q;
+        const char *names[CDEPTH];
+        uint32_t depth = 0, f[CDEPTH];
+        struct cpath *cp;
+
+        if (r->calls == 0)
+            continue;
+        rows++;
+        for (q = r; q; ) {   /* the names from the leaf up */
+            uint32_t parent = q->parent_id;
+
+            ck_assert_uint_lt(depth, CDEPTH);
+            names[depth++] = q->function;
+            q = NULL;
+            for (size_t j = 0; parent && j < p->n && q == NULL; j++)
+                if (p->rows[j].callpath_id == parent)
+                    q = &p->rows[j];
+        }
+        for (uint32_t d = 0; d < depth; d++) {   /* as function tokens, from the root */
+            const char *name = names[depth - 1 - d];
+
+            f[d] = 0;
+            for (size_t j = 0; j < nfns && f[d] == 0; j++)
+                if (strcmp(fns[j].name, name) == 0)
+                    f[d] = fns[j].token;
+            ck_assert_msg(f[d] != 0, "the converted trace has no function %s", name);
+        }
+        cp = conv_path(vftr_vfdconv_process(0, r->thread), f, depth);
+        ck_assert_msg(cp->calls == r->calls && (double)cp->incl > r->time_incl * TPS - 0.5
+                          && (double)cp->incl < r->time_incl * TPS + 0.5
+                          && (double)cp->excl > r->time_excl * TPS - 0.5
+                          && (double)cp->excl < r->time_excl * TPS + 0.5,
+                      "%s (thread %u): the log has %llu calls, %g / %g ns, the converted trace "
+                      "%llu, %llu / %llu", names[0], r->thread, (unsigned long long)r->calls,
+                      r->time_incl * TPS, r->time_excl * TPS, (unsigned long long)cp->calls,
+                      (unsigned long long)cp->incl, (unsigned long long)cp->excl);
+    }
+    /* and no call path the log does not have */
+    ck_assert_uint_eq(cv.npaths, rows);
+    vftr_vfdconv_free(c);
+    remove_outdir();
+}
+
+/* Finalizes (finish_and_read) and takes the profile the log was made of. */
+static void finish_profile(struct vftr_profile *p)
+{
+    char log[600];
+
+    keep_files = true;
+    finish_and_read();
+    ck_assert_int_eq(vftr_callpath_profile(p, TPS, 0), 0);
+    snprintf(log, sizeof log, "%s/t_0.log", outdir);
+    ck_assert_int_eq(access(log, R_OK), 0);
+}
+
+/*
+ * A parallel region of two threads, the outlined function instrumented,
+ * an explicit barrier inside it.  Primary thread (0):
+ *   main@0 { parallel@10 { itask@20 { outlined@30 { barrier@40 .. @70 } @80
+ *            barrier(implicit, no code)@85 .. @90 } @95 } @100 } @120
+ * main: incl 120, excl 120 - 90 = 30; parallel: 90, excl 90 - 75 = 15;
+ * implicit task: 75, excl 75 - 50 - 5 = 20; outlined: 50, excl 50 - 30 =
+ * 20; explicit barrier 30; implicit barrier 5.  Worker (1), whose implicit
+ * task is the root of its tree:
+ *   itask@22 { outlined@32 { barrier@45 .. @70 } @78 } @96
+ * implicit task: 74, excl 74 - 46 = 28; outlined 46, excl 46 - 25 = 21;
+ * barrier 25.  In the trace the outlined function's call path has main
+ * (thread 0) or none (thread 1) as its parent: the regions are no call
+ * paths there.
+ */
+static ompt_data_t par_a;
+
+static void *worker_a(void *arg)
+{
+    ompt_data_t thr = { 0 }, task = { 0 };
+
+    (void)arg;
+    at(21);
+    CB(ompt_callback_thread_begin)(ompt_thread_worker, &thr);
+    at(22);
+    CB(ompt_callback_implicit_task)(ompt_scope_begin, &par_a, &task, 2, 1, ompt_task_implicit);
+    fenter(ompt_test_outlined, 32);
+    at(45);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_begin, &par_a,
+                                  &task, IN(ompt_test_marker_b));
+    at(70);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_end, &par_a,
+                                  &task, IN(ompt_test_marker_b));
+    fexit(ompt_test_outlined, 78);
+    at(96);
+    CB(ompt_callback_implicit_task)(ompt_scope_end, NULL, &task, 0, 1, ompt_task_implicit);
+    CB(ompt_callback_thread_end)(&thr);
+    return NULL;
+}
+
+START_TEST(profile_parallel_barrier_in_outlined)
+{
+    ompt_data_t thr = { 0 }, task = { 0 }, enc = { 0 };
+    struct vftr_profile p;
+    pthread_t w;
+
+    start();
+    use_test_clock();
+    CB(ompt_callback_thread_begin)(ompt_thread_initial, &thr);
+    fenter(MAIN, 0);
+    at(10);
+    CB(ompt_callback_parallel_begin)(&enc, NULL, &par_a, 2, ompt_parallel_team,
+                                     IN(ompt_test_marker_a));
+    at(20);
+    CB(ompt_callback_implicit_task)(ompt_scope_begin, &par_a, &task, 2, 0, ompt_task_implicit);
+    ck_assert_int_eq(pthread_create(&w, NULL, worker_a, NULL), 0);
+    pthread_join(w, NULL);
+    fenter(ompt_test_outlined, 30);
+    at(40);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_begin, &par_a,
+                                  &task, IN(ompt_test_marker_b));
+    at(70);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_end, &par_a,
+                                  &task, IN(ompt_test_marker_b));
+    fexit(ompt_test_outlined, 80);
+    at(85);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin,
+                                  &par_a, &task, NULL);
+    at(90);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end,
+                                  &par_a, &task, NULL);
+    at(95);
+    CB(ompt_callback_implicit_task)(ompt_scope_end, NULL, &task, 0, 0, ompt_task_implicit);
+    at(100);
+    CB(ompt_callback_parallel_end)(&par_a, &enc, ompt_parallel_team, IN(ompt_test_marker_a));
+    fexit(MAIN, 120);
+    at(150);
+    finish_profile(&p);
+
+    const char *par = name_of(VFTR_VFD_OMP_PARALLEL, IN(ompt_test_marker_a));
+    const char *itask = name_of(VFTR_VFD_OMP_IMPLICIT_TASK, IN(ompt_test_marker_a));
+    const char *bar = name_of(VFTR_VFD_OMP_BARRIER_EXPLICIT, IN(ompt_test_marker_b));
+    const char *ibar = name_of(VFTR_VFD_OMP_BARRIER, NULL);
+
+    ck_assert_str_eq(ibar, "omp barrier");
+    expect_row(&p, 0, PATH("main"), 1, 120, 30);
+    expect_row(&p, 0, PATH("main", par), 1, 90, 15);
+    expect_row(&p, 0, PATH("main", par, itask), 1, 75, 20);
+    expect_row(&p, 0, PATH("main", par, itask, "ompt_test_outlined"), 1, 50, 20);
+    expect_row(&p, 0, PATH("main", par, itask, "ompt_test_outlined", bar), 1, 30, 30);
+    expect_row(&p, 0, PATH("main", par, itask, ibar), 1, 5, 5);
+    ck_assert_uint_eq(rows_of(&p, 0), 6);
+    expect_row(&p, 1, PATH(itask), 1, 74, 28);
+    expect_row(&p, 1, PATH(itask, "ompt_test_outlined"), 1, 46, 21);
+    expect_row(&p, 1, PATH(itask, "ompt_test_outlined", bar), 1, 25, 25);
+    ck_assert_uint_eq(rows_of(&p, 1), 3);
+    same_as_converted(&p);
+    vftr_callpath_profile_release(&p);
+}
+END_TEST
+
+/*
+ * Two locks released out of order (lock 7 taken at a, lock 8 at b):
+ *   main@0 { wait7@10 .. @15, lock7@15 { wait8@20 .. @25, lock8@25 }
+ *   release 7@40: lock8 ends and begins again @40 (the regions nest), lock7
+ *   ends; release 8@60 } @100
+ * main: incl 100, excl 100 - 5 - 25 - 20 = 50; wait(a) 5; lock(a) 25, excl
+ * 25 - 5 - 15 = 5; wait(b) under lock(a) 5; lock(b) under lock(a) 15;
+ * lock(b) under main: 20 (one call: the BEGIN of its second part).
+ */
+START_TEST(profile_out_of_order_release)
+{
+    ompt_data_t thr = { 0 };
+    struct vftr_profile p;
+
+    start();
+    use_test_clock();
+    CB(ompt_callback_thread_begin)(ompt_thread_initial, &thr);
+    fenter(MAIN, 0);
+    at(10);
+    CB(ompt_callback_mutex_acquire)(ompt_mutex_lock, 0, 0, 7, IN(ompt_test_marker_a));
+    at(15);
+    MUTEX(ompt_callback_mutex_acquired)(ompt_mutex_lock, 7, IN(ompt_test_marker_a));
+    at(20);
+    CB(ompt_callback_mutex_acquire)(ompt_mutex_lock, 0, 0, 8, IN(ompt_test_marker_b));
+    at(25);
+    MUTEX(ompt_callback_mutex_acquired)(ompt_mutex_lock, 8, IN(ompt_test_marker_b));
+    at(40);
+    MUTEX(ompt_callback_mutex_released)(ompt_mutex_lock, 7, NULL);
+    at(60);
+    MUTEX(ompt_callback_mutex_released)(ompt_mutex_lock, 8, NULL);
+    fexit(MAIN, 100);
+    finish_profile(&p);
+
+    const char *wa = name_of(VFTR_VFD_OMP_LOCK_WAIT, IN(ompt_test_marker_a));
+    const char *la = name_of(VFTR_VFD_OMP_LOCK, IN(ompt_test_marker_a));
+    const char *wb = name_of(VFTR_VFD_OMP_LOCK_WAIT, IN(ompt_test_marker_b));
+    const char *lb = name_of(VFTR_VFD_OMP_LOCK, IN(ompt_test_marker_b));
+
+    expect_row(&p, 0, PATH("main"), 1, 100, 50);
+    expect_row(&p, 0, PATH("main", wa), 1, 5, 5);
+    expect_row(&p, 0, PATH("main", la), 1, 25, 5);
+    expect_row(&p, 0, PATH("main", la, wb), 1, 5, 5);
+    expect_row(&p, 0, PATH("main", la, lb), 1, 15, 15);
+    expect_row(&p, 0, PATH("main", lb), 1, 20, 20);
+    ck_assert_uint_eq(rows_of(&p, 0), 6);
+    same_as_converted(&p);
+    vftr_callpath_profile_release(&p);
+}
+END_TEST
+
+/*
+ * A region open across a pause, inside an instrumented outlined function:
+ *   main@0 { parallel@10 { itask@20 { outlined@30 { loop@40, pause@50,
+ *   loop ends@60, barrier@65 (both paused), resume@70, barrier ends@80 }
+ *   @90 } @95 } @100 } @110
+ * Counting stops at 50 and starts again at 70, where every open frame is
+ * entered again (one call more each; the barrier, begun while paused, gets
+ * its one call there): main 2 calls, 50 + 40 = 90, excl 90 - 70 = 20;
+ * parallel 2, 40 + 30 = 70, excl 70 - 55 = 15; implicit task 2, 30 + 25 =
+ * 55, excl 55 - 40 = 15; outlined 2, 20 + 20 = 40, excl 40 - 10 - 10 = 20;
+ * loop 1, 10; barrier 1, 10.  The trace ends the frames at the pause in
+ * their order on the stack and begins them again at the resume in the
+ * same order (OpenMP regions among the functions), so that the readers
+ * rebuild the stack the profile has.
+ */
+START_TEST(profile_region_across_a_pause)
+{
+    ompt_data_t thr = { 0 }, par = { 0 }, task = { 0 }, enc = { 0 };
+    struct vftr_profile p;
+    const uint32_t B = VFTR_VFD_OMP_BEGIN, E = VFTR_VFD_OMP_END;
+
+    start();
+    use_test_clock();
+    CB(ompt_callback_thread_begin)(ompt_thread_initial, &thr);
+    fenter(MAIN, 0);
+    at(10);
+    CB(ompt_callback_parallel_begin)(&enc, NULL, &par, 1, ompt_parallel_team, IN(ompt_test_marker_a));
+    at(20);
+    CB(ompt_callback_implicit_task)(ompt_scope_begin, &par, &task, 1, 0, ompt_task_implicit);
+    fenter(ompt_test_outlined, 30);
+    at(40);
+    CB(ompt_callback_work)(ompt_work_loop, ompt_scope_begin, &par, &task, 10, IN(ompt_test_marker_b));
+    at(50);
+    vftr_pause();
+    at(60);
+    CB(ompt_callback_work)(ompt_work_loop, ompt_scope_end, &par, &task, 0, IN(ompt_test_marker_b));
+    at(65);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_begin, &par, &task,
+                                  IN(ompt_test_marker_b));
+    at(70);
+    vftr_resume();
+    at(80);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_explicit, ompt_scope_end, &par, &task,
+                                  IN(ompt_test_marker_b));
+    fexit(ompt_test_outlined, 90);
+    at(95);
+    CB(ompt_callback_implicit_task)(ompt_scope_end, NULL, &task, 0, 0, ompt_task_implicit);
+    at(100);
+    CB(ompt_callback_parallel_end)(&par, &enc, ompt_parallel_team, IN(ompt_test_marker_a));
+    fexit(MAIN, 110);
+    finish_profile(&p);
+
+    /* the regions' events as before: cut at the pause, begun again at the
+     * resume (also the barrier, begun while paused) */
+    ck_assert_uint_eq(nev, 12);
+    expect_ev(3, E, VFTR_VFD_OMP_LOOP, 1);
+    expect_ev(6, B, VFTR_VFD_OMP_PARALLEL, 1);
+    expect_ev(8, B, VFTR_VFD_OMP_BARRIER_EXPLICIT, 1);
+
+    const char *par_n = name_of(VFTR_VFD_OMP_PARALLEL, IN(ompt_test_marker_a));
+    const char *itask = name_of(VFTR_VFD_OMP_IMPLICIT_TASK, IN(ompt_test_marker_a));
+    const char *loop = name_of(VFTR_VFD_OMP_LOOP, IN(ompt_test_marker_b));
+    const char *bar = name_of(VFTR_VFD_OMP_BARRIER_EXPLICIT, IN(ompt_test_marker_b));
+
+    expect_row(&p, 0, PATH("main"), 2, 90, 20);
+    expect_row(&p, 0, PATH("main", par_n), 2, 70, 15);
+    expect_row(&p, 0, PATH("main", par_n, itask), 2, 55, 15);
+    expect_row(&p, 0, PATH("main", par_n, itask, "ompt_test_outlined"), 2, 40, 20);
+    expect_row(&p, 0, PATH("main", par_n, itask, "ompt_test_outlined", loop), 1, 10, 10);
+    expect_row(&p, 0, PATH("main", par_n, itask, "ompt_test_outlined", bar), 1, 10, 10);
+    ck_assert_uint_eq(rows_of(&p, 0), 6);
+    same_as_converted(&p);
+    vftr_callpath_profile_release(&p);
+}
+END_TEST
+
+/*
+ * A lock taken in a callee and released by its caller: the callee's exit
+ * ends the lock's frame (the readers close a region frame above the frame
+ * an EXIT names), and the release finds none.  A lock of the same code
+ * taken before, in main, stays open across a pause; the region closed
+ * with the callee is not begun again at the resume, so that its release
+ * does not end main's lock instead:
+ *   main@0 { waitC@5 .. @8, lockC@8 { callee@10 { waitA@20 .. @25,
+ *   lockA@25 } @30 (lockA's frame ends), pause@40, resume@50, release
+ *   A@60, release C@70 } @100
+ * main: 2 calls, 40 + 50 = 90, excl 90 - 3 - 52 = 35; wait 3; lock 2 calls
+ * (8..40, 50..70) = 52, excl 52 - 20 = 32; callee 20, excl 20 - 5 - 5 =
+ * 10; its wait 5 and lock 5.
+ */
+START_TEST(profile_region_closed_by_a_function)
+{
+    ompt_data_t thr = { 0 };
+    struct vftr_profile p;
+
+    start();
+    use_test_clock();
+    CB(ompt_callback_thread_begin)(ompt_thread_initial, &thr);
+    fenter(MAIN, 0);
+    at(5);
+    CB(ompt_callback_mutex_acquire)(ompt_mutex_lock, 0, 0, 3, IN(ompt_test_marker_a));
+    at(8);
+    MUTEX(ompt_callback_mutex_acquired)(ompt_mutex_lock, 3, IN(ompt_test_marker_a));
+    fenter(ompt_test_callee, 10);
+    at(20);
+    CB(ompt_callback_mutex_acquire)(ompt_mutex_lock, 0, 0, 1, IN(ompt_test_marker_a));
+    at(25);
+    MUTEX(ompt_callback_mutex_acquired)(ompt_mutex_lock, 1, IN(ompt_test_marker_a));
+    fexit(ompt_test_callee, 30);
+    at(40);
+    vftr_pause();
+    at(50);
+    vftr_resume();
+    at(60);
+    MUTEX(ompt_callback_mutex_released)(ompt_mutex_lock, 1, NULL);
+    at(70);
+    MUTEX(ompt_callback_mutex_released)(ompt_mutex_lock, 3, NULL);
+    fexit(MAIN, 100);
+    finish_profile(&p);
+
+    const char *wait = name_of(VFTR_VFD_OMP_LOCK_WAIT, IN(ompt_test_marker_a));
+    const char *lock = name_of(VFTR_VFD_OMP_LOCK, IN(ompt_test_marker_a));
+
+    expect_row(&p, 0, PATH("main"), 2, 90, 35);
+    expect_row(&p, 0, PATH("main", wait), 1, 3, 3);
+    expect_row(&p, 0, PATH("main", lock), 2, 52, 32);
+    expect_row(&p, 0, PATH("main", lock, "ompt_test_callee"), 1, 20, 10);
+    expect_row(&p, 0, PATH("main", lock, "ompt_test_callee", wait), 1, 5, 5);
+    expect_row(&p, 0, PATH("main", lock, "ompt_test_callee", lock), 1, 5, 5);
+    ck_assert_uint_eq(rows_of(&p, 0), 6);
+    /* the trace stays balanced: every region begun has its end (lock A's
+     * at the pause) */
+    size_t begins = 0, ends = 0;
+    for (size_t i = 0; i < nev; i++)
+        evs[i].type == VFTR_VFD_OMP_BEGIN ? begins++ : ends++;
+    ck_assert_uint_eq(begins, ends);
+    same_as_converted(&p);
+    vftr_callpath_profile_release(&p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("capture_ompt");
@@ -516,6 +1106,10 @@ static Suite *suite(void)
     tcase_add_test(tc, concurrent_definitions);
     tcase_add_test(tc, tasks_and_nest_locks);
     tcase_add_test(tc, close_all_at_finalize);
+    tcase_add_test(tc, profile_parallel_barrier_in_outlined);
+    tcase_add_test(tc, profile_out_of_order_release);
+    tcase_add_test(tc, profile_region_across_a_pause);
+    tcase_add_test(tc, profile_region_closed_by_a_function);
     suite_add_tcase(s, tc);
     return s;
 }

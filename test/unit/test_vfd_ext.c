@@ -306,6 +306,65 @@ START_TEST(omp_regions_golden)
 }
 END_TEST
 
+/* The name of a region's function, the one vfd2otf, vftr-stats and
+ * capture's log give it: file and line first (the base name), else the
+ * function, else the kind alone; views need no NUL. */
+static const char *region_name(uint32_t kind, const char *function, size_t flen, const char *file,
+                               size_t filen, uint32_t line, size_t size)
+{
+    static char buf[700];
+    struct vftr_vfd_omp_region_view v = {
+        { 1, kind, 0x1000, function, file, line }, flen, filen,
+    };
+    size_t n;
+
+    memset(buf, 'Z', sizeof buf);
+    n = vftr_vfd_omp_region_name(&v, buf, size);
+    ck_assert_uint_eq(n, strlen(buf));
+    ck_assert_uint_lt(n, VFTR_VFD_OMP_NAME_MAX);
+    return buf;
+}
+
+START_TEST(omp_region_names)
+{
+    char file[300], want[300];
+
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_PARALLEL, "f", 1, "src/heat.c", 10, 106, 700),
+                     "omp parallel @heat.c:106");
+    /* the view's lengths count, not a NUL: "heat.cXX" read as "heat.c" */
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_BARRIER_EXPLICIT, "fXX", 1, "/a/b/heat.cXX", 11,
+                                 4294967295u, 700),
+                     "omp barrier (explicit) @heat.c:4294967295");
+    /* no line: the function; no file: the function */
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_LOCK, "solve", 5, "x.c", 3, 0, 700),
+                     "omp lock @solve");
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_LOOP, "solve", 5, "", 0, 7, 700), "omp loop @solve");
+    /* nothing known: the kind alone; an unknown kind is a "region" */
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_BARRIER, "", 0, "", 0, 0, 700), "omp barrier");
+    ck_assert_str_eq(region_name(99, "", 0, "", 0, 0, 700), "omp region");
+    ck_assert_str_eq(region_name(0, "g", 1, "", 0, 0, 700), "omp region @g");
+    /* a file ending in '/' leaves an empty base name */
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_TASK, "g", 1, "dir/", 4, 3, 700), "omp task @:3");
+    /* file and function are cut to 256 bytes */
+    memset(file, 'a', 299);
+    file[299] = '\0';
+    snprintf(want, sizeof want, "omp masked @%.256s:5", file);
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_MASKED, "", 0, file, 299, 5, 700), want);
+    snprintf(want, sizeof want, "omp masked @%.256s", file);
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_MASKED, file, 299, "", 0, 0, 700), want);
+    /* a small buffer gets what fits, terminated; none gets nothing */
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_PARALLEL, "f", 1, "heat.c", 6, 106, 9), "omp para");
+    ck_assert_str_eq(region_name(VFTR_VFD_OMP_PARALLEL, "f", 1, "heat.c", 6, 106, 1), "");
+    {
+        struct vftr_vfd_omp_region_view v = { { 1, 1, 0, "f", "", 0 }, 1, 0 };
+        char one = 'Z';
+
+        ck_assert_uint_eq(vftr_vfd_omp_region_name(&v, &one, 0), 0);
+        ck_assert_int_eq(one, 'Z');
+    }
+}
+END_TEST
+
 /* phase 1, ticks 1000 (e8 07), root 990 (de 07), rtt 3. */
 START_TEST(clock_golden)
 {
@@ -443,6 +502,7 @@ static Suite *ext_suite(void)
     tcase_add_test(tc, encode_start_after_time);
     tcase_add_test(tc, comms_golden);
     tcase_add_test(tc, omp_regions_golden);
+    tcase_add_test(tc, omp_region_names);
     tcase_add_test(tc, clock_golden);
     tcase_add_test(tc, run_id_golden);
     tcase_add_test(tc, cursor_malformed);
