@@ -121,18 +121,31 @@ static VFTR_NI bool readable(const struct vftr_thread *t, const struct vftr_thre
  * applied the switches it had not seen (a thread that slept through a
  * pause gets its exits at the pause; not one that is finished, nor the
  * handler's own thread when the signal came inside one of its hooks). */
-static VFTR_NI void flush_all_from_signal(void)
+static VFTR_NI void flush_all_from_signal(bool end)
 {
     struct vftr_thread *self = vftr_tls, *t;
+    uint64_t now = vftr_clock_now();
 
     if (vftr_proc.writer == NULL || vftr_proc.emergency == NULL)
         return;
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        bool free_ = atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_FREE;
+
         if (!readable(t, self))
             continue;
-        if (atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_FREE)
+        if (free_)
             vftr_phase_catch_up_all(t);
         vftr_trace_flush_thread(t, true);
+        /* The run ends here: the open calls end now, in the trace (EXITs
+         * at the signal's time, into the buffer just emptied, then flushed
+         * too) and in the profile that the crash log prints, so that the
+         * two agree as at a normal end.  Not for a thread caught inside a
+         * hook (its stack is half updated): the log counts its open calls
+         * up to now, the trace up to its last event. */
+        if (end && free_) {
+            vftr_trace_close_frames(t, now);
+            vftr_trace_flush_thread(t, true);
+        }
     }
 }
 
@@ -161,14 +174,14 @@ static VFTR_NI void on_signal(int sig, siginfo_t *info, void *uctx)
         if (!chained) {
             if (vftr_phase_of(atomic_load(&vftr_proc.phase)) != VFTR_PHASE_STOPPED) {
                 vftr_stop_world(VFTR_PHASE_STOPPED);
-                flush_all_from_signal();
+                flush_all_from_signal(true);
                 vftr_trace_abandon(sig, true);
                 (void)vftr_crashlog_write(sig);   /* the log too, marked incomplete */
             }
         } else if (vftr_phase_hold(&old, true) >= 0) {
             /* the program's handler may recover: the other threads' hooks
              * wait meanwhile (none is lost), then recording goes on */
-            flush_all_from_signal();
+            flush_all_from_signal(false);
             vftr_trace_abandon(sig, false);
             (void)vftr_crashlog_write(sig);   /* the log too, marked incomplete */
             vftr_phase_unhold(old);
