@@ -8,12 +8,15 @@
 logrows() {
     awk '
         /^Profile: / { inprof = 1; next }
-        inprof && /^ *Calls / { fs = index($0, "Function"); cs = index($0, "Caller"); next }
+        inprof && /^ *Calls / { fs = index($0, "Function"); cs = index($0, "Caller")
+                                pe = index($0, "Call path"); next }
         inprof && /^-/ { next }
         inprof && fs && /^$/ { exit }
         inprof && fs {
+            # names may hold blanks (C++, OpenMP regions): a column ends
+            # where the next one begins
             f = substr($0, fs, cs - fs); sub(/ +$/, "", f)
-            c = substr($0, cs); sub(/ .*$/, "", c)
+            c = pe ? substr($0, cs, pe - cs) : substr($0, cs); sub(/ +$/, "", c)
             if (c == "") c = "-"
             printf "%s\t%s\t%s\t%s\t%s\n", f, c, $1, $2, $3
         }' "$1"
