@@ -148,10 +148,23 @@ int vftr_winstate_verdict(struct vftr_winstate *ws, int rc)
     return VFTR_WINSTATE_STOP;
 }
 
+/* The read reached b: the state at a still goes out when no event of the
+ * window came before (a window inside one long call). */
+static int end_at_b(struct vftr_winstate *ws)
+{
+    if (!ws->started) {
+        int rc = deliver_state(ws);
+
+        if (rc)
+            return vftr_winstate_verdict(ws, rc);
+    }
+    return VFTR_WINSTATE_STOP;
+}
+
 int vftr_winstate_gate(struct vftr_winstate *ws, uint64_t time, uint32_t process)
 {
     if (time >= ws->b)
-        return VFTR_WINSTATE_STOP;
+        return end_at_b(ws);
     if (ws->procs && !vftr_proclist_contains(ws->procs, process))
         return 0;
     if (time < ws->a) {
@@ -171,7 +184,7 @@ int vftr_winstate_gate(struct vftr_winstate *ws, uint64_t time, uint32_t process
 int vftr_winstate_event(struct vftr_winstate *ws, const struct vftr_vfdconv_event *e)
 {
     if (e->time >= ws->b)
-        return VFTR_WINSTATE_STOP;
+        return end_at_b(ws);
     if (ws->procs && !vftr_proclist_contains(ws->procs, e->process))
         return 0;
     if (e->time < ws->a) {
