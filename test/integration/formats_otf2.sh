@@ -115,6 +115,24 @@ for in in "$T/sampled" "$T/sampled.otf" "$T/sampled.a.otf2"; do
     fi
 done
 
+# vftr-tui: the archive converted once (with snapshots) beside it, reused
+if "$B/bin/vftr-tui" --bench 3 "$T/msgs.a.otf2" >"$T/tui1" 2>"$T/tui1.err" &&
+    grep -q "converting it once" "$T/tui1.err" && [ -f "$T/msgs.a.otf2/vftr-tui/trace.otf" ] &&
+    ls "$T/msgs.a.otf2/vftr-tui/"*.snaps >/dev/null 2>&1; then
+    pass "vftr-tui: an OTF2 archive is indexed once beside it (OTF with snapshots)"
+else
+    bad "vftr-tui on OTF2: $(cat "$T/tui1.err")"
+fi
+if "$B/bin/vftr-tui" --bench 3 "$T/msgs.a.otf2" >"$T/tui2" 2>"$T/tui2.err" &&
+    ! grep -q "converting" "$T/tui2.err" && grep -q '^jumps 3$' "$T/tui2"; then
+    pass "vftr-tui: the second opening reuses the index"
+else
+    bad "vftr-tui, second opening: $(cat "$T/tui2.err")"
+fi
+out=$("$B/bin/vftr-snap" "$T/msgs.a.otf2" 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "an OTF2 archive" && pass "vftr-snap refuses an OTF2 archive, saying how to convert it" ||
+    bad "vftr-snap on OTF2: rc $rc: $out"
+
 # Errors: a missing archive, a corrupted one, writing where it cannot.
 out=$("$DUMP" "$T/none.otf2" 2>&1); rc=$?
 [ $rc = 1 ] && echo "$out" | grep -q "none.otf2" && pass "a missing archive: exit 1 naming it" ||
