@@ -22,7 +22,9 @@
  * are left out, with a warning at close.
  *
  * The global definitions go out at close, when each location's number of
- * events is known; memory is OTF2's event chunk per location.
+ * events is known.  Memory: libotf2 keeps written event chunks in its pool
+ * (128 MiB per archive) and flushes them to the files when it is full, so
+ * a conversion's memory grows with the trace up to that and stays there.
  */
 #include "sink_impl.h"
 
@@ -74,8 +76,9 @@ struct otf2_sink {
     struct o2loc *locs;
     size_t nlocs;
     struct vftr_u64map locmap;        /* process token -> loc index */
-    uint32_t last_token;
-    size_t last_loc;
+    /* a direct-mapped cache in front of locmap: events of many processes
+     * interleave in time order, one entry per process would miss always */
+    struct { uint32_t token, loc; } cache[256];
     uint32_t *roots;                  /* rank index -> root process token */
     size_t nroots;
     struct vftr_u64map rootmap;       /* root token -> rank index */
@@ -105,15 +108,16 @@ static int failed(struct otf2_sink *k, const char *what)
  * define: its events are left out). */
 static inline struct o2loc *loc_of(struct otf2_sink *k, uint32_t token)
 {
+    unsigned slot = (token ^ (token >> 20)) & 255u;
     long i;
 
-    if (token == k->last_token && k->nlocs)
-        return &k->locs[k->last_loc];
+    if (k->cache[slot].token == token && token)
+        return &k->locs[k->cache[slot].loc];
     i = vftr_u64map_get(&k->locmap, token);
     if (i < 0)
         return NULL;
-    k->last_token = token;
-    k->last_loc = (size_t)i;
+    k->cache[slot].token = token;
+    k->cache[slot].loc = (uint32_t)i;
     return &k->locs[i];
 }
 
@@ -344,6 +348,7 @@ static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef l
 }
 
 static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
+
 
 static void release(struct otf2_sink *k)
 {

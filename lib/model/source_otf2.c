@@ -689,6 +689,9 @@ struct rd {
     uint64_t *ends;                   /* per location: collective ends so far */
     uint64_t handled;
     int stop;                         /* 1: winstate said stop; <0: -errno */
+    /* a direct-mapped cache in front of locmap (the events of many
+     * locations interleave in time order) */
+    struct { uint64_t id; uint32_t loc, token; } cache[256];
 };
 
 static OTF2_CallbackCode verdict(struct rd *r, int rc)
@@ -756,12 +759,22 @@ static OTF2_CallbackCode feed(struct rd *r, const struct vftr_vfdconv_event *e)
 
 /* The location's index and process token; -1 for an unknown location
  * (passed over). */
-static long where(struct rd *r, OTF2_LocationRef loc, uint32_t *token)
+static inline long where(struct rd *r, OTF2_LocationRef loc, uint32_t *token)
 {
-    long i = vftr_u64map_get(&r->o->locmap, loc);
+    unsigned slot = (unsigned)(loc ^ (loc >> 20)) & 255u;
+    long i;
 
-    if (i >= 0)
+    if (r->cache[slot].token && r->cache[slot].id == loc) {
+        *token = r->cache[slot].token;
+        return r->cache[slot].loc;
+    }
+    i = vftr_u64map_get(&r->o->locmap, loc);
+    if (i >= 0) {
         *token = r->o->locs[i].token;
+        r->cache[slot].id = loc;
+        r->cache[slot].loc = (uint32_t)i;
+        r->cache[slot].token = *token;
+    }
     return i;
 }
 
