@@ -64,7 +64,7 @@ static int where(const char *trace, char *dir, size_t dlen, char *anchor, size_t
 static int convert(const char *trace, const char *stub, char *err, size_t errlen)
 {
     struct vftr_source_opts so = { stderr, "vftr-tui", 0 };
-    struct vftr_sink_opts ko = { stderr, "vftr-tui", 0, 0, 0, 0 };
+    struct vftr_sink_opts ko = { .warn = stderr, .prog = "vftr-tui" };
     struct vftr_source *src = NULL;
     struct vftr_sink *k = NULL;
     struct progress p = { 0, 0, trace };

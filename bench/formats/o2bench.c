@@ -233,7 +233,7 @@ static int sink_write(const char *trace, const char *dir)
     struct evs e = { 0 };
     struct vftr_sink *k;
     const struct vftr_window_handler *h;
-    struct vftr_sink_opts o = { stderr, "o2bench", 0, 0, 0, 0 };
+    struct vftr_sink_opts o = { .warn = stderr, .prog = "o2bench" };
     char err[1024];
     double w0, c0;
     int rc = 0;

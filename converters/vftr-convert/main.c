@@ -128,7 +128,7 @@ int main(int argc, char **argv)
     struct vftr_source *src = NULL;
     struct vftr_sink *sink = NULL;
     const struct vftr_sink_format *fmt;
-    struct vftr_sink_opts so = { stderr, "vftr-convert", 0, 0, 0, 0 };
+    struct vftr_sink_opts so = { .warn = stderr, .prog = "vftr-convert" };
     struct vftr_timerange range = { 0, UINT64_MAX };
     struct progress pr = { "vftr-convert", 0, 0, 0, 0, { 0, 0 } };
     uint64_t events = 0;

@@ -38,6 +38,25 @@
 
 struct vftr_sink;
 
+/*
+ * An OTF2 archive written by several cooperating processes (vfd2otf-mpi):
+ * each writes the events of its processes, all take part in the archive's
+ * collective operations, the master writes the global definitions.  The
+ * callbacks keep lib/ free of MPI: the caller brings it.
+ */
+struct vftr_sink_par {
+    /* installs the archive's collective callbacks (an OTF2_Archive *;
+     * OTF2_MPI_Archive_SetCollectiveCallbacks): 0 or -errno */
+    int (*collectives)(void *arg, void *archive);
+    /* does this process write the events of process token p? */
+    int (*mine)(void *arg, uint32_t process);
+    /* adds v[0..n) of every process, in place, in all (MPI_Allreduce):
+     * 0 or -errno; also the barrier before the archive is opened */
+    int (*sum)(void *arg, uint64_t *v, size_t n);
+    int master;                 /* this process writes the global definitions */
+    void *arg;
+};
+
 struct vftr_sink_opts {
     FILE *warn;                 /* warnings (prefixed by prog); NULL: none */
     const char *prog;
@@ -48,6 +67,8 @@ struct vftr_sink_opts {
     int weight_calls;
     /* Chrome JSON: warn when the output passes this many bytes (0: 200 MiB) */
     uint64_t json_warn_bytes;
+    /* OTF2: written by cooperating processes (NULL: by this one alone) */
+    const struct vftr_sink_par *par;
 };
 
 struct vftr_sink_format {

@@ -92,6 +92,7 @@ struct otf2_sink {
     uint64_t first, last;             /* event times written */
     int any;
     uint64_t left_collops, left_colls;
+    const struct vftr_sink_par *par;  /* NULL: one writer */
     char why[VFTR_ERRMSG_MAX];
 };
 
@@ -135,7 +136,7 @@ static int w_enter(void *arg, uint64_t time, uint32_t process, uint32_t function
     struct otf2_sink *k = arg;
     struct o2loc *l = loc_of(k, process);
 
-    if (!l)
+    if (!l || !l->w)
         return 0;
     seen(k, time);
     return OTF2_EvtWriter_Enter(l->w, NULL, time, function - 1u) == OTF2_SUCCESS
@@ -147,7 +148,7 @@ static int w_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
     struct otf2_sink *k = arg;
     struct o2loc *l = loc_of(k, process);
 
-    if (!l)
+    if (!l || !l->w)
         return 0;
     seen(k, time);
     return OTF2_EvtWriter_Leave(l->w, NULL, time, function - 1u) == OTF2_SUCCESS
@@ -189,7 +190,7 @@ static int w_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, 
     struct o2loc *l = loc_of(k, sender);
     uint32_t id, rank;
 
-    if (!l)
+    if (!l || !l->w)
         return 0;
     seen(k, time);
     if (comm_rank(k, comm, receiver, &id, &rank, 1) < 0)
@@ -205,7 +206,7 @@ static int w_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     struct o2loc *l = loc_of(k, receiver);
     uint32_t id, rank;
 
-    if (!l)
+    if (!l || !l->w)
         return 0;
     seen(k, time);
     if (comm_rank(k, comm, sender, &id, &rank, 1) < 0)
@@ -232,7 +233,7 @@ static int w_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op,
     struct o2loc *l = loc_of(k, process);
     struct o2pend p = { 0 };
 
-    if (!l)
+    if (!l || !l->w)
         return 0;
     p.loc = (uint32_t)(l - k->locs);
     p.match = match;
@@ -266,7 +267,7 @@ static int w_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t match
     uint32_t li;
     size_t i;
 
-    if (!l)
+    if (!l || !l->w)
         return 0;
     li = (uint32_t)(l - k->locs);
     for (i = k->npend; i > 0; i--)
@@ -297,7 +298,7 @@ static int w_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
     OTF2_Type type = OTF2_TYPE_UINT64;
     OTF2_MetricValue v;
 
-    if (!l)
+    if (!l || !l->w)
         return 0;
     seen(k, time);
     v.unsigned_int = value;
@@ -410,6 +411,8 @@ static int write_globals(struct otf2_sink *k)
 
     if (!g)
         return -EIO;
+    if (k->par)                       /* the events this process saw are not all */
+        k->any = 0;
     ok = OTF2_GlobalDefWriter_WriteClockProperties(
              g, si->resolution ? si->resolution : 1000000000u, k->any ? k->first : si->first,
              k->any ? k->last - k->first : si->last - si->first,
@@ -561,15 +564,34 @@ static int finish(struct otf2_sink *k)
     ok &= OTF2_Archive_CloseEvtFiles(k->ar) == OTF2_SUCCESS;
     if (ok && OTF2_Archive_OpenDefFiles(k->ar) == OTF2_SUCCESS) {
         for (size_t i = 0; i < k->nlocs; i++) {
-            OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(k->ar, (uint64_t)k->locs[i].token - 1u);
+            OTF2_DefWriter *dw;
 
+            if (k->par && !k->par->mine(k->par->arg, k->locs[i].token))
+                continue;
+            dw = OTF2_Archive_GetDefWriter(k->ar, (uint64_t)k->locs[i].token - 1u);
             ok &= dw && OTF2_Archive_CloseDefWriter(k->ar, dw) == OTF2_SUCCESS;
         }
         ok &= OTF2_Archive_CloseDefFiles(k->ar) == OTF2_SUCCESS;
     } else {
         ok = 0;
     }
-    if (ok && write_globals(k) < 0)
+    if (k->par) {
+        /* every process has counted its own locations' events */
+        uint64_t *v = calloc(k->nlocs + 1, sizeof *v);
+
+        for (size_t i = 0; v && i < k->nlocs; i++)
+            v[i] = k->locs[i].events;
+        if (v)
+            v[k->nlocs] = (uint64_t)k->world_used;
+        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 1) < 0)
+            ok = 0;
+        for (size_t i = 0; v && i < k->nlocs; i++)
+            k->locs[i].events = v[i];
+        if (v)
+            k->world_used = v[k->nlocs] != 0;
+        free(v);
+    }
+    if (ok && (!k->par || k->par->master) && write_globals(k) < 0)
         ok = 0;
     ok &= OTF2_Archive_Close(k->ar) == OTF2_SUCCESS;
     k->ar = NULL;
@@ -717,20 +739,34 @@ int vftr_sink_open_otf2(struct vftr_sink **out, const char *path, struct vftr_so
     k->src = src;
     k->warn = o->warn;
     k->prog = o->prog ? o->prog : "vftr";
+    k->par = o->par;
     vftr_otf2_quiet();
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", k->dir);
-    if (stat(anchor, &sb) == 0) {
-        /* OTF2 does not write over an archive: the old one goes first */
-        remove_archive(k);
-    }
-    if (stat(k->dir, &sb) != 0) {
-        if (mkdir(k->dir, 0777) != 0) {
-            rc = vftr_errmsg(err, errlen, -errno, "%s: cannot create the archive directory (%s)",
-                             k->dir, strerror(errno));
-            release(k);
-            return rc;
+    rc = 0;
+    if (!k->par || k->par->master) {
+        if (stat(anchor, &sb) == 0) {
+            /* OTF2 does not write over an archive: the old one goes first */
+            remove_archive(k);
         }
-        k->made_dir = 1;
+        if (stat(k->dir, &sb) != 0) {
+            if (mkdir(k->dir, 0777) != 0)
+                rc = vftr_errmsg(err, errlen, -errno, "%s: cannot create the archive directory "
+                                 "(%s)", k->dir, strerror(errno));
+            else
+                k->made_dir = 1;
+        }
+    }
+    if (k->par) {
+        /* all wait for the master's directory, and learn its verdict */
+        uint64_t bad = rc < 0;
+
+        if (k->par->sum(k->par->arg, &bad, 1) < 0 || (bad && rc == 0))
+            rc = vftr_errmsg(err, errlen, -EIO, "%s: the archive directory could not be made",
+                             k->dir);
+    }
+    if (rc < 0) {
+        release(k);
+        return rc;
     }
     if ((rc = layout(k)) < 0) {
         release(k);
@@ -739,7 +775,8 @@ int vftr_sink_open_otf2(struct vftr_sink **out, const char *path, struct vftr_so
     k->ar = OTF2_Archive_Open(k->dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_EVENTS, CHUNK_DEFS,
                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!k->ar || OTF2_Archive_SetFlushCallbacks(k->ar, &flush_callbacks, NULL) != OTF2_SUCCESS ||
-        OTF2_Archive_SetSerialCollectiveCallbacks(k->ar) != OTF2_SUCCESS ||
+        (k->par ? k->par->collectives(k->par->arg, k->ar) != 0
+                : OTF2_Archive_SetSerialCollectiveCallbacks(k->ar) != OTF2_SUCCESS) ||
         OTF2_Archive_SetCreator(k->ar, "vftr") != OTF2_SUCCESS ||
         OTF2_Archive_OpenEvtFiles(k->ar) != OTF2_SUCCESS) {
         rc = vftr_errmsg(err, errlen, -EIO, "%s: cannot open an OTF2 archive for writing (%s)",
@@ -748,7 +785,8 @@ int vftr_sink_open_otf2(struct vftr_sink **out, const char *path, struct vftr_so
         return rc;
     }
     for (size_t i = 0; i < k->nlocs; i++)
-        if (!(k->locs[i].w = OTF2_Archive_GetEvtWriter(k->ar,
+        if ((!k->par || k->par->mine(k->par->arg, k->locs[i].token)) &&
+            !(k->locs[i].w = OTF2_Archive_GetEvtWriter(k->ar,
                                                        (uint64_t)k->locs[i].token - 1u))) {
             rc = vftr_errmsg(err, errlen, -EIO, "%s: cannot open the events of location %u (%s)",
                              k->dir, k->locs[i].token - 1u, vftr_otf2_reason());

@@ -139,6 +139,15 @@ int vftr_source_open(struct vftr_source **out, const char *const *operands, size
                      const struct vftr_source_opts *opts, char *err, size_t errlen);
 void vftr_source_free(struct vftr_source *s);     /* NULL-safe */
 
+/*
+ * A .vfd source over a conversion engine already open (vfd2otf-mpi's,
+ * whose first pass its processes shared): borrowed, it must outlive the
+ * source.  0 and *out, or -ENOMEM.
+ */
+struct vftr_vfdconv;
+int vftr_source_open_vfdconv(struct vftr_source **out, struct vftr_vfdconv *conv,
+                             const struct vftr_source_opts *opts, char *err, size_t errlen);
+
 /* Is the operand a .vfd input (a .vfd or .tmpvfd file, or a directory)? */
 int vftr_source_is_vfd(const char *operand);
 

@@ -27,6 +27,7 @@
 
 struct vfd_impl {
     struct vftr_vfdconv *conv;
+    int borrowed;                     /* conv is the caller's (vftr_source_open_vfdconv) */
     struct vftr_vfdfiles files;
     uint32_t *ranks;                  /* rank numbers in index order (vfdconv's) */
     size_t nranks;
@@ -43,7 +44,8 @@ static void vfd_free(struct vftr_source *s)
 
     if (!v)
         return;
-    vftr_vfdconv_free(v->conv);
+    if (!v->borrowed)
+        vftr_vfdconv_free(v->conv);
     vftr_vfdfiles_release(&v->files);
     free(v->ranks);
     free(v);
@@ -270,6 +272,8 @@ out:
 
 static const struct vftr_source_ops vfd_ops = { vfd_free, vfd_read, vfd_profile, NULL };
 
+static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t errlen);
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -282,10 +286,6 @@ int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n
 {
     struct vfd_impl *v = calloc(1, sizeof *v);
     struct vftr_vfdconv_opts co = { s->opts.warn, s->opts.prog, 0, vftr_source_jobs(s), NULL };
-    const struct vftr_vfdconv_proc *p;
-    const struct vftr_vfdconv_func *f;
-    const uint32_t *ops_coll;
-    size_t np, nf, nc;
     int rc;
 
     if (!v)
@@ -300,6 +300,55 @@ int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n
                            errlen);
     if (rc < 0)
         return rc;
+    return fill(s, v, err, errlen);
+}
+
+int vftr_source_open_vfdconv(struct vftr_source **out, struct vftr_vfdconv *conv,
+                             const struct vftr_source_opts *opts, char *err, size_t errlen)
+{
+    struct vftr_source *s = calloc(1, sizeof *s);
+    struct vfd_impl *v = calloc(1, sizeof *v);
+    int rc;
+
+    *out = NULL;
+    if (!s || !v || !(s->name = strdup(vftr_vfdconv_path(conv, 0) ? vftr_vfdconv_path(conv, 0)
+                                                                   : "run"))) {
+        free(v);
+        if (s)
+            free(s->name);
+        free(s);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    if (opts)
+        s->opts = *opts;
+    if (!s->opts.prog)
+        s->opts.prog = "vftr";
+    s->info.name = s->name;
+    s->impl = v;
+    s->ops = &vfd_ops;
+    s->info.kind = VFTR_SOURCE_VFD;
+    v->conv = conv;
+    v->borrowed = 1;
+    rc = fill(s, v, err, errlen);
+    if (rc == 0 && (rc = vftr_source_defs_done(s)) < 0)
+        vftr_errmsg(err, errlen, rc, "out of memory");
+    if (rc < 0) {
+        vftr_source_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+/* The definitions and facts of the engine's run. */
+static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t errlen)
+{
+    const struct vftr_vfdconv_proc *p;
+    const struct vftr_vfdconv_func *f;
+    const uint32_t *ops_coll;
+    size_t np, nf, nc;
+    int rc;
+
     s->ranks_known = 1;
     p = vftr_vfdconv_procs(v->conv, &np);
     v->ranks = malloc((np ? np : 1) * sizeof *v->ranks);

@@ -115,6 +115,26 @@ for in in "$T/sampled" "$T/sampled.otf" "$T/sampled.a.otf2"; do
     fi
 done
 
+# vfd2otf-mpi writes OTF2 in parallel (OTF2's MPI collective callbacks):
+# the archive vftr-convert writes from the same run, record for record
+if command -v mpirun >/dev/null && [ -x "$B/bin/vfd2otf-mpi" ]; then
+    for s in msgs threads; do
+        for np in 2 3; do
+            if mpirun --allow-run-as-root --oversubscribe -np $np "$B/bin/vfd2otf-mpi" -q \
+                    -o "$T/$s.mpi$np.otf2" "$T/$s" >"$T/mpi.out" 2>&1 &&
+                "$DUMP" "$T/$s.mpi$np.otf2" | diff -u <("$DUMP" "$T/$s.b.otf2") - >"$T/mpi.diff" &&
+                otf2-print "$T/$s.mpi$np.otf2/traces.otf2" >/dev/null 2>"$T/mpi.err" &&
+                ! grep -qi invalid "$T/mpi.err"; then
+                pass "$s: vfd2otf-mpi -np $np writes vftr-convert's OTF2 archive, in parallel"
+            else
+                bad "$s: vfd2otf-mpi -np $np: $(cat "$T/mpi.out") $(head -8 "$T/mpi.diff")"
+            fi
+        done
+    done
+else
+    bad "vfd2otf-mpi or mpirun missing"
+fi
+
 # vftr-tui: the archive converted once (with snapshots) beside it, reused
 if "$B/bin/vftr-tui" --bench 3 "$T/msgs.a.otf2" >"$T/tui1" 2>"$T/tui1.err" &&
     grep -q "converting it once" "$T/tui1.err" && [ -f "$T/msgs.a.otf2/vftr-tui/trace.otf" ] &&
