@@ -32,3 +32,14 @@ $(VFD2OTF_MPI): $(OBJ)/converters/vfd2otf-mpi/main.o $(CONV_COMMON_OBJ) $(VFTR_M
 
 all: $(VFD2OTF_MPI)
 endif
+
+# vftr-convert: any input vftr reads to any format it writes (lib/model's
+# source and sink).
+VFTR_CONVERT := $(BIN)/vftr-convert
+
+$(VFTR_CONVERT): $(OBJ)/converters/vftr-convert/main.o $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A) $(VFTR_LDLIBS)
+
+all: $(VFTR_CONVERT)

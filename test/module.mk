@@ -7,7 +7,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubu
 
 # Static libraries every test and tool links (in dependency order).
 VFTR_LIBS  := $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
-VFTR_LDLIBS := $(PKG_LIBS_OTF) -lpcre2-8 -lpthread -lm
+VFTR_LDLIBS := $(PKG_LIBS_OTF) $(OTF2_LIBS) -lpcre2-8 -lpthread -lm
 
 UNIT_SRC   := $(wildcard test/unit/test_*.c)
 UNIT_BIN   := $(patsubst test/unit/%.c,$(TEST_DIR)/unit/%,$(UNIT_SRC))

@@ -13,9 +13,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "index.h"
 #include "keys.h"
 #include "model.h"
 #include "screen.h"
+#include "model/source.h"
 #include "util/errmsg.h"
 #include "util/opts.h"
 #include "util/timespec.h"
@@ -262,9 +264,12 @@ int main(int argc, char **argv)
     };
     const struct vftr_tool tool = {
         "vftr-tui", VFTR_VERSION, "[OPTION]... TRACE",
-        "Browse the OTF trace TRACE (foo or foo.otf) in the terminal.",
+        "Browse the OTF trace TRACE (foo or foo.otf) or OTF2 archive (traces.otf2\n"
+        "or its directory) in the terminal.",
         "Each view reads only the time window it shows, starting from the nearest\n"
         "snapshot (vftr-snap or otfaux write them).  Press ? inside for the keys.\n"
+        "An OTF2 archive is converted once into an OTF trace with snapshots and\n"
+        "summaries, kept in its directory (vftr-tui/) and reused.\n"
         "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
@@ -293,6 +298,14 @@ int main(int argc, char **argv)
         return vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     if (argc - first > 1)
         return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
+    if (vftr_source_kind_of(argv[first]) == VFTR_SOURCE_OTF2) {
+        static char stub[4400];
+        char err[VFTR_ERRMSG_MAX + 512];
+
+        if (tui_index_otf2(argv[first], stub, sizeof stub, err, sizeof err) < 0)
+            return vftr_tool_fail(&tool, stderr, "%s", err);
+        argv[first] = stub;
+    }
     if (args.bench) {
         char *end;
         long n = strtol(args.bench, &end, 10);

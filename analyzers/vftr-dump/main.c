@@ -25,6 +25,7 @@
 #include "util/proclist.h"
 #include "util/timespec.h"
 #include "util/tracesel.h"
+#include "model.h"
 #include "vfd.h"
 
 #define ALL_KINDS (VFTR_OTF_PRINT_DEFS | VFTR_OTF_PRINT_EVENTS | VFTR_OTF_PRINT_SNAPS | \
@@ -265,8 +266,9 @@ int main(int argc, char **argv)
     };
     const struct vftr_tool tool = {
         "vftr-dump", VFTR_VERSION, "[OPTION]... TRACE",
-        "Print the records of the OTF trace TRACE (foo or foo.otf), or of the .vfd\n"
-        "file TRACE, one per line.",
+        "Print the records of the OTF trace TRACE (foo or foo.otf), of the .vfd\n"
+        "file TRACE, or of the OTF2 archive TRACE (traces.otf2 or its directory),\n"
+        "one per line.",
         "Without --defs, --events, --snaps, --stats or --markers everything is printed.\n"
         "\n"
         "TIMES are counted from the trace's first time stamp: a bare number is\n"
@@ -277,6 +279,10 @@ int main(int argc, char **argv)
         "For a .vfd file, --defs prints the header and the definitions, --events\n"
         "the events; --process selects threads (vftr's thread numbers) and --time\n"
         "counts from the file's start.\n"
+        "\n"
+        "An OTF2 archive is printed as vftr reads it, in OTF's record lines (the\n"
+        "lines of its OTF conversion): locations as processes, regions as\n"
+        "functions, MPI events as messages and collectives, metrics as counters.\n"
         "\n"
         "CHECKS (--check, for any trace vftr reads, also a run's .vfd files or its\n"
         "directory): per process, time never goes back, every Leave closes the\n"
@@ -311,7 +317,11 @@ int main(int argc, char **argv)
     } else {
         if (args.kinds == 0)
             args.kinds = ALL_KINDS;
-        if (vftr_dump_is_vfd(argv[first])) {
+        if (vftr_source_kind_of(argv[first]) == VFTR_SOURCE_OTF2) {
+            struct vftr_dump_model_args ma = { args.kinds, args.count_only, &args.sel };
+
+            rc = vftr_dump_model(&tool, &ma, argv[first]);
+        } else if (vftr_dump_is_vfd(argv[first])) {
             struct vftr_dump_vfd_args va = {
                 (args.kinds & VFTR_OTF_PRINT_DEFS) != 0, (args.kinds & VFTR_OTF_PRINT_DEFS) != 0,
                 (args.kinds & VFTR_OTF_PRINT_EVENTS) != 0, args.count_only, &args.sel,

@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "model/snapshot.h"
+#include "model/source.h"
 #include "util/errmsg.h"
+#include "model/source.h"
 #include "util/opts.h"
 
 #include "job.h"
@@ -366,7 +368,7 @@ int main(int argc, char **argv)
             goto out;
         }
     } else {
-        if (ntraces == 0) {
+        if (ntraces <= 0) {
             status = vftr_tool_usage_fail(&tool, stderr, "no TRACE given");
             goto out;
         }
@@ -374,6 +376,16 @@ int main(int argc, char **argv)
             status = vftr_tool_usage_fail(&tool, stderr, "-o takes one TRACE only");
             goto out;
         }
+        for (int i = 0; i < ntraces; i++)
+            if (vftr_source_kind_of(argv[first + i]) == VFTR_SOURCE_OTF2) {
+                /* snapshots and summaries are OTF records: an OTF2 archive
+                 * gets them through its OTF conversion */
+                status = vftr_tool_usage_fail(&tool, stderr, "%s: an OTF2 archive: vftr-snap adds "
+                                              "OTF records (convert it first: vftr-convert -o "
+                                              "T.otf %s; vftr-tui does both by itself)",
+                                              argv[first + i], argv[first + i]);
+                goto out;
+            }
         jobs = calloc((size_t)ntraces, sizeof *jobs);
         if (!jobs) {
             status = vftr_tool_fail(&tool, stderr, "out of memory");

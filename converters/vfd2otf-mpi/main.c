@@ -17,6 +17,13 @@
  * prints the warnings and the summary.  With the snapshot options rank 0
  * does the whole event pass (otfout_snap_pass): the engine needs one time
  * order.
+ *
+ * With -o NAME.otf2 the output is an OTF2 archive (NAME.otf2/traces.otf2),
+ * written in parallel through OTF2's MPI collective callbacks: each rank
+ * writes the locations of the ranks of the run it converts (run rank i by
+ * process i % size, with their threads), reading only their files, through
+ * lib/model's OTF2 writer over the shared first pass; rank 0 writes the
+ * global definitions.
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,7 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otf2/otf2.h>
+#include <otf2/OTF2_MPI_Collectives.h>
+
+#include "model/sink.h"
+#include "model/source.h"
 #include "otfout.h"
+#include "util/errmsg.h"
 #include "vfd2otf_cli.h"
 
 struct share {
@@ -158,6 +171,103 @@ static int serve(void *ctx, struct vftr_vfdconv *c)
     }
 }
 
+/* ------------------------------------------------------------ OTF2 */
+
+struct par {
+    const struct share *sh;
+    const struct vftr_source *src;
+};
+
+static int par_collectives(void *arg, void *archive)
+{
+    (void)arg;
+    return OTF2_MPI_Archive_SetCollectiveCallbacks(archive, MPI_COMM_WORLD, MPI_COMM_NULL) ==
+           OTF2_SUCCESS ? 0 : -EIO;
+}
+
+/* The run's rank of process p, by its index among the ranks. */
+static int par_mine(void *arg, uint32_t p)
+{
+    const struct par *pa = arg;
+    const struct vftr_source_proc *proc = vftr_source_proc(pa->src, p);
+    size_t n, index = 0;
+    const struct vftr_source_proc *all = vftr_source_procs(pa->src, &n);
+
+    if (!proc)
+        return 0;
+    for (size_t i = 0; i < n; i++)      /* ranks below p's, counted once */
+        if (all[i].thread == 0 && all[i].rank < proc->rank)
+            index++;
+    return index % (size_t)pa->sh->size == (size_t)pa->sh->rank;
+}
+
+static int par_sum(void *arg, uint64_t *v, size_t n)
+{
+    (void)arg;
+    return MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) ==
+           MPI_SUCCESS ? 0 : -EIO;
+}
+
+/* The archive cli->stub names, written by every rank. */
+static int write_otf2(struct vfd2otf_cli *cli, struct vftr_vfdconv *conv, const struct share *sh,
+                      uint64_t *events)
+{
+    struct vftr_source_opts so = { NULL, cli->tool.name, (unsigned)cli->out.jobs };
+    struct vftr_source *src = NULL;
+    struct par pa = { sh, NULL };
+    struct vftr_sink_par par = { par_collectives, par_mine, par_sum, sh->rank == 0, &pa };
+    struct vftr_sink_opts ko = { .warn = sh->rank == 0 ? stderr : NULL, .prog = cli->tool.name,
+                                 .par = &par };
+    struct vftr_sink *k = NULL;
+    struct vftr_proclist mine = VFTR_PROCLIST_INIT;
+    char err[VFTR_ERRMSG_MAX + 512] = "";
+    size_t np;
+    const struct vftr_source_proc *p;
+    int rc = vftr_source_open_vfdconv(&src, conv, &so, err, sizeof err);
+
+    if (rc < 0)
+        goto out;
+    pa.src = src;
+    p = vftr_source_procs(src, &np);
+    for (size_t i = 0; i < np && rc == 0; i++)
+        if (par_mine(&pa, p[i].token))
+            rc = vftr_proclist_add(&mine, p[i].token, p[i].token);
+    if (rc < 0)
+        goto out;
+    /* open and close are collective: every rank takes part, errors or not */
+    rc = vftr_sink_open(&k, vftr_sink_format_named("otf2"), cli->stub, src, &ko, err,
+                        sizeof err);
+    if (rc == 0) {
+        if (mine.nranges)
+            rc = vftr_sink_feed(k, src, 0, UINT64_MAX, &mine, NULL, NULL, events, err,
+                                sizeof err);
+        {
+            char cerr[VFTR_ERRMSG_MAX];
+            int crc = vftr_sink_close(k, cerr, sizeof cerr);
+
+            if (rc == 0 && crc < 0) {
+                rc = crc;
+                snprintf(err, sizeof err, "%s", cerr);
+            }
+        }
+    }
+out:
+    if (rc < 0)
+        fprintf(stderr, "%s: rank %d: %s\n", cli->tool.name, sh->rank, err);
+    vftr_proclist_release(&mine);
+    vftr_source_free(src);
+    return rc;
+}
+
+static int ends_otf2(const char *s)
+{
+    size_t l = strlen(s);
+
+    while (l > 1 && s[l - 1] == '/')
+        l--;
+    return l > 5 && strncmp(s + l - 5, ".otf2", 5) == 0;
+}
+
 int main(int argc, char **argv)
 {
     struct vfd2otf_cli cli;
@@ -194,6 +304,16 @@ int main(int argc, char **argv)
     if (rc != VFTR_EXIT_OK)
         goto done;
     rc = 0;
+    if (ends_otf2(cli.stub)) {
+        if (cli.out.snap_flags) {
+            if (sh.rank == 0)
+                vftr_tool_usage_fail(&cli.tool, stderr, "snapshots and summaries are OTF "
+                                     "records: not with an OTF2 output");
+            rc = VFTR_EXIT_USAGE;
+            goto done;
+        }
+        rc = write_otf2(&cli, conv, &sh, &ev);
+    } else {
     if (sh.rank == 0)
         rc = otfout_definitions(conv, &cli.out, err, sizeof err);
     if (rc == 0 && cli.out.snap_flags) {
@@ -205,6 +325,7 @@ int main(int argc, char **argv)
                             sizeof err);
     if (rc < 0)
         fprintf(stderr, "%s: rank %d: %s\n", cli.tool.name, sh.rank, err);
+    }
     mine_events = ev;
     bad = rc < 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

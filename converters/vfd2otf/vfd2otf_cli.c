@@ -256,7 +256,12 @@ int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv 
                 " receive%s without send\n", cli->tool.name, s->unreceived_sends,
                 s->unreceived_sends == 1 ? "" : "s", s->unsent_recvs,
                 s->unsent_recvs == 1 ? "" : "s");
-    if (!cli->quiet)
+    if (!cli->quiet && strlen(cli->stub) > 5 && strcmp(cli->stub + strlen(cli->stub) - 5, ".otf2") == 0)
+        printf("%s: %s: %zu rank%s, %zu processes, %" PRIu64 " events, %" PRIu64
+               " messages matched, %" PRIu64 " collectives\n", cli->tool.name, cli->stub,
+               vftr_vfdconv_ranks(conv), vftr_vfdconv_ranks(conv) == 1 ? "" : "s", np, events,
+               s->matched, s->colls);
+    else if (!cli->quiet)
         printf("%s: %s.otf: %zu rank%s, %zu processes, %u stream%s, %" PRIu64 " events, %"
                PRIu64 " messages matched, %" PRIu64 " receives before their send, %" PRIu64
                " collectives, largest clock correction %.3f us\n",

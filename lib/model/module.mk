@@ -13,3 +13,8 @@ $(VFTR_MODEL_A): $(MODEL_OBJ)
 	$(call say,AR,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# OTF2 comes from libotf2 (Debian's libopen-trace-format2-dev): the model's
+# OTF2 reader and writer link it, never a copy of it.
+OTF2_LIBS := $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2)
+FUZZ_LDLIBS += $(OTF2_LIBS)

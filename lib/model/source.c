@@ -4,6 +4,7 @@
  */
 #include "source_impl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +17,40 @@
 
 int vftr_source_is_vfd(const char *operand)
 {
+    return vftr_source_kind_of(operand) == VFTR_SOURCE_VFD;
+}
+
+static int ends_with(const char *s, const char *end)
+{
+    size_t l = strlen(s), e = strlen(end);
+
+    return l > e && strcmp(s + l - e, end) == 0;
+}
+
+/* Does directory dir hold an OTF2 anchor file (NAME.otf2)? */
+static int dir_has_otf2(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+
+    if (!d)
+        return 0;
+    while (!found && (e = readdir(d)) != NULL)
+        found = ends_with(e->d_name, ".otf2");
+    closedir(d);
+    return found;
+}
+
+enum vftr_source_kind vftr_source_kind_of(const char *operand)
+{
     struct stat sb;
 
-    if (vftr_vfdfiles_is_trace_name(operand))
-        return 1;
-    return stat(operand, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (ends_with(operand, ".otf2"))
+        return VFTR_SOURCE_OTF2;
+    if (stat(operand, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return dir_has_otf2(operand) ? VFTR_SOURCE_OTF2 : VFTR_SOURCE_VFD;
+    return vftr_vfdfiles_is_trace_name(operand) ? VFTR_SOURCE_VFD : VFTR_SOURCE_OTF;
 }
 
 unsigned vftr_source_jobs(const struct vftr_source *s)
@@ -59,7 +89,8 @@ int vftr_source_add_func(struct vftr_source *s, uint32_t token, uint32_t group, 
         return -ENOMEM;
     if (i >= 0) {                       /* a later definition replaces */
         free((char *)s->funcs[i].name);
-        s->funcs[i] = (struct vftr_source_func){ token, group, flags, copy };
+        free((char *)s->funcs[i].file);
+        s->funcs[i] = (struct vftr_source_func){ token, group, flags, copy, NULL, 0 };
         return 0;
     }
     if (vftr_reserve((void **)&s->funcs, &s->capfuncs, s->nfuncs, sizeof *s->funcs) < 0 ||
@@ -67,7 +98,7 @@ int vftr_source_add_func(struct vftr_source *s, uint32_t token, uint32_t group, 
         free(copy);
         return -ENOMEM;
     }
-    s->funcs[s->nfuncs++] = (struct vftr_source_func){ token, group, flags, copy };
+    s->funcs[s->nfuncs++] = (struct vftr_source_func){ token, group, flags, copy, NULL, 0 };
     return 0;
 }
 
@@ -107,6 +138,48 @@ int vftr_source_add_counter(struct vftr_source *s, uint32_t token, const char *n
     }
     s->counters[s->ncounters++] = (struct vftr_source_counter){ token, n, u };
     return 0;
+}
+
+int vftr_source_set_func_location(struct vftr_source *s, uint32_t token, const char *file,
+                                  uint32_t line)
+{
+    long i = vftr_u64map_get(&s->funcmap, token);
+    char *copy;
+
+    if (i < 0)
+        return -ENOENT;
+    copy = file ? strdup(file) : NULL;
+    if (file && !copy)
+        return -ENOMEM;
+    free((char *)s->funcs[i].file);
+    s->funcs[i].file = copy;
+    s->funcs[i].line = line;
+    return 0;
+}
+
+int vftr_source_add_comm(struct vftr_source *s, uint32_t token, const char *name, uint32_t n,
+                         const uint32_t *procs)
+{
+    char *copy = strdup(name ? name : "");
+    uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+
+    if (!copy || !p ||
+        vftr_reserve((void **)&s->comms, &s->capcomms, s->ncomms, sizeof *s->comms) < 0) {
+        free(copy);
+        free(p);
+        return -ENOMEM;
+    }
+    if (n)
+        memcpy(p, procs, n * sizeof *p);
+    s->comms[s->ncomms++] = (struct vftr_source_comm){ token, copy, n, p };
+    return 0;
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+    const struct vftr_source_comm *x = a, *y = b;
+
+    return (x->token > y->token) - (x->token < y->token);
 }
 
 static int cmp_counter(const void *a, const void *b)
@@ -172,6 +245,19 @@ int vftr_source_defs_done(struct vftr_source *s)
         qsort(s->collops, s->ncollops, sizeof *s->collops, cmp_name);
     if (s->ncounters)
         qsort(s->counters, s->ncounters, sizeof *s->counters, cmp_counter);
+    if (s->ncomms) {                    /* a token defined twice: one of them */
+        w = 0;
+        qsort(s->comms, s->ncomms, sizeof *s->comms, cmp_comm);
+        for (size_t i = 0; i < s->ncomms; i++) {
+            if (w > 0 && s->comms[w - 1].token == s->comms[i].token) {
+                free((char *)s->comms[i].name);
+                free((uint32_t *)s->comms[i].procs);
+                continue;
+            }
+            s->comms[w++] = s->comms[i];
+        }
+        s->ncomms = w;
+    }
     vftr_u64map_release(&s->procmap);
     vftr_u64map_release(&s->funcmap);
     for (size_t i = 0; i < s->nprocs; i++)
@@ -221,11 +307,11 @@ int vftr_source_open(struct vftr_source **out, const char *const *ops, size_t n,
     for (size_t i = 0; i < n; i++)
         nvfd += vftr_source_is_vfd(ops[i]) != 0;
     if (nvfd != 0 && nvfd != n)
-        return vftr_errmsg(err, errlen, -EINVAL, "%s and %s: an OTF trace and .vfd input cannot "
-                           "be read together", ops[0], ops[n - 1]);
+        return vftr_errmsg(err, errlen, -EINVAL, "%s and %s: an OTF or OTF2 trace and .vfd input "
+                           "cannot be read together", ops[0], ops[n - 1]);
     if (nvfd == 0 && n > 1)
-        return vftr_errmsg(err, errlen, -EINVAL, "%s: one OTF trace at a time (several operands "
-                           "only for .vfd files)", ops[1]);
+        return vftr_errmsg(err, errlen, -EINVAL, "%s: one OTF or OTF2 trace at a time (several "
+                           "operands only for .vfd files)", ops[1]);
     s = calloc(1, sizeof *s);
     if (!s)
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
@@ -239,8 +325,12 @@ int vftr_source_open(struct vftr_source **out, const char *const *ops, size_t n,
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     }
     s->info.name = s->name;
-    rc = nvfd ? vftr_source_open_vfd(s, ops, n, err, errlen)
-              : vftr_source_open_otf(s, ops[0], err, errlen);
+    if (nvfd)
+        rc = vftr_source_open_vfd(s, ops, n, err, errlen);
+    else if (vftr_source_kind_of(ops[0]) == VFTR_SOURCE_OTF2)
+        rc = vftr_source_open_otf2(s, ops[0], err, errlen);
+    else
+        rc = vftr_source_open_otf(s, ops[0], err, errlen);
     if (rc == 0) {
         rc = vftr_source_defs_done(s);
         if (rc < 0)
@@ -262,8 +352,15 @@ void vftr_source_free(struct vftr_source *s)
         s->ops->free(s);
     for (size_t i = 0; i < s->nprocs; i++)
         free((char *)s->procs[i].name);
-    for (size_t i = 0; i < s->nfuncs; i++)
+    for (size_t i = 0; i < s->nfuncs; i++) {
         free((char *)s->funcs[i].name);
+        free((char *)s->funcs[i].file);
+    }
+    for (size_t i = 0; i < s->ncomms; i++) {
+        free((char *)s->comms[i].name);
+        free((uint32_t *)s->comms[i].procs);
+    }
+    free(s->comms);
     for (size_t i = 0; i < s->ngroups; i++)
         free((char *)s->groups[i].name);
     for (size_t i = 0; i < s->ncollops; i++)
@@ -318,6 +415,29 @@ const struct vftr_source_counter *vftr_source_counters(const struct vftr_source 
     return s->counters;
 }
 
+const struct vftr_source_comm *vftr_source_comms(const struct vftr_source *s, size_t *n)
+{
+    *n = s->ncomms;
+    return s->comms;
+}
+
+const struct vftr_source_comm *vftr_source_comm(const struct vftr_source *s, uint32_t token)
+{
+    size_t lo = 0, hi = s->ncomms;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (s->comms[mid].token == token)
+            return &s->comms[mid];
+        if (s->comms[mid].token < token)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
 struct vftr_window *vftr_source_window(struct vftr_source *s)
 {
     return s->ops->window ? s->ops->window(s) : NULL;
@@ -335,6 +455,53 @@ const struct vftr_source_func *vftr_source_func(const struct vftr_source *s, uin
     long i = vftr_u64map_get(&s->funcmap, token);
 
     return i < 0 ? NULL : &s->funcs[i];
+}
+
+int vftr_source_scls_init(const struct vftr_source *s, struct vftr_source_scls *t)
+{
+    size_t capf = 0, capl = 0;
+
+    *t = (struct vftr_source_scls){ 0 };
+    t->func_scl = calloc(s->nfuncs ? s->nfuncs : 1, sizeof *t->func_scl);
+    if (!t->func_scl)
+        return -ENOMEM;
+    /* few locations in practice (one per OpenMP construct): linear lookups */
+    for (size_t i = 0; i < s->nfuncs; i++) {
+        const struct vftr_source_func *f = &s->funcs[i];
+        size_t fi, li;
+
+        if (!f->file)
+            continue;
+        for (fi = 0; fi < t->nfiles && strcmp(t->files[fi], f->file) != 0; fi++)
+            ;
+        if (fi == t->nfiles) {
+            if (vftr_reserve((void **)&t->files, &capf, t->nfiles, sizeof *t->files) < 0)
+                goto nomem;
+            t->files[t->nfiles++] = f->file;
+        }
+        for (li = 0; li < t->nlocs && !(t->locs[li].file == fi + 1 && t->locs[li].line == f->line);
+             li++)
+            ;
+        if (li == t->nlocs) {
+            if (vftr_reserve((void **)&t->locs, &capl, t->nlocs, sizeof *t->locs) < 0)
+                goto nomem;
+            t->locs[t->nlocs].file = (uint32_t)fi + 1;
+            t->locs[t->nlocs++].line = f->line;
+        }
+        t->func_scl[i] = (uint32_t)li + 1;
+    }
+    return 0;
+nomem:
+    vftr_source_scls_release(t);
+    return -ENOMEM;
+}
+
+void vftr_source_scls_release(struct vftr_source_scls *t)
+{
+    free(t->files);
+    free(t->locs);
+    free(t->func_scl);
+    *t = (struct vftr_source_scls){ 0 };
 }
 
 static const char *find_name(const struct vftr_source_name *v, size_t n, uint32_t token)

@@ -16,7 +16,11 @@
  *             exactly what their OTF conversion gives: the same process and
  *             function tokens, Enter/Leave pairs (OpenMP regions included),
  *             matched messages, aligned clocks, times in ns from the run's
- *             first event.
+ *             first event;
+ *   OTF2      "traces.otf2" (the anchor file) or the archive directory that
+ *             holds one (libotf2, source_otf2.c): locations become
+ *             processes, regions functions, MPI and metric events messages,
+ *             collectives and counters (source_otf2.c says how).
  *
  * Times are the trace's ticks (vftr_source_info()->resolution per second);
  * a window [a, b) uses absolute tick values, b == UINT64_MAX for an open
@@ -44,6 +48,7 @@
 enum vftr_source_kind {
     VFTR_SOURCE_OTF = 1,
     VFTR_SOURCE_VFD = 2,
+    VFTR_SOURCE_OTF2 = 3,
 };
 
 struct vftr_source_opts {
@@ -65,6 +70,10 @@ struct vftr_source_info {
     double sample_interval;
     size_t nsummaries, nsnapshots;   /* OTF: summary and snapshot times known */
     size_t nfiles;              /* .vfd: files read */
+    /* OTF2: event records of kinds the model has no place for (OpenMP
+     * fork/join, locks, I/O, calling-context samples, records newer than
+     * the library), passed over and counted, from the last read */
+    uint64_t skipped;
 };
 
 /* Process.  rank and thread are numbered from 0; for a trace that does not
@@ -91,6 +100,20 @@ struct vftr_source_func {
     uint32_t token, group;      /* group: a function group token, 0 if none */
     unsigned flags;             /* VFTR_SOURCE_FN_* */
     const char *name;
+    /* where it is in the source (an OpenMP region's pragma): NULL, 0 when
+     * the trace does not say */
+    const char *file;
+    uint32_t line;
+};
+
+/* A communicator: the processes of its ranks in rank order (OTF's process
+ * groups, the communicators of a .vfd run, OTF2's Comm definitions).  The
+ * comm argument of messages and collectives is its token. */
+struct vftr_source_comm {
+    uint32_t token;
+    const char *name;
+    uint32_t n;
+    const uint32_t *procs;
 };
 
 struct vftr_source_name {       /* function groups, collective operations */
@@ -106,7 +129,7 @@ struct vftr_source_counter {
 struct vftr_source;
 
 /*
- * Opens the trace named by the n operands: one OTF trace name, or any
+ * Opens the trace named by the n operands: one OTF or OTF2 trace, or any
  * number of .vfd files and run directories.  *out (free with
  * vftr_source_free) or -errno: -ENOENT (no such trace), -EINVAL (operands of
  * both kinds, several OTF traces, files of different runs, a rank given
@@ -115,6 +138,15 @@ struct vftr_source;
 int vftr_source_open(struct vftr_source **out, const char *const *operands, size_t n,
                      const struct vftr_source_opts *opts, char *err, size_t errlen);
 void vftr_source_free(struct vftr_source *s);     /* NULL-safe */
+
+/*
+ * A .vfd source over a conversion engine already open (vfd2otf-mpi's,
+ * whose first pass its processes shared): borrowed, it must outlive the
+ * source.  0 and *out, or -ENOMEM.
+ */
+struct vftr_vfdconv;
+int vftr_source_open_vfdconv(struct vftr_source **out, struct vftr_vfdconv *conv,
+                             const struct vftr_source_opts *opts, char *err, size_t errlen);
 
 /* Is the operand a .vfd input (a .vfd or .tmpvfd file, or a directory)? */
 int vftr_source_is_vfd(const char *operand);
@@ -127,17 +159,43 @@ const struct vftr_source_func *vftr_source_funcs(const struct vftr_source *s, si
 const struct vftr_source_name *vftr_source_groups(const struct vftr_source *s, size_t *n);
 const struct vftr_source_name *vftr_source_collops(const struct vftr_source *s, size_t *n);
 const struct vftr_source_counter *vftr_source_counters(const struct vftr_source *s, size_t *n);
+const struct vftr_source_comm *vftr_source_comms(const struct vftr_source *s, size_t *n);
 
 /* The window (window.h) of an OTF source, for the reads only OTF's records
  * offer (snapshot samples, summaries at a time); NULL for other formats.
  * Borrowed: valid until vftr_source_free. */
 struct vftr_window *vftr_source_window(struct vftr_source *s);
 
+/*
+ * The functions' source locations numbered as OTF numbers them (DefSclFile,
+ * DefScl): files 1, 2, ... in order of first use by the functions in token
+ * order, locations (file, line) likewise; func_scl[i] is the location token
+ * of function i of vftr_source_funcs (0: none).  Filled by
+ * vftr_source_scls_init (0 or -ENOMEM), freed by _release; names borrowed
+ * from the source.
+ */
+struct vftr_source_scls {
+    const char **files;               /* files[k]: file token k + 1 */
+    size_t nfiles;
+    struct { uint32_t file, line; } *locs;   /* locs[k]: location token k + 1 */
+    size_t nlocs;
+    uint32_t *func_scl;
+};
+int vftr_source_scls_init(const struct vftr_source *s, struct vftr_source_scls *out);
+void vftr_source_scls_release(struct vftr_source_scls *t);
+
 /* Lookups by token: NULL when the trace defines none. */
 const struct vftr_source_proc *vftr_source_proc(const struct vftr_source *s, uint32_t token);
 const struct vftr_source_func *vftr_source_func(const struct vftr_source *s, uint32_t token);
 const char *vftr_source_group_name(const struct vftr_source *s, uint32_t token);
 const char *vftr_source_collop_name(const struct vftr_source *s, uint32_t token);
+const struct vftr_source_comm *vftr_source_comm(const struct vftr_source *s, uint32_t token);
+
+/* What kind of trace the operand names (without reading more than a
+ * directory listing): VFTR_SOURCE_OTF2 for "*.otf2" or a directory that
+ * holds one, VFTR_SOURCE_VFD for .vfd / .tmpvfd files and other
+ * directories, VFTR_SOURCE_OTF otherwise. */
+enum vftr_source_kind vftr_source_kind_of(const char *operand);
 
 /* The process a thread is folded into: its outermost ancestor (the rank's
  * own process); a process without parent is itself.  A vftr_procmap_fn

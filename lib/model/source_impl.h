@@ -43,6 +43,8 @@ struct vftr_source {
     size_t ngroups, capgroups, ncollops, capcollops;
     struct vftr_source_counter *counters;
     size_t ncounters, capcounters;
+    struct vftr_source_comm *comms;
+    size_t ncomms, capcomms;
     struct vftr_u64map procmap, funcmap;   /* token -> index */
     int ranks_known;                  /* the backend set rank and thread */
 };
@@ -56,6 +58,12 @@ int vftr_source_add_group(struct vftr_source *s, uint32_t token, const char *nam
 int vftr_source_add_collop(struct vftr_source *s, uint32_t token, const char *name);
 int vftr_source_add_counter(struct vftr_source *s, uint32_t token, const char *name,
                             const char *unit);
+/* procs copied; a token defined twice keeps one definition. */
+int vftr_source_add_comm(struct vftr_source *s, uint32_t token, const char *name, uint32_t n,
+                         const uint32_t *procs);
+/* The source location of function token (defined before).  0, -ENOENT, -ENOMEM. */
+int vftr_source_set_func_location(struct vftr_source *s, uint32_t token, const char *file,
+                                  uint32_t line);
 /* Sorts, indexes, numbers ranks and threads (unless ranks_known).  0 or -ENOMEM. */
 int vftr_source_defs_done(struct vftr_source *s);
 
@@ -63,6 +71,7 @@ int vftr_source_defs_done(struct vftr_source *s);
 int vftr_source_open_otf(struct vftr_source *s, const char *operand, char *err, size_t errlen);
 int vftr_source_open_vfd(struct vftr_source *s, const char *const *operands, size_t n,
                          char *err, size_t errlen);
+int vftr_source_open_otf2(struct vftr_source *s, const char *operand, char *err, size_t errlen);
 
 /* The number of threads for a read: opts.jobs, or the online CPUs. */
 unsigned vftr_source_jobs(const struct vftr_source *s);

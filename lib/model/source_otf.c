@@ -39,12 +39,29 @@ struct otf_impl {
 
 /* ------------------------------------------------------------ definitions */
 
+/* A source-code location met in the definitions, resolved when all are
+ * read (DefFunction may come before its DefScl). */
+struct sclref { uint32_t token, a, b; };   /* function: scl; scl: file, line */
+
 struct defs {
     struct vftr_source *s;
     struct otf_impl *o;
     uint64_t resolution;
     uint64_t interval_ns;
+    struct sclref *fscl, *scl;          /* functions with a location, DefScl records */
+    size_t nfscl, capfscl, nscl, capscl;
+    struct vftr_source_name *files;     /* DefSclFile records */
+    size_t nfiles, capfiles;
 };
+
+static int add_ref(struct sclref **v, size_t *n, size_t *cap, uint32_t token, uint32_t a,
+                   uint32_t b)
+{
+    if (vftr_reserve((void **)v, cap, *n, sizeof **v) < 0)
+        return -ENOMEM;
+    (*v)[(*n)++] = (struct sclref){ token, a, b };
+    return 0;
+}
 
 static int on_timer(void *ud, uint32_t stream, uint64_t ticks, OTF_KeyValueList *kv)
 {
@@ -97,8 +114,68 @@ static int on_function(void *ud, uint32_t stream, uint32_t func, const char *nam
     (void)stream, (void)source;
     if (d->o->key_precise)
         (void)OTF_KeyValueList_getUint8(kv, d->o->key_precise, &precise);
+    if (source && add_ref(&d->fscl, &d->nfscl, &d->capfscl, func, source, 0) < 0)
+        return fail(d, -ENOMEM);
     return fail(d, vftr_source_add_func(d->s, func, group, precise ? VFTR_SOURCE_FN_PRECISE : 0,
                                         name));
+}
+
+static int on_scl(void *ud, uint32_t stream, uint32_t source, uint32_t file, uint32_t line,
+                  OTF_KeyValueList *kv)
+{
+    struct defs *d = ud;
+
+    (void)stream, (void)kv;
+    return fail(d, add_ref(&d->scl, &d->nscl, &d->capscl, source, file, line));
+}
+
+static int on_sclfile(void *ud, uint32_t stream, uint32_t file, const char *name,
+                      OTF_KeyValueList *kv)
+{
+    struct defs *d = ud;
+    char *copy = strdup(name ? name : "");
+
+    (void)stream, (void)kv;
+    if (!copy || vftr_reserve((void **)&d->files, &d->capfiles, d->nfiles, sizeof *d->files) < 0) {
+        free(copy);
+        return fail(d, -ENOMEM);
+    }
+    d->files[d->nfiles++] = (struct vftr_source_name){ file, copy };
+    return OTF_RETURN_OK;
+}
+
+static int on_pgroup(void *ud, uint32_t stream, uint32_t group, const char *name, uint32_t n,
+                     const uint32_t *procs, OTF_KeyValueList *kv)
+{
+    struct defs *d = ud;
+
+    (void)stream, (void)kv;
+    return fail(d, vftr_source_add_comm(d->s, group, name, n, procs));
+}
+
+/* The functions' source locations, now that every DefScl and DefSclFile is
+ * known (of a token defined twice, the later definition counts). */
+static int resolve_scls(struct defs *d)
+{
+    struct vftr_u64map scl = VFTR_U64MAP_INIT, file = VFTR_U64MAP_INIT;
+    int rc = 0;
+
+    for (size_t k = 0; k < d->nscl && rc == 0; k++)
+        rc = vftr_u64map_put(&scl, d->scl[k].token, (uint32_t)k);
+    for (size_t k = 0; k < d->nfiles && rc == 0; k++)
+        rc = vftr_u64map_put(&file, d->files[k].token, (uint32_t)k);
+    for (size_t i = 0; i < d->nfscl && rc == 0; i++) {
+        long si = vftr_u64map_get(&scl, d->fscl[i].a), fi;
+
+        if (si < 0 || (fi = vftr_u64map_get(&file, d->scl[si].a)) < 0)
+            continue;
+        if (vftr_source_set_func_location(d->s, d->fscl[i].token, d->files[fi].name,
+                                          d->scl[si].b) == -ENOMEM)
+            rc = -ENOMEM;
+    }
+    vftr_u64map_release(&scl);
+    vftr_u64map_release(&file);
+    return rc;
 }
 
 static int on_group(void *ud, uint32_t stream, uint32_t group, const char *name,
@@ -146,7 +223,7 @@ static int on_samplepoint(void *ud, uint32_t stream, uint64_t time, OTF_AuxSampl
 
 static int read_defs(struct vftr_source *s, struct otf_impl *o, char *err, size_t errlen)
 {
-    struct defs d = { s, o, 0, 0 };
+    struct defs d = { .s = s, .o = o };
     char msg[VFTR_ERRMSG_MAX], why[VFTR_ERRMSG_MAX];
     OTF_Reader *r = vftr_trace_open(o->stub, o->manager, msg, sizeof msg);
     OTF_HandlerArray *h = OTF_HandlerArray_open();
@@ -159,6 +236,9 @@ static int read_defs(struct vftr_source *s, struct otf_impl *o, char *err, size_
         { HANDLER(on_collop), OTF_DEFCOLLOP_RECORD },
         { HANDLER(on_counter), OTF_DEFCOUNTER_RECORD },
         { HANDLER(on_samplepoint), OTF_DEFAUXSAMPLEPOINT_RECORD },
+        { HANDLER(on_scl), OTF_DEFSCL_RECORD },
+        { HANDLER(on_sclfile), OTF_DEFSCLFILE_RECORD },
+        { HANDLER(on_pgroup), OTF_DEFPROCESSGROUP_RECORD },
     };
     int rc = 0;
 
@@ -179,7 +259,14 @@ static int read_defs(struct vftr_source *s, struct otf_impl *o, char *err, size_
     }
     if (d.resolution && d.interval_ns)
         s->info.sample_interval = (double)d.interval_ns * 1e-9;
+    if (resolve_scls(&d) < 0)
+        rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
 out:
+    free(d.fscl);
+    free(d.scl);
+    for (size_t i = 0; i < d.nfiles; i++)
+        free((char *)d.files[i].name);
+    free(d.files);
     if (h)
         OTF_HandlerArray_close(h);
     if (r)

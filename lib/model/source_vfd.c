@@ -21,11 +21,13 @@
 #include "grow.h"
 #include "vfdconv.h"
 #include "vfdfiles.h"
+#include "winstate.h"
 #include "util/errmsg.h"
 #include "vfd/vftr_vfd_ext.h"
 
 struct vfd_impl {
     struct vftr_vfdconv *conv;
+    int borrowed;                     /* conv is the caller's (vftr_source_open_vfdconv) */
     struct vftr_vfdfiles files;
     uint32_t *ranks;                  /* rank numbers in index order (vfdconv's) */
     size_t nranks;
@@ -42,7 +44,8 @@ static void vfd_free(struct vftr_source *s)
 
     if (!v)
         return;
-    vftr_vfdconv_free(v->conv);
+    if (!v->borrowed)
+        vftr_vfdconv_free(v->conv);
     vftr_vfdfiles_release(&v->files);
     free(v->ranks);
     free(v);
@@ -75,196 +78,27 @@ static int select_ranks(const struct vftr_source *s, const struct vftr_proclist 
 
 /* ------------------------------------------------------------ window reads */
 
-struct open_call { uint32_t function; uint64_t enter; };
-struct stack { uint32_t process; struct open_call *v; size_t n, cap; };
-struct pending { uint64_t time; uint32_t sender, receiver, comm, tag; uint64_t bytes; };
-
-struct wread {
-    const struct vftr_window_handler *h;
-    const struct vftr_proclist *procs;
-    uint64_t a, b;
-    int state;                        /* deliver the state at a */
-    int started;                      /* the state was delivered (or is not wanted) */
-    int hrc;                          /* a callback's non-zero value */
-    struct stack *stacks;             /* per process, in order of first event */
-    size_t nstacks, capstacks;
-    struct vftr_u64map smap;          /* process -> stack index */
-    struct pending *msgs;             /* sends before a not yet received */
-    size_t nmsgs, capmsgs;
-    struct vftr_window_stats *st;
-};
-
-static struct stack *stack_of(struct wread *w, uint32_t process)
-{
-    long i = vftr_u64map_get(&w->smap, process);
-
-    if (i >= 0)
-        return &w->stacks[i];
-    if (vftr_reserve((void **)&w->stacks, &w->capstacks, w->nstacks, sizeof *w->stacks) < 0 ||
-        vftr_u64map_put(&w->smap, process, (uint32_t)w->nstacks) < 0)
-        return NULL;
-    w->stacks[w->nstacks] = (struct stack){ process, NULL, 0, 0 };
-    return &w->stacks[w->nstacks++];
-}
-
-/* Before a: the state only. */
-static int keep_state(struct wread *w, const struct vftr_vfdconv_event *e)
-{
-    struct stack *s;
-
-    switch (e->type) {
-    case VFTR_VFDCONV_ENTER:
-        if (!(s = stack_of(w, e->process)) ||
-            vftr_reserve((void **)&s->v, &s->cap, s->n, sizeof *s->v) < 0)
-            return -ENOMEM;
-        s->v[s->n++] = (struct open_call){ e->function, e->time };
-        return 0;
-    case VFTR_VFDCONV_LEAVE:
-        if (!(s = stack_of(w, e->process)))
-            return -ENOMEM;
-        for (size_t k = s->n; k > 0; k--)
-            if (s->v[k - 1].function == e->function) {
-                s->n = k - 1;
-                break;
-            }
-        return 0;
-    case VFTR_VFDCONV_SEND:
-        if (!w->h->open_message)
-            return 0;
-        if (vftr_reserve((void **)&w->msgs, &w->capmsgs, w->nmsgs, sizeof *w->msgs) < 0)
-            return -ENOMEM;
-        w->msgs[w->nmsgs++] = (struct pending){ e->time, e->process, e->peer, e->group, e->tag,
-                                                e->bytes };
-        return 0;
-    case VFTR_VFDCONV_RECV:
-        /* the oldest matching send (the engine matched them in this order) */
-        for (size_t k = 0; k < w->nmsgs; k++) {
-            const struct pending *m = &w->msgs[k];
-
-            if (m->sender == e->peer && m->receiver == e->process && m->comm == e->group &&
-                m->tag == e->tag) {
-                memmove(&w->msgs[k], &w->msgs[k + 1], (w->nmsgs - k - 1) * sizeof *w->msgs);
-                w->nmsgs--;
-                break;
-            }
-        }
-        return 0;
-    default:
-        return 0;
-    }
-}
-
-static int cmp_stack(const void *x, const void *y)
-{
-    const struct stack *a = x, *b = y;
-
-    return (a->process > b->process) - (a->process < b->process);
-}
-
-/* Hands the state at a over: open frames per process (ascending, outermost
- * first), then the messages in flight. */
-static int deliver_state(struct wread *w)
-{
-    const struct vftr_window_handler *h = w->h;
-    int rc = 0;
-
-    w->started = 1;
-    if (!w->state)
-        return 0;
-    if (w->nstacks)
-        qsort(w->stacks, w->nstacks, sizeof *w->stacks, cmp_stack);
-    for (size_t i = 0; i < w->nstacks && rc == 0; i++)
-        for (size_t k = 0; k < w->stacks[i].n && rc == 0 && h->open_frame; k++)
-            rc = h->open_frame(h->arg, w->stacks[i].process, w->stacks[i].v[k].function,
-                               w->stacks[i].v[k].enter, (uint32_t)k + 1);
-    for (size_t k = 0; k < w->nmsgs && rc == 0 && h->open_message; k++) {
-        const struct pending *m = &w->msgs[k];
-
-        rc = h->open_message(h->arg, m->time, m->sender, m->receiver, m->comm, m->tag,
-                             (uint32_t)(m->bytes > UINT32_MAX ? UINT32_MAX : m->bytes));
-    }
-    return rc;
-}
-
-static uint32_t len32(uint64_t v)
-{
-    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
-static int deliver(struct wread *w, const struct vftr_vfdconv_event *e)
-{
-    const struct vftr_window_handler *h = w->h;
-
-    switch (e->type) {
-    case VFTR_VFDCONV_ENTER:
-        return h->enter ? h->enter(h->arg, e->time, e->process, e->function) : 0;
-    case VFTR_VFDCONV_LEAVE:
-        return h->leave ? h->leave(h->arg, e->time, e->process, e->function) : 0;
-    case VFTR_VFDCONV_SEND:
-        return h->send ? h->send(h->arg, e->time, e->process, e->peer, e->group, e->tag,
-                                 len32(e->bytes)) : 0;
-    case VFTR_VFDCONV_RECV:
-        return h->recv ? h->recv(h->arg, e->time, e->process, e->peer, e->group, e->tag,
-                                 len32(e->bytes)) : 0;
-    case VFTR_VFDCONV_COLL_BEGIN:
-        return h->coll_begin ? h->coll_begin(h->arg, e->time, e->process, e->op, e->match,
-                                             e->group, e->root, e->bytes, e->received) : 0;
-    case VFTR_VFDCONV_COLL_END:
-        return h->coll_end ? h->coll_end(h->arg, e->time, e->process, e->match) : 0;
-    default:
-        return 0;
-    }
-}
-
-/* The engine stops on a negative value: a callback's own value (any
- * non-zero) is kept aside and the replay stopped with this one. */
-#define STOP (-ECANCELED)
+/* The engine stops on a negative value: winstate's STOP is one. */
+#define STOP VFTR_WINSTATE_STOP
 
 static int wread_event(void *ctx, const struct vftr_vfdconv_event *e)
 {
-    struct wread *w = ctx;
-    int rc;
-
-    if (e->time >= w->b)
-        return STOP;
-    if (w->procs && !vftr_proclist_contains(w->procs, e->process))
-        return 0;
-    if (e->time < w->a) {
-        w->st->replayed++;
-        return w->state ? keep_state(w, e) : 0;
-    }
-    if (!w->started && (rc = deliver_state(w)) != 0) {
-        w->hrc = rc;
-        return STOP;
-    }
-    w->st->delivered++;
-    rc = deliver(w, e);
-    if (rc) {
-        w->hrc = rc;
-        return STOP;
-    }
-    return 0;
+    return vftr_winstate_event(ctx, e);
 }
 
 static int wread_anomaly(void *ctx, uint64_t time, uint32_t process, const char *what)
 {
-    struct wread *w = ctx;
-    int rc;
+    struct vftr_winstate *w = ctx;
 
     if (time >= w->b || (w->procs && !vftr_proclist_contains(w->procs, process)) ||
         !w->h->anomaly)
         return 0;
-    rc = w->h->anomaly(w->h->arg, time, process, what);
-    if (rc) {
-        w->hrc = rc;
-        return STOP;
-    }
-    return 0;
+    return vftr_winstate_verdict(w, w->h->anomaly(w->h->arg, time, process, what));
 }
 
 static void wread_progress(void *ctx, uint64_t bytes)
 {
-    struct wread *w = ctx;
+    struct vftr_winstate *w = ctx;
 
     w->st->bytes_read = bytes;
 }
@@ -275,8 +109,7 @@ static int vfd_read(struct vftr_source *s, uint64_t a, uint64_t b,
                     size_t errlen)
 {
     struct vfd_impl *v = impl(s);
-    struct wread w = { .h = h, .procs = procs, .a = a, .b = b,
-                       .state = !(flags & VFTR_SOURCE_EVENTS_ONLY), .st = st };
+    struct vftr_winstate w;
     struct vftr_vfdconv_consumer cons = {
         .event = wread_event, .progress = wread_progress,
         .ctx = &w, .anomaly = wread_anomaly,
@@ -286,6 +119,7 @@ static int vfd_read(struct vftr_source *s, uint64_t a, uint64_t b,
     int rc;
 
     *st = (struct vftr_window_stats){ 0 };
+    vftr_winstate_init(&w, h, procs, a, b, !(flags & VFTR_SOURCE_EVENTS_ONLY), st);
     rc = select_ranks(s, procs, &ranks, &nr);
     if (rc < 0)
         return vftr_errmsg(err, errlen, rc, "out of memory");
@@ -296,15 +130,11 @@ static int vfd_read(struct vftr_source *s, uint64_t a, uint64_t b,
     rc = vftr_vfdconv_replay(v->conv, ranks, nr, &cons, NULL, err, errlen);
     if (rc == STOP)
         rc = w.hrc;
-    else if (rc == 0 && !w.started)
-        rc = deliver_state(&w);        /* the window lies after the last event */
+    else if (rc == 0)
+        rc = vftr_winstate_finish(&w);     /* the window lies after the last event */
     if (rc == -ENOMEM && err && !err[0])
         vftr_errmsg(err, errlen, rc, "out of memory");
-    for (size_t i = 0; i < w.nstacks; i++)
-        free(w.stacks[i].v);
-    free(w.stacks);
-    free(w.msgs);
-    vftr_u64map_release(&w.smap);
+    vftr_winstate_release(&w);
     free(ranks);
     return rc;
 }
@@ -442,6 +272,8 @@ out:
 
 static const struct vftr_source_ops vfd_ops = { vfd_free, vfd_read, vfd_profile, NULL };
 
+static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t errlen);
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -454,10 +286,6 @@ int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n
 {
     struct vfd_impl *v = calloc(1, sizeof *v);
     struct vftr_vfdconv_opts co = { s->opts.warn, s->opts.prog, 0, vftr_source_jobs(s), NULL };
-    const struct vftr_vfdconv_proc *p;
-    const struct vftr_vfdconv_func *f;
-    const uint32_t *ops_coll;
-    size_t np, nf, nc;
     int rc;
 
     if (!v)
@@ -472,6 +300,55 @@ int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n
                            errlen);
     if (rc < 0)
         return rc;
+    return fill(s, v, err, errlen);
+}
+
+int vftr_source_open_vfdconv(struct vftr_source **out, struct vftr_vfdconv *conv,
+                             const struct vftr_source_opts *opts, char *err, size_t errlen)
+{
+    struct vftr_source *s = calloc(1, sizeof *s);
+    struct vfd_impl *v = calloc(1, sizeof *v);
+    int rc;
+
+    *out = NULL;
+    if (!s || !v || !(s->name = strdup(vftr_vfdconv_path(conv, 0) ? vftr_vfdconv_path(conv, 0)
+                                                                   : "run"))) {
+        free(v);
+        if (s)
+            free(s->name);
+        free(s);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    if (opts)
+        s->opts = *opts;
+    if (!s->opts.prog)
+        s->opts.prog = "vftr";
+    s->info.name = s->name;
+    s->impl = v;
+    s->ops = &vfd_ops;
+    s->info.kind = VFTR_SOURCE_VFD;
+    v->conv = conv;
+    v->borrowed = 1;
+    rc = fill(s, v, err, errlen);
+    if (rc == 0 && (rc = vftr_source_defs_done(s)) < 0)
+        vftr_errmsg(err, errlen, rc, "out of memory");
+    if (rc < 0) {
+        vftr_source_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+/* The definitions and facts of the engine's run. */
+static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t errlen)
+{
+    const struct vftr_vfdconv_proc *p;
+    const struct vftr_vfdconv_func *f;
+    const uint32_t *ops_coll;
+    size_t np, nf, nc;
+    int rc;
+
     s->ranks_known = 1;
     p = vftr_vfdconv_procs(v->conv, &np);
     v->ranks = malloc((np ? np : 1) * sizeof *v->ranks);
@@ -494,6 +371,32 @@ int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n
                                        f[i].flags & VFTR_VFDCONV_FUNC_PRECISE
                                            ? VFTR_SOURCE_FN_PRECISE : 0, f[i].name)) < 0)
             return vftr_errmsg(err, errlen, rc, "out of memory");
+    {
+        /* OpenMP regions carry the pragma's place */
+        size_t nscl, nsf;
+        const struct vftr_vfdconv_scl *scl = vftr_vfdconv_scls(v->conv, &nscl);
+        const struct vftr_vfdconv_sclfile *sf = vftr_vfdconv_sclfiles(v->conv, &nsf);
+
+        for (size_t i = 0; i < nf; i++) {
+            const struct vftr_vfdconv_scl *l =
+                f[i].scl && f[i].scl <= nscl ? &scl[f[i].scl - 1] : NULL;
+            const char *file = NULL;
+
+            for (size_t k = 0; l && !file && k < nsf; k++)
+                if (sf[k].token == l->file)
+                    file = sf[k].name;
+            if (file && (rc = vftr_source_set_func_location(s, f[i].token, file, l->line)) < 0)
+                return vftr_errmsg(err, errlen, rc, "out of memory");
+        }
+    }
+    {
+        size_t ng;
+        const struct vftr_vfdconv_group *g = vftr_vfdconv_groups(v->conv, &ng);
+
+        for (size_t i = 0; i < ng; i++)
+            if ((rc = vftr_source_add_comm(s, g[i].token, g[i].name, g[i].n, g[i].procs)) < 0)
+                return vftr_errmsg(err, errlen, rc, "out of memory");
+    }
     for (uint32_t g = VFTR_VFDCONV_GROUP_USER; g <= VFTR_VFDCONV_GROUP_OMP; g++)
         if ((rc = vftr_source_add_group(s, g, vftr_vfdconv_group_name(g))) < 0)
             return vftr_errmsg(err, errlen, rc, "out of memory");

@@ -1,0 +1,470 @@
+/*
+ * sink_otf.c — the OTF 1.x writer of sink.h, through lib/otf's write
+ * streams and master control (as vfd2otf's otfout.c: no OTF_Writer, whose
+ * DefVersion and DefUniqueId records a vfd2otf trace does not have).
+ *
+ * Laid out as vfd2otf lays out a run: one stream per rank with its threads,
+ * the definitions in vfd2otf's order (creator, timer resolution, processes
+ * by rank and thread, process groups from the communicators, function
+ * groups, source files and places, functions, counters, and the collective
+ * operations the events used), Enter and Leave with their function's
+ * source place, so that a run's trace written through the model reads as
+ * the one vfd2otf writes.  A sampled capture keeps its marks (the key-value
+ * pairs of source_otf.c).
+ */
+#include "sink_impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "otf.h"
+
+#include "grow.h"
+#include "u64map.h"
+#include "vfdconv.h"
+#include "util/errmsg.h"
+#include "vfd/vftr_vfd_ext.h"
+
+#define MAX_OPEN_FILES 128
+#define OTF_BUFFER (1u << 20)
+
+struct otf_sink {
+    char *stub;
+    OTF_FileManager *fm;
+    OTF_WStream *def;                 /* stream 0: the definitions */
+    OTF_WStream **ws;                 /* stream s at ws[s - 1] */
+    OTF_MasterControl *mc;
+    struct vftr_u64map pmap;          /* process token -> stream - 1 */
+    uint32_t last_proc;
+    OTF_WStream *last_ws;
+    const struct vftr_source *src;
+    uint32_t nstreams;
+    int compress;
+    struct vftr_u64map scl;           /* function token -> scl token + 1 */
+    struct vftr_u64map used;          /* collective operations met */
+    uint32_t *ops;
+    size_t nops, capops;
+    char why[VFTR_ERRMSG_MAX];
+};
+
+static int failed(struct otf_sink *k, const char *what)
+{
+    if (!k->why[0])
+        snprintf(k->why, sizeof k->why, "%s.otf: %s", k->stub, what);
+    return -EIO;
+}
+
+static inline uint32_t scl_of(const struct otf_sink *k, uint32_t function)
+{
+    long v = vftr_u64map_get(&k->scl, function);
+
+    return v < 0 ? 0 : (uint32_t)v;
+}
+
+/* The stream of process (NULL: a process the trace does not define, whose
+ * events are left out). */
+static inline OTF_WStream *stream_of(struct otf_sink *k, uint32_t process)
+{
+    long i;
+
+    if (process == k->last_proc && k->last_ws)
+        return k->last_ws;
+    i = vftr_u64map_get(&k->pmap, process);
+    if (i < 0)
+        return NULL;
+    k->last_proc = process;
+    return k->last_ws = k->ws[i];
+}
+
+#define WS(process)                                  \
+    OTF_WStream *ws = stream_of(k, process);          \
+    if (!ws)                                          \
+        return 0
+
+static int o_enter(void *arg, uint64_t time, uint32_t process, uint32_t function)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    return OTF_WStream_writeEnter(ws, time, function, process, scl_of(k, function)) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_leave(void *arg, uint64_t time, uint32_t process, uint32_t function)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    return OTF_WStream_writeLeave(ws, time, function, process, scl_of(k, function)) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    struct otf_sink *k = arg;
+    WS(sender);
+
+    return OTF_WStream_writeSendMsg(ws, time, sender, receiver, comm, tag, length, 0) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    struct otf_sink *k = arg;
+    WS(receiver);
+
+    return OTF_WStream_writeRecvMsg(ws, time, receiver, sender, comm, tag, length, 0) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int use_op(struct otf_sink *k, uint32_t op)
+{
+    if (vftr_u64map_get(&k->used, op) >= 0)
+        return 0;
+    if (vftr_reserve((void **)&k->ops, &k->capops, k->nops, sizeof *k->ops) < 0 ||
+        vftr_u64map_put(&k->used, op, (uint32_t)k->nops) < 0)
+        return -ENOMEM;
+    k->ops[k->nops++] = op;
+    return 0;
+}
+
+static uint32_t clamp32(uint64_t v)
+{
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static int o_collop(void *arg, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
+                    uint32_t root, uint64_t sent, uint64_t received, uint64_t duration)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    if (use_op(k, op) < 0)
+        return -ENOMEM;
+    return OTF_WStream_writeCollectiveOperation(ws, time, process, op, comm, root, clamp32(sent),
+                                               clamp32(received), duration, 0) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op, uint64_t match,
+                        uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    if (use_op(k, op) < 0)
+        return -ENOMEM;
+    return OTF_WStream_writeBeginCollectiveOperation(ws, time, process, op, match, comm, root,
+                                                    sent, received, 0) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t match)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    return OTF_WStream_writeEndCollectiveOperation(ws, time, process, match) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_counter(void *arg, uint64_t time, uint32_t process, uint32_t counter,
+                     uint64_t value)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    return OTF_WStream_writeCounter(ws, time, process, counter, value) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+/* Closes every stream (and the file manager); 1 when all closed cleanly. */
+static int close_streams(struct otf_sink *k)
+{
+    int ok = 1;
+
+    if (k->def)
+        ok &= OTF_WStream_close(k->def) == 1;
+    k->def = NULL;
+    for (uint32_t s = 0; k->ws && s < k->nstreams; s++)
+        if (k->ws[s])
+            ok &= OTF_WStream_close(k->ws[s]) == 1;
+    free(k->ws);
+    k->ws = NULL;
+    if (k->mc)
+        OTF_MasterControl_close(k->mc);
+    k->mc = NULL;
+    if (k->fm)
+        OTF_FileManager_close(k->fm);
+    k->fm = NULL;
+    return ok;
+}
+
+static void release(struct otf_sink *k)
+{
+    close_streams(k);
+    vftr_u64map_release(&k->pmap);
+    vftr_u64map_release(&k->scl);
+    vftr_u64map_release(&k->used);
+    free(k->ops);
+    free(k->stub);
+    free(k);
+}
+
+/* Removes what the sink wrote (its streams' files, compressed or not). */
+static void remove_files(const struct otf_sink *k)
+{
+    char path[4200];
+
+    snprintf(path, sizeof path, "%s.otf", k->stub);
+    unlink(path);
+    for (uint32_t s = 0; s <= k->nstreams; s++) {
+        const char *kind = s ? "events" : "def";
+
+        snprintf(path, sizeof path, "%s.%x.%s", k->stub, s, kind);
+        unlink(path);
+        snprintf(path, sizeof path, "%s.%x.%s.z", k->stub, s, kind);
+        unlink(path);
+    }
+}
+
+/* The OTF class of a collective named name (vftr's table), 0 unknown. */
+static uint32_t coll_class(const char *name)
+{
+    for (uint32_t op = 1; op < VFTR_VFD_COLL_COUNT; op++)
+        if (name && strcmp(vftr_vfd_coll_name(op), name) == 0)
+            return vftr_vfd_coll_class(op);
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+static int o_close(void *impl, char *err, size_t errlen)
+{
+    struct otf_sink *k = impl;
+    int ok = 1, rc;
+
+    /* the collective operations the events used, as vfd2otf lists them */
+    if (k->nops)
+        qsort(k->ops, k->nops, sizeof *k->ops, cmp_u32);
+    for (size_t i = 0; i < k->nops; i++) {
+        const char *name = vftr_source_collop_name(k->src, k->ops[i]);
+        char buf[32];
+
+        if (!name) {
+            snprintf(buf, sizeof buf, "collective %u", k->ops[i]);
+            name = buf;
+        }
+        ok &= OTF_WStream_writeDefCollectiveOperation(k->def, k->ops[i], name,
+                                                      coll_class(name)) == 1;
+    }
+    ok &= OTF_MasterControl_write(k->mc, k->stub) == 1;
+    ok &= close_streams(k);
+    rc = ok ? 0 : vftr_errmsg(err, errlen, -EIO, "%s.otf: cannot finish writing", k->stub);
+    if (!ok)
+        remove_files(k);
+    release(k);
+    return rc;
+}
+
+static void o_abort(void *impl)
+{
+    struct otf_sink *k = impl;
+
+    close_streams(k);
+    remove_files(k);
+    release(k);
+}
+
+static const char *o_why(void *impl)
+{
+    return ((struct otf_sink *)impl)->why;
+}
+
+static const struct vftr_sink_ops otf_ops = { o_close, o_abort, o_why };
+
+/* Processes by rank and thread, as vfd2otf lists them. */
+static int cmp_rank(const void *x, const void *y)
+{
+    const struct vftr_source_proc *a = *(const struct vftr_source_proc *const *)x;
+    const struct vftr_source_proc *b = *(const struct vftr_source_proc *const *)y;
+
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    return (a->token > b->token) - (a->token < b->token);
+}
+
+static void setup(OTF_WStream *ws, int compress)
+{
+    OTF_WStream_setBufferSizes(ws, OTF_BUFFER);
+    if (compress > 0) {
+        OTF_WStream_setCompression(ws, (OTF_FileCompression)compress);
+        OTF_WStream_setZBufferSizes(ws, OTF_BUFFER);
+    }
+}
+
+/* Streams (one per rank, its threads with it) and the master control. */
+static int open_streams(struct otf_sink *k, const struct vftr_source_proc **order, size_t np)
+{
+    uint32_t stream = 0;
+
+    for (size_t i = 0; i < np; i++) {
+        if (i == 0 || order[i]->rank != order[i - 1]->rank)
+            stream++;
+        if (vftr_u64map_put(&k->pmap, order[i]->token, stream - 1) < 0 ||
+            OTF_MasterControl_append(k->mc, stream, order[i]->token) != 1)
+            return -ENOMEM;
+    }
+    k->ws = calloc(stream ? stream : 1, sizeof *k->ws);
+    if (!k->ws)
+        return -ENOMEM;
+    k->nstreams = stream;
+    for (uint32_t s = 0; s < stream; s++) {
+        if (!(k->ws[s] = OTF_WStream_open(k->stub, s + 1, k->fm)))
+            return -EIO;
+        setup(k->ws[s], k->compress);
+    }
+    return 0;
+}
+
+static int write_defs(struct otf_sink *k, const struct vftr_source *src,
+                      const struct vftr_source_proc **order)
+{
+    const struct vftr_source_info *si = vftr_source_info(src);
+    OTF_WStream *d = k->def;
+    size_t np, nf, ng, nc, nk;
+    const struct vftr_source_func *f = vftr_source_funcs(src, &nf);
+    const struct vftr_source_name *g = vftr_source_groups(src, &ng);
+    const struct vftr_source_comm *c = vftr_source_comms(src, &nc);
+    const struct vftr_source_counter *ctr = vftr_source_counters(src, &nk);
+    struct vftr_source_scls scls;
+    OTF_KeyValueList *kv = NULL;
+    int ok = 1;
+
+    vftr_source_procs(src, &np);
+    if (vftr_source_scls_init(src, &scls) < 0)
+        return -ENOMEM;
+    ok &= OTF_WStream_writeDefCreator(d, "vftr vftr-convert") == 1;
+    if (si->sample_interval > 0 && (kv = OTF_KeyValueList_new()) != NULL) {
+        /* a sampled capture says so (source_otf.c reads it) */
+        ok &= OTF_WStream_writeDefKeyValue(d, VFTR_VFDCONV_KEY_INTERVAL, OTF_UINT64,
+                                           VFTR_VFDCONV_KV_INTERVAL,
+                                           "capture sampling interval in ns") == 1;
+        ok &= OTF_WStream_writeDefKeyValue(d, VFTR_VFDCONV_KEY_PRECISE, OTF_UINT8,
+                                           VFTR_VFDCONV_KV_PRECISE,
+                                           "every call of the function was recorded") == 1;
+        OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_INTERVAL,
+                                      (uint64_t)llround(si->sample_interval * 1e9));
+        ok &= OTF_WStream_writeDefTimerResolutionKV(d, si->resolution, kv) == 1;
+    } else {
+        ok &= OTF_WStream_writeDefTimerResolution(d, si->resolution ? si->resolution
+                                                                      : 1000000000u) == 1;
+    }
+    for (size_t i = 0; i < np; i++)
+        ok &= OTF_WStream_writeDefProcess(d, order[i]->token, order[i]->name,
+                                          order[i]->parent) == 1;
+    for (size_t i = 0; i < nc; i++)
+        ok &= OTF_WStream_writeDefProcessGroup(d, c[i].token, c[i].name, c[i].n,
+                                               c[i].procs) == 1;
+    for (size_t i = 0; i < ng; i++)
+        ok &= OTF_WStream_writeDefFunctionGroup(d, g[i].token, g[i].name) == 1;
+    for (size_t i = 0; i < scls.nfiles; i++)
+        ok &= OTF_WStream_writeDefSclFile(d, (uint32_t)i + 1, scls.files[i]) == 1;
+    for (size_t i = 0; i < scls.nlocs; i++)
+        ok &= OTF_WStream_writeDefScl(d, (uint32_t)i + 1, scls.locs[i].file,
+                                      scls.locs[i].line) == 1;
+    for (size_t i = 0; i < nf; i++) {
+        if (scls.func_scl[i] && vftr_u64map_put(&k->scl, f[i].token, scls.func_scl[i]) < 0)
+            ok = 0;
+        if (kv && (f[i].flags & VFTR_SOURCE_FN_PRECISE)) {
+            OTF_KeyValueList_appendUint8(kv, VFTR_VFDCONV_KEY_PRECISE, 1);
+            ok &= OTF_WStream_writeDefFunctionKV(d, f[i].token, f[i].name, f[i].group,
+                                                 scls.func_scl[i], kv) == 1;
+        } else {
+            ok &= OTF_WStream_writeDefFunction(d, f[i].token, f[i].name, f[i].group,
+                                               scls.func_scl[i]) == 1;
+        }
+    }
+    if (nk)
+        ok &= OTF_WStream_writeDefCounterGroup(d, 1, "counters") == 1;
+    for (size_t i = 0; i < nk; i++)
+        ok &= OTF_WStream_writeDefCounter(d, ctr[i].token, ctr[i].name,
+                                          OTF_COUNTER_TYPE_ABS | OTF_COUNTER_SCOPE_POINT, 1,
+                                          ctr[i].unit) == 1;
+    if (kv)
+        OTF_KeyValueList_close(kv);
+    vftr_source_scls_release(&scls);
+    return ok ? 0 : -EIO;
+}
+
+int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_source *src,
+                       const struct vftr_sink_opts *o, char *err, size_t errlen)
+{
+    struct otf_sink *k = calloc(1, sizeof *k);
+    const struct vftr_window_handler h = {
+        .enter = o_enter, .leave = o_leave, .send = o_send, .recv = o_recv,
+        .collop = o_collop, .coll_begin = o_coll_begin, .coll_end = o_coll_end,
+        .counter = o_counter,
+    };
+    size_t l = strlen(path), np;
+    const struct vftr_source_proc *p = vftr_source_procs(src, &np);
+    const struct vftr_source_proc **order = malloc((np ? np : 1) * sizeof *order);
+    int rc;
+
+    if (!k || !order) {
+        free(k);
+        free(order);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    if (l > 4 && strcmp(path + l - 4, ".otf") == 0)
+        l -= 4;
+    k->stub = strndup(path, l);
+    k->src = src;
+    k->compress = o->compress;
+    for (size_t i = 0; i < np; i++)
+        order[i] = &p[i];
+    if (np)
+        qsort(order, np, sizeof *order, cmp_rank);
+    k->fm = OTF_FileManager_open(MAX_OPEN_FILES);
+    k->mc = k->fm ? OTF_MasterControl_new(k->fm) : NULL;
+    if (!k->stub || !k->mc) {
+        release(k);
+        free(order);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    k->def = OTF_WStream_open(k->stub, 0, k->fm);
+    if (!k->def) {
+        rc = vftr_errmsg(err, errlen, -EIO, "%s.0.def: cannot open for writing", k->stub);
+        o_abort(k);
+        free(order);
+        return rc;
+    }
+    setup(k->def, k->compress);
+    rc = open_streams(k, order, np);
+    if (rc == 0)
+        rc = write_defs(k, src, order);
+    free(order);
+    if (rc == 0 && !(*out = vftr_sink_new(&otf_ops, k, &h)))
+        rc = -ENOMEM;
+    if (rc < 0) {
+        rc = rc == -ENOMEM ? vftr_errmsg(err, errlen, rc, "out of memory")
+                           : vftr_errmsg(err, errlen, rc, "%s.otf: cannot open the streams or "
+                                         "write the definitions", k->stub);
+        o_abort(k);
+        return rc;
+    }
+    return 0;
+}

@@ -1,0 +1,802 @@
+/*
+ * sink_otf2.c — the OTF2 writer of sink.h, through libotf2 (otf2map.h says
+ * how the model maps and what vftr adds).
+ *
+ * The archive: OUT/traces.otf2 (OUT names the directory, or OUT itself is
+ * DIR/traces.otf2).  A location per process (id = token - 1), a location
+ * group per rank (id = rank index, named by the rank's process) under one
+ * system tree node; a region per function (id = token - 1, paradigm from
+ * its group: MPI, OpenMP, user; role from its name; source file and line);
+ * a REGIONS group per function group (id = token - 1); the ranks' first
+ * locations as MPI's COMM_LOCATIONS group and a COMM_GROUP and Comm per
+ * communicator (Comm id = token - 1), plus, when an event needs it, one
+ * Comm of all ranks for messages whose communicator the trace does not
+ * define (or does not hold the peer's rank); a metric member
+ * and class per counter.
+ *
+ * Events: Enter, Leave; MpiSend / MpiRecv with the peer's rank in the
+ * communicator ("vftr:peer" when the peer is a thread); MpiCollectiveBegin
+ * at the begin and MpiCollectiveEnd with the operation, root and sizes at
+ * the end ("vftr:match" on both); Metric.  An OTF CollectiveOperation
+ * record (one record, no begin) and collectives OTF2 has no operation for
+ * are left out, with a warning at close.
+ *
+ * The global definitions go out at close, when each location's number of
+ * events is known.  Memory: libotf2 keeps written event chunks in its pool
+ * (128 MiB per archive) and flushes them to the files when it is full, so
+ * a conversion's memory grows with the trace up to that and stays there.
+ */
+#include "sink_impl.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <otf2/otf2.h>
+
+#include "grow.h"
+#include "otf2map.h"
+#include "u64map.h"
+#include "util/errmsg.h"
+
+#define CHUNK_EVENTS (1u << 20)
+#define CHUNK_DEFS (4u << 20)
+
+struct o2loc {
+    uint32_t token, root;             /* root: the rank's own process */
+    uint32_t group;                   /* location group: rank index */
+    OTF2_EvtWriter *w;
+    uint64_t events;
+};
+
+struct o2pend {                       /* a collective begun, not ended */
+    uint32_t loc;
+    uint64_t match;
+    int op;                           /* OTF2_CollectiveOp, -1 left out */
+    uint32_t comm, root;
+    uint64_t sent, received;
+};
+
+struct o2comm {                       /* a model communicator */
+    struct vftr_u64map rank;          /* rank process token -> rank */
+};
+
+struct otf2_sink {
+    char *dir;                        /* archive path */
+    int made_dir;                     /* the sink created it */
+    OTF2_Archive *ar;
+    const struct vftr_source *src;
+    FILE *warn;
+    const char *prog;
+    struct o2loc *locs;
+    size_t nlocs;
+    struct vftr_u64map locmap;        /* process token -> loc index */
+    /* a direct-mapped cache in front of locmap: events of many processes
+     * interleave in time order, one entry per process would miss always */
+    struct { uint32_t token, loc; } cache[256];
+    uint32_t *roots;                  /* rank index -> root process token */
+    size_t nroots;
+    struct vftr_u64map rootmap;       /* root token -> rank index */
+    struct o2comm *comms;             /* parallel to vftr_source_comms */
+    size_t ncomms;
+    uint32_t world;                   /* the Comm of all ranks */
+    int world_used;                   /* (written only when an event needed it) */
+    OTF2_AttributeList *attrs;
+    struct o2pend *pend;
+    size_t npend, cappend;
+    uint64_t first, last;             /* event times written */
+    int any;
+    uint64_t left_collops, left_colls;
+    const struct vftr_sink_par *par;  /* NULL: one writer */
+    char why[VFTR_ERRMSG_MAX];
+};
+
+enum { ATTR_PEER = 0, ATTR_MATCH = 1 };
+
+static int failed(struct otf2_sink *k, const char *what)
+{
+    if (!k->why[0])
+        snprintf(k->why, sizeof k->why, "%s: %s (%s)", k->dir, what, vftr_otf2_reason());
+    return -EIO;
+}
+
+/* The location of process token, or NULL (a process the trace does not
+ * define: its events are left out). */
+static inline struct o2loc *loc_of(struct otf2_sink *k, uint32_t token)
+{
+    unsigned slot = (token ^ (token >> 20)) & 255u;
+    long i;
+
+    if (k->cache[slot].token == token && token)
+        return &k->locs[k->cache[slot].loc];
+    i = vftr_u64map_get(&k->locmap, token);
+    if (i < 0)
+        return NULL;
+    k->cache[slot].token = token;
+    k->cache[slot].loc = (uint32_t)i;
+    return &k->locs[i];
+}
+
+static inline void seen(struct otf2_sink *k, uint64_t time)
+{
+    if (!k->any || time < k->first)
+        k->first = time;
+    if (!k->any || time > k->last)
+        k->last = time;
+    k->any = 1;
+}
+
+static int w_enter(void *arg, uint64_t time, uint32_t process, uint32_t function)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+
+    if (!l || !l->w)
+        return 0;
+    seen(k, time);
+    return OTF2_EvtWriter_Enter(l->w, NULL, time, function - 1u) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int w_leave(void *arg, uint64_t time, uint32_t process, uint32_t function)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+
+    if (!l || !l->w)
+        return 0;
+    seen(k, time);
+    return OTF2_EvtWriter_Leave(l->w, NULL, time, function - 1u) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+/* The Comm id and the rank in it of process peer, for a message or
+ * collective on model communicator comm: the trace's communicator when it
+ * has the peer's rank, else the Comm of all ranks.  Sets the "vftr:peer"
+ * attribute when the peer is not its rank's own process. */
+static int comm_rank(struct otf2_sink *k, uint32_t comm, uint32_t peer, uint32_t *id,
+                     uint32_t *rank, int mark_thread)
+{
+    const struct vftr_source_comm *c = vftr_source_comm(k->src, comm);
+    struct o2loc *pl = loc_of(k, peer);
+    uint32_t root = pl ? pl->root : peer;
+    long r = -1;
+
+    if (c) {
+        r = vftr_u64map_get(&k->comms[c - vftr_source_comms(k->src, &(size_t){ 0 })].rank, root);
+        *id = comm - 1u;
+    }
+    if (r < 0) {
+        r = vftr_u64map_get(&k->rootmap, root);
+        *id = k->world;
+        k->world_used = 1;
+    }
+    *rank = r < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)r;
+    if (mark_thread && pl && pl->root != peer &&
+        OTF2_AttributeList_AddUint64(k->attrs, ATTR_PEER, (uint64_t)peer - 1u) != OTF2_SUCCESS)
+        return -ENOMEM;
+    return 0;
+}
+
+static int w_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, sender);
+    uint32_t id, rank;
+
+    if (!l || !l->w)
+        return 0;
+    seen(k, time);
+    if (comm_rank(k, comm, receiver, &id, &rank, 1) < 0)
+        return -ENOMEM;
+    return OTF2_EvtWriter_MpiSend(l->w, k->attrs, time, rank, id, tag, length) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int w_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, receiver);
+    uint32_t id, rank;
+
+    if (!l || !l->w)
+        return 0;
+    seen(k, time);
+    if (comm_rank(k, comm, sender, &id, &rank, 1) < 0)
+        return -ENOMEM;
+    return OTF2_EvtWriter_MpiRecv(l->w, k->attrs, time, rank, id, tag, length) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int w_collop(void *arg, uint64_t time, uint32_t process, uint32_t op, uint32_t comm,
+                    uint32_t root, uint64_t sent, uint64_t received, uint64_t duration)
+{
+    struct otf2_sink *k = arg;
+
+    (void)time, (void)process, (void)op, (void)comm, (void)root, (void)sent, (void)received;
+    (void)duration;
+    k->left_collops++;
+    return 0;
+}
+
+static int w_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op, uint64_t match,
+                        uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+    struct o2pend p = { 0 };
+
+    if (!l || !l->w)
+        return 0;
+    p.loc = (uint32_t)(l - k->locs);
+    p.match = match;
+    p.op = vftr_otf2_collop_of_name(vftr_source_collop_name(k->src, op));
+    p.sent = sent;
+    p.received = received;
+    if (root)
+        comm_rank(k, comm, root, &p.comm, &p.root, 0);
+    else {
+        comm_rank(k, comm, process, &p.comm, &p.root, 0);
+        p.root = OTF2_UNDEFINED_UINT32;
+    }
+    if (vftr_reserve((void **)&k->pend, &k->cappend, k->npend, sizeof *k->pend) < 0)
+        return -ENOMEM;
+    k->pend[k->npend++] = p;
+    if (p.op < 0) {
+        k->left_colls++;
+        return 0;
+    }
+    seen(k, time);
+    if (OTF2_AttributeList_AddUint64(k->attrs, ATTR_MATCH, match) != OTF2_SUCCESS)
+        return -ENOMEM;
+    return OTF2_EvtWriter_MpiCollectiveBegin(l->w, k->attrs, time) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int w_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t match)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+    uint32_t li;
+    size_t i;
+
+    if (!l || !l->w)
+        return 0;
+    li = (uint32_t)(l - k->locs);
+    for (i = k->npend; i > 0; i--)
+        if (k->pend[i - 1].loc == li && k->pend[i - 1].match == match)
+            break;
+    if (i == 0) {
+        k->left_colls++;                /* an end without begin */
+        return 0;
+    }
+    struct o2pend p = k->pend[i - 1];
+    memmove(&k->pend[i - 1], &k->pend[i], (k->npend - i) * sizeof *k->pend);
+    k->npend--;
+    if (p.op < 0)
+        return 0;
+    seen(k, time);
+    if (OTF2_AttributeList_AddUint64(k->attrs, ATTR_MATCH, match) != OTF2_SUCCESS)
+        return -ENOMEM;
+    return OTF2_EvtWriter_MpiCollectiveEnd(l->w, k->attrs, time, (OTF2_CollectiveOp)p.op, p.comm,
+                                           p.root, p.sent, p.received) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int w_counter(void *arg, uint64_t time, uint32_t process, uint32_t counter,
+                     uint64_t value)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+    OTF2_Type type = OTF2_TYPE_UINT64;
+    OTF2_MetricValue v;
+
+    if (!l || !l->w)
+        return 0;
+    seen(k, time);
+    v.unsigned_int = value;
+    return OTF2_EvtWriter_Metric(l->w, NULL, time, counter - 1u, 1, &type, &v) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+/* ------------------------------------------------------------ strings */
+
+struct strtab {
+    OTF2_GlobalDefWriter *g;
+    struct vftr_u64map map;           /* hash -> id */
+    uint32_t next;
+    int ok;
+};
+
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+    return h;
+}
+
+/* The string id of s, written on first use.  (Two strings of one 64-bit
+ * hash would share an id: the second gets its own, never looked up.) */
+static uint32_t sref(struct strtab *t, const char *s)
+{
+    uint64_t h = hash(s ? s : "");
+    long i = vftr_u64map_get(&t->map, h);
+
+    if (i >= 0)
+        return (uint32_t)i;
+    t->ok &= OTF2_GlobalDefWriter_WriteString(t->g, t->next, s ? s : "") == OTF2_SUCCESS;
+    if (vftr_u64map_put(&t->map, h, t->next) < 0)
+        t->ok = 0;
+    return t->next++;
+}
+
+/* ------------------------------------------------------------ close */
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc,
+                                void *caller, bool final)
+{
+    (void)ud, (void)type, (void)loc, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
+
+
+static void release(struct otf2_sink *k)
+{
+    for (size_t i = 0; i < k->ncomms; i++)
+        vftr_u64map_release(&k->comms[i].rank);
+    free(k->comms);
+    vftr_u64map_release(&k->locmap);
+    vftr_u64map_release(&k->rootmap);
+    if (k->attrs)
+        OTF2_AttributeList_Delete(k->attrs);
+    free(k->locs);
+    free(k->roots);
+    free(k->pend);
+    free(k->dir);
+    free(k);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+/* Removes the archive's files (and its directory when the sink made it). */
+static void remove_archive(const struct otf2_sink *k)
+{
+    char path[4200];
+
+    snprintf(path, sizeof path, "%s/traces", k->dir);
+    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    snprintf(path, sizeof path, "%s/traces.otf2", k->dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/traces.def", k->dir);
+    unlink(path);
+    if (k->made_dir)
+        rmdir(k->dir);
+}
+
+/* Every definition, now that the events are written. */
+static int write_globals(struct otf2_sink *k)
+{
+    const struct vftr_source *src = k->src;
+    const struct vftr_source_info *si = vftr_source_info(src);
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(k->ar);
+    struct strtab t = { g, VFTR_U64MAP_INIT, 0, g != NULL };
+    size_t nf, ng, nc, nk;
+    const struct vftr_source_func *f = vftr_source_funcs(src, &nf);
+    const struct vftr_source_name *fg = vftr_source_groups(src, &ng);
+    const struct vftr_source_comm *c = vftr_source_comms(src, &nc);
+    const struct vftr_source_counter *ctr = vftr_source_counters(src, &nk);
+    uint64_t *members = NULL;
+    uint32_t maxg = 0, maxc = 0, empty;
+    int used[3] = { 0 };
+    int ok;
+
+    if (!g)
+        return -EIO;
+    if (k->par)                       /* the events this process saw are not all */
+        k->any = 0;
+    ok = OTF2_GlobalDefWriter_WriteClockProperties(
+             g, si->resolution ? si->resolution : 1000000000u, k->any ? k->first : si->first,
+             k->any ? k->last - k->first : si->last - si->first,
+             OTF2_UNDEFINED_TIMESTAMP) == OTF2_SUCCESS;
+    empty = sref(&t, "");
+    for (size_t i = 0; i < nf; i++) {
+        int p = vftr_otf2_paradigm_of_group(vftr_source_group_name(src, f[i].group));
+
+        used[p == OTF2_PARADIGM_MPI ? 0 : p == OTF2_PARADIGM_OPENMP ? 1 : 2] = 1;
+    }
+    {
+        static const struct { OTF2_Paradigm p; const char *name; OTF2_ParadigmClass cls; } par[] = {
+            { OTF2_PARADIGM_MPI, "MPI", OTF2_PARADIGM_CLASS_PROCESS },
+            { OTF2_PARADIGM_OPENMP, "OpenMP", OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN },
+            { OTF2_PARADIGM_USER, "user", OTF2_PARADIGM_CLASS_PROCESS },
+        };
+        for (int i = 0; i < 3; i++)
+            if (used[i] || i == 0)      /* MPI: the communicators' paradigm */
+                ok &= OTF2_GlobalDefWriter_WriteParadigm(g, par[i].p, sref(&t, par[i].name),
+                                                         par[i].cls) == OTF2_SUCCESS;
+    }
+    ok &= OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_PEER, sref(&t, VFTR_OTF2_ATTR_PEER),
+                                              sref(&t, "vftr: location of a message's peer "
+                                                       "thread"),
+                                              OTF2_TYPE_UINT64) == OTF2_SUCCESS;
+    ok &= OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_MATCH, sref(&t, VFTR_OTF2_ATTR_MATCH),
+                                              sref(&t, "vftr: matching id of a collective"),
+                                              OTF2_TYPE_UINT64) == OTF2_SUCCESS;
+    ok &= OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, sref(&t, "vftr"), sref(&t, "machine"),
+                                                   OTF2_UNDEFINED_SYSTEM_TREE_NODE) ==
+          OTF2_SUCCESS;
+    for (size_t r = 0; r < k->nroots; r++) {
+        const struct vftr_source_proc *p = vftr_source_proc(src, k->roots[r]);
+
+        ok &= OTF2_GlobalDefWriter_WriteLocationGroup(
+                  g, (uint32_t)r, sref(&t, p ? p->name : ""), OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                  OTF2_UNDEFINED_LOCATION_GROUP) == OTF2_SUCCESS;
+        if (si->sample_interval > 0) {
+            OTF2_AttributeValue v;
+
+            v.uint64 = (uint64_t)(si->sample_interval * 1e9 + 0.5);
+            ok &= OTF2_GlobalDefWriter_WriteLocationGroupProperty(
+                      g, (uint32_t)r, sref(&t, VFTR_OTF2_PROP_INTERVAL), OTF2_TYPE_UINT64, v) ==
+                  OTF2_SUCCESS;
+        }
+    }
+    for (size_t i = 0; i < k->nlocs; i++) {
+        const struct vftr_source_proc *p = vftr_source_proc(src, k->locs[i].token);
+
+        ok &= OTF2_GlobalDefWriter_WriteLocation(g, (uint64_t)k->locs[i].token - 1u,
+                                                 sref(&t, p ? p->name : ""),
+                                                 OTF2_LOCATION_TYPE_CPU_THREAD, k->locs[i].events,
+                                                 k->locs[i].group) == OTF2_SUCCESS;
+    }
+    for (size_t i = 0; i < nf; i++) {
+        int p = vftr_otf2_paradigm_of_group(vftr_source_group_name(src, f[i].group));
+
+        ok &= OTF2_GlobalDefWriter_WriteRegion(
+                  g, f[i].token - 1u, sref(&t, f[i].name), sref(&t, f[i].name),
+                  f[i].flags & VFTR_SOURCE_FN_PRECISE ? sref(&t, VFTR_OTF2_DESC_PRECISE) : empty,
+                  (OTF2_RegionRole)vftr_otf2_region_role(p, f[i].name), (OTF2_Paradigm)p,
+                  OTF2_REGION_FLAG_NONE, f[i].file ? sref(&t, f[i].file) : empty, f[i].line,
+                  f[i].line) == OTF2_SUCCESS;
+    }
+    members = malloc((nf + k->nroots + 1) * sizeof *members);
+    if (!members) {
+        vftr_u64map_release(&t.map);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < ng; i++) {
+        uint32_t n = 0;
+
+        if (fg[i].token > maxg)
+            maxg = fg[i].token;
+        for (size_t r = 0; r < nf; r++)
+            if (f[r].group == fg[i].token)
+                members[n++] = f[r].token - 1u;
+        ok &= OTF2_GlobalDefWriter_WriteGroup(
+                  g, fg[i].token - 1u, sref(&t, fg[i].name), OTF2_GROUP_TYPE_REGIONS,
+                  (OTF2_Paradigm)vftr_otf2_paradigm_of_group(fg[i].name), OTF2_GROUP_FLAG_NONE, n,
+                  members) == OTF2_SUCCESS;
+    }
+    /* MPI: the ranks' own locations, then a group per communicator */
+    for (size_t r = 0; r < k->nroots; r++)
+        members[r] = (uint64_t)k->roots[r] - 1u;
+    ok &= OTF2_GlobalDefWriter_WriteGroup(g, maxg, sref(&t, "MPI ranks"),
+                                          OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                          OTF2_GROUP_FLAG_NONE, (uint32_t)k->nroots, members) ==
+          OTF2_SUCCESS;
+    for (size_t i = 0; i < nc; i++) {
+        uint32_t n = 0;
+
+        if (c[i].token > maxc)
+            maxc = c[i].token;
+        for (uint32_t m = 0; m < c[i].n; m++) {
+            long r = vftr_u64map_get(&k->rootmap, c[i].procs[m]);
+
+            if (r >= 0)
+                members[n++] = (uint64_t)r;
+        }
+        ok &= OTF2_GlobalDefWriter_WriteGroup(g, maxg + 1u + (uint32_t)i, sref(&t, c[i].name),
+                                              OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                              OTF2_GROUP_FLAG_NONE, n, members) == OTF2_SUCCESS;
+        ok &= OTF2_GlobalDefWriter_WriteComm(g, c[i].token - 1u, sref(&t, c[i].name),
+                                             maxg + 1u + (uint32_t)i, OTF2_UNDEFINED_COMM,
+                                             OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS;
+    }
+    for (size_t r = 0; r < k->nroots && k->world_used; r++)
+        members[r] = r;
+    if (k->world_used) {
+        ok &= OTF2_GlobalDefWriter_WriteGroup(g, maxg + 1u + (uint32_t)nc, sref(&t, "all ranks"),
+                                              OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                              OTF2_GROUP_FLAG_NONE, (uint32_t)k->nroots,
+                                              members) == OTF2_SUCCESS;
+        ok &= OTF2_GlobalDefWriter_WriteComm(g, k->world, sref(&t, "vftr: all ranks"),
+                                             maxg + 1u + (uint32_t)nc, OTF2_UNDEFINED_COMM,
+                                             OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS;
+    }
+    (void)maxc;
+    for (size_t i = 0; i < nk; i++) {
+        OTF2_MetricMemberRef m = ctr[i].token - 1u;
+
+        ok &= OTF2_GlobalDefWriter_WriteMetricMember(
+                  g, m, sref(&t, ctr[i].name), empty, OTF2_METRIC_TYPE_OTHER,
+                  OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
+                  sref(&t, ctr[i].unit)) == OTF2_SUCCESS;
+        ok &= OTF2_GlobalDefWriter_WriteMetricClass(g, m, 1, &m, OTF2_METRIC_ASYNCHRONOUS,
+                                                    OTF2_RECORDER_KIND_ABSTRACT) == OTF2_SUCCESS;
+    }
+    free(members);
+    ok &= t.ok;
+    vftr_u64map_release(&t.map);
+    return ok ? 0 : -EIO;
+}
+
+/* Closes the event writers, writes the (empty) local and the global
+ * definitions and the anchor file. */
+static int finish(struct otf2_sink *k)
+{
+    int ok = 1;
+
+    for (size_t i = 0; i < k->nlocs; i++) {
+        if (!k->locs[i].w)
+            continue;
+        ok &= OTF2_EvtWriter_GetNumberOfEvents(k->locs[i].w, &k->locs[i].events) == OTF2_SUCCESS;
+        ok &= OTF2_Archive_CloseEvtWriter(k->ar, k->locs[i].w) == OTF2_SUCCESS;
+        k->locs[i].w = NULL;
+    }
+    ok &= OTF2_Archive_CloseEvtFiles(k->ar) == OTF2_SUCCESS;
+    if (ok && OTF2_Archive_OpenDefFiles(k->ar) == OTF2_SUCCESS) {
+        for (size_t i = 0; i < k->nlocs; i++) {
+            OTF2_DefWriter *dw;
+
+            if (k->par && !k->par->mine(k->par->arg, k->locs[i].token))
+                continue;
+            dw = OTF2_Archive_GetDefWriter(k->ar, (uint64_t)k->locs[i].token - 1u);
+            ok &= dw && OTF2_Archive_CloseDefWriter(k->ar, dw) == OTF2_SUCCESS;
+        }
+        ok &= OTF2_Archive_CloseDefFiles(k->ar) == OTF2_SUCCESS;
+    } else {
+        ok = 0;
+    }
+    if (k->par) {
+        /* every process has counted its own locations' events */
+        uint64_t *v = calloc(k->nlocs + 1, sizeof *v);
+
+        for (size_t i = 0; v && i < k->nlocs; i++)
+            v[i] = k->locs[i].events;
+        if (v)
+            v[k->nlocs] = (uint64_t)k->world_used;
+        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 1) < 0)
+            ok = 0;
+        for (size_t i = 0; v && i < k->nlocs; i++)
+            k->locs[i].events = v[i];
+        if (v)
+            k->world_used = v[k->nlocs] != 0;
+        free(v);
+    }
+    if (ok && (!k->par || k->par->master) && write_globals(k) < 0)
+        ok = 0;
+    ok &= OTF2_Archive_Close(k->ar) == OTF2_SUCCESS;
+    k->ar = NULL;
+    return ok ? 0 : -EIO;
+}
+
+static int w_close(void *impl, char *err, size_t errlen)
+{
+    struct otf2_sink *k = impl;
+    int rc = finish(k);
+
+    if (rc < 0) {
+        vftr_errmsg(err, errlen, rc, "%s: cannot finish writing the archive (%s)", k->dir,
+                    vftr_otf2_reason());
+        remove_archive(k);
+    } else if (k->warn && (k->left_collops || k->left_colls)) {
+        if (k->left_collops)
+            fprintf(k->warn, "%s: %s: warning: %llu single-record collective operations (OTF's "
+                    "CollectiveOperation) left out: OTF2 has no such record\n", k->prog, k->dir,
+                    (unsigned long long)k->left_collops);
+        if (k->left_colls)
+            fprintf(k->warn, "%s: %s: warning: %llu collectives of operations OTF2 does not "
+                    "know left out\n", k->prog, k->dir, (unsigned long long)k->left_colls);
+    }
+    release(k);
+    return rc;
+}
+
+static void w_abort(void *impl)
+{
+    struct otf2_sink *k = impl;
+
+    if (k->ar) {
+        for (size_t i = 0; i < k->nlocs; i++)
+            if (k->locs[i].w)
+                OTF2_Archive_CloseEvtWriter(k->ar, k->locs[i].w);
+        OTF2_Archive_CloseEvtFiles(k->ar);
+        OTF2_Archive_Close(k->ar);
+    }
+    remove_archive(k);
+    release(k);
+}
+
+static const char *w_why(void *impl)
+{
+    return ((struct otf2_sink *)impl)->why;
+}
+
+static const struct vftr_sink_ops otf2_ops = { w_close, w_abort, w_why };
+
+/* ------------------------------------------------------------ open */
+
+static int cmp_rank(const void *x, const void *y)
+{
+    const struct vftr_source_proc *a = x, *b = y;
+
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    return (a->token > b->token) - (a->token < b->token);
+}
+
+/* Locations, ranks and communicators of src. */
+static int layout(struct otf2_sink *k)
+{
+    size_t np, nc;
+    const struct vftr_source_proc *p0 = vftr_source_procs(k->src, &np);
+    const struct vftr_source_comm *c = vftr_source_comms(k->src, &nc);
+    struct vftr_source_proc *p = malloc((np ? np : 1) * sizeof *p);
+    uint32_t maxc = 0;
+
+    k->locs = calloc(np ? np : 1, sizeof *k->locs);
+    k->roots = calloc(np ? np : 1, sizeof *k->roots);
+    k->comms = calloc(nc ? nc : 1, sizeof *k->comms);
+    if (!p || !k->locs || !k->roots || !k->comms) {
+        free(p);
+        return -ENOMEM;
+    }
+    memcpy(p, p0, np * sizeof *p);
+    if (np)
+        qsort(p, np, sizeof *p, cmp_rank);
+    for (size_t i = 0; i < np; i++) {
+        if (i == 0 || p[i].rank != p[i - 1].rank) {
+            k->roots[k->nroots] = p[i].token;
+            if (vftr_u64map_put(&k->rootmap, p[i].token, (uint32_t)k->nroots) < 0)
+                goto nomem;
+            k->nroots++;
+        }
+        k->locs[k->nlocs] = (struct o2loc){ p[i].token, k->roots[k->nroots - 1],
+                                            (uint32_t)k->nroots - 1, NULL, 0 };
+        if (vftr_u64map_put(&k->locmap, p[i].token, (uint32_t)k->nlocs) < 0)
+            goto nomem;
+        k->nlocs++;
+    }
+    k->ncomms = nc;
+    for (size_t i = 0; i < nc; i++) {
+        if (c[i].token > maxc)
+            maxc = c[i].token;
+        for (uint32_t m = 0; m < c[i].n; m++)
+            if (vftr_u64map_get(&k->comms[i].rank, c[i].procs[m]) < 0 &&
+                vftr_u64map_put(&k->comms[i].rank, c[i].procs[m], m) < 0)
+                goto nomem;
+    }
+    k->world = maxc;
+    free(p);
+    return 0;
+nomem:
+    free(p);
+    return -ENOMEM;
+}
+
+/* The archive directory of OUT: OUT itself, or the directory of
+ * OUT = DIR/traces.otf2. */
+static char *archive_dir(const char *path)
+{
+    size_t l = strlen(path);
+
+    while (l > 1 && path[l - 1] == '/')
+        l--;
+    if (l >= 11 && strncmp(path + l - 11, "traces.otf2", 11) == 0 &&
+        (l == 11 || path[l - 12] == '/'))
+        return l == 11 ? strdup(".") : strndup(path, l - 12 ? l - 12 : 1);
+    return strndup(path, l);
+}
+
+int vftr_sink_open_otf2(struct vftr_sink **out, const char *path, struct vftr_source *src,
+                        const struct vftr_sink_opts *o, char *err, size_t errlen)
+{
+    struct otf2_sink *k = calloc(1, sizeof *k);
+    const struct vftr_window_handler h = {
+        .enter = w_enter, .leave = w_leave, .send = w_send, .recv = w_recv,
+        .collop = w_collop, .coll_begin = w_coll_begin, .coll_end = w_coll_end,
+        .counter = w_counter,
+    };
+    struct stat sb;
+    char anchor[4200];
+    int rc;
+
+    if (!k || !(k->dir = archive_dir(path)) || !(k->attrs = OTF2_AttributeList_New())) {
+        if (k)
+            release(k);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    k->src = src;
+    k->warn = o->warn;
+    k->prog = o->prog ? o->prog : "vftr";
+    k->par = o->par;
+    vftr_otf2_quiet();
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", k->dir);
+    rc = 0;
+    if (!k->par || k->par->master) {
+        if (stat(anchor, &sb) == 0) {
+            /* OTF2 does not write over an archive: the old one goes first */
+            remove_archive(k);
+        }
+        if (stat(k->dir, &sb) != 0) {
+            if (mkdir(k->dir, 0777) != 0)
+                rc = vftr_errmsg(err, errlen, -errno, "%s: cannot create the archive directory "
+                                 "(%s)", k->dir, strerror(errno));
+            else
+                k->made_dir = 1;
+        }
+    }
+    if (k->par) {
+        /* all wait for the master's directory, and learn its verdict */
+        uint64_t bad = rc < 0;
+
+        if (k->par->sum(k->par->arg, &bad, 1) < 0 || (bad && rc == 0))
+            rc = vftr_errmsg(err, errlen, -EIO, "%s: the archive directory could not be made",
+                             k->dir);
+    }
+    if (rc < 0) {
+        release(k);
+        return rc;
+    }
+    if ((rc = layout(k)) < 0) {
+        release(k);
+        return vftr_errmsg(err, errlen, rc, "out of memory");
+    }
+    k->ar = OTF2_Archive_Open(k->dir, "traces", OTF2_FILEMODE_WRITE, CHUNK_EVENTS, CHUNK_DEFS,
+                              OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!k->ar || OTF2_Archive_SetFlushCallbacks(k->ar, &flush_callbacks, NULL) != OTF2_SUCCESS ||
+        (k->par ? k->par->collectives(k->par->arg, k->ar) != 0
+                : OTF2_Archive_SetSerialCollectiveCallbacks(k->ar) != OTF2_SUCCESS) ||
+        OTF2_Archive_SetCreator(k->ar, "vftr") != OTF2_SUCCESS ||
+        OTF2_Archive_OpenEvtFiles(k->ar) != OTF2_SUCCESS) {
+        rc = vftr_errmsg(err, errlen, -EIO, "%s: cannot open an OTF2 archive for writing (%s)",
+                         k->dir, vftr_otf2_reason());
+        w_abort(k);
+        return rc;
+    }
+    for (size_t i = 0; i < k->nlocs; i++)
+        if ((!k->par || k->par->mine(k->par->arg, k->locs[i].token)) &&
+            !(k->locs[i].w = OTF2_Archive_GetEvtWriter(k->ar,
+                                                       (uint64_t)k->locs[i].token - 1u))) {
+            rc = vftr_errmsg(err, errlen, -EIO, "%s: cannot open the events of location %u (%s)",
+                             k->dir, k->locs[i].token - 1u, vftr_otf2_reason());
+            w_abort(k);
+            return rc;
+        }
+    *out = vftr_sink_new(&otf2_ops, k, &h);
+    if (!*out) {
+        w_abort(k);
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    return 0;
+}

@@ -1,0 +1,1179 @@
+/*
+ * source_otf2.c — the OTF2 backend of source.h, through libotf2.
+ *
+ * The model from OTF2's definitions (tokens: otf2map.h):
+ *   Location             a process; its LocationGroup is its rank (ranks
+ *                        numbered by group id, threads by location id within
+ *                        the group, the first location being the rank's own
+ *                        process and the parent of the others);
+ *   Region               a function; its group is the first Group of type
+ *                        REGIONS that lists it, else one group per paradigm
+ *                        (named by the Paradigm definition, or otf2map's name);
+ *   Comm                 a communicator: the locations of its COMM_GROUP
+ *                        members, through the paradigm's COMM_LOCATIONS group;
+ *   MetricMember         a counter; a Metric event gives one counter event
+ *                        per member of its class (or instance);
+ *   ClockProperties      the resolution and time span (times are OTF2's
+ *                        timestamps, with the clock offsets of the local
+ *                        definitions applied by the library).
+ * Events: Enter, Leave; MpiSend and MpiIsend as a send at their time,
+ * MpiRecv and MpiIrecv as a receive at theirs (completion), the peer found
+ * from its rank in the communicator (or vftr's "vftr:peer" attribute);
+ * MpiCollectiveBegin/End as a collective begin and end, the operation's
+ * details (known only at its end) filled into the begin: events after an
+ * unfinished begin wait in a queue until its end is read, so the time order
+ * holds (memory: the events of all selected locations during one
+ * collective).  Begin and end pair by "vftr:match" when the trace has it,
+ * else as OTF2 nests them (the latest open begin of the location), the
+ * matching id counting the location's ends.  Every other record (OpenMP
+ * fork/join, threads, locks, I/O, calling-context samples, RMA, records
+ * newer than the library) is passed over and counted (info.skipped).
+ *
+ * Window reads go forward from the trace start (OTF2 has no time index):
+ * each read opens the archive afresh, selects only the locations of the
+ * wanted processes, brings the state forward to a (winstate.h), delivers
+ * [a, b) and stops reading at b: a window never reads past its end, and no
+ * read reads an event twice.  Profiles take the event route of source.c.
+ */
+#include "source_impl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <otf2/otf2.h>
+
+#include "grow.h"
+#include "otf2map.h"
+#include "winstate.h"
+#include "util/errmsg.h"
+
+/* ------------------------------------------------------------ the state */
+
+struct o2loc {
+    uint64_t id, group;
+    uint32_t name;                    /* string id */
+    uint32_t token;
+    uint64_t nevents;
+};
+
+struct o2lgroup {
+    uint64_t id;
+    uint32_t name;
+};
+
+struct o2region {
+    uint32_t id, name, desc, file, line;
+    uint8_t paradigm;
+};
+
+struct o2group {
+    uint32_t id, name;
+    uint8_t type, paradigm;
+    uint32_t n;
+    uint64_t *members;
+};
+
+/* A communicator as events need it: rank -> process token. */
+struct o2comm {
+    uint32_t id, name, group;
+    uint32_t token;
+    int self;                         /* COMM_SELF: the rank is the location itself */
+    uint32_t n;
+    uint32_t *procs;
+};
+
+struct o2class {
+    uint32_t id;
+    uint8_t n;
+    uint32_t *members;                /* counter tokens */
+};
+
+struct otf2_impl {
+    char *anchor;                     /* the .otf2 file */
+    char **strings;                   /* by string id (sparse: NULL) */
+    size_t nstrings;
+    struct o2loc *locs;               /* sorted by id */
+    size_t nlocs, caplocs;
+    struct vftr_u64map locmap;        /* location id -> index */
+    struct o2lgroup *lgroups;
+    size_t nlgroups, caplgroups;
+    struct o2region *regions;
+    size_t nregions, capregions;
+    struct o2group *groups;
+    size_t ngroups, capgroups;
+    struct o2comm *comms;             /* sorted by id */
+    size_t ncomms, capcomms;
+    struct o2class *classes;          /* classes and instances (as their class) */
+    size_t nclasses, capclasses;
+    struct { uint32_t id, name; } *members;
+    size_t nmembers, capmembers;
+    uint32_t *member_unit;
+    struct { uint32_t id, cls; } *instances;
+    size_t ninstances, capinstances;
+    struct { uint8_t p; uint32_t name; } *paradigms;
+    size_t nparadigms, capparadigms;
+    uint32_t attr_peer, attr_match;   /* OTF2_UNDEFINED_ATTRIBUTE: none */
+    uint64_t resolution, offset, length;
+    int have_clock;
+    uint64_t interval_ns;
+    int error;                        /* -errno of a definition callback */
+};
+
+static struct otf2_impl *impl(const struct vftr_source *s)
+{
+    return s->impl;
+}
+
+static const char *str(const struct otf2_impl *o, uint32_t id)
+{
+    return id < o->nstrings && o->strings[id] ? o->strings[id] : NULL;
+}
+
+static void otf2_free(struct vftr_source *s)
+{
+    struct otf2_impl *o = impl(s);
+
+    if (!o)
+        return;
+    for (size_t i = 0; i < o->nstrings; i++)
+        free(o->strings[i]);
+    free(o->strings);
+    for (size_t i = 0; i < o->ngroups; i++)
+        free(o->groups[i].members);
+    for (size_t i = 0; i < o->ncomms; i++)
+        free(o->comms[i].procs);
+    for (size_t i = 0; i < o->nclasses; i++)
+        free(o->classes[i].members);
+    free(o->groups);
+    free(o->comms);
+    free(o->classes);
+    free(o->members);
+    free(o->member_unit);
+    free(o->instances);
+    free(o->paradigms);
+    free(o->locs);
+    free(o->lgroups);
+    free(o->regions);
+    vftr_u64map_release(&o->locmap);
+    free(o->anchor);
+    free(o);
+    s->impl = NULL;
+}
+
+/* ------------------------------------------------------------ definitions */
+
+/* A definition callback's verdict: a failure stops the read. */
+static OTF2_CallbackCode def_rc(struct otf2_impl *o, int rc)
+{
+    if (rc < 0 && o->error == 0)
+        o->error = rc;
+    return rc < 0 ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
+#define RESERVE(o, v, n, cap) vftr_reserve((void **)&(o)->v, &(o)->cap, (o)->n, sizeof *(o)->v)
+
+static OTF2_CallbackCode d_string(void *ud, OTF2_StringRef self, const char *string)
+{
+    struct otf2_impl *o = ud;
+    char *copy;
+
+    if (self >= 1u << 26)                /* a bound against hostile archives */
+        return def_rc(o, -EBADMSG);
+    if (self >= o->nstrings) {
+        size_t n = (size_t)self + 1 > 2 * o->nstrings ? (size_t)self + 1 : 2 * o->nstrings;
+        char **v = realloc(o->strings, n * sizeof *v);
+
+        if (!v)
+            return def_rc(o, -ENOMEM);
+        memset(v + o->nstrings, 0, (n - o->nstrings) * sizeof *v);
+        o->strings = v;
+        o->nstrings = n;
+    }
+    copy = strdup(string ? string : "");
+    if (!copy)
+        return def_rc(o, -ENOMEM);
+    free(o->strings[self]);
+    o->strings[self] = copy;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_clock(void *ud, uint64_t resolution, uint64_t offset, uint64_t length,
+                                 uint64_t realtime)
+{
+    struct otf2_impl *o = ud;
+
+    (void)realtime;
+    o->resolution = resolution;
+    o->offset = offset;
+    o->length = length;
+    o->have_clock = 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                  OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
+                                  OTF2_LocationGroupRef creator)
+{
+    struct otf2_impl *o = ud;
+
+    (void)type, (void)parent, (void)creator;
+    if (RESERVE(o, lgroups, nlgroups, caplgroups) < 0)
+        return def_rc(o, -ENOMEM);
+    o->lgroups[o->nlgroups].id = self;
+    o->lgroups[o->nlgroups++].name = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
+                                    OTF2_LocationType type, uint64_t nevents,
+                                    OTF2_LocationGroupRef group)
+{
+    struct otf2_impl *o = ud;
+
+    (void)type;
+    if (RESERVE(o, locs, nlocs, caplocs) < 0)
+        return def_rc(o, -ENOMEM);
+    o->locs[o->nlocs++] = (struct o2loc){ self, group, name, 0, nevents };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
+                                  OTF2_StringRef canonical, OTF2_StringRef desc,
+                                  OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                                  OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
+                                  uint32_t end)
+{
+    struct otf2_impl *o = ud;
+
+    (void)canonical, (void)role, (void)flags, (void)end;
+    if (self == OTF2_UNDEFINED_REGION)
+        return OTF2_CALLBACK_SUCCESS;
+    if (RESERVE(o, regions, nregions, capregions) < 0)
+        return def_rc(o, -ENOMEM);
+    o->regions[o->nregions++] = (struct o2region){ self, name, desc, file, begin, paradigm };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
+                                 OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                 OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+    struct otf2_impl *o = ud;
+    uint64_t *copy;
+
+    (void)flags;
+    if (RESERVE(o, groups, ngroups, capgroups) < 0 ||
+        !(copy = malloc((n ? n : 1) * sizeof *copy)))
+        return def_rc(o, -ENOMEM);
+    if (n)
+        memcpy(copy, members, n * sizeof *copy);
+    o->groups[o->ngroups++] = (struct o2group){ self, name, type, paradigm, n, copy };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    struct otf2_impl *o = ud;
+
+    (void)parent, (void)flags;
+    if (RESERVE(o, comms, ncomms, capcomms) < 0)
+        return def_rc(o, -ENOMEM);
+    o->comms[o->ncomms++] = (struct o2comm){ self, name, group, self + 1u, 0, 0, NULL };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_member(void *ud, OTF2_MetricMemberRef self, OTF2_StringRef name,
+                                  OTF2_StringRef desc, OTF2_MetricType type,
+                                  OTF2_MetricMode mode, OTF2_Type vtype, OTF2_Base base,
+                                  int64_t exponent, OTF2_StringRef unit)
+{
+    struct otf2_impl *o = ud;
+    size_t cap = o->capmembers;
+
+    (void)desc, (void)type, (void)mode, (void)vtype, (void)base, (void)exponent;
+    if (RESERVE(o, members, nmembers, capmembers) < 0)
+        return def_rc(o, -ENOMEM);
+    if (o->capmembers != cap) {
+        uint32_t *u = realloc(o->member_unit, o->capmembers * sizeof *u);
+
+        if (!u)
+            return def_rc(o, -ENOMEM);
+        o->member_unit = u;
+    }
+    o->members[o->nmembers].id = self;
+    o->members[o->nmembers].name = name;
+    o->member_unit[o->nmembers++] = unit;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_class(void *ud, OTF2_MetricRef self, uint8_t n,
+                                 const OTF2_MetricMemberRef *members,
+                                 OTF2_MetricOccurrence occurrence, OTF2_RecorderKind kind)
+{
+    struct otf2_impl *o = ud;
+    uint32_t *m;
+
+    (void)occurrence, (void)kind;
+    if (RESERVE(o, classes, nclasses, capclasses) < 0 || !(m = malloc((n ? n : 1) * sizeof *m)))
+        return def_rc(o, -ENOMEM);
+    for (unsigned i = 0; i < n; i++)
+        m[i] = members[i] + 1u;
+    o->classes[o->nclasses++] = (struct o2class){ self, n, m };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_instance(void *ud, OTF2_MetricRef self, OTF2_MetricRef cls,
+                                    OTF2_LocationRef recorder, OTF2_MetricScope scope_type,
+                                    uint64_t scope)
+{
+    struct otf2_impl *o = ud;
+
+    (void)recorder, (void)scope_type, (void)scope;
+    if (RESERVE(o, instances, ninstances, capinstances) < 0)
+        return def_rc(o, -ENOMEM);
+    o->instances[o->ninstances].id = self;
+    o->instances[o->ninstances++].cls = cls;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
+                                     OTF2_StringRef desc, OTF2_Type type)
+{
+    struct otf2_impl *o = ud;
+    const char *n = str(o, name);
+
+    (void)desc;
+    if (n && type == OTF2_TYPE_UINT64 && strcmp(n, VFTR_OTF2_ATTR_PEER) == 0)
+        o->attr_peer = self;
+    else if (n && type == OTF2_TYPE_UINT64 && strcmp(n, VFTR_OTF2_ATTR_MATCH) == 0)
+        o->attr_match = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_paradigm(void *ud, OTF2_Paradigm p, OTF2_StringRef name,
+                                    OTF2_ParadigmClass cls)
+{
+    struct otf2_impl *o = ud;
+
+    (void)cls;
+    if (RESERVE(o, paradigms, nparadigms, capparadigms) < 0)
+        return def_rc(o, -ENOMEM);
+    o->paradigms[o->nparadigms].p = p;
+    o->paradigms[o->nparadigms++].name = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_lgprop(void *ud, OTF2_LocationGroupRef group, OTF2_StringRef name,
+                                  OTF2_Type type, OTF2_AttributeValue value)
+{
+    struct otf2_impl *o = ud;
+    const char *n = str(o, name);
+
+    (void)group;
+    if (n && type == OTF2_TYPE_UINT64 && strcmp(n, VFTR_OTF2_PROP_INTERVAL) == 0)
+        o->interval_ns = value.uint64;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The callbacks of a definition read (all of them, or none: a read for
+ * events only needs the library to have seen the definitions). */
+static OTF2_GlobalDefReaderCallbacks *def_callbacks(int all)
+{
+    OTF2_GlobalDefReaderCallbacks *c = OTF2_GlobalDefReaderCallbacks_New();
+
+    if (!c || !all)
+        return c;
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(c, d_string);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(c, d_clock);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(c, d_lgroup);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(c, d_location);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(c, d_region);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(c, d_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(c, d_comm);
+    OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(c, d_member);
+    OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(c, d_class);
+    OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(c, d_instance);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(c, d_attribute);
+    OTF2_GlobalDefReaderCallbacks_SetParadigmCallback(c, d_paradigm);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupPropertyCallback(c, d_lgprop);
+    return c;
+}
+
+/* Opens the archive and reads its global definitions (with the callbacks
+ * into o when all).  The reader, or NULL with err. */
+static OTF2_Reader *open_archive(struct otf2_impl *o, int all, char *err, size_t errlen)
+{
+    OTF2_Reader *r;
+    OTF2_GlobalDefReader *gdr;
+    OTF2_GlobalDefReaderCallbacks *cb;
+    OTF2_ErrorCode ec;
+    uint64_t n = 0;
+
+    vftr_otf2_quiet();
+    r = OTF2_Reader_Open(o->anchor);
+    if (!r) {
+        vftr_errmsg(err, errlen, -EIO, "%s: not an OTF2 archive the library can open (%s)",
+                    o->anchor, vftr_otf2_reason());
+        return NULL;
+    }
+    if ((ec = OTF2_Reader_SetSerialCollectiveCallbacks(r)) != OTF2_SUCCESS ||
+        !(gdr = OTF2_Reader_GetGlobalDefReader(r)) || !(cb = def_callbacks(all))) {
+        vftr_errmsg(err, errlen, -EIO, "%s: cannot read the global definitions", o->anchor);
+        OTF2_Reader_Close(r);
+        return NULL;
+    }
+    OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, cb, o);
+    OTF2_GlobalDefReaderCallbacks_Delete(cb);
+    ec = OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+    OTF2_Reader_CloseGlobalDefReader(r, gdr);
+    if (o->error || ec != OTF2_SUCCESS) {
+        if (o->error == -ENOMEM)
+            vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        else
+            vftr_errmsg(err, errlen, -EBADMSG, "%s: global definitions: record %llu: %s",
+                        o->anchor, (unsigned long long)n + 1,
+                        o->error ? "an identifier out of range" : vftr_otf2_reason());
+        OTF2_Reader_Close(r);
+        return NULL;
+    }
+    return r;
+}
+
+static int cmp_loc(const void *x, const void *y)
+{
+    const struct o2loc *a = x, *b = y;
+
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+static int cmp_lgroup(const void *x, const void *y)
+{
+    const struct o2lgroup *a = x, *b = y;
+
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+static const struct o2lgroup *lgroup_of(const struct otf2_impl *o, uint64_t id)
+{
+    size_t lo = 0, hi = o->nlgroups;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->lgroups[mid].id == id)
+            return &o->lgroups[mid];
+        if (o->lgroups[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static const struct o2group *group_of(const struct otf2_impl *o, uint32_t id)
+{
+    for (size_t i = 0; i < o->ngroups; i++)
+        if (o->groups[i].id == id)
+            return &o->groups[i];
+    return NULL;
+}
+
+/* Processes: a rank per location group (in id order), its locations its
+ * threads (in id order). */
+static int build_procs(struct vftr_source *s, struct otf2_impl *o)
+{
+    int dense = 0;
+    uint32_t rank = 0, thread = 0, root = 0;
+    uint64_t cur = 0;
+    int rc;
+
+    if (o->nlgroups)
+        qsort(o->lgroups, o->nlgroups, sizeof *o->lgroups, cmp_lgroup);
+    if (o->nlocs)
+        qsort(o->locs, o->nlocs, sizeof *o->locs, cmp_loc);
+    for (size_t i = 0; i < o->nlocs; i++)
+        if (o->locs[i].id >= UINT32_MAX)
+            dense = 1;
+    for (size_t i = 0; i < o->nlocs; i++) {
+        struct o2loc *l = &o->locs[i];
+        const struct o2lgroup *g = lgroup_of(o, l->group);
+        const char *gname = g ? str(o, g->name) : NULL, *lname = str(o, l->name);
+        char buf[512];
+        const char *name;
+
+        if (i == 0 || l->group != cur) {
+            if (i > 0)
+                rank++;
+            thread = 0;
+            cur = l->group;
+        } else {
+            thread++;
+        }
+        l->token = dense ? (uint32_t)i + 1 : (uint32_t)l->id + 1;
+        if (thread == 0)
+            root = l->token;
+        /* the rank's own process by its group's name, threads by theirs
+         * (prefixed with the group's when they do not say which rank) */
+        if (thread == 0 && gname && *gname)
+            name = gname;
+        else if (!lname || !gname || !*gname || strncmp(lname, gname, strlen(gname)) == 0)
+            name = lname ? lname : "";
+        else {
+            snprintf(buf, sizeof buf, "%s %s", gname, lname);
+            name = buf;
+        }
+        if ((rc = vftr_source_add_proc(s, l->token, thread ? root : 0, rank, thread, 0, name)) < 0 ||
+            (rc = vftr_u64map_put(&o->locmap, l->id, (uint32_t)i)) < 0)
+            return rc;
+    }
+    s->ranks_known = 1;
+    return 0;
+}
+
+static const char *paradigm_name(const struct otf2_impl *o, uint8_t p)
+{
+    for (size_t i = 0; i < o->nparadigms; i++)
+        if (o->paradigms[i].p == p && str(o, o->paradigms[i].name))
+            return str(o, o->paradigms[i].name);
+    return vftr_otf2_paradigm_name(p);
+}
+
+/* Functions and their groups. */
+static int build_funcs(struct vftr_source *s, struct otf2_impl *o)
+{
+    uint32_t maxg = 0, *gof;
+    int used[256] = { 0 };
+    int rc = 0;
+
+    gof = calloc(o->nregions ? o->nregions : 1, sizeof *gof);
+    if (!gof)
+        return -ENOMEM;
+    for (size_t i = 0; i < o->ngroups; i++) {
+        const struct o2group *g = &o->groups[i];
+
+        if (g->id + 1u > maxg)
+            maxg = g->id + 1u;
+        if (g->type != OTF2_GROUP_TYPE_REGIONS)
+            continue;
+        if ((rc = vftr_source_add_group(s, g->id + 1u, str(o, g->name))) < 0)
+            goto out;
+        for (uint32_t k = 0; k < g->n; k++)
+            for (size_t r = 0; r < o->nregions; r++)
+                if (o->regions[r].id == g->members[k] && !gof[r])
+                    gof[r] = g->id + 1u;
+    }
+    for (size_t r = 0; r < o->nregions; r++) {
+        const struct o2region *g = &o->regions[r];
+        const char *desc = str(o, g->desc), *file = str(o, g->file);
+
+        if (!gof[r]) {                 /* one group per paradigm, after the trace's */
+            gof[r] = maxg + 1u + g->paradigm;
+            if (!used[g->paradigm]++ &&
+                (rc = vftr_source_add_group(s, gof[r], paradigm_name(o, g->paradigm))) < 0)
+                goto out;
+        }
+        if ((rc = vftr_source_add_func(s, g->id + 1u, gof[r],
+                                       desc && strcmp(desc, VFTR_OTF2_DESC_PRECISE) == 0
+                                           ? VFTR_SOURCE_FN_PRECISE : 0,
+                                       str(o, g->name))) < 0)
+            goto out;
+        if (file && *file && (rc = vftr_source_set_func_location(s, g->id + 1u, file, g->line)) < 0)
+            goto out;
+    }
+out:
+    free(gof);
+    return rc;
+}
+
+static int cmp_comm(const void *x, const void *y)
+{
+    const struct o2comm *a = x, *b = y;
+
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+static uint32_t loc_token(const struct otf2_impl *o, uint64_t id)
+{
+    long i = vftr_u64map_get(&o->locmap, id);
+
+    return i < 0 ? 0 : o->locs[i].token;
+}
+
+/* Communicators: members through the COMM_LOCATIONS group of their
+ * paradigm. */
+static int build_comms(struct vftr_source *s, struct otf2_impl *o)
+{
+    int rc;
+
+    if (o->ncomms)
+        qsort(o->comms, o->ncomms, sizeof *o->comms, cmp_comm);
+    for (size_t i = 0; i < o->ncomms; i++) {
+        struct o2comm *c = &o->comms[i];
+        const struct o2group *g = group_of(o, c->group), *locs = NULL;
+
+        if (g && g->type == OTF2_GROUP_TYPE_COMM_SELF)
+            c->self = 1;
+        for (size_t k = 0; g && k < o->ngroups; k++)
+            if (o->groups[k].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+                o->groups[k].paradigm == g->paradigm)
+                locs = &o->groups[k];
+        c->procs = malloc((g && g->n ? g->n : 1) * sizeof *c->procs);
+        if (!c->procs)
+            return -ENOMEM;
+        if (g && g->type == OTF2_GROUP_TYPE_COMM_GROUP && locs)
+            for (uint32_t k = 0; k < g->n; k++)
+                c->procs[c->n++] = g->members[k] < locs->n
+                                   ? loc_token(o, locs->members[g->members[k]]) : 0;
+        if ((rc = vftr_source_add_comm(s, c->token, str(o, c->name), c->n, c->procs)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int build_counters(struct vftr_source *s, struct otf2_impl *o)
+{
+    int rc;
+
+    for (size_t i = 0; i < o->nmembers; i++)
+        if ((rc = vftr_source_add_counter(s, o->members[i].id + 1u, str(o, o->members[i].name),
+                                          str(o, o->member_unit[i]))) < 0)
+            return rc;
+    return 0;
+}
+
+static int build_collops(struct vftr_source *s)
+{
+    int rc;
+
+    for (int op = 0; op <= OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE; op++)
+        if ((rc = vftr_source_add_collop(s, vftr_otf2_collop_token(op),
+                                         vftr_otf2_collop_name(op))) < 0)
+            return rc;
+    return 0;
+}
+
+/* ------------------------------------------------------------ events */
+
+enum { Q_COUNTER = 100 };
+
+/* An event read, waiting in the queue behind an unfinished collective. */
+struct qev {
+    struct vftr_vfdconv_event e;      /* e.type Q_COUNTER: e.op counter, e.match value */
+    int open;                         /* a collective begin still without its end */
+    uint32_t loc;                     /* location index */
+};
+
+/* An unfinished collective begin of a location. */
+struct pend {
+    uint32_t loc;
+    uint64_t seq;                     /* the begin's place in the queue (absolute) */
+    uint64_t match;                   /* from "vftr:match", 0 when not given */
+};
+
+struct rd {
+    struct vftr_source *s;
+    struct otf2_impl *o;
+    struct vftr_winstate ws;
+    struct qev *q;                    /* queue q[head..n) of absolute positions base + i */
+    size_t head, n, cap;
+    uint64_t base;
+    struct pend *pend;
+    size_t npend, cappend;
+    uint64_t *ends;                   /* per location: collective ends so far */
+    uint64_t handled;
+    int stop;                         /* 1: winstate said stop; <0: -errno */
+    /* a direct-mapped cache in front of locmap (the events of many
+     * locations interleave in time order) */
+    struct { uint64_t id; uint32_t loc, token; } cache[256];
+};
+
+static OTF2_CallbackCode verdict(struct rd *r, int rc)
+{
+    if (rc == 0)
+        return OTF2_CALLBACK_SUCCESS;
+    if (r->stop == 0)
+        r->stop = rc == VFTR_WINSTATE_STOP ? 1 : rc;
+    return OTF2_CALLBACK_INTERRUPT;
+}
+
+static int deliver(struct rd *r, const struct vftr_vfdconv_event *e)
+{
+    const struct vftr_window_handler *h = r->ws.h;
+    int rc;
+
+    if (e->type != Q_COUNTER)
+        return vftr_winstate_event(&r->ws, e);
+    rc = vftr_winstate_gate(&r->ws, e->time, e->process);
+    if (rc <= 0)
+        return rc;
+    return vftr_winstate_verdict(&r->ws, h->counter ? h->counter(h->arg, e->time, e->process,
+                                                                e->op, e->match) : 0);
+}
+
+/* Delivers the queue's head while it holds no unfinished begin. */
+static int drain(struct rd *r)
+{
+    while (r->head < r->n && !r->q[r->head].open) {
+        int rc = deliver(r, &r->q[r->head].e);
+
+        r->head++;
+        if (rc)
+            return rc;
+    }
+    if (r->head == r->n) {
+        r->base += r->n;
+        r->head = r->n = 0;
+    } else if (r->head > 4096 && r->head * 2 > r->n) {
+        memmove(r->q, r->q + r->head, (r->n - r->head) * sizeof *r->q);
+        r->base += r->head;
+        r->n -= r->head;
+        r->head = 0;
+    }
+    return 0;
+}
+
+static int push(struct rd *r, const struct vftr_vfdconv_event *e, int open, uint32_t loc)
+{
+    if (vftr_reserve((void **)&r->q, &r->cap, r->n, sizeof *r->q) < 0)
+        return -ENOMEM;
+    r->q[r->n++] = (struct qev){ *e, open, loc };
+    return 0;
+}
+
+/* An event in time order: straight through, or behind an unfinished
+ * collective. */
+static OTF2_CallbackCode feed(struct rd *r, const struct vftr_vfdconv_event *e)
+{
+    r->handled++;
+    if (r->npend == 0 && r->head == r->n)
+        return verdict(r, deliver(r, e));
+    return verdict(r, push(r, e, 0, 0));
+}
+
+/* The location's index and process token; -1 for an unknown location
+ * (passed over). */
+static inline long where(struct rd *r, OTF2_LocationRef loc, uint32_t *token)
+{
+    unsigned slot = (unsigned)(loc ^ (loc >> 20)) & 255u;
+    long i;
+
+    if (r->cache[slot].token && r->cache[slot].id == loc) {
+        *token = r->cache[slot].token;
+        return r->cache[slot].loc;
+    }
+    i = vftr_u64map_get(&r->o->locmap, loc);
+    if (i >= 0) {
+        *token = r->o->locs[i].token;
+        r->cache[slot].id = loc;
+        r->cache[slot].loc = (uint32_t)i;
+        r->cache[slot].token = *token;
+    }
+    return i;
+}
+
+static OTF2_CallbackCode e_enter(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                 OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    struct rd *r = ud;
+    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_ENTER };
+
+    (void)al;
+    if (where(r, loc, &e.process) < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    e.function = region + 1u;
+    return feed(r, &e);
+}
+
+static OTF2_CallbackCode e_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                 OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    struct rd *r = ud;
+    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_LEAVE };
+
+    (void)al;
+    if (where(r, loc, &e.process) < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    e.function = region + 1u;
+    return feed(r, &e);
+}
+
+static const struct o2comm *comm_of(const struct otf2_impl *o, uint32_t id)
+{
+    size_t lo = 0, hi = o->ncomms;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (o->comms[mid].id == id)
+            return &o->comms[mid];
+        if (o->comms[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* The process of rank `rank` of communicator comm, seen from self. */
+static uint32_t peer_of(struct rd *r, OTF2_AttributeList *al, uint32_t comm, uint32_t rank,
+                        uint32_t self)
+{
+    const struct o2comm *c = comm_of(r->o, comm);
+    uint64_t v;
+
+    if (al && r->o->attr_peer != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint64(al, r->o->attr_peer, &v) == OTF2_SUCCESS)
+        return loc_token(r->o, v);
+    if (!c)
+        return 0;
+    if (c->self)
+        return self;
+    return rank < c->n ? c->procs[rank] : 0;
+}
+
+static OTF2_CallbackCode message(struct rd *r, uint32_t type, OTF2_LocationRef loc,
+                                 OTF2_TimeStamp t, OTF2_AttributeList *al, uint32_t peer,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+    struct vftr_vfdconv_event e = { .time = t, .type = type };
+
+    if (where(r, loc, &e.process) < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    e.peer = peer_of(r, al, comm, peer, e.process);
+    e.group = comm + 1u;
+    e.tag = tag;
+    e.bytes = len;
+    return feed(r, &e);
+}
+
+static OTF2_CallbackCode e_send(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
+                                uint32_t tag, uint64_t len)
+{
+    return message(ud, VFTR_VFDCONV_SEND, loc, t, al, receiver, comm, tag, len);
+}
+
+static OTF2_CallbackCode e_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                 OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t len, uint64_t request)
+{
+    (void)request;
+    return message(ud, VFTR_VFDCONV_SEND, loc, t, al, receiver, comm, tag, len);
+}
+
+static OTF2_CallbackCode e_recv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
+                                uint32_t tag, uint64_t len)
+{
+    return message(ud, VFTR_VFDCONV_RECV, loc, t, al, sender, comm, tag, len);
+}
+
+static OTF2_CallbackCode e_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                 OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
+                                 uint32_t tag, uint64_t len, uint64_t request)
+{
+    (void)request;
+    return message(ud, VFTR_VFDCONV_RECV, loc, t, al, sender, comm, tag, len);
+}
+
+static OTF2_CallbackCode e_cbegin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al)
+{
+    struct rd *r = ud;
+    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_COLL_BEGIN };
+    long li = where(r, loc, &e.process);
+    uint64_t match = 0;
+
+    if (li < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    r->handled++;
+    if (al && r->o->attr_match != OTF2_UNDEFINED_ATTRIBUTE)
+        (void)OTF2_AttributeList_GetUint64(al, r->o->attr_match, &match);
+    if (vftr_reserve((void **)&r->pend, &r->cappend, r->npend, sizeof *r->pend) < 0)
+        return verdict(r, -ENOMEM);
+    r->pend[r->npend++] = (struct pend){ (uint32_t)li, r->base + r->n, match };
+    return verdict(r, push(r, &e, 1, (uint32_t)li));
+}
+
+static OTF2_CallbackCode e_cend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                OTF2_AttributeList *al, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                uint32_t root, uint64_t sent, uint64_t received)
+{
+    struct rd *r = ud;
+    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_COLL_END };
+    long li = where(r, loc, &e.process);
+    uint64_t match = 0;
+    size_t k = r->npend;
+
+    if (li < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    if (al && r->o->attr_match != OTF2_UNDEFINED_ATTRIBUTE)
+        (void)OTF2_AttributeList_GetUint64(al, r->o->attr_match, &match);
+    /* its begin: by vftr's matching id, else the location's latest */
+    while (k > 0 && !(r->pend[k - 1].loc == (uint32_t)li &&
+                      (match == 0 || r->pend[k - 1].match == match)))
+        k--;
+    r->ends[li]++;
+    e.match = match ? match : r->ends[li];
+    if (k > 0) {
+        struct qev *b = &r->q[r->pend[k - 1].seq - r->base];
+        const struct o2comm *c = comm_of(r->o, comm);
+
+        b->open = 0;
+        b->e.op = vftr_otf2_collop_token(op);
+        b->e.group = comm + 1u;
+        b->e.root = root == OTF2_UNDEFINED_UINT32 || !c ? 0
+                    : c->self ? e.process : root < c->n ? c->procs[root] : 0;
+        b->e.bytes = sent;
+        b->e.received = received;
+        b->e.match = e.match;
+        memmove(&r->pend[k - 1], &r->pend[k], (r->npend - k) * sizeof *r->pend);
+        r->npend--;
+        r->handled++;
+        if (push(r, &e, 0, (uint32_t)li) < 0)
+            return verdict(r, -ENOMEM);
+        return verdict(r, drain(r));
+    }
+    return feed(r, &e);               /* an end without begin: as it is */
+}
+
+static OTF2_CallbackCode e_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_MetricRef metric, uint8_t n,
+                                  const OTF2_Type *types, const OTF2_MetricValue *values)
+{
+    struct rd *r = ud;
+    const struct otf2_impl *o = r->o;
+    const struct o2class *c = NULL;
+    uint32_t process;
+    OTF2_CallbackCode cc = OTF2_CALLBACK_SUCCESS;
+
+    (void)al;
+    if (where(r, loc, &process) < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    for (size_t i = 0; i < o->ninstances; i++)
+        if (o->instances[i].id == metric)
+            metric = o->instances[i].cls;
+    for (size_t i = 0; !c && i < o->nclasses; i++)
+        if (o->classes[i].id == metric)
+            c = &o->classes[i];
+    if (!c)
+        return OTF2_CALLBACK_SUCCESS;
+    for (unsigned i = 0; i < n && i < c->n && cc == OTF2_CALLBACK_SUCCESS; i++) {
+        struct vftr_vfdconv_event e = { .time = t, .type = Q_COUNTER, .process = process };
+
+        e.op = c->members[i];
+        e.match = types[i] == OTF2_TYPE_DOUBLE
+                  ? (values[i].floating_point > 0 ? (uint64_t)values[i].floating_point : 0)
+                  : values[i].unsigned_int;
+        cc = feed(r, &e);
+    }
+    return cc;
+}
+
+/* One read of the events of the selected locations, through winstate. */
+static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, char *err,
+                       size_t errlen)
+{
+    struct otf2_impl *o = impl(s);
+    OTF2_GlobalEvtReader *ger;
+    OTF2_GlobalEvtReaderCallbacks *cb;
+    OTF2_ErrorCode ec;
+    uint64_t n = 0;
+    bool defs;
+
+    defs = OTF2_Reader_OpenDefFiles(rdr) == OTF2_SUCCESS;
+    if (OTF2_Reader_OpenEvtFiles(rdr) != OTF2_SUCCESS)
+        return vftr_errmsg(err, errlen, -EIO, "%s: cannot open the event files", o->anchor);
+    for (size_t i = 0; i < o->nlocs; i++) {
+        if (!r->ws.procs || vftr_proclist_contains(r->ws.procs, o->locs[i].token)) {
+            OTF2_DefReader *dr = defs ? OTF2_Reader_GetDefReader(rdr, o->locs[i].id) : NULL;
+
+            if (dr) {
+                uint64_t nd;
+
+                (void)OTF2_Reader_ReadAllLocalDefinitions(rdr, dr, &nd);
+                OTF2_Reader_CloseDefReader(rdr, dr);
+            }
+            (void)OTF2_Reader_GetEvtReader(rdr, o->locs[i].id);
+        }
+    }
+    if (defs)
+        OTF2_Reader_CloseDefFiles(rdr);
+    ger = OTF2_Reader_GetGlobalEvtReader(rdr);
+    cb = OTF2_GlobalEvtReaderCallbacks_New();
+    if (!ger || !cb) {
+        OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+        return vftr_errmsg(err, errlen, -EIO, "%s: cannot read the events", o->anchor);
+    }
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, e_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, e_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, e_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, e_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, e_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, e_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, e_cbegin);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, e_cend);
+    OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(cb, e_metric);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, cb, r);
+    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+    ec = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
+    OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
+    OTF2_Reader_CloseEvtFiles(rdr);
+    s->info.skipped = n > r->handled ? n - r->handled : 0;
+    if (r->stop < 0)
+        return r->stop == -ENOMEM ? vftr_errmsg(err, errlen, -ENOMEM, "out of memory") : r->stop;
+    if (r->stop == 0 && ec != OTF2_SUCCESS)
+        return vftr_errmsg(err, errlen, -EBADMSG, "%s: events: record %llu: %s", o->anchor,
+                           (unsigned long long)n + 1, vftr_otf2_reason());
+    if (r->stop == 0) {
+        /* the end: begins whose end never came go out as they are */
+        for (size_t i = r->head; i < r->n; i++)
+            r->q[i].open = 0;
+        r->npend = 0;
+        if (drain(r) != 0)
+            return r->ws.hrc;
+    }
+    return r->stop ? r->ws.hrc : vftr_winstate_finish(&r->ws);
+}
+
+static int otf2_read(struct vftr_source *s, uint64_t a, uint64_t b,
+                     const struct vftr_proclist *procs, unsigned flags,
+                     const struct vftr_window_handler *h, struct vftr_window_stats *st, char *err,
+                     size_t errlen)
+{
+    struct otf2_impl *o = impl(s);
+    struct rd r = { .s = s, .o = o };
+    OTF2_Reader *rdr;
+    size_t selected = 0;
+    int rc;
+
+    *st = (struct vftr_window_stats){ 0 };
+    vftr_winstate_init(&r.ws, h, procs, a, b, !(flags & VFTR_SOURCE_EVENTS_ONLY), st);
+    r.ends = calloc(o->nlocs ? o->nlocs : 1, sizeof *r.ends);
+    if (!r.ends)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    rdr = open_archive(o, 0, err, errlen);
+    if (!rdr) {
+        free(r.ends);
+        return -EIO;
+    }
+    for (size_t i = 0; i < o->nlocs; i++)
+        if (!procs || vftr_proclist_contains(procs, o->locs[i].token)) {
+            if (OTF2_Reader_SelectLocation(rdr, o->locs[i].id) != OTF2_SUCCESS) {
+                rc = vftr_errmsg(err, errlen, -EIO, "%s: cannot select location %llu", o->anchor,
+                                 (unsigned long long)o->locs[i].id);
+                goto out;
+            }
+            selected++;
+        }
+    if (selected == 0) {
+        rc = procs ? vftr_errmsg(err, errlen, -ENOENT, "none of the selected processes is in "
+                                 "the trace") : vftr_winstate_finish(&r.ws);
+        goto out;
+    }
+    rc = read_events(s, rdr, &r, err, errlen);
+out:
+    OTF2_Reader_Close(rdr);
+    vftr_winstate_release(&r.ws);
+    free(r.q);
+    free(r.pend);
+    free(r.ends);
+    return rc;
+}
+
+static const struct vftr_source_ops otf2_ops = { otf2_free, otf2_read, NULL, NULL };
+
+/* ------------------------------------------------------------ open */
+
+/* The anchor file: the operand itself, or the one *.otf2 file of a
+ * directory (traces.otf2 when there are several). */
+static char *find_anchor(const char *operand, char *err, size_t errlen)
+{
+    struct stat sb;
+    char *path;
+
+    if (stat(operand, &sb) != 0) {
+        vftr_errmsg(err, errlen, -ENOENT, "%s: %s", operand, strerror(errno));
+        errno = ENOENT;
+        return NULL;
+    }
+    if (!S_ISDIR(sb.st_mode))
+        return strdup(operand);
+    if (asprintf(&path, "%s/traces.otf2", operand) < 0)
+        return NULL;
+    if (stat(path, &sb) == 0)
+        return path;
+    free(path);
+    {
+        /* the directory's one anchor file */
+        DIR *d = opendir(operand);
+        struct dirent *e;
+        char *found = NULL;
+        int many = 0;
+
+        while (d && (e = readdir(d)) != NULL) {
+            size_t l = strlen(e->d_name);
+
+            if (l > 5 && strcmp(e->d_name + l - 5, ".otf2") == 0) {
+                many += found != NULL;
+                free(found);
+                if (asprintf(&found, "%s/%s", operand, e->d_name) < 0)
+                    found = NULL;
+            }
+        }
+        if (d)
+            closedir(d);
+        if (many) {
+            vftr_errmsg(err, errlen, -EINVAL, "%s: several OTF2 anchor files (name one)", operand);
+            free(found);
+            errno = EINVAL;
+            return NULL;
+        }
+        return found;
+    }
+}
+
+int vftr_source_open_otf2(struct vftr_source *s, const char *operand, char *err, size_t errlen)
+{
+    struct otf2_impl *o = calloc(1, sizeof *o);
+    OTF2_Reader *r;
+    int rc;
+
+    if (!o)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    s->impl = o;
+    s->ops = &otf2_ops;
+    s->info.kind = VFTR_SOURCE_OTF2;
+    o->attr_peer = o->attr_match = OTF2_UNDEFINED_ATTRIBUTE;
+    if (err && errlen)
+        err[0] = '\0';
+    o->anchor = find_anchor(operand, err, errlen);
+    if (!o->anchor)
+        return err && err[0] ? -errno : vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    r = open_archive(o, 1, err, errlen);
+    if (!r)
+        return o->error == -ENOMEM ? -ENOMEM : o->error ? -EBADMSG : -EIO;
+    OTF2_Reader_Close(r);
+    if ((rc = build_procs(s, o)) < 0 || (rc = build_funcs(s, o)) < 0 ||
+        (rc = build_comms(s, o)) < 0 || (rc = build_counters(s, o)) < 0 ||
+        (rc = build_collops(s)) < 0)
+        return vftr_errmsg(err, errlen, rc, "out of memory");
+    s->info.resolution = o->resolution;
+    s->info.first = o->offset;
+    s->info.last = o->offset + o->length;
+    s->info.have_events = o->have_clock && o->length > 0;
+    for (size_t i = 0; i < o->nlocs; i++)
+        if (o->locs[i].nevents)
+            s->info.have_events = 1;
+    if (o->interval_ns && o->resolution)
+        s->info.sample_interval = (double)o->interval_ns * 1e-9;
+    s->info.nfiles = 1;
+    return 0;
+}
