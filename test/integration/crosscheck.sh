@@ -93,9 +93,14 @@ check_run() {
         "$B/vftr-stats" --csv -p "$(rank_procs "$r")" "$dir" >"$base.csv" 2>>"$dir/stats.err"
         $XC csv "$base.csv" >"$base.vfdp"
         ev=$("$B/vftr-dump" -d "$base.vfd" | sed -n 's/.* events=\([0-9]*\) .*/\1/p' | head -1)
+        # the rank's clock rate against rank 0's (xcheck.py, --exact)
+        tps=$("$B/vftr-dump" -d "$base.vfd" | sed -n 's/.*ticks_per_second=\([0-9]*\) .*/\1/p' | head -1)
+        tps0=$("$B/vftr-dump" -d "${base%_*}_0.vfd" 2>/dev/null |
+               sed -n 's/.*ticks_per_second=\([0-9]*\) .*/\1/p' | head -1)
+        rate=$(awk -v a="${tps:-1}" -v b="${tps0:-${tps:-1}}" 'BEGIN { d = a / b - 1; print d < 0 ? -d : d }')
         if [ "$mode" = exact ]; then
             run_xc compare "$name: rank $r: the log and vftr-stats agree" "$base.logp" "$base.vfdp" \
-                --exact "${ev:-0}"
+                --exact "${ev:-0}" "$rate"
         else
             span=$(sed -n 's/^  run time *\([0-9.]*\) s$/\1/p' "$log")
             run_xc compare "$name: rank $r: vftr-stats within the sampling error of the log" \

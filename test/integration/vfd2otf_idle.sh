@@ -19,9 +19,13 @@
 #    The same events with the worker's chunks elsewhere in the file
 #    (layout "split") give the same files, and so do -j 2 and vfd2otf-mpi.
 # 2. Memory: the same at N = 250 000 and N = 1 000 000 (1.2 M and 4.8 M
-#    events): peak RSS (GNU time) at 4x the events within 1 MiB of the
+#    events): peak RSS (GNU time) at 4x the events within 2 MiB of the
 #    smaller run's, for vfd2otf and for vfd2otf --compress --all (snapshots
-#    and statistics in the same pass), with either layout.
+#    and statistics in the same pass), with either layout.  2 MiB: what a
+#    reading position may have mapped around where it reads and gives back
+#    only as it moves on (lib/vfd/vfd_internal.h, vfd_forget: a page
+#    table's reach); growth with the trace (16 bytes per event before the
+#    fix) is tens of MiB.
 # 3. A real capture: test/omp/omp_idle (clang -fopenmp
 #    -finstrument-functions: a parallel region, N serial calls, another
 #    parallel region) under vftr-run.  At N = 1000 the trace holds, per
@@ -128,14 +132,14 @@ peak() {
     fi
     rm -f "$T"/o.*
 }
-# bound WHAT SMALL LARGE: the larger input's peak within 1 MiB of the smaller's
+# bound WHAT SMALL LARGE: the larger input's peak within 2 MiB of the smaller's
 bound() {
     if [ "$tsan" = 1 ]; then
         echo "SKIP: $1 under TSan (its shadow of the mapped input: $2 -> $3 KiB)"
-    elif [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ $(($3 - $2)) -le 1024 ]; then
-        pass "$1: 4x the events, peak RSS $2 -> $3 KiB (<= +1024)"
+    elif [ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ $(($3 - $2)) -le 2048 ]; then
+        pass "$1: 4x the events, peak RSS $2 -> $3 KiB (<= +2048)"
     else
-        bad "$1: memory grows with the trace: peak RSS $2 -> $3 KiB (+$(($3 - $2)), at most +1024)"
+        bad "$1: memory grows with the trace: peak RSS $2 -> $3 KiB (+$(($3 - $2)), at most +2048)"
     fi
 }
 

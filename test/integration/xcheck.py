@@ -24,14 +24,18 @@ function belongs to exactly one call path (the function inclusive time
 vftr-stats shows, summed over calls).
 
 compare options:
-  --exact EVENTS   an exact capture: calls equal, times within what the
+  --exact EVENTS [RATE]  an exact capture: calls equal, times within what the
                    printing and the trace's time stamps allow: 0.5 us for
                    each printed row summed into the figure (6 decimals: the
                    log prints one row per call path and thread) plus 1 ns
                    per time stamp of the function's calls and of its
                    callees' calls that the conversion to ns rounded, which
                    is at most 2 ns per event of the rank (EVENTS: the
-                   rank's events).
+                   rank's events).  An optional RATE adds RATE times the
+                   figure: the trace puts every rank on rank 0's clock (on
+                   one host the same time-stamp counter, whose rate each
+                   rank measured for itself), the log keeps the rank's own
+                   rate; RATE = |rate of the rank / rate of rank 0 - 1|.
   --sampled S SPAN a sampled capture with interval S over SPAN seconds: A is
                    exact (the log), B the statistical profile; calls are
                    compared only where B knows them (not "-"); times within
@@ -103,8 +107,10 @@ def compare(name, a, b, mode, args):
                     continue
             (ca, ea, ia, ra), (cb, eb, ib, rb) = a[fn], b[fn]
             if mode == "exact":
-                # each printed row rounded to 0.5 us, each time stamp to 1 ns
-                tol = 0.5e-6 * (ra + rb) + 2e-9 * args["events"]
+                # each printed row rounded to 0.5 us, each time stamp to 1 ns,
+                # rank 0's clock rate against the rank's own
+                tol = (0.5e-6 * (ra + rb) + 2e-9 * args["events"]
+                       + args["rate"] * max(abs(ea), abs(eb), abs(ia), abs(ib)))
                 if ca != cb:
                     bad.append("%s: calls %s / %s" % (fn, ca, cb))
             else:
@@ -174,7 +180,8 @@ def main(argv):
         name, a, b = argv[2], read_prof(argv[3]), read_prof(argv[4])
         opts = argv[5:]
         if opts[0] == "--exact":
-            return compare(name, a, b, "exact", {"events": int(opts[1])})
+            return compare(name, a, b, "exact", {"events": int(opts[1]),
+                                                 "rate": float(opts[2]) if len(opts) > 2 else 0.0})
         if opts[0] == "--sampled":
             return compare(name, a, b, "sampled",
                            {"interval": float(opts[1]), "span": float(opts[2])})
