@@ -22,7 +22,6 @@
 #include "model/snapshot.h"
 #include "model/source.h"
 #include "util/errmsg.h"
-#include "model/source.h"
 #include "util/opts.h"
 
 #include "job.h"
@@ -177,6 +176,44 @@ static void count(struct outcome *o, int st)
         o->status = st;
 }
 
+static void on_child(int sig)
+{
+    (void)sig;      /* only wakes reap()'s sigsuspend */
+}
+
+/*
+ * Waits for a job to end, with the stop signals deliverable all the while:
+ * polls with WNOHANG, and between polls sleeps in sigsuspend with SIGCHLD
+ * and the stop signals unblocked, so a signal sent to this process is
+ * handled (and passed on to every job) at once.  A plain wait() would do
+ * the same on a kernel, but not under ThreadSanitizer, which runs a
+ * handler only when the blocking call returns: after the first job ended,
+ * too late for it.  Returns the job's pid, or -1 when none is left.
+ */
+static pid_t reap(int *status)
+{
+    sigset_t block, old, wake;
+    struct sigaction sa, prev;
+    pid_t pid;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_child;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, &prev);
+    stop_signal_set(&block);
+    sigaddset(&block, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    wake = old;
+    for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+        sigdelset(&wake, stop_signals[i]);
+    sigdelset(&wake, SIGCHLD);
+    while ((pid = waitpid(-1, status, WNOHANG)) == 0)
+        sigsuspend(&wake);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigaction(SIGCHLD, &prev, NULL);
+    return pid;
+}
+
 /* Runs the jobs, at most `parallel` at a time. */
 static struct outcome run_all(const struct vftr_tool *tool, const struct snap_job *jobs, size_t n,
                               long parallel)
@@ -220,7 +257,7 @@ static struct outcome run_all(const struct vftr_tool *tool, const struct snap_jo
         if (running == 0)
             break;
         int status;
-        pid_t done = wait(&status);
+        pid_t done = reap(&status);
         if (done < 0)
             break;
         sigprocmask(SIG_BLOCK, &block, &old);

@@ -167,6 +167,7 @@ kill -TERM $pid
 wait $pid
 rc=$?
 sleep 0.3
+echo "-j 2, SIGTERM: exit status $rc; the tool said:"; sed 's/^/    /' "$work/j.err"
 check "-j 2, SIGTERM to the parent: exit 143, both jobs interrupted" \
     bash -c "[ $rc -eq 143 ] && [ \$(grep -c 'interrupted by SIGTERM' '$work/j.err') -eq 2 ]"
 check "-j 2, SIGTERM: no job left running, no temporary file in either directory" \
