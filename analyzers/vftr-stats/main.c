@@ -20,21 +20,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "model/messages.h"
 #include "model/profile.h"
 #include "model/replay.h"
 #include "model/source.h"
 #include "model/summary.h"
+#include "stats.h"
 #include "util/errmsg.h"
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
 #include "util/tracesel.h"
-
-#define MAX_SORT_KEYS 8
 
 /* ------------------------------------------------------------------ columns */
 
@@ -51,8 +47,6 @@ struct table {
     double resolution;      /* ticks per second */
     double total;           /* ticks: 100 % */
 };
-
-enum colkind { COL_NAME, COL_COUNT, COL_SECONDS, COL_PERCENT, COL_RATIO };
 
 struct column {
     const char *key;         /* --sort name, CSV header, JSON member */
@@ -122,28 +116,10 @@ static const struct column *find_column(const char *key, size_t len)
 
 /* ------------------------------------------------------------------ options */
 
-struct stats_args {
-    struct vftr_tracesel sel;    /* --process, --time */
-    const struct column *sort[MAX_SORT_KEYS];
-    size_t nsort;
-    int reverse;
-    long top;                 /* -1: all */
-    const char *match;
-    unsigned format;          /* FMT_* */
-    unsigned view;            /* VIEW_* */
-    int groups;               /* profile function groups, not functions */
-    int fold;                 /* threads into ranks: 1 (the default) or -2 (--threads) */
-    int verbose;              /* how the profile was made and what it read, on stderr */
-    unsigned jobs;            /* threads reading streams; 0: online CPUs */
-};
-
-enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
-enum { VIEW_PROFILE = 0, VIEW_CALLPATH = 1, VIEW_MESSAGES = 2 };
-
-static int parse_sort(void *dest, const char *arg, char *err, size_t errlen)
+/* The profile's --sort keys from args->sort_spec: 0 or -EINVAL (err says why). */
+static int parse_sort(struct stats_args *args, char *err, size_t errlen)
 {
-    struct stats_args *args = dest;
-    const char *s = arg;
+    const char *s = args->sort_spec;
 
     args->nsort = 0;
     for (;;) {
@@ -171,7 +147,7 @@ static int parse_sort(void *dest, const char *arg, char *err, size_t errlen)
 }
 
 /* A plain decimal number in [lo, hi] (no sign, no spaces): 0 or -EINVAL. */
-static int parse_count(const char *arg, long lo, long hi, long *n)
+int stats_parse_count(const char *arg, long lo, long hi, long *n)
 {
     char *end;
 
@@ -187,8 +163,20 @@ static int parse_top(void *dest, const char *arg, char *err, size_t errlen)
 {
     struct stats_args *args = dest;
 
-    if (parse_count(arg, 0, LONG_MAX, &args->top) < 0)
+    if (stats_parse_count(arg, 0, LONG_MAX, &args->top) < 0)
         return vftr_errmsg(err, errlen, -EINVAL, "bad --top '%.64s' (expected a number >= 0)", arg);
+    return 0;
+}
+
+static int parse_rendezvous(void *dest, const char *arg, char *err, size_t errlen)
+{
+    struct stats_args *args = dest;
+    long n;
+
+    if (stats_parse_count(arg, 0, LONG_MAX, &n) < 0)
+        return vftr_errmsg(err, errlen, -EINVAL, "bad --rendezvous '%.64s' (expected a number "
+                           "of bytes >= 0)", arg);
+    args->rendezvous = n ? (uint64_t)n : 1;    /* 0 bytes: every send may wait */
     return 0;
 }
 
@@ -197,18 +185,12 @@ static int parse_jobs(void *dest, const char *arg, char *err, size_t errlen)
     struct stats_args *args = dest;
     long n;
 
-    if (parse_count(arg, 1, 1024, &n) < 0)
+    if (stats_parse_count(arg, 1, 1024, &n) < 0)
         return vftr_errmsg(err, errlen, -EINVAL, "bad --jobs '%.64s' (expected 1 to 1024)", arg);
     args->jobs = (unsigned)n;
     return 0;
 }
 /* ------------------------------------------------------------------ names */
-
-/* Names by OTF token (functions, function groups, collective operations). */
-struct nametab {
-    char **v;
-    size_t n;
-};
 
 /* Stores a copy of name under token id.  0 or -ENOMEM. */
 static int nametab_set(struct nametab *t, uint32_t id, const char *name)
@@ -240,14 +222,7 @@ static void nametab_release(struct nametab *t)
 /* What the tables name: a function, a function group or a collective
  * operation of the source, or "PREFIX-ID" (kept in `unnamed`, so the
  * pointer stays valid) for a token the trace does not define. */
-enum { NAME_FUNCTION, NAME_GROUP, NAME_COLLOP };
-
-struct names {
-    const struct vftr_source *src;
-    struct nametab unnamed[3];
-};
-
-static const char *token_name(struct names *nm, int kind, uint32_t id)
+const char *token_name(struct names *nm, int kind, uint32_t id)
 {
     static const char *const prefix[] = { "function", "group", "collective" };
     const struct vftr_source_func *f;
@@ -373,7 +348,7 @@ static void print_text(FILE *out, const struct table *t, size_t n)
     }
 }
 
-static void print_csv_string(FILE *out, const char *s)
+void print_csv_string(FILE *out, const char *s)
 {
     if (!strpbrk(s, ",\"\n\r")) {
         fputs(s, out);
@@ -410,7 +385,7 @@ static void print_csv(FILE *out, const struct table *t, size_t n)
     }
 }
 
-static void print_json_string(FILE *out, const char *s)
+void print_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -740,6 +715,10 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
     }
     table.resolution = info->resolution ? (double)info->resolution : 1.0;
 
+    if (args->view >= VIEW_WAITS) {
+        rc = stats_analysis(tool, args, src, &names, &range, re, md);
+        goto out;
+    }
     if (args->view == VIEW_MESSAGES) {
         struct vftr_window_handler h = { .send = m_send, .recv = m_recv, .collop = m_collop,
                                          .coll_begin = m_coll_begin, .coll_end = m_coll_end };
@@ -871,11 +850,12 @@ out:
 int main(int argc, char **argv)
 {
     struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = 1 };
-    int callpath = 0, messages = 0;
+    int callpath = 0, messages = 0, waits = 0, critpath = 0, delays = 0;
+    char err[VFTR_ERRMSG_MAX];
     const struct vftr_opt opts[] = {
-        { VFTR_OPT_CALLBACK, "sort", 's', "COL[,COL]",
+        { VFTR_OPT_STRING, "sort", 's', "COL[,COL]",
           "sort by these columns (see COLUMNS below);\nnumbers descend, names ascend",
-          &args, 0, parse_sort },
+          &args.sort_spec, 0, NULL },
         { VFTR_OPT_FLAG, "reverse", 'r', NULL, "reverse the order", &args.reverse, 1, NULL },
         { VFTR_OPT_CALLBACK, "top", 'n', "N", "print only the first N functions", &args, 0, parse_top },
         { VFTR_OPT_STRING, "match", 'm', "REGEX",
@@ -891,6 +871,19 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "messages", 'M', NULL,
           "print the message matrix (per sender and receiver)\nand the collective operations",
           &messages, 1, NULL },
+        { VFTR_OPT_FLAG, "waits", 0, NULL,
+          "print the wait states (Scalasca's patterns) per\npattern, call path and process",
+          &waits, 1, NULL },
+        { VFTR_OPT_FLAG, "critical-path", 0, NULL,
+          "print the critical path: each function's share\nof it and its imbalance (per call "
+          "path with\n--callpath), and each process's share",
+          &critpath, 1, NULL },
+        { VFTR_OPT_FLAG, "delays", 0, NULL,
+          "print the delay costs: the waits each call path\nof a late process caused, directly "
+          "and through\nthe waits it caused in turn", &delays, 1, NULL },
+        { VFTR_OPT_CALLBACK, "rendezvous", 0, "BYTES",
+          "Late Receiver: a standard send of at least BYTES\nmay wait for its receive "
+          "(default 4096;\nMPI_Ssend always may)", &args, 0, parse_rendezvous },
         { VFTR_OPT_FLAG, "groups", 'g', NULL,
           "profile function groups instead of functions\n(DefFunctionGroup)", &args.groups, 1,
           NULL },
@@ -928,6 +921,14 @@ int main(int argc, char **argv)
         "\n"
         "--callpath and --messages ignore --sort, --top and --match.\n"
         "\n"
+        "--waits, --critical-path and --delays tell why the time goes (see\n"
+        "vftr-stats(1) and share/doc/analysis.md).  Their COLUMNS: --waits: pattern,\n"
+        "time, pct, count, max, process, callpath (default order: time);\n"
+        "--critical-path: time, pct, imbalance, function (callpath with\n"
+        "--callpath); --delays: pattern, short, long, total, pct, process,\n"
+        "callpath (default order: total).  --time and --process choose the waits\n"
+        "shown; the analysis reads the trace from its start.\n"
+        "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
     };
@@ -940,9 +941,27 @@ int main(int argc, char **argv)
         vftr_tracesel_release(&args.sel);
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
-    args.view = messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
-    if (callpath && messages)
-        rc = vftr_tool_usage_fail(&tool, stderr, "--callpath and --messages exclude each other");
+    args.view = waits ? VIEW_WAITS : critpath ? VIEW_CRITPATH : delays ? VIEW_DELAYS
+              : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
+    args.callpath = callpath;
+    const struct { int on; const char *name; } views[] = {
+        { callpath && !critpath, "--callpath" }, { messages, "--messages" },
+        { waits, "--waits" }, { critpath, "--critical-path" }, { delays, "--delays" },
+    };
+    const char *one = NULL, *two = NULL;
+
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+        if (views[i].on && !one)
+            one = views[i].name;
+        else if (views[i].on && !two)
+            two = views[i].name;
+    if (two)        /* --callpath goes with --critical-path (per call path) */
+        rc = vftr_tool_usage_fail(&tool, stderr, "%s and %s exclude each other", one, two);
+    else if (args.view >= VIEW_WAITS && (rc = stats_analysis_sort(&tool, &args)) != 0)
+        ;
+    else if (args.view < VIEW_WAITS && args.sort_spec &&
+             parse_sort(&args, err, sizeof err) < 0)
+        rc = vftr_tool_usage_fail(&tool, stderr, "%s", err);
     else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     else

@@ -83,7 +83,7 @@ static int keymap_put(struct keymap *km, uint64_t a, uint64_t b, uint32_t index)
 /* ------------------------------------------------------------------ objects */
 
 struct pending {
-    uint64_t time, bytes;
+    uint64_t time, bytes, cookie;
 };
 
 struct channel {
@@ -200,7 +200,7 @@ static struct channel *channel_of(struct vftr_messages *m, uint32_t sender, uint
     return &m->chans[m->nchans++];
 }
 
-static int push(struct channel *c, int sends, uint64_t time, uint64_t bytes)
+static int push(struct channel *c, int sends, uint64_t time, uint64_t bytes, uint64_t cookie)
 {
     if (c->head == c->len) {           /* empty: restart at the front */
         c->head = c->len = 0;
@@ -214,25 +214,27 @@ static int push(struct channel *c, int sends, uint64_t time, uint64_t bytes)
     if (!q)
         return -ENOMEM;
     c->q = q;
-    c->q[c->len++] = (struct pending){ time, bytes };
+    c->q[c->len++] = (struct pending){ time, bytes, cookie };
     return 0;
 }
 
 static void matched(struct vftr_messages *m, struct vftr_msgpair *p, const struct channel *c,
-                    uint64_t send_time, uint64_t recv_time, uint64_t bytes)
+                    uint64_t send_time, uint64_t recv_time, uint64_t bytes, uint64_t send_cookie,
+                    uint64_t recv_cookie)
 {
     p->matched++;
     p->transfer += recv_time > send_time ? recv_time - send_time : 0;
     m->counts.matched++;
     if (m->on_match) {
         struct vftr_msgmatch mm = { c->sender, c->receiver, c->comm, c->tag,
-                                    send_time, recv_time, bytes };
+                                    send_time, recv_time, bytes, send_cookie, recv_cookie };
         m->on_match(m->arg, &mm);
     }
 }
 
-int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, uint32_t receiver,
-                       uint32_t comm, uint32_t tag, uint64_t bytes)
+int vftr_messages_send_cookie(struct vftr_messages *m, uint64_t time, uint32_t sender,
+                              uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes,
+                              uint64_t cookie)
 {
     struct vftr_msgpair *p;
     struct channel *c;
@@ -245,16 +247,23 @@ int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, 
     p->messages++;
     p->bytes += bytes;
     if (c->head < c->len && !c->sends) {          /* a receive was waiting */
-        uint64_t recv_time = c->q[c->head++].time;
+        struct pending r = c->q[c->head++];
         p->recvs_only--;
-        matched(m, p, c, time, recv_time, bytes);
+        matched(m, p, c, time, r.time, bytes, cookie, r.cookie);
         return 0;
     }
-    return push(c, 1, time, bytes);
+    return push(c, 1, time, bytes, cookie);
 }
 
-int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver, uint32_t sender,
+int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, uint32_t receiver,
                        uint32_t comm, uint32_t tag, uint64_t bytes)
+{
+    return vftr_messages_send_cookie(m, time, sender, receiver, comm, tag, bytes, 0);
+}
+
+int vftr_messages_recv_cookie(struct vftr_messages *m, uint64_t time, uint32_t receiver,
+                              uint32_t sender, uint32_t comm, uint32_t tag, uint64_t bytes,
+                              uint64_t cookie)
 {
     struct vftr_msgpair *p;
     struct channel *c;
@@ -266,13 +275,19 @@ int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver
     m->counts.recvs++;
     if (c->head < c->len && c->sends) {
         struct pending s = c->q[c->head++];
-        matched(m, p, c, s.time, time, s.bytes);
+        matched(m, p, c, s.time, time, s.bytes, s.cookie, cookie);
         return 0;
     }
-    if (push(c, 0, time, bytes) < 0)
+    if (push(c, 0, time, bytes, cookie) < 0)
         return -ENOMEM;
     p->recvs_only++;       /* until a send comes */
     return 0;
+}
+
+int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver, uint32_t sender,
+                       uint32_t comm, uint32_t tag, uint64_t bytes)
+{
+    return vftr_messages_recv_cookie(m, time, receiver, sender, comm, tag, bytes, 0);
 }
 
 static struct vftr_collstat *op_of(struct vftr_messages *m, uint32_t op)

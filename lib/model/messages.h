@@ -39,6 +39,7 @@ struct vftr_msgmatch {
     uint32_t sender, receiver, comm, tag;
     uint64_t send_time, recv_time;
     uint64_t bytes;            /* the send's length */
+    uint64_t send_cookie, recv_cookie;   /* the callers' (vftr_messages_*_cookie), else 0 */
 };
 
 /* Traffic from one process to another (one cell of the matrix). */
@@ -81,6 +82,16 @@ int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, 
                        uint32_t comm, uint32_t tag, uint64_t bytes);
 int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver, uint32_t sender,
                        uint32_t comm, uint32_t tag, uint64_t bytes);
+
+/* The same, with a value of the caller's that the match callback gets
+ * back with the message (the wait analysis keys what it knows of each side
+ * by it, analysis.h): matching is the same as above. */
+int vftr_messages_send_cookie(struct vftr_messages *m, uint64_t time, uint32_t sender,
+                              uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes,
+                              uint64_t cookie);
+int vftr_messages_recv_cookie(struct vftr_messages *m, uint64_t time, uint32_t receiver,
+                              uint32_t sender, uint32_t comm, uint32_t tag, uint64_t bytes,
+                              uint64_t cookie);
 
 /* A complete collective operation of one process (OTF CollectiveOperation). */
 int vftr_messages_collop(struct vftr_messages *m, uint32_t process, uint32_t op, uint64_t sent,

@@ -587,3 +587,42 @@ size_t vftr_replay_nprocesses(const struct vftr_replay *r)
         n += r->procs[i].seen;
     return n;
 }
+
+/* The state of process without creating it: NULL when it had no event. */
+static const struct proc *find_proc(const struct vftr_replay *r, uint32_t id)
+{
+    long i;
+
+    if (id < r->nprocdirect)
+        return r->procdirect[id] ? &r->procs[r->procdirect[id] - 1] : NULL;
+    i = vftr_u64map_get(&r->procmap, id);
+    return i < 0 ? NULL : &r->procs[i];
+}
+
+size_t vftr_replay_top(const struct vftr_replay *r, uint32_t process,
+                       struct vftr_replay_frame *top)
+{
+    const struct proc *p = find_proc(r, process);
+
+    if (!p || p->depth == 0)
+        return 0;
+    if (top) {
+        const struct frame *f = &p->stack[p->depth - 1];
+
+        *top = (struct vftr_replay_frame){ f->function, f->path, f->enter };
+    }
+    return p->depth;
+}
+
+int vftr_replay_frame(const struct vftr_replay *r, uint32_t process, size_t i,
+                      struct vftr_replay_frame *out)
+{
+    const struct proc *p = find_proc(r, process);
+    const struct frame *f;
+
+    if (!p || i >= p->depth)
+        return -ENOENT;
+    f = &p->stack[i];
+    *out = (struct vftr_replay_frame){ f->function, f->path, f->enter };
+    return 0;
+}

@@ -152,4 +152,26 @@ const struct vftr_replay_counts *vftr_replay_counts(const struct vftr_replay *r)
  * a call under way across it). */
 size_t vftr_replay_nprocesses(const struct vftr_replay *r);
 
+/*
+ * The stack of a process as the replay holds it now, for callers that need
+ * more than the figures (the wait analysis, analysis.h, asks which call an
+ * MPI record happened in).  Frames before the window start are not kept as
+ * frames until the window's first event of the process.
+ */
+struct vftr_replay_frame {
+    uint32_t function;
+    uint32_t path;        /* path id; 0 with VFTR_REPLAY_NO_PATHS */
+    uint64_t enter;       /* its enter time (the window start for a call under way there) */
+};
+
+/* The depth of process's stack (0: empty, or no event yet) and, when it is
+ * not empty and top is not NULL, its top frame in *top. */
+size_t vftr_replay_top(const struct vftr_replay *r, uint32_t process,
+                       struct vftr_replay_frame *top);
+
+/* Frame i of process's stack, 0 the outermost: 0, or -ENOENT when i is not
+ * below the depth. */
+int vftr_replay_frame(const struct vftr_replay *r, uint32_t process, size_t i,
+                      struct vftr_replay_frame *f);
+
 #endif /* VFTR_MODEL_REPLAY_H */

@@ -411,6 +411,36 @@ START_TEST(backwards_time)
 }
 END_TEST
 
+/* The stack as the replay holds it (vftr_replay_top, _frame): process 1
+ * main 0 { f 10 { g 20 } }, then g left at 30 and process 70000 (a token
+ * past the direct table) main 5. */
+START_TEST(stack_accessors)
+{
+    struct vftr_replay *r = vftr_replay_new(0, UINT64_MAX);
+    struct vftr_replay_frame f;
+
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(vftr_replay_top(r, 1, &f), 0);
+    ck_assert_int_eq(vftr_replay_enter(r, 1, 1, 0), 0);
+    ck_assert_int_eq(vftr_replay_enter(r, 1, 2, 10), 0);
+    ck_assert_int_eq(vftr_replay_enter(r, 1, 3, 20), 0);
+    ck_assert_uint_eq(vftr_replay_top(r, 1, &f), 3);
+    ck_assert(f.function == 3 && f.enter == 20 && f.path == 3);
+    ck_assert_int_eq(vftr_replay_frame(r, 1, 0, &f), 0);
+    ck_assert(f.function == 1 && f.enter == 0 && f.path == 1);
+    ck_assert_int_eq(vftr_replay_frame(r, 1, 1, &f), 0);
+    ck_assert(f.function == 2 && f.enter == 10);
+    ck_assert_int_eq(vftr_replay_frame(r, 1, 3, &f), -ENOENT);
+    ck_assert_int_eq(vftr_replay_leave(r, 1, 3, 30), 0);
+    ck_assert_uint_eq(vftr_replay_top(r, 1, NULL), 2);
+    ck_assert_int_eq(vftr_replay_enter(r, 70000, 1, 5), 0);
+    ck_assert_uint_eq(vftr_replay_top(r, 70000, &f), 1);
+    ck_assert(f.function == 1 && f.enter == 5 && f.path == 1);   /* main's path, shared */
+    ck_assert_int_eq(vftr_replay_frame(r, 2, 0, &f), -ENOENT);
+    vftr_replay_free(r);
+}
+END_TEST
+
 START_TEST(imbalance_definition)
 {
     ck_assert_double_eq(vftr_imbalance(0, 0), 0);
@@ -476,6 +506,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, open_calls_from_a_snapshot);
     tcase_add_test(tc, mismatched_leaves_and_open_calls);
     tcase_add_test(tc, backwards_time);
+    tcase_add_test(tc, stack_accessors);
     tcase_add_test(tc, imbalance_definition);
     tcase_add_test(tc, many_processes_and_functions);
     suite_add_tcase(s, tc);

@@ -224,6 +224,30 @@ START_TEST(collectives)
 }
 END_TEST
 
+/* The caller's values come back with each match, whichever side came
+ * first: 1 -> 2 tag 3 sent with cookie 11 then received with 21; a receive
+ * with 22 that waits for its send with 12. */
+START_TEST(cookies)
+{
+    struct log l = { .n = 0 };
+    struct vftr_messages *m = vftr_messages_new(on_match, &l);
+
+    ck_assert_int_eq(vftr_messages_send_cookie(m, 1, 1, 2, 1, 3, 8, 11), 0);
+    ck_assert_int_eq(vftr_messages_recv_cookie(m, 2, 2, 1, 1, 3, 8, 21), 0);
+    ck_assert_int_eq(vftr_messages_recv_cookie(m, 3, 2, 1, 1, 3, 8, 22), 0);
+    ck_assert_uint_eq(l.n, 1);
+    ck_assert_int_eq(vftr_messages_send_cookie(m, 4, 1, 2, 1, 3, 8, 12), 0);
+    ck_assert_uint_eq(l.n, 2);
+    ck_assert(l.m[0].send_cookie == 11 && l.m[0].recv_cookie == 21);
+    ck_assert(l.m[1].send_cookie == 12 && l.m[1].recv_cookie == 22);
+    ck_assert(l.m[1].send_time == 4 && l.m[1].recv_time == 3);
+    RECV(m, 5, 2, 1, 1, 3, 8);                       /* no cookie: 0 */
+    ck_assert_int_eq(vftr_messages_send_cookie(m, 6, 1, 2, 1, 3, 8, 13), 0);
+    ck_assert(l.m[2].send_cookie == 13 && l.m[2].recv_cookie == 0);
+    vftr_messages_free(m);
+}
+END_TEST
+
 static Suite *messages_suite(void)
 {
     Suite *s = suite_create("model_messages");
@@ -234,6 +258,7 @@ static Suite *messages_suite(void)
     tcase_add_test(tc, unmatched_sends_and_early_receives);
     tcase_add_test(tc, long_queue_keeps_order);
     tcase_add_test(tc, collectives);
+    tcase_add_test(tc, cookies);
     suite_add_tcase(s, tc);
     return s;
 }

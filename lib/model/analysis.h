@@ -1,0 +1,217 @@
+/*
+ * analysis.h — why the time goes: the wait states of a run (Scalasca's
+ * patterns, vftr's definitions in share/doc/analysis.md), its critical
+ * path, and the delays that caused the waits, with their costs.
+ *
+ * The analysis is the second half of a two-step replay.  The first half
+ * (syncpt.h) turns each process's events into sync records; this half reads
+ * the records of all processes in the canonical order (syncpt.h) and
+ *   - matches messages (messages.h's matcher, per channel in order) and
+ *     groups collectives (the k-th collective of every member of a
+ *     communicator) and OpenMP barriers (the k-th barrier of every thread
+ *     of a team), and computes each wait as the pattern defines it, booked
+ *     per (pattern, process, call path), clipped to the window [a, b);
+ *   - follows the critical path forward: every process carries the path
+ *     that leads to its present (a chain of nodes holding time per process
+ *     and call path); where it waited, its chain continues the chain of the
+ *     process it waited for, from the moment that one arrived.  The chain
+ *     of the process that ends last is the critical path.  Nodes no chain
+ *     needs are freed and chains are folded where they do not branch, so
+ *     memory depends on the processes and call paths, not on the length of
+ *     the trace;
+ *   - attributes each wait to the delays that caused it (Böhme et al.): the
+ *     time the late process spent per call path since the two last
+ *     synchronised, beyond what the waiting one spent on the same path
+ *     (short-term costs), and the waits it suffered in that interval, whose
+ *     costs flow on to their own causes (long-term costs).  Computed in the
+ *     same forward pass: each wait carries the distribution of its causes.
+ * The records of a trace come in time order, so everything a wait depends
+ * on is known when it ends.
+ *
+ * Use: vftr_analysis_run() for a trace source in one thread (analysis_run.c);
+ * a parallel reader (vftr-stats-mpi) makes records elsewhere and feeds them
+ * with vftr_analysis_add_stream() and vftr_analysis_feed().  A viewer gets
+ * each wait as it is found through opts.on_wait, and the critical path's
+ * pieces with VFTR_ANALYSIS_SEGMENTS.
+ *
+ * Errors: 0 / -errno (-ENOMEM; -EINVAL for records out of order or after
+ * the finish).  Ownership: the analysis owns its results (valid until
+ * vftr_analysis_free) and the definitions given to it.  Threads: one
+ * thread at a time; no globals.
+ */
+#ifndef VFTR_MODEL_ANALYSIS_H
+#define VFTR_MODEL_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "syncpt.h"
+
+/* The patterns, in the order of share/doc/analysis.md. */
+enum vftr_wait_pattern {
+    VFTR_WAIT_LATE_SENDER = 0,
+    VFTR_WAIT_LATE_SENDER_WO,      /* the part of Late Sender in wrong order */
+    VFTR_WAIT_LATE_RECEIVER,
+    VFTR_WAIT_BARRIER,
+    VFTR_WAIT_BARRIER_COMPLETION,
+    VFTR_WAIT_NXN,
+    VFTR_WAIT_NXN_COMPLETION,
+    VFTR_WAIT_LATE_BROADCAST,
+    VFTR_WAIT_EARLY_REDUCE,
+    VFTR_WAIT_EARLY_SCAN,
+    VFTR_WAIT_FINALIZE,
+    VFTR_WAIT_INIT_COMPLETION,
+    VFTR_WAIT_OMP_BARRIER,
+    VFTR_WAIT_OMP_EBARRIER,
+    VFTR_WAIT_OMP_IDLE,
+    VFTR_WAIT_OMP_CRITICAL,
+    VFTR_WAIT_OMP_LOCK,
+    VFTR_WAIT_OMP_ORDERED,
+    VFTR_WAIT_COUNT
+};
+
+struct vftr_wait_pattern_info {
+    const char *key;            /* "late_sender": tables, CSV, JSON */
+    const char *name;           /* "Late Sender" */
+    const char *help;           /* one line */
+    int caused;                 /* a wait for another process (the critical path and the
+                                   delays follow it); 0: completion and contention times */
+};
+
+/* The table of patterns (NULL for a value out of range). */
+const struct vftr_wait_pattern_info *vftr_wait_pattern_info(unsigned pattern);
+
+#define VFTR_ANALYSIS_WAITS     1u
+#define VFTR_ANALYSIS_CRITPATH  2u
+#define VFTR_ANALYSIS_DELAYS    4u
+#define VFTR_ANALYSIS_SEGMENTS  8u   /* keep the critical path's pieces (memory grows with them) */
+
+/* A standard send of at least this many bytes may wait for its receive
+ * (the rendezvous protocol); smaller ones are taken as buffered (eager).
+ * MPI_Ssend always waits, MPI_Bsend and MPI_Rsend never. */
+#define VFTR_ANALYSIS_RENDEZVOUS 4096u
+
+/* One wait as found (opts.on_wait): the waiting process and its call path
+ * (this analysis's path ids), the wait [start, end) inside the window, and
+ * the process waited for and when it arrived (cause 0: none known). */
+struct vftr_wait_instance {
+    unsigned pattern;
+    uint32_t process, path;
+    uint64_t start, end;
+    uint32_t cause;
+    uint64_t cause_time;
+};
+typedef void vftr_wait_fn(void *arg, const struct vftr_wait_instance *w);
+
+struct vftr_analysis_opts {
+    uint64_t a, b;              /* the window; 0, UINT64_MAX: all */
+    unsigned what;              /* VFTR_ANALYSIS_*; waits are always found */
+    uint64_t rendezvous;        /* 0: VFTR_ANALYSIS_RENDEZVOUS */
+    vftr_wait_fn *on_wait;      /* may be NULL */
+    void *arg;
+};
+
+/* Results. */
+struct vftr_wait_row {
+    unsigned pattern;
+    uint32_t process, path;
+    uint64_t time;              /* ticks, inside the window */
+    uint64_t count;             /* instances with a wait inside the window */
+    uint64_t max;               /* the largest instance */
+};
+
+struct vftr_cp_row {            /* time of one process on one call path on the critical path */
+    uint32_t process, path;
+    uint64_t time;
+};
+
+struct vftr_cp_segment {        /* VFTR_ANALYSIS_SEGMENTS: the path, piece by piece, in time order */
+    uint32_t process;
+    uint64_t start, end;
+};
+
+struct vftr_delay_row {         /* what a call path of a process cost others in waits */
+    unsigned pattern;           /* the kind of wait it caused */
+    uint32_t process, path;
+    double short_term, long_term;   /* ticks */
+};
+
+struct vftr_analysis_path {     /* a call path: ids from 1, parent 0 for a root */
+    uint32_t parent, function, depth;
+};
+
+struct vftr_analysis_summary {
+    uint64_t records;           /* sync records read */
+    uint64_t cp_length;         /* ticks on the critical path (inside the window) */
+    uint64_t cp_start, cp_end;  /* where it begins and ends */
+    uint32_t cp_end_process;
+    uint64_t nprocs;            /* processes with events */
+    uint64_t proc_time;         /* their time inside the window, summed */
+    /* what did not fit: receives found before their send (their wait runs
+     * to the receive; no delay is attributed), messages left unmatched,
+     * collectives and barriers some member never finished */
+    uint64_t early_recvs, unmatched_sends, unmatched_recvs, incomplete_colls;
+    uint64_t delay_unexplained; /* waits whose late side shows no delay and no wait */
+};
+
+struct vftr_analysis;
+
+/*
+ * A new analysis.  It takes the definitions over (*defs is emptied) and
+ * copies opts.  NULL + errno.
+ */
+struct vftr_analysis *vftr_analysis_new(struct vftr_syncdefs *defs,
+                                        const struct vftr_analysis_opts *opts);
+void vftr_analysis_free(struct vftr_analysis *a);     /* NULL-safe */
+
+/* The definitions (for extractors made for this analysis). */
+const struct vftr_syncdefs *vftr_analysis_defs(const struct vftr_analysis *a);
+
+/* Stream `stream`'s path numbering: def answers (parent, function) for its
+ * local path ids.  def and arg must stay valid until the finish.  0,
+ * -EINVAL (stream taken), -ENOMEM. */
+int vftr_analysis_add_stream(struct vftr_analysis *a, uint16_t stream, vftr_syncpath_fn *def,
+                             void *arg);
+
+/* One record, in the canonical order (a vftr_syncrec_fn with a as arg). */
+int vftr_analysis_feed(void *a, const struct vftr_syncrec *r);
+
+/* After the last record: the critical path, the unfinished leftovers. */
+int vftr_analysis_finish(struct vftr_analysis *a);
+
+/* Results after the finish; rows in no particular order (sort them). */
+const struct vftr_wait_row *vftr_analysis_waits(const struct vftr_analysis *a, size_t *n);
+const struct vftr_cp_row *vftr_analysis_critpath(const struct vftr_analysis *a, size_t *n);
+const struct vftr_cp_segment *vftr_analysis_segments(const struct vftr_analysis *a, size_t *n);
+const struct vftr_delay_row *vftr_analysis_delays(const struct vftr_analysis *a, size_t *n);
+const struct vftr_analysis_path *vftr_analysis_paths(const struct vftr_analysis *a, size_t *n);
+const struct vftr_analysis_summary *vftr_analysis_summary(const struct vftr_analysis *a);
+
+/*
+ * Non-waiting time of call path `path`, summed over the processes: its
+ * exclusive time inside the window less the waits booked on it (known
+ * with VFTR_ANALYSIS_CRITPATH or _DELAYS; 0 otherwise).  The critical-path
+ * imbalance of a call path is vftr_cp_imbalance(cp time, busy / nprocs).
+ */
+uint64_t vftr_analysis_busy(const struct vftr_analysis *a, uint32_t path);
+
+/* Scalasca's critical-path imbalance: the time on the critical path beyond
+ * the average over the processes, max(0, cp - avg). */
+double vftr_cp_imbalance(double cp, double avg);
+
+/*
+ * The whole analysis of a trace source in this thread: reads its events
+ * from the start (a wait depends on the partners and on the collectives
+ * before the window) to opts->b, and on until the calls open at b are over
+ * (a wait under way at b is known at its end; not with the critical path,
+ * which is the path up to b), and analyses them.  *out (free with
+ * vftr_analysis_free) or -errno with err filled.
+ */
+struct vftr_source;
+int vftr_analysis_run(struct vftr_source *s, const struct vftr_analysis_opts *opts,
+                      struct vftr_analysis **out, char *err, size_t errlen);
+
+/* The definitions of a source as the analysis needs them.  0, -ENOMEM. */
+int vftr_syncdefs_from_source(struct vftr_syncdefs *d, const struct vftr_source *s);
+
+#endif /* VFTR_MODEL_ANALYSIS_H */
