@@ -295,8 +295,10 @@ static uint64_t book(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
     r->count++;
     if (len > r->max)
         r->max = len;
-    if (patterns[pattern].caused)
-        vftr_tally_add_i(&a->busy, pattern == VFTR_WAIT_OMP_IDLE ? 0 : path, -(int64_t)len);
+    /* waiting is not busy: an idle worker's time is on its own path, which
+     * its caller subtracts (the row names the encountering thread's) */
+    if (patterns[pattern].caused && pattern != VFTR_WAIT_OMP_IDLE)
+        vftr_tally_add_i(&a->busy, path, -(int64_t)len);
     if (a->o.on_wait) {
         struct vftr_wait_instance w = { pattern, p->token, path, s, e, cause, cause_time };
 
@@ -342,6 +344,7 @@ static void msg_free(struct vftr_analysis *a, uint32_t i)
     cp_unref(a, m->recv_node);
     d_unref(proc_at(a, m->sender), m->dfrom);
     d_unref(proc_at(a, m->sender), m->dto);
+    d_unref(proc_at(a, m->receiver), m->recv_from);
     d_unref(proc_at(a, m->receiver), m->recv_bound);
     *m = (struct msg){ .next_free = a->free_msg };
     a->free_msg = i + 1;
@@ -382,14 +385,14 @@ static void ls_clear(struct vftr_analysis *a, struct mcall *c)
  */
 static int lr_decide(struct vftr_analysis *a, uint32_t mi, uint64_t x_s, uint64_t now,
                      uint64_t *best, struct cpnode **cause, uint64_t *cause_at, uint32_t *cause_p,
-                     struct dblock **dto, uint32_t *path, uint64_t *omega_out,
-                     struct msg *out)
+                     struct dblock **dfrom, struct dblock **dto, uint32_t *path,
+                     uint64_t *omega_out, struct msg *out)
 {
     struct msg *m = &a->msgs[mi];
     struct aproc *w = proc_at(a, m->receiver);
     uint64_t e_r = 0;
     struct cpnode *node = NULL;
-    struct dblock *bound = NULL;
+    struct dblock *bound = NULL, *from = NULL;
     int have = 0;
 
     (void)now;
@@ -399,6 +402,7 @@ static int lr_decide(struct vftr_analysis *a, uint32_t mi, uint64_t x_s, uint64_
             e_r = m->recv_enter;
             node = m->recv_node;
             bound = m->recv_bound;
+            from = m->recv_from;
             have = 1;
         }
     } else if (w->in_recv && w->recv_enter <= x_s) {
@@ -415,7 +419,10 @@ static int lr_decide(struct vftr_analysis *a, uint32_t mi, uint64_t x_s, uint64_
         *cause_p = m->receiver;
         if (*dto)
             d_unref(w, *dto);
+        if (*dfrom)
+            d_unref(w, *dfrom);
         *dto = bound ? d_ref(bound) : NULL;
+        *dfrom = !delays_on(a) ? NULL : from ? d_ref(from) : d_since(a, w, proc_at(a, m->sender));
         *path = m->send_path;
         *omega_out = e_r;
         *out = *m;
@@ -470,13 +477,13 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
     if (c->nsends) {
         uint64_t best = 0, cause_at = 0, unused = 0;
         struct cpnode *cause = NULL;
-        struct dblock *dto = NULL;
+        struct dblock *dfrom = NULL, *dto = NULL;
         uint32_t cause_p = 0, path = 0;
         struct msg m = { 0 };
 
         for (size_t i = 0; i < c->nsends; i++)
-            lr_decide(a, c->sends[i], x, now, &best, &cause, &cause_at, &cause_p, &dto, &path,
-                      &unused, &m);
+            lr_decide(a, c->sends[i], x, now, &best, &cause, &cause_at, &cause_p, &dfrom, &dto,
+                      &path, &unused, &m);
         if (best > 0) {
             struct aproc *w = proc_at(a, cause_p);
             uint64_t omega = book(a, VFTR_WAIT_LATE_RECEIVER, p, path, m.send_enter,
@@ -485,13 +492,10 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
             if (cp_on(a) && cause)
                 rc = cp_jump(a, p, cause, cause_at, now, path);
             if (rc == 0 && delays_on(a)) {
-                if (dto && m.dfrom) {
-                    struct dblock *dfrom = d_since(a, w, p);
-
-                    rc = d_wait(a, VFTR_WAIT_LATE_RECEIVER, p, dpath(a, path), omega, w, dfrom, dto,
-                                m.dfrom, m.dto, 0);
-                    d_unref(w, dfrom);
-                } else {
+                if (dto && dfrom && m.dfrom)
+                    rc = d_wait(a, VFTR_WAIT_LATE_RECEIVER, p, dpath(a, path), omega, w, dfrom,
+                                dto, m.dfrom, m.dto, 0);
+                else {
                     rc = d_plain_wait(p, dpath(a, path), omega);
                 }
             }
@@ -499,6 +503,8 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
         cp_unref(a, cause);
         if (dto)
             d_unref(proc_at(a, cause_p), dto);
+        if (dfrom)
+            d_unref(proc_at(a, cause_p), dfrom);
         for (size_t i = 0; i < c->nsends; i++)
             if (a->msgs[c->sends[i]].recv_done)
                 msg_free(a, c->sends[i]);
@@ -656,6 +662,10 @@ static int rec_recv(struct vftr_analysis *a, struct aproc *p, const struct vftr_
             m->recv_enter = c->enter;
             m->recv_node = p->recv_node ? cp_ref(p->recv_node) : NULL;
             m->recv_bound = p->recv_bound ? d_ref(p->recv_bound) : NULL;
+            /* the interval the receiver's late posting is judged on ends
+             * here: its synchronisation with the sender moves at its end */
+            if (delays_on(a) && m->lr_wait && !m->lr_done)
+                m->recv_from = d_since(a, p, proc_at(a, m->sender));
         }
         send_t = m->send_t;
         if (receiving(c->cls) && r->function) {
@@ -1144,11 +1154,15 @@ static int omp_parallel_begin(struct vftr_analysis *a, struct aproc *p,
     return 0;
 }
 
-static void omp_parallel_end(struct vftr_analysis *a, struct aproc *p)
+static void omp_parallel_end(struct vftr_analysis *a, struct aproc *p, const struct vftr_syncrec *r)
 {
     struct aproc *mst = proc_at(a, p->master);
     struct team *t = p->npar > 0 && p->npar <= 8 ? p->par[p->npar - 1] : NULL;
 
+    if (t) {
+        t->ended = true;
+        t->end = r->t2;
+    }
     if (p->npar > 0)
         p->npar--;
     if (mst->nparallel > 0)
@@ -1177,13 +1191,14 @@ static int omp_itask_begin(struct vftr_analysis *a, struct aproc *q, const struc
         uint64_t omega = book(a, VFTR_WAIT_OMP_IDLE, q, t->fork_path, q->idle_since, r->enter,
                               fp->token, t->fork);
 
+        vftr_tally_add_i(&a->busy, q->idle_path, -(int64_t)omega);
         if (cp_on(a) && t->fork_node && t->fork > q->idle_since)
             rc = cp_jump(a, q, t->fork_node, t->fork, r->time, 0);
         if (rc == 0 && delays_on(a) && t->fork_to) {
             struct dblock *wfrom = omp_since(q);
 
-            rc = d_wait(a, VFTR_WAIT_OMP_IDLE, q, 0, omega, fp, t->fork_from, t->fork_to, wfrom,
-                        NULL, r->time - q->idle_since);
+            rc = d_wait(a, VFTR_WAIT_OMP_IDLE, q, dpath(a, q->idle_path), omega, fp,
+                        t->fork_from, t->fork_to, wfrom, NULL, r->time - q->idle_since);
             d_unref(q, wfrom);
         }
     }
@@ -1197,10 +1212,23 @@ static int omp_itask_begin(struct vftr_analysis *a, struct aproc *q, const struc
     return rc;
 }
 
+/*
+ * The end of q's implicit task.  libomp keeps a worker in the implicit
+ * barrier at the end of a region until it forks the next one (the end of
+ * its last task comes at shutdown): the worker's time there after its
+ * team's region ended is idle time, on the barrier's call path.
+ */
 static void omp_itask_end(struct vftr_analysis *a, struct aproc *q, const struct vftr_syncrec *r)
 {
+    struct team *t = q->team;
+
     q->in_itask = false;
     q->idle_since = r->t2;
+    q->idle_path = 0;
+    if (t && t->ended && t->end < r->t2 && pidx(a, q) != t->master) {
+        q->idle_since = t->end;
+        q->idle_path = q->barrier_exit > t->end ? q->barrier_path : 0;
+    }
     if (q->in_barrier) {
         d_unref(q, q->bar_from);
         d_unref(q, q->bar_to);
@@ -1274,6 +1302,7 @@ static int omp_barrier_end(struct vftr_analysis *a, struct aproc *q, const struc
     if (!t || !q->in_barrier)
         return 0;
     q->in_barrier = false;
+    q->barrier_exit = r->t2;
     bi = team_bar(t, q->barrier_k - 1, false);
     if (bi && bi->max_enter > q->barrier_enter) {
         unsigned pattern = cls == VFTR_SYNC_F_OMP_EBARRIER ? VFTR_WAIT_OMP_EBARRIER
@@ -1414,7 +1443,7 @@ static int rec_call_end(struct vftr_analysis *a, struct aproc *p, const struct v
     }
     switch (c) {
     case VFTR_SYNC_F_OMP_PARALLEL:
-        omp_parallel_end(a, p);
+        omp_parallel_end(a, p, r);
         return 0;
     case VFTR_SYNC_F_OMP_ITASK:
         omp_itask_end(a, p, r);
@@ -1462,10 +1491,23 @@ static int rec_proc_end(struct vftr_analysis *a, struct aproc *p, const struct v
         return rc;
     for (size_t i = 0; i < a->nprocs; i++) {
         struct aproc *q = &a->procs[i];
+        uint64_t since = q->idle_since;
+        uint32_t on = q->idle_path;
 
-        if (q->master == pidx(a, p) && q != p && q->begun && !q->in_itask &&
-            q->idle_since < p->end)
-            book(a, VFTR_WAIT_OMP_IDLE, q, outer, q->idle_since, p->end, p->token, p->end);
+        if (q->master != pidx(a, p) || q == p || !q->begun)
+            continue;
+        if (q->in_itask) {          /* still in the last region's join barrier */
+            if (!q->team || !q->team->ended || pidx(a, q) == q->team->master)
+                continue;
+            since = q->team->end;
+            on = q->in_barrier ? q->barrier_path : 0;
+        }
+        if (since < p->end) {
+            uint64_t omega = book(a, VFTR_WAIT_OMP_IDLE, q, outer, since, p->end, p->token,
+                                  p->end);
+
+            vftr_tally_add_i(&a->busy, on, -(int64_t)omega);
+        }
     }
     return rc;
 }

@@ -112,8 +112,9 @@ struct aproc {
     /* OpenMP */
     struct team *team;
     bool in_itask, in_barrier;
-    uint64_t idle_since, barrier_k, barrier_enter;
+    uint64_t idle_since, barrier_k, barrier_enter, barrier_exit;
     uint32_t barrier_path;
+    uint32_t idle_path;               /* the call path its idle time is spent on */
     struct dblock *bar_from, *bar_to;
     struct team *par[8];              /* the parallel regions it encountered, innermost last */
     int npar;
@@ -151,6 +152,8 @@ struct team {
     struct cpnode *fork_node;
     struct dblock *fork_from, *fork_to;
     uint32_t members;                 /* implicit tasks begun in it */
+    bool ended;                       /* its region ended (the encountering thread left it) */
+    uint64_t end;
     uint32_t refs;                    /* the region open + members in it */
     struct binst *bar;                /* open barriers, k from k0 */
     size_t nbar, capbar;
@@ -202,7 +205,7 @@ struct msg {
     bool recv_blocking;
     uint64_t recv_enter;
     struct cpnode *recv_node;
-    struct dblock *recv_bound;
+    struct dblock *recv_from, *recv_bound;   /* the receiver's interval with the sender */
     uint32_t next_free;
 };
 

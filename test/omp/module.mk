@@ -45,8 +45,8 @@ $(OMPTEST_DIR)/omp_count_plain: test/omp/omp_count.c
 # MPI + OpenMP (the hybrid test): Open MPI's mpicc with clang underneath.
 OMPTEST_MPICC := $(shell command -v mpicc 2>/dev/null)
 ifneq ($(and $(OMPTEST_OK),$(OMPTEST_MPICC)),)
-OMPTEST_BINS  += $(OMPTEST_DIR)/omp_hybrid
-$(OMPTEST_DIR)/omp_hybrid: test/omp/omp_hybrid.c
+OMPTEST_BINS  += $(OMPTEST_DIR)/omp_hybrid $(OMPTEST_DIR)/omp_waits
+$(OMPTEST_DIR)/omp_hybrid $(OMPTEST_DIR)/omp_waits: $(OMPTEST_DIR)/omp_%: test/omp/omp_%.c
 	$(call say,MPICC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)OMPI_CC=$(OMPTEST_CLANG) $(OMPTEST_MPICC) $(OMPTEST_FLAGS) -o $@ $<
