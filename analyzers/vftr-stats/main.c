@@ -29,6 +29,7 @@
 #include "model/source.h"
 #include "model/summary.h"
 #include "util/errmsg.h"
+#include "util/json.h"
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
@@ -410,21 +411,6 @@ static void print_csv(FILE *out, const struct table *t, size_t n)
     }
 }
 
-static void print_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void print_json(FILE *out, const struct table *t, size_t n, double sampled)
 {
     char buf[64];
@@ -438,7 +424,7 @@ static void print_json(FILE *out, const struct table *t, size_t n, double sample
         for (size_t i = 0; i < NCOLUMNS; i++) {
             fprintf(out, "%s\"%s\":", i ? "," : "", columns[i].key);
             if (columns[i].kind == COL_NAME) {
-                print_json_string(out, t->rows[k].name);
+                vftr_json_string(out, t->rows[k].name);
             } else {
                 format_value(buf, sizeof buf, &columns[i], &t->rows[k], t);
                 fputs(buf[0] ? buf : "null", out);
@@ -493,7 +479,7 @@ static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, 
         fprintf(out, "%s{\"calls\":%s,\"excl\":%.6f,\"incl\":%.6f,\"depth\":%" PRIu32
                 ",\"function\":", first ? "\n" : ",\n", r->exact ? calls : "null", excl, incl,
                 r->p->depth);
-        print_json_string(out, r->name);
+        vftr_json_string(out, r->name);
         fputc('}', out);
     } else {
         fprintf(out, "%12s %12.6f %12.6f  %*s%s\n", r->exact ? calls : "-", excl, incl,
@@ -617,7 +603,7 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
                     (double)c[i].time / res);
         } else if (format == FMT_JSON) {
             fputs(i ? ",\n{\"operation\":" : "\n{\"operation\":", out);
-            print_json_string(out, name);
+            vftr_json_string(out, name);
             fprintf(out, ",\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"time\":%.6f}",
                     c[i].count, c[i].bytes, (double)c[i].time / res);
         } else {
