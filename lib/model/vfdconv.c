@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "u64map.h"
+#include "util/proclist.h"
 #include "vfd/vftr_vfd.h"
 #include "vfd/vftr_vfd_ext.h"
 #include "vfd/vftr_vfd_scan.h"
@@ -199,6 +200,7 @@ struct clockfit {               /* aligned = x + off0 + (x - x0) * slope + shift
 struct rank {
     char *path;
     size_t file;                /* index of the file in the open's list */
+    int32_t size;               /* the job's size in the header, -1 or 0 unknown */
     struct vftr_vfd_scan *msc;  /* the MPI records served to the matcher (shared open) */
     int32_t rank;
     uint64_t tps, start_ticks, start_ns, bytes;
@@ -938,6 +940,7 @@ static void scan_rank(struct rank *r, const char *path, size_t nfiles)
     }
     info = vftr_vfd_reader_info(rd);
     r->rank = info->rank < 0 ? (nfiles == 1 ? 0 : -1) : info->rank;
+    r->size = info->size;
     r->tps = info->ticks_per_second ? info->ticks_per_second : 1000000000;
     r->sample_ticks = info->sample_ticks;
     r->start_ticks = info->start_ticks;
@@ -1681,7 +1684,7 @@ static void sget_arr(struct sget *g, void *a, size_t *n, size_t *cap, size_t siz
 
 static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
 {
-    int32_t i32[5] = { r->scan_rc, r->rank, r->complete, r->have_run_id, 0 };
+    int32_t i32[5] = { r->scan_rc, r->rank, r->complete, r->have_run_id, r->size };
 
     sput64(b, index);
     sput(b, i32, sizeof i32);
@@ -1726,6 +1729,7 @@ static int get_rank(struct sget *g, struct rank *r)
     r->rank = i32[1];
     r->complete = i32[2];
     r->have_run_id = i32[3];
+    r->size = i32[4];
     r->scan_err = sget_str(g);
     r->path = sget_str(g);
     r->tps = sget64(g);
@@ -1938,6 +1942,54 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
     return rc;
 }
 
+/*
+ * The ranks of the job that no file holds: the headers give the job's size
+ * (MPI_COMM_WORLD's, written at MPI_Init), so a run given without one
+ * rank's file is said to be incomplete, naming the ranks, instead of
+ * converting with nothing but unmatched messages to show for it.  The
+ * ranks are sorted and distinct here.  Files that disagree on the size
+ * are said too.  Warnings only: what is there converts.
+ */
+static void missing_ranks(struct vftr_vfdconv *c)
+{
+    struct vftr_proclist missing = VFTR_PROCLIST_INIT;
+    int32_t size = 0;
+    size_t at = 0, nmissing = 0;
+    char list[256];
+
+    for (size_t i = 0; i < c->nranks; i++) {
+        if (c->ranks[i].size > size) {
+            if (size > 0)
+                warn(c, "%s: the job has %" PRId32 " ranks, other files say %" PRId32,
+                     c->ranks[i].path, c->ranks[i].size, size);
+            size = c->ranks[i].size;
+        }
+    }
+    if (size <= 0)
+        return;
+    for (int32_t r = 0; r < size; r++) {
+        if (at < c->nranks && c->ranks[at].rank == r) {
+            at++;
+            continue;
+        }
+        nmissing++;
+        if (vftr_proclist_add(&missing, (uint32_t)r, (uint32_t)r) < 0)
+            break;              /* out of memory: the count still goes out */
+    }
+    if (nmissing) {
+        size_t len = vftr_proclist_format(&missing, list, sizeof list);
+
+        if (nmissing == 1)
+            warn(c, "the run has %" PRId32 " ranks, but no file holds rank %s: its events are "
+                 "missing, and messages to and from it stay unmatched", size, list);
+        else
+            warn(c, "the run has %" PRId32 " ranks, but no file holds ranks %s%s (%zu of them): "
+                 "their events are missing, and messages to and from them stay unmatched", size,
+                 list, len >= sizeof list ? "..." : "", nmissing);
+    }
+    vftr_proclist_release(&missing);
+}
+
 int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_t n,
                       const struct vftr_vfdconv_opts *opts, char *err, size_t errlen)
 {
@@ -2011,6 +2063,7 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
             goto fail;
         }
     }
+    missing_ranks(c);
     /* the earliest start is the base of relative times */
     {
         uint64_t base = UINT64_MAX;
