@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -192,27 +193,14 @@ static char *read_line(struct conn *c, const char **err)
     }
 }
 
-/* Connects to path and reads the banner.  0, or -1 with *err. */
-static int conn_open(struct conn *c, const char *path, const char **err)
+/* Reads and checks the banner of the endpoint c->fd is connected to.  0,
+ * or -1 with *err and c->fd closed. */
+static int conn_banner(struct conn *c, const char **err)
 {
-    struct sockaddr_un sa;
     char *banner;
     uint64_t version;
 
     c->len = 0;
-    c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (c->fd < 0) {
-        *err = strerror(errno);
-        return -1;
-    }
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
-    if (connect(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        *err = strerror(errno);
-        close(c->fd);
-        return -1;
-    }
     conn_arm(c);
     banner = read_line(c, err);
     if (banner == NULL || strncmp(banner, "VFTR-CTL ", 9) != 0) {
@@ -239,6 +227,27 @@ static int conn_open(struct conn *c, const char *path, const char **err)
     }
     free(banner);
     return 0;
+}
+
+/* Connects to path and reads the banner.  0, or -1 with *err. */
+static int conn_open(struct conn *c, const char *path, const char **err)
+{
+    struct sockaddr_un sa;
+
+    c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+        *err = strerror(errno);
+        return -1;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    if (connect(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        *err = strerror(errno);
+        close(c->fd);
+        return -1;
+    }
+    return conn_banner(c, err);
 }
 
 /*
@@ -564,7 +573,7 @@ static void agg_add(struct aggv *job, const struct reply *r)
         incl = strtod(f[5], &e1);
         excl = strtod(f[6], &e2);
         if (vftr_count_parse(f[4], 0, UINT64_MAX, NULL, &calls, NULL, 0) < 0 || e1 == f[5] ||
-            *e1 || e2 == f[6] || *e2)
+            *e1 || e2 == f[6] || *e2 || !isfinite(incl) || !isfinite(excl))
             continue;
         if ((g = agg_find(&one, f[7], f[8])) == NULL)
             continue;

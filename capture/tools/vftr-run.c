@@ -167,7 +167,7 @@ static int needs_mpi(const char *path, int depth)
     if (!ph || pread(fd, ph, eh.e_phnum * sizeof *ph, (off_t)eh.e_phoff)
                    != (ssize_t)(eh.e_phnum * sizeof *ph))
         goto out;
-    for (int i = 0; i < eh.e_phnum; i++)
+    for (int i = 0; i < eh.e_phnum && !dyn; i++)     /* the first PT_DYNAMIC, as ld.so */
         if (ph[i].p_type == PT_DYNAMIC && ph[i].p_filesz <= (1u << 20)) {
             ndyn = ph[i].p_filesz / sizeof *dyn;
             dyn = malloc(ndyn * sizeof *dyn + 1);
