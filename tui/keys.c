@@ -544,6 +544,13 @@ void tui_keys_help_line(size_t i, char *buf, size_t size)
     snprintf(buf, size, "  %-12s %s", help ? names : "", help ? help : "");
 }
 
+static void print_man_names(void *out, const char *names)
+{
+    fputs(".TP\n.B ", out);
+    for (const char *c = names; *c; c++)      /* man(7): a minus sign is \- */
+        fputs(*c == '-' ? "\\-" : (char[2]){ *c, 0 }, out);
+}
+
 void tui_keys_print_man(void *out)
 {
     char names[64];
@@ -551,9 +558,23 @@ void tui_keys_print_man(void *out)
     for (size_t i = 0; i < tui_keys_help_lines(); i++) {
         const char *help = line_of(i, names, sizeof names);
 
-        fputs(".TP\n.B ", out);
-        for (const char *c = names; *c; c++)      /* man(7): a minus sign is \- */
-            fputs(*c == '-' ? "\\-" : (char[2]){ *c, 0 }, out);
+        print_man_names(out, names);
         fprintf(out, "\n%s\n", help);
+    }
+    /* the prompts' editing keys, from their own table: a key without help
+     * joins the line before it */
+    fputs(".SS In the prompts of g and /\n"
+          "Printable characters are typed into the line; any other key is ignored.\n", out);
+    for (const struct tui_line_key *k = tui_line_keys; k->op; k++) {
+        if (!k->help)
+            continue;
+        snprintf(names, sizeof names, "%s", k->name);
+        for (const struct tui_line_key *x = k + 1; x->op && !x->help; x++) {
+            size_t len = strlen(names);
+
+            snprintf(names + len, sizeof names - len, ", %s", x->name);
+        }
+        print_man_names(out, names);
+        fprintf(out, "\n%s\n", k->help);
     }
 }
