@@ -3,7 +3,9 @@
 # mislead (issue 15):
 #   4. a FIFO or a device in the place of a trace, a .vfd file, a run
 #      directory's entry, one of an OTF trace's files, a vftr-snap script,
-#      an output file, vftr-run's PROGRAM: every tool answers at once, exit 1,
+#      an output file, vftr-run's PROGRAM, vftr-config's file (the capture
+#      library's own reading of VFTR_CONFIG is not the tools' part): every
+#      tool answers at once, exit 1,
 #      naming the file and what was expected (each run is killed after 10 s:
 #      the old tools waited in open(2) for ever);
 #   5. numbers that overflow 64 bits are usage errors, never clamped
@@ -25,6 +27,7 @@ fails=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 for p in "$B/vftr-dump" "$B/vftr-stats" "$B/vftr-snap" "$B/vftr-tui" "$B/vfd2otf" "$B/vftr-run" \
+         "$B/vftr-config" \
          "$GEN" "$MKVFD"; do
     [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
 done
@@ -88,6 +91,11 @@ mkfifo "$T/out.otf"
 expect "FIFO in the output's place: vfd2otf exit 1 naming it" 1 "out\.otf: .*FIFO" \
     "$B/vfd2otf" -q -o "$T/out" "$T/run"
 expect "FIFO as PROGRAM: vftr-run does not wait on it" 1 "cannot run .*prog" "$B/vftr-run" "$T/prog"
+mkfifo "$T/config.json"
+expect "FIFO configuration: vftr-config --check exit 1 naming it" 1 \
+    "config\.json: is a FIFO, expected a JSON configuration file" "$B/vftr-config" --check "$T/config.json"
+expect "FIFO VFTR_CONFIG: vftr-config --effective exit 1 naming it" 1 \
+    "VFTR_CONFIG=.*config\.json: is a FIFO" env VFTR_CONFIG="$T/config.json" "$B/vftr-config" --effective
 
 # ------------------------------------------------------------ 5. numbers
 big=99999999999999999999
@@ -104,6 +112,12 @@ expect "vfd2otf --streams 0: usage error" 2 "bad --streams '0': too small \(at l
     "$B/vfd2otf" -q --streams 0 -o "$T/o" "$T/run"
 expect "vftr-stats --jobs 2^64+: usage error" 2 "bad --jobs '$big': too large" \
     "$B/vftr-stats" --jobs $big "$T/t"
+printf '{ "jobs": [ { "trace": "%s", "times": ["%s"] } ] }\n' "$T/snap/t" $big >"$T/bigt.json"
+expect "vftr-snap --script, times 2^64+: refused naming the job and key" 1 \
+    "bigt\.json: job 1: bad value for \"times\"" "$B/vftr-snap" --script "$T/bigt.json"
+printf '{ "jobs": [ { "trace": "%s", "breaks": 100000001 } ] }\n' "$T/snap/t" >"$T/bigb.json"
+expect "vftr-snap --script, breaks above -n's range: refused" 1 \
+    "bigb\.json: job 1: bad value for \"breaks\"" "$B/vftr-snap" --script "$T/bigb.json"
 expect "vftr-snap --thumbnail-samples 2^32: usage error" 2 \
     "bad --thumbnail-samples '4294967296': too large \(at most 4294967295\)" \
     "$B/vftr-snap" --thumbnail-samples 4294967296 "$T/snap/t"
