@@ -18,6 +18,7 @@
 
 #include "stats.h"
 #include "util/errmsg.h"
+#include "util/json.h"
 #include "util/proclist.h"
 
 /* Where a column's value comes from: a field, or v[index]. */
@@ -380,7 +381,7 @@ static void print_table_json(FILE *out, const char *member, const struct atable 
         for (size_t i = 0; i < t->ncols; i++) {
             fprintf(out, "%s\"%s\":", i ? "," : "", t->cols[i].key);
             if (t->cols[i].kind == COL_NAME) {
-                print_json_string(out, col_text(&t->cols[i], &t->rows[k]));
+                vftr_json_string(out, col_text(&t->cols[i], &t->rows[k]));
             } else {
                 format_cell(buf, sizeof buf, &t->cols[i], &t->rows[k]);
                 fputs(buf, out);

@@ -64,10 +64,6 @@ struct names {
 const char *token_name(struct names *nm, int kind, uint32_t id);
 
 void print_csv_string(FILE *out, const char *s);
-void print_json_string(FILE *out, const char *s);
-
-/* Parses a decimal number in [lo, hi]: 0 or -EINVAL. */
-int stats_parse_count(const char *arg, long lo, long hi, long *n);
 
 /* analysis.c: checks args->sort_spec against the view's columns (0, or a
  * usage error already printed: VFTR_EXIT_USAGE). */
