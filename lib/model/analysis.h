@@ -15,10 +15,10 @@
  *     that leads to its present (a chain of nodes holding time per process
  *     and call path); where it waited, its chain continues the chain of the
  *     process it waited for, from the moment that one arrived.  The chain
- *     of the process that ends last is the critical path.  Nodes no chain
- *     needs are freed and chains are folded where they do not branch, so
- *     memory depends on the processes and call paths, not on the length of
- *     the trace;
+ *     of the process that ends last (a rank's own, not a worker thread idle
+ *     at the end) is the critical path.  Nodes no chain needs are freed and
+ *     chains are folded where they do not branch, so memory depends on the
+ *     processes and call paths, not on the length of the trace;
  *   - attributes each wait to the delays that caused it (Böhme et al.): the
  *     time the late process spent per call path since the two last
  *     synchronised, beyond what the waiting one spent on the same path

@@ -239,7 +239,10 @@ static int cmp_rows(const void *x, const void *y)
 /*
  * The path of the process that ended last (the lowest token of those that
  * ended together): its chain's time per (process, call path), and, with
- * VFTR_ANALYSIS_SEGMENTS, its pieces in time order.
+ * VFTR_ANALYSIS_SEGMENTS, its pieces in time order.  A worker thread of a
+ * rank whose own process is in the trace does not count: it lives inside
+ * its master's regions, and what it records after the last join (its end
+ * comes when the runtime shuts down) is idle time that nobody waits for.
  */
 int cp_finish(struct vftr_analysis *a)
 {
@@ -253,6 +256,8 @@ int cp_finish(struct vftr_analysis *a)
     for (size_t i = 0; i < a->nprocs; i++) {
         struct aproc *p = &a->procs[i];
 
+        if (p->master != i && a->procs[p->master].begun)
+            continue;
         if (p->cur && p->begun &&
             (!end || p->end > end->end || (p->end == end->end && p->token < end->token)))
             end = p;
