@@ -29,8 +29,9 @@
  * on is known when it ends.
  *
  * Use: vftr_analysis_run() for a trace source in one thread (analysis_run.c);
- * a parallel reader (vftr-stats-mpi) makes records elsewhere and feeds them
- * with vftr_analysis_add_stream() and vftr_analysis_feed().  A viewer gets
+ * vftr_analysis_run_par() over the ranks of a parallel job (analysis_par.c:
+ * the records are made on the workers and fed here with
+ * vftr_analysis_add_stream() and vftr_analysis_feed()).  A viewer gets
  * each wait as it is found through opts.on_wait, and the critical path's
  * pieces with VFTR_ANALYSIS_SEGMENTS.
  *
@@ -210,6 +211,29 @@ double vftr_cp_imbalance(double cp, double avg);
 struct vftr_source;
 int vftr_analysis_run(struct vftr_source *s, const struct vftr_analysis_opts *opts,
                       struct vftr_analysis **out, char *err, size_t errlen);
+
+/*
+ * The same over the ranks of a parallel job (analysis_par.c): the workers
+ * (ranks 1 .. size-1) each read a share of the processes (a rank with its
+ * threads) and make their sync records, rank 0 merges them in the
+ * canonical order and analyses them, so that its result is
+ * vftr_analysis_run's.  Every rank calls it with the same source and opts;
+ * *out is the analysis on rank 0, NULL on the others.  The transport moves
+ * byte messages between rank 0 and a worker (MPI in vftr-stats-mpi): send
+ * must not return before the receiver took the message (MPI_Ssend), recv
+ * gives the next message from `from` in order (*msg to free()).  Both
+ * return 0 or -errno.  size <= 1 is vftr_analysis_run.  An error leaves the
+ * other ranks waiting: the caller ends the job (MPI_Abort).
+ */
+struct vftr_analysis_transport {
+    int rank, size;
+    int (*send)(void *ctx, int to, int tag, const void *msg, size_t len);
+    int (*recv)(void *ctx, int from, int *tag, void **msg, size_t *len);
+    void *ctx;
+};
+int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts *opts,
+                          const struct vftr_analysis_transport *t, struct vftr_analysis **out,
+                          char *err, size_t errlen);
 
 /* The definitions of a source as the analysis needs them.  0, -ENOMEM. */
 int vftr_syncdefs_from_source(struct vftr_syncdefs *d, const struct vftr_source *s);

@@ -854,13 +854,10 @@ static uint64_t proc_end(const struct vftr_syncx *x, const struct xproc *p)
  * profile of the window), else its latest event.  The records all carry the
  * latest of those ends as their order time, so they come after everything.
  */
-int vftr_syncx_finish(struct vftr_syncx *x)
+uint64_t vftr_syncx_last(const struct vftr_syncx *x)
 {
     uint64_t last = 0;
-    int rc;
 
-    if (x->finished)
-        return -EINVAL;
     for (size_t i = 0; i < x->nprocs; i++) {
         uint64_t end = proc_end(x, &x->procs[i]);
 
@@ -869,6 +866,20 @@ int vftr_syncx_finish(struct vftr_syncx *x)
         if (x->procs[i].last > last)    /* read past the window (lookahead) */
             last = x->procs[i].last;
     }
+    return last;
+}
+
+int vftr_syncx_finish(struct vftr_syncx *x)
+{
+    return vftr_syncx_finish_at(x, vftr_syncx_last(x));
+}
+
+int vftr_syncx_finish_at(struct vftr_syncx *x, uint64_t last)
+{
+    int rc;
+
+    if (x->finished)
+        return -EINVAL;
     for (size_t i = 0; i < x->nprocs; i++) {
         struct xproc *p = &x->procs[i];
         uint64_t end = proc_end(x, p);

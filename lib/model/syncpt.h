@@ -225,6 +225,13 @@ const struct vftr_window_handler *vftr_syncx_handler(struct vftr_syncx *x);
  * Afterwards the handler returns -EINVAL. */
 int vftr_syncx_finish(struct vftr_syncx *x);
 
+/* For extractors that share a trace (a parallel analysis): the latest end
+ * of this one's processes, and the finish with the order time of the
+ * finishing records given — the latest end over all extractors, so that
+ * the union of their streams is in the order one extractor would give. */
+uint64_t vftr_syncx_last(const struct vftr_syncx *x);
+int vftr_syncx_finish_at(struct vftr_syncx *x, uint64_t last);
+
 /* Path `local` of the extractor's numbering: its parent path (0: a root)
  * and function.  0, or -ENOENT.  A vftr_syncpath_fn with x as argument. */
 int vftr_syncx_pathdef(void *x, uint32_t local, uint32_t *parent, uint32_t *function);

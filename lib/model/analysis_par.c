@@ -1,0 +1,507 @@
+/*
+ * analysis_par.c — the wait analysis spread over the ranks of a parallel
+ * job (analysis.h, vftr_analysis_run_par).  The first half of the analysis
+ * (syncpt.h: each process's events replayed into sync records) is the one
+ * that reads the trace and costs per event; it needs nothing of other
+ * processes, so the workers (ranks 1 .. size-1) each make it for a share of
+ * the processes (all threads of a rank together, rank processes dealt out
+ * round-robin), reading only those.  Rank 0 merges the workers' canonical
+ * streams by the canonical key and runs the second half (matching, the
+ * patterns, the critical path, the delays) on the merged sequence: the
+ * sequence one extractor over the whole trace gives, so the output is the
+ * serial one.
+ *
+ * Protocol (the caller's transport carries opaque byte messages; a worker's
+ * sends must block until rank 0 takes them, as MPI_Ssend does, which keeps
+ * the workers close to rank 0's merge point and bounds the memory):
+ *   DATA  worker -> 0: the call paths the worker's extractor defined since
+ *         its last message, then records (each with its segments);
+ *   DONE  worker -> 0: its events are read; the latest end of its processes;
+ *   GO    0 -> worker: the latest end over all workers, the order time of
+ *         the records that finish the processes (syncx_finish_at);
+ *   END   worker -> 0: those records (a DATA), the last message.
+ * Rank 0 takes a message from a worker when it needs that worker's next
+ * record.  A worker's finishing records come only after GO, so once a
+ * worker is DONE with nothing queued rank 0 takes in the other workers'
+ * remaining records (the trace's tail) until all are DONE, then sends GO.
+ *
+ * Records travel in the host's byte order: the ranks of one job share it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "source.h"
+#include "util/errmsg.h"
+#include "util/proclist.h"
+
+enum { TAG_DATA = 1, TAG_DONE, TAG_GO, TAG_END };
+
+#define CHUNK (1u << 20)          /* bytes of records per message */
+
+/* ------------------------------------------------------------ encoding */
+
+struct wbuf {
+    uint8_t *p;
+    size_t len, cap;
+};
+
+static int put(struct wbuf *b, const void *v, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        uint8_t *q;
+
+        while (cap < b->len + n)
+            cap *= 2;
+        if (!(q = realloc(b->p, cap)))
+            return -ENOMEM;
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, v, n);
+    b->len += n;
+    return 0;
+}
+
+#define PUT(b, v) put((b), &(v), sizeof(v))
+
+struct rbuf {
+    const uint8_t *p;
+    size_t len, pos;
+};
+
+static int get(struct rbuf *b, void *v, size_t n)
+{
+    if (b->len - b->pos < n)
+        return -EBADMSG;
+    memcpy(v, b->p + b->pos, n);
+    b->pos += n;
+    return 0;
+}
+
+#define GET(b, v) get((b), &(v), sizeof(v))
+
+static int put_rec(struct wbuf *b, const struct vftr_syncrec *r)
+{
+    uint64_t u[7] = { r->time, r->seq, r->enter, r->t2, r->bytes, r->received, r->match };
+    uint32_t w[10] = { r->process, r->function, r->path, r->top, r->peer, r->comm, r->tag,
+                       r->op, r->root, r->nseg };
+    uint16_t kind = r->kind;
+    int rc = put(b, u, sizeof u);
+
+    if (rc == 0)
+        rc = put(b, w, sizeof w);
+    if (rc == 0)
+        rc = PUT(b, kind);
+    for (uint32_t i = 0; rc == 0 && i < r->nseg; i++) {
+        rc = PUT(b, r->seg[i].path);
+        if (rc == 0)
+            rc = PUT(b, r->seg[i].ticks);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ workers */
+
+struct worker {
+    const struct vftr_analysis_transport *t;
+    struct vftr_syncx *x;
+    struct wbuf recs;
+    uint32_t nrec;
+    uint32_t paths_sent;          /* the extractor's paths 1..paths_sent went out */
+    struct wbuf msg;
+};
+
+/* Sends what is gathered, with the paths defined since the last message. */
+static int ship(struct worker *w, int tag)
+{
+    uint32_t first = w->paths_sent + 1, n = 0, parent, function;
+    int rc;
+
+    w->msg.len = 0;
+    while (vftr_syncx_pathdef(w->x, first + n, &parent, &function) == 0)
+        n++;
+    rc = PUT(&w->msg, first);
+    if (rc == 0)
+        rc = PUT(&w->msg, n);
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        vftr_syncx_pathdef(w->x, first + i, &parent, &function);
+        rc = PUT(&w->msg, parent);
+        if (rc == 0)
+            rc = PUT(&w->msg, function);
+    }
+    if (rc == 0)
+        rc = PUT(&w->msg, w->nrec);
+    if (rc == 0 && w->recs.len)
+        rc = put(&w->msg, w->recs.p, w->recs.len);
+    if (rc == 0)
+        rc = w->t->send(w->t->ctx, 0, tag, w->msg.p, w->msg.len);
+    w->paths_sent += n;
+    w->recs.len = 0;
+    w->nrec = 0;
+    return rc;
+}
+
+static int worker_emit(void *arg, const struct vftr_syncrec *r)
+{
+    struct worker *w = arg;
+    int rc = put_rec(&w->recs, r);
+
+    if (rc == 0)
+        w->nrec++;
+    if (rc == 0 && w->recs.len >= CHUNK)
+        rc = ship(w, TAG_DATA);
+    return rc;
+}
+
+/* The processes of worker k (1..nw): the rank processes in token order
+ * dealt out round-robin, each with its threads. */
+static int share(const struct vftr_source *s, int k, int nw, struct vftr_proclist *pl,
+                 size_t *count)
+{
+    size_t n, nrank = 0;
+    const struct vftr_source_proc *p = vftr_source_procs(s, &n);
+    uint32_t *ranks = malloc((n ? n : 1) * sizeof *ranks);
+    int rc = 0;
+
+    *count = 0;
+    if (!ranks)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t rp = vftr_source_rank_process((void *)s, p[i].token);
+
+        if (rp == p[i].token)
+            ranks[nrank++] = rp;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        uint32_t rp = vftr_source_rank_process((void *)s, p[i].token);
+        size_t j = 0;
+
+        while (j < nrank && ranks[j] != rp)
+            j++;
+        /* a process whose rank process is not defined goes by its own index */
+        if ((j < nrank ? j : nrank + i) % (size_t)nw == (size_t)(k - 1)) {
+            rc = vftr_proclist_add(pl, p[i].token, p[i].token);
+            (*count)++;
+        }
+    }
+    free(ranks);
+    return rc;
+}
+
+static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *opts,
+                      const struct vftr_analysis_transport *t, char *err, size_t errlen)
+{
+    struct vftr_syncdefs defs = VFTR_SYNCDEFS_INIT;
+    struct vftr_syncsort *sort = NULL;
+    struct worker w = { .t = t };
+    struct vftr_proclist pl;
+    struct vftr_window_stats st = { 0 };
+    uint64_t b = opts->b > opts->a ? opts->b : UINT64_MAX, last, go = 0;
+    int lookahead = b != UINT64_MAX &&
+                    !(opts->what & (VFTR_ANALYSIS_CRITPATH | VFTR_ANALYSIS_SEGMENTS));
+    size_t mine = 0, len = 0;
+    void *reply = NULL;
+    int rc, tag = 0;
+
+    vftr_proclist_init(&pl);
+    if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 ||
+        (rc = share(s, t->rank, t->size - 1, &pl, &mine)) < 0 ||
+        !(sort = vftr_syncsort_new(worker_emit, &w))) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+    struct vftr_syncx_opts xo = {
+        opts->a, b, (opts->what & (VFTR_ANALYSIS_CRITPATH | VFTR_ANALYSIS_DELAYS |
+                                   VFTR_ANALYSIS_SEGMENTS)) != 0,
+        lookahead, (uint16_t)t->rank, vftr_syncsort_push, sort,
+    };
+    if (!(w.x = vftr_syncx_new(&defs, &xo))) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+    if (mine) {
+        rc = vftr_source_read(s, 0, lookahead ? UINT64_MAX : b, &pl, VFTR_SOURCE_EVENTS_ONLY,
+                              vftr_syncx_handler(w.x), &st, err, errlen);
+        if (rc == VFTR_SYNCX_DONE)
+            rc = 0;
+        if (rc > 0)
+            rc = -EIO;
+        if (rc < 0)
+            goto fail;
+    }
+    /* what the sorter holds has the latest time read: it may sort among the
+     * finishing records, so it stays until they come */
+    last = vftr_syncx_last(w.x);
+    if ((rc = ship(&w, TAG_DATA)) < 0 ||
+        (rc = t->send(t->ctx, 0, TAG_DONE, &last, sizeof last)) < 0 ||
+        (rc = t->recv(t->ctx, 0, &tag, &reply, &len)) < 0)
+        goto fail;
+    if (tag != TAG_GO || len != sizeof go) {
+        rc = -EPROTO;
+        goto fail;
+    }
+    memcpy(&go, reply, sizeof go);
+    if ((rc = vftr_syncx_finish_at(w.x, go)) < 0 || (rc = vftr_syncsort_flush(sort)) < 0 ||
+        (rc = ship(&w, TAG_END)) < 0)
+        goto fail;
+    goto out;
+fail:
+    if (err && errlen && !err[0])
+        vftr_errmsg(err, errlen, rc, "rank %d: %s", t->rank,
+                    rc == -ENOMEM ? "out of memory" : strerror(-rc));
+out:
+    free(reply);
+    free(w.recs.p);
+    free(w.msg.p);
+    vftr_syncx_free(w.x);
+    vftr_syncsort_free(sort);
+    vftr_syncdefs_release(&defs);
+    vftr_proclist_release(&pl);
+    return rc;
+}
+
+/* ------------------------------------------------------------ rank 0 */
+
+enum { S_ACTIVE, S_DONE, S_GO, S_ENDED };
+
+struct rstream {
+    uint32_t *ppar, *pfun;        /* the worker's paths: local id - 1 */
+    size_t npaths, cappar, capfun;
+    struct vftr_syncrec *q;       /* records queued, from qhead */
+    size_t *segoff;               /* their segments' offsets in segs */
+    size_t qn, qhead, qcap;
+    struct vftr_syncseg *segs;
+    size_t nsegs, capsegs;
+    int state;
+    uint64_t last;
+};
+
+static int stream_pathdef(void *arg, uint32_t local, uint32_t *parent, uint32_t *function)
+{
+    const struct rstream *s = arg;
+
+    if (local == 0 || local > s->npaths)
+        return -ENOENT;
+    *parent = s->ppar[local - 1];
+    *function = s->pfun[local - 1];
+    return 0;
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    size_t c = *cap ? *cap : 64;
+    void *n;
+
+    if (need <= *cap)
+        return 0;
+    while (c < need)
+        c *= 2;
+    if (!(n = realloc(*v, c * size)))
+        return -ENOMEM;
+    *v = n;
+    *cap = c;
+    return 0;
+}
+
+/* Appends a DATA/END message's paths and records to stream s. */
+static int decode(struct rstream *s, const void *msg, size_t len)
+{
+    struct rbuf b = { msg, len, 0 };
+    uint32_t first, n, nrec;
+    int rc;
+
+    if (s->qhead == s->qn)              /* all taken: start over */
+        s->qhead = s->qn = s->nsegs = 0;
+    if ((rc = GET(&b, first)) < 0 || (rc = GET(&b, n)) < 0)
+        return rc;
+    if (first != s->npaths + 1)
+        return -EBADMSG;
+    if ((rc = grow((void **)&s->ppar, &s->cappar, s->npaths + n, sizeof *s->ppar)) < 0 ||
+        (rc = grow((void **)&s->pfun, &s->capfun, s->npaths + n, sizeof *s->pfun)) < 0)
+        return rc;
+    for (uint32_t i = 0; i < n; i++) {
+        if ((rc = GET(&b, s->ppar[s->npaths])) < 0 || (rc = GET(&b, s->pfun[s->npaths])) < 0)
+            return rc;
+        s->npaths++;
+    }
+    if ((rc = GET(&b, nrec)) < 0)
+        return rc;
+    for (uint32_t i = 0; i < nrec; i++) {
+        uint64_t u[7];
+        uint32_t w[10];
+        uint16_t kind;
+        struct vftr_syncrec *r;
+
+        if ((rc = get(&b, u, sizeof u)) < 0 || (rc = get(&b, w, sizeof w)) < 0 ||
+            (rc = GET(&b, kind)) < 0)
+            return rc;
+        if (w[9] > (b.len - b.pos) / 12)
+            return -EBADMSG;
+        {
+            size_t cap = s->qcap;
+
+            if ((rc = grow((void **)&s->q, &s->qcap, s->qn + 1, sizeof *s->q)) < 0)
+                return rc;
+            if (s->qcap != cap) {
+                size_t *o = realloc(s->segoff, s->qcap * sizeof *o);
+
+                if (!o)
+                    return -ENOMEM;
+                s->segoff = o;
+            }
+        }
+        if ((rc = grow((void **)&s->segs, &s->capsegs, s->nsegs + w[9], sizeof *s->segs)) < 0)
+            return rc;
+        r = &s->q[s->qn];
+        *r = (struct vftr_syncrec){
+            .time = u[0], .seq = u[1], .enter = u[2], .t2 = u[3], .bytes = u[4],
+            .received = u[5], .match = u[6], .process = w[0], .function = w[1], .path = w[2],
+            .top = w[3], .peer = w[4], .comm = w[5], .tag = w[6], .op = w[7], .root = w[8],
+            .nseg = w[9], .kind = kind,
+        };
+        s->segoff[s->qn] = s->nsegs;
+        for (uint32_t j = 0; j < w[9]; j++) {
+            GET(&b, s->segs[s->nsegs].path);
+            GET(&b, s->segs[s->nsegs].ticks);
+            s->nsegs++;
+        }
+        s->qn++;
+    }
+    return b.pos == b.len ? 0 : -EBADMSG;
+}
+
+/* Takes worker k's next message into s. */
+static int take(const struct vftr_analysis_transport *t, int k, struct rstream *s)
+{
+    void *msg = NULL;
+    size_t len = 0;
+    int tag = 0, rc = t->recv(t->ctx, k, &tag, &msg, &len);
+
+    if (rc < 0)
+        return rc;
+    switch (tag) {
+    case TAG_DATA:
+    case TAG_END:
+        if (s->state != (tag == TAG_DATA ? S_ACTIVE : S_GO))
+            rc = -EPROTO;
+        else if ((rc = decode(s, msg, len)) == 0 && tag == TAG_END)
+            s->state = S_ENDED;
+        break;
+    case TAG_DONE:
+        if (s->state != S_ACTIVE || len != sizeof s->last)
+            rc = -EPROTO;
+        else {
+            memcpy(&s->last, msg, sizeof s->last);
+            s->state = S_DONE;
+        }
+        break;
+    default:
+        rc = -EPROTO;
+    }
+    free(msg);
+    return rc;
+}
+
+static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transport *t)
+{
+    int nw = t->size - 1, rc = 0;
+    struct rstream *s = calloc((size_t)nw, sizeof *s);
+
+    if (!s)
+        return -ENOMEM;
+    for (int k = 0; k < nw && rc == 0; k++)
+        rc = vftr_analysis_add_stream(a, (uint16_t)(k + 1), stream_pathdef, &s[k]);
+    while (rc == 0) {
+        int best = -1, stuck = 0;
+
+        /* every worker with nothing queued gives its next message */
+        for (int k = 0; k < nw && rc == 0; k++)
+            while (rc == 0 && s[k].qhead == s[k].qn && s[k].state == S_ACTIVE)
+                rc = take(t, k + 1, &s[k]);
+        for (int k = 0; k < nw; k++)
+            if (s[k].qhead == s[k].qn && s[k].state == S_DONE)
+                stuck = 1;
+        if (rc == 0 && stuck) {
+            /* its next records wait for the latest end: take in every
+             * worker's rest, then say it */
+            uint64_t last = 0;
+
+            for (int k = 0; k < nw && rc == 0; k++)
+                while (rc == 0 && s[k].state == S_ACTIVE)
+                    rc = take(t, k + 1, &s[k]);
+            for (int k = 0; k < nw; k++)
+                if (s[k].last > last)
+                    last = s[k].last;
+            for (int k = 0; k < nw && rc == 0; k++) {
+                rc = t->send(t->ctx, k + 1, TAG_GO, &last, sizeof last);
+                s[k].state = S_GO;
+            }
+            for (int k = 0; k < nw && rc == 0; k++)
+                while (rc == 0 && s[k].state == S_GO)
+                    rc = take(t, k + 1, &s[k]);
+            continue;
+        }
+        if (rc < 0)
+            break;
+        for (int k = 0; k < nw; k++)
+            if (s[k].qhead < s[k].qn &&
+                (best < 0 || vftr_syncrec_cmp(&s[k].q[s[k].qhead], &s[best].q[s[best].qhead]) < 0))
+                best = k;
+        if (best < 0)
+            break;                      /* every worker ended, all taken */
+        {
+            struct rstream *b = &s[best];
+            struct vftr_syncrec r = b->q[b->qhead];
+
+            r.stream = (uint16_t)(best + 1);
+            r.seg = b->segs + b->segoff[b->qhead];
+            b->qhead++;
+            rc = vftr_analysis_feed(a, &r);
+        }
+    }
+    if (rc == 0)
+        rc = vftr_analysis_finish(a);
+    for (int k = 0; k < nw; k++) {
+        free(s[k].ppar);
+        free(s[k].pfun);
+        free(s[k].q);
+        free(s[k].segoff);
+        free(s[k].segs);
+    }
+    free(s);
+    return rc;
+}
+
+int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts *opts,
+                          const struct vftr_analysis_transport *t, struct vftr_analysis **out,
+                          char *err, size_t errlen)
+{
+    struct vftr_syncdefs defs = VFTR_SYNCDEFS_INIT;
+    struct vftr_analysis *a = NULL;
+    int rc;
+
+    *out = NULL;
+    if (!t || t->size <= 1)
+        return vftr_analysis_run(s, opts, out, err, errlen);
+    if (t->rank != 0)
+        return run_worker(s, opts, t, err, errlen);
+    if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 || !(a = vftr_analysis_new(&defs, opts))) {
+        vftr_syncdefs_release(&defs);
+        vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        return -ENOMEM;
+    }
+    vftr_syncdefs_release(&defs);
+    if ((rc = run_root(a, t)) < 0) {
+        vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
+                    : rc == -EINVAL ? "records out of order"
+                    : rc == -EBADMSG || rc == -EPROTO ? "bad message from a worker rank"
+                    : strerror(-rc));
+        vftr_analysis_free(a);
+        return rc;
+    }
+    *out = a;
+    return 0;
+}
