@@ -158,6 +158,15 @@ struct vftr_collate_in;
 VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, int nranks,
                                         const double *run_times);
 
+/* The trace file this process is writing ("" when it writes none). */
+VFTR_EXT_API const char *vftr_ext_trace_file(void);
+
+/* Appends the "largest waits" section to <outdir>/<base>_all.log
+ * (waitlog.c): the wait analysis of the n ranks' trace files as they are.
+ * Nothing when a rank has no trace.  0 or -errno (-EAGAIN when capture is
+ * off); a trace it cannot read is said in the section. */
+VFTR_EXT_API int vftr_ext_append_waits(const char *const *traces, size_t n);
+
 /* Internal (not exported): vftr_ext_event() into the buffer of thread t,
  * which the caller holds (its own guard taken, or the world stopped: the
  * finalizer closing the OpenMP regions of other threads). */

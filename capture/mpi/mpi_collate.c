@@ -6,6 +6,7 @@
  *     "R  run-seconds"
  *     "P  path  calls  excl  incl  overhead"
  *     "M  path  sends  recvs  sent-bytes  recv-bytes"
+ *     "T  trace-file"   (the .tmpvfd it writes, for the largest waits)
  * rank 0 gathers them (PMPI_Gather of the lengths, PMPI_Gatherv of the
  * text), turns them back into rows and hands them to capture, which merges
  * and prints them like its own logs (vftr_ext_write_all_log).  Text keeps
@@ -123,7 +124,11 @@ static VFTR_MPI_NI void own_lines(struct text *t)
     long n = vftr_ext_profile(&rows), nmpi = vftr_mpi_path_stats(NULL, 0);
     size_t *by_id = NULL, *stack = NULL, nr = n > 0 ? (size_t)n : 0;
 
+    const char *trace = vftr_ext_trace_file();
+
     text_add(t, "R\t%.17g\n", vftr_ext_run_time());
+    if (trace[0] && !strpbrk(trace, "\t\n"))
+        text_add(t, "T\t%s\n", trace);
     if (nmpi > 0 && (mpi = calloc((size_t)nmpi, sizeof *mpi)) != NULL)
         nmpi = vftr_mpi_path_stats(mpi, (size_t)nmpi);
     else
@@ -165,7 +170,8 @@ out:
 /* Splits the gathered text in place into rows for the collation; the run
  * times go to run_times[rank].  Returns the number of rows. */
 static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, int size,
-                                struct vftr_collate_in **out, double *run_times)
+                                struct vftr_collate_in **out, double *run_times,
+                                const char **traces)
 {
     size_t n = 0, cap = 0;
     struct vftr_collate_in *v = NULL;
@@ -192,6 +198,10 @@ static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, i
             p = nl + 1;
             if (fld[0][0] == 'R' && k >= 2) {
                 run_times[r] = strtod(fld[1], NULL);
+                continue;
+            }
+            if (fld[0][0] == 'T' && k >= 2) {
+                traces[r] = fld[1];
                 continue;
             }
             if (n == cap) {
@@ -233,8 +243,12 @@ VFTR_MPI_NI void vftr_mpi_collate(MPI_Comm comm, int rank, int size)
     char *all = NULL;
     size_t total = 0;
 
-    if (vftr_mpi_is_active())
+    if (vftr_mpi_is_active()) {
+        /* this thread's events so far into the trace file: rank 0 reads
+         * them for the waits of _all.log once it has every rank's lines */
+        (void)vftr_ext_flush();
         own_lines(&t);
+    }
     len = t.failed || t.len > INT_MAX ? 0 : (int)t.len;
     if (rank == 0) {
         lens = calloc((size_t)size, sizeof *lens);
@@ -264,12 +278,21 @@ VFTR_MPI_NI void vftr_mpi_collate(MPI_Comm comm, int rank, int size)
     if (rank == 0 && all && vftr_mpi_is_active()) {
         struct vftr_collate_in *v = NULL;
         double *run_times = calloc((size_t)size, sizeof *run_times);
-        size_t n = run_times ? parse(all, lens, displs, size, &v, run_times) : 0;
-        int rc = run_times ? vftr_ext_write_all_log(v, n, size, run_times) : -ENOMEM;
+        const char **traces = calloc((size_t)size, sizeof *traces);
+        size_t n = run_times && traces ? parse(all, lens, displs, size, &v, run_times, traces)
+                                       : 0;
+        int rc = run_times && traces ? vftr_ext_write_all_log(v, n, size, run_times) : -ENOMEM;
+        int all_traced = rc == 0;
 
+        for (int r = 0; all_traced && r < size; r++)
+            all_traced = traces[r] != NULL;
+        /* the largest waits, when every rank's trace is there to read */
+        if (all_traced)
+            rc = vftr_ext_append_waits(traces, (size_t)size);
         if (rc < 0 && rc != -EAGAIN)
             fprintf(stderr, "vftr: rank 0: cannot write %s/%s_all.log: %s\n", vftr_ext_outdir(),
                     vftr_ext_basename(), strerror(-rc));
+        free(traces);
         free(v);
         free(run_times);
     }

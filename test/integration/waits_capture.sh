@@ -16,7 +16,8 @@
 # the injected sleep (the ranks leave the barrier before a scenario up to
 # some milliseconds apart, so not all of it shows).  The delay analysis must
 # put most of each MPI wait (80 %) on the sleeping call path of the late
-# process, and the critical path must cover the run once.
+# process, and the critical path must cover the run once.  _all.log's
+# largest waits must be those vftr-stats finds in the run.
 . "$(dirname "$0")/../capture/common.sh"
 
 PROG=$cap_build/test/omp/omp_waits
@@ -117,6 +118,34 @@ wait_nxn 2 allreduce
 late_broadcast 3 bcast
 early_reduce 2|3 reduce
 EOF
+
+# _all.log's "largest waits": rank 0's analysis of the traces as they were
+# at MPI_Finalize, so every scenario's wait (all before MPI_Finalize) is
+# the one vftr-stats finds in the finished run, summed over the processes
+all="$d/omp_waits_all.log"
+if grep -q "^Largest waits" "$all"; then
+    pass "_all.log has the largest waits"
+else
+    fail "_all.log has no largest waits"; tail -5 "$all" | show
+fi
+for scen in "late_sender MPI_Recv<late_sender<main" "late_receiver MPI_Ssend<late_receiver<main" \
+            "wait_barrier MPI_Barrier<barrier<main" "wait_nxn MPI_Allreduce<allreduce<main" \
+            "late_broadcast MPI_Bcast<bcast<main" "early_reduce MPI_Reduce<reduce<main"; do
+    set -- $scen
+    want=$(awk -F, -v p="$1" -v c="$2" '$1 == p && $7 == c { s += $2 } END { printf "%.6f", s }' \
+        "$d/waits.csv")
+    got=$(sed -n '/^Largest waits/,$p' "$all" | awk -v p="$1" -v c="$2" '$1 == p && $7 == c { print $2 }')
+    if [ -n "$got" ] && awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d < 2e-6 && d > -2e-6 && w > 0) }'; then
+        pass "_all.log: $1 in $2: $got s, as vftr-stats --waits on the run"
+    else
+        fail "_all.log: $1 in $2: '$got' s, vftr-stats --waits says $want s"
+    fi
+done
+if sed -n '/^Largest waits/,$p' "$all" | grep -q "omp_"; then
+    fail "_all.log's largest waits list OpenMP patterns (cut short at MPI_Finalize)"
+else
+    pass "_all.log's largest waits are MPI's only"
+fi
 
 # the critical path: the sleeps follow one another, every one of them (47
 # units) is on it
