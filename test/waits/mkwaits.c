@@ -202,7 +202,8 @@ static struct vftr_vfd_writer *open_rank(const char *dir, const char *base, int 
         c[i] = (struct vftr_vfd_callpath){ i + 1, i ? F_MAIN : 0, i + 1, 0 };
     if (nextra > 64)
         die("too many call paths");
-    memcpy(c + F_COUNT - 1, extra, nextra * sizeof *extra);
+    if (nextra)     /* (extra may be NULL then) */
+        memcpy(c + F_COUNT - 1, extra, nextra * sizeof *extra);
     put(w, vftr_vfd_encode_callpaths(c, F_COUNT - 1 + nextra, chunk, sizeof chunk));
     for (int i = 0; i < size; i++)
         ranks[i] = i;
