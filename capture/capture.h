@@ -342,6 +342,7 @@ struct vftr_settings {
     double sample_interval;       /* seconds; 0 records every event */
     size_t buffer_bytes;          /* per-thread event buffer (bytes; at least 4 KiB) */
     uint64_t max_bytes;           /* trace size cap, 0 = none */
+    uint64_t keep_free;           /* free-space reserve of the trace's file system, 0 = none */
     bool prelude;                 /* record calls before main */
     /* filter decision for a new function: returns VFTR_FN_* flags */
     uint32_t (*classify)(void *arg, const char *name);
@@ -378,6 +379,7 @@ struct vftr_process {
     uint64_t final_bytes;         /* size of the trace at close */
     uint64_t fsize_limit;         /* RLIMIT_FSIZE at open (UINT64_MAX: none) */
     _Atomic int cap_hit;
+    _Atomic int reserve_hit;      /* the free-space reserve stopped the trace */
     int write_errno;
     uint8_t *emergency;           /* signal-path encoding buffer */
     size_t emergency_cap;
@@ -772,6 +774,12 @@ uint64_t vftr_trace_bytes(void) VFTR_NI;
 
 /* Turns tracing off after an error or the cap (prints once). */
 void vftr_trace_stop(int err) VFTR_NI;
+
+/* Whether a chunk of len bytes may be written without taking the free
+ * space of the trace's file system below the reserve (settings.keep_free):
+ * 0, or -1 after tracing was stopped for it (one message).  One fstatfs;
+ * async-signal-safe. */
+int vftr_trace_room(size_t len) VFTR_NI;
 
 /* -------------------------------------------------------- signals.c */
 

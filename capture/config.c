@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -425,18 +426,61 @@ int vftr_config_init(struct vftr_config *cfg)
 
 /* --------------------------------------------------------------- JSON file */
 
-/* Reads the whole file into a NUL-terminated buffer.  NULL + errno; EFBIG
- * when larger than MAX_FILE_SIZE, EILSEQ when it holds a NUL byte.  The
- * buffer grows as needed: the size on disk may be unknown (a pipe) or wrong. */
-static char *read_file(const char *path, size_t *size)
+/* What a file of type mode is, for a message ("a FIFO"). */
+static const char *file_kind(mode_t mode)
 {
-    FILE *f = fopen(path, "rb");
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "a special file";
+}
+
+/* Reads the whole file into a NUL-terminated buffer.  NULL + errno; EFBIG
+ * when larger than MAX_FILE_SIZE, EILSEQ when it holds a NUL byte; when
+ * the file is no regular file, EINVAL and *kind says what it is (else *kind
+ * is left alone).
+ *
+ * Only a regular file is read.  A FIFO without a writer blocks open() for
+ * ever, a terminal or a pipe blocks read(): a configuration must never stop
+ * the program, so the file is opened with O_NONBLOCK (which opens a FIFO
+ * at once) and refused when fstat says it is anything but a regular file.
+ * A socket cannot be opened at all (ENXIO); stat tells what it is. */
+static char *read_file(const char *path, size_t *size, const char **kind)
+{
+    struct stat st;
     size_t cap = 4096, n = 0;
     char *buf = NULL;
-    int e = 0;
+    int e = 0, fd;
 
-    if (!f)
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        e = errno;
+        if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            *kind = file_kind(st.st_mode);
+            e = EINVAL;
+        }
+        errno = e;
         return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *kind = file_kind(st.st_mode);
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
     for (;;) {
         if (n + 1 >= cap || !buf) {
             char *nb;
@@ -448,19 +492,22 @@ static char *read_file(const char *path, size_t *size)
             }
             buf = nb;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            e = errno;
+            break;
+        }
+        n += (size_t)got;
         if (n > MAX_FILE_SIZE) {
             e = EFBIG;
             break;
         }
-        if (got == 0) {
-            if (ferror(f))
-                e = EIO;
+        if (got == 0)
             break;
-        }
     }
-    fclose(f);
+    close(fd);
     if (!e && memchr(buf, '\0', n))
         e = EILSEQ;
     if (e) {
@@ -829,12 +876,13 @@ static void walk(struct loader *L, const cJSON *obj, const char *prefix)
 static int load_file(struct loader *L, const char *path)
 {
     const char *end = NULL;
+    const char *kind = NULL;
     size_t size = 0;
     char *text;
     cJSON *root;
     int rc = 0;
 
-    text = read_file(path, &size);
+    text = read_file(path, &size, &kind);
     if (!text) {
         int e = errno;
         if (e == ENOMEM)
@@ -842,6 +890,9 @@ static int load_file(struct loader *L, const char *path)
         if (e == EFBIG)
             say(L, VFTR_CONFIG_ERROR, "%s: larger than %u bytes, not a configuration file; "
                 "capture switched off", path, MAX_FILE_SIZE);
+        else if (kind != NULL)
+            say(L, VFTR_CONFIG_ERROR, "%s: %s, not a regular file; capture switched off", path,
+                kind);
         else if (e == EILSEQ)
             say(L, VFTR_CONFIG_ERROR, "%s: holds a NUL byte, not a JSON file; capture switched "
                 "off", path);

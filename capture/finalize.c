@@ -204,6 +204,9 @@ VFTR_NI void vftr_finalize(void)
     run.no_hooks = no_hooks;
     if (run.trace_capped)
         run.trace_message = "the trace reached its size cap (trace.max_size)";
+    else if (atomic_load(&vftr_proc.reserve_hit))
+        run.trace_message = "its file system reached the free space the trace leaves to the "
+                            "program (trace.keep_free); the profile went on";
     else if (vftr_proc.write_errno)
         run.trace_message = strerror(vftr_proc.write_errno);
     else if (!vftr_proc.cfg.sampling_active)

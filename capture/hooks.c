@@ -459,6 +459,7 @@ static VFTR_NI void init(void)
         s.buffer_bytes = want < most ? want : most;
     }
     s.max_bytes = cfg->trace_max_size;
+    s.keep_free = cfg->trace_keep_free;
     s.prelude = cfg->include_cxx_prelude;
     s.classify = classify;
     s.classify_arg = cfg;

@@ -154,7 +154,48 @@ VFTR_NI void vftr_trace_stop(int err)
     vftr_msg_raw(msg);
 }
 
-/* Puts one chunk unless the cap or an error stops tracing.  0 or -1. */
+/*
+ * The free-space reserve (trace.keep_free).  The trace often lives on the
+ * file system the program writes its own results to; a trace that filled
+ * it would leave the program's files empty, the very harm capture must
+ * never do.  So before each chunk the space the file system has left for
+ * unprivileged writers is read (one fstatfs per chunk, i.e. per 256 KiB
+ * of events: nothing next to the write itself), and a chunk that would
+ * leave less than the reserve free is not written: tracing stops there,
+ * with one message, keeping everything written before, and the profile
+ * goes on.  The reserve is checked, not held: other writers may take the
+ * space meanwhile, and then a write fails as on any full disk (the writer
+ * gives back what the cut chunk took).  A file system that cannot say
+ * (fstatfs fails) has no reserve.
+ */
+VFTR_NI int vftr_trace_room(size_t len)
+{
+    struct vftr_vfd_writer *w = atomic_load(&vftr_proc.writer);
+    uint64_t avail, keep = vftr_proc.set.keep_free;
+    char msg[1700] = "";
+
+    if (keep == 0 || w == NULL || vftr_vfd_writer_space(w, &avail) < 0)
+        return 0;
+    if (avail >= keep && avail - keep >= len)
+        return 0;
+    if (atomic_exchange(&vftr_proc.trace_off, 1))
+        return -1;
+    atomic_store(&vftr_proc.reserve_hit, 1);
+    append(msg, sizeof msg, "rank ");
+    append_u64(msg, sizeof msg, (uint64_t)(vftr_proc.rank < 0 ? 0 : vftr_proc.rank));
+    append(msg, sizeof msg, ": trace ");
+    append(msg, sizeof msg, vftr_proc.tmp_path);
+    append(msg, sizeof msg, ": its file system is nearly full (");
+    append_u64(msg, sizeof msg, avail);
+    append(msg, sizeof msg, " bytes free, the trace leaves trace.keep_free = ");
+    append_u64(msg, sizeof msg, keep);
+    append(msg, sizeof msg, " to the program): tracing stops, the profile goes on");
+    vftr_msg_raw(msg);
+    return -1;
+}
+
+/* Puts one chunk unless the cap, the free-space reserve or an error stops
+ * tracing.  0 or -1. */
 static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
 {
     int rc;
@@ -174,6 +215,8 @@ static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
         vftr_trace_stop(-EFBIG);
         return -1;
     }
+    if (vftr_trace_room(len) < 0)
+        return -1;
     rc = vftr_vfd_writer_put(vftr_proc.writer, chunk, len);
     if (rc < 0) {
         vftr_trace_stop(rc);

@@ -140,10 +140,11 @@ static const char intro3[] =
     "An unknown key or section gets a warning that names the closest valid one; a section of a "
     "Vftrace feature vftr does not have (listed below) gets a warning that it is not supported "
     "by vftr instead, and is ignored. A value that is invalid gets a message and the key keeps its previous value (the default, or the "
-    "file's value when an environment variable is invalid). When the file cannot be read or "
-    "is not valid JSON, or the output directory is missing or not writable, capture switches "
-    "off and the program runs unmeasured. Nothing in the configuration ever stops the "
-    "program.";
+    "file's value when an environment variable is invalid). When the file cannot be read, "
+    "is no regular file (a FIFO, a device or a directory is refused at once, never waited "
+    "for) or is not valid JSON, or the output directory is missing or not writable, capture "
+    "switches off and the program runs unmeasured. Nothing in the configuration ever stops "
+    "the program.";
 
 /* "`cuda` (CUDA profiling (CUPTI)), ..." of the Vftrace sections vftr lacks;
  * `code` marks are dropped by the man page. */

@@ -243,9 +243,17 @@ struct vftr_vfd_writer *vftr_vfd_writer_open(const char *path, const struct vftr
  * add, then written with pwrite (short writes and EINTR are retried).
  * Returns 0 or -errno (-ENOSPC, -EFBIG, -EIO, -EINVAL for a buffer that is
  * not an encoded chunk).  After a failure the file holds every chunk put
- * before it; the failed one may be left cut short (a reader sees it as the
- * truncated end of the data). */
+ * before it, and what the failed one got onto the disk is given back: the
+ * file is cut at its start when it was the last chunk reserved (the next
+ * put takes its place), else its bytes become a hole (a reader skips it to
+ * the next chunk header).  A file system that refuses both may keep the
+ * failed chunk cut short (a reader sees it as the truncated end). */
 int vftr_vfd_writer_put(struct vftr_vfd_writer *w, const uint8_t *chunk, size_t len);
+
+/* Bytes an unprivileged writer may still put on the file system that holds
+ * the file (fstatfs: available blocks times the fragment size) into
+ * *avail.  0 or -errno.  Async-signal-safe. */
+int vftr_vfd_writer_space(const struct vftr_vfd_writer *w, uint64_t *avail);
 
 /* Replaces the header fields the writer will write at close or abandon
  * (events, chunks, bytes and the flags are still the writer's own).  Call it

@@ -27,8 +27,8 @@
 #define MAX_MSGS 64
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
- * 1 stacklist, 4 sampling, 7 mpi, 1 trace, 2 filter. */
-#define NKEYS 41
+ * 1 stacklist, 4 sampling, 7 mpi, 2 trace, 2 filter, 5 control. */
+#define NKEYS 42
 
 static char *const no_env[] = { NULL };
 
@@ -160,6 +160,7 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert(!c->mpi_sort_table_ascending);
 
     ck_assert_uint_eq(c->trace_max_size, 1073741824u);
+    ck_assert_uint_eq(c->trace_keep_free, 256u << 20);
     ck_assert_ptr_null(c->filter_include);
     ck_assert_ptr_null(c->filter_exclude);
 
@@ -321,6 +322,7 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert(c.mpi_sort_table_ascending);
 
     ck_assert_uint_eq(c.trace_max_size, 512u << 20);
+    ck_assert_uint_eq(c.trace_keep_free, 64u << 20);
     ck_assert_str_eq(vftr_regex_pattern(c.filter_include), "^solve");
     ck_assert_str_eq(vftr_regex_pattern(c.filter_exclude), "_helper$");
 
