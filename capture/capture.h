@@ -652,6 +652,12 @@ uint64_t vftr_phase_open_time(const struct vftr_thread *t, uint64_t te, uint64_t
 int vftr_phase_hold(uint64_t *prev, bool any) VFTR_NI;
 void vftr_phase_unhold(uint64_t prev) VFTR_NI;
 
+/* Lends thread t's state to a holder of the world (guard FREE -> LENT):
+ * false when t is inside a hook or finished.  Its hooks wait until
+ * vftr_thread_give_back. */
+bool vftr_thread_borrow(struct vftr_thread *t) VFTR_NI;
+void vftr_thread_give_back(struct vftr_thread *t) VFTR_NI;
+
 /* Calls fn for each open frame of t, outermost first, without allocating
  * (a stack of any depth; async-signal-safe). */
 void vftr_frames_down(struct vftr_thread *t, void (*fn)(struct vftr_node *n, void *arg),
@@ -770,7 +776,17 @@ void vftr_trace_abandon(int sig, bool fatal) VFTR_NI;
 
 /* Path of the open trace file ("" when none). */
 const char *vftr_trace_path(void) VFTR_NI;
+/* Bytes of the trace file: so far while it is open, at its close after. */
 uint64_t vftr_trace_bytes(void) VFTR_NI;
+
+/* exec (exec.c): the file as it stands becomes the run's trace: the header
+ * is rewritten final (complete, tps ticks per second, the end now) and the
+ * file gets its final name, which path_out receives; the writer stays
+ * open (its descriptor closes by itself at the exec).  0 or -errno. */
+int vftr_trace_checkpoint(char *path_out, size_t len, double tps) VFTR_NI;
+/* The exec failed: the header says again that the file is being written
+ * (it keeps its final name). */
+void vftr_trace_reopen(void) VFTR_NI;
 
 /* Turns tracing off after an error or the cap (prints once). */
 void vftr_trace_stop(int err) VFTR_NI;
@@ -802,6 +818,33 @@ void vftr_membarrier_setup(void) VFTR_NI;
 
 /* atexit handler: runs once per process (any thread). */
 void vftr_finalize(void) VFTR_NI;
+
+/* Writes the profile log <dir>/<base>_<rank>.log from prof (a snapshot,
+ * ticks per second tps), the run ending at end_ticks / end_ns (wall
+ * clock), with trace file vfd (NULL: none) and why the trace stopped (NULL:
+ * from the run's state); log (len bytes) receives the path written ("" when
+ * none).  prof stays the caller's.  0 or -errno (a message was printed). */
+int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_ticks, uint64_t end_ns,
+                   const char *vfd, const char *why, char *log, size_t len) VFTR_NI;
+
+/* ------------------------------------------------------------ exec.c */
+
+/*
+ * The program image is about to be replaced by exec (capture/preload/
+ * exec.c interposes the exec family): what exec names (for the log).
+ * Ends the trace's open frames (a STOP switch), writes every thread's
+ * buffer, makes the trace file final (vftr_trace_checkpoint) and writes the
+ * profile log as at the end of a run, so that nothing of the old image is
+ * lost; capture's state stays as it was (the stacks, the profile).
+ * Returns a token for vftr_exec_failed.  Not async-signal-safe: an exec
+ * from a signal handler that interrupted capture itself (a hook) is left
+ * alone.
+ */
+int vftr_exec_begin(const char *what) VFTR_NI;
+/* The exec returned (it failed): the trace is written on (the header says
+ * so again, a START switch begins the open frames again) and the log is
+ * written over at the real end.  token from vftr_exec_begin. */
+void vftr_exec_failed(int token) VFTR_NI;
 
 /* Whether any compiler hook reached capture (a function record of an
  * address exists); false for a program built without

@@ -502,6 +502,18 @@ VFTR_NI bool vftr_guard_take_slow(struct vftr_thread *t, bool taken)
 
 /* ------------------------------------------------------------ the world */
 
+VFTR_NI bool vftr_thread_borrow(struct vftr_thread *t)
+{
+    int expect = VFTR_GUARD_FREE;
+
+    return atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_LENT);
+}
+
+VFTR_NI void vftr_thread_give_back(struct vftr_thread *t)
+{
+    atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
+}
+
 VFTR_NI int vftr_phase_hold(uint64_t *prev, bool any)
 {
     uint64_t w = atomic_load(&vftr_proc.phase);

@@ -54,7 +54,9 @@ VFTR_NI const char *vftr_trace_path(void)
 
 VFTR_NI uint64_t vftr_trace_bytes(void)
 {
-    return vftr_proc.writer ? vftr_vfd_writer_bytes(vftr_proc.writer) : 0;
+    struct vftr_vfd_writer *w = atomic_load(&vftr_proc.writer);
+
+    return w ? vftr_vfd_writer_bytes(w) : vftr_proc.final_bytes;
 }
 
 VFTR_NI void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps)
@@ -530,6 +532,70 @@ VFTR_NI void vftr_trace_abandon(int sig, bool fatal)
         vftr_proc.tmp_path[0] = '\0';
 }
 
+/* The header of the run's end (now). */
+static VFTR_NI void final_info(struct vftr_vfd_info *info, double tps)
+{
+    uint64_t lost = 0;
+
+    vftr_trace_info(info, true, tps > 0 ? tps : vftr_clock_ticks_per_second(10));
+    for (struct vftr_thread *t = atomic_load(&vftr_proc.threads); t; t = t->next)
+        lost += t->events_lost;
+    info->events_lost = lost;
+    if (info->rank < 0)
+        info->rank = 0;
+    if (info->size < 1)
+        info->size = 1;
+}
+
+/* Gives the file its final name (tmp_path becomes it); path_out receives
+ * the name the file has.  0 or -errno. */
+static VFTR_NI int rename_final(char *path_out, size_t len)
+{
+    if (!final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank))
+        return -ENAMETOOLONG;
+    if (rename(vftr_proc.tmp_path, vftr_proc.final_path) != 0) {
+        int err = errno;
+
+        vftr_msg("cannot rename %s to %s: %s", vftr_proc.tmp_path, vftr_proc.final_path,
+                 strerror(err));
+        if (path_out && len)
+            snprintf(path_out, len, "%s", vftr_proc.tmp_path);
+        return -err;
+    }
+    if (path_out && len)
+        snprintf(path_out, len, "%s", vftr_proc.final_path);
+    return 0;
+}
+
+VFTR_NI int vftr_trace_checkpoint(char *path_out, size_t len, double tps)
+{
+    struct vftr_vfd_info info;
+    int rc;
+
+    if (path_out && len)
+        path_out[0] = '\0';
+    if (vftr_proc.writer == NULL)
+        return 0;
+    final_info(&info, tps);
+    rc = vftr_vfd_writer_checkpoint(vftr_proc.writer, &info);
+    if (rc < 0 && rc != -ENOSPC && rc != -EFBIG && rc != -EDQUOT)
+        return rc;
+    if ((rc = rename_final(path_out, len)) < 0)
+        return rc;
+    /* from now on the file is written under its final name (the rename
+     * at the end renames it to itself) */
+    memcpy(vftr_proc.tmp_path, vftr_proc.final_path, sizeof vftr_proc.tmp_path);
+    return 0;
+}
+
+VFTR_NI void vftr_trace_reopen(void)
+{
+    struct vftr_vfd_writer *w = atomic_load(&vftr_proc.writer);
+
+    if (w != NULL)
+        (void)vftr_vfd_writer_sync(w);
+}
+
 VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
 {
     struct vftr_vfd_info info;
@@ -539,19 +605,7 @@ VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
         path_out[0] = '\0';
     if (vftr_proc.writer == NULL)
         return 0;
-    vftr_trace_info(&info, true, tps > 0 ? tps : vftr_clock_ticks_per_second(10));
-    {
-        uint64_t lost = 0;
-        struct vftr_thread *t;
-
-        for (t = atomic_load(&vftr_proc.threads); t; t = t->next)
-            lost += t->events_lost;
-        info.events_lost = lost;
-    }
-    if (info.rank < 0)
-        info.rank = 0;
-    if (info.size < 1)
-        info.size = 1;
+    final_info(&info, tps);
     vftr_proc.final_bytes = vftr_vfd_writer_bytes(vftr_proc.writer);
     if (busy) {
         /* A thread is still inside a hook and may yet put a chunk: the
@@ -567,18 +621,5 @@ VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
         return rc;
     /* A write error earlier was reported already; the file holds what was
      * written before it and is still worth its final name. */
-    if (!final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank))
-        return -ENAMETOOLONG;
-    if (rename(vftr_proc.tmp_path, vftr_proc.final_path) != 0) {
-        int err = errno;
-
-        vftr_msg("cannot rename %s to %s: %s", vftr_proc.tmp_path, vftr_proc.final_path,
-                 strerror(err));
-        if (path_out && len)
-            snprintf(path_out, len, "%s", vftr_proc.tmp_path);
-        return -err;
-    }
-    if (path_out && len)
-        snprintf(path_out, len, "%s", vftr_proc.final_path);
-    return 0;
+    return rename_final(path_out, len);
 }

@@ -267,6 +267,14 @@ void vftr_vfd_writer_update(struct vftr_vfd_writer *w, const struct vftr_vfd_inf
  * puts may run at the same time; async-signal-safe.  0 or -errno. */
 int vftr_vfd_writer_sync(struct vftr_vfd_writer *w);
 
+/* Rewrites the header from info with complete = 1 and the counts so far, and
+ * keeps the file open: for a process whose image exec is about to replace
+ * (its descriptor, O_CLOEXEC, closes by itself).  Puts may follow (the exec
+ * failed): vftr_vfd_writer_sync then marks the file incomplete again.  No
+ * put may run concurrently.  0 or -errno (the first of a put, or of the
+ * rewrite). */
+int vftr_vfd_writer_checkpoint(struct vftr_vfd_writer *w, const struct vftr_vfd_info *info);
+
 /* Rewrites the header from final (or from the last info given when final is
  * NULL) with complete = 1 and the writer's counts, closes the file and frees
  * w in any case.  No put may run concurrently.  Returns 0 or the first

@@ -189,6 +189,16 @@ int vftr_vfd_writer_close(struct vftr_vfd_writer *w, const struct vftr_vfd_info 
     return rc ? rc : hrc;
 }
 
+int vftr_vfd_writer_checkpoint(struct vftr_vfd_writer *w, const struct vftr_vfd_info *info)
+{
+    if (!w || !info)
+        return -EINVAL;
+    w->info = *info;
+    int rc = atomic_load(&w->first_error);
+    int hrc = write_header(w, VFD_FLAG_COMPLETE);
+    return rc ? rc : hrc;
+}
+
 int vftr_vfd_writer_abandon(struct vftr_vfd_writer *w)
 {
     if (!w)
