@@ -422,6 +422,23 @@ int vftr_callpath_setup(const struct vftr_settings *s) VFTR_NI;
  * NULL on allocation failure.  Thread-safe (locks). */
 struct vftr_fn *vftr_fn_get(uintptr_t addr) VFTR_NI;
 
+/*
+ * Code at the addresses [lo, hi) was unmapped (dlclose): the records of
+ * functions there leave the function table (they stay in proc.fn_all with
+ * their names, for the profile and the trace of the calls made), so that
+ * an address there met later gets a record of its own, named anew.
+ * Thread-safe (fn_lock).  The threads' call paths follow through an UNMAP
+ * switch (vftr_phase_unmap, vftr_callpath_forget).
+ */
+void vftr_fn_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
+/* Thread t (guard held) forgets its call paths of functions in [lo, hi)
+ * (not regions): they keep their counts and ids, but no enter matches them
+ * any more (their key becomes the node's own address, which no code has),
+ * so the next call of an address there makes a new call path.  Allocates
+ * nothing, takes no lock (async-signal-safe). */
+void vftr_callpath_forget(struct vftr_thread *t, uintptr_t lo, uintptr_t hi) VFTR_NI;
+
 /* Function record of the user region called `name` (by content); a new
  * record gets flags (only VFTR_FN_MPI is taken) besides VFTR_FN_REGION. */
 struct vftr_fn *vftr_fn_region(const char *name, uint32_t flags) VFTR_NI;
@@ -585,8 +602,14 @@ static inline VFTR_NI struct vftr_node_walk vftr_node_walk_first(const struct vf
  *     of the trace rebuild the stack as it is.
  * A PAUSE event follows the exits and a RESUME event precedes the enters,
  * so no ENTER or EXIT lies between them.
+ * UNMAP (vftr_phase_unmap) changes no recording state: code at the
+ * addresses [lo, hi) was unmapped (dlclose), and the thread forgets its call
+ * paths of functions there (vftr_callpath_forget), so that code mapped there
+ * later is met as the new function it is.
  */
-enum vftr_switch { VFTR_SWITCH_PAUSE, VFTR_SWITCH_RESUME, VFTR_SWITCH_STOP, VFTR_SWITCH_START };
+enum vftr_switch {
+    VFTR_SWITCH_PAUSE, VFTR_SWITCH_RESUME, VFTR_SWITCH_STOP, VFTR_SWITCH_START, VFTR_SWITCH_UNMAP,
+};
 
 /* Empties the log, phase RUNNING (vftr_callpath_setup).  Not thread-safe. */
 void vftr_phase_setup(void) VFTR_NI;
@@ -601,6 +624,10 @@ void vftr_phase_setup(void) VFTR_NI;
  * never call it with a guard held.
  */
 int vftr_phase_switch(enum vftr_switch sw) VFTR_NI;
+
+/* An UNMAP switch for the code addresses [lo, hi): 1, -EAGAIN when
+ * capture is stopped, -ENOMEM.  As vftr_phase_switch otherwise. */
+int vftr_phase_unmap(uintptr_t lo, uintptr_t hi) VFTR_NI;
 
 /* Whether the process is paused / its trace stopped by control, after the
  * switches made so far. */
@@ -827,6 +854,36 @@ void vftr_finalize(void) VFTR_NI;
 int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_ticks, uint64_t end_ns,
                    const char *vfd, const char *why, char *log, size_t len) VFTR_NI;
 
+/* -------------------------------------------------------------- dl.c */
+
+/*
+ * Following the program's mappings (dlclose): a library closed and another
+ * one loaded at its addresses must not inherit its names or call paths.
+ * capture/preload/dl.c interposes dlclose: vftr_dl_before takes the list
+ * of loaded objects (the loader's, with their address ranges) before the
+ * real dlclose, vftr_dl_after compares it with the list after and, for each
+ * object that is gone, makes capture forget the code addresses it held:
+ * function records (vftr_fn_forget), the symbol table's object
+ * (vftr_symbols_forget), OpenMP region definitions (vftr_ompt_forget) and,
+ * through an UNMAP switch, every thread's call paths
+ * (vftr_callpath_forget).  Nothing when capture does not record in this
+ * process.  Not async-signal-safe (dlclose is not either).
+ */
+struct vftr_dl_snap {
+    unsigned long long subs;      /* the loader's count of unloads */
+    size_t n;
+    struct vftr_dl_obj {
+        uintptr_t bias, lo, hi;   /* load bias, extent of the PT_LOAD segments */
+        const void *phdr;
+        char *name;               /* the loader's name (owned) */
+    } *obj;                       /* NULL: nothing to compare (capture off, no memory) */
+};
+void vftr_dl_before(struct vftr_dl_snap *s) VFTR_NI;
+void vftr_dl_after(struct vftr_dl_snap *s) VFTR_NI;
+
+/* The code at [lo, hi) is gone (see above); any thread but inside a hook. */
+void vftr_dl_unmapped(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
 /* ------------------------------------------------------------ exec.c */
 
 /*
@@ -882,6 +939,10 @@ int vftr_job_from_env(char *const *envp, char *buf, size_t len) VFTR_NI;
 
 /* Process initialization (once; called from vftr_thread_attach). */
 void vftr_init_once(void) VFTR_NI;
+
+/* Code at [lo, hi) was unmapped: the symbol table of the resolver forgets
+ * the objects there (vftr_symtab_forget). */
+void vftr_symbols_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
 
 /* Prints "vftr: <message>" on stderr (one write, async-signal-safe with
  * no format arguments: use vftr_msg_raw). */

@@ -303,6 +303,14 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
     return symtab ? vftr_symtab_lookup(symtab, addr) : NULL;
 }
 
+VFTR_NI void vftr_symbols_forget(uintptr_t lo, uintptr_t hi)
+{
+    /* the resolver's lock: the table is made under it */
+    pthread_mutex_lock(&vftr_proc.fn_lock);
+    (void)vftr_symtab_forget(symtab, lo, hi);
+    pthread_mutex_unlock(&vftr_proc.fn_lock);
+}
+
 static VFTR_NI uint32_t classify(void *arg, const char *name)
 {
     const struct vftr_config *cfg = arg;

@@ -139,6 +139,12 @@ VFTR_NI uint32_t vftr_ompt_parallel_regions(void)
     return 0;
 }
 
+VFTR_NI void vftr_ompt_forget(uintptr_t lo, uintptr_t hi)
+{
+    (void)lo;
+    (void)hi;
+}
+
 struct ompt_start_tool_result_t;
 VFTR_EXPORT VFTR_NI struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
                                                                      const char *runtime_version);
@@ -281,6 +287,39 @@ static VFTR_NI void lines_release(void)
     vftr_ompt_lines_free(lines);
     lines = NULL;
     lines_state = LINES_OFF;
+    pthread_mutex_unlock(&map_lock);
+}
+
+/* The key a forgotten slot gets: no return address is the last byte of
+ * the address space. */
+#define FORGOTTEN UINTPTR_MAX
+
+VFTR_NI void vftr_ompt_forget(uintptr_t lo, uintptr_t hi)
+{
+    bool any = false;
+
+    pthread_mutex_lock(&map_lock);
+    /* Slots are never emptied (a lookup stops at an empty slot and would
+     * miss what lies beyond): the key changes to one nobody asks for.  A
+     * lookup racing with this reads the old key or the new one; neither is
+     * the address of code that is not mapped. */
+    for (size_t i = 0; i < MAP_CAP; i++) {
+        struct map_slot *s = &region_map[i];
+        uintptr_t code = atomic_load_explicit(&s->code, memory_order_relaxed);
+
+        if (atomic_load_explicit(&s->id, memory_order_relaxed) != 0 && code != 0 && code >= lo
+            && code < hi && code != FORGOTTEN) {
+            atomic_store_explicit(&s->code, FORGOTTEN, memory_order_relaxed);
+            any = true;
+        }
+    }
+    /* libdwfl keeps the modules it was given for the session: one that was
+     * unmapped would answer for code mapped at its place later */
+    if (any && lines_state == LINES_OPEN) {
+        vftr_ompt_lines_free(lines);
+        lines = NULL;
+        lines_state = LINES_UNTRIED;
+    }
     pthread_mutex_unlock(&map_lock);
 }
 
