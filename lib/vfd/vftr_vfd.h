@@ -252,7 +252,8 @@ int vftr_vfd_writer_put(struct vftr_vfd_writer *w, const uint8_t *chunk, size_t 
 
 /* Bytes an unprivileged writer may still put on the file system that holds
  * the file (fstatfs: available blocks times the fragment size) into
- * *avail.  0 or -errno.  Async-signal-safe. */
+ * *avail.  0 or -errno (-ENOTSUP: the file system gives no sizes).
+ * Async-signal-safe. */
 int vftr_vfd_writer_space(const struct vftr_vfd_writer *w, uint64_t *avail);
 
 /* Replaces the header fields the writer will write at close or abandon

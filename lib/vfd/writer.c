@@ -221,6 +221,10 @@ int vftr_vfd_writer_space(const struct vftr_vfd_writer *w, uint64_t *avail)
         errno = saved;
         return -e;
     }
+    /* a file system that gives no sizes (some FUSE ones say 0 blocks)
+     * cannot say what is free */
+    if (sf.f_blocks == 0)
+        return -ENOTSUP;
     /* statvfs's rule: the counts are in fragments (f_frsize) where the
      * kernel says, else in blocks */
     *avail = (uint64_t)sf.f_bavail * (uint64_t)(sf.f_frsize ? sf.f_frsize : sf.f_bsize);
