@@ -147,10 +147,14 @@ VFTR_NI int vftr_exec_begin(const char *what)
         return token;
     }
     if (vftr_rangelist_contains(&vftr_proc.cfg.logfile_for_ranks, rank)) {
+        /* a trace that had stopped before (cap, full disk, off) keeps its
+         * own reason in the log */
+        bool ran = vfd[0] && !atomic_load(&vftr_proc.trace_off);
+
         snprintf(why, sizeof why, "at the exec of %s, which replaced the program",
                  what ? what : "(null)");
-        (void)vftr_log_write(&prof, tps, now, end_ns, vfd[0] ? vfd : NULL, why, log,
-                             sizeof log);
+        (void)vftr_log_write(&prof, tps, now, end_ns, vfd[0] ? vfd : NULL, ran ? why : NULL,
+                             log, sizeof log);
     }
     vftr_callpath_profile_release(&prof);
     return token;
