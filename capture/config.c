@@ -35,6 +35,7 @@
 #include "config.h"
 #include "util/errmsg.h"
 #include "util/levenshtein.h"
+#include "util/number.h"
 
 extern char **environ;
 
@@ -213,62 +214,6 @@ static int parse_whole(const char *t, double lo, double hi, long double *out)
     return 0;
 }
 
-struct unit {
-    const char *name;
-    uint64_t factor;
-};
-
-/* Binary prefixes with or without "iB" (as dd and ulimit read them), decimal
- * ones with "B".  Matched ignoring case. */
-static const struct unit units[] = {
-    { "", 1 }, { "B", 1 },
-    { "K", 1ull << 10 }, { "KiB", 1ull << 10 }, { "KB", 1000ull },
-    { "M", 1ull << 20 }, { "MiB", 1ull << 20 }, { "MB", 1000000ull },
-    { "G", 1ull << 30 }, { "GiB", 1ull << 30 }, { "GB", 1000000000ull },
-    { "T", 1ull << 40 }, { "TiB", 1ull << 40 }, { "TB", 1000000000000ull },
-};
-
-/* "1073741824", "512 MiB", "1.5G": bytes into *out, in [lo, hi]. */
-static int parse_size(const char *t, double lo, double hi, uint64_t *out)
-{
-    const char *p = t;
-    long double v = 0, scale = 1;
-    uint64_t factor = 0;
-    bool digits = false, fraction = false;
-
-    for (; *p >= '0' && *p <= '9'; p++, digits = true)
-        if (v < 1e30L)
-            v = v * 10 + (*p - '0');
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
-            scale /= 10;
-            if (*p != '0')
-                fraction = true;
-            v += (*p - '0') * scale;
-        }
-    }
-    if (!digits)
-        return -EINVAL;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcasecmp(p, units[i].name) == 0)
-            factor = units[i].factor;
-    if (!factor)
-        return -EINVAL;
-    if (fraction && factor == 1)
-        return -EINVAL;                 /* "1.5" bytes */
-    v *= factor;
-    if (v < lo || v > hi)
-        return -ERANGE;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-static const char size_syntax[] =
-    "a size such as 1073741824, \"512 MiB\" or \"1.5G\" (units B; K, KiB, M, MiB, G, GiB, T, "
-    "TiB are powers of 1024; KB, MB, GB, TB powers of 1000)";
-
 /* "expected one of a, b, c" for a sort key, plus the closest by spelling. */
 static void column_choices(const struct vftr_config_key *k, const char *got, char *msg, size_t len)
 {
@@ -334,15 +279,10 @@ static int parse_text(const struct vftr_config_key *k, const char *text, union v
         return -EINVAL;
     }
     case VFTR_CONFIG_SIZE:
-        rc = parse_size(t, k->min, k->max, &v->u);
-        if (rc == 0)
-            return 0;
-        if (rc == -ERANGE)
-            snprintf(msg, len, "size \"%.*s\" is out of range (at most %.0f bytes)", QUOTE, t,
-                     k->max);
-        else
-            snprintf(msg, len, "expected %s, got \"%.*s\"", size_syntax, QUOTE, t);
-        return -EINVAL;
+        /* The tools' own size syntax and messages (lib/util/number.h): one
+         * definition of what "1.5G" means, exact and never clamped. */
+        rc = vftr_size_parse(t, (uint64_t)k->min, (uint64_t)k->max, "size", &v->u, msg, len);
+        return rc < 0 ? -EINVAL : 0;
     case VFTR_CONFIG_STRING:
     case VFTR_CONFIG_PATH:
         if (k->type == VFTR_CONFIG_PATH && !*text) {
@@ -643,7 +583,7 @@ static int json_text(const struct vftr_config_key *k, const cJSON *item, char *b
         break;
     case VFTR_CONFIG_SIZE:
         number_ok = string_ok = true;
-        want = size_syntax;
+        want = VFTR_SIZE_SYNTAX;
         break;
     case VFTR_CONFIG_RANKS:
         number_ok = string_ok = true;

@@ -35,6 +35,8 @@
 #include "config.h"
 #include "ctl.h"
 #include "symbols.h"
+#include "util/errmsg.h"
+#include "util/number.h"
 
 /* ompt.c's tool entry (the type is <omp-tools.h>'s, which only ompt.c includes) */
 struct ompt_start_tool_result_t;
@@ -458,12 +460,19 @@ static VFTR_NI void init(void)
      * sampling.outbuffer_size MiB. */
     {
         const char *kib = getenv("VFTR_BUFFER_KIB");
-        size_t want = kib ? (size_t)strtoul(kib, NULL, 10) << 10 : (size_t)256 << 10;
-        size_t most = (size_t)(cfg->sampling_outbuffer_size > 0 ? cfg->sampling_outbuffer_size : 1)
-                      << 20;
+        uint64_t n = 256;
+        char err[VFTR_ERRMSG_MAX];
+        size_t want, most = (size_t)(cfg->sampling_outbuffer_size > 0 ?
+                                     cfg->sampling_outbuffer_size : 1) << 20;
 
-        if (want < 4096)
-            want = 4096;
+        /* The tools' count syntax: a value that is no count, or out of
+         * range, is said and the default kept (never clamped or wrapped). */
+        if (kib && *kib && vftr_count_parse(kib, 4, 1u << 22, "VFTR_BUFFER_KIB", &n, err,
+                                            sizeof err) < 0) {
+            vftr_msg("%s; using 256", err);
+            n = 256;
+        }
+        want = (size_t)n << 10;
         s.buffer_bytes = want < most ? want : most;
     }
     s.max_bytes = cfg->trace_max_size;

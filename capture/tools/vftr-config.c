@@ -92,7 +92,10 @@ static const char *const type_syntax[] = {
     [VFTR_CONFIG_DOUBLE] = "A number within the range given.",
     [VFTR_CONFIG_SIZE] = "A number of bytes, or a string with a unit: \"512 MiB\", \"1.5G\". "
                          "B; K, KiB, M, MiB, G, GiB, T, TiB are powers of 1024; KB, MB, GB, "
-                         "TB powers of 1000 (units in any case).",
+                         "TB powers of 1000 (units in any case). A fraction needs a unit and "
+                         "must come to whole bytes (\"1.5K\", not \"1.1K\"); a size out of "
+                         "range is refused, never cut. The same syntax as the sizes of every "
+                         "vftr tool (lib/util/number.h).",
     [VFTR_CONFIG_STRING] = "A string, or null where the default is null.",
     [VFTR_CONFIG_PATH] = "A directory name. It must exist and be writable when capture "
                          "starts, otherwise capture switches off.",

@@ -171,6 +171,17 @@ unharmed "negative sample interval" "$d"
 check "negative sample interval: one message" 1 "$(vftr_lines "$d")"
 check "negative sample interval: names the key" 1 "$(grep -c 'sample_interval' "$d/.stderr")"
 
+# ---- the buffer's tuning variable reads counts as the tools do: a number
+# too large for it is said once and the default kept, not clamped or wrapped
+d=$cap_tmp/bufkib
+VFTR_BUFFER_KIB=99999999999999999999 vrun "$d" "$CAPDIR/cap_fib" 22
+unharmed "VFTR_BUFFER_KIB too large" "$d"
+check "VFTR_BUFFER_KIB too large: one message" 1 "$(vftr_lines "$d")"
+check "VFTR_BUFFER_KIB too large: it says so and keeps the default" 1 \
+      "$(grep -c "bad VFTR_BUFFER_KIB '99999999999999999999': too large (at most 4194304); using 256" \
+         "$d/.stderr")"
+check "VFTR_BUFFER_KIB too large: capture still on (a .vfd)" 1 "$(find "$d" -name '*.vfd' | wc -l)"
+
 # ---- a file that is not JSON: message with the position, capture off
 printf '{ "sampling": { "active": true,, } }\n' >"$cap_tmp/broken.json"
 d=$cap_tmp/broken
