@@ -299,6 +299,9 @@ int vftr_dump_vfd(const struct vftr_tool *tool, const struct vftr_dump_vfd_args 
     }
     if (args->header && c.out)
         print_header(c.out, c.info, path);
+    /* "rank R thread T" names this file's rank (a file of a run without
+     * MPI is rank 0) and its vftr thread numbers */
+    uint32_t rank = c.info->rank > 0 ? (uint32_t)c.info->rank : 0;
     for (;;) {
         unsigned before = vftr_vfd_reader_warnings(rd);
         int n = vftr_vfd_reader_next(rd, &rec);
@@ -319,7 +322,8 @@ int vftr_dump_vfd(const struct vftr_tool *tool, const struct vftr_dump_vfd_args 
             if (!args->events || rec.u.event.time < range.start || rec.u.event.time >= range.end)
                 continue;
             if (args->sel && args->sel->have_procs &&
-                !vftr_proclist_contains(&args->sel->procs, rec.thread))
+                !vftr_proclist_contains(&args->sel->procs, rec.thread) &&
+                !vftr_tracesel_names_match(args->sel, rank, rec.thread))
                 continue;
             if (print_event(&c, rd, &rec) < 0) {
                 fflush(stdout);

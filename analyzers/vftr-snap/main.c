@@ -325,11 +325,11 @@ int main(int argc, char **argv)
     int remove = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "breaks", 'n', "N", "N breaks evenly spread over the trace\n"
-          "(default 200 when neither -p nor -t is given)", &a, 0, opt_n },
-        { VFTR_OPT_CALLBACK, "period", 'p', "P", "a break every P: ticks, or a duration\n"
+          "(default 200 when neither --period nor --at is given)", &a, 0, opt_n },
+        { VFTR_OPT_CALLBACK, "period", 0, "P", "a break every P: ticks, or a duration\n"
           "such as 10ms (with -n, the one giving more breaks wins)", &a, 0, opt_p },
-        { VFTR_OPT_CALLBACK, "time", 't', "T", "a break at T (repeatable): a time stamp in\n"
-          "ticks, or a duration such as 1.5s from the first event", &a, 0, opt_t },
+        { VFTR_OPT_CALLBACK, "at", 0, "T", "a break at T (repeatable): a time from the\n"
+          "trace's first time stamp (ticks, or 1.5s)", &a, 0, opt_t },
         { VFTR_OPT_BITS, "snapshots", 0, NULL, "write snapshots and the thumbnail (default)",
           &a.job.kinds, SNAP_KIND_SNAPSHOTS, NULL },
         { VFTR_OPT_BITS, "statistics", 0, NULL, "write summaries", &a.job.kinds,

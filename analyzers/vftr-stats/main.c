@@ -709,6 +709,10 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
     }
     info = vftr_source_info(src);
     names.src = src;
+    if ((rc = vftr_source_resolve_names(src, &args->sel, err, sizeof err)) < 0) {
+        rc = vftr_tool_fail(tool, stderr, "%s: %s", info->name, err);
+        goto out;
+    }
     if (args->sel.window) {
         struct vftr_timebase base = { info->resolution, info->first };
 
@@ -876,14 +880,14 @@ int main(int argc, char **argv)
           "sort by these columns (see COLUMNS below);\nnumbers descend, names ascend",
           &args, 0, parse_sort },
         { VFTR_OPT_FLAG, "reverse", 'r', NULL, "reverse the order", &args.reverse, 1, NULL },
-        { VFTR_OPT_CALLBACK, "top", 'n', "N", "print only the first N functions", &args, 0, parse_top },
+        { VFTR_OPT_CALLBACK, "top", 0, "N", "print only the first N functions", &args, 0, parse_top },
         { VFTR_OPT_STRING, "match", 'm', "REGEX",
           "only functions whose name matches REGEX (PCRE2);\npercentages stay of the total",
           &args.match, 0, NULL },
         { VFTR_OPT_CALLBACK, "time", 't', "A:B",
           "profile only the window A <= time < B\n(see TIMES below)", &args.sel, 0, vftr_tracesel_opt_time },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
-          "only these processes, e.g. 1-4,9 (decimal;\nmay be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
+          "only these processes: rank 3, rank 3 thread 2\n(from 0; ranges 0-3), or OTF tokens 1-4,9", &args.sel, 0, vftr_tracesel_opt_process },
         { VFTR_OPT_FLAG, "callpath", 'C', NULL,
           "print the call-path tree (calls, excl, incl per\npath) instead of the function profile",
           &callpath, 1, NULL },
@@ -901,11 +905,11 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "verbose", 'v', NULL,
           "say on stderr how the profile was made (events,\nsummaries, snapshots) and the bytes read",
           &args.verbose, 1, NULL },
-        { VFTR_OPT_CALLBACK, "jobs", 'J', "N",
+        { VFTR_OPT_CALLBACK, "jobs", 'j', "N",
           "read the trace's streams with N threads (default:\nthe online CPUs; at most one per stream)",
           &args, 0, parse_jobs },
-        { VFTR_OPT_FLAG, "csv", 'c', NULL, "print CSV", &args.format, FMT_CSV, NULL },
-        { VFTR_OPT_FLAG, "json", 'j', NULL, "print JSON", &args.format, FMT_JSON, NULL },
+        { VFTR_OPT_FLAG, "csv", 0, NULL, "print CSV", &args.format, FMT_CSV, NULL },
+        { VFTR_OPT_FLAG, "json", 'J', NULL, "print JSON", &args.format, FMT_JSON, NULL },
         VFTR_OPT_TABLE_END,
     };
     const struct vftr_tool tool = {

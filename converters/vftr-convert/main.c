@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     struct args a = { .sel = VFTR_TRACESEL_INIT };
     const struct vftr_opt opts[] = {
         { VFTR_OPT_STRING, "output", 'o', "OUT", "write OUT (required)", &a.out, 0, NULL },
-        { VFTR_OPT_STRING, "to", 'T', "FORMAT",
+        { VFTR_OPT_STRING, "to", 0, "FORMAT",
           "otf, otf2, perfetto, json or folded (default: from\nOUT's ending; --formats lists them)",
           &a.to, 0, NULL },
         { VFTR_OPT_STRING, "compress", 'z', "LEVEL",
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
           "only [A, B): calls under way at A begin at A, calls\nopen at B end there "
           "(times as for vftr-dump)", &a.sel, 0, vftr_tracesel_opt_time },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
-          "only these processes (tokens, e.g. 1-4,9)", &a.sel, 0, vftr_tracesel_opt_process },
+          "only these processes: rank 3, rank 3 thread 2,\nor OTF tokens 1-4,9", &a.sel, 0, vftr_tracesel_opt_process },
         { VFTR_OPT_FLAG, "per-process", 0, NULL,
           "folded: a stack per process (default: merged)", &a.per_process, 1, NULL },
         { VFTR_OPT_FLAG, "calls", 0, NULL,
@@ -218,6 +218,10 @@ int main(int argc, char **argv)
         if (rc < 0) {
             rc = rc == -EINVAL ? vftr_tool_usage_fail(&tool, stderr, "%s", err)
                                : vftr_tool_fail(&tool, stderr, "%s", err);
+            goto out;
+        }
+        if ((rc = vftr_source_resolve_names(src, &a.sel, err, sizeof err)) < 0) {
+            rc = vftr_tool_fail(&tool, stderr, "%s: %s", vftr_source_info(src)->name, err);
             goto out;
         }
     }

@@ -203,6 +203,13 @@ enum vftr_source_kind vftr_source_kind_of(const char *operand);
 const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s,
                                                            size_t *n);
 
+/* Resolves the rank names of a --process selection ("rank 3 thread 2",
+ * util/tracesel.h) against the source's processes: 0, -ENOENT (a name
+ * selects nothing; err says which and the ranks there are), -ENOMEM. */
+struct vftr_tracesel;
+int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
+                              size_t errlen);
+
 /* The process a thread is folded into: its outermost ancestor (the rank's
  * own process); a process without parent is itself.  A vftr_procmap_fn
  * (summary.h) with the source as its argument. */

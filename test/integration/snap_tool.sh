@@ -182,7 +182,7 @@ check "--detailed: group summary beside function summaries" \
     bash -c "otfprint '$d/t.otf' | grep -q '1075 StatFunctionGroup: process 1, group 2, invocations 2, excltime 25, incltime 80' &&
              otfprint '$d/t.otf' | grep -q '1075 StatFunction: process 1, function 4'"
 # -p with a unit: 1000 ticks/s, so 30ms is 30 ticks: 1030, 1060, 1090 (+1101)
-"$SNAP" --snapshots -p 30ms "$d/t" || fail "-p 30ms failed"
+"$SNAP" --snapshots --period 30ms "$d/t" || fail "--period 30ms failed"
 check "-p 30ms places snapshots at 1030, 1060, 1090" \
     bash -c "[ \"\$(otfprint '$d/t.otf' | grep -o 'time [0-9]*, type SNAPSHOT' | tr '\n' ' ')\" = 'time 1030, type SNAPSHOT time 1060, type SNAPSHOT time 1090, type SNAPSHOT ' ]"
 
@@ -309,7 +309,7 @@ check "--script: an unknown key is named" grep -q 'job 1: unknown key "brakes"' 
 "$SNAP" --version | grep -q 'vftr-snap (vftr)'; check "--version" [ $? -eq 0 ]
 "$SNAP" "$work/nonexistent" 2>"$work/ne.err"
 check "missing trace: exit 1 naming it" bash -c "[ $? -eq 1 ] && grep -q 'nonexistent.otf' '$work/ne.err'"
-"$SNAP" -p 5q "$work/b1/t" 2>"$work/p.err"
+"$SNAP" --period 5q "$work/b1/t" 2>"$work/p.err"
 check "bad period: exit 1 and the unit named" bash -c "grep -q \"unknown unit 'q'\" '$work/p.err'"
 
 [ "$fails" -eq 0 ]
