@@ -146,9 +146,11 @@ check "--callpath of [50,65) from the snapshot, --process 3" \
       "$(tree -t 50:65 -p 3 "$tmp/fref-snap")"
 
 # ------------------------------------------------------------ 3. vftr-snap's summaries
+# (vftr-snap's --at counts from the first event, 1000 on the fixture and 0
+# on g2; otfaux's -t takes the absolute time stamp)
 if [ -x "$SNAP" ]; then
-    (cd "$tmp" && "$SNAP" --statistics -t 1014 -t 1045 -t 1065 -o fsnap-sum fref.otf >/dev/null 2>&1 &&
-                  "$SNAP" --all -t 1045 -t 1065 -o fsnap-all fref.otf >/dev/null 2>&1 &&
+    (cd "$tmp" && "$SNAP" --statistics --at 14 --at 45 --at 65 -o fsnap-sum fref.otf >/dev/null 2>&1 &&
+                  "$SNAP" --all --at 45 --at 65 -o fsnap-all fref.otf >/dev/null 2>&1 &&
                   otfaux --all -t 1045 -t 1065 -o faux-all fref.otf >/dev/null 2>&1) \
         || fail "vftr-snap / otfaux on the fixture"
     for t in 14:45 45:65 45: 0:45 10:65 50:65; do
@@ -159,14 +161,14 @@ if [ -x "$SNAP" ]; then
         check "fixture [$t): vftr-snap --all gives otfaux --all's profile" \
               "$("$STATS" --csv -t "$t" "$tmp/faux-all")" "$("$STATS" --csv -t "$t" "$tmp/fsnap-all")"
     done
-    (cd "$tmp" && "$SNAP" --all -t 10000 -t 20000 -o g2snap g2.otf >/dev/null 2>&1 &&
+    (cd "$tmp" && "$SNAP" --all --at 10000 --at 20000 -o g2snap g2.otf >/dev/null 2>&1 &&
                   otfaux --all -t 10000 -t 20000 -o g2aux g2.otf >/dev/null 2>&1) \
         || fail "vftr-snap / otfaux on the generated trace"
-    (cd "$tmp" && "$SNAP" --statistics --detailed -t 1014 -t 1045 -t 1065 -o fsnap-det fref.otf \
+    (cd "$tmp" && "$SNAP" --statistics --detailed --at 14 --at 45 --at 65 -o fsnap-det fref.otf \
         >/dev/null 2>&1) || fail "vftr-snap --detailed on the fixture"
     check "messages [14,45) of a trace with vftr-snap --detailed summaries: the events' matrix" \
           "$MAT" "$(msgs -t 14:45 "$tmp/fsnap-det")"
-    (cd "$tmp" && "$SNAP" --snapshots -t 1045 -t 1065 -o fsnap-snap fref.otf >/dev/null 2>&1) \
+    (cd "$tmp" && "$SNAP" --snapshots --at 45 --at 65 -o fsnap-snap fref.otf >/dev/null 2>&1) \
         || fail "vftr-snap --snapshots on the fixture"
     check "--callpath of [50,65) from vftr-snap's snapshot at 45" "$CP" "$(tree -t 50:65 "$tmp/fsnap-snap")"
     for t in 10000:20000 10004:20006 10000: 5000:20000; do

@@ -504,7 +504,7 @@ START_TEST(break_bounds)
     ck_assert_uint_eq(n, 100);
     free(b);
     ck_assert_int_eq(vftr_snap_place_breaks(&psub, &t, &b, &n, err, sizeof err), -ERANGE);
-    ck_assert_msg(strstr(err, "-p 0.4ns") && strstr(err, "one tick") && strstr(err, "1 ns"), "%s",
+    ck_assert_msg(strstr(err, "--period 0.4ns") && strstr(err, "one tick") && strstr(err, "1 ns"), "%s",
                   err);
 
     /* what the tool vouches for bounds it further; -t counts too: -n 10
