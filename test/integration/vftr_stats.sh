@@ -139,7 +139,17 @@ check "--messages text: counts line" 1 \
       "$(grep -c '^point-to-point: 5 sent, 4 received, 4 matched, 1 sends and 0 receives unmatched$' <<<"$text")"
 text=$("$STATS" "$tmp/ref")
 check "text: header + 4 rows" 5 "$(wc -l <<<"$text")"
-check "text: header names the columns" 1 "$(head -1 <<<"$text" | grep -c 'calls .*excl\[s\].*imbalance.*procs.*function')"
+check "text: header names the columns" 1 "$(head -1 <<<"$text" | grep -c '^ *calls  *excl  *excl%  *incl  *imbal  function$')"
+# the fixture's main by hand (fixture.csv): 3 calls, excl 0.08 s = 40 % of
+# 0.2 s, incl 0.2 s, imbalance 0.4667; units that fit, one decimal
+check "text: main's row in units" 1 \
+      "$(grep -cE '^ +3 +80\.0 ms +40\.0% +200 ms +46\.7%  main$' <<<"$text")"
+check "text: no line wider than 80 columns" 0 "$(awk 'length > 80' <<<"$text" | wc -l)"
+text=$("$STATS" --messages "$tmp/ref")
+# fixture-messages.csv: 1 -> 2, 3 messages, 600 bytes, 3 matched, 0.007 s;
+# process 1 is rank 0
+check "--messages text: processes as ranks, transfer in ms" 1 \
+      "$(grep -cE '^rank 0 +rank 1 +3 +600 +3 +7\.00 ms$' <<<"$text")"
 
 # ------------------------------------------------------------------ errors
 "$STATS" --sort bogus "$tmp/ref" >/dev/null 2>"$tmp/err"; rc=$?
