@@ -307,6 +307,9 @@ int main(int argc, char **argv)
     }
     if (first >= argc) {
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
+    } else if ((rc = vftr_source_check_operands(&tool, argv + first, argc - first,
+                                                 VFTR_TAKES_ALL)) != 0) {
+        /* said why */
     } else if (args.check) {
         if (args.kinds || args.count_only || args.sel.have_procs || args.sel.window)
             rc = vftr_tool_usage_fail(&tool, stderr, "--check takes no other option");

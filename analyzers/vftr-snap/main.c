@@ -416,16 +416,12 @@ int main(int argc, char **argv)
             status = vftr_tool_usage_fail(&tool, stderr, "-o takes one TRACE only");
             goto out;
         }
-        for (int i = 0; i < ntraces; i++)
-            if (vftr_source_kind_of(argv[first + i]) == VFTR_SOURCE_OTF2) {
-                /* snapshots and summaries are OTF records: an OTF2 archive
-                 * gets them through its OTF conversion */
-                status = vftr_tool_usage_fail(&tool, stderr, "%s: an OTF2 archive: vftr-snap adds "
-                                              "OTF records (convert it first: vftr-convert -o "
-                                              "T.otf %s; vftr-tui does both by itself)",
-                                              argv[first + i], argv[first + i]);
-                goto out;
-            }
+        /* snapshots and summaries are OTF records: an OTF2 archive or a
+         * run's .vfd files get them through their OTF conversion (the
+         * message says what to run) */
+        if ((status = vftr_source_check_operands(&tool, argv + first, ntraces,
+                                                 VFTR_TAKES_OTF)) != 0)
+            goto out;
         jobs = calloc((size_t)ntraces, sizeof *jobs);
         if (!jobs) {
             status = vftr_tool_fail(&tool, stderr, "out of memory");

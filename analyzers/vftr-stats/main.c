@@ -1024,7 +1024,8 @@ int main(int argc, char **argv)
         rc = vftr_tool_usage_fail(&tool, stderr, "--callpath and --messages exclude each other");
     else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
-    else
+    else if (!(rc = vftr_source_check_operands(&tool, argv + first, argc - first,
+                                                VFTR_TAKES_ALL)))
         rc = stats(&tool, &args, argv + first, argc - first);
     vftr_tracesel_release(&args.sel);
     return rc;

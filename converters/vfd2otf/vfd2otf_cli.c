@@ -3,6 +3,7 @@
  */
 #include "vfd2otf_cli.h"
 
+#include "model/source.h"
 #include "model/vfdfiles.h"
 #include "util/number.h"
 #include "util/timespec.h"
@@ -130,6 +131,9 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         return vftr_tool_usage_fail(&cli->tool, stderr, "missing -o STUB");
     if (first >= argc)
         return vftr_tool_usage_fail(&cli->tool, stderr, "missing FILE.vfd operand");
+    if ((rc = vftr_source_check_operands(&cli->tool, cli->argv_copy + first, argc - first,
+                                         VFTR_TAKES_VFD)) != 0)
+        return rc;
     cli->out.stub = cli->stub;
     {
         /* "trace.otf" names the same trace as "trace" */

@@ -167,6 +167,9 @@ int main(int argc, char **argv)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
         goto out;
     }
+    if ((rc = vftr_source_check_operands(&tool, argv2 + first, argc - first,
+                                         VFTR_TAKES_ALL)) != 0)
+        goto out;
     fmt = a.to ? vftr_sink_format_named(a.to) : vftr_sink_format_for(a.out);
     if (!fmt) {
         rc = a.to ? vftr_tool_usage_fail(&tool, stderr, "--to: unknown format '%s' (expected "
