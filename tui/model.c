@@ -24,8 +24,8 @@
 #define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
 
 const struct tui_column tui_columns[TUI_NCOLS] = {
-    [TUI_COL_EXCL] = { "excl", "excl", 10 },
-    [TUI_COL_INCL] = { "incl", "incl", 10 },
+    [TUI_COL_EXCL] = { "excl", "excl[s]", 10 },
+    [TUI_COL_INCL] = { "incl", "incl[s]", 10 },
     [TUI_COL_CALLS] = { "calls", "calls", 9 },
     [TUI_COL_IMBAL] = { "imbalance", "imbal", 6 },
     [TUI_COL_NAME] = { "function", "function", 0 },

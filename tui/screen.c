@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "screen.h"
-#include "util/fmt.h"
 
 #define LABEL 10            /* width of the process names left of the timeline */
 #define MIN_LOWER 4         /* lower pane rows at least */
@@ -381,19 +380,13 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
         }
         const struct vftr_profile_row *row = &d->prof.rows[d->order[i]];
 
-        /* '>' marks the selected row in plain text too (no colour needed);
-         * times and imbalance as every tool writes them (util/fmt.h) */
-        char excl[VFTR_FMT_MAX], incl[VFTR_FMT_MAX], imbal[VFTR_FMT_MAX];
-
-        vftr_fmt_seconds((double)row->excl / res, excl, sizeof excl);
-        vftr_fmt_seconds((double)row->incl / res, incl, sizeof incl);
-        vftr_fmt_imbalance(row->imbalance, imbal, sizeof imbal);
-        snprintf(line, sizeof line, "%c%*s %*s %*llu %*s  %c %s",
+        /* '>' marks the selected row in plain text too (no colour needed) */
+        snprintf(line, sizeof line, "%c%*.6f %*.6f %*llu %*.3f  %c %s",
                  i == v->prof_sel ? '>' : ' ',
-                 tui_columns[TUI_COL_EXCL].width - 1, excl,
-                 tui_columns[TUI_COL_INCL].width, incl,
+                 tui_columns[TUI_COL_EXCL].width - 1, (double)row->excl / res,
+                 tui_columns[TUI_COL_INCL].width, (double)row->incl / res,
                  tui_columns[TUI_COL_CALLS].width, (unsigned long long)row->calls,
-                 tui_columns[TUI_COL_IMBAL].width, imbal,
+                 tui_columns[TUI_COL_IMBAL].width, row->imbalance,
                  letter_of((int)tui_model_paint(m, row->function)), tui_model_func_name(m, row->function));
         if (i == v->prof_sel && app->focus == TUI_FOCUS_PROFILE)
             attron(A_REVERSE);

@@ -20,6 +20,7 @@
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
+#include "util/progress.h"
 #include "util/tracesel.h"
 
 /* OTF's own default compression level, as vfd2otf's. */
@@ -32,9 +33,8 @@ struct args {
 };
 
 struct progress {
-    const char *prog;
     uint64_t first, last;
-    int tty, drawn;
+    struct vftr_progress line;   /* lib/util/progress.h */
     struct timespec t0;
 };
 
@@ -51,22 +51,10 @@ static void on_signal(int sig)
 static int draw(void *arg, uint64_t time, uint64_t events)
 {
     struct progress *p = arg;
-    unsigned pct = p->last > p->first && time > p->first
-                   ? (unsigned)((double)(time - p->first) * 100.0 / (double)(p->last - p->first))
-                   : 0;
-    char bar[41];
 
     if (stop)
         return -EINTR;
-    if (!p->tty)
-        return 0;
-    if (pct > 100)
-        pct = 100;
-    for (unsigned i = 0; i < 40; i++)
-        bar[i] = i < pct * 40 / 100 ? '#' : '.';
-    bar[40] = 0;
-    fprintf(stderr, "\r%s: [%s] %3u%% %" PRIu64 " events", p->prog, bar, pct, events);
-    p->drawn = 1;
+    vftr_progress_update(&p->line, time > p->first ? time - p->first : 0, events, 0);
     return 0;
 }
 
@@ -130,7 +118,7 @@ int main(int argc, char **argv)
     const struct vftr_sink_format *fmt;
     struct vftr_sink_opts so = { .warn = stderr, .prog = "vftr-convert" };
     struct vftr_timerange range = { 0, UINT64_MAX };
-    struct progress pr = { "vftr-convert", 0, 0, 0, 0, { 0, 0 } };
+    struct progress pr = { 0 };
     uint64_t events = 0;
     unsigned long jobs = 1;
     int first, rc;
@@ -239,7 +227,8 @@ int main(int argc, char **argv)
         }
         pr.first = range.start > si->first ? range.start : si->first;
         pr.last = range.end < si->last ? range.end : si->last;
-        pr.tty = !a.quiet && isatty(STDERR_FILENO);
+        vftr_progress_init(&pr.line, "vftr-convert", stderr,
+                           pr.last > pr.first ? pr.last - pr.first : 0, a.quiet);
     }
     rc = vftr_sink_open(&sink, fmt, a.out, src, &so, err, sizeof err);
     if (rc < 0) {
@@ -253,8 +242,7 @@ int main(int argc, char **argv)
     rc = vftr_sink_feed(sink, src, range.start, range.end,
                         a.sel.have_procs ? &a.sel.procs : NULL, draw, &pr, &events, err,
                         sizeof err);
-    if (pr.drawn)
-        fputc('\n', stderr);
+    vftr_progress_end(&pr.line, pr.last - pr.first, events);
     if (stop)
         rc = vftr_errmsg(err, sizeof err, -EINTR, "%s: interrupted", a.out);
     if (rc < 0) {

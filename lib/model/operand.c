@@ -37,20 +37,18 @@ static enum kind dir_kind(const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    enum kind k = K_NOTRACE;
+    int otf2 = 0, vfd = 0;
 
     if (!d)
         return K_UNKNOWN;
+    /* as vftr_source_kind_of decides: an archive anchor first, then .vfd
+     * files; an OTF trace inside a directory is named by its stub instead */
     while ((e = readdir(d)) != NULL) {
-        if (ends_with(e->d_name, ".otf2"))
-            k = K_OTF2;
-        else if (k == K_NOTRACE && vftr_vfdfiles_is_trace_name(e->d_name))
-            k = K_RUNDIR;
-        else if (k == K_NOTRACE && ends_with(e->d_name, ".otf"))
-            k = K_OTF;       /* a directory holding an OTF trace: named wrong */
+        otf2 |= ends_with(e->d_name, ".otf2");
+        vfd |= vftr_vfdfiles_is_trace_name(e->d_name);
     }
     closedir(d);
-    return k == K_OTF ? K_NOTRACE : k;
+    return otf2 ? K_OTF2 : vfd ? K_RUNDIR : K_NOTRACE;
 }
 
 /* A regular file by its name and first bytes; *what describes one that is

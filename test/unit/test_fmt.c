@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/fmt.h"
+#include "util/progress.h"
 
 static void seconds_are(double s, const char *want)
 {
@@ -109,6 +110,50 @@ START_TEST(names_are_elided_in_the_middle)
 }
 END_TEST
 
+/* The progress line: a 24-wide bar, the share, the events, and the time
+ * left from the rate so far once a second has passed (by hand below). */
+START_TEST(progress_line)
+{
+    char buf[160];
+
+    /* a quarter in 3 s: 9 s left; 24 / 4 = 6 marks */
+    vftr_progress_format("vfd2otf", 100, 25, 1234, 3.0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "vfd2otf: [######..................]  25% 1234 events, 9 s left");
+    /* under a second: no guess yet */
+    vftr_progress_format("vfd2otf", 100, 25, 1234, 0.5, buf, sizeof buf);
+    ck_assert_str_eq(buf, "vfd2otf: [######..................]  25% 1234 events");
+    /* 1 % in 12 s: 1188 s left, in minutes (19.8) */
+    vftr_progress_format("x", 100, 1, 7, 12.0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "x: [........................]   1% 7 events, 20 min left");
+    /* 1 % in 100 s: 9900 s, in hours (2.75) */
+    vftr_progress_format("x", 100, 1, 7, 100.0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "x: [........................]   1% 7 events, 2.8 h left");
+    /* done (and beyond: clamped), or no total: no guess */
+    vftr_progress_format("x", 100, 150, 9, 5.0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "x: [########################] 100% 9 events");
+    vftr_progress_format("x", 0, 0, 0, 5.0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "x: [........................]   0% 0 events");
+}
+END_TEST
+
+/* Off a terminal nothing is drawn, whatever is updated. */
+START_TEST(progress_silent_off_a_terminal)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    struct vftr_progress p;
+
+    ck_assert_ptr_nonnull(f);
+    vftr_progress_init(&p, "x", f, 100, 0);       /* not quiet, but not a terminal */
+    vftr_progress_update(&p, 50, 10, 1);
+    vftr_progress_end(&p, 100, 20);
+    fclose(f);
+    ck_assert_uint_eq(len, 0);
+    free(text);
+}
+END_TEST
+
 static Suite *fmt_suite(void)
 {
     Suite *s = suite_create("fmt");
@@ -118,6 +163,8 @@ static Suite *fmt_suite(void)
     tcase_add_test(tc, columns_of_times_are_wide_enough);
     tcase_add_test(tc, ticks_imbalance_percent_process);
     tcase_add_test(tc, names_are_elided_in_the_middle);
+    tcase_add_test(tc, progress_line);
+    tcase_add_test(tc, progress_silent_off_a_terminal);
     suite_add_tcase(s, tc);
     return s;
 }
