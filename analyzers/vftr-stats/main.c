@@ -35,6 +35,7 @@
 #include "util/proclist.h"
 #include "util/timespec.h"
 #include "util/fmt.h"
+#include "util/progress.h"
 #include "util/tracesel.h"
 
 #define MAX_SORT_KEYS 8
@@ -143,6 +144,7 @@ struct stats_args {
     int groups;               /* profile function groups, not functions */
     int fold;                 /* threads into ranks: 1 (the default) or -2 (--threads) */
     int verbose;              /* how the profile was made and what it read, on stderr */
+    int quiet;                /* no progress line */
     unsigned jobs;            /* threads reading streams; 0: online CPUs */
 };
 
@@ -749,6 +751,7 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
     const struct vftr_proclist *procs = args->sel.have_procs ? &args->sel.procs : NULL;
     struct names names = { 0 };
     struct vftr_profq_result res = { 0 };
+    struct vftr_progress line;
     struct vftr_profile prof = VFTR_PROFILE_INIT;
     struct vftr_messages *messages = NULL;
     struct table table = { 0 };
@@ -849,7 +852,12 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         (args->view == VIEW_CALLPATH ? VFTR_PROFQ_PATHS : 0) |
             (args->groups ? VFTR_PROFQ_INCL_ONCE : 0),
     };
+    /* .vfd input is read whole: a progress line on a terminal */
+    vftr_progress_init(&line, tool->name, stderr, 0, args->quiet);
+    vftr_source_set_progress(src, &line);
     rc = vftr_source_profile(src, &q, &res, err, sizeof err);
+    vftr_source_set_progress(src, NULL);
+    vftr_progress_end(&line, line.total, res.delivered);
     if (rc < 0) {
         rc = vftr_tool_fail(tool, stderr, "%s", err[0] ? err : strerror(-rc));
         goto out;
@@ -980,6 +988,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_CALLBACK, "jobs", 'j', "N",
           "read the trace's streams with N threads (default:\nthe online CPUs; at most one per stream)",
           &args, 0, parse_jobs },
+        { VFTR_OPT_FLAG, "quiet", 'q', NULL,
+          "no progress line (drawn only on a terminal, while\na run's .vfd files are read)",
+          &args.quiet, 1, NULL },
         { VFTR_OPT_FLAG, "csv", 0, NULL, "print CSV", &args.format, FMT_CSV, NULL },
         { VFTR_OPT_FLAG, "json", 'J', NULL, "print JSON", &args.format, FMT_JSON, NULL },
         VFTR_OPT_TABLE_END,

@@ -544,6 +544,11 @@ static int cmp_rank(const void *x, const void *y)
     return (a->token > b->token) - (a->token < b->token);
 }
 
+void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p)
+{
+    s->progress = p;
+}
+
 int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
                               size_t errlen)
 {

@@ -238,6 +238,13 @@ struct vftr_tracesel;
 int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
                               size_t errlen);
 
+/* A progress line (util/progress.h, borrowed; NULL: none) that profiles of
+ * .vfd input advance by the bytes of the files read, its total set here;
+ * the caller draws its end (vftr_progress_end).  Other formats read what a
+ * window needs and draw nothing. */
+struct vftr_progress;
+void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p);
+
 /* The process a thread is folded into: its outermost ancestor (the rank's
  * own process); a process without parent is itself.  A vftr_procmap_fn
  * (summary.h) with the source as its argument. */

@@ -116,12 +116,13 @@ b=$("$B/bin/vftr-stats" --csv heat 2>/dev/null | md5sum)
 # progress: drawn on a terminal (script(1) gives one), with the share and
 # the events; nothing with -q, nothing on a pipe (above)
 if command -v script >/dev/null; then
-    for cmd in "vfd2otf -o heatp run" "vftr-snap -n 5 -o heatq heat" "vftr-convert -o heatp.json heat"; do
+    for cmd in "vfd2otf -o heatp run" "vftr-snap -n 5 -o heatq heat" "vftr-convert -o heatp.json heat" \
+               "vftr-stats -T run"; do
         tool=${cmd%% *}
         script -qc "$B/bin/$cmd" /dev/null </dev/null >tty.out 2>&1
         grep -aEq "$tool: \[[#.]{24}\] +[0-9]+% [0-9]+ events" tty.out &&
             pass "$tool on a terminal: a progress line" || fail "$tool on a terminal: $(head -c 300 tty.out | cat -v)"
-        script -qc "$B/bin/${cmd/ -o / -q -o }" /dev/null </dev/null >tty.out 2>&1
+        script -qc "$B/bin/$tool -q ${cmd#* }" /dev/null </dev/null >tty.out 2>&1
         grep -aq "$tool: \[" tty.out && fail "$tool -q on a terminal still draws" ||
             pass "$tool -q on a terminal: no progress line"
     done
