@@ -302,6 +302,16 @@ int vftr_dump_vfd(const struct vftr_tool *tool, const struct vftr_dump_vfd_args 
     /* "rank R thread T" names this file's rank (a file of a run without
      * MPI is rank 0) and its vftr thread numbers */
     uint32_t rank = c.info->rank > 0 ? (uint32_t)c.info->rank : 0;
+    for (size_t k = 0; args->sel && k < args->sel->nranks; k++) {
+        const struct vftr_ranksel *r = &args->sel->ranks[k];
+
+        if (rank < r->rank_first || rank > r->rank_last) {
+            vftr_vfd_reader_close(rd);
+            fflush(stdout);
+            return vftr_tool_fail(tool, stderr, "%s: no %s in this file (it holds rank %" PRIu32
+                                  ")", path, r->text, rank);
+        }
+    }
     for (;;) {
         unsigned before = vftr_vfd_reader_warnings(rd);
         int n = vftr_vfd_reader_next(rd, &rec);

@@ -92,6 +92,16 @@ expect "vfd2otf on an OTF trace: converted already" 2 \
 expect "vfd2otf on a log file" 1 "^vfd2otf: app_0\.log: a text file .*, not a trace: expected \.vfd files or a run directory" \
     "$B/bin/vfd2otf" -o x app_0.log
 
+# a rank name the input does not have says which it has
+expect "vftr-dump -p 'rank 1' on rank 0's .vfd file" 1 \
+    "^vftr-dump: run/basic_0\.vfd: no rank 1 in this file \(it holds rank 0\)$" \
+    "$B/bin/vftr-dump" -e -p 'rank 1' run/basic_0.vfd
+expect "vftr-stats -p 'rank 5' on a 2-rank run" 1 "^vftr-stats: run/?: no rank 5 in the trace \(it has ranks 0-1\)$" \
+    "$B/bin/vftr-stats" -p 'rank 5' run
+n=$("$B/bin/vftr-dump" -e -p 'rank 0 thread 0' run/basic_0.vfd 2>/dev/null | wc -l)
+[ "$n" -gt 0 ] && pass "vftr-dump -p 'rank 0 thread 0' on rank 0's file: $n events" ||
+    fail "vftr-dump -p 'rank 0 thread 0' printed nothing"
+
 # the right inputs still work, named either way
 for op in conv conv.otf run run/basic_0.vfd; do
     if "$B/bin/vftr-stats" "$op" >/dev/null 2>&1; then pass "vftr-stats takes $op"
