@@ -53,7 +53,7 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(DEMO_BIN) $(DEMO_CAPTURE) $(DEMO_HEAT)
 	$(Q)rm -f $(DEMO_DIR)/capture_demo_*
 	@echo "--- 1. vftr-run $(DEMO_CAPTURE) (capture only, no MPI) ---"
-	$(Q)$(BIN)/vftr-run --out $(DEMO_DIR) -- $(DEMO_CAPTURE)
+	$(Q)$(BIN)/vftr-run -o $(DEMO_DIR) -- $(DEMO_CAPTURE)
 	$(Q)sed -n '/^Profile/,$$p' $(DEMO_DIR)/capture_demo_0.log | head -n 14
 	$(Q)rm -f $(DEMO_DIR)/demo.*
 	$(Q)$(DEMO_BIN) $(DEMO_DIR)/demo
@@ -62,7 +62,7 @@ demo: deps
 	@echo "--- 3. mpirun -np $(DEMO_NP) vftr-run $(DEMO_HEAT) ($(DEMO_THREADS) OpenMP threads per rank) ---"
 	$(Q)rm -rf $(DEMO_DIR)/heat-run $(DEMO_DIR)/heat.*
 	$(Q)mkdir -p $(DEMO_DIR)/heat-run
-	$(Q)$(DEMO_MPIRUN) $(BIN)/vftr-run --out $(DEMO_DIR)/heat-run -- $(DEMO_HEAT)
+	$(Q)$(DEMO_MPIRUN) $(BIN)/vftr-run -o $(DEMO_DIR)/heat-run -- $(DEMO_HEAT)
 	@ls -l $(DEMO_DIR)/heat-run/*.vfd
 	@echo "--- 4. vfd2otf -o $(DEMO_DIR)/heat $(DEMO_DIR)/heat-run ---"
 	$(Q)$(BIN)/vfd2otf -o $(DEMO_DIR)/heat $(DEMO_DIR)/heat-run

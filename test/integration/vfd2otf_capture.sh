@@ -35,7 +35,7 @@ check "capture: mpirun exit status" 0 "$(cat "$d/.rc")"
     || fail "reference: $(cat "$d/.referr")"
 for r in 0 1 2 3; do
     p=$((r + 1))
-    want=$("$DUMP" -c "$d/mpi_p2p_$r.vfd" | awk '$1 == "ENTER" { e = $2 } $1 == "EXIT" { x = $2 } END { print e + 0, x + 0 }')
+    want=$("$DUMP" --count "$d/mpi_p2p_$r.vfd" | awk '$1 == "ENTER" { e = $2 } $1 == "EXIT" { x = $2 } END { print e + 0, x + 0 }')
     got=$(awk -v p=$p '$1 == p && $3 == "ENTER" { e++ } $1 == p && $3 == "LEAVE" { l++ } END { print e + 0, l + 0 }' "$d/ev")
     check "capture: rank $r Enter/Leave = .vfd ENTER/EXIT" "$want" "$got"
     # the program's own list of messages: "send|recv PEER TAG BYTES FLAGS"
