@@ -28,6 +28,7 @@
 #include "model/replay.h"
 #include "model/source.h"
 #include "model/summary.h"
+#include "report/report.h"
 #include "util/errmsg.h"
 #include "util/opts.h"
 #include "util/proclist.h"
@@ -135,6 +136,7 @@ struct stats_args {
     int fold;                 /* threads into ranks: 1 (the default) or -2 (--threads) */
     int verbose;              /* how the profile was made and what it read, on stderr */
     unsigned jobs;            /* threads reading streams; 0: online CPUs */
+    const char *plot;         /* --plot FILE.svg */
 };
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
@@ -662,6 +664,51 @@ static int m_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t id)
     return vftr_messages_coll_end(arg, time, process, id);
 }
 
+/* ------------------------------------------------------------------ --plot */
+
+/*
+ * The chart of the view, drawn by lib/report (vftr-report's drawing, from
+ * the same window and processes): the profile's imbalance (min / avg / max
+ * per function), the call tree as an icicle, time per rank by group, the
+ * bytes matrix.  Written through FILE.tmp and renamed.
+ */
+static int plot(const struct vftr_tool *tool, const struct stats_args *args, char *const *ops,
+                int nops)
+{
+    enum vftr_report_chart c = args->view == VIEW_CALLPATH ? VFTR_REPORT_CHART_CALLTREE
+                               : args->view == VIEW_MESSAGES ? VFTR_REPORT_CHART_BYTES
+                               : args->groups ? VFTR_REPORT_CHART_RANKS
+                                              : VFTR_REPORT_CHART_IMBALANCE;
+    struct vftr_report_opts ro = { NULL, tool->name, args->jobs, args->sel.window,
+                                   args->sel.have_procs ? &args->sel.procs : NULL, 0, 1 };
+    struct vftr_report *rep = NULL;
+    char err[VFTR_ERRMSG_MAX + 512], tmp[4096];
+    FILE *f;
+    int rc;
+
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", args->plot) >= sizeof tmp)
+        return vftr_tool_fail(tool, stderr, "%s: name too long", args->plot);
+    rc = vftr_report_collect(&rep, (const char *const *)ops, (size_t)nops, &ro, err, sizeof err);
+    if (rc < 0)
+        return vftr_tool_fail(tool, stderr, "%s", err);
+    if (!(f = fopen(tmp, "w"))) {
+        rc = vftr_tool_fail(tool, stderr, "%s: cannot write (%s)", args->plot, strerror(errno));
+        vftr_report_free(rep);
+        return rc;
+    }
+    rc = vftr_report_write_svg(rep, c, f);
+    if (fclose(f) != 0 && rc == 0)
+        rc = -EIO;
+    if (rc == 0 && rename(tmp, args->plot) != 0)
+        rc = -errno;
+    vftr_report_free(rep);
+    if (rc < 0) {
+        remove(tmp);
+        return vftr_tool_fail(tool, stderr, "%s: cannot write (%s)", args->plot, strerror(-rc));
+    }
+    return VFTR_EXIT_OK;
+}
+
 /* ------------------------------------------------------------------ main job */
 
 /* Exit code of a source error: -EINVAL is the command line's fault. */
@@ -905,6 +952,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_CALLBACK, "jobs", 'J', "N",
           "read the trace's streams with N threads (default:\nthe online CPUs; at most one per stream)",
           &args, 0, parse_jobs },
+        { VFTR_OPT_STRING, "plot", 'P', "FILE.svg",
+          "also draw the view as an SVG chart: imbalance\n(profile), icicle (--callpath), time per rank\n"
+          "(--groups), bytes matrix (--messages)", &args.plot, 0, NULL },
         { VFTR_OPT_FLAG, "csv", 'c', NULL, "print CSV", &args.format, FMT_CSV, NULL },
         { VFTR_OPT_FLAG, "json", 'j', NULL, "print JSON", &args.format, FMT_JSON, NULL },
         VFTR_OPT_TABLE_END,
@@ -947,6 +997,8 @@ int main(int argc, char **argv)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     else
         rc = stats(&tool, &args, argv + first, argc - first);
+    if (rc == VFTR_EXIT_OK && args.plot)
+        rc = plot(&tool, &args, argv + first, argc - first);
     vftr_tracesel_release(&args.sel);
     return rc;
 }
