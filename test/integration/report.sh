@@ -9,7 +9,7 @@
 #     --callpath and --messages (report_figures.py reads the page's tables
 #     and vftr-stats's JSON): on the .vfd run directory, on its OTF
 #     conversion, on a conversion with snapshots and summaries (vftr-stats
-#     then takes its profile from the summaries), and on a time window.
+#     then takes its profile from the summaries), on OTF2, on a time window.
 #  3. The same trace gives the same bytes, with 1 and with 2 reading
 #     threads; --svg writes every chart as well-formed XML; vftr-stats
 #     --plot draws its view.
@@ -65,17 +65,21 @@ if [ -x "$OMPDIR/omp_hybrid" ] && command -v mpirun >/dev/null 2>&1 &&
         mpirun --allow-run-as-root -np 2 --oversubscribe --bind-to none \
         "$VFTR_RUN" --out "$d/run" -- "$OMPDIR/omp_hybrid" "$d" 3 >"$d/.stdout" 2>"$d/.stderr"
     check "hybrid capture: mpirun exit status" 0 "$?"
+    mkdir -p "$d/o2"
     "$VFD2OTF" -o "$d/hyb" "$d/run" >"$d/.conv" 2>&1 &&
-        "$VFD2OTF" --all -o "$d/hybsnap" "$d/run" >>"$d/.conv" 2>&1
-    check "hybrid capture: vfd2otf" 0 "$?"
+        "$VFD2OTF" --all -o "$d/hybsnap" "$d/run" >>"$d/.conv" 2>&1 &&
+        "$cap_build/bin/vftr-convert" -o "$d/o2/hyb.otf2" "$d/hyb" >>"$d/.conv" 2>&1
+    check "hybrid capture: vfd2otf and vftr-convert to OTF2" 0 "$?"
 
     # ----------------------------------------------------------- 2. figures
     "$REPORT" -q -J 2 -o "$d/hyb2.html" "$d/hyb" && "$REPORT" -q -J 1 -o "$d/hyb1.html" "$d/hyb" &&
-        "$REPORT" -q -o "$d/vfd.html" "$d/run" && "$REPORT" -q -o "$d/snap.html" "$d/hybsnap"
-    check "hybrid: vftr-report on the OTF trace, the .vfd run and the summaries" 0 "$?"
+        "$REPORT" -q -o "$d/vfd.html" "$d/run" && "$REPORT" -q -o "$d/snap.html" "$d/hybsnap" &&
+        "$REPORT" -q -o "$d/otf2.html" "$d/o2/hyb.otf2"
+    check "hybrid: vftr-report on the OTF trace, the .vfd run, the summaries, OTF2" 0 "$?"
     figures "$d/hyb2.html" "$d/hyb" >"$d/.fig" ; cat "$d/.fig"
-    figures "$d/vfd.html" "$d/run" >>"$d/.fig2"; cat "$d/.fig2"
+    figures "$d/vfd.html" "$d/run" >"$d/.fig2"; cat "$d/.fig2"
     figures "$d/snap.html" "$d/hybsnap" >"$d/.fig3"; cat "$d/.fig3"
+    figures "$d/otf2.html" "$d/o2/hyb.otf2" >>"$d/.fig3"; cat "$d/.fig3" | grep otf2.html
     cap_failures=$((cap_failures + $(count_fails "$d/.fig") + $(count_fails "$d/.fig2") +
                     $(count_fails "$d/.fig3")))
     if grep -q 'summaries' <("$STATS" -v --csv "$d/hybsnap" 2>&1 >/dev/null); then
