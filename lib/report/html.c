@@ -213,8 +213,12 @@ static void section_summary(FILE *out, const struct vftr_report *r)
     fact(out, "ranks", "ranks", v);
     snprintf(v, sizeof v, "%zu (at most %zu per rank)", r->nprocs, nthreads);
     fact(out, "processes", "processes (ranks and their threads)", v);
-    snprintf(v, sizeof v, "%.6f s", r->have_timeline || in->have_events
-                                        ? (double)(r->t1 - r->t0) / r->res : 0.0);
+    {   /* from the first event (or the window's start) to the last (or its end) */
+        uint64_t end = r->b < in->last ? r->b : in->last;
+
+        snprintf(v, sizeof v, "%.6f s", in->have_events && end > r->t0
+                                            ? (double)(end - r->t0) / r->res : 0.0);
+    }
     fact(out, "duration", "duration", v);
     if (in->resolution)
         snprintf(v, sizeof v, "%" PRIu64 " ticks per second", in->resolution);
@@ -243,7 +247,7 @@ static void section_summary(FILE *out, const struct vftr_report *r)
     for (int k = 0; k < REP_NKINDS; k++) {
         if (k == REP_OTHER && kind_excl[k] == 0)
             continue;
-        fprintf(out, "<tr data-kind=\"%s\"><td><span class=\"swatch\" style=\"background:%s\">"
+        fprintf(out, "<tr data-kind=\"%s\"><td class=\"name\"><span class=\"swatch\" style=\"background:%s\">"
                 "</span>%s</td><td>%.6f</td><td>%.2f</td></tr>\n", rep_kind_name(k),
                 rep_kind_colour(k), rep_kind_name(k), kind_excl[k] / r->res,
                 total > 0 ? 100.0 * kind_excl[k] / total : 0.0);

@@ -433,8 +433,20 @@ static int chart_ranks(const struct vftr_report *r, FILE *out, int standalone)
         snprintf(lab, sizeof lab, "rank %" PRIu32, r->ranks[i].rank);
         if (bh >= 9)
             put_label(out, LABEL - 6, y + bh - 3, "end", lab, 20);
-        while (j < r->groups.nper && r->groups.per[j].process < r->ranks[i].token)
-            j++;
+        /* the rank's rows: per is sorted by process token, ranks by rank */
+        {
+            size_t lo = 0, hi = r->groups.nper;
+
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (r->groups.per[mid].process < r->ranks[i].token)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            j = lo;
+        }
         /* the groups in the table's order, so the stacks line up */
         for (size_t g = 0; g < r->groups.prof.nrows; g++) {
             uint32_t tok = r->groups.rows[g].p->function;

@@ -17,7 +17,8 @@
 #     (report_browser.py): sections, sorting, filter, zoom, pan, tooltip,
 #     no request but the page, no console error; screenshots are kept in
 #     $BUILD/test/artifacts/report/.
-#  5. A 2 M-event trace gives a page under 5 MB; bad input: exit 1 or 2
+#  5. A 2 M-event trace gives a page under 5 MB; a sampled capture and a
+#     truncated rank are warned about on the page; bad input: exit 1 or 2
 #     with a message, no half-written page.
 . "$(dirname "$0")/../capture/common.sh"
 
@@ -162,6 +163,30 @@ if [ -x "$GEN" ]; then
     cap_failures=$((cap_failures + $(count_fails "$cap_tmp/.fig")))
 else
     fail "$GEN is not built (make check builds it)"
+fi
+
+# warnings the tools give, listed on the page (test/conv/mkvfd's scenarios,
+# as vfd2otf_sampled.sh uses them)
+MKVFD=$cap_build/test/conv/mkvfd
+if [ -x "$MKVFD" ]; then
+    mkdir -p "$cap_tmp/sampled" "$cap_tmp/trunc"
+    "$MKVFD" sampled "$cap_tmp/sampled" >/dev/null
+    "$REPORT" -o "$cap_tmp/sampled.html" "$cap_tmp/sampled" 2>"$cap_tmp/.err"
+    check "a sampled capture: the page warns, naming the interval" 1 \
+        "$(grep -c '<li>sampled capture: each thread&#39;s events were recorded at most every 1e-05 s' "$cap_tmp/sampled.html")"
+    check "a sampled capture: the same warning on stderr" 1 "$(grep -c 'sampled capture' "$cap_tmp/.err")"
+    check "a sampled capture: unknown calls are - in the table" 1 \
+        "$(grep -c '<tr data-kind="[^"]*"><td>-</td>' "$cap_tmp/sampled.html" | awk '{ print ($1 > 0) }')"
+    bytes=$("$MKVFD" trunc "$cap_tmp/trunc")
+    truncate -s $((bytes - 400)) "$cap_tmp/trunc/trunc_0.vfd"
+    "$REPORT" -q -o "$cap_tmp/trunc.html" "$cap_tmp/trunc"
+    check "a truncated rank: exit 0" 0 "$?"
+    check "a truncated rank: the page lists the source's warning" 1 \
+        "$(grep -c '<li>.*trunc_0.vfd.*truncated' "$cap_tmp/trunc.html")"
+    check "a truncated rank: and that the rank's data ends early" 1 \
+        "$(grep -c '<li>rank 0: its data ends early' "$cap_tmp/trunc.html")"
+else
+    fail "$MKVFD is not built (make check builds it)"
 fi
 
 "$REPORT" -o "$cap_tmp/x.html" "$cap_tmp/nosuch" 2>"$cap_tmp/.err"
