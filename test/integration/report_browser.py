@@ -15,7 +15,8 @@ needed.  Checks, each printed as "PASS: NAME: ..." or "FAIL: NAME: ...":
   - zooming in halves the visible range, panning moves it, "whole run"
     restores it; hovering the timeline names a process and a function;
   - no console error and no uncaught exception.
-Screenshots of the page (top, and after zooming) go to SHOTDIR/NAME-*.png.
+Screenshots of the page (top, zoomed timeline, call tree, imbalance,
+communication) go to SHOTDIR/NAME-*.png.
 Exit status 1 when a check failed."""
 import base64
 import json
@@ -226,6 +227,10 @@ def main():
                         'document.getElementById("tl-tip"); return t.hidden ? "" : t.textContent; })()')
         result(tipped.startswith('rank 0') and ': ' in tipped,
                'hovering the timeline names the process and function ("%s")' % tipped)
+
+        for sec in ('calltree', 'imbalance', 'communication'):
+            b.eval('document.getElementById("%s").scrollIntoView()' % sec)
+            b.screenshot(os.path.join(shots, '%s-%s.png' % (NAME, sec)))
 
         b.send('Runtime.evaluate', {'expression': '0'})      # flush pending events
         errors = [e for e in b.events if
