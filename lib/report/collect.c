@@ -1009,10 +1009,13 @@ static int take_open_warnings(struct vftr_report *r, char *buf, size_t len, FILE
 
         if (nl)
             *nl = '\0';
-        /* "prog: " is the tool's prefix, not part of the warning */
+        /* "prog: " is the tool's prefix, not part of the warning, nor is
+         * "warning: " on a list of warnings */
         plen = strcspn(line, ":");
         if (line[plen] == ':' && line[plen + 1] == ' ')
             text = line + plen + 2;
+        if (strncmp(text, "warning: ", 9) == 0)
+            text += 9;
         if (*text) {
             v = realloc(r->warnings, (r->nwarnings + 1) * sizeof *v);
             if (!v)

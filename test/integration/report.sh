@@ -17,9 +17,10 @@
 #     (report_browser.py): sections, sorting, filter, zoom, pan, tooltip,
 #     no request but the page, no console error; screenshots are kept in
 #     $BUILD/test/artifacts/report/.
-#  5. A 2 M-event trace gives a page under 5 MB; a sampled capture and a
-#     truncated rank are warned about on the page; bad input: exit 1 or 2
-#     with a message, no half-written page.
+#  5. A 2 M-event trace gives a page under 5 MB; a sampled capture, a
+#     truncated rank and a capture stopped at its size cap are warned about
+#     on the page; bad input: exit 1 or 2 with a message, no half-written
+#     page.
 . "$(dirname "$0")/../capture/common.sh"
 
 PY=/usr/bin/python3
@@ -187,6 +188,28 @@ if [ -x "$MKVFD" ]; then
         "$(grep -c '<li>rank 0: its data ends early' "$cap_tmp/trunc.html")"
 else
     fail "$MKVFD is not built (make check builds it)"
+fi
+# a capture that throttled itself: the size cap stopped tracing (as
+# capture_trace.sh's small cap: fib(22) makes some 57000 calls, far more
+# than 64 KiB of events)
+if [ -x "$CAPDIR/cap_fib" ]; then
+    VFTR_TRACE_MAX_SIZE="64 KiB" vrun "$cap_tmp/capped" "$CAPDIR/cap_fib" 22
+    check "a capped capture: exit status" 0 "$(cat "$cap_tmp/capped/.rc")"
+    "$REPORT" -o "$cap_tmp/capped.html" "$cap_tmp/capped" 2>"$cap_tmp/.err"
+    check "a capped capture: vftr-report exit 0" 0 "$?"
+    lost=$("$cap_build/bin/vftr-dump" "$cap_tmp"/capped/cap_fib_0.vfd 2>/dev/null |
+           sed -n 's/^HEADER .* events_lost=\([0-9]*\) .*capped=1 .*/\1/p')
+    check_le "a capped capture: the header counts events not recorded" 1 "${lost:-0}"
+    check "a capped capture: the page warns, with the header's count" 1 \
+        "$(grep -c "<li>$cap_tmp/capped/cap_fib_0.vfd: rank 0: tracing stopped at the size cap (trace.max_size): ${lost:-x} later event(s) were not recorded" "$cap_tmp/capped.html")"
+    check "a capped capture: the same warning on stderr" 1 "$(grep -c 'size cap' "$cap_tmp/.err")"
+    check "a capped capture: vftr-stats warns too" 1 \
+        "$("$STATS" "$cap_tmp/capped" 2>&1 >/dev/null | grep -c 'size cap')"
+    figures "$cap_tmp/capped.html" "$cap_tmp/capped" | grep -v "^vftr-stats: warning: " >"$cap_tmp/.figc"
+    cat "$cap_tmp/.figc"
+    cap_failures=$((cap_failures + $(count_fails "$cap_tmp/.figc")))
+else
+    fail "$CAPDIR/cap_fib is not built (make check builds it)"
 fi
 
 "$REPORT" -o "$cap_tmp/x.html" "$cap_tmp/nosuch" 2>"$cap_tmp/.err"
