@@ -7,7 +7,8 @@
 #   2. run under `mpirun -np 4` with 2 OpenMP threads per rank through
 #      vftr-run: one .vfd per rank in build/demo/heat-run/;
 #   3. vfd2otf: one OTF trace build/demo/heat.otf;
-#   4. its vftr-stats profile, and how to open it in vftr-tui.
+#   4. its vftr-stats profile, and how to open it in vftr-tui;
+#   5. vftr-report: the page build/demo/report.html, and how to open it.
 # It fails loudly when the trace lacks the example's functions, its MPI
 # calls or its OpenMP regions.  Before that, the capture-only demo
 # (share/examples/capture_demo.c, no MPI) and the OTF-library demo
@@ -76,5 +77,9 @@ demo: deps
 	@echo "demo: the trace holds the example's functions, its MPI calls and its OpenMP regions"
 	@echo "--- 5. vftr-stats $(DEMO_DIR)/heat ---"
 	$(Q)$(BIN)/vftr-stats $(DEMO_DIR)/heat
+	@echo "--- 6. vftr-report -o $(DEMO_DIR)/report.html $(DEMO_DIR)/heat ---"
+	$(Q)$(BIN)/vftr-report -o $(DEMO_DIR)/report.html --svg $(DEMO_DIR)/report-svg $(DEMO_DIR)/heat
 	@echo ""
 	@echo "The trace is $(DEMO_DIR)/heat.otf.  Open it with:  $(BIN)/vftr-tui $(DEMO_DIR)/heat.otf"
+	@echo "The report is $(DEMO_DIR)/report.html (one file, nothing else needed).  Open it with:"
+	@echo "  xdg-open $(DEMO_DIR)/report.html     (or any browser: file://$(abspath $(DEMO_DIR))/report.html)"

@@ -28,6 +28,7 @@
 #include "model/replay.h"
 #include "model/source.h"
 #include "model/summary.h"
+#include "report/report.h"
 #include "util/errmsg.h"
 #include "util/json.h"
 #include "util/number.h"
@@ -146,6 +147,7 @@ struct stats_args {
     int verbose;              /* how the profile was made and what it read, on stderr */
     int quiet;                /* no progress line */
     unsigned jobs;            /* threads reading streams; 0: online CPUs */
+    const char *plot;         /* --plot FILE.svg */
 };
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
@@ -730,6 +732,51 @@ static int m_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t id)
     return vftr_messages_coll_end(arg, time, process, id);
 }
 
+/* ------------------------------------------------------------------ --plot */
+
+/*
+ * The chart of the view, drawn by lib/report (vftr-report's drawing, from
+ * the same window and processes): the profile's imbalance (min / avg / max
+ * per function), the call tree as an icicle, time per rank by group, the
+ * bytes matrix.  Written through FILE.tmp and renamed.
+ */
+static int plot(const struct vftr_tool *tool, const struct stats_args *args, char *const *ops,
+                int nops)
+{
+    enum vftr_report_chart c = args->view == VIEW_CALLPATH ? VFTR_REPORT_CHART_CALLTREE
+                               : args->view == VIEW_MESSAGES ? VFTR_REPORT_CHART_BYTES
+                               : args->groups ? VFTR_REPORT_CHART_RANKS
+                                              : VFTR_REPORT_CHART_IMBALANCE;
+    struct vftr_report_opts ro = { NULL, tool->name, args->jobs, args->sel.window,
+                                   args->sel.have_procs ? &args->sel.procs : NULL, 0, 1 };
+    struct vftr_report *rep = NULL;
+    char err[VFTR_ERRMSG_MAX + 512], tmp[4096];
+    FILE *f;
+    int rc;
+
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", args->plot) >= sizeof tmp)
+        return vftr_tool_fail(tool, stderr, "%s: name too long", args->plot);
+    rc = vftr_report_collect(&rep, (const char *const *)ops, (size_t)nops, &ro, err, sizeof err);
+    if (rc < 0)
+        return vftr_tool_fail(tool, stderr, "%s", err);
+    if (!(f = fopen(tmp, "w"))) {
+        rc = vftr_tool_fail(tool, stderr, "%s: cannot write (%s)", args->plot, strerror(errno));
+        vftr_report_free(rep);
+        return rc;
+    }
+    rc = vftr_report_write_svg(rep, c, f);
+    if (fclose(f) != 0 && rc == 0)
+        rc = -EIO;
+    if (rc == 0 && rename(tmp, args->plot) != 0)
+        rc = -errno;
+    vftr_report_free(rep);
+    if (rc < 0) {
+        remove(tmp);
+        return vftr_tool_fail(tool, stderr, "%s: cannot write (%s)", args->plot, strerror(-rc));
+    }
+    return VFTR_EXIT_OK;
+}
+
 /* ------------------------------------------------------------------ main job */
 
 /* Exit code of a source error: -EINVAL is the command line's fault. */
@@ -991,6 +1038,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "quiet", 'q', NULL,
           "no progress line (drawn only on a terminal, while\na run's .vfd files are read)",
           &args.quiet, 1, NULL },
+        { VFTR_OPT_STRING, "plot", 0, "FILE.svg",
+          "also draw the view as an SVG chart: imbalance\n(profile), icicle (--callpath), time per rank\n"
+          "(--groups), bytes matrix (--messages)", &args.plot, 0, NULL },
         { VFTR_OPT_FLAG, "csv", 0, NULL, "print CSV", &args.format, FMT_CSV, NULL },
         { VFTR_OPT_FLAG, "json", 'J', NULL, "print JSON", &args.format, FMT_JSON, NULL },
         VFTR_OPT_TABLE_END,
@@ -1038,6 +1088,8 @@ int main(int argc, char **argv)
     else if (!(rc = vftr_source_check_operands(&tool, argv + first, argc - first,
                                                 VFTR_TAKES_ALL)))
         rc = stats(&tool, &args, argv + first, argc - first);
+    if (rc == VFTR_EXIT_OK && args.plot)
+        rc = plot(&tool, &args, argv + first, argc - first);
     vftr_tracesel_release(&args.sel);
     return rc;
 }
