@@ -41,7 +41,9 @@ struct stats_args {
     int groups;               /* profile function groups, not functions */
     int fold;                 /* threads into ranks: 1 (the default) or -2 (--threads) */
     int verbose;              /* how the profile was made and what it read, on stderr */
+    int quiet;                /* no progress line */
     unsigned jobs;            /* threads reading streams; 0: online CPUs */
+    const char *plot;         /* --plot FILE.svg */
     int callpath;             /* --callpath (with --critical-path: per call path) */
     uint64_t rendezvous;      /* --rendezvous: Late Receiver's threshold in bytes */
 };

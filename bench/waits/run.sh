@@ -36,7 +36,7 @@ mkdir -p "$DIR/big" "$DIR/small"
 
 "$GEN" big "$DIR/big" $((2 * N / RANKS)) "$RANKS" || exit 1
 "$GEN" big "$DIR/small" $((2 * N / RANKS / 10)) "$RANKS" || exit 1
-events=$("$STATS" --csv -J 1 "$DIR/big" | awk -F, 'NR > 1 { c += $1 } END { print 2 * c }')
+events=$("$STATS" --csv --jobs 1 "$DIR/big" | awk -F, 'NR > 1 { c += $1 } END { print 2 * c }')
 
 measure() { # one run: wall seconds
     /usr/bin/time -o "$DIR/time.out" -f '%e' "$@" >/dev/null 2>&1 || { echo fail; return; }
@@ -56,7 +56,7 @@ declare -A T
 views=(plain --waits --critical-path --delays)
 for _ in $(seq "$REPEAT"); do
     for v in "${views[@]}"; do
-        if [ "$v" = plain ]; then w=$(cputime "$STATS" -J 1 --csv "$DIR/big")
+        if [ "$v" = plain ]; then w=$(cputime "$STATS" --jobs 1 --csv "$DIR/big")
         else w=$(cputime "$STATS" "$v" --csv "$DIR/big"); fi
         [ "$w" = fail ] && { echo "bench-waits: vftr-stats $v failed"; exit 1; }
         T[$v]=$(min "${T[$v]:-}" "$w")

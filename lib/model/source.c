@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "vfdfiles.h"
 #include "util/errmsg.h"
+#include "util/tracesel.h"
 
 int vftr_source_is_vfd(const char *operand)
 {
@@ -491,6 +492,11 @@ static int cmp_rank(const void *x, const void *y)
     if (a->thread != b->thread)
         return a->thread < b->thread ? -1 : 1;
     return (a->token > b->token) - (a->token < b->token);
+}
+
+void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p)
+{
+    s->progress = p;
 }
 
 const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s, size_t *n)

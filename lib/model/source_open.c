@@ -1,8 +1,9 @@
 /*
  * source_open.c — vftr_source_open (source.h): the operands' format decides
- * the backend.  On its own so that a program that opens only .vfd runs
- * (capture's "largest waits", through vftr_source_open_vfdconv) does not
- * link the OTF and OTF2 backends.
+ * the backend; and vftr_source_resolve_names (the tools' process
+ * selections).  On their own so that a program that opens only .vfd runs
+ * (capture's "largest waits", through vftr_source_open_vfdconv) links
+ * neither the OTF and OTF2 backends nor the OTF trace selection.
  */
 #include "source_impl.h"
 
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "util/errmsg.h"
+#include "util/tracesel.h"
 
 int vftr_source_open(struct vftr_source **out, const char *const *ops, size_t n,
                      const struct vftr_source_opts *opts, char *err, size_t errlen)
@@ -60,4 +62,22 @@ int vftr_source_open(struct vftr_source **out, const char *const *ops, size_t n,
     }
     *out = s;
     return 0;
+}
+
+int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
+                              size_t errlen)
+{
+    struct vftr_procid *ids;
+    int rc;
+
+    if (!sel->nranks)
+        return 0;
+    ids = malloc((s->nprocs ? s->nprocs : 1) * sizeof *ids);
+    if (!ids)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    for (size_t i = 0; i < s->nprocs; i++)
+        ids[i] = (struct vftr_procid){ s->procs[i].token, s->procs[i].rank, s->procs[i].thread };
+    rc = vftr_tracesel_resolve(sel, ids, s->nprocs, err, errlen);
+    free(ids);
+    return rc;
 }
