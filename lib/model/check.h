@@ -14,7 +14,8 @@
  *     exclusive >= 0), and the exclusive times of the process's calls add
  *     up to the time its stack was not empty (each tick counted once);
  *   - a collective operation's end matches a begin (by matching id) and
- *     every begin ends.
+ *     every begin ends; so does a file operation's, and every file
+ *     operation names a file the trace defines.
  * Across processes: every receive matches one send (communicator, sender,
  * receiver, tag, in order), at most once, and no message is received
  * before it was sent.  Sends never received are counted, not violations
@@ -46,7 +47,8 @@ struct vftr_check_opts {
 };
 
 struct vftr_check_counts {
-    uint64_t events;            /* Enter, Leave, messages, collective begins and ends */
+    uint64_t events;            /* Enter, Leave, messages, collective and file operation
+                                 * begins and ends */
     uint64_t processes;         /* processes with events */
     uint64_t violations;
     uint64_t unreceived;        /* sends never received */
