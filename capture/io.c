@@ -386,6 +386,8 @@ VFTR_NI void vftr_io_record(const struct vftr_vfd_io *rec, uint64_t now)
      * yet is attached as a hook would attach it, nothing initializes */
     if (vftr_io_mute > 0 || !atomic_load_explicit(&vftr_io_enabled, memory_order_relaxed))
         return;
+    if (!vftr_io_past_prelude())
+        return;
     if ((t = vftr_hook_begin()) == NULL)
         return;
     if (t->trace)

@@ -69,6 +69,18 @@ extern uint32_t vftr_io_nfds VFTR_HIDDEN;
  * an MPI call).  Changed only by the thread itself. */
 extern __thread int vftr_io_mute __attribute__((tls_model("initial-exec")));
 
+/* Whether the program's calls are recorded now as far as the prelude goes:
+ * before main (constructors, C++ static initializers) they are left out,
+ * as the prelude's function calls are, unless include_cxx_prelude.
+ * start.c marks main in every process of the shared library, the only one
+ * that interposes I/O.  The descriptor table follows the prelude's opens
+ * all the same, so that main's calls on them are recorded. */
+static inline VFTR_NI bool vftr_io_past_prelude(void)
+{
+    return vftr_proc.set.prelude ||
+           atomic_load_explicit(&vftr_proc.main_seen, memory_order_relaxed);
+}
+
 static inline VFTR_NI uint64_t vftr_io_slot(int fd)
 {
     if ((unsigned)fd >= vftr_io_nfds)
@@ -141,7 +153,8 @@ int vftr_io_put(struct vftr_thread *t, const struct vftr_vfd_io *io, uint64_t no
 /*
  * The whole of a record from an interposed call: takes the calling
  * thread's guard, writes io at now when the thread traces and is not
- * muted, drops the guard.  Never initializes capture.
+ * muted, drops the guard.  Nothing before main (the prelude) unless
+ * include_cxx_prelude.  Never initializes capture.
  */
 void vftr_io_record(const struct vftr_vfd_io *io, uint64_t now) VFTR_NI;
 

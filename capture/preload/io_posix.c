@@ -75,7 +75,7 @@ static VFTR_NI void opened(bool follow, int fd, int dirfd, const char *path, uin
         uint32_t h = file && fd >= 0 ? vftr_io_new_handle() : 0;
 
         vftr_io_slot_set(fd, h ? (uint64_t)file << 32 | h : 0);
-        if (file && t->trace && vftr_io_mute == 0) {
+        if (file && t->trace && vftr_io_mute == 0 && vftr_io_past_prelude()) {
             struct vftr_vfd_io io = { file, h, VFTR_VFD_IO_OPEN,
                                       fd < 0 ? VFTR_VFD_IO_FAILED : 0u, 0, t0, 0, oflags };
 
@@ -98,7 +98,7 @@ static VFTR_NI void named(uint32_t op, const char *path, const char *path2, int 
         uint32_t file = vftr_io_intern_path(AT_FDCWD, path, VFTR_VFD_IO_POSIX);
         uint32_t file2 = path2 ? vftr_io_intern_path(AT_FDCWD, path2, VFTR_VFD_IO_POSIX) : 0;
 
-        if ((file || file2) && t->trace && vftr_io_mute == 0) {
+        if ((file || file2) && t->trace && vftr_io_mute == 0 && vftr_io_past_prelude()) {
             struct vftr_vfd_io io = { file ? file : file2, 0, op,
                                       rc < 0 ? VFTR_VFD_IO_FAILED : 0u, 0, t0, 0, file2 };
 

@@ -97,7 +97,7 @@ static VFTR_NI void stream_opened(bool follow, int fd, int dirfd, const char *pa
         uint32_t h = file && fd >= 0 ? vftr_io_new_handle() : 0;
 
         vftr_io_slot_set(fd, h ? (uint64_t)file << 32 | h : 0);
-        if (file && t->trace && vftr_io_mute == 0) {
+        if (file && t->trace && vftr_io_mute == 0 && vftr_io_past_prelude()) {
             struct vftr_vfd_io io = { file, h, VFTR_VFD_IO_OPEN,
                                       fd < 0 ? VFTR_VFD_IO_FAILED : 0u, 0, t0, 0, oflags };
 

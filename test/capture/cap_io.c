@@ -21,8 +21,12 @@
  * through fopen, fprintf, fputs, fputc, putc, fwrite, fflush, fseek, rewind,
  * fgets, fgetc, getc, fread, and fdopen over a descriptor; renames and
  * unlinks; two threads writing a file each; files capture must not record
- * (/proc, /etc, and skipdir/, which the test excludes); mkstemp.  Built with
- * and without _FORTIFY_SOURCE (the _chk forms).
+ * (/proc, /etc, and skipdir/, which the test excludes); mkstemp; writes
+ * from a signal handler; a forked child writing to the parent's file
+ * (capture is off in the child: none of it counts); I/O in a constructor
+ * (before main: the prelude) and in an atexit handler that runs after
+ * capture has finished: none of it counts either.  Built
+ * with and without _FORTIFY_SOURCE (the _chk forms).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum { OPEN, CLOSE, READ, WRITE, SEEK, SYNC, OTHER, NKINDS };
@@ -325,6 +331,87 @@ __attribute__((noinline)) static void mkstemp_file(void)
     P(tmpl, OTHER, unlink(tmpl) != 0, 0);
 }
 
+/* I/O of the program before main (a constructor: its first hook starts
+ * capture, but what runs before main is the prelude, left out) and after
+ * capture has ended (an atexit handler registered before capture's own,
+ * by a constructor that runs first and has no hook, runs after capture's
+ * finalizer): passed through, recorded nowhere. */
+__attribute__((no_instrument_function)) static void late_io(void)
+{
+    int fd = open("data/atexit.bin", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+    (void)!write(fd, "late\n", 5);
+    close(fd);
+}
+
+__attribute__((constructor(101), no_instrument_function)) static void first_ctor(void)
+{
+    atexit(late_io);
+}
+
+__attribute__((constructor)) static void early_io(void)
+{
+    int fd;
+
+    mkdir("data", 0755);
+    fd = open("data/ctor.bin", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    (void)!write(fd, "early\n", 6);
+    close(fd);
+}
+
+static int sigfd = -1;
+static volatile sig_atomic_t signals;
+
+/* write() is async-signal-safe, and so must its interposition be. */
+__attribute__((noinline)) static void on_signal(int sig)
+{
+    ssize_t n = write(sigfd, "sig", 3);
+
+    (void)sig;
+    P("data/sig.bin", WRITE, n < 0, n);     /* raise()d from plain code: safe here */
+    signals++;
+}
+
+__attribute__((noinline)) static void signal_writes(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGUSR1, &sa, NULL);
+    sigfd = open("data/sig.bin", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    P("data/sig.bin", OPEN, sigfd < 0, 0);
+    for (int i = 0; i < 20; i++)
+        raise(SIGUSR1);
+    P("data/sig.bin", CLOSE, close(sigfd) != 0, 0);
+    signal(SIGUSR1, SIG_DFL);
+}
+
+/* A child writes to the parent's followed descriptor and opens files of
+ * its own: capture stops in a forked child, so none of it counts. */
+__attribute__((noinline)) static void forked(void)
+{
+    int fd = open("data/fork.bin", O_CREAT | O_WRONLY | O_TRUNC, 0644), st;
+    pid_t pid;
+    ssize_t n;
+
+    P("data/fork.bin", OPEN, fd < 0, 0);
+    pid = fork();
+    if (pid == 0) {
+        int c = open("data/child.bin", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+        (void)!write(fd, block, 100);
+        (void)!write(c, block, 100);
+        close(c);
+        close(fd);
+        _exit(0);
+    }
+    waitpid(pid, &st, 0);
+    n = write(fd, block, 10);
+    P("data/fork.bin", WRITE, n < 0, n);
+    P("data/fork.bin", CLOSE, close(fd) != 0, 0);
+}
+
 __attribute__((noinline)) static void *thread_writer(void *arg)
 {
     char name[32];
@@ -358,6 +445,8 @@ int main(void)
     names();
     excluded();
     mkstemp_file();
+    signal_writes();
+    forked();
     for (long i = 0; i < 2; i++)
         pthread_create(&th[i], NULL, thread_writer, (void *)i);
     for (int i = 0; i < 2; i++)
