@@ -53,6 +53,7 @@ struct check {
     struct chan *chans;
     size_t nchans, capchans;
     struct vftr_u64map cmap;
+    struct vftr_u64map undef;       /* (kind, token) of undefined references reported */
     struct vftr_replay *replay;     /* the tools' arithmetic, checked against busy */
     unsigned reported;
 };
@@ -82,6 +83,38 @@ static const char *fname(const struct check *c, uint32_t f)
     return d ? d->name : "(undefined)";
 }
 
+/* References to definitions, reported once per kind and token. */
+enum ref { REF_PROCESS = 1, REF_FUNCTION, REF_COMM, REF_COLLOP, REF_FILE };
+
+static const char *const ref_what[] = {
+    [REF_PROCESS] = "process", [REF_FUNCTION] = "function",
+    [REF_COMM] = "communicator", [REF_COLLOP] = "collective operation", [REF_FILE] = "file",
+};
+
+static int defined(const struct check *c, enum ref kind, uint32_t token)
+{
+    switch (kind) {
+    case REF_PROCESS:  return vftr_source_proc(c->s, token) != NULL;
+    case REF_FUNCTION: return vftr_source_func(c->s, token) != NULL;
+    case REF_COMM:     return vftr_source_comm(c->s, token) != NULL;
+    case REF_COLLOP:   return vftr_source_collop_name(c->s, token) != NULL;
+    case REF_FILE:     return vftr_source_file(c->s, token) != NULL;
+    }
+    return 0;
+}
+
+/* An event at (time, process) names `token` of `kind`: a violation, the
+ * first time, when the trace defines none.  Returns -ENOMEM or 0. */
+static int ref(struct check *c, uint64_t time, uint32_t process, enum ref kind, uint32_t token)
+{
+    uint64_t key = (uint64_t)kind << 32 | token;
+
+    if (defined(c, kind, token) || vftr_u64map_get(&c->undef, key) >= 0)
+        return 0;
+    violation(c, time, process, "%s %" PRIu32 " is not defined", ref_what[kind], token);
+    return vftr_u64map_put(&c->undef, key, 1);
+}
+
 /* The process's state, created on first use; NULL on ENOMEM. */
 static struct cproc *proc(struct check *c, uint32_t token)
 {
@@ -90,7 +123,8 @@ static struct cproc *proc(struct check *c, uint32_t token)
     if (i >= 0)
         return &c->procs[i];
     if (vftr_reserve((void **)&c->procs, &c->capprocs, c->nprocs, sizeof *c->procs) < 0 ||
-        vftr_u64map_put(&c->pmap, token, (uint32_t)c->nprocs) < 0)
+        vftr_u64map_put(&c->pmap, token, (uint32_t)c->nprocs) < 0 ||
+        ref(c, 0, token, REF_PROCESS, token) < 0)
         return NULL;
     c->procs[c->nprocs] = (struct cproc){ .token = token };
     c->k->processes++;
@@ -118,7 +152,8 @@ static int on_enter(void *arg, uint64_t time, uint32_t process, uint32_t functio
     struct check *c = arg;
     struct cproc *p = event(c, time, process);
 
-    if (!p || vftr_reserve((void **)&p->st, &p->cap, p->n, sizeof *p->st) < 0)
+    if (!p || vftr_reserve((void **)&p->st, &p->cap, p->n, sizeof *p->st) < 0 ||
+        ref(c, time, process, REF_FUNCTION, function) < 0)
         return -ENOMEM;
     p->st[p->n++] = (struct cframe){ function, time, 0 };
     return vftr_replay_enter(c->replay, process, function, time);
@@ -222,7 +257,8 @@ static int on_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
     struct chan *x;
 
     (void)length;
-    if (!event(c, time, sender) || !(x = chan(c, sender, receiver, comm, tag)))
+    if (!event(c, time, sender) || !(x = chan(c, sender, receiver, comm, tag)) ||
+        ref(c, time, sender, REF_PROCESS, receiver) < 0 || ref(c, time, sender, REF_COMM, comm) < 0)
         return -ENOMEM;
     if (x->recvs.n) {
         violation(c, time, sender, "message to %" PRIu32 " (communicator %" PRIu32 ", tag %"
@@ -240,7 +276,9 @@ static int on_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender,
     struct chan *x;
 
     (void)length;
-    if (!event(c, time, receiver) || !(x = chan(c, sender, receiver, comm, tag)))
+    if (!event(c, time, receiver) || !(x = chan(c, sender, receiver, comm, tag)) ||
+        ref(c, time, receiver, REF_PROCESS, sender) < 0 ||
+        ref(c, time, receiver, REF_COMM, comm) < 0)
         return -ENOMEM;
     if (x->sends.n) {
         fifo_pop(&x->sends);
@@ -255,8 +293,9 @@ static int on_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op
     struct check *c = arg;
     struct cproc *p = event(c, time, process);
 
-    (void)op, (void)comm, (void)root, (void)sent, (void)received;
-    if (!p)
+    (void)sent, (void)received;
+    if (!p || ref(c, time, process, REF_COLLOP, op) < 0 || ref(c, time, process, REF_COMM, comm) < 0 ||
+        (root && ref(c, time, process, REF_PROCESS, root) < 0))
         return -ENOMEM;
     if (vftr_u64map_get(&p->colls, id) > 0) {
         violation(c, time, process, "collective operation %" PRIu64 " begins twice", id);
@@ -282,14 +321,6 @@ static int on_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t id)
     return vftr_u64map_put(&p->colls, id, 0);
 }
 
-/* A file operation names a file the trace defines. */
-static void check_file(struct check *c, uint64_t time, uint32_t process, uint32_t file)
-{
-    if (!vftr_source_file(c->s, file))
-        violation(c, time, process, "file operation on file %" PRIu32 ", which the trace does "
-                  "not define", file);
-}
-
 static int on_file_begin(void *arg, uint64_t time, uint32_t process,
                          const struct vftr_window_fileop *op)
 {
@@ -298,8 +329,8 @@ static int on_file_begin(void *arg, uint64_t time, uint32_t process,
 
     if (!p)
         return -ENOMEM;
-    if (op->file)
-        check_file(c, time, process, op->file);
+    if (op->file && ref(c, time, process, REF_FILE, op->file) < 0)
+        return -ENOMEM;
     if (vftr_u64map_get(&p->fileops, op->matching_id) > 0) {
         violation(c, time, process, "file operation %" PRIu64 " begins twice", op->matching_id);
         return 0;
@@ -316,7 +347,8 @@ static int on_file_end(void *arg, uint64_t time, uint32_t process,
 
     if (!p)
         return -ENOMEM;
-    check_file(c, time, process, op->file);
+    if (ref(c, time, process, REF_FILE, op->file) < 0)
+        return -ENOMEM;
     if (vftr_u64map_get(&p->fileops, op->matching_id) <= 0) {
         violation(c, time, process, "end of file operation %" PRIu64 " that did not begin",
                   op->matching_id);
@@ -333,8 +365,7 @@ static int on_fileop(void *arg, uint64_t time, uint32_t process,
 
     if (!event(c, time, process))
         return -ENOMEM;
-    check_file(c, time, process, op->file);
-    return 0;
+    return ref(c, time, process, REF_FILE, op->file);
 }
 
 static int on_anomaly(void *arg, uint64_t time, uint32_t process, const char *what)
@@ -437,5 +468,6 @@ int vftr_check_source(struct vftr_source *s, const struct vftr_check_opts *o,
     free(c.chans);
     vftr_u64map_release(&c.pmap);
     vftr_u64map_release(&c.cmap);
+    vftr_u64map_release(&c.undef);
     return rc;
 }

@@ -14,8 +14,11 @@
  *     exclusive >= 0), and the exclusive times of the process's calls add
  *     up to the time its stack was not empty (each tick counted once);
  *   - a collective operation's end matches a begin (by matching id) and
- *     every begin ends; so does a file operation's, and every file
- *     operation names a file the trace defines.
+ *     every begin ends; so does a file operation's.
+ * Every token an event names is defined: its process, the function it
+ * enters, a message's peer and communicator, a collective's operation,
+ * communicator and root, a file operation's file (reported once per
+ * token).
  * Across processes: every receive matches one send (communicator, sender,
  * receiver, tag, in order), at most once, and no message is received
  * before it was sent.  Sends never received are counted, not violations

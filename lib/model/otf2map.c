@@ -56,6 +56,9 @@ int vftr_otf2_collop_of_name(const char *name)
     for (size_t i = 0; i < NCOLLOPS; i++)
         if (strcasecmp(vftr_vfd_coll_name(collops[i].vftr) + 4, n) == 0)
             return collops[i].otf2;
+    for (size_t op = 0; op < sizeof other_ops / sizeof other_ops[0]; op++)
+        if (other_ops[op] && strcmp(other_ops[op], name) == 0)
+            return (int)op;             /* read from OTF2: back as it was */
     return -1;
 }
 

@@ -5,14 +5,18 @@
  * The archive: OUT/traces.otf2 (OUT names the directory, or OUT itself is
  * DIR/traces.otf2).  A location per process (id = token - 1), a location
  * group per rank (id = rank index, named by the rank's process) under one
- * system tree node; a region per function (id = token - 1, paradigm from
- * its group: MPI, OpenMP, user; role from its name; source file and line);
- * a REGIONS group per function group (id = token - 1); the ranks' first
- * locations as MPI's COMM_LOCATIONS group and a COMM_GROUP and Comm per
- * communicator (Comm id = token - 1), plus, when an event needs it, one
- * Comm of all ranks for messages whose communicator the trace does not
- * define (or does not hold the peer's rank); a metric member
- * and class per counter.
+ * system tree node; a region per function (paradigm from its group: MPI,
+ * OpenMP, user; role from its name; source file and line); a REGIONS group
+ * per function group; the ranks' first locations as MPI's COMM_LOCATIONS
+ * group and a COMM_GROUP and Comm per communicator, plus, when an event
+ * needs it, one Comm of all ranks for messages whose communicator the
+ * trace does not define (or does not hold the peer's rank); a metric
+ * member and class per counter.  Regions, groups, Comms and metrics are
+ * numbered densely from 0 in the model's order (their place in its
+ * arrays), as OTF2's readers expect (otf2-print warns of "out of order"
+ * definitions otherwise, and readers that keep definitions in arrays
+ * indexed by id need it): a model read from OTF2 keeps its ids, one with
+ * sparse tokens (OTF) is renumbered.
  *
  * Events: Enter, Leave; MpiSend / MpiRecv with the peer's rank in the
  * communicator ("vftr:peer" when the peer is a thread); MpiCollectiveBegin
@@ -95,6 +99,8 @@ struct otf2_sink {
     struct vftr_u64map rootmap;       /* root token -> rank index */
     struct o2comm *comms;             /* parallel to vftr_source_comms */
     size_t ncomms;
+    const struct vftr_source_func *funcs;   /* a region's id: its index here */
+    struct vftr_u64map counters;      /* counter token -> metric id */
     uint32_t world;                   /* the Comm of all ranks */
     int world_used;                   /* (written only when an event needed it) */
     OTF2_AttributeList *attrs;
@@ -145,6 +151,15 @@ static inline void seen(struct otf2_sink *k, uint64_t time)
     k->any = 1;
 }
 
+/* The region id of a function token (OTF2_UNDEFINED_REGION: the trace
+ * defines no such function). */
+static OTF2_RegionRef region(const struct otf2_sink *k, uint32_t function)
+{
+    const struct vftr_source_func *f = vftr_source_func(k->src, function);
+
+    return f ? (OTF2_RegionRef)(f - k->funcs) : OTF2_UNDEFINED_REGION;
+}
+
 static int w_enter(void *arg, uint64_t time, uint32_t process, uint32_t function)
 {
     struct otf2_sink *k = arg;
@@ -153,7 +168,7 @@ static int w_enter(void *arg, uint64_t time, uint32_t process, uint32_t function
     if (!l || !l->w)
         return 0;
     seen(k, time);
-    return OTF2_EvtWriter_Enter(l->w, NULL, time, function - 1u) == OTF2_SUCCESS
+    return OTF2_EvtWriter_Enter(l->w, NULL, time, region(k, function)) == OTF2_SUCCESS
            ? 0 : failed(k, "cannot write the events");
 }
 
@@ -165,7 +180,7 @@ static int w_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
     if (!l || !l->w)
         return 0;
     seen(k, time);
-    return OTF2_EvtWriter_Leave(l->w, NULL, time, function - 1u) == OTF2_SUCCESS
+    return OTF2_EvtWriter_Leave(l->w, NULL, time, region(k, function)) == OTF2_SUCCESS
            ? 0 : failed(k, "cannot write the events");
 }
 
@@ -182,8 +197,10 @@ static int comm_rank(struct otf2_sink *k, uint32_t comm, uint32_t peer, uint32_t
     long r = -1;
 
     if (c) {
-        r = vftr_u64map_get(&k->comms[c - vftr_source_comms(k->src, &(size_t){ 0 })].rank, root);
-        *id = comm - 1u;
+        size_t ci = (size_t)(c - vftr_source_comms(k->src, &(size_t){ 0 }));
+
+        r = vftr_u64map_get(&k->comms[ci].rank, root);
+        *id = (uint32_t)ci;
     }
     if (r < 0) {
         r = vftr_u64map_get(&k->rootmap, root);
@@ -312,11 +329,14 @@ static int w_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
     OTF2_Type type = OTF2_TYPE_UINT64;
     OTF2_MetricValue v;
 
-    if (!l || !l->w)
+    long m = vftr_u64map_get(&k->counters, counter);
+
+    if (!l || !l->w || m < 0)
         return 0;
     seen(k, time);
     v.unsigned_int = value;
-    return OTF2_EvtWriter_Metric(l->w, NULL, time, counter - 1u, 1, &type, &v) == OTF2_SUCCESS
+    return OTF2_EvtWriter_Metric(l->w, NULL, time, (OTF2_MetricRef)m, 1, &type, &v) ==
+           OTF2_SUCCESS
            ? 0 : failed(k, "cannot write the events");
 }
 
@@ -515,6 +535,7 @@ static void release(struct otf2_sink *k)
     free(k->comms);
     vftr_u64map_release(&k->locmap);
     vftr_u64map_release(&k->rootmap);
+    vftr_u64map_release(&k->counters);
     if (k->attrs)
         OTF2_AttributeList_Delete(k->attrs);
     free(k->locs);
@@ -563,7 +584,7 @@ static int write_globals(struct otf2_sink *k)
     const struct vftr_source_comm *c = vftr_source_comms(src, &nc);
     const struct vftr_source_counter *ctr = vftr_source_counters(src, &nk);
     uint64_t *members = NULL;
-    uint32_t maxg = 0, maxc = 0, empty;
+    uint32_t maxg, empty;
     int used[3] = { 0 };
     int ok;
 
@@ -636,7 +657,7 @@ static int write_globals(struct otf2_sink *k)
         int p = vftr_otf2_paradigm_of_group(vftr_source_group_name(src, f[i].group));
 
         ok &= OTF2_GlobalDefWriter_WriteRegion(
-                  g, f[i].token - 1u, sref(&t, f[i].name), sref(&t, f[i].name),
+                  g, (OTF2_RegionRef)i, sref(&t, f[i].name), sref(&t, f[i].name),
                   f[i].flags & VFTR_SOURCE_FN_PRECISE ? sref(&t, VFTR_OTF2_DESC_PRECISE) : empty,
                   (OTF2_RegionRole)vftr_otf2_region_role(p, f[i].name), (OTF2_Paradigm)p,
                   OTF2_REGION_FLAG_NONE, f[i].file ? sref(&t, f[i].file) : empty, f[i].line,
@@ -650,19 +671,18 @@ static int write_globals(struct otf2_sink *k)
     for (size_t i = 0; i < ng; i++) {
         uint32_t n = 0;
 
-        if (fg[i].token > maxg)
-            maxg = fg[i].token;
         for (size_t r = 0; r < nf; r++)
             if (f[r].group == fg[i].token)
-                members[n++] = f[r].token - 1u;
+                members[n++] = r;
         ok &= OTF2_GlobalDefWriter_WriteGroup(
-                  g, fg[i].token - 1u, sref(&t, fg[i].name), OTF2_GROUP_TYPE_REGIONS,
+                  g, (OTF2_GroupRef)i, sref(&t, fg[i].name), OTF2_GROUP_TYPE_REGIONS,
                   (OTF2_Paradigm)vftr_otf2_paradigm_of_group(fg[i].name), OTF2_GROUP_FLAG_NONE, n,
                   members) == OTF2_SUCCESS;
     }
     /* MPI: the ranks' own locations, then a group per communicator */
     for (size_t r = 0; r < k->nroots; r++)
         members[r] = (uint64_t)k->roots[r] - 1u;
+    maxg = (uint32_t)ng;              /* the groups after the REGIONS groups */
     ok &= OTF2_GlobalDefWriter_WriteGroup(g, maxg, sref(&t, "MPI ranks"),
                                           OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                           OTF2_GROUP_FLAG_NONE, (uint32_t)k->nroots, members) ==
@@ -670,8 +690,6 @@ static int write_globals(struct otf2_sink *k)
     for (size_t i = 0; i < nc; i++) {
         uint32_t n = 0;
 
-        if (c[i].token > maxc)
-            maxc = c[i].token;
         for (uint32_t m = 0; m < c[i].n; m++) {
             long r = vftr_u64map_get(&k->rootmap, c[i].procs[m]);
 
@@ -681,7 +699,7 @@ static int write_globals(struct otf2_sink *k)
         ok &= OTF2_GlobalDefWriter_WriteGroup(g, maxg + 1u + (uint32_t)i, sref(&t, c[i].name),
                                               OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                               OTF2_GROUP_FLAG_NONE, n, members) == OTF2_SUCCESS;
-        ok &= OTF2_GlobalDefWriter_WriteComm(g, c[i].token - 1u, sref(&t, c[i].name),
+        ok &= OTF2_GlobalDefWriter_WriteComm(g, (OTF2_CommRef)i, sref(&t, c[i].name),
                                              maxg + 1u + (uint32_t)i, OTF2_UNDEFINED_COMM,
                                              OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS;
     }
@@ -696,9 +714,8 @@ static int write_globals(struct otf2_sink *k)
                                              maxg + 1u + (uint32_t)nc, OTF2_UNDEFINED_COMM,
                                              OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS;
     }
-    (void)maxc;
     for (size_t i = 0; i < nk; i++) {
-        OTF2_MetricMemberRef m = ctr[i].token - 1u;
+        OTF2_MetricMemberRef m = (OTF2_MetricMemberRef)i;
 
         ok &= OTF2_GlobalDefWriter_WriteMetricMember(
                   g, m, sref(&t, ctr[i].name), empty, OTF2_METRIC_TYPE_OTHER,
@@ -837,25 +854,12 @@ static const struct vftr_sink_ops otf2_ops = { w_close, w_abort, w_why };
 
 /* ------------------------------------------------------------ open */
 
-static int cmp_rank(const void *x, const void *y)
-{
-    const struct vftr_source_proc *a = x, *b = y;
-
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    return (a->token > b->token) - (a->token < b->token);
-}
-
 /* Locations, ranks and communicators of src. */
 static int layout(struct otf2_sink *k)
 {
     size_t np, nc;
-    const struct vftr_source_proc *p0 = vftr_source_procs(k->src, &np);
     const struct vftr_source_comm *c = vftr_source_comms(k->src, &nc);
-    struct vftr_source_proc *p = malloc((np ? np : 1) * sizeof *p);
-    uint32_t maxc = 0;
+    const struct vftr_source_proc **p = vftr_source_procs_by_rank(k->src, &np);
 
     k->locs = calloc(np ? np : 1, sizeof *k->locs);
     k->roots = calloc(np ? np : 1, sizeof *k->roots);
@@ -864,32 +868,34 @@ static int layout(struct otf2_sink *k)
         free(p);
         return -ENOMEM;
     }
-    memcpy(p, p0, np * sizeof *p);
-    if (np)
-        qsort(p, np, sizeof *p, cmp_rank);
     for (size_t i = 0; i < np; i++) {
-        if (i == 0 || p[i].rank != p[i - 1].rank) {
-            k->roots[k->nroots] = p[i].token;
-            if (vftr_u64map_put(&k->rootmap, p[i].token, (uint32_t)k->nroots) < 0)
+        if (i == 0 || p[i]->rank != p[i - 1]->rank) {
+            k->roots[k->nroots] = p[i]->token;
+            if (vftr_u64map_put(&k->rootmap, p[i]->token, (uint32_t)k->nroots) < 0)
                 goto nomem;
             k->nroots++;
         }
-        k->locs[k->nlocs] = (struct o2loc){ p[i].token, k->roots[k->nroots - 1],
+        k->locs[k->nlocs] = (struct o2loc){ p[i]->token, k->roots[k->nroots - 1],
                                             (uint32_t)k->nroots - 1, NULL, 0 };
-        if (vftr_u64map_put(&k->locmap, p[i].token, (uint32_t)k->nlocs) < 0)
+        if (vftr_u64map_put(&k->locmap, p[i]->token, (uint32_t)k->nlocs) < 0)
             goto nomem;
         k->nlocs++;
     }
     k->ncomms = nc;
     for (size_t i = 0; i < nc; i++) {
-        if (c[i].token > maxc)
-            maxc = c[i].token;
         for (uint32_t m = 0; m < c[i].n; m++)
             if (vftr_u64map_get(&k->comms[i].rank, c[i].procs[m]) < 0 &&
                 vftr_u64map_put(&k->comms[i].rank, c[i].procs[m], m) < 0)
                 goto nomem;
     }
-    k->world = maxc;
+    k->world = (uint32_t)nc;
+    k->funcs = vftr_source_funcs(k->src, &(size_t){ 0 });
+    size_t nk;
+    const struct vftr_source_counter *ctr = vftr_source_counters(k->src, &nk);
+
+    for (size_t i = 0; i < nk; i++)
+        if (vftr_u64map_put(&k->counters, ctr[i].token, (uint32_t)i) < 0)
+            goto nomem;
     free(p);
     return 0;
 nomem:

@@ -11,6 +11,11 @@
  *                        (named by the Paradigm definition, or otf2map's name);
  *   Comm                 a communicator: the locations of its COMM_GROUP
  *                        members, through the paradigm's COMM_LOCATIONS group;
+ *   InterComm            a communicator of both groups' members (group A's
+ *                        first); a collective's root on it is a rank of the
+ *                        other group, or the location itself (ROOT_SELF);
+ *                        a member of the root's group that is not the root
+ *                        (ROOT_THIS_GROUP) does not know it: no root;
  *   MetricMember         a counter; a Metric event gives one counter event
  *                        per member of its class (or instance);
  *   ClockProperties      the resolution and time span (times are OTF2's
@@ -91,6 +96,8 @@ struct o2comm {
     int self;                         /* COMM_SELF: the rank is the location itself */
     uint32_t n;
     uint32_t *procs;
+    uint32_t group_b;                 /* an InterComm's second group, else undefined */
+    uint32_t na;                      /* an InterComm: procs[0, na) are group A's */
 };
 
 struct o2iohandle {                  /* an IoHandle: the file it is */
@@ -308,7 +315,23 @@ static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name
     (void)parent, (void)flags;
     if (RESERVE(o, comms, ncomms, capcomms) < 0)
         return def_rc(o, -ENOMEM);
-    o->comms[o->ncomms++] = (struct o2comm){ self, name, group, self + 1u, 0, 0, NULL };
+    o->comms[o->ncomms++] = (struct o2comm){ self, name, group, self + 1u, 0, 0, NULL,
+                                             OTF2_UNDEFINED_GROUP, 0 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                     OTF2_GroupRef a, OTF2_GroupRef b, OTF2_CommRef common,
+                                     OTF2_CommFlag flags)
+{
+    struct otf2_impl *o = ud;
+
+    (void)common, (void)flags;
+    if (b == OTF2_UNDEFINED_GROUP)      /* not an inter-communicator after all */
+        return d_comm(ud, self, name, a, OTF2_UNDEFINED_COMM, flags);
+    if (RESERVE(o, comms, ncomms, capcomms) < 0)
+        return def_rc(o, -ENOMEM);
+    o->comms[o->ncomms++] = (struct o2comm){ self, name, a, self + 1u, 0, 0, NULL, b, 0 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -468,6 +491,7 @@ static OTF2_GlobalDefReaderCallbacks *def_callbacks(int all)
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(c, d_region);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(c, d_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(c, d_comm);
+    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(c, d_intercomm);
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(c, d_member);
     OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(c, d_class);
     OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(c, d_instance);
@@ -700,13 +724,23 @@ static int build_comms(struct vftr_source *s, struct otf2_impl *o)
             if (o->groups[k].type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
                 o->groups[k].paradigm == g->paradigm)
                 locs = &o->groups[k];
-        c->procs = malloc((g && g->n ? g->n : 1) * sizeof *c->procs);
+        const struct o2group *gb = c->group_b != OTF2_UNDEFINED_GROUP
+                                   ? group_of(o, c->group_b) : NULL;
+        size_t cap = (g ? g->n : 0) + (gb ? gb->n : 0);
+
+        c->procs = malloc((cap ? cap : 1) * sizeof *c->procs);
         if (!c->procs)
             return -ENOMEM;
-        if (g && g->type == OTF2_GROUP_TYPE_COMM_GROUP && locs)
-            for (uint32_t k = 0; k < g->n; k++)
-                c->procs[c->n++] = g->members[k] < locs->n
-                                   ? loc_token(o, locs->members[g->members[k]]) : 0;
+        for (int half = 0; half < 2; half++) {
+            const struct o2group *h = half ? gb : g;
+
+            if (h && h->type == OTF2_GROUP_TYPE_COMM_GROUP && locs)
+                for (uint32_t k = 0; k < h->n; k++)
+                    c->procs[c->n++] = h->members[k] < locs->n
+                                       ? loc_token(o, locs->members[h->members[k]]) : 0;
+            if (!half)
+                c->na = c->n;
+        }
         if ((rc = vftr_source_add_comm(s, c->token, str(o, c->name), c->n, c->procs)) < 0)
             return rc;
     }
@@ -1029,6 +1063,24 @@ static OTF2_CallbackCode e_cbegin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     return verdict(r, push(r, &e, 1, (uint32_t)li));
 }
 
+/* A collective's root as a process token (0: none, or not known here). */
+static uint32_t root_of(const struct o2comm *c, uint32_t root, uint32_t process)
+{
+    if (!c || root == OTF2_COLLECTIVE_ROOT_NONE || root == OTF2_COLLECTIVE_ROOT_THIS_GROUP)
+        return 0;
+    if (root == OTF2_COLLECTIVE_ROOT_SELF || c->self)
+        return process;
+    if (c->group_b != OTF2_UNDEFINED_GROUP) {       /* a rank of the other group */
+        int in_a = 0;
+
+        for (uint32_t k = 0; k < c->na && !in_a; k++)
+            in_a = c->procs[k] == process;
+        return in_a ? (root < c->n - c->na ? c->procs[c->na + root] : 0)
+                    : (root < c->na ? c->procs[root] : 0);
+    }
+    return root < c->n ? c->procs[root] : 0;
+}
+
 static OTF2_CallbackCode e_cend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
                                 OTF2_AttributeList *al, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                 uint32_t root, uint64_t sent, uint64_t received)
@@ -1056,8 +1108,7 @@ static OTF2_CallbackCode e_cend(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud
         b->open = 0;
         b->e.op = vftr_otf2_collop_token(op);
         b->e.group = comm + 1u;
-        b->e.root = root == OTF2_UNDEFINED_UINT32 || !c ? 0
-                    : c->self ? e.process : root < c->n ? c->procs[root] : 0;
+        b->e.root = root_of(c, root, e.process);
         b->e.bytes = sent;
         b->e.received = received;
         b->e.match = e.match;

@@ -24,6 +24,8 @@
  *   early:     P2 receives P1's message at 25, before it was sent at 30.
  *   collend:   P2 ends collective 2, which never began.
  *   collopen:  P1's collective 1 never ends.
+ *   undefined: P1 calls function 4 at 10..20, P2's collective is on
+ *              communicator 5: neither is defined.
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -40,7 +42,7 @@ struct ev {
     uint32_t process;
     enum kind kind;
     uint32_t a;         /* function; peer; collective matching id */
-    uint32_t tag;
+    uint32_t tag;       /* a message's tag; a collective's communicator (0: 1) */
 };
 
 struct scenario {
@@ -75,6 +77,12 @@ static const struct scenario scenarios[] = {
     { "collend", { OK_P1, OK_P2, { 101, 2, END_COLL, 2, 0 } } },
     { "collopen", { { 0, 1, ENTER, 1, 0 }, { 30, 1, SEND, 2, 7 }, { 60, 1, BEGIN_COLL, 1, 0 },
                     { 100, 1, LEAVE, 1, 0 }, OK_P2 } },
+    { "undefined", { { 0, 1, ENTER, 1, 0 }, { 10, 1, ENTER, 4, 0 }, { 20, 1, LEAVE, 4, 0 },
+                     { 30, 1, SEND, 2, 7 }, { 60, 1, BEGIN_COLL, 1, 0 }, { 70, 1, END_COLL, 1, 0 },
+                     { 100, 1, LEAVE, 1, 0 },
+                     { 0, 2, ENTER, 1, 0 }, { 40, 2, ENTER, 3, 0 }, { 45, 2, RECV, 1, 7 },
+                     { 50, 2, LEAVE, 3, 0 }, { 60, 2, BEGIN_COLL, 1, 5 }, { 70, 2, END_COLL, 1, 0 },
+                     { 100, 2, LEAVE, 1, 0 } } },
 };
 
 static int put(OTF_Writer *w, const struct ev *e)
@@ -87,7 +95,8 @@ static int put(OTF_Writer *w, const struct ev *e)
     case SEND: return OTF_Writer_writeSendMsg(w, t, e->process, e->a, 1, e->tag, 8, 0);
     case RECV: return OTF_Writer_writeRecvMsg(w, t, e->process, e->a, 1, e->tag, 8, 0);
     case BEGIN_COLL:
-        return OTF_Writer_writeBeginCollectiveOperation(w, t, e->process, 1, e->a, 1, 0, 8, 8, 0);
+        return OTF_Writer_writeBeginCollectiveOperation(w, t, e->process, 1, e->a,
+                                                        e->tag ? e->tag : 1, 0, 8, 8, 0);
     case END_COLL: return OTF_Writer_writeEndCollectiveOperation(w, t, e->process, e->a);
     }
     return 0;

@@ -7,6 +7,13 @@ arguments; "source=0" throughout).  MPI_COLLECTIVE_BEGIN lines get the
 details of their end (the location's next MPI_COLLECTIVE_END), as vftr's
 model gives them at the begin; the matching id counts the location's ends.
 Records the model does not keep are printed as "# KIND" lines.
+A collective's root is the location otf2-print names for it (its own
+resolution, inter-communicators included), the location itself for SELF,
+none (0) for NONE and THIS_GROUP (a member of the root's group of an
+inter-communicator that is not the root); a root printed without a
+location is a rank in MPI_COMM_WORLD.  Collective operations outside MPI's
+own list (OTF2's one-sided handle operations) are given as 100 + their
+OTF2 code, the code taken from python3-otf2.
 """
 import re
 import sys
@@ -16,6 +23,24 @@ OPS = {"BARRIER": 1, "BCAST": 2, "REDUCE": 3, "ALLREDUCE": 4, "GATHER": 5, "GATH
        "ALLTOALLV": 12, "ALLTOALLW": 13, "REDUCE_SCATTER": 14, "REDUCE_SCATTER_BLOCK": 15,
        "SCAN": 16, "EXSCAN": 17}
 ranks = {int(a.split("=")[0]): int(a.split("=")[1]) for a in sys.argv[1:]}
+
+
+def collop(name):
+    if name in OPS:
+        return OPS[name]
+    import otf2
+    return 100 + getattr(otf2.CollectiveOp, name).value
+
+
+def root_of(rest, p):
+    m = re.search(r"Root: (\w+)(?: \(\"[^\"]*\" <(\d+)>\))?", rest)
+    if m.group(1) in ("NONE", "THIS_GROUP"):
+        return 0
+    if m.group(1) == "SELF":
+        return p
+    return int(m.group(2)) + 1 if m.group(2) else ranks[int(m.group(1))]
+
+
 out, pending, ends = [], {}, {}
 for line in sys.stdin:
     f = line.split()
@@ -44,10 +69,9 @@ for line in sys.stdin:
     elif kind == "MPI_COLLECTIVE_END":
         i, tb = pending[p].pop()
         ends[p] = ends.get(p, 0) + 1
-        op = OPS[re.search(r"Operation: (\w+)", rest).group(1)]
+        op = collop(re.search(r"Operation: (\w+)", rest).group(1))
         comm = int(re.search(r"Communicator: \"[^\"]*\" <(\d+)>", rest).group(1)) + 1
-        root = re.search(r"Root: (\w+)", rest).group(1)
-        root = 0 if root == "NONE" else ranks[int(root)]
+        root = root_of(rest, p)
         sent = int(re.search(r"Sent: (\d+)", rest).group(1))
         recvd = int(re.search(r"Received: (\d+)", rest).group(1))
         out[i] = ("%d %d BeginCollectiveOperation collOp=%d matchingId=%d procGroup=%d "

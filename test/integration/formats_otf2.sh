@@ -76,6 +76,12 @@ for s in basic threads sampled msgs big; do
         else
             pass "$s: otf2-print reads the archive with no invalid reference"
         fi
+        # definitions numbered densely, in order (readers index arrays by id)
+        if grep -qi 'warning' "$d.o2p.err"; then
+            bad "$s: otf2-print warns: $(grep -i -m3 warning "$d.o2p.err")"
+        else
+            pass "$s: otf2-print gives no warning (definitions dense and in order)"
+        fi
         ok=1
         for pair in "ENTER Enter" "LEAVE Leave" "MPI_SEND SendMsg" "MPI_RECV RecvMsg" \
                     "MPI_COLLECTIVE_BEGIN BeginCollectiveOperation" \

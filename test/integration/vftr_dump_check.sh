@@ -31,6 +31,8 @@ expect() {
     early) printf '%s\n' "time 1030, process 1: message to 2 (communicator 1, tag 7) received at 1025, before it was sent" 1 ;;
     collend) printf '%s\n' "time 1101, process 2: end of collective operation 2 that did not begin" 1 ;;
     collopen) printf '%s\n' "time 1100, process 1: 1 collective operation(s) begun and never ended" 1 ;;
+    undefined) printf '%s\n' "time 1010, process 1: function 4 is not defined" \
+                              "time 1060, process 2: communicator 5 is not defined" 1 ;;
     backwards) printf '%s\n' "time 1005, process 1: time goes back (the previous event was at 1010)" 1 ;;
     esac
 }
@@ -47,7 +49,7 @@ for w in ref vftr; do
     # entered at 1010 (the writers refuse such a record, so it is edited in)
     for f in "$tmp/$w/ok".*; do cp "$f" "$tmp/$w/backwards${f#"$tmp/$w/ok"}"; done
     sed -i 's/^3fc$/3ed/' "$tmp/$w/backwards.1.events"
-    for s in ok wrongleave badorder empty open nosend early collend collopen backwards; do
+    for s in ok wrongleave badorder empty open nosend early collend collopen undefined backwards; do
         check "$s ($w-written): the violation, exit status" "$(expect $s)" "$(run "$tmp/$w/$s")"
     done
 done
