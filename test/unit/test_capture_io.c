@@ -245,6 +245,10 @@ START_TEST(records_in_the_trace)
     vftr_guard_drop(t);
     now = vftr_clock_now();
     io = (struct vftr_vfd_io){ f, 4, VFTR_VFD_IO_WRITE, VFTR_VFD_IO_AT, 300, now - 10, 64, 0 };
+    /* before main (the prelude: no main entered here yet): not written */
+    ck_assert(!atomic_load(&vftr_proc.main_seen));
+    vftr_io_record(&io, now - 5);
+    atomic_store(&vftr_proc.main_seen, true);
     vftr_io_record(&io, now);
     vftr_io_mute = 1;
     vftr_io_record(&io, now + 1);   /* muted: not written */
