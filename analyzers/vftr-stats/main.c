@@ -1138,9 +1138,10 @@ int main(int argc, char **argv)
     }
     args.view = io ? VIEW_IO : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH
                                                                    : VIEW_PROFILE;
-    if (callpath + messages + io > 1)
-        rc = vftr_tool_usage_fail(&tool, stderr, "--callpath, --messages and --io exclude each "
-                                  "other");
+    if (callpath + messages + io > 1)   /* names two of the views asked for */
+        rc = vftr_tool_usage_fail(&tool, stderr, "%s and %s exclude each other",
+                                  callpath ? "--callpath" : "--messages",
+                                  io ? "--io" : "--messages");
     else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     else
