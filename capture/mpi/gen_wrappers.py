@@ -58,7 +58,7 @@ def parse(path):
         name, params = fields[0], fields[1]
         actions = fields[2] if len(fields) > 2 else ""
         plist = [] if params in ("", "void") else [Param(p) for p in params.split(", ")]
-        f = {"name": name, "params": plist, "pre": [], "post": [], "fortran": True,
+        f = {"name": name, "params": plist, "pre": [], "post": [], "done": [], "fortran": True,
              "sync": None}
         for a in [a.strip() for a in actions.split(" ; ") if a.strip()]:
             if a.startswith("sync:"):
@@ -67,6 +67,8 @@ def parse(path):
                 f["pre"].append(a[4:])
             elif a.startswith("post:"):
                 f["post"].append(a[5:])
+            elif a.startswith("done:"):
+                f["done"].append(a[5:])
             elif a == "fortran=no":
                 f["fortran"] = False
             else:
@@ -108,6 +110,8 @@ def c_wrapper(f):
     for s in f["post"]:
         out.append("    if (rc == MPI_SUCCESS)")
         out.append("        %s;" % s)
+    for s in f["done"]:
+        out.append("    %s;" % s)
     for p in ps:
         if p.base == "MPI_Status" and p.array:
             out.append("    free(vftr_heap_%s);" % p.name)

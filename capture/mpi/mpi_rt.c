@@ -906,13 +906,29 @@ static VFTR_MPI_NI uint64_t io_byte_offset(MPI_File fh, MPI_Offset offset)
     return (uint64_t)disp;
 }
 
+/* The failed flag of a call that returned rc. */
+static inline VFTR_MPI_NI uint32_t io_failed(int rc)
+{
+    return rc == MPI_SUCCESS ? 0u : VFTR_VFD_IO_FAILED;
+}
+
 VFTR_MPI_NI void vftr_mpi_io_open(struct vftr_mpi_call *c, const char *name, int amode,
-                                  const MPI_File *fh)
+                                  const MPI_File *fh, int rc)
 {
     struct file_info *fi;
     uint32_t file;
 
-    if (!c->tables || fh == NULL || *fh == MPI_FILE_NULL ||
+    if (!c->tables)
+        return;
+    if (rc != MPI_SUCCESS) {
+        if (c->on)
+            put_io(c, &(struct vftr_vfd_io){ .file = vftr_ext_io_file(name, VFTR_VFD_IO_MPI),
+                                             .op = VFTR_VFD_IO_OPEN,
+                                             .flags = VFTR_VFD_IO_COLLECTIVE | VFTR_VFD_IO_FAILED,
+                                             .start = c->t0, .aux = (uint64_t)(unsigned)amode });
+        return;
+    }
+    if (fh == NULL || *fh == MPI_FILE_NULL ||
         (file = vftr_ext_io_file(name, VFTR_VFD_IO_MPI)) == 0 ||
         (fi = calloc(1, sizeof *fi)) == NULL)
         return;
@@ -934,6 +950,7 @@ VFTR_MPI_NI void vftr_mpi_io_take(struct vftr_mpi_call *c, MPI_File fh)
 
     c->io_file = 0;
     c->io_handle = 0;
+    c->io_fh = fh;
     pthread_mutex_lock(&file_lock);
     for (pp = &file_hash[file_bucket(fh)]; (fi = *pp) != NULL; pp = &fi->next)
         if (fi->fh == fh) {
@@ -948,30 +965,46 @@ VFTR_MPI_NI void vftr_mpi_io_take(struct vftr_mpi_call *c, MPI_File fh)
     }
 }
 
-VFTR_MPI_NI void vftr_mpi_io_close(struct vftr_mpi_call *c)
+/* A close that failed leaves the file open: its entry goes back. */
+VFTR_MPI_NI void vftr_mpi_io_close(struct vftr_mpi_call *c, int rc)
 {
     put_io(c, &(struct vftr_vfd_io){ .file = c->io_file, .handle = c->io_handle,
-                                     .op = VFTR_VFD_IO_CLOSE, .flags = VFTR_VFD_IO_COLLECTIVE,
+                                     .op = VFTR_VFD_IO_CLOSE,
+                                     .flags = VFTR_VFD_IO_COLLECTIVE | io_failed(rc),
                                      .start = c->t0 });
+    if (rc != MPI_SUCCESS && c->io_file && c->io_fh != MPI_FILE_NULL) {
+        struct file_info *fi = calloc(1, sizeof *fi);
+
+        if (fi == NULL)
+            return;
+        fi->fh = c->io_fh;
+        fi->file = c->io_file;
+        fi->handle = c->io_handle;
+        pthread_mutex_lock(&file_lock);
+        fi->next = file_hash[file_bucket(fi->fh)];
+        file_hash[file_bucket(fi->fh)] = fi;
+        pthread_mutex_unlock(&file_lock);
+    }
 }
 
-VFTR_MPI_NI void vftr_mpi_io_delete(struct vftr_mpi_call *c, const char *name)
+VFTR_MPI_NI void vftr_mpi_io_delete(struct vftr_mpi_call *c, const char *name, int rc)
 {
     if (!c->on)
         return;
     put_io(c, &(struct vftr_vfd_io){ .file = vftr_ext_io_file(name, VFTR_VFD_IO_MPI),
-                                     .op = VFTR_VFD_IO_UNLINK, .start = c->t0 });
+                                     .op = VFTR_VFD_IO_UNLINK, .flags = io_failed(rc),
+                                     .start = c->t0 });
 }
 
 VFTR_MPI_NI void vftr_mpi_io_op(struct vftr_mpi_call *c, MPI_File fh, uint32_t op,
-                                uint32_t flags)
+                                uint32_t flags, int rc)
 {
-    struct vftr_vfd_io io = { .op = op, .flags = flags, .start = c->t0 };
+    struct vftr_vfd_io io = { .op = op, .flags = flags | io_failed(rc), .start = c->t0 };
     MPI_Offset pos = 0;
 
     if (!c->on || (io.file = file_find(fh, &io.handle, 0, NULL)) == 0)
         return;
-    if (op == VFTR_VFD_IO_SEEK &&
+    if (op == VFTR_VFD_IO_SEEK && rc == MPI_SUCCESS &&
         ((flags & VFTR_VFD_IO_SHARED) ? PMPI_File_get_position_shared(fh, &pos)
                                       : PMPI_File_get_position(fh, &pos)) == MPI_SUCCESS)
         io.offset = io_byte_offset(fh, pos);
@@ -979,9 +1012,11 @@ VFTR_MPI_NI void vftr_mpi_io_op(struct vftr_mpi_call *c, MPI_File fh, uint32_t o
 }
 
 VFTR_MPI_NI void vftr_mpi_io_data(struct vftr_mpi_call *c, MPI_File fh, uint32_t op,
-                                  uint32_t flags, MPI_Offset offset, const MPI_Status *st)
+                                  uint32_t flags, MPI_Offset offset, const MPI_Status *st,
+                                  int rc)
 {
-    struct vftr_vfd_io io = { .op = op, .flags = flags, .start = c->t0, .bytes = io_bytes(st) };
+    struct vftr_vfd_io io = { .op = op, .flags = flags | io_failed(rc), .start = c->t0,
+                              .bytes = rc == MPI_SUCCESS ? io_bytes(st) : 0 };
     uint64_t start = 0;
 
     if (!c->on)
@@ -1006,12 +1041,24 @@ VFTR_MPI_NI void vftr_mpi_io_split_begin(struct vftr_mpi_call *c, MPI_File fh)
 }
 
 VFTR_MPI_NI void vftr_mpi_io_req(struct vftr_mpi_call *c, MPI_File fh, uint32_t op,
-                                 uint32_t flags, MPI_Offset offset, const MPI_Request *req)
+                                 uint32_t flags, MPI_Offset offset, const MPI_Request *req,
+                                 int rc)
 {
     struct req_info *ri;
     uint64_t handle;
     uint32_t file;
 
+    if (rc != MPI_SUCCESS) {   /* nothing begun: the failure is recorded now */
+        struct vftr_vfd_io io = { .op = op, .start = c->t0,
+                                  .flags = flags | VFTR_VFD_IO_NONBLOCKING | VFTR_VFD_IO_FAILED };
+
+        if (c->on && (io.file = file_find(fh, &io.handle, 0, NULL)) != 0) {
+            if (flags & VFTR_VFD_IO_AT)
+                io.offset = io_byte_offset(fh, offset);
+            put_io(c, &io);
+        }
+        return;
+    }
     if (!c->tables || req == NULL || *req == MPI_REQUEST_NULL ||
         (file = file_find(fh, &handle, 0, NULL)) == 0 || (ri = calloc(1, sizeof *ri)) == NULL)
         return;

@@ -100,6 +100,7 @@ struct vftr_mpi_call {
      * before the call (which sets the handle to MPI_FILE_NULL) */
     uint32_t io_file;
     uint64_t io_handle;
+    MPI_File io_fh;
 };
 
 /* Whether capture records at all: -1 until the first wrapped call asks
@@ -259,21 +260,23 @@ void vftr_mpi_comm_forget(struct vftr_mpi_call *c, MPI_Comm comm);
  * the MPI_File_i* call); split collectives (_begin/_end) at their _end,
  * begun at the _begin.  Collective operations carry
  * VFTR_VFD_IO_COLLECTIVE, those on the shared file pointer
- * VFTR_VFD_IO_SHARED, explicit offsets VFTR_VFD_IO_AT.  A call that
- * returns an error is not recorded (the post actions run only on
- * success).  Files are recorded only under io.active. */
-void vftr_mpi_io_open(struct vftr_mpi_call *c, const char *name, int amode, const MPI_File *fh);
+ * VFTR_VFD_IO_SHARED, explicit offsets VFTR_VFD_IO_AT.  These are called
+ * whatever the call returned (rc): a call that failed is recorded with
+ * VFTR_VFD_IO_FAILED and no bytes (a failed open with handle 0, a failed
+ * nonblocking call at once).  Files are recorded only under io.active. */
+void vftr_mpi_io_open(struct vftr_mpi_call *c, const char *name, int amode, const MPI_File *fh,
+                      int rc);
 void vftr_mpi_io_take(struct vftr_mpi_call *c, MPI_File fh);    /* before MPI_File_close */
-void vftr_mpi_io_close(struct vftr_mpi_call *c);
-void vftr_mpi_io_delete(struct vftr_mpi_call *c, const char *name);
+void vftr_mpi_io_close(struct vftr_mpi_call *c, int rc);
+void vftr_mpi_io_delete(struct vftr_mpi_call *c, const char *name, int rc);
 /* seek (the position it ended at), sync, set_size, set_view, ... */
-void vftr_mpi_io_op(struct vftr_mpi_call *c, MPI_File fh, uint32_t op, uint32_t flags);
+void vftr_mpi_io_op(struct vftr_mpi_call *c, MPI_File fh, uint32_t op, uint32_t flags, int rc);
 /* a blocking read or write (offset: the explicit one with VFTR_VFD_IO_AT) */
 void vftr_mpi_io_data(struct vftr_mpi_call *c, MPI_File fh, uint32_t op, uint32_t flags,
-                      MPI_Offset offset, const MPI_Status *st);
+                      MPI_Offset offset, const MPI_Status *st, int rc);
 /* a nonblocking one, completed by a wait or test */
 void vftr_mpi_io_req(struct vftr_mpi_call *c, MPI_File fh, uint32_t op, uint32_t flags,
-                     MPI_Offset offset, const MPI_Request *req);
+                     MPI_Offset offset, const MPI_Request *req, int rc);
 /* the _begin of a split collective; its _end is a vftr_mpi_io_data */
 void vftr_mpi_io_split_begin(struct vftr_mpi_call *c, MPI_File fh);
 

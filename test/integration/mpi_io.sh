@@ -3,8 +3,8 @@
 # ranks, its own MPI-IO operations and bytes per file and per MPI function
 # (every kind of access: explicit offsets, individual and shared file
 # pointers, collective, ordered, nonblocking, split collective; seeks,
-# sync, set_size, set_view, a read past the end, delete) and its own POSIX
-# I/O.  Those counts must be what vftr-stats --io finds in each rank's
+# sync, set_size, set_view, a read past the end, delete, calls that fail)
+# and its own POSIX I/O.  Those counts must be what vftr-stats --io finds in each rank's
 # .vfd, and, summed over the ranks, in the OTF conversion of the run
 # (vfd2otf), in its OTF2 conversion (vftr-convert) and in the reference
 # otfaux's file summaries.  The I/O the MPI library does inside its calls
@@ -81,15 +81,18 @@ compare_io "vftr-stats --io on the OTF2 conversion of 3 ranks (set_view, set_siz
 
 # ---- OTF's operation words and flags as the reference's otfprint prints
 # them, per operation and flags, from the program's calls on each of the 3
-# ranks: collective (COLL) open, close, set_view, set_size, preallocate,
-# seek_shared, sync; write_at_all, write_all, write_ordered, read_at_all,
-# read_all; nonblocking (ASYNC) iwrite_at, iwrite, iread_at twice;
-# nonblocking and collective iwrite_at_all and the split write_all
+# ranks: collective (COLL) open and close (3 files), set_view, set_size,
+# preallocate, seek_shared, sync; write_at_all, write_all, write_ordered,
+# read_at_all, read_all; nonblocking (ASYNC) iwrite_at, iwrite, iread_at
+# twice; nonblocking and collective iwrite_at_all and the split write_all;
+# failed (IOFAILED) the open of a missing file and the read of a
+# write-only one; the program's POSIX open, write, close without flags
 if command -v otfprint >/dev/null; then
     otfprint "$d/t.otf" >"$d/.otfprint" 2>&1 || fail "otfprint failed: $(head -2 "$d/.otfprint")"
     got=$(sed -n 's/.*EndFileOperation:.* operation \([A-Z]*\( <[0-9]*>\)\?\), flags \([A-Z, ]*\), bytes.*/\1 \3/p' \
               "$d/.otfprint" | sort | uniq -c | awk '{ c = $1; $1 = ""; printf "%s:%d;", substr($0, 2), c }')
-    want="CLOSE COLL:6;CLOSE EMPTY:3;OPEN COLL:6;OPEN EMPTY:3;READ ASYNC:6;READ COLL:6;READ EMPTY:9;"
+    want="CLOSE COLL:9;CLOSE EMPTY:3;OPEN COLL:9;OPEN EMPTY:3;OPEN IOFAILED, COLL:3;"
+    want+="READ ASYNC:6;READ COLL:6;READ EMPTY:9;READ IOFAILED:3;"
     want+="SEEK COLL:3;SEEK EMPTY:6;SYNC COLL:3;UNKNOWN <31> COLL:9;UNLINK EMPTY:3;"
     want+="WRITE ASYNC, COLL:6;WRITE ASYNC:6;WRITE COLL:9;WRITE EMPTY:15;"
     check "otfprint: every EndFileOperation's operation and flags (COLL, ASYNC) as the program made them" \

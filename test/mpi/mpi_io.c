@@ -6,7 +6,8 @@
  * collective, ordered, nonblocking completed by MPI_Wait / MPI_Test /
  * MPI_Waitall, split collectives), seeks, sync, set_size, set_view; a
  * file of each rank's own (MPI_COMM_SELF) written in MPI_INTs and read
- * past its end (fewer bytes than asked), then deleted; and a POSIX file
+ * past its end (fewer bytes than asked), then deleted; calls that fail (an
+ * open of a missing file, a read of a write-only one); and a POSIX file
  * written by the program itself around MPI calls.  Each rank prints
  *
  *   RANK E file IFACE NAME OPS OPEN CLOSE READ WRITE SEEK SYNC OTHER FAILED BR BW
@@ -28,7 +29,7 @@ enum { OPEN, CLOSE, READ, WRITE, SEEK, SYNC, OTHER, NKINDS };
 
 struct acct {
     char kind[8], iface[8], name[512];
-    unsigned long ops, k[NKINDS], bread, bwritten;
+    unsigned long ops, k[NKINDS], failed, bread, bwritten;
 };
 
 #define MAXACCT 96
@@ -55,13 +56,15 @@ static void add(struct acct *a, int kind, long bytes)
 {
     a->ops++;
     a->k[kind]++;
-    if (kind == READ)
+    a->failed += bytes < 0;
+    if (kind == READ && bytes > 0)
         a->bread += (unsigned long)bytes;
-    if (kind == WRITE)
+    if (kind == WRITE && bytes > 0)
         a->bwritten += (unsigned long)bytes;
 }
 
-/* One operation on file `file` of interface iface by function fn. */
+/* One operation on file `file` of interface iface by function fn
+ * (bytes < 0: the call failed). */
 static void book(const char *iface, const char *file, const char *fn, int kind, long bytes)
 {
     add(find("file", iface, file), kind, bytes);
@@ -184,6 +187,20 @@ __attribute__((noinline)) static void own_file(int rank)
     M(name, MPI_File_close, CLOSE, 0);
     OK(MPI_File_delete(name, MPI_INFO_NULL));
     M(name, MPI_File_delete, OTHER, 0);
+
+    /* calls that fail (files return their errors: MPI_ERRORS_RETURN) */
+    snprintf(name, sizeof name, "%s/missing%d.bin", dir, rank);
+    if (MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) == MPI_SUCCESS)
+        die("opening a missing file", 0);
+    M(name, MPI_File_open, OPEN, -1);
+    snprintf(name, sizeof name, "%s/wronly%d.bin", dir, rank);
+    OK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
+    M(name, MPI_File_open, OPEN, 0);
+    if (MPI_File_read(fh, ints, 10, MPI_INT, &st) == MPI_SUCCESS)
+        die("reading a write-only file", 0);
+    M(name, MPI_File_read, READ, -1);
+    OK(MPI_File_close(&fh));
+    M(name, MPI_File_close, CLOSE, 0);
 }
 
 /* The program's own POSIX I/O, between MPI calls. */
@@ -224,7 +241,7 @@ int main(int argc, char **argv)
         printf("%d E %s %s %s %lu", rank, a->kind, a->iface, a->name, a->ops);
         for (int k = 0; k < NKINDS; k++)
             printf(" %lu", a->k[k]);
-        printf(" 0 %lu %lu\n", a->bread, a->bwritten);
+        printf(" %lu %lu %lu\n", a->failed, a->bread, a->bwritten);
     }
     MPI_Finalize();
     return 0;
