@@ -104,6 +104,22 @@ for prog in cap_io cap_io_fortify; do
     io_rows "$d/.o2.csv" >"$d/.got.o2"
     compare_io "$prog: vftr-stats --io on the OTF2 conversion (renames aside)" "$d/.expect.o2" \
         "$d/.got.o2"
+    # and back to OTF: the reference's otfprint finds every file definition
+    # and every EndFileOperation (time, file, handle, operation, flags,
+    # bytes) again, the renames aside (OTF2's point events have no begin of
+    # their own: the begins are not compared)
+    if command -v otfprint >/dev/null &&
+       "$B/vftr-convert" -q -o "$d/back.otf" "$d/o2.otf2" 2>"$d/.back.err"; then
+        fileops() { otfprint "$1" 2>/dev/null | grep -E 'EndFileOperation|DefFile' | sed 's/^([^)]*) *//'; }
+        fileops "$d/t.otf" >"$d/.fo.otf"
+        fileops "$d/back.otf" >"$d/.fo.back"
+        check "$prog: OTF -> OTF2 -> OTF keeps the file definitions and the operations' ends but the renames" \
+            "$(grep -c 'operation RENAME' "$d/.fo.otf") $(grep -v 'operation RENAME' "$d/.fo.otf" | md5sum)" \
+            "$(awk '$1 == "R" && $2 == "file" { n += $5 } END { print n + 0 }' "$d/.stdout") $(md5sum <"$d/.fo.back")"
+        check_le "$prog: ... and there are such records" 100 "$(grep -c EndFileOperation "$d/.fo.back")"
+    else
+        fail "$prog: OTF2 back to OTF (otfprint missing or vftr-convert failed: $(head -1 "$d/.back.err" 2>/dev/null))"
+    fi
 
     if command -v otfaux >/dev/null; then
         mkdir -p "$d/ref" "$d/snap"
