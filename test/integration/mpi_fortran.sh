@@ -35,7 +35,8 @@ done
 # is its expect file
 for r in 0 1 2 3; do
     d=$mpi_tmp/f_init
-    "$mpi_build/bin/vftr-stats" --io --csv "$d/mpi_fortran_$r.vfd" >"$d/.io_$r.csv" 2>/dev/null
+    "$mpi_build/bin/vftr-stats" --io --csv "$d/mpi_fortran_$r.vfd" >"$d/.io_all_$r.csv" 2>/dev/null
+    san_io_rows "$d/.io_all_$r.csv" >"$d/.io_$r.csv"
     check "fortran: rank $r: MPI-IO on its file as the program made it" \
         "MPI-IO,37,1,1,14,14,2,1,4,0,224,224" \
         "$(awk -F, -v f="$d/fio_$r.bin" '$1 == "file" && $2 == f { print $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 "," $10 "," $11 "," $12 "," $13 "," $14 }' "$d/.io_$r.csv")"
