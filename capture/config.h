@@ -158,6 +158,10 @@ struct vftr_config {
     uint64_t trace_max_size;         /* [1 GiB] bytes of .vfd per rank; past it
                                         tracing stops, the profile goes on.
                                         0 = no cap */
+    uint64_t trace_keep_free;        /* [256 MiB] bytes the trace leaves free on
+                                        its file system: tracing stops before
+                                        the free space falls below it.
+                                        0 = no reserve */
 
     /* filter (vftr): a function is instrumented iff (include is NULL or
      * matches its name) and (exclude is NULL or does not match it); decided

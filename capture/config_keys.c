@@ -244,6 +244,12 @@ static const struct vftr_config_key keys[] = {
       .help = "Largest .vfd file per rank, in bytes or with a unit (\"512 MiB\", \"2G\"). "
               "Past it tracing stops, the profile goes on, and the log and stderr say "
               "so once. 0: no cap." },
+    { SIZE("trace.keep_free", "256 MiB", trace_keep_free, 0, MAX_TRACE_SIZE), .vftr_only = true,
+      .help = "Free space the trace leaves on the file system of the output directory, in "
+              "bytes or with a unit, for the program's own files: before a write of the trace "
+              "would leave less free, tracing stops (the trace keeps what it has, the profile "
+              "goes on) with one message on stderr, and the log says so. 0: no reserve (the "
+              "trace may fill the disk)." },
 
     /* --------------------------------------------------------- filter (vftr) */
     { REGEX("filter.include", filter_include), .vftr_only = true,
