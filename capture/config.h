@@ -175,6 +175,12 @@ struct vftr_config {
     char *control_options;           /* [NULL] passed to the module */
     char *control_socket_dir;        /* [NULL = $XDG_RUNTIME_DIR/vftr or /tmp/vftr-<uid>] */
     bool control_detach_stops;       /* [false] the last detach stops the trace */
+
+    /* io (vftr): file I/O in the trace (capture/io.h) */
+    bool io_active;                  /* [true] record file operations */
+    char *io_exclude_paths;          /* [the system directories] ':'-separated absolute
+                                        prefixes whose files are not recorded; NULL or
+                                        "": none */
 };
 
 /* Severity of a message handed to the report callback. */

@@ -83,6 +83,29 @@ static int check_basename(const void *value, char *msg, size_t len)
     return 0;
 }
 
+/* io.exclude_paths: absolute directory prefixes separated by ':'. */
+static int check_prefixes(const void *value, char *msg, size_t len)
+{
+    const char *s = *(char *const *)value;
+
+    for (const char *p = s; p && *p;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+
+        if (n > 0 && p[0] != '/') {
+            snprintf(msg, len, "expected absolute directories separated by ':', got \"%.*s\"",
+                     (int)(n > 64 ? 64 : n), p);
+            return -EINVAL;
+        }
+        if (n >= 1024) {
+            snprintf(msg, len, "expected directories shorter than 1024 bytes");
+            return -EINVAL;
+        }
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
 /* A thread buffer above 64 GiB is surely a typo. */
 #define MAX_OUTBUFFER_MIB 65536.0
 /* 2^63 bytes: the file offsets of the .vfd writer are signed 64-bit. */
@@ -252,6 +275,23 @@ static const struct vftr_config_key keys[] = {
     { BOOL("control.detach_stops", "false", control_detach_stops), .vftr_only = true,
       .help = "When the last front-end detaches, stop the trace (the profile goes on); "
               "otherwise capture goes on as before." },
+
+    /* ------------------------------------------------------------- io (vftr) */
+    { BOOL("io.active", "true", io_active), .vftr_only = true,
+      .help = "Record file I/O in the trace: every call of the program on a file it opened "
+              "through POSIX (open, read, write, pread, lseek, fsync, dup, close, ... also "
+              "what Fortran's runtime calls), ISO C streams (fopen, fread, fwrite, fprintf, "
+              "fseek, fflush, fclose, ...) or MPI-IO (MPI_File_*), with its file, handle, "
+              "operation, bytes and duration. Needs the trace (sampling.active). false: the "
+              "calls pass straight through." },
+    { STRING("io.exclude_paths",
+             "/proc:/sys:/dev:/run:/etc:/usr:/bin:/sbin:/lib:/lib32:/lib64:/boot:/opt:"
+             "/var/lib:/var/cache:/var/log:/var/run", io_exclude_paths),
+      .vftr_only = true, .validate = check_prefixes,
+      .help = "Directories whose files are not recorded, absolute and separated by ':' (a "
+              "directory and everything below it; names are compared after a relative name "
+              "is made absolute). The default leaves out the system's directories. null or "
+              "\"\": every file is recorded." },
 };
 
 /*

@@ -24,6 +24,7 @@
 #include "capture.h"
 #include "ctl.h"
 #include "ext.h"
+#include "io.h"
 #include "logfile.h"
 #include "ompt.h"
 
@@ -184,6 +185,11 @@ VFTR_NI void vftr_finalize(void)
         return;
     if (getpid() != vftr_proc.pid || !vftr_proc.recording)
         return;   /* a forked child, or capture was off */
+    /* what this thread reads and writes from here on is capture's (the
+     * control socket's unlink, the trace, the logs): never file I/O of the
+     * program, also where the caller's address does not tell (a sanitizer's
+     * interceptor between capture and the interposed call) */
+    vftr_io_mute++;
     vftr_ctl_shutdown();   /* no control event from here on; the module hears of the end */
     /* exit() called from inside a hook (an instrumented atexit handler of a
      * library, say): keep this thread out of its own hooks from now on */

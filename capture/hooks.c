@@ -30,6 +30,7 @@
 #include <sys/random.h>
 
 #include "capture.h"
+#include "io.h"
 #include "ext.h"
 #include "ompt.h"
 #include "config.h"
@@ -504,6 +505,7 @@ static VFTR_NI void init(void)
     vftr_signals_setup();
     vftr_proc.hook_cost = calibrate_hooks();
     vftr_proc.recording = true;
+    vftr_io_setup();    /* file I/O (io.h): interposed calls record from here on */
     atexit(vftr_finalize);
     vftr_ctl_setup();   /* external control (ctl.h): a failure leaves one message */
 }

@@ -53,6 +53,7 @@ enum vftr_vfd_chunk_kind {
     VFTR_VFD_CHUNK_OMP_REGIONS = 19,
     VFTR_VFD_CHUNK_CLOCK_OFFSETS = 20,
     VFTR_VFD_CHUNK_RUN_ID = 21,
+    VFTR_VFD_CHUNK_IO_FILES = 22,   /* files of file I/O records (vftr_vfd_ext.h) */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -84,6 +85,8 @@ enum {
     VFTR_VFD_EXT_MPI_LAST = 47,
     VFTR_VFD_EXT_OMP_FIRST = 48, /* 48..79 reserved for OpenMP kinds (issue 4) */
     VFTR_VFD_EXT_OMP_LAST = 79,
+    VFTR_VFD_EXT_IO_FIRST = 80,  /* 80..95 reserved for file I/O kinds */
+    VFTR_VFD_EXT_IO_LAST = 95,
 };
 
 /* ---------------------------------------------------------------------- */

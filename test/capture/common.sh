@@ -76,6 +76,17 @@ case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
     *libasan*) CAP_SAN=address ;;
     *libtsan*) CAP_SAN=thread ;;
 esac
+# san_io_rows CSV: vftr-stats --io --csv rows without the shared objects
+# TSan's symbolizer reads (it opens them through the program's interposed
+# open, which capture cannot tell from the program's own; with
+# TSAN_OPTIONS=symbolize=0 they are not there).  Without TSan: the rows.
+san_io_rows() {
+    if [ "$CAP_SAN" = thread ]; then
+        awk -F, '$2 !~ /\.so(\.[0-9]+)*$/' "$1"
+    else
+        cat "$1"
+    fi
+}
 # UBSan only prints its findings and goes on: make the programs fail on
 # them (halt_on_error) and print a stack; each run's stderr is also searched
 # for sanitizer reports at the end (san_reports).

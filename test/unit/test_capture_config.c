@@ -27,8 +27,8 @@
 #define MAX_MSGS 64
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
- * 1 stacklist, 4 sampling, 7 mpi, 2 trace, 2 filter, 5 control. */
-#define NKEYS 42
+ * 1 stacklist, 4 sampling, 7 mpi, 2 trace, 2 filter, 5 control, 2 io. */
+#define NKEYS 44
 
 static char *const no_env[] = { NULL };
 
@@ -331,6 +331,9 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_str_eq(c.control_options, "log=/tmp/ec.log");
     ck_assert_str_eq(c.control_socket_dir, "/run/vftr-ctl");
     ck_assert(c.control_detach_stops);
+
+    ck_assert(!c.io_active);
+    ck_assert_str_eq(c.io_exclude_paths, "/scratch/skip:/proc");
     vftr_config_release(&c);
 }
 END_TEST
