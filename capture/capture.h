@@ -159,6 +159,10 @@ enum {
     VFTR_FN_UNRESOLVED = 1u << 3, /* no symbol: named by its address */
     VFTR_FN_MPI = 1u << 4,        /* an MPI function (a region entered by the MPI wrappers) */
     VFTR_FN_OMP = 1u << 5,        /* an OpenMP region (with VFTR_FN_REGION; vftr_fn_omp) */
+    /* nodes only (filter.c): throttled, no longer traced; throttled at
+     * the node's next event */
+    VFTR_FN_THROTTLED = 1u << 6,
+    VFTR_FN_THROTTLE_PENDING = 1u << 7,
 };
 
 struct vftr_fn {
@@ -207,6 +211,16 @@ struct vftr_node_block {
 
 struct vftr_phase_chunk;
 
+/* Slots of a thread's cache of excluded functions (a power of two). */
+#define VFTR_SKIP_SLOTS 512u
+
+/* The slot of function address fn in vftr_thread.skip: functions start at
+ * 16-byte boundaries as compilers align them, so the bits above those. */
+static inline VFTR_NI unsigned vftr_skip_slot(uintptr_t fn)
+{
+    return (unsigned)(fn >> 4) & (VFTR_SKIP_SLOTS - 1u);
+}
+
 struct vftr_thread {
     /* hot: one cache line, what the hooks' fast path touches.  The event
      * buffer is the EVENTS chunk being built: VFTR_VFD_CHUNK_HEADER_SIZE
@@ -228,6 +242,11 @@ struct vftr_thread {
                                    * capture runs and the clock is the TSC
                                    * (VFTR_KEY_NONE: never) */
     uint8_t *buf;                 /* chunk buffer (NULL: no trace) */
+    /* addresses of functions the filters exclude everywhere, as the hooks
+     * met them (vftr_skip_slot): an enter or exit of one returns before
+     * the guard, the clock or the call path; written by the thread itself
+     * only (filter.c), 0: empty */
+    uintptr_t skip[VFTR_SKIP_SLOTS];
 
     size_t room;                  /* flush before an event when used > room */
     uint64_t interval;            /* sampling interval in ticks, 0: all */
@@ -837,6 +856,34 @@ void vftr_init_once(void) VFTR_NI;
 void vftr_msg(const char *fmt, ...) VFTR_NI __attribute__((format(printf, 1, 2)));
 void vftr_msg_raw(const char *text) VFTR_NI;
 
+/* ----------------------------------------------------------- filter.c */
+
+/* Reads filter.file and the throttle settings of cfg (initialization;
+ * say: print what goes wrong).  0 or -errno (no filter file then). */
+int vftr_filter_setup(const struct vftr_config *cfg, bool say) VFTR_NI;
+
+/* Whether filter.file excludes the function (mangled: its symbol name,
+ * NULL: name).  Thread-safe. */
+bool vftr_filter_excludes(const char *name, const char *mangled) VFTR_NI;
+
+/* Marks t's call paths that throttling stops tracing as pending (their
+ * next event settles it: vftr_throttle_event).  The thread's own guard
+ * held (buffer flushes). */
+void vftr_throttle_scan(struct vftr_thread *t) VFTR_NI;
+
+/* An event of a throttled or pending node n: writes what must be written
+ * (the EXIT of a pending node, a THROTTLE event) and returns false when
+ * the event itself is not to be recorded (always, as it stands). */
+bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t now, uint32_t kind)
+    VFTR_NI;
+
+/* Call paths throttled so far, all threads. */
+uint32_t vftr_throttled_count(void) VFTR_NI;
+
+/* "N call paths (STID a, b, ...), ..." into buf (cut to len): what the
+ * log says of throttling.  No thread inside a hook (finalization). */
+void vftr_throttle_describe(char *buf, size_t len) VFTR_NI;
+
 /* ------------------------------------------------------------ hot path */
 
 /* Records an event of node n unless sampling says to skip it: with an
@@ -846,6 +893,9 @@ static inline VFTR_NI void vftr_record(struct vftr_thread *t, const struct vftr_
                                        uint64_t now, uint32_t kind)
 {
     if (!t->trace)
+        return;
+    if (VFTR_UNLIKELY(n->flags & (VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING))
+        && !vftr_throttle_event(t, (struct vftr_node *)n, now, kind))
         return;
     if (VFTR_UNLIKELY(t->interval)) {
         if (now - t->last_written < t->interval && !(n->flags & VFTR_FN_PRECISE))

@@ -164,6 +164,12 @@ struct vftr_config {
      * once per function address.  See vftr_config_function_selected(). */
     struct vftr_regex *filter_include;              /* [NULL] */
     struct vftr_regex *filter_exclude;              /* [NULL] */
+    char *filter_file;               /* [NULL] Score-P filter file (capture/filter.c) */
+
+    /* throttle (vftr): TAU's rule, see capture/filter.c */
+    bool throttle_active;            /* [true] */
+    uint64_t throttle_calls;         /* [100000] calls before throttling may set in */
+    double throttle_per_call;        /* [1e-5] seconds per call below which it does */
 
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "util/scorepfilter.h"
 
 /*
  * offsetof() of a field, which fails to compile if the field is not of type
@@ -80,6 +81,22 @@ static int check_basename(const void *value, char *msg, size_t len)
                  "output_directory), got \"%.64s\"", s);
         return -EINVAL;
     }
+    return 0;
+}
+
+/* filter.file: a Score-P filter file that parses (its message names the
+ * file and the line). */
+static int check_filter_file(const void *value, char *msg, size_t len)
+{
+    const char *path = *(char *const *)value;
+    struct vftr_scorep_filter *f;
+
+    if (!path)
+        return 0;
+    f = vftr_scorep_filter_load(path, msg, len);
+    if (f == NULL)
+        return errno == ENOMEM ? -ENOMEM : -EINVAL;
+    vftr_scorep_filter_free(f);
     return 0;
 }
 
@@ -229,6 +246,29 @@ static const struct vftr_config_key keys[] = {
     { REGEX("filter.exclude", filter_exclude), .vftr_only = true,
       .help = "Regular expression (PCRE2): functions whose names match are not measured "
               "(applied after filter.include). null: none excluded." },
+
+    { STRING("filter.file", NULL, filter_file), .vftr_only = true,
+      .validate = check_filter_file,
+      .help = "Filter file in Score-P's syntax (SCOREP_REGION_NAMES_BEGIN, INCLUDE/EXCLUDE with "
+              "shell wildcards, MANGLED, ... SCOREP_REGION_NAMES_END), as scorep-score -g and "
+              "vftr-score -g write them: the functions it excludes are not measured. Applied "
+              "after filter.include and filter.exclude (a function any of them excludes is "
+              "out). MPI functions, OpenMP regions and vftr.h regions are never filtered. "
+              "SCOREP_FILE_NAMES blocks are read but not applied (vftr does not know the "
+              "source files of functions): a warning says so. null: none." },
+
+    /* ------------------------------------------------------ throttle (vftr) */
+    { BOOL("throttle.active", "true", throttle_active), .vftr_only = true,
+      .help = "Throttle as TAU does: a call path called more than throttle.calls times whose "
+              "mean time per call is below throttle.per_call is no longer traced (its calls "
+              "are still counted in the profile); the log lists it as throttled and the "
+              "trace marks it with a THROTTLE event. vftr-ctl throttled lists such call "
+              "paths, vftr-ctl unthrottle traces them again." },
+    { UINT64("throttle.calls", "100000", throttle_calls, 1, 1e15), .vftr_only = true,
+      .help = "Calls of a call path before throttling may set in (TAU_THROTTLE_NUMCALLS)." },
+    { DOUBLE("throttle.per_call", "1e-05", throttle_per_call, 0, 1e9), .vftr_only = true,
+      .help = "Seconds: a call path whose mean inclusive time per call stays below this after "
+              "throttle.calls calls is throttled (TAU_THROTTLE_PERCALL, 10 microseconds)." },
 
     /* -------------------------------------------------------- control (vftr) */
     { BOOL("control.active", "true", control_active), .vftr_only = true,

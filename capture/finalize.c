@@ -202,6 +202,13 @@ VFTR_NI void vftr_finalize(void)
 
     vftr_run_info(&run, rank, vfd[0] ? vfd : NULL, vftr_proc.final_bytes, end_ns);
     run.no_hooks = no_hooks;
+    run.ticks_per_second = tps;
+    if (vftr_throttled_count() > 0) {
+        static char throttled[1024];
+
+        vftr_throttle_describe(throttled, sizeof throttled);
+        run.throttled = throttled;
+    }
     if (run.trace_capped)
         run.trace_message = "the trace reached its size cap (trace.max_size)";
     else if (vftr_proc.write_errno)

@@ -196,6 +196,8 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return enter_general(fn);
+    if (VFTR_UNLIKELY(t->skip[vftr_skip_slot((uintptr_t)fn)] == (uintptr_t)fn))
+        return;   /* excluded: nothing of capture's is touched, whatever the phase */
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g < 0 ? enter_slow(t, fn, false) : (void)0;
     if (VFTR_UNLIKELY(!common_case(t)))
@@ -229,6 +231,8 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return exit_general(fn);
+    if (VFTR_UNLIKELY(t->skip[vftr_skip_slot((uintptr_t)fn)] == (uintptr_t)fn))
+        return;
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g < 0 ? exit_slow(t, fn, false) : (void)0;
     if (VFTR_UNLIKELY(!common_case(t)))
@@ -287,6 +291,10 @@ static VFTR_NI void config_report(void *arg, int severity, const char *message)
 
 static struct vftr_symtab *symtab;
 static bool symtab_failed;
+/* The symbol name of the function resolve() named last, for the filter
+ * file's MANGLED rules in classify(): the two run one after the other
+ * under the function table's lock (callpath.c: fn_get), which guards it. */
+static const char *resolved_raw;
 
 /* Resolver of the settings: the symbol table is read on first use, under
  * the function table's lock (callpath.c), so only once. */
@@ -300,7 +308,16 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
         symtab = vftr_symtab_new(flags);
         symtab_failed = symtab == NULL;
     }
-    return symtab ? vftr_symtab_lookup(symtab, addr) : NULL;
+    if (symtab != NULL) {
+        struct vftr_symbol sym;
+
+        if (vftr_symtab_find(symtab, addr, &sym) == 0) {
+            resolved_raw = sym.raw_name;
+            return sym.name;
+        }
+    }
+    resolved_raw = NULL;
+    return NULL;
 }
 
 static VFTR_NI uint32_t classify(void *arg, const char *name)
@@ -308,7 +325,7 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
     const struct vftr_config *cfg = arg;
     uint32_t flags = 0;
 
-    if (!vftr_config_function_selected(cfg, name))
+    if (!vftr_config_function_selected(cfg, name) || vftr_filter_excludes(name, resolved_raw))
         flags |= VFTR_FN_EXCLUDED;
     if (cfg->sampling_precise_functions && vftr_regex_match(cfg->sampling_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
@@ -440,6 +457,7 @@ static VFTR_NI void init(void)
     vftr_proc.start_ticks = vftr_clock_now();
     random_run_id(vftr_proc.run_id);
 
+    (void)vftr_filter_setup(cfg, vftr_proc.is_rank0);
     memset(&s, 0, sizeof s);
     s.trace = cfg->sampling_active;
     s.sample_interval = cfg->sampling_sample_interval;

@@ -367,6 +367,7 @@ VFTR_NI int vftr_trace_put_ext(struct vftr_thread *t, uint64_t now, uint32_t kin
 VFTR_NI void vftr_trace_flush(struct vftr_thread *t)
 {
     vftr_trace_flush_thread(t, false);
+    vftr_throttle_scan(t);   /* once a buffer: filter.c */
 }
 
 /* Reads a link into buf (terminated, cut if needed). */

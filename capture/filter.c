@@ -1,0 +1,162 @@
+/*
+ * filter.c — what capture leaves out: the Score-P filter file
+ * (filter.file) and TAU's throttling (throttle.*).
+ *
+ * Filters decide once per function address, when its record is made
+ * (hooks.c: classify); the hooks find an excluded function in the thread's
+ * skip cache (callpath.c: skip_remember) and return before anything else.
+ *
+ * Throttling decides per call path, out of line: each time a thread's
+ * buffer is flushed its call paths are looked at, and one with more than
+ * throttle.calls calls whose mean inclusive time per call is below
+ * throttle.per_call becomes "pending": its ENTER tag is cleared, so that
+ * the hooks' fast path hands its next event to the general recorder
+ * (vftr_record), which settles it there.  A node is active at most once
+ * at a time in its thread, so the next event decides cleanly: an ENTER
+ * (the node is not on the stack) throttles it at once and is dropped; an
+ * EXIT (its ENTER is in the trace) is written, then the node is
+ * throttled.  Either way the trace stays balanced, and a THROTTLE event
+ * naming the call path marks the moment.  Calls go on being counted: the
+ * profile never notices.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+#include "util/scorepfilter.h"
+
+static struct vftr_scorep_filter *scorep;
+static uint64_t throttle_calls;
+static double throttle_per_call;
+static bool throttle_on;
+static _Atomic uint32_t throttled_count;
+
+VFTR_NI int vftr_filter_setup(const struct vftr_config *cfg, bool say)
+{
+    char err[512];
+
+    throttle_on = cfg->throttle_active;
+    throttle_calls = cfg->throttle_calls;
+    throttle_per_call = cfg->throttle_per_call;
+    if (cfg->filter_file == NULL)
+        return 0;
+    scorep = vftr_scorep_filter_load(cfg->filter_file, err, sizeof err);
+    if (scorep == NULL) {
+        /* the configuration checked the file; it changed since */
+        if (say)
+            vftr_msg("error: filter.file: %s; no filter file applied", err);
+        return -errno;
+    }
+    if (say && vftr_scorep_filter_file_rules(scorep) > 0)
+        vftr_msg("warning: %s: SCOREP_FILE_NAMES rules are not applied (vftr does not know the "
+                 "source files of functions); the region rules are", cfg->filter_file);
+    return 0;
+}
+
+VFTR_NI bool vftr_filter_excludes(const char *name, const char *mangled)
+{
+    return scorep != NULL && vftr_scorep_filter_excludes(scorep, name, mangled, NULL);
+}
+
+/* Whether node n may be throttled at all: a function of the program's (not
+ * an MPI function, a vftr.h region, an OpenMP region or capture's own) on
+ * the trace. */
+static VFTR_NI bool throttleable(const struct vftr_node *n)
+{
+    return n->parent != NULL && n->id != 0 && n->fn != NULL
+           && !(n->fn->flags & (VFTR_FN_REGION | VFTR_FN_MPI | VFTR_FN_OMP | VFTR_FN_PRECISE))
+           && !(n->flags & (VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING | VFTR_FN_EXCLUDED));
+}
+
+VFTR_NI void vftr_throttle_scan(struct vftr_thread *t)
+{
+    uint32_t n;
+    double tps, limit;
+    struct vftr_node_walk w;
+
+    if (!throttle_on || !t->trace)
+        return;
+    n = atomic_load_explicit(&t->nnodes, memory_order_relaxed);
+    tps = vftr_clock_ticks_per_second(0);
+    if (n == 0 || !(tps > 0))
+        return;
+    limit = throttle_per_call * tps;
+    w = vftr_node_walk_first(t, n);
+    for (uint32_t i = 0; i < n; i++) {
+        struct vftr_node *nd = vftr_node_walk_next(&w);
+
+        if (nd->calls <= throttle_calls || !throttleable(nd))
+            continue;
+        if ((double)nd->time_incl < limit * (double)nd->calls) {
+            nd->flags |= VFTR_FN_THROTTLE_PENDING;
+            nd->enc = 0;   /* the fast path leaves its events to vftr_record */
+        }
+    }
+}
+
+/* The THROTTLE event of node n: its call path id as a varint. */
+static VFTR_NI void mark(struct vftr_thread *t, struct vftr_node *n, uint64_t now)
+{
+    uint8_t payload[8];
+    uint32_t len = 0, id = n->id;
+
+    n->flags = (n->flags & ~(uint32_t)VFTR_FN_THROTTLE_PENDING) | VFTR_FN_THROTTLED;
+    do {
+        payload[len++] = (uint8_t)((id & 0x7f) | (id > 0x7f ? 0x80 : 0));
+        id >>= 7;
+    } while (id);
+    (void)vftr_trace_put_ext(t, now, VFTR_VFD_THROTTLE, payload, len);
+    atomic_fetch_add_explicit(&throttled_count, 1, memory_order_relaxed);
+}
+
+VFTR_NI bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t now,
+                                 uint32_t kind)
+{
+    if (n->flags & VFTR_FN_THROTTLED)
+        return false;
+    /* pending: settled by this event */
+    if (kind == VFTR_VFD_EXIT)
+        vftr_trace_put(t, now, kind, n->id);
+    mark(t, n, now);
+    return false;
+}
+
+VFTR_NI uint32_t vftr_throttled_count(void)
+{
+    return atomic_load_explicit(&throttled_count, memory_order_relaxed);
+}
+
+VFTR_NI void vftr_throttle_describe(char *buf, size_t len)
+{
+    size_t k;
+    int ids = 0;
+
+    k = (size_t)snprintf(buf, len, "%" PRIu32 " call path%s, no longer traced after "
+                         "throttle.calls = %" PRIu64 " calls of less than throttle.per_call = "
+                         "%g s each (STID", vftr_throttled_count(),
+                         vftr_throttled_count() == 1 ? "" : "s", throttle_calls, throttle_per_call);
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t && k < len; t = t->next) {
+        uint32_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        struct vftr_node_walk w = vftr_node_walk_first(t, n);
+
+        for (uint32_t i = 0; i < n && k < len; i++) {
+            const struct vftr_node *nd = vftr_node_walk_next(&w);
+
+            if (nd->flags & VFTR_FN_THROTTLED) {
+                if (ids++ == 8) {
+                    k += (size_t)snprintf(buf + k, len - k, " ...");
+                    t = NULL;
+                    break;
+                }
+                k += (size_t)snprintf(buf + k, len - k, "%s %" PRIu32, ids > 1 ? "," : "", nd->id);
+            }
+        }
+        if (t == NULL)
+            break;
+    }
+    if (k < len)
+        snprintf(buf + k, len - k, ")");
+}
