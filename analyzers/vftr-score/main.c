@@ -66,6 +66,7 @@ struct func {
     enum group group;
     uint64_t visits;
     double time;             /* exclusive seconds, summed over ranks */
+    double incl;             /* inclusive seconds, summed over ranks */
     double bytes;            /* summed over ranks */
     double *rank_bytes;      /* per rank */
     bool excluded;           /* by -f, or chosen by -g */
@@ -157,7 +158,7 @@ static struct func *func_get(struct run *r, const char *name, enum group g)
 }
 
 static int add(struct run *r, size_t rank, const char *name, enum group g, uint64_t visits,
-               double time, double bytes)
+               double time, double incl, double bytes)
 {
     struct func *f = func_get(r, name, g);
 
@@ -165,6 +166,7 @@ static int add(struct run *r, size_t rank, const char *name, enum group g, uint6
         return -ENOMEM;
     f->visits += visits;
     f->time += time;
+    f->incl += incl;
     f->bytes += bytes;
     f->rank_bytes[rank] += bytes;
     return 0;
@@ -178,7 +180,7 @@ struct frame {
 };
 
 struct vfdstat {             /* per call path id */
-    uint64_t visits, excl;
+    uint64_t visits, excl, incl;
     double bytes;
 };
 
@@ -278,6 +280,7 @@ static int read_vfd(struct run *r, size_t rank, const char *path)
                 uint64_t incl = rec.u.event.time - fr->start;
 
                 st[fr->id].excl += incl > fr->child ? incl - fr->child : 0;
+                st[fr->id].incl += incl;
                 if (j > 0)
                     t->stk[j - 1].child += incl;
             }
@@ -298,16 +301,17 @@ static int read_vfd(struct run *r, size_t rank, const char *path)
             if (name == NULL)
                 name = "?";
             rc = add(r, rank, name, group_of(name, fn && (fn->flags & VFTR_VFD_FUNC_MPI)),
-                     st[id].visits, (double)st[id].excl / tps, st[id].bytes);
+                     st[id].visits, (double)st[id].excl / tps, (double)st[id].incl / tps,
+                     st[id].bytes);
         }
         if (rc == 0 && ext_count[G_MPI])
-            rc = add(r, rank, "MPI messages and collectives", G_MPI, 0, 0, ext_bytes[G_MPI]);
+            rc = add(r, rank, "MPI messages and collectives", G_MPI, 0, 0, 0, ext_bytes[G_MPI]);
         if (rc == 0 && ext_count[G_OMP])
-            rc = add(r, rank, "OpenMP region records", G_OMP, 0, 0, ext_bytes[G_OMP]);
+            rc = add(r, rank, "OpenMP region records", G_OMP, 0, 0, 0, ext_bytes[G_OMP]);
         /* everything else in the file: header, chunk headers, definitions,
          * vftr's own records */
         if (rc == 0 && stat(path, &sb) == 0)
-            rc = add(r, rank, "vftr: header, definitions, framing", G_VFTR, 0, 0,
+            rc = add(r, rank, "vftr: header, definitions, framing", G_VFTR, 0, 0, 0,
                      (double)sb.st_size - event_bytes + ext_bytes[G_VFTR]);
     }
     for (size_t i = 0; i < thcap; i++)
@@ -357,6 +361,7 @@ static int read_log(struct run *r, size_t rank, const char *path)
     size_t nrows = 0, cap = 0, lineno = 0;
     double tps = 0, defs = 4096, events = 0;
     enum { HEAD, PROFILE, STACKS, OTHER } where = HEAD;
+    size_t fpos = 0, cpos = 0;
     bool log_ok = false;
     int rc = 0;
 
@@ -392,19 +397,38 @@ static int read_log(struct run *r, size_t rank, const char *path)
         }
         if (line[0] != ' ' && !(line[0] >= '0' && line[0] <= '9') && line[0] != '\n'
             && line[0] != '-' && strncmp(line, "Calls", 5) != 0 && strncmp(line, "STID", 4) != 0)
-            where = OTHER;
+            where = OTHER;   /* a section other than the two read here */
+        if (where == PROFILE && strncmp(line + strspn(line, " "), "Calls ", 6) == 0) {
+            /* names may hold blanks (C++, OpenMP regions): the Function
+             * column ends where the Caller column begins */
+            char *f = strstr(line, " Function"), *c = strstr(line, " Caller");
+
+            fpos = f ? (size_t)(f - line) + 1 : 0;
+            cpos = c ? (size_t)(c - line) + 1 : 0;
+            continue;
+        }
         if (where == PROFILE) {
+            char name[4096];
+            size_t len = strlen(line), end;
+
+            if (fpos == 0 || cpos <= fpos || len <= fpos)
+                continue;
+            end = cpos < len ? cpos : len;
+            while (end > fpos && (line[end - 1] == ' ' || line[end - 1] == '\n'))
+                end--;
+            snprintf(name, sizeof name, "%.*s", (int)(end - fpos), line + fpos);
+            line[fpos] = '\0';
             nf = fields(line, v, 16);
-            /* Calls t_excl t_incl % STID Function Caller [...] */
-            if (nf < 7 || !(v[0][0] >= '0' && v[0][0] <= '9'))
+            /* Calls t_excl t_incl % [overhead...] STID */
+            if (nf < 5 || !(v[0][0] >= '0' && v[0][0] <= '9'))
                 continue;
             if ((rc = grow((void **)&rows, &cap, nrows + 1, sizeof *rows)) < 0)
                 break;
             rows[nrows].calls = strtoull(v[0], NULL, 10);
             rows[nrows].excl = strtod(v[1], NULL);
             rows[nrows].incl = strtod(v[2], NULL);
-            rows[nrows].id = (uint32_t)strtoul(v[4], NULL, 10);
-            rows[nrows].func = strdup(v[5]);
+            rows[nrows].id = (uint32_t)strtoul(v[nf - 1], NULL, 10);
+            rows[nrows].func = strdup(name);
             rows[nrows].parent = -1;
             if (rows[nrows].func == NULL) {
                 rc = -ENOMEM;
@@ -412,12 +436,22 @@ static int read_log(struct run *r, size_t rank, const char *path)
             }
             nrows++;
         } else if (where == STACKS) {
-            nf = fields(line, v, 3);
-            if (nf < 2 || !(v[0][0] >= '0' && v[0][0] <= '9'))
+            /* "  STID  path" (the path may hold blanks) */
+            char *p = line, *e;
+            uint32_t id;
+
+            while (*p == ' ')
+                p++;
+            if (!(*p >= '0' && *p <= '9'))
                 continue;
-            uint32_t id = (uint32_t)strtoul(v[0], NULL, 10);
+            id = (uint32_t)strtoul(p, &p, 10);
+            while (*p == ' ')
+                p++;
+            e = p + strlen(p);
+            while (e > p && (e[-1] == '\n' || e[-1] == ' '))
+                *--e = '\0';
             for (size_t i = 0; i < nrows; i++)
-                if (rows[i].id == id && rows[i].path == NULL && !(rows[i].path = strdup(v[1])))
+                if (rows[i].id == id && rows[i].path == NULL && !(rows[i].path = strdup(p)))
                     rc = -ENOMEM;
         }
     }
@@ -466,7 +500,7 @@ static int read_log(struct run *r, size_t rank, const char *path)
         /* its definitions: the call path (4 varints) and, once per name,
          * the function (id, flags, address, name) */
         defs += 8;
-        rc = add(r, rank, w->func, g, w->calls, w->excl, b);
+        rc = add(r, rank, w->func, g, w->calls, w->excl, w->incl, b);
     }
     for (size_t i = 0; i < nrows; i++) {
         bool first = true;
@@ -478,7 +512,7 @@ static int read_log(struct run *r, size_t rank, const char *path)
     }
     defs += 48.0 * ceil(events / VFTR_SCORE_CHUNK) + 48.0 * 4;
     if (rc == 0)
-        rc = add(r, rank, "vftr: header, definitions, framing", G_VFTR, 0, 0, defs);
+        rc = add(r, rank, "vftr: header, definitions, framing", G_VFTR, 0, 0, 0, defs);
     for (size_t i = 0; i < nrows; i++) {
         free(rows[i].func);
         free(rows[i].path);
@@ -674,15 +708,19 @@ static void put_pattern(FILE *out, const char *name)
     }
 }
 
-/* Candidates of -g: user functions, most bytes per second of time first
- * (tiny hot functions go, the ones that take the time stay); main never. */
+/* Candidates of -g: user functions, the shortest calls (inclusive time
+ * per visit) first, so that tiny hot functions go and the ones whose calls
+ * take the time stay, also when that time is their callees'; among calls
+ * of one length the most bytes first.  main never. */
 static int cmp_cost(const void *a, const void *b)
 {
     const struct func *x = *(const struct func *const *)a, *y = *(const struct func *const *)b;
-    double cx = x->bytes / (x->time > 1e-12 ? x->time : 1e-12);
-    double cy = y->bytes / (y->time > 1e-12 ? y->time : 1e-12);
+    double cx = x->incl / (double)(x->visits ? x->visits : 1);
+    double cy = y->incl / (double)(y->visits ? y->visits : 1);
 
-    return cx < cy ? 1 : cx > cy ? -1 : strcmp(x->name, y->name);
+    if (cx != cy)
+        return cx < cy ? -1 : 1;
+    return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->name, y->name);
 }
 
 static int generate(struct run *r, uint64_t target)

@@ -1,7 +1,8 @@
 /*
  * vftr-run — runs a program under libvftrcapture.
  *
- *   vftr-run [--config F] [--out DIR] [--off] [--] PROGRAM [ARG]...
+ *   vftr-run [--config F] [--out DIR] [--off] [--filter F] [--no-throttle] [--]
+ *            PROGRAM [ARG]...
  *
  * Prepends libvftrcapture.so (and, when the library was built with a
  * sanitizer, that sanitizer's runtime before it) to LD_PRELOAD, turns the
@@ -51,8 +52,8 @@
 #define VFTR_CAPTURE_MPI_SONAME "libvftrcapture-mpi.so.0"
 #endif
 
-static const char *config_file, *out_dir;
-static int off;
+static const char *config_file, *out_dir, *filter_file;
+static int off, no_throttle;
 
 static const struct vftr_opt opts[] = {
     { VFTR_OPT_STRING, "config", 'c', "FILE", "configuration file (sets VFTR_CONFIG)",
@@ -61,6 +62,12 @@ static const struct vftr_opt opts[] = {
       "directory for the .vfd and .log files\n(sets VFTR_OUTPUT_DIRECTORY)", &out_dir, 0, NULL },
     { VFTR_OPT_FLAG, "off", 0, NULL, "run with capture switched off (sets VFTR_OFF=1)", &off, 0,
       NULL },
+    { VFTR_OPT_STRING, "filter", 0, "FILE",
+      "leave out what the Score-P filter file FILE excludes\n(sets VFTR_FILTER_FILE; vftr-score -g "
+      "writes one)", &filter_file, 0, NULL },
+    { VFTR_OPT_FLAG, "no-throttle", 0, NULL,
+      "trace every call, also of tiny hot functions\n(sets VFTR_THROTTLE_ACTIVE=0)", &no_throttle,
+      0, NULL },
     VFTR_OPT_TABLE_END,
 };
 
@@ -389,6 +396,14 @@ int main(int argc, char **argv)
             return rc;
     }
     if (off && (rc = set("VFTR_OFF", "1")) != 0)
+        return rc;
+    if (filter_file) {
+        if (realpath(filter_file, path) == NULL)
+            return vftr_tool_fail(&tool, stderr, "%s: %s", filter_file, strerror(errno));
+        if ((rc = set("VFTR_FILTER_FILE", path)) != 0)
+            return rc;
+    }
+    if (no_throttle && (rc = set("VFTR_THROTTLE_ACTIVE", "0")) != 0)
         return rc;
 
     execvp(argv[first], argv + first);
