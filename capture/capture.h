@@ -163,6 +163,7 @@ enum {
      * the node's next event */
     VFTR_FN_THROTTLED = 1u << 6,
     VFTR_FN_THROTTLE_PENDING = 1u << 7,
+    VFTR_FN_UNTHROTTLE_AT_EXIT = 1u << 8,   /* throttled, traced again after its exit */
 };
 
 struct vftr_fn {
@@ -197,6 +198,8 @@ struct vftr_node {
     uint32_t nkids, kid_cap;      /* kid_cap is 0 or a power of two */
     uint32_t depth;               /* root 0 */
     uint32_t idx;                 /* index in the thread's node blocks */
+    uint64_t thr_calls, thr_time; /* calls and time_incl when throttling last started
+                                   * over for the node (vftr-ctl unthrottle; filter.c) */
 };
 
 /* Nodes of a thread live in blocks that never move (see vftr_node_at). */
@@ -274,6 +277,7 @@ struct vftr_thread {
     uint32_t ndefined;            /* nodes [0, ndefined) are in the trace */
     bool flushing;                /* inside vftr_trace_flush_thread */
     uint64_t events_lost;         /* dropped (trace off or cap) */
+    uint64_t thr_gen;             /* vftr-ctl unthrottles applied (filter.c) */
     uint64_t first_time;          /* time of the buffer's first event */
     size_t buf_cap;               /* bytes of buf */
     uint8_t *defs;                /* encoding buffer for definition chunks */
@@ -879,6 +883,12 @@ bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t no
 
 /* Call paths throttled so far, all threads. */
 uint32_t vftr_throttled_count(void) VFTR_NI;
+
+/* vftr-ctl unthrottle: every throttled call path is traced again, each
+ * thread's from its next event of one (a call path on the stack at that
+ * moment after its exit), and throttling starts over for it.  Returns the
+ * number of call paths throttled.  Thread-safe. */
+uint32_t vftr_throttle_release_all(void) VFTR_NI;
 
 /* "N call paths (STID a, b, ...), ..." into buf (cut to len): what the
  * log says of throttling.  No thread inside a hook (finalization). */

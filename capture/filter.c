@@ -32,6 +32,9 @@ static uint64_t throttle_calls;
 static double throttle_per_call;
 static bool throttle_on;
 static _Atomic uint32_t throttled_count;
+/* vftr-ctl unthrottles so far: each thread applies them at its next event
+ * of a throttled node (vftr_thread.thr_gen says how many it has) */
+static _Atomic uint64_t unthrottle_gen;
 
 VFTR_NI int vftr_filter_setup(const struct vftr_config *cfg, bool say)
 {
@@ -87,9 +90,11 @@ VFTR_NI void vftr_throttle_scan(struct vftr_thread *t)
     for (uint32_t i = 0; i < n; i++) {
         struct vftr_node *nd = vftr_node_walk_next(&w);
 
-        if (nd->calls <= throttle_calls || !throttleable(nd))
+        uint64_t calls = nd->calls - nd->thr_calls;
+
+        if (calls <= throttle_calls || !throttleable(nd))
             continue;
-        if ((double)nd->time_incl < limit * (double)nd->calls) {
+        if ((double)(nd->time_incl - nd->thr_time) < limit * (double)calls) {
             nd->flags |= VFTR_FN_THROTTLE_PENDING;
             nd->enc = 0;   /* the fast path leaves its events to vftr_record */
         }
@@ -111,9 +116,60 @@ static VFTR_NI void mark(struct vftr_thread *t, struct vftr_node *n, uint64_t no
     atomic_fetch_add_explicit(&throttled_count, 1, memory_order_relaxed);
 }
 
+/* Node n traced again, its throttling counts starting over now. */
+static VFTR_NI void release(struct vftr_node *n)
+{
+    if (n->flags & VFTR_FN_THROTTLED)
+        atomic_fetch_sub_explicit(&throttled_count, 1, memory_order_relaxed);
+    n->flags &= ~(uint32_t)(VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING
+                            | VFTR_FN_UNTHROTTLE_AT_EXIT);
+    n->enc = vftr_node_enc(n->id);
+    n->thr_calls = n->calls;
+    n->thr_time = n->time_incl;
+}
+
+/* Applies an unthrottle to thread t (its own guard held): its throttled
+ * nodes are released, except those on its stack, whose ENTER is not in
+ * the trace: they are released at their exit. */
+static VFTR_NI void apply_unthrottle(struct vftr_thread *t)
+{
+    uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_relaxed);
+    struct vftr_node_walk w = vftr_node_walk_first(t, nn);
+
+    for (struct vftr_node *o = t->cur; o && o->parent; o = o->parent)
+        if (o->flags & VFTR_FN_THROTTLED)
+            o->flags |= VFTR_FN_UNTHROTTLE_AT_EXIT;
+    for (uint32_t i = 0; i < nn; i++) {
+        struct vftr_node *nd = vftr_node_walk_next(&w);
+
+        if ((nd->flags & (VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING))
+            && !(nd->flags & VFTR_FN_UNTHROTTLE_AT_EXIT))
+            release(nd);
+    }
+}
+
+VFTR_NI uint32_t vftr_throttle_release_all(void)
+{
+    atomic_fetch_add_explicit(&unthrottle_gen, 1, memory_order_release);
+    return atomic_load_explicit(&throttled_count, memory_order_relaxed);
+}
+
 VFTR_NI bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t now,
                                  uint32_t kind)
 {
+    uint64_t gen = atomic_load_explicit(&unthrottle_gen, memory_order_acquire);
+
+    if (VFTR_UNLIKELY(gen != t->thr_gen)) {
+        t->thr_gen = gen;
+        apply_unthrottle(t);
+        if (!(n->flags & (VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING)))
+            return true;   /* released: this event is recorded */
+    }
+    if (n->flags & VFTR_FN_UNTHROTTLE_AT_EXIT) {
+        if (kind == VFTR_VFD_EXIT)
+            release(n);   /* its ENTER was not written: nor is its EXIT */
+        return false;
+    }
     if (n->flags & VFTR_FN_THROTTLED)
         return false;
     /* pending: settled by this event */

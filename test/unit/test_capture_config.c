@@ -28,7 +28,7 @@
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 4 sampling, 7 mpi, 1 trace, 2 filter. */
-#define NKEYS 41
+#define NKEYS 45
 
 static char *const no_env[] = { NULL };
 
@@ -323,6 +323,10 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_uint_eq(c.trace_max_size, 512u << 20);
     ck_assert_str_eq(vftr_regex_pattern(c.filter_include), "^solve");
     ck_assert_str_eq(vftr_regex_pattern(c.filter_exclude), "_helper$");
+    ck_assert_str_eq(c.filter_file, "test/data/config/scorep.filt");
+    ck_assert(!c.throttle_active);
+    ck_assert_uint_eq(c.throttle_calls, 5000);
+    ck_assert(c.throttle_per_call == 2e-06);
 
     ck_assert(!c.control_active);
     ck_assert_str_eq(c.control_module, "/opt/site/ecmod.so");
