@@ -884,6 +884,14 @@ bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t no
 /* Call paths throttled so far, all threads. */
 uint32_t vftr_throttled_count(void) VFTR_NI;
 
+/* The ENTER tag (vftr_node.enc) of a throttled node: no length byte, so
+ * that the hooks' fast path does not write it, and a value vftr_node_enc
+ * never gives, so that they can tell it from a tag they cannot write and
+ * drop the event at once (hooks.c) while the thread has applied every
+ * vftr-ctl unthrottle (vftr_thread.thr_gen == vftr_unthrottle_gen). */
+#define VFTR_ENC_THROTTLED 0x00ffffffu
+extern _Atomic uint64_t vftr_unthrottle_gen VFTR_HIDDEN;
+
 /* vftr-ctl unthrottle: every throttled call path is traced again, each
  * thread's from its next event of one (a call path on the stack at that
  * moment after its exit), and throttling starts over for it.  Returns the

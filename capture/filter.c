@@ -34,7 +34,7 @@ static bool throttle_on;
 static _Atomic uint32_t throttled_count;
 /* vftr-ctl unthrottles so far: each thread applies them at its next event
  * of a throttled node (vftr_thread.thr_gen says how many it has) */
-static _Atomic uint64_t unthrottle_gen;
+_Atomic uint64_t vftr_unthrottle_gen;
 
 VFTR_NI int vftr_filter_setup(const struct vftr_config *cfg, bool say)
 {
@@ -108,6 +108,7 @@ static VFTR_NI void mark(struct vftr_thread *t, struct vftr_node *n, uint64_t no
     uint32_t len = 0, id = n->id;
 
     n->flags = (n->flags & ~(uint32_t)VFTR_FN_THROTTLE_PENDING) | VFTR_FN_THROTTLED;
+    n->enc = VFTR_ENC_THROTTLED;   /* the hooks drop its events from now on */
     do {
         payload[len++] = (uint8_t)((id & 0x7f) | (id > 0x7f ? 0x80 : 0));
         id >>= 7;
@@ -137,8 +138,10 @@ static VFTR_NI void apply_unthrottle(struct vftr_thread *t)
     struct vftr_node_walk w = vftr_node_walk_first(t, nn);
 
     for (struct vftr_node *o = t->cur; o && o->parent; o = o->parent)
-        if (o->flags & VFTR_FN_THROTTLED)
+        if (o->flags & VFTR_FN_THROTTLED) {
             o->flags |= VFTR_FN_UNTHROTTLE_AT_EXIT;
+            o->enc = 0;   /* its exit comes to vftr_throttle_event */
+        }
     for (uint32_t i = 0; i < nn; i++) {
         struct vftr_node *nd = vftr_node_walk_next(&w);
 
@@ -150,14 +153,14 @@ static VFTR_NI void apply_unthrottle(struct vftr_thread *t)
 
 VFTR_NI uint32_t vftr_throttle_release_all(void)
 {
-    atomic_fetch_add_explicit(&unthrottle_gen, 1, memory_order_release);
+    atomic_fetch_add_explicit(&vftr_unthrottle_gen, 1, memory_order_release);
     return atomic_load_explicit(&throttled_count, memory_order_relaxed);
 }
 
 VFTR_NI bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t now,
                                  uint32_t kind)
 {
-    uint64_t gen = atomic_load_explicit(&unthrottle_gen, memory_order_acquire);
+    uint64_t gen = atomic_load_explicit(&vftr_unthrottle_gen, memory_order_acquire);
 
     if (VFTR_UNLIKELY(gen != t->thr_gen)) {
         t->thr_gen = gen;

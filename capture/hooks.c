@@ -140,13 +140,13 @@ static inline VFTR_NI bool put_simple(struct vftr_thread *t, const struct vftr_n
     /* three branches rather than one test of three flags (each compare
      * fuses with its jump; all three are predictable): the empty asm keeps
      * the compiler from merging them into flag arithmetic */
+    if (VFTR_UNLIKELY(tag < (1u << 24)))
+        return false;
+    __asm__ volatile("");
     if (VFTR_UNLIKELY(p >= t->fast_end))
         return false;
     __asm__ volatile("");
     if (VFTR_UNLIKELY(delta >= 0x4000))
-        return false;
-    __asm__ volatile("");
-    if (VFTR_UNLIKELY(tag < (1u << 24)))
         return false;
     p[0] = (uint8_t)tag;
     p[1] = (uint8_t)(tag >> 8);
@@ -164,6 +164,16 @@ static inline VFTR_NI bool put_simple(struct vftr_thread *t, const struct vftr_n
     t->count++;
     atomic_store_explicit(&t->pos, p, memory_order_release);
     return true;
+}
+
+/* Whether node n is throttled and t has applied every vftr-ctl unthrottle:
+ * its event is dropped here, without the general path (filter.c).  Asked
+ * only when put_simple declined (its first check, the tag's length, does
+ * for a throttled node), so it costs the other nodes nothing. */
+static inline VFTR_NI bool throttled(const struct vftr_thread *t, const struct vftr_node *n)
+{
+    return VFTR_UNLIKELY(n->enc == VFTR_ENC_THROTTLED)
+           && t->thr_gen == atomic_load_explicit(&vftr_unthrottle_gen, memory_order_relaxed);
 }
 
 /* Takes t's guard for a hook: 1 when taken; 0 when the hook must return at
@@ -216,7 +226,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
     n->calls++;
     n->t_enter = now;
     t->cur = n;
-    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 0)))
+    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 0)) && !throttled(t, n))
         return record_general(t, n, now, VFTR_VFD_ENTER);
     vftr_guard_drop(t);
 }
@@ -243,7 +253,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
         return exit_mismatch(t, fn, now);
     n->time_incl += now - n->t_enter;
     t->cur = n->parent;
-    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 1)))
+    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 1)) && !throttled(t, n))
         return record_general(t, n, now, VFTR_VFD_EXIT);
     vftr_guard_drop(t);
 }
