@@ -365,6 +365,7 @@ struct vftr_settings {
     double sample_interval;       /* seconds; 0 records every event */
     size_t buffer_bytes;          /* per-thread event buffer (bytes; at least 4 KiB) */
     uint64_t max_bytes;           /* trace size cap, 0 = none */
+    const char *max_bytes_key;    /* what set it, for messages (NULL: trace.max_size) */
     bool prelude;                 /* record calls before main */
     /* filter decision for a new function: returns VFTR_FN_* flags */
     uint32_t (*classify)(void *arg, const char *name);

@@ -158,6 +158,8 @@ struct vftr_config {
     uint64_t trace_max_size;         /* [1 GiB] bytes of .vfd per rank; past it
                                         tracing stops, the profile goes on.
                                         0 = no cap */
+    uint64_t trace_max_job_size;     /* [0 = none] bytes of the job's traces: a rank's
+                                        cap is its share (capture/hooks.c) */
 
     /* filter (vftr): a function is instrumented iff (include is NULL or
      * matches its name) and (exclude is NULL or does not match it); decided

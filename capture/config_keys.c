@@ -237,7 +237,13 @@ static const struct vftr_config_key keys[] = {
     { SIZE("trace.max_size", "1 GiB", trace_max_size, 0, MAX_TRACE_SIZE), .vftr_only = true,
       .help = "Largest .vfd file per rank, in bytes or with a unit (\"512 MiB\", \"2G\"). "
               "Past it tracing stops, the profile goes on, and the log and stderr say "
-              "so once. 0: no cap." },
+              "so once. Near it (90 %) only MPI, OpenMP and vftr.h region events are traced "
+              "any more (the program's functions are throttled), which stderr says once. "
+              "0: no cap." },
+    { SIZE("trace.max_job_size", "0", trace_max_job_size, 0, MAX_TRACE_SIZE), .vftr_only = true,
+      .help = "Largest trace of the whole job: each of the launcher's ranks gets an equal "
+              "share as its cap (the smaller of the share and trace.max_size applies), "
+              "with the same behaviour near and at the cap. 0: no cap." },
 
     /* --------------------------------------------------------- filter (vftr) */
     { REGEX("filter.include", filter_include), .vftr_only = true,

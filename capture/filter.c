@@ -73,13 +73,41 @@ static VFTR_NI bool throttleable(const struct vftr_node *n)
            && !(n->flags & (VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING | VFTR_FN_EXCLUDED));
 }
 
+/*
+ * Near the size cap (VFTR_NEAR_CAP of it) the trace keeps only what must
+ * stay, MPI, OpenMP and vftr.h region events (what vftr-score -g never
+ * filters), so that what the run does last is in the trace in outline
+ * rather than cut off: every call path that may be throttled is, from the
+ * first flush past the mark on.  Rank 0 says so once.
+ */
+#define VFTR_NEAR_CAP 0.9
+static _Atomic int near_cap_said;
+
+static VFTR_NI bool near_cap(void)
+{
+    uint64_t cap = vftr_proc.set.max_bytes;
+
+    if (cap == 0 || (double)vftr_trace_bytes() < VFTR_NEAR_CAP * (double)cap)
+        return false;
+    if (!atomic_exchange(&near_cap_said, 1) && vftr_proc.is_rank0)
+        vftr_msg("trace %s is near its size cap (%s = %" PRIu64 " bytes): from here on only MPI, "
+                 "OpenMP and vftr.h region events are traced; the profile goes on",
+                 vftr_trace_path(), vftr_proc.set.max_bytes_key ? vftr_proc.set.max_bytes_key
+                                                                : "trace.max_size", cap);
+    return true;
+}
+
 VFTR_NI void vftr_throttle_scan(struct vftr_thread *t)
 {
     uint32_t n;
     double tps, limit;
     struct vftr_node_walk w;
+    bool near;
 
-    if (!throttle_on || !t->trace)
+    if (!t->trace)
+        return;
+    near = near_cap();
+    if (!throttle_on && !near)
         return;
     n = atomic_load_explicit(&t->nnodes, memory_order_relaxed);
     tps = vftr_clock_ticks_per_second(0);
@@ -92,9 +120,9 @@ VFTR_NI void vftr_throttle_scan(struct vftr_thread *t)
 
         uint64_t calls = nd->calls - nd->thr_calls;
 
-        if (calls <= throttle_calls || !throttleable(nd))
+        if (!throttleable(nd) || (!near && (!throttle_on || calls <= throttle_calls)))
             continue;
-        if ((double)(nd->time_incl - nd->thr_time) < limit * (double)calls) {
+        if (near || (double)(nd->time_incl - nd->thr_time) < limit * (double)calls) {
             nd->flags |= VFTR_FN_THROTTLE_PENDING;
             nd->enc = 0;   /* the fast path leaves its events to vftr_record */
         }
@@ -217,5 +245,6 @@ VFTR_NI void vftr_throttle_describe(char *buf, size_t len)
             break;
     }
     if (k < len)
-        snprintf(buf + k, len - k, ")");
+        snprintf(buf + k, len - k, ")%s", atomic_load(&near_cap_said)
+                 ? "; near the size cap also every other function of the program's" : "");
 }

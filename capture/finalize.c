@@ -210,7 +210,11 @@ VFTR_NI void vftr_finalize(void)
         run.throttled = throttled;
     }
     if (run.trace_capped)
-        run.trace_message = "the trace reached its size cap (trace.max_size)";
+        run.trace_message = vftr_proc.set.max_bytes_key && strcmp(vftr_proc.set.max_bytes_key,
+                                                                  "trace.max_size") != 0
+                            ? "the trace reached its size cap (this rank's share of "
+                              "trace.max_job_size)"
+                            : "the trace reached its size cap (trace.max_size)";
     else if (vftr_proc.write_errno)
         run.trace_message = strerror(vftr_proc.write_errno);
     else if (!vftr_proc.cfg.sampling_active)

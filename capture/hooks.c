@@ -487,6 +487,18 @@ static VFTR_NI void init(void)
         s.buffer_bytes = want < most ? want : most;
     }
     s.max_bytes = cfg->trace_max_size;
+    s.max_bytes_key = "trace.max_size";
+    if (cfg->trace_max_job_size) {
+        /* the job's cap in equal shares over the launcher's ranks */
+        uint64_t share = cfg->trace_max_job_size / (uint64_t)(vftr_proc.size > 1 ? vftr_proc.size : 1);
+
+        if (share < 8192)
+            share = 8192;   /* the header and a chunk */
+        if (s.max_bytes == 0 || share < s.max_bytes) {
+            s.max_bytes = share;
+            s.max_bytes_key = "this rank's share of trace.max_job_size";
+        }
+    }
     s.prelude = cfg->include_cxx_prelude;
     s.classify = classify;
     s.classify_arg = cfg;

@@ -138,7 +138,10 @@ VFTR_NI void vftr_trace_stop(int err)
             return;
         append(msg, sizeof msg, "trace ");
         append(msg, sizeof msg, vftr_proc.tmp_path);
-        append(msg, sizeof msg, " reached its size cap (trace.max_size = ");
+        append(msg, sizeof msg, " reached its size cap (");
+        append(msg, sizeof msg, vftr_proc.set.max_bytes_key ? vftr_proc.set.max_bytes_key
+                                                             : "trace.max_size");
+        append(msg, sizeof msg, " = ");
         append_u64(msg, sizeof msg, vftr_proc.set.max_bytes);
         append(msg, sizeof msg, " bytes): tracing stops, the profile goes on");
     } else {

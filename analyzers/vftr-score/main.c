@@ -741,6 +741,13 @@ static int generate(struct run *r, uint64_t target)
         cand[i]->excluded = true;
         total -= cand[i]->bytes;
     }
+    /* then the ones excluded on the way that the target does not need
+     * after all (a large one later made room), longest calls first */
+    for (size_t i = nc; i-- > 0;)
+        if (cand[i]->excluded && total + cand[i]->bytes <= (double)target) {
+            cand[i]->excluded = false;
+            total += cand[i]->bytes;
+        }
     out = fopen(gen_path, "w");
     if (out == NULL) {
         free(cand);

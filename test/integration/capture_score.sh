@@ -129,6 +129,29 @@ fi
 check "vftr-score -g: an unreachable target fails" 1 \
     "$("$SCORE" -g "$cap_tmp/none.filt" --target 100 "$p" >/dev/null 2>&1; echo $?)"
 
+# ---- the job's size cap (one process: its share is all of it), and near
+# it only MPI, OpenMP and region events go on (none here): the functions
+# are throttled with one message.  The call paths are looked at when a
+# buffer is flushed: 4 KiB buffers (VFTR_BUFFER_KIB) for a cap this small
+d=$cap_tmp/jobcap
+VRUN_OPTS=--no-throttle VFTR_BUFFER_KIB=4 VFTR_TRACE_MAX_JOB_SIZE="256 KiB" \
+    vrun "$d" "$CAPDIR/cap_hot" $N $K
+check "job cap: exit status" 0 "$(cat "$d/.rc")"
+check "job cap: one message, near the cap" 1 "$(grep -c 'near its size cap (this rank.s share of trace.max_job_size = 262144 bytes)' "$d/.stderr")"
+log=$(only_file "$d" '*_0.log')
+check "job cap: the profile counts every tiny()" $N "$(logcalls "$log" tiny)"
+check "job cap: the log says the functions were throttled near the cap" 1 \
+    "$(grep -c '^  throttled .*near the size cap' "$log")"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check_le "job cap: the trace is at most 256 KiB" "$(stat -c %s "$vfd")" 262144
+    check "job cap: the trace pairs up" 0 "$(vkey "$vfd" unbalanced)"
+    check "job cap: the cap was never reached" 0 "$(vkey "$vfd" capped)"
+    check "job cap: work() traced until near the cap, not after (0 < enters < $K)" 1 \
+        "$(e=$(venter "$vfd" work); [ "$e" -gt 0 ] && [ "$e" -lt $K ] && echo 1)"
+else
+    fail "job cap: no readable .vfd"; show "$d/.stderr"
+fi
+
 # ---- bad input: a message naming the file, non-zero exit
 echo "not a log" >"$cap_tmp/x.log"
 "$SCORE" "$cap_tmp/x.log" >/dev/null 2>"$cap_tmp/x.err"

@@ -28,7 +28,7 @@
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 4 sampling, 7 mpi, 1 trace, 2 filter. */
-#define NKEYS 45
+#define NKEYS 46
 
 static char *const no_env[] = { NULL };
 
@@ -321,6 +321,7 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert(c.mpi_sort_table_ascending);
 
     ck_assert_uint_eq(c.trace_max_size, 512u << 20);
+    ck_assert_uint_eq(c.trace_max_job_size, (uint64_t)8 << 30);
     ck_assert_str_eq(vftr_regex_pattern(c.filter_include), "^solve");
     ck_assert_str_eq(vftr_regex_pattern(c.filter_exclude), "_helper$");
     ck_assert_str_eq(c.filter_file, "test/data/config/scorep.filt");
