@@ -200,6 +200,12 @@ struct vftr_node {
     uint32_t idx;                 /* index in the thread's node blocks */
     uint64_t thr_calls, thr_time; /* calls and time_incl when throttling last started
                                    * over for the node (vftr-ctl unthrottle; filter.c) */
+    /* filter.min_duration (filter.c): where the current activation's ENTER
+     * went in the thread's buffer, to take it back if the call was short */
+    uint64_t md_gen;              /* thread's flush_gen + 1 then, 0: none */
+    uint64_t md_ph;               /* thread's ph_seen then */
+    uint64_t md_time;             /* thread's last_time before it */
+    uint32_t md_pos, md_count;    /* bytes and events in the buffer before it */
 };
 
 /* Nodes of a thread live in blocks that never move (see vftr_node_at). */
@@ -234,6 +240,9 @@ struct vftr_thread {
     bool trace;                   /* events are being recorded (a buffer, the trace
                                    * on, neither paused nor stopped by control) */
     uint32_t count;               /* events in the buffer */
+    uint32_t deep;                /* open calls below filter.max_depth (hooks.c): while
+                                   * not 0, fast_key is VFTR_KEY_NONE and the hooks
+                                   * only count them */
     struct vftr_node *cur;        /* current call path */
     _Atomic(uint8_t *) pos;       /* end of the events in buf (release-published):
                                    * buf + VFTR_VFD_CHUNK_HEADER_SIZE when empty */
@@ -278,6 +287,8 @@ struct vftr_thread {
     bool flushing;                /* inside vftr_trace_flush_thread */
     uint64_t events_lost;         /* dropped (trace off or cap) */
     uint64_t thr_gen;             /* vftr-ctl unthrottles applied (filter.c) */
+    uint64_t min_ticks;           /* filter.min_duration in ticks, 0: off */
+    uint64_t flush_gen;           /* buffers flushed (trace.c) */
     uint64_t first_time;          /* time of the buffer's first event */
     size_t buf_cap;               /* bytes of buf */
     uint8_t *defs;                /* encoding buffer for definition chunks */
@@ -363,6 +374,7 @@ static inline VFTR_NI uint64_t vftr_phase_switches(uint64_t word)
 struct vftr_settings {
     bool trace;                   /* write a .vfd */
     double sample_interval;       /* seconds; 0 records every event */
+    double min_duration;          /* seconds; shorter calls are not traced (filter.c) */
     size_t buffer_bytes;          /* per-thread event buffer (bytes; at least 4 KiB) */
     uint64_t max_bytes;           /* trace size cap, 0 = none */
     const char *max_bytes_key;    /* what set it, for messages (NULL: trace.max_size) */
@@ -743,8 +755,9 @@ static inline VFTR_NI void vftr_trace_put(struct vftr_thread *t, uint64_t now, u
     t->count++;
     atomic_store_explicit(&t->pos, p, memory_order_release);
     /* the buffer holds an event now: the fast path may append (unless
-     * sampling must decide about each event) */
-    t->fast_end = t->interval ? NULL : t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + t->room + 1;
+     * sampling or filter.min_duration must decide about each event) */
+    t->fast_end = t->interval || t->min_ticks ? NULL
+                                              : t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + t->room + 1;
 }
 
 /* Appends an extended event (kind >= VFTR_VFD_PAUSE, payload of len <=
@@ -885,6 +898,13 @@ bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t no
 /* Call paths throttled so far, all threads. */
 uint32_t vftr_throttled_count(void) VFTR_NI;
 
+/* Records ENTER or EXIT of node n under filter.min_duration: an EXIT of a
+ * call shorter than t->min_ticks takes back its ENTER and everything after
+ * it in the buffer (the calls it made, shorter still) when they are all
+ * still there; otherwise the event is written.  Guard held. */
+void vftr_mindur_record(struct vftr_thread *t, struct vftr_node *n, uint64_t now, uint32_t kind)
+    VFTR_NI;
+
 /* The ENTER tag (vftr_node.enc) of a throttled node: no length byte, so
  * that the hooks' fast path does not write it, and a value vftr_node_enc
  * never gives, so that they can tell it from a tag they cannot write and
@@ -916,6 +936,10 @@ static inline VFTR_NI void vftr_record(struct vftr_thread *t, const struct vftr_
     if (VFTR_UNLIKELY(n->flags & (VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING))
         && !vftr_throttle_event(t, (struct vftr_node *)n, now, kind))
         return;
+    if (VFTR_UNLIKELY(t->min_ticks)) {   /* takes the place of sampling */
+        vftr_mindur_record(t, (struct vftr_node *)n, now, kind);
+        return;
+    }
     if (VFTR_UNLIKELY(t->interval)) {
         if (now - t->last_written < t->interval && !(n->flags & VFTR_FN_PRECISE))
             return;

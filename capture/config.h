@@ -167,6 +167,8 @@ struct vftr_config {
     struct vftr_regex *filter_include;              /* [NULL] */
     struct vftr_regex *filter_exclude;              /* [NULL] */
     char *filter_file;               /* [NULL] Score-P filter file (capture/filter.c) */
+    int filter_max_depth;            /* [0 = none] deepest call path measured (hooks.c) */
+    double filter_min_duration;      /* [0 = all] seconds: shorter calls not traced */
 
     /* throttle (vftr): TAU's rule, see capture/filter.c */
     bool throttle_active;            /* [true] */

@@ -263,6 +263,21 @@ static const struct vftr_config_key keys[] = {
               "SCOREP_FILE_NAMES blocks are read but not applied (vftr does not know the "
               "source files of functions): a warning says so. null: none." },
 
+    { INT("filter.max_depth", "0", filter_max_depth, 0, INT_MAX), .vftr_only = true,
+      .help = "Deepest call path measured, in frames from the thread's root (main is 1), as "
+              "uftrace -D: the program's functions called deeper are neither traced nor "
+              "profiled (their time is their caller's) and cost the hooks no clock read. "
+              "MPI functions, OpenMP regions and vftr.h regions are recorded at any depth. "
+              "A longjmp or a C++ exception out of calls below the limit is not seen: "
+              "capture would count the frames it skipped as still open. 0: no limit." },
+
+    { DOUBLE("filter.min_duration", "0", filter_min_duration, 0, 1e9), .vftr_only = true,
+      .help = "Seconds: calls shorter than this are not traced, as uftrace -t (a call is "
+              "taken back from its thread's buffer at its exit, with what it called, while "
+              "they are all still there: a call that spans a buffer flush stays); the "
+              "profile still counts every call. Replaces sampling.sample_interval. 0: every "
+              "call." },
+
     /* ------------------------------------------------------ throttle (vftr) */
     { BOOL("throttle.active", "true", throttle_active), .vftr_only = true,
       .help = "Throttle as TAU does: a call path called more than throttle.calls times whose "

@@ -248,3 +248,43 @@ VFTR_NI void vftr_throttle_describe(char *buf, size_t len)
         snprintf(buf + k, len - k, ")%s", atomic_load(&near_cap_said)
                  ? "; near the size cap also every other function of the program's" : "");
 }
+
+/* ------------------------------------------------- filter.min_duration */
+
+VFTR_NI void vftr_mindur_record(struct vftr_thread *t, struct vftr_node *n, uint64_t now,
+                                uint32_t kind)
+{
+    if (kind == VFTR_VFD_ENTER) {
+        n->md_gen = t->flush_gen + 1;
+        n->md_ph = t->ph_seen;
+        n->md_pos = (uint32_t)vftr_trace_used(t);
+        n->md_count = t->count;
+        n->md_time = t->last_time;
+        vftr_trace_put(t, now, kind, n->id);
+        if (n->md_gen != t->flush_gen + 1) {
+            /* the buffer was flushed before the ENTER went in: it is the
+             * new buffer's first event */
+            n->md_gen = t->flush_gen + 1;
+            n->md_pos = 0;
+            n->md_count = 0;
+        }
+        return;
+    }
+    if (kind == VFTR_VFD_EXIT) {
+        /* the ENTER of this very activation, in this buffer, with no
+         * switch (pause, stop) applied since: every event after it is of
+         * calls it made */
+        bool back = n->md_gen == t->flush_gen + 1 && n->md_ph == t->ph_seen
+                    && now - n->t_enter < t->min_ticks && vftr_trace_used(t) >= n->md_pos;
+
+        n->md_gen = 0;
+        if (back) {
+            t->count = n->md_count;
+            t->last_time = n->md_time;
+            atomic_store_explicit(&t->pos, t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + n->md_pos,
+                                  memory_order_release);
+            return;
+        }
+    }
+    vftr_trace_put(t, now, kind, n->id);
+}

@@ -56,6 +56,40 @@ void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
  */
 #define VFTR_SLOW VFTR_NI __attribute__((noinline, cold))
 
+/*
+ * filter.max_depth (uftrace's -D).  A compiler hook's enter below the
+ * limit opens a "deep" call: t->deep counts them, and while it is not 0
+ * the thread's key admits no fast path, so that every hook comes to
+ * enter_slow / exit_slow, which count it up or down and return: no clock,
+ * no call path.  Calls below the limit are on no stack, so nothing else
+ * (pauses, control, finalization) sees them; MPI functions and regions
+ * (api.c, ext.c) do not come through here and are recorded at any depth.
+ */
+static int max_depth;
+
+/* Whether an enter of a compiler hook by t (guard held) is below the
+ * limit; then it is counted as one. */
+static inline VFTR_NI bool deep_enter(struct vftr_thread *t)
+{
+    if (VFTR_LIKELY(t->deep == 0)
+        && (max_depth == 0 || t->cur->depth < (uint32_t)max_depth))
+        return false;
+    t->deep++;
+    t->fast_key = VFTR_KEY_NONE;
+    return true;
+}
+
+/* An exit of a compiler hook by t (guard held): one deep call ends when
+ * any is open.  The next hook after the last one takes the slow path,
+ * which sets the key again. */
+static inline VFTR_NI bool deep_exit(struct vftr_thread *t)
+{
+    if (VFTR_LIKELY(t->deep == 0))
+        return false;
+    t->deep--;
+    return true;
+}
+
 /* Any hook of a thread that has none yet, or whose guard is taken here. */
 static VFTR_SLOW void enter_general(void *fn)
 {
@@ -63,7 +97,8 @@ static VFTR_SLOW void enter_general(void *fn)
 
     if (t == NULL)
         return;
-    vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
+    if (!deep_enter(t))
+        vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
@@ -73,7 +108,8 @@ static VFTR_SLOW void exit_general(void *fn)
 
     if (t == NULL)
         return;
-    vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
+    if (!deep_exit(t))
+        vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
@@ -84,16 +120,34 @@ static VFTR_SLOW void exit_general(void *fn)
  * shadow stack (vftr_enter_at, vftr_exit_at). */
 static VFTR_SLOW void enter_slow(struct vftr_thread *t, void *fn, bool taken)
 {
+    /* a deep call (the guard ours): counted, whatever the phase; the
+     * switches wait for the first hook above the limit */
+    if (taken && t->deep) {
+        t->deep++;
+        vftr_guard_drop(t);
+        return;
+    }
     if (!vftr_guard_take_slow(t, taken))
         return;
-    vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
+    if (!deep_enter(t))
+        vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
 static VFTR_SLOW void exit_slow(struct vftr_thread *t, void *fn, bool taken)
 {
+    if (taken && t->deep) {
+        t->deep--;
+        vftr_guard_drop(t);
+        return;
+    }
     if (!vftr_guard_take_slow(t, taken))
         return;
+    if (deep_exit(t)) {
+        t->fast_key = VFTR_KEY_NONE;   /* vftr_guard_take_slow set it */
+        vftr_guard_drop(t);
+        return;
+    }
     vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
     vftr_guard_drop(t);
 }
@@ -102,7 +156,8 @@ static VFTR_SLOW void exit_slow(struct vftr_thread *t, void *fn, bool taken)
  * successor (t->cur unchanged so far). */
 static VFTR_SLOW void enter_lookup(struct vftr_thread *t, void *fn, uint64_t now)
 {
-    vftr_enter_at(t, (uintptr_t)fn, NULL, now);
+    if (!deep_enter(t))
+        vftr_enter_at(t, (uintptr_t)fn, NULL, now);
     vftr_guard_drop(t);
 }
 
@@ -468,9 +523,11 @@ static VFTR_NI void init(void)
     random_run_id(vftr_proc.run_id);
 
     (void)vftr_filter_setup(cfg, vftr_proc.is_rank0);
+    max_depth = cfg->filter_max_depth;
     memset(&s, 0, sizeof s);
     s.trace = cfg->sampling_active;
     s.sample_interval = cfg->sampling_sample_interval;
+    s.min_duration = cfg->filter_min_duration;
     /* Per-thread event buffer: the events are encoded as they come (2 to
      * 4 bytes each), and a flush reads the buffer once more (CRC, write).
      * It should stay in the cache between the two: VFTR_BUFFER_KIB (a

@@ -328,6 +328,7 @@ VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
     if (atomic_load(&vftr_proc.trace_off))
         t->trace = false;
     t->count = 0;
+    t->flush_gen++;       /* filter.min_duration takes nothing back across it */
     t->fast_end = NULL;   /* the next event sets first_time: the general path */
     atomic_store_explicit(&t->pos, t->buf + VFTR_VFD_CHUNK_HEADER_SIZE, memory_order_release);
     t->flushing = false;

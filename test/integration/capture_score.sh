@@ -49,6 +49,66 @@ check "bad filter file: exit status" 0 "$(cat "$d/.rc")"
 check "bad filter file: one message naming file and line" 1 \
     "$(grep -c "bad.filt: line 2: expected INCLUDE or EXCLUDE" "$d/.stderr")"
 
+# ---- depth limit (uftrace's -D): --depth 2 keeps main (1), tiny and work
+# (2); leaf (3) is neither traced nor profiled, its time is work's
+d=$cap_tmp/depth
+VRUN_OPTS="--no-throttle --depth 2" vrun "$d" "$CAPDIR/cap_hot" 20000 $K
+check "depth 2: exit status" 0 "$(cat "$d/.rc")"
+log=$(only_file "$d" '*_0.log')
+check "depth 2: no leaf() in the profile" absent "$(logcalls "$log" leaf)"
+check "depth 2: every work() counted" $K "$(logcalls "$log" work)"
+check "depth 2: every tiny() counted" 20000 "$(logcalls "$log" tiny)"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "depth 2: no leaf() in the trace" 0 "$(venter "$vfd" leaf)"
+    check "depth 2: every work() traced" $K "$(venter "$vfd" work)"
+else
+    fail "depth 2: no readable .vfd"; show "$d/.stderr"
+fi
+# recursion across the limit: fib(20) has 1, 2, 4, 8 calls at depths 2 to 5
+# (main is 1); with the limit at 5 the profile counts 15, and every exit
+# below the limit is told from an exit of the same function above it
+d=$cap_tmp/depthfib
+VRUN_OPTS="--no-throttle --depth 5" vrun "$d" "$CAPDIR/cap_fib" 20
+check "depth 5, fib(20): the program's result" 1 "$(grep -c '^fib(20) = 6765$' "$d/.stdout")"
+check "depth 5, fib(20): 1 + 2 + 4 + 8 fib calls counted" 15 \
+    "$(logcalls "$(only_file "$d" '*_0.log')" fib)"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "depth 5, fib(20): 15 fib calls traced" 15 "$(venter "$vfd" fib)"
+    check "depth 5, fib(20): the trace pairs up" 0 "$(vkey "$vfd" unbalanced)"
+else
+    fail "depth 5: no readable .vfd"; show "$d/.stderr"
+fi
+
+# ---- minimum duration (uftrace's -t): with 1 ms only main (the whole run,
+# tens of ms) is traced; tiny(), work() and leaf() (microseconds) are taken
+# back at their exits; the profile counts every call
+d=$cap_tmp/mindur
+VRUN_OPTS="--no-throttle --min-duration 0.001" vrun "$d" "$CAPDIR/cap_hot" 20000 $K
+check "min duration: exit status" 0 "$(cat "$d/.rc")"
+log=$(only_file "$d" '*_0.log')
+check "min duration: every tiny() counted" 20000 "$(logcalls "$log" tiny)"
+check "min duration: every leaf() counted" $((4 * K)) "$(logcalls "$log" leaf)"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "min duration: main traced" 1 "$(venter "$vfd" main)"
+    # none but a call the scheduler held up for a millisecond (this machine
+    # is shared): at most 10 of 20000, 2000 and 8000
+    check_le "min duration: tiny() not traced" "$(venter "$vfd" tiny)" 10
+    check_le "min duration: work() not traced" "$(venter "$vfd" work)" 10
+    check_le "min duration: leaf() not traced" "$(venter "$vfd" leaf)" 10
+    check "min duration: the trace pairs up" 0 "$(vkey "$vfd" unbalanced)"
+else
+    fail "min duration: no readable .vfd"; show "$d/.stderr"
+fi
+# a threshold below every call: all traced
+d=$cap_tmp/mindur0
+VRUN_OPTS="--no-throttle --min-duration 1e-12" vrun "$d" "$CAPDIR/cap_hot" 20000 $K
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "min duration 1 ps: every call traced" "20000 $K $((4 * K))" \
+        "$(venter "$vfd" tiny) $(venter "$vfd" work) $(venter "$vfd" leaf)"
+else
+    fail "min duration 1 ps: no readable .vfd"; show "$d/.stderr"
+fi
+
 # ---- throttling, on by default: tiny() is past 100000 calls of a few ns
 d=$cap_tmp/throttle
 vrun "$d" "$CAPDIR/cap_hot" $N $K

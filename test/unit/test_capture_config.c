@@ -28,7 +28,7 @@
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 4 sampling, 7 mpi, 1 trace, 2 filter. */
-#define NKEYS 46
+#define NKEYS 48
 
 static char *const no_env[] = { NULL };
 
@@ -325,6 +325,8 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_str_eq(vftr_regex_pattern(c.filter_include), "^solve");
     ck_assert_str_eq(vftr_regex_pattern(c.filter_exclude), "_helper$");
     ck_assert_str_eq(c.filter_file, "test/data/config/scorep.filt");
+    ck_assert_int_eq(c.filter_max_depth, 12);
+    ck_assert(c.filter_min_duration == 0.0005);
     ck_assert(!c.throttle_active);
     ck_assert_uint_eq(c.throttle_calls, 5000);
     ck_assert(c.throttle_per_call == 2e-06);
