@@ -1,6 +1,6 @@
 # bench/measure — measurement control on an example (bench/measure/mcprog.c:
 # a smoother whose tiny weight() is called for every point, halo exchange and
-# an MPI_Allreduce per sweep, on 2 ranks): its overhead against the plain
+# an MPI_Allreduce per sweep, on BENCH_MEASURE_NP ranks, 1 by default): its overhead against the plain
 # program with the full trace, throttling as it comes, and the filter that
 # vftr-score -g writes from a profile-only run; medians of paired rounds,
 # PASS or MISS against the aims of share/doc/capture.md.  `make bench` runs
