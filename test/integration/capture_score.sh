@@ -109,7 +109,11 @@ else
     fail "min duration 1 ps: no readable .vfd"; show "$d/.stderr"
 fi
 
-# ---- throttling, on by default: tiny() is past 100000 calls of a few ns
+# ---- throttling, on by default: tiny() is past 100000 calls of some
+# 100 ns.  throttle.per_call is raised from 10 us to 1 ms so that the test
+# does not hang on the speed of the build (a sanitizer makes tiny() take
+# microseconds)
+export VFTR_THROTTLE_PER_CALL=0.001
 d=$cap_tmp/throttle
 vrun "$d" "$CAPDIR/cap_hot" $N $K
 check "throttle: exit status" 0 "$(cat "$d/.rc")"
@@ -117,6 +121,7 @@ log=$(only_file "$d" '*_0.log')
 check "throttle: the profile still counts every tiny()" $N "$(logcalls "$log" tiny)"
 check "throttle: the log names one throttled call path" 1 \
     "$(grep -c '^  throttled *1 call path,' "$log")"
+unset VFTR_THROTTLE_PER_CALL
 tiny_id=$(sed -n 's/^ *\([0-9]*\)  tiny<main$/\1/p' "$log")
 check "throttle: the log gives tiny's call path id" 1 \
     "$(grep -c "^  throttled .*(STID $tiny_id)" "$log")"
@@ -166,7 +171,13 @@ VFTR_SAMPLING_ACTIVE=0 vrun "$p" "$CAPDIR/cap_hot" $N $K
 est=$("$SCORE" --bytes "$p" 2>"$p/.score.err")
 check "vftr-score: --bytes from the profile log: exit status" 0 $?
 within=$(awk -v e="$est" -v a="$actual" 'BEGIN { d = e - a; if (d < 0) d = -d; print (a > 0 && d <= 0.10 * a) ? 1 : 0 }')
-check "vftr-score: estimate $est bytes within 10 % of the trace's $actual bytes" 1 "$within"
+if [ -z "$CAP_SAN" ]; then
+    check "vftr-score: estimate $est bytes within 10 % of the trace's $actual bytes" 1 "$within"
+else
+    # a sanitizer slows cap_hot's calls past the times cap_hot.c keeps
+    # them in, to the next length of a delta
+    skip "vftr-score: estimate within 10 %" "the calls' times under $CAP_SAN are not cap_hot's"
+fi
 "$SCORE" "$p" >"$p/.table" 2>&1
 check "vftr-score: the table has the groups and tiny() as a USR region" 1 \
     "$(grep -c '^ *USR .* tiny$' "$p/.table")"
