@@ -90,11 +90,12 @@ check "min duration: every tiny() counted" 20000 "$(logcalls "$log" tiny)"
 check "min duration: every leaf() counted" $((4 * K)) "$(logcalls "$log" leaf)"
 if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
     check "min duration: main traced" 1 "$(venter "$vfd" main)"
-    # none but a call the scheduler held up for a millisecond (this machine
-    # is shared): at most 10 of 20000, 2000 and 8000
-    check_le "min duration: tiny() not traced" "$(venter "$vfd" tiny)" 10
-    check_le "min duration: work() not traced" "$(venter "$vfd" work)" 10
-    check_le "min duration: leaf() not traced" "$(venter "$vfd" leaf)" 10
+    # none but calls the scheduler held up for a millisecond (this machine
+    # is shared, and a sanitizer slows everything): at most 1 % of each
+    check_le "min duration: tiny() not traced (1 % of the calls at most)" \
+        "$(venter "$vfd" tiny)" 200
+    check_le "min duration: work() not traced (1 %)" "$(venter "$vfd" work)" 20
+    check_le "min duration: leaf() not traced (1 %)" "$(venter "$vfd" leaf)" 80
     check "min duration: the trace pairs up" 0 "$(vkey "$vfd" unbalanced)"
 else
     fail "min duration: no readable .vfd"; show "$d/.stderr"
