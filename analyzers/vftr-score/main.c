@@ -25,8 +25,9 @@
  *     piece of its caller's, turned into ticks with the log's clock rate.
  *     Definitions and framing are estimated from the names and the chunk
  *     size.  MPI message and OpenMP region records are not in a log: an
- *     MPI call path gets VFTR_SCORE_MPI_BYTES per call for them (a
- *     documented guess), OpenMP regions their BEGIN and END records.
+ *     MPI call path of a function that moves data gets one record per call
+ *     (VFTR_SCORE_MPI_RECORD bytes and a delta: a documented guess), OpenMP
+ *     regions their BEGIN and END records.
  * A filter removes the excluded functions' events; that the events around
  * them then carry longer deltas is not counted (a varint byte at most).
  */
@@ -48,10 +49,10 @@
 #include "vfd/vftr_vfd.h"
 #include "vfd/vftr_vfd_ext.h"
 
-/* Bytes an MPI call adds to a trace besides its ENTER and EXIT, for the
- * estimate from a log: one message or collective record (tag, delta,
- * length and about ten bytes of varint fields). */
-#define VFTR_SCORE_MPI_BYTES 14.0
+/* Bytes an MPI call that moves data adds to a trace besides its ENTER and
+ * EXIT, for the estimate from a log, delta aside: one message or
+ * collective record (tag, length and some six bytes of varint fields). */
+#define VFTR_SCORE_MPI_RECORD 8.0
 /* An OpenMP region's BEGIN or END record, likewise. */
 #define VFTR_SCORE_OMP_BYTES 10.0
 /* capture's per-thread buffer: one EVENTS chunk (48-byte header) per this
@@ -127,6 +128,27 @@ static enum group group_of(const char *name, bool mpi_flag)
     if (strncmp(name, "vftr:", 5) == 0)
         return G_VFTR;
     return G_USR;
+}
+
+/* Whether an MPI function moves data, so that capture writes a message or
+ * collective record per call: every MPI function but those that set up,
+ * ask or end. */
+static bool mpi_moves_data(const char *name)
+{
+    static const char *const quiet[] = {
+        "MPI_Init", "MPI_Finalize", "MPI_Comm_", "MPI_Type_", "MPI_Wtime", "MPI_Wtick",
+        "MPI_Get_", "MPI_Abort", "MPI_Pcontrol", "MPI_Op_", "MPI_Group_", "MPI_Query_",
+        "MPI_Is_thread", "MPI_Error_", "MPI_Request_free", "MPI_Cart_", "MPI_Graph_",
+        "MPI_Dims_", "MPI_Attr_", "MPI_Keyval_", "MPI_Info_", "MPI_Errhandler_",
+    };
+    size_t len = strlen(name);
+
+    if (len > 5 && strcmp(name + len - 5, "_sync") == 0)
+        return false;   /* mpi.show_sync_time's barrier region */
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
+        if (strncmp(name, quiet[i], strlen(quiet[i])) == 0)
+            return false;
+    return true;
 }
 
 static struct func *func_get(struct run *r, const char *name, enum group g)
@@ -481,7 +503,10 @@ static int read_log(struct run *r, size_t rank, const char *path)
     for (size_t i = 0; rc == 0 && i < nrows; i++) {
         const struct logrow *w = &rows[i];
         enum group g = group_of(w->func, false);
-        double seg_own = w->excl * tps / (double)(w->calls + w->kid_calls ? w->calls + w->kid_calls : 1);
+        /* an MPI record between its ENTER and EXIT cuts its time once more */
+        uint64_t recs = g == G_MPI && mpi_moves_data(w->func) ? w->calls : 0;
+        uint64_t pieces = w->calls + w->kid_calls + recs;
+        double seg_own = w->excl * tps / (double)(pieces ? pieces : 1);
         double seg_up = 1;
         double b;
 
@@ -492,8 +517,8 @@ static int read_log(struct run *r, size_t rank, const char *path)
         }
         b = (double)w->calls * (2.0 * vlen((uint64_t)w->id << 2 | 1) + vlen((uint64_t)llround(seg_own))
                                 + vlen((uint64_t)llround(seg_up)));
-        if (g == G_MPI)
-            b += (double)w->calls * VFTR_SCORE_MPI_BYTES;
+        if (recs)
+            b += (double)recs * (VFTR_SCORE_MPI_RECORD + vlen((uint64_t)llround(seg_own)));
         if (g == G_OMP)   /* BEGIN and END instead of ENTER and EXIT */
             b = (double)w->calls * 2.0 * VFTR_SCORE_OMP_BYTES;
         events += b;
