@@ -202,9 +202,9 @@ struct vftr_node {
                                    * over for the node (vftr-ctl unthrottle; filter.c) */
     /* filter.min_duration (filter.c): where the current activation's ENTER
      * went in the thread's buffer, to take it back if the call was short */
-    uint64_t md_gen;              /* thread's flush_gen + 1 then, 0: none */
-    uint64_t md_ph;               /* thread's ph_seen then */
     uint64_t md_time;             /* thread's last_time before it */
+    uint32_t md_gen;              /* thread's flush_gen + 1 then (low bits), 0: none */
+    uint32_t md_ph;               /* thread's ph_seen then (low bits) */
     uint32_t md_pos, md_count;    /* bytes and events in the buffer before it */
 };
 

@@ -255,16 +255,16 @@ VFTR_NI void vftr_mindur_record(struct vftr_thread *t, struct vftr_node *n, uint
                                 uint32_t kind)
 {
     if (kind == VFTR_VFD_ENTER) {
-        n->md_gen = t->flush_gen + 1;
-        n->md_ph = t->ph_seen;
+        n->md_gen = (uint32_t)(t->flush_gen + 1);
+        n->md_ph = (uint32_t)t->ph_seen;
         n->md_pos = (uint32_t)vftr_trace_used(t);
         n->md_count = t->count;
         n->md_time = t->last_time;
         vftr_trace_put(t, now, kind, n->id);
-        if (n->md_gen != t->flush_gen + 1) {
+        if (n->md_gen != (uint32_t)(t->flush_gen + 1)) {
             /* the buffer was flushed before the ENTER went in: it is the
              * new buffer's first event */
-            n->md_gen = t->flush_gen + 1;
+            n->md_gen = (uint32_t)(t->flush_gen + 1);
             n->md_pos = 0;
             n->md_count = 0;
         }
@@ -274,7 +274,7 @@ VFTR_NI void vftr_mindur_record(struct vftr_thread *t, struct vftr_node *n, uint
         /* the ENTER of this very activation, in this buffer, with no
          * switch (pause, stop) applied since: every event after it is of
          * calls it made */
-        bool back = n->md_gen == t->flush_gen + 1 && n->md_ph == t->ph_seen
+        bool back = n->md_gen == (uint32_t)(t->flush_gen + 1) && n->md_ph == (uint32_t)t->ph_seen
                     && now - n->t_enter < t->min_ticks && vftr_trace_used(t) >= n->md_pos;
 
         n->md_gen = 0;
