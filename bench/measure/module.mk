@@ -24,7 +24,7 @@ BMC_BINS := $(BMC_DIR)/mc_plain $(BMC_DIR)/mc_instr
 endif
 
 .PHONY: bench-measure
-bench-measure: all $(BMC_BINS)
+bench-measure: all $(BMC_BINS) $(BCAP_DIR)/libbc_empty.so
 	$(Q)BUILD=$(BUILD) BENCH_MEASURE_RUNS=$(BENCH_MEASURE_RUNS) bash bench/measure/run.sh
 
 BENCH_EXTRA += bench-measure

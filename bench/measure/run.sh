@@ -3,6 +3,9 @@
 # bench/measure/module.mk).  On BENCH_MEASURE_NP ranks (1), in rounds that run every variant
 # once (interleaved: a slow phase of the shared machine hits all alike):
 #   plain      mcprog built without instrumentation
+#   empty      built with -finstrument-functions, bench/capture's empty
+#              hooks preloaded: what any hook costs (when that library is
+#              built: make bench-capture)
 #   trace      under vftr-run --no-throttle: every call traced
 #   throttled  under vftr-run as it comes (throttling on)
 #   filtered   under vftr-run --filter F, F written by vftr-score -g from a
@@ -46,6 +49,7 @@ one() {
     rm -rf "$d" && mkdir -p "$d"
     case $v in
         plain)     mpi "$D/mc_plain" $SWEEPS $POINTS ;;
+        empty)     mpi env LD_PRELOAD="$b/bench/capture/libbc_empty.so" "$D/mc_instr" $SWEEPS $POINTS ;;
         trace)     mpi "$run" --no-throttle --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
         throttled) mpi "$run" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
         filtered)  mpi "$run" --filter "$tmp/gen.filt" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
@@ -66,13 +70,14 @@ target=$(awk -v f="$full" 'BEGIN { printf "%.0f", f / 10 }')
     || failed+=("vftr-score -g: $(head -c 300 "$tmp/gen.err")")
 
 variants=(plain trace throttled filtered)
+[ -e "$b/bench/capture/libbc_empty.so" ] && variants+=(empty)
 for i in $(seq 1 "$BENCH_MEASURE_RUNS"); do
     echo "bench-measure: round $i of $BENCH_MEASURE_RUNS" >&2
     for v in "${variants[@]}"; do
         w=$(one "$v" "$tmp/$v")
         if [ -z "$w" ]; then failed+=("$v: $(head -c 300 "$tmp/$v.err" | tr '\n' ' ')"); continue; fi
         W[$v:$i]=$w
-        [ "$v" = plain ] || BYTES[$v]=$(cat "$tmp/$v"/*.vfd 2>/dev/null | wc -c)
+        case $v in plain|empty) ;; *) BYTES[$v]=$(cat "$tmp/$v"/*.vfd 2>/dev/null | wc -c) ;; esac
     done
 done
 
@@ -103,6 +108,8 @@ prof_rows "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" >"$tmp/filt.rows
     echo
     echo "| variant | overhead [%] | trace bytes (all ranks) | aim | result |"
     echo "|---|---:|---:|---|---|"
+    o=$(overhead empty)
+    echo "| empty hooks (any hook's floor) | $o | - | - | - |"
     o=$(overhead trace);     echo "| full trace | $o | ${BYTES[trace]:--} | >= 50 (the example's premise) | $(verdict 'a >= 50' "$o") |"
     o=$(overhead throttled); echo "| throttling (default) | $o | ${BYTES[throttled]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
     o=$(overhead filtered);  echo "| vftr-score -g filter | $o | ${BYTES[filtered]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
