@@ -146,10 +146,21 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
     }
     vftr_run_info(&run, rank, vfd, vfd ? vftr_trace_bytes() : 0, end_ns);
     run.no_hooks = !vftr_hooks_seen();
+    run.ticks_per_second = tps;
+    if (vftr_throttled_count() > 0) {
+        static char throttled[1024];
+
+        vftr_throttle_describe(throttled, sizeof throttled);
+        run.throttled = throttled;
+    }
     if (why)
         run.trace_message = why;
     else if (run.trace_capped)
-        run.trace_message = "the trace reached its size cap (trace.max_size)";
+        run.trace_message = vftr_proc.set.max_bytes_key && strcmp(vftr_proc.set.max_bytes_key,
+                                                                  "trace.max_size") != 0
+                            ? "the trace reached its size cap (this rank's share of "
+                              "trace.max_job_size)"
+                            : "the trace reached its size cap (trace.max_size)";
     else if (atomic_load(&vftr_proc.reserve_hit))
         run.trace_message = "its file system reached the free space the trace leaves to the "
                             "program (trace.keep_free); the profile went on";

@@ -67,8 +67,8 @@ static const struct vftr_opt opts[] = {
 static const struct vftr_tool tool = {
     TOOL, VFTR_VERSION, "[OPTION]... COMMAND [ARG]",
     "Steers a running vftr capture and shows its live stacks and profile.",
-    "Commands: list, status, stacks, profile, messages, top, start, stop, pause,\n"
-    "resume, attach, detach, flush, dump, outdir DIR, custom TEXT.\n"
+    "Commands: list, status, stacks, profile, messages, throttled, top, start, stop,\n"
+    "pause, resume, attach, detach, flush, dump, outdir DIR, custom TEXT, unthrottle.\n"
     "Exit status: 0 every process answered OK, 1 an error or a timeout, 2 usage.",
     opts,
 };

@@ -54,6 +54,10 @@ finish() {
 # Drop every VFTR_* variable of the caller's environment so that only what a
 # test sets counts.
 for v in $(env | sed -n 's/^\(VFTR_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+# The scripts compare every event of the trace with the programs' own
+# counts; throttling (on by default) stops tracing tiny hot functions by
+# design, so it is off here.  capture_score.sh switches it back on.
+export VFTR_THROTTLE_ACTIVE=0
 
 # require FILE...: each must exist and be executable, else one FAIL and exit.
 require() {

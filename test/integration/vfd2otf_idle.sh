@@ -168,10 +168,13 @@ fi
 # Under TSan, libomp is not instrumented: test/tsan.supp names it (as for
 # the capture tests)
 [ "$tsan" = 1 ] && export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")/.." && pwd)/tsan.supp"
-# capture N DIR: runs omp_idle N under vftr-run into DIR (its output in DIR/.out)
+# capture N DIR: runs omp_idle N under vftr-run into DIR (its output in
+# DIR/.out).  --no-throttle: the test counts every call's events, which
+# throttling (on by default) would stop tracing past 100000 calls
 capture() {
     mkdir -p "$2"
-    OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive "$RUN" --out "$2" -- "$IDLE" "$1" >"$2/.out" 2>&1 \
+    OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive "$RUN" --no-throttle --out "$2" -- "$IDLE" "$1" \
+        >"$2/.out" 2>&1 \
         || { bad "omp_idle $1 under vftr-run failed: $(tail -3 "$2/.out")"; exit 1; }
 }
 capture 1000 "$T/r1k"
