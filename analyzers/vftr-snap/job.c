@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "otf.h"
@@ -651,6 +652,54 @@ static int write_thumb(const struct run *r, const char *path)
 
 /* -- the job ---------------------------------------------------------------- */
 
+/*
+ * The progress line (job->progress): the events are read in batches of
+ * PROGRESS_BATCH records (the reader's record limit; a read goes on where
+ * the last one stopped), and after each one the line shows how far in time
+ * the read has come, at most every PROGRESS_NS.  "\r" redraws it on a
+ * terminal; a reader of a pipe (vftr-tui) takes the last one.
+ */
+#define PROGRESS_BATCH (1u << 18)
+#define PROGRESS_NS 100000000ull
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void progress_line(const char *stub, uint64_t records, unsigned pct, int last)
+{
+    fprintf(stderr, "\rvftr-snap: %s.otf: %3u%% of the events read (%" PRIu64 " records)%s",
+            stub, pct, records, last ? "\n" : "");
+    fflush(stderr);
+}
+
+/* The events through h, in batches with the progress line. */
+static uint64_t read_events_progress(struct run *r, OTF_HandlerArray *h, const char *stub)
+{
+    uint64_t total = 0, next = 0, n;
+    OTF_Reader_setRecordLimit(r->reader, PROGRESS_BATCH);
+    while ((n = OTF_Reader_readEvents(r->reader, h)) != OTF_READ_ERROR && n > 0 && !r->rc) {
+        uint64_t mn = 0, cur = 0, mx = 0, now = mono_ns();
+        total += n;
+        if (now < next)
+            continue;
+        next = now + PROGRESS_NS;
+        unsigned pct = 0;
+        if (OTF_Reader_eventTimeProgress(r->reader, &mn, &cur, &mx) && mx > mn && cur > mn)
+            pct = (unsigned)((double)(cur - mn) * 100.0 / (double)(mx - mn));
+        progress_line(stub, total, pct > 99 ? 99 : pct, 0);
+    }
+    OTF_Reader_setRecordLimit(r->reader, OTF_READ_MAXRECORDS);
+    if (n != OTF_READ_ERROR && !r->rc)
+        progress_line(stub, total, 100, 1);
+    else
+        fputc('\n', stderr);
+    return n == OTF_READ_ERROR ? OTF_READ_ERROR : total;
+}
+
 static int read_trace(struct run *r, const char *stub)
 {
     OTF_HandlerArray *h = OTF_HandlerArray_open();
@@ -669,7 +718,8 @@ static int read_trace(struct run *r, const char *stub)
                 return fail(r, -ENOMEM, "out of memory");
         }
         set_all(h, event_handlers, sizeof event_handlers / sizeof event_handlers[0], r);
-        if (OTF_Reader_readEvents(r->reader, h) == OTF_READ_ERROR && !r->rc)
+        if ((r->job->progress ? read_events_progress(r, h, stub)
+                              : OTF_Reader_readEvents(r->reader, h)) == OTF_READ_ERROR && !r->rc)
             fail(r, -EIO, "%s.otf: cannot read the events (%s)", stub, otf_strerr);
         if (!r->rc && r->copy_events) {
             OTF_HandlerArray_close(h);

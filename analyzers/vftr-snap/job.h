@@ -33,6 +33,7 @@ struct snap_job {
     size_t ntimes;
     uint32_t thumb_samples;    /* upper bound, 0 = otfaux's 4096 */
     int force;             /* --force: write past the size estimate's limit */
+    int progress;          /* draw a progress line on stderr while the events are read */
 };
 
 void snap_job_release(struct snap_job *job);
