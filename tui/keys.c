@@ -170,7 +170,8 @@ static enum tui_result a_legend(struct tui_app *app)
     const long *paints;
     size_t others;
     int none;
-    size_t n = tui_model_legend(app->model, &paints, &others, &none);
+    /* the entries: the symbols, then '?' and '~' when on screen */
+    size_t n = tui_model_legend(app->model, &paints, &others, &none) + (size_t)none + !!others;
 
     if (app->legend_top == 0 && app->legend_shown >= n) {
         say(app, "the legend shows every symbol on screen");
@@ -457,7 +458,8 @@ const struct tui_key tui_keys[] = {
     { 'j', "j", NULL, a_down },
     { TUI_KEY_PGUP, "PgUp", "one page up", a_page_up },
     { TUI_KEY_PGDN, "PgDn", "one page down", a_page_down },
-    { TUI_KEY_TAB, "Tab", "move the focus between timeline and profile", a_focus },
+    { TUI_KEY_TAB, "Tab", "move the focus between timeline and lower pane (profile, matrix)",
+      a_focus },
     { 'v', "v", "lower pane: profile or details (stack, messages)", a_pane },
     { 'C', "C", "lower pane: message matrix of the window; lines at the cursor", a_comm },
     { 'u', "u", "the matrix shows messages, bytes or transfer time", a_comm_unit },

@@ -233,6 +233,7 @@ static int label_width(const struct tui_app *app)
  * the last one keeping room for "+N more (L)") and in *fit how many of
  * them are on those lines. */
 static int legend_layout(struct tui_app *app, size_t first, int max, size_t *fit);
+static size_t legend_count(struct tui_app *app);
 
 static struct layout layout_of(struct tui_app *app)
 {
@@ -247,6 +248,10 @@ static struct layout layout_of(struct tui_app *app)
     l.legend_rows = legend_layout(app, app->legend_top, LEGEND_MAX, &fit);
     if (l.legend_rows < 1)
         l.legend_rows = 1;
+    /* paged: every page as high, so that the entries and the page mark
+     * stay where they were laid out */
+    if (app->legend_top > 0 || app->legend_top + fit < legend_count(app))
+        l.legend_rows = LEGEND_MAX;
     /* the timeline gets what the lower pane (header + MIN_LOWER rows) leaves,
      * at most half the screen when there are many processes */
     int avail = h - 2 - l.legend_rows - 1 - 1 - MIN_LOWER;  /* status, axis, legend, header, msg */
@@ -491,7 +496,7 @@ static size_t legend_count(struct tui_app *app)
 }
 
 #define LEGEND_GAP 2
-#define LEGEND_MORE 16       /* room kept for "  +N more (L)" */
+#define LEGEND_MORE 17       /* room kept for "  +N more (L)", "  L: from the top" */
 
 static int legend_layout(struct tui_app *app, size_t first, int max, size_t *fit)
 {
@@ -505,7 +510,7 @@ static int legend_layout(struct tui_app *app, size_t first, int max, size_t *fit
         return 1;
     while (i < total && line < max) {
         int len = legend_entry(app, i, buf, sizeof buf, &p);
-        int room = COLS - (line == max - 1 && i + 1 < total ? LEGEND_MORE : 0);
+        int room = COLS - (line == max - 1 && (first > 0 || i + 1 < total) ? LEGEND_MORE : 0);
 
         if (len > COLS - 1)
             len = COLS - 1;                 /* a name longer than the screen: cut */
@@ -536,7 +541,7 @@ static void draw_legend(struct tui_app *app, const struct layout *l)
         move(y, 0);
         clrtoeol();
     }
-    legend_layout(app, app->legend_top, l->legend_rows, &fit);
+    legend_layout(app, app->legend_top, LEGEND_MAX, &fit);
     app->legend_shown = fit;
     if (tui_model_view(app->model)->color_by_group) {
         mvprintw(l->legend, 0, "groups: ");
@@ -544,7 +549,8 @@ static void draw_legend(struct tui_app *app, const struct layout *l)
     }
     for (i = app->legend_top; i < app->legend_top + fit; i++) {
         int len = legend_entry(app, i, buf, sizeof buf, &p);
-        int room = COLS - (line == l->legend_rows - 1 && i + 1 < total ? LEGEND_MORE : 0);
+        int room = COLS - (line == LEGEND_MAX - 1 && (app->legend_top > 0 || i + 1 < total)
+                           ? LEGEND_MORE : 0);
 
         if (len > COLS - 1)
             len = COLS - 1;
@@ -557,7 +563,12 @@ static void draw_legend(struct tui_app *app, const struct layout *l)
         x += len + LEGEND_GAP;
     }
     if (app->legend_top + fit < total || app->legend_top > 0) {
-        snprintf(buf, sizeof buf, "+%zu more (L)", total - fit);
+        size_t after = total - app->legend_top - fit;
+
+        if (after)
+            snprintf(buf, sizeof buf, "+%zu more (L)", after);
+        else
+            snprintf(buf, sizeof buf, "L: from the top");
         mvprintw(l->legend + l->legend_rows - 1, COLS - LEGEND_MORE + LEGEND_GAP, "%s", buf);
     }
 }
@@ -756,13 +767,13 @@ static void draw_comm(struct tui_app *app, const struct layout *l)
         for (size_t i = 0; i < npairs; i++)
             bytes += pp[i].bytes;
         total = k->sends;
-        snprintf(line, sizeof line, "messages sent in [%s, %s): %s from row to column (u)  "
-                 "%llu messages, %llu bytes; %llu received after, %llu received from before",
-                 a, b, tui_comm_unit_names[v->comm_unit], (unsigned long long)k->sends,
+        snprintf(line, sizeof line, "%s (u) in [%s, %s): %llu sent, %llu B; %llu received "
+                 "later, %llu sent before", tui_comm_unit_names[v->comm_unit], a, b,
+                 (unsigned long long)k->sends,
                  (unsigned long long)bytes, (unsigned long long)k->unmatched_sends,
                  (unsigned long long)k->unmatched_recvs);
     } else {
-        snprintf(line, sizeof line, "messages sent in [%s, %s): not read", a, b);
+        snprintf(line, sizeof line, "messages in [%s, %s): not read", a, b);
     }
     title_on(app, TUI_FOCUS_COMM);
     put(y++, 0, COLS, line);
