@@ -370,7 +370,6 @@ static void draw_flights(struct tui_app *app, const struct layout *l)
     size_t np;
     const struct tui_proc *procs = tui_model_procs(m, &np);
 
-    (void)procs;
     if (n > LINES_MAX)
         n = LINES_MAX;
     for (long i = 0; i < n; i++) {
