@@ -127,7 +127,10 @@ tui_agrees() {
         want=$("$B/vftr-stats" --csv -t "$w" "$dir" 2>/dev/null |
                awk -F, 'NR > 1 { printf "%s %s %s %s\n", $2, $4, $1, $12 }' | sort)
         for t in t ta; do
-            local S=xcheck-tui-$$ TUI=$B/vftr-tui
+            # a server of its own each time: a new session on the name of
+            # the one just killed can meet that server shutting down
+            tui_runs=$((${tui_runs:-0} + 1))
+            local S=xcheck-tui-$$-$tui_runs TUI=$B/vftr-tui
             command tmux -L "$S" new-session -d -s tui -x 200 -y 120 \
                 "TERM=xterm $TUI -t '$w' '$dir/$t'; sleep 30" 2>/dev/null
             got=""
