@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "ext.h"
+#include "io.h"
 #include "vfd/vftr_vfd_ext.h"
 #include "vftr.h"
 
@@ -104,6 +105,9 @@ VFTR_EXPORT VFTR_NI uint64_t vftr_ext_enter_fn(void *fn)
     struct vftr_thread *t;
     uint64_t now;
 
+    /* what the MPI library does inside the call is the call's, not the
+     * program's file I/O (io.h); the exit unmutes */
+    vftr_io_mute++;
     if (f == NULL || (t = vftr_hook_begin()) == NULL)
         return vftr_clock_now();
     now = vftr_clock_now();
@@ -120,10 +124,14 @@ VFTR_EXPORT VFTR_NI uint64_t vftr_ext_exit_fn_rec(void *fn, uint32_t kind, const
     size_t len = 0;
     uint64_t now;
 
+    if (vftr_io_mute > 0)
+        vftr_io_mute--;
     if (f == NULL || (t = vftr_hook_begin()) == NULL)
         return vftr_clock_now();
     now = vftr_clock_now();
-    if (rec != NULL && t->trace) {
+    if (rec != NULL && t->trace && kind == VFTR_VFD_IO) {
+        (void)vftr_io_put(t, rec, now);   /* MPI-IO: its files are defined first */
+    } else if (rec != NULL && t->trace) {
         if (kind == VFTR_VFD_MPI_SEND || kind == VFTR_VFD_MPI_RECV)
             len = vftr_vfd_mpi_msg_encode(rec, now, buf);
         else if (kind == VFTR_VFD_MPI_COLL)

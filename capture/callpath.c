@@ -389,9 +389,24 @@ static VFTR_NI void book_setup(struct vftr_thread *t, struct vftr_node *cur, uin
 }
 
 /*
+ * A function the filters exclude everywhere goes into the thread's skip
+ * cache, where the hooks look first: from then on its enter and exit cost
+ * a compare (hooks.c).  Only the thread itself writes its cache (a
+ * borrowed thread's is left alone: its owner reads it without the guard).
+ * A slot taken by another excluded function is overwritten; that one then
+ * finds its marker node again (below) and takes the slot back.
+ */
+static VFTR_NI void skip_remember(struct vftr_thread *t, const struct vftr_fn *f)
+{
+    if (t == vftr_tls && f != NULL && (f->flags & VFTR_FN_EXCLUDED) && !(f->flags & VFTR_FN_REGION))
+        t->skip[vftr_skip_slot(f->addr)] = f->addr;
+}
+
+/*
  * Excluded functions get a marker node in their caller's table (flags
  * EXCLUDED, id 0) so that the next call is rejected without the function
- * table; the hot path never caches a marker in last_child.
+ * table, and their address goes into the thread's skip cache (above); the
+ * hot path never caches a marker in last_child.
  */
 VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_node *cur,
                                           uintptr_t addr, struct vftr_fn *known, uint64_t *now)
@@ -402,8 +417,10 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
     uint32_t idx;
 
     if (n) {
-        if (n->flags & VFTR_FN_EXCLUDED)
+        if (n->flags & VFTR_FN_EXCLUDED) {
+            skip_remember(t, n->fn);
             return NULL;
+        }
         if (cur->last_child != NULL)   /* the sequence of calls, for next time */
             cur->last_child->succ = n;
         cur->last_child = n;
@@ -446,8 +463,10 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
     if (kid_add(cur, n) != 0)
         return NULL;   /* the slot is reused by the next allocation */
     atomic_store_explicit(&t->nnodes, idx + 1, memory_order_release);
-    if (n->flags & VFTR_FN_EXCLUDED)
+    if (n->flags & VFTR_FN_EXCLUDED) {
+        skip_remember(t, f);
         return NULL;
+    }
     cur->last_child = n;
     return n;
 }
@@ -571,7 +590,7 @@ VFTR_NI void vftr_trace_close_frames(struct vftr_thread *t, uint64_t now)
          * OpenMP region with its OMP_END, in its place on the stack */
         if (n->flags & VFTR_FN_OMP)
             vftr_ompt_trace_node(t, n, false, now);
-        else
+        else if (!(n->flags & VFTR_FN_THROTTLED))   /* its ENTER is not in the trace */
             vftr_trace_put(t, now, VFTR_VFD_EXIT, n->id);
     }
     t->cur = &t->root;

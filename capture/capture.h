@@ -159,6 +159,11 @@ enum {
     VFTR_FN_UNRESOLVED = 1u << 3, /* no symbol: named by its address */
     VFTR_FN_MPI = 1u << 4,        /* an MPI function (a region entered by the MPI wrappers) */
     VFTR_FN_OMP = 1u << 5,        /* an OpenMP region (with VFTR_FN_REGION; vftr_fn_omp) */
+    /* nodes only (filter.c): throttled, no longer traced; throttled at
+     * the node's next event */
+    VFTR_FN_THROTTLED = 1u << 6,
+    VFTR_FN_THROTTLE_PENDING = 1u << 7,
+    VFTR_FN_UNTHROTTLE_AT_EXIT = 1u << 8,   /* throttled, traced again after its exit */
 };
 
 struct vftr_fn {
@@ -193,6 +198,14 @@ struct vftr_node {
     uint32_t nkids, kid_cap;      /* kid_cap is 0 or a power of two */
     uint32_t depth;               /* root 0 */
     uint32_t idx;                 /* index in the thread's node blocks */
+    uint64_t thr_calls, thr_time; /* calls and time_incl when throttling last started
+                                   * over for the node (vftr-ctl unthrottle; filter.c) */
+    /* filter.min_duration (filter.c): where the current activation's ENTER
+     * went in the thread's buffer, to take it back if the call was short */
+    uint64_t md_time;             /* thread's last_time before it */
+    uint32_t md_gen;              /* thread's flush_gen + 1 then (low bits), 0: none */
+    uint32_t md_ph;               /* thread's ph_seen then (low bits) */
+    uint32_t md_pos, md_count;    /* bytes and events in the buffer before it */
 };
 
 /* Nodes of a thread live in blocks that never move (see vftr_node_at). */
@@ -207,6 +220,16 @@ struct vftr_node_block {
 
 struct vftr_phase_chunk;
 
+/* Slots of a thread's cache of excluded functions (a power of two). */
+#define VFTR_SKIP_SLOTS 512u
+
+/* The slot of function address fn in vftr_thread.skip: functions start at
+ * 16-byte boundaries as compilers align them, so the bits above those. */
+static inline VFTR_NI unsigned vftr_skip_slot(uintptr_t fn)
+{
+    return (unsigned)(fn >> 4) & (VFTR_SKIP_SLOTS - 1u);
+}
+
 struct vftr_thread {
     /* hot: one cache line, what the hooks' fast path touches.  The event
      * buffer is the EVENTS chunk being built: VFTR_VFD_CHUNK_HEADER_SIZE
@@ -217,6 +240,9 @@ struct vftr_thread {
     bool trace;                   /* events are being recorded (a buffer, the trace
                                    * on, neither paused nor stopped by control) */
     uint32_t count;               /* events in the buffer */
+    uint32_t deep;                /* open calls below filter.max_depth (hooks.c): while
+                                   * not 0, fast_key is VFTR_KEY_NONE and the hooks
+                                   * only count them */
     struct vftr_node *cur;        /* current call path */
     _Atomic(uint8_t *) pos;       /* end of the events in buf (release-published):
                                    * buf + VFTR_VFD_CHUNK_HEADER_SIZE when empty */
@@ -228,6 +254,11 @@ struct vftr_thread {
                                    * capture runs and the clock is the TSC
                                    * (VFTR_KEY_NONE: never) */
     uint8_t *buf;                 /* chunk buffer (NULL: no trace) */
+    /* addresses of functions the filters exclude everywhere, as the hooks
+     * met them (vftr_skip_slot): an enter or exit of one returns before
+     * the guard, the clock or the call path; written by the thread itself
+     * only (filter.c), 0: empty */
+    uintptr_t skip[VFTR_SKIP_SLOTS];
 
     size_t room;                  /* flush before an event when used > room */
     uint64_t interval;            /* sampling interval in ticks, 0: all */
@@ -255,6 +286,9 @@ struct vftr_thread {
     uint32_t ndefined;            /* nodes [0, ndefined) are in the trace */
     bool flushing;                /* inside vftr_trace_flush_thread */
     uint64_t events_lost;         /* dropped (trace off or cap) */
+    uint64_t thr_gen;             /* vftr-ctl unthrottles applied (filter.c) */
+    uint64_t min_ticks;           /* filter.min_duration in ticks, 0: off */
+    uint64_t flush_gen;           /* buffers flushed (trace.c) */
     uint64_t first_time;          /* time of the buffer's first event */
     size_t buf_cap;               /* bytes of buf */
     uint8_t *defs;                /* encoding buffer for definition chunks */
@@ -340,9 +374,11 @@ static inline VFTR_NI uint64_t vftr_phase_switches(uint64_t word)
 struct vftr_settings {
     bool trace;                   /* write a .vfd */
     double sample_interval;       /* seconds; 0 records every event */
+    double min_duration;          /* seconds; shorter calls are not traced (filter.c) */
     size_t buffer_bytes;          /* per-thread event buffer (bytes; at least 4 KiB) */
     uint64_t max_bytes;           /* trace size cap, 0 = none */
     uint64_t keep_free;           /* free-space reserve of the trace's file system, 0 = none */
+    const char *max_bytes_key;    /* what set it, for messages (NULL: trace.max_size) */
     bool prelude;                 /* record calls before main */
     /* filter decision for a new function: returns VFTR_FN_* flags */
     uint32_t (*classify)(void *arg, const char *name);
@@ -754,8 +790,9 @@ static inline VFTR_NI void vftr_trace_put(struct vftr_thread *t, uint64_t now, u
     t->count++;
     atomic_store_explicit(&t->pos, p, memory_order_release);
     /* the buffer holds an event now: the fast path may append (unless
-     * sampling must decide about each event) */
-    t->fast_end = t->interval ? NULL : t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + t->room + 1;
+     * sampling or filter.min_duration must decide about each event) */
+    t->fast_end = t->interval || t->min_ticks ? NULL
+                                              : t->buf + VFTR_VFD_CHUNK_HEADER_SIZE + t->room + 1;
 }
 
 /* Appends an extended event (kind >= VFTR_VFD_PAUSE, payload of len <=
@@ -949,6 +986,55 @@ void vftr_symbols_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
 void vftr_msg(const char *fmt, ...) VFTR_NI __attribute__((format(printf, 1, 2)));
 void vftr_msg_raw(const char *text) VFTR_NI;
 
+/* ----------------------------------------------------------- filter.c */
+
+/* Reads filter.file and the throttle settings of cfg (initialization;
+ * say: print what goes wrong).  0 or -errno (no filter file then). */
+int vftr_filter_setup(const struct vftr_config *cfg, bool say) VFTR_NI;
+
+/* Whether filter.file excludes the function (mangled: its symbol name,
+ * NULL: name).  Thread-safe. */
+bool vftr_filter_excludes(const char *name, const char *mangled) VFTR_NI;
+
+/* Marks t's call paths that throttling stops tracing as pending (their
+ * next event settles it: vftr_throttle_event).  The thread's own guard
+ * held (buffer flushes). */
+void vftr_throttle_scan(struct vftr_thread *t) VFTR_NI;
+
+/* An event of a throttled or pending node n: writes what must be written
+ * (the EXIT of a pending node, a THROTTLE event) and returns false when
+ * the event itself is not to be recorded (always, as it stands). */
+bool vftr_throttle_event(struct vftr_thread *t, struct vftr_node *n, uint64_t now, uint32_t kind)
+    VFTR_NI;
+
+/* Call paths throttled so far, all threads. */
+uint32_t vftr_throttled_count(void) VFTR_NI;
+
+/* Records ENTER or EXIT of node n under filter.min_duration: an EXIT of a
+ * call shorter than t->min_ticks takes back its ENTER and everything after
+ * it in the buffer (the calls it made, shorter still) when they are all
+ * still there; otherwise the event is written.  Guard held. */
+void vftr_mindur_record(struct vftr_thread *t, struct vftr_node *n, uint64_t now, uint32_t kind)
+    VFTR_NI;
+
+/* The ENTER tag (vftr_node.enc) of a throttled node: no length byte, so
+ * that the hooks' fast path does not write it, and a value vftr_node_enc
+ * never gives, so that they can tell it from a tag they cannot write and
+ * drop the event at once (hooks.c) while the thread has applied every
+ * vftr-ctl unthrottle (vftr_thread.thr_gen == vftr_unthrottle_gen). */
+#define VFTR_ENC_THROTTLED 0x00ffffffu
+extern _Atomic uint64_t vftr_unthrottle_gen VFTR_HIDDEN;
+
+/* vftr-ctl unthrottle: every throttled call path is traced again, each
+ * thread's from its next event of one (a call path on the stack at that
+ * moment after its exit), and throttling starts over for it.  Returns the
+ * number of call paths throttled.  Thread-safe. */
+uint32_t vftr_throttle_release_all(void) VFTR_NI;
+
+/* "N call paths (STID a, b, ...), ..." into buf (cut to len): what the
+ * log says of throttling.  No thread inside a hook (finalization). */
+void vftr_throttle_describe(char *buf, size_t len) VFTR_NI;
+
 /* ------------------------------------------------------------ hot path */
 
 /* Records an event of node n unless sampling says to skip it: with an
@@ -959,6 +1045,13 @@ static inline VFTR_NI void vftr_record(struct vftr_thread *t, const struct vftr_
 {
     if (!t->trace)
         return;
+    if (VFTR_UNLIKELY(n->flags & (VFTR_FN_THROTTLED | VFTR_FN_THROTTLE_PENDING))
+        && !vftr_throttle_event(t, (struct vftr_node *)n, now, kind))
+        return;
+    if (VFTR_UNLIKELY(t->min_ticks)) {   /* takes the place of sampling */
+        vftr_mindur_record(t, (struct vftr_node *)n, now, kind);
+        return;
+    }
     if (VFTR_UNLIKELY(t->interval)) {
         if (now - t->last_written < t->interval && !(n->flags & VFTR_FN_PRECISE))
             return;

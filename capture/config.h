@@ -162,12 +162,22 @@ struct vftr_config {
                                         its file system: tracing stops before
                                         the free space falls below it.
                                         0 = no reserve */
+    uint64_t trace_max_job_size;     /* [0 = none] bytes of the job's traces: a rank's
+                                        cap is its share (capture/hooks.c) */
 
     /* filter (vftr): a function is instrumented iff (include is NULL or
      * matches its name) and (exclude is NULL or does not match it); decided
      * once per function address.  See vftr_config_function_selected(). */
     struct vftr_regex *filter_include;              /* [NULL] */
     struct vftr_regex *filter_exclude;              /* [NULL] */
+    char *filter_file;               /* [NULL] Score-P filter file (capture/filter.c) */
+    int filter_max_depth;            /* [0 = none] deepest call path measured (hooks.c) */
+    double filter_min_duration;      /* [0 = all] seconds: shorter calls not traced */
+
+    /* throttle (vftr): TAU's rule, see capture/filter.c */
+    bool throttle_active;            /* [true] */
+    uint64_t throttle_calls;         /* [100000] calls before throttling may set in */
+    double throttle_per_call;        /* [1e-5] seconds per call below which it does */
 
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */
@@ -175,6 +185,12 @@ struct vftr_config {
     char *control_options;           /* [NULL] passed to the module */
     char *control_socket_dir;        /* [NULL = $XDG_RUNTIME_DIR/vftr or /tmp/vftr-<uid>] */
     bool control_detach_stops;       /* [false] the last detach stops the trace */
+
+    /* io (vftr): file I/O in the trace (capture/io.h) */
+    bool io_active;                  /* [true] record file operations */
+    char *io_exclude_paths;          /* [the system directories] ':'-separated absolute
+                                        prefixes whose files are not recorded; NULL or
+                                        "": none */
 };
 
 /* Severity of a message handed to the report callback. */

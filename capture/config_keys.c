@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "util/scorepfilter.h"
 
 /*
  * offsetof() of a field, which fails to compile if the field is not of type
@@ -80,6 +81,45 @@ static int check_basename(const void *value, char *msg, size_t len)
                  "output_directory), got \"%.64s\"", s);
         return -EINVAL;
     }
+    return 0;
+}
+
+/* io.exclude_paths: absolute directory prefixes separated by ':'. */
+static int check_prefixes(const void *value, char *msg, size_t len)
+{
+    const char *s = *(char *const *)value;
+
+    for (const char *p = s; p && *p;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+
+        if (n > 0 && p[0] != '/') {
+            snprintf(msg, len, "expected absolute directories separated by ':', got \"%.*s\"",
+                     (int)(n > 64 ? 64 : n), p);
+            return -EINVAL;
+        }
+        if (n >= 1024) {
+            snprintf(msg, len, "expected directories shorter than 1024 bytes");
+            return -EINVAL;
+        }
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
+/* filter.file: a Score-P filter file that parses (its message names the
+ * file and the line). */
+static int check_filter_file(const void *value, char *msg, size_t len)
+{
+    const char *path = *(char *const *)value;
+    struct vftr_scorep_filter *f;
+
+    if (!path)
+        return 0;
+    f = vftr_scorep_filter_load(path, msg, len);
+    if (f == NULL)
+        return errno == ENOMEM ? -ENOMEM : -EINVAL;
+    vftr_scorep_filter_free(f);
     return 0;
 }
 
@@ -220,7 +260,13 @@ static const struct vftr_config_key keys[] = {
     { SIZE("trace.max_size", "1 GiB", trace_max_size, 0, MAX_TRACE_SIZE), .vftr_only = true,
       .help = "Largest .vfd file per rank, in bytes or with a unit (\"512 MiB\", \"2G\"). "
               "Past it tracing stops, the profile goes on, and the log and stderr say "
-              "so once. 0: no cap." },
+              "so once. Near it (90 %) only MPI, OpenMP and vftr.h region events are traced "
+              "any more (the program's functions are throttled), which stderr says once. "
+              "0: no cap." },
+    { SIZE("trace.max_job_size", "0", trace_max_job_size, 0, MAX_TRACE_SIZE), .vftr_only = true,
+      .help = "Largest trace of the whole job: each of the launcher's ranks gets an equal "
+              "share as its cap (the smaller of the share and trace.max_size applies), "
+              "with the same behaviour near and at the cap. 0: no cap." },
     { SIZE("trace.keep_free", "256 MiB", trace_keep_free, 0, MAX_TRACE_SIZE), .vftr_only = true,
       .help = "Free space the trace leaves on the file system of the output directory, in "
               "bytes or with a unit, for the program's own files: before a write of the trace "
@@ -235,6 +281,44 @@ static const struct vftr_config_key keys[] = {
     { REGEX("filter.exclude", filter_exclude), .vftr_only = true,
       .help = "Regular expression (PCRE2): functions whose names match are not measured "
               "(applied after filter.include). null: none excluded." },
+
+    { STRING("filter.file", NULL, filter_file), .vftr_only = true,
+      .validate = check_filter_file,
+      .help = "Filter file in Score-P's syntax (SCOREP_REGION_NAMES_BEGIN, INCLUDE/EXCLUDE with "
+              "shell wildcards, MANGLED, ... SCOREP_REGION_NAMES_END), as scorep-score -g and "
+              "vftr-score -g write them: the functions it excludes are not measured. Applied "
+              "after filter.include and filter.exclude (a function any of them excludes is "
+              "out). MPI functions, OpenMP regions and vftr.h regions are never filtered. "
+              "SCOREP_FILE_NAMES blocks are read but not applied (vftr does not know the "
+              "source files of functions): a warning says so. null: none." },
+
+    { INT("filter.max_depth", "0", filter_max_depth, 0, INT_MAX), .vftr_only = true,
+      .help = "Deepest call path measured, in frames from the thread's root (main is 1), as "
+              "uftrace -D: the program's functions called deeper are neither traced nor "
+              "profiled (their time is their caller's) and cost the hooks no clock read. "
+              "MPI functions, OpenMP regions and vftr.h regions are recorded at any depth. "
+              "A longjmp or a C++ exception out of calls below the limit is not seen: "
+              "capture would count the frames it skipped as still open. 0: no limit." },
+
+    { DOUBLE("filter.min_duration", "0", filter_min_duration, 0, 1e9), .vftr_only = true,
+      .help = "Seconds: calls shorter than this are not traced, as uftrace -t (a call is "
+              "taken back from its thread's buffer at its exit, with what it called, while "
+              "they are all still there: a call that spans a buffer flush stays); the "
+              "profile still counts every call. Replaces sampling.sample_interval. 0: every "
+              "call." },
+
+    /* ------------------------------------------------------ throttle (vftr) */
+    { BOOL("throttle.active", "true", throttle_active), .vftr_only = true,
+      .help = "Throttle as TAU does: a call path called more than throttle.calls times whose "
+              "mean time per call is below throttle.per_call is no longer traced (its calls "
+              "are still counted in the profile); the log lists it as throttled and the "
+              "trace marks it with a THROTTLE event. vftr-ctl throttled lists such call "
+              "paths, vftr-ctl unthrottle traces them again." },
+    { UINT64("throttle.calls", "100000", throttle_calls, 1, 1e15), .vftr_only = true,
+      .help = "Calls of a call path before throttling may set in (TAU_THROTTLE_NUMCALLS)." },
+    { DOUBLE("throttle.per_call", "1e-05", throttle_per_call, 0, 1e9), .vftr_only = true,
+      .help = "Seconds: a call path whose mean inclusive time per call stays below this after "
+              "throttle.calls calls is throttled (TAU_THROTTLE_PERCALL, 10 microseconds)." },
 
     /* -------------------------------------------------------- control (vftr) */
     { BOOL("control.active", "true", control_active), .vftr_only = true,
@@ -252,6 +336,23 @@ static const struct vftr_config_key keys[] = {
     { BOOL("control.detach_stops", "false", control_detach_stops), .vftr_only = true,
       .help = "When the last front-end detaches, stop the trace (the profile goes on); "
               "otherwise capture goes on as before." },
+
+    /* ------------------------------------------------------------- io (vftr) */
+    { BOOL("io.active", "true", io_active), .vftr_only = true,
+      .help = "Record file I/O in the trace: every call of the program on a file it opened "
+              "through POSIX (open, read, write, pread, lseek, fsync, dup, close, ... also "
+              "what Fortran's runtime calls), ISO C streams (fopen, fread, fwrite, fprintf, "
+              "fseek, fflush, fclose, ...) or MPI-IO (MPI_File_*), with its file, handle, "
+              "operation, bytes and duration. Needs the trace (sampling.active). false: the "
+              "calls pass straight through." },
+    { STRING("io.exclude_paths",
+             "/proc:/sys:/dev:/run:/etc:/usr:/bin:/sbin:/lib:/lib32:/lib64:/boot:/opt:"
+             "/var/lib:/var/cache:/var/log:/var/run", io_exclude_paths),
+      .vftr_only = true, .validate = check_prefixes,
+      .help = "Directories whose files are not recorded, absolute and separated by ':' (a "
+              "directory and everything below it; names are compared after a relative name "
+              "is made absolute). The default leaves out the system's directories. null or "
+              "\"\": every file is recorded." },
 };
 
 /*

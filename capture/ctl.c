@@ -55,7 +55,7 @@ static const char *const event_names[VFTR_EC_NEVENTS] = {
     [VFTR_EC_START] = "start",   [VFTR_EC_STOP] = "stop",     [VFTR_EC_PAUSE] = "pause",
     [VFTR_EC_RESUME] = "resume", [VFTR_EC_ATTACH] = "attach", [VFTR_EC_DETACH] = "detach",
     [VFTR_EC_FLUSH] = "flush",   [VFTR_EC_DUMP] = "dump",     [VFTR_EC_OUTDIR] = "outdir",
-    [VFTR_EC_CUSTOM] = "custom",
+    [VFTR_EC_CUSTOM] = "custom", [VFTR_EC_UNTHROTTLE] = "unthrottle",
 };
 
 VFTR_EXPORT VFTR_NI const char *vftr_ec_event_name(enum vftr_ec_event event)
@@ -416,6 +416,14 @@ VFTR_NI int vftr_ctl_event(enum vftr_ec_event event, const char *arg, char *repl
     case VFTR_EC_DUMP: rc = ev_dump(reply, len); break;
     case VFTR_EC_OUTDIR: rc = ev_outdir(arg, reply, len); break;
     case VFTR_EC_CUSTOM: rc = ev_custom(arg, reply, len); break;
+    case VFTR_EC_UNTHROTTLE: {
+        uint32_t n = vftr_throttle_release_all();
+
+        snprintf(reply, len, "%" PRIu32 " throttled call path%s traced again from %s next event",
+                 n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
+        rc = 0;
+        break;
+    }
     default: rc = -EINVAL; break;
     }
     if (rc == -EAGAIN && reply[0] == '\0')
@@ -784,6 +792,32 @@ static VFTR_NI void q_profile(struct emitter *e)
     }
 }
 
+/* The call paths throttling stopped tracing (capture/filter.c): one line
+ * per call path ("throttled <thread> <id> <calls> <function> <caller>")
+ * and the total. */
+static VFTR_NI CTL_RACY void q_throttled(struct emitter *e)
+{
+    uint64_t total = 0;
+
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t && !e->stop; t = t->next) {
+        uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        struct vftr_node_walk w = vftr_node_walk_first(t, nn);
+
+        for (uint32_t i = 0; i < nn && !e->stop; i++) {
+            struct vftr_node *nd = vftr_node_walk_next(&w);
+
+            if (!(LOAD(nd->flags) & VFTR_FN_THROTTLED))
+                continue;
+            total++;
+            put(e, "throttled\t%" PRIu32 "\t%" PRIu32 "\t%" PRIu64 "\t%s\t%s", t->index, nd->id,
+                LOAD(nd->calls), nd->fn ? nd->fn->name : "?",
+                nd->parent->fn ? nd->parent->fn->name : "");
+        }
+    }
+    put(e, "total\t%" PRIu64, total);
+}
+
 /* MPI statistics so far, from the MPI library (ext.h): one line per MPI
  * function ("mpi <calls> <messages> <bytes> <seconds> <function>") and a
  * total; -ENOTSUP when the program has no MPI library loaded. */
@@ -817,6 +851,7 @@ VFTR_NI int vftr_ctl_query(enum vftr_ec_query q, vftr_ec_emit_fn *emit, void *ar
     case VFTR_EC_Q_STATUS: q_status(&e); break;
     case VFTR_EC_Q_STACKS: q_stacks(&e); break;
     case VFTR_EC_Q_PROFILE: q_profile(&e); break;
+    case VFTR_EC_Q_THROTTLED: q_throttled(&e); break;
     case VFTR_EC_Q_MESSAGES: {
         int rc = q_messages(&e);
         if (rc < 0)

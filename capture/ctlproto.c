@@ -28,6 +28,8 @@ static const struct vftr_ctl_command commands[] = {
       "call-path profile so far (calls, inclusive and exclusive seconds)" },
     { "messages", VFTR_CTL_KIND_QUERY, VFTR_EC_Q_MESSAGES, false, "",
       "MPI message counts so far" },
+    { "throttled", VFTR_CTL_KIND_QUERY, VFTR_EC_Q_THROTTLED, false, "",
+      "call paths throttling stopped tracing (still counted in the profile)" },
     { "start", VFTR_CTL_KIND_EVENT, VFTR_EC_START, false, "",
       "the trace records again (open frames get synthetic Enter records)" },
     { "stop", VFTR_CTL_KIND_EVENT, VFTR_EC_STOP, false, "",
@@ -46,6 +48,8 @@ static const struct vftr_ctl_command commands[] = {
       "move the trace and the final output to directory DIR" },
     { "custom", VFTR_CTL_KIND_EVENT, VFTR_EC_CUSTOM, true, "TEXT",
       "pass TEXT to the program's custom handler" },
+    { "unthrottle", VFTR_CTL_KIND_EVENT, VFTR_EC_UNTHROTTLE, false, "",
+      "trace the throttled call paths again (their counts start over)" },
     { "version", VFTR_CTL_KIND_VERSION, 0, false, "", "protocol version" },
     { "quit", VFTR_CTL_KIND_QUIT, 0, false, "", "close the connection" },
 };

@@ -29,6 +29,7 @@
 #include <sys/un.h>
 
 #include "capture.h"
+#include "io.h"
 #include "ctl.h"
 #include "ctlproto.h"
 
@@ -233,6 +234,7 @@ static VFTR_NI void *serve(void *arg)
     int map[MAX_CLIENTS + 2];
 
     (void)arg;
+    vftr_io_mute = 1;   /* this thread's I/O is capture's own, never the program's (io.h) */
     for (;;) {
         nfds_t n = 0;
 

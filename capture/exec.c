@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "io.h"
 
 /* Tokens of vftr_exec_begin: what vftr_exec_failed must undo. */
 enum { EXEC_NOTHING = 0, EXEC_DONE = 1, EXEC_RESTART = 2 };
@@ -153,8 +154,12 @@ VFTR_NI int vftr_exec_begin(const char *what)
 
         snprintf(why, sizeof why, "at the exec of %s, which replaced the program",
                  what ? what : "(null)");
+        /* the log is capture's file, never the program's I/O (io.h), also
+         * where a sanitizer's interceptor hides the caller's address */
+        vftr_io_mute++;
         (void)vftr_log_write(&prof, tps, now, end_ns, vfd[0] ? vfd : NULL, ran ? why : NULL,
                              log, sizeof log);
+        vftr_io_mute--;
     }
     vftr_callpath_profile_release(&prof);
     return token;

@@ -4,11 +4,13 @@
  * the user regions it shares its lookup with.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
 #include "ext.h"
+#include "io.h"
 #include "logfile.h"
 #include "vfd/vftr_vfd_ext.h"
 
@@ -281,4 +283,38 @@ VFTR_NI long vftr_ext_mpi_paths(struct vftr_mpi_row **rows)
         cap = n;
     }
     return -EAGAIN;
+}
+
+VFTR_EXT_API uint32_t vftr_ext_io_file(const char *path, uint32_t iface)
+{
+    struct vftr_thread *t;
+    uint32_t id = 0;
+
+    if (path == NULL || !atomic_load_explicit(&vftr_io_enabled, memory_order_acquire) ||
+        (t = vftr_hook_begin()) == NULL)
+        return 0;
+    id = vftr_io_intern_path(AT_FDCWD, path, iface);
+    vftr_guard_drop(t);
+    return id;
+}
+
+VFTR_EXT_API uint32_t vftr_ext_io_handle(void)
+{
+    return vftr_io_new_handle();
+}
+
+VFTR_EXT_API int vftr_ext_io(uint64_t time, const struct vftr_vfd_io *io)
+{
+    struct vftr_thread *t;
+    int rc = -EAGAIN;
+
+    if (io == NULL)
+        return -EINVAL;
+    if (!atomic_load_explicit(&vftr_io_enabled, memory_order_acquire) ||
+        (t = vftr_hook_begin()) == NULL)
+        return -EAGAIN;
+    if (t->trace && vftr_io_put(t, io, time) == 0)
+        rc = 0;
+    vftr_guard_drop(t);
+    return rc;
 }

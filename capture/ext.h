@@ -158,6 +158,21 @@ struct vftr_collate_in;
 VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, int nranks,
                                         const double *run_times);
 
+/* MPI-IO (io.h; the IO record and IO_FILES of vftr_vfd_ext.h).
+ * vftr_ext_io_file: the file id of path (as the program gave it, made
+ * absolute) used through interface iface (VFTR_VFD_IO_MPI), 0 when file I/O
+ * is not recorded (io.active, no trace, capture off) or path lies
+ * in an excluded directory.  vftr_ext_io_handle: a new handle number, unique
+ * in the process (never 0).  A blocking call hands its record to
+ * vftr_ext_exit_fn_rec (kind VFTR_VFD_IO); vftr_ext_io writes one at `time`
+ * (a nonblocking operation's completion in a wait or test): 0, -EAGAIN
+ * when nothing is recorded now.  The file's definition goes into the trace
+ * before the first record that names it. */
+struct vftr_vfd_io;
+VFTR_EXT_API uint32_t vftr_ext_io_file(const char *path, uint32_t iface);
+VFTR_EXT_API uint32_t vftr_ext_io_handle(void);
+VFTR_EXT_API int vftr_ext_io(uint64_t time, const struct vftr_vfd_io *io);
+
 /* The trace file this process is writing ("" when it writes none). */
 VFTR_EXT_API const char *vftr_ext_trace_file(void);
 

@@ -24,6 +24,7 @@
 #include "capture.h"
 #include "ctl.h"
 #include "ext.h"
+#include "io.h"
 #include "logfile.h"
 #include "ompt.h"
 
@@ -145,10 +146,21 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
     }
     vftr_run_info(&run, rank, vfd, vfd ? vftr_trace_bytes() : 0, end_ns);
     run.no_hooks = !vftr_hooks_seen();
+    run.ticks_per_second = tps;
+    if (vftr_throttled_count() > 0) {
+        static char throttled[1024];
+
+        vftr_throttle_describe(throttled, sizeof throttled);
+        run.throttled = throttled;
+    }
     if (why)
         run.trace_message = why;
     else if (run.trace_capped)
-        run.trace_message = "the trace reached its size cap (trace.max_size)";
+        run.trace_message = vftr_proc.set.max_bytes_key && strcmp(vftr_proc.set.max_bytes_key,
+                                                                  "trace.max_size") != 0
+                            ? "the trace reached its size cap (this rank's share of "
+                              "trace.max_job_size)"
+                            : "the trace reached its size cap (trace.max_size)";
     else if (atomic_load(&vftr_proc.reserve_hit))
         run.trace_message = "its file system reached the free space the trace leaves to the "
                             "program (trace.keep_free); the profile went on";
@@ -184,6 +196,11 @@ VFTR_NI void vftr_finalize(void)
         return;
     if (getpid() != vftr_proc.pid || !vftr_proc.recording)
         return;   /* a forked child, or capture was off */
+    /* what this thread reads and writes from here on is capture's (the
+     * control socket's unlink, the trace, the logs): never file I/O of the
+     * program, also where the caller's address does not tell (a sanitizer's
+     * interceptor between capture and the interposed call) */
+    vftr_io_mute++;
     vftr_ctl_shutdown();   /* no control event from here on; the module hears of the end */
     /* exit() called from inside a hook (an instrumented atexit handler of a
      * library, say): keep this thread out of its own hooks from now on */

@@ -30,6 +30,7 @@
 #include <sys/random.h>
 
 #include "capture.h"
+#include "io.h"
 #include "ext.h"
 #include "ompt.h"
 #include "config.h"
@@ -58,6 +59,40 @@ void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
  */
 #define VFTR_SLOW VFTR_NI __attribute__((noinline, cold))
 
+/*
+ * filter.max_depth (uftrace's -D).  A compiler hook's enter below the
+ * limit opens a "deep" call: t->deep counts them, and while it is not 0
+ * the thread's key admits no fast path, so that every hook comes to
+ * enter_slow / exit_slow, which count it up or down and return: no clock,
+ * no call path.  Calls below the limit are on no stack, so nothing else
+ * (pauses, control, finalization) sees them; MPI functions and regions
+ * (api.c, ext.c) do not come through here and are recorded at any depth.
+ */
+static int max_depth;
+
+/* Whether an enter of a compiler hook by t (guard held) is below the
+ * limit; then it is counted as one. */
+static inline VFTR_NI bool deep_enter(struct vftr_thread *t)
+{
+    if (VFTR_LIKELY(t->deep == 0)
+        && (max_depth == 0 || t->cur->depth < (uint32_t)max_depth))
+        return false;
+    t->deep++;
+    t->fast_key = VFTR_KEY_NONE;
+    return true;
+}
+
+/* An exit of a compiler hook by t (guard held): one deep call ends when
+ * any is open.  The next hook after the last one takes the slow path,
+ * which sets the key again. */
+static inline VFTR_NI bool deep_exit(struct vftr_thread *t)
+{
+    if (VFTR_LIKELY(t->deep == 0))
+        return false;
+    t->deep--;
+    return true;
+}
+
 /* Any hook of a thread that has none yet, or whose guard is taken here. */
 static VFTR_SLOW void enter_general(void *fn)
 {
@@ -65,7 +100,8 @@ static VFTR_SLOW void enter_general(void *fn)
 
     if (t == NULL)
         return;
-    vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
+    if (!deep_enter(t))
+        vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
@@ -75,7 +111,8 @@ static VFTR_SLOW void exit_general(void *fn)
 
     if (t == NULL)
         return;
-    vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
+    if (!deep_exit(t))
+        vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
@@ -86,16 +123,34 @@ static VFTR_SLOW void exit_general(void *fn)
  * shadow stack (vftr_enter_at, vftr_exit_at). */
 static VFTR_SLOW void enter_slow(struct vftr_thread *t, void *fn, bool taken)
 {
+    /* a deep call (the guard ours): counted, whatever the phase; the
+     * switches wait for the first hook above the limit */
+    if (taken && t->deep) {
+        t->deep++;
+        vftr_guard_drop(t);
+        return;
+    }
     if (!vftr_guard_take_slow(t, taken))
         return;
-    vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
+    if (!deep_enter(t))
+        vftr_enter_at(t, (uintptr_t)fn, NULL, vftr_clock_now());
     vftr_guard_drop(t);
 }
 
 static VFTR_SLOW void exit_slow(struct vftr_thread *t, void *fn, bool taken)
 {
+    if (taken && t->deep) {
+        t->deep--;
+        vftr_guard_drop(t);
+        return;
+    }
     if (!vftr_guard_take_slow(t, taken))
         return;
+    if (deep_exit(t)) {
+        t->fast_key = VFTR_KEY_NONE;   /* vftr_guard_take_slow set it */
+        vftr_guard_drop(t);
+        return;
+    }
     vftr_exit_at(t, (uintptr_t)fn, vftr_clock_now());
     vftr_guard_drop(t);
 }
@@ -104,7 +159,8 @@ static VFTR_SLOW void exit_slow(struct vftr_thread *t, void *fn, bool taken)
  * successor (t->cur unchanged so far). */
 static VFTR_SLOW void enter_lookup(struct vftr_thread *t, void *fn, uint64_t now)
 {
-    vftr_enter_at(t, (uintptr_t)fn, NULL, now);
+    if (!deep_enter(t))
+        vftr_enter_at(t, (uintptr_t)fn, NULL, now);
     vftr_guard_drop(t);
 }
 
@@ -142,13 +198,13 @@ static inline VFTR_NI bool put_simple(struct vftr_thread *t, const struct vftr_n
     /* three branches rather than one test of three flags (each compare
      * fuses with its jump; all three are predictable): the empty asm keeps
      * the compiler from merging them into flag arithmetic */
+    if (VFTR_UNLIKELY(tag < (1u << 24)))
+        return false;
+    __asm__ volatile("");
     if (VFTR_UNLIKELY(p >= t->fast_end))
         return false;
     __asm__ volatile("");
     if (VFTR_UNLIKELY(delta >= 0x4000))
-        return false;
-    __asm__ volatile("");
-    if (VFTR_UNLIKELY(tag < (1u << 24)))
         return false;
     p[0] = (uint8_t)tag;
     p[1] = (uint8_t)(tag >> 8);
@@ -166,6 +222,16 @@ static inline VFTR_NI bool put_simple(struct vftr_thread *t, const struct vftr_n
     t->count++;
     atomic_store_explicit(&t->pos, p, memory_order_release);
     return true;
+}
+
+/* Whether node n is throttled and t has applied every vftr-ctl unthrottle:
+ * its event is dropped here, without the general path (filter.c).  Asked
+ * only when put_simple declined (its first check, the tag's length, does
+ * for a throttled node), so it costs the other nodes nothing. */
+static inline VFTR_NI bool throttled(const struct vftr_thread *t, const struct vftr_node *n)
+{
+    return VFTR_UNLIKELY(n->enc == VFTR_ENC_THROTTLED)
+           && t->thr_gen == atomic_load_explicit(&vftr_unthrottle_gen, memory_order_relaxed);
 }
 
 /* Takes t's guard for a hook: 1 when taken; 0 when the hook must return at
@@ -198,6 +264,8 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return enter_general(fn);
+    if (VFTR_UNLIKELY(t->skip[vftr_skip_slot((uintptr_t)fn)] == (uintptr_t)fn))
+        return;   /* excluded: nothing of capture's is touched, whatever the phase */
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g < 0 ? enter_slow(t, fn, false) : (void)0;
     if (VFTR_UNLIKELY(!common_case(t)))
@@ -216,7 +284,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
     n->calls++;
     n->t_enter = now;
     t->cur = n;
-    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 0)))
+    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 0)) && !throttled(t, n))
         return record_general(t, n, now, VFTR_VFD_ENTER);
     vftr_guard_drop(t);
 }
@@ -231,6 +299,8 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
     (void)site;
     if (VFTR_UNLIKELY(t == NULL))
         return exit_general(fn);
+    if (VFTR_UNLIKELY(t->skip[vftr_skip_slot((uintptr_t)fn)] == (uintptr_t)fn))
+        return;
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g < 0 ? exit_slow(t, fn, false) : (void)0;
     if (VFTR_UNLIKELY(!common_case(t)))
@@ -241,7 +311,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
         return exit_mismatch(t, fn, now);
     n->time_incl += now - n->t_enter;
     t->cur = n->parent;
-    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 1)))
+    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 1)) && !throttled(t, n))
         return record_general(t, n, now, VFTR_VFD_EXIT);
     vftr_guard_drop(t);
 }
@@ -289,6 +359,10 @@ static VFTR_NI void config_report(void *arg, int severity, const char *message)
 
 static struct vftr_symtab *symtab;
 static bool symtab_failed;
+/* The symbol name of the function resolve() named last, for the filter
+ * file's MANGLED rules in classify(): the two run one after the other
+ * under the function table's lock (callpath.c: fn_get), which guards it. */
+static const char *resolved_raw;
 
 /* Resolver of the settings: the symbol table is read on first use, under
  * the function table's lock (callpath.c), so only once. */
@@ -302,7 +376,16 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
         symtab = vftr_symtab_new(flags);
         symtab_failed = symtab == NULL;
     }
-    return symtab ? vftr_symtab_lookup(symtab, addr) : NULL;
+    if (symtab != NULL) {
+        struct vftr_symbol sym;
+
+        if (vftr_symtab_find(symtab, addr, &sym) == 0) {
+            resolved_raw = sym.raw_name;
+            return sym.name;
+        }
+    }
+    resolved_raw = NULL;
+    return NULL;
 }
 
 VFTR_NI void vftr_symbols_forget(uintptr_t lo, uintptr_t hi)
@@ -318,7 +401,7 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
     const struct vftr_config *cfg = arg;
     uint32_t flags = 0;
 
-    if (!vftr_config_function_selected(cfg, name))
+    if (!vftr_config_function_selected(cfg, name) || vftr_filter_excludes(name, resolved_raw))
         flags |= VFTR_FN_EXCLUDED;
     if (cfg->sampling_precise_functions && vftr_regex_match(cfg->sampling_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
@@ -450,9 +533,12 @@ static VFTR_NI void init(void)
     vftr_proc.start_ticks = vftr_clock_now();
     random_run_id(vftr_proc.run_id);
 
+    (void)vftr_filter_setup(cfg, vftr_proc.is_rank0);
+    max_depth = cfg->filter_max_depth;
     memset(&s, 0, sizeof s);
     s.trace = cfg->sampling_active;
     s.sample_interval = cfg->sampling_sample_interval;
+    s.min_duration = cfg->filter_min_duration;
     /* Per-thread event buffer: the events are encoded as they come (2 to
      * 4 bytes each), and a flush reads the buffer once more (CRC, write).
      * It should stay in the cache between the two: VFTR_BUFFER_KIB (a
@@ -477,6 +563,18 @@ static VFTR_NI void init(void)
     }
     s.max_bytes = cfg->trace_max_size;
     s.keep_free = cfg->trace_keep_free;
+    s.max_bytes_key = "trace.max_size";
+    if (cfg->trace_max_job_size) {
+        /* the job's cap in equal shares over the launcher's ranks */
+        uint64_t share = cfg->trace_max_job_size / (uint64_t)(vftr_proc.size > 1 ? vftr_proc.size : 1);
+
+        if (share < 8192)
+            share = 8192;   /* the header and a chunk */
+        if (s.max_bytes == 0 || share < s.max_bytes) {
+            s.max_bytes = share;
+            s.max_bytes_key = "this rank's share of trace.max_job_size";
+        }
+    }
     s.prelude = cfg->include_cxx_prelude;
     s.classify = classify;
     s.classify_arg = cfg;
@@ -504,6 +602,7 @@ static VFTR_NI void init(void)
     vftr_signals_setup();
     vftr_proc.hook_cost = calibrate_hooks();
     vftr_proc.recording = true;
+    vftr_io_setup();    /* file I/O (io.h): interposed calls record from here on */
     atexit(vftr_finalize);
     vftr_ctl_setup();   /* external control (ctl.h): a failure leaves one message */
 }

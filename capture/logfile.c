@@ -973,7 +973,13 @@ static void print_summary(FILE *out, const struct vftr_profile *p, const struct 
     print_time(out, "end", &run->end);
     fprintf(out, "  %-16s%.6f s\n", "run time", p->run_time);
     fprintf(out, "  %-16s%" PRIu32 "\n", "threads", nthreads);
-    fprintf(out, "  %-16s%s\n", "clock", name_or(run->clock, "-"));
+    if (run->ticks_per_second > 0)
+        fprintf(out, "  %-16s%s, %.0f ticks/s\n", "clock", name_or(run->clock, "-"),
+                run->ticks_per_second);
+    else
+        fprintf(out, "  %-16s%s\n", "clock", name_or(run->clock, "-"));
+    if (run->throttled)
+        fprintf(out, "  %-16s%s\n", "throttled", run->throttled);
     if (run->no_hooks)
         fprintf(out, "  %-16s%s\n", "functions", VFTR_LOG_NO_HOOKS);
 

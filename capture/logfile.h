@@ -112,6 +112,8 @@ struct vftr_run_info {
     const char *clock;                 /* clock name ("tsc", "monotonic"), NULL if unknown */
     bool no_hooks;                     /* no compiler hook ran: no function was instrumented */
     double sample_interval;            /* seconds, 0 = every event */
+    double ticks_per_second;           /* of the clock; 0: not printed */
+    const char *throttled;             /* call paths throttled (capture/filter.c), NULL: none */
 };
 
 /* The run section's "functions" line when no compiler hook ran (also

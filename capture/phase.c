@@ -319,7 +319,7 @@ static VFTR_NI void put_exit(struct vftr_node *n, void *arg)
 
     if (n->flags & VFTR_FN_OMP)
         vftr_ompt_trace_node(a->t, n, false, a->time);
-    else
+    else if (!(n->flags & VFTR_FN_THROTTLED))   /* its ENTER is not in the trace */
         vftr_trace_put(a->t, a->time, VFTR_VFD_EXIT, n->id);
 }
 
@@ -329,7 +329,7 @@ static VFTR_NI void put_enter(struct vftr_node *n, void *arg)
 
     if (n->flags & VFTR_FN_OMP)
         vftr_ompt_trace_node(a->t, n, true, a->time);
-    else
+    else if (!(n->flags & VFTR_FN_THROTTLED))
         vftr_trace_put(a->t, a->time, VFTR_VFD_ENTER, n->id);
 }
 

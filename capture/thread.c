@@ -90,6 +90,7 @@ VFTR_NI struct vftr_thread *vftr_thread_new(bool current)
         }
     }
     t->interval = (uint64_t)(s->sample_interval * vftr_clock_ticks_per_second(0));
+    t->min_ticks = (uint64_t)(s->min_duration * vftr_clock_ticks_per_second(0));
     t->tid = (pid_t)syscall(SYS_gettid);
     t->created = vftr_clock_now();
     /* the recording state of the process and the place in its log of

@@ -140,7 +140,10 @@ VFTR_NI void vftr_trace_stop(int err)
             return;
         append(msg, sizeof msg, "trace ");
         append(msg, sizeof msg, vftr_proc.tmp_path);
-        append(msg, sizeof msg, " reached its size cap (trace.max_size = ");
+        append(msg, sizeof msg, " reached its size cap (");
+        append(msg, sizeof msg, vftr_proc.set.max_bytes_key ? vftr_proc.set.max_bytes_key
+                                                             : "trace.max_size");
+        append(msg, sizeof msg, " = ");
         append_u64(msg, sizeof msg, vftr_proc.set.max_bytes);
         append(msg, sizeof msg, " bytes): tracing stops, the profile goes on");
     } else {
@@ -370,6 +373,7 @@ VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
     if (atomic_load(&vftr_proc.trace_off))
         t->trace = false;
     t->count = 0;
+    t->flush_gen++;       /* filter.min_duration takes nothing back across it */
     t->fast_end = NULL;   /* the next event sets first_time: the general path */
     atomic_store_explicit(&t->pos, t->buf + VFTR_VFD_CHUNK_HEADER_SIZE, memory_order_release);
     t->flushing = false;
@@ -412,6 +416,7 @@ VFTR_NI int vftr_trace_put_ext(struct vftr_thread *t, uint64_t now, uint32_t kin
 VFTR_NI void vftr_trace_flush(struct vftr_thread *t)
 {
     vftr_trace_flush_thread(t, false);
+    vftr_throttle_scan(t);   /* once a buffer: filter.c */
 }
 
 /* Reads a link into buf (terminated, cut if needed). */

@@ -107,6 +107,7 @@ enum vftr_ec_event {
     VFTR_EC_DUMP,
     VFTR_EC_OUTDIR,
     VFTR_EC_CUSTOM,
+    VFTR_EC_UNTHROTTLE,        /* throttled call paths are traced again (capture/filter.c) */
     VFTR_EC_NEVENTS
 };
 
@@ -127,6 +128,7 @@ enum vftr_ec_query {
     VFTR_EC_Q_STACKS,
     VFTR_EC_Q_PROFILE,
     VFTR_EC_Q_MESSAGES,
+    VFTR_EC_Q_THROTTLED,       /* the call paths throttling stopped tracing */
 };
 
 /* Receives one line of a query's answer (no newline; borrowed for the

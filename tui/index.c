@@ -1,12 +1,14 @@
 /*
- * index.c — vftr-tui on an OTF2 archive (see index.h): OTF2 has no time
- * index, so the archive is converted once, through vftr's model, into an
- * OTF trace with snapshots and summaries (vftr-snap --all) kept beside it,
- * and the browser reads that.  No curses here: progress goes to stderr
- * before the screen opens.
+ * index.c — what makes a trace quick to browse (see index.h): an OTF2
+ * archive has no time index, so it is converted once, through vftr's
+ * model, into an OTF trace with snapshots and summaries (vftr-snap --all)
+ * kept beside it; an OTF trace without snapshots gets them from vftr-snap
+ * --all in place.  No curses here: progress goes to stderr before the
+ * screen opens.
  */
 #include "index.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -117,11 +119,60 @@ int tui_index_otf2(const char *trace, char *out, size_t outlen, char *err, size_
     if (rc < 0)
         return rc;
     fprintf(stderr, "vftr-tui: adding snapshots and summaries (vftr-snap --all)\n");
-    rc = tui_snap_run(out, err, errlen);
+    rc = tui_snap_run_shown(out, err, errlen);
     if (rc < 0)
         return rc;
     f = fopen(stamp, "w");
     if (!f || fclose(f) != 0)
         return vftr_errmsg(err, errlen, -EIO, "%s: cannot mark the index done", stamp);
     return 0;
+}
+
+/* ------------------------------------------------------------ OTF */
+
+uint64_t tui_index_event_bytes(const char *stub)
+{
+    char dir[4096], copy[4096];
+    const char *base;
+    size_t blen;
+    uint64_t total = 0;
+    DIR *d;
+    struct dirent *e;
+
+    snprintf(copy, sizeof copy, "%s", stub);
+    snprintf(dir, sizeof dir, "%s", dirname(copy));
+    base = strrchr(stub, '/') ? strrchr(stub, '/') + 1 : stub;
+    blen = strlen(base);
+    if (!(d = opendir(dir)))
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name, *dot;
+        char path[8300];
+        struct stat sb;
+
+        /* base.<hex stream>.events[.z] */
+        if (strncmp(n, base, blen) != 0 || n[blen] != '.' ||
+            !(dot = strchr(n + blen + 1, '.')) ||
+            (strcmp(dot, ".events") != 0 && strcmp(dot, ".events.z") != 0))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, n);
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+            total += (uint64_t)sb.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+int tui_index_wanted(enum tui_index_mode mode, size_t nsnapshots, uint64_t event_bytes)
+{
+    if (nsnapshots || mode == TUI_INDEX_NEVER)
+        return 0;
+    return mode == TUI_INDEX_ALWAYS || event_bytes >= TUI_INDEX_MIN_BYTES;
+}
+
+int tui_index_otf(const char *stub, char *err, size_t errlen)
+{
+    fprintf(stderr, "vftr-tui: %s.otf has no snapshots: adding snapshots and summaries "
+            "(vftr-snap --all), kept beside the trace for the next time\n", stub);
+    return tui_snap_run_shown(stub, err, errlen);
 }

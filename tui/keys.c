@@ -66,6 +66,12 @@ static void move_selection(struct tui_app *app, long n)
         if (rows == 0)
             return;
         v->prof_sel = s < 0 ? 0 : (size_t)s >= rows ? rows - 1 : (size_t)s;
+    } else if (app->focus == TUI_FOCUS_COMM) {
+        const size_t *procs;
+        size_t rows = tui_model_comm_procs(app->model, &procs);
+        long s = (long)app->comm_top + n;
+
+        app->comm_top = s < 0 || rows == 0 ? 0 : (size_t)s >= rows ? rows - 1 : (size_t)s;
     } else {
         size_t nrows;
         const size_t *rows = tui_model_rows(app->model, &nrows);
@@ -89,31 +95,91 @@ static enum tui_result a_down(struct tui_app *app)
     return TUI_REDRAW;
 }
 
+/* Rows of one page in the focused pane. */
+static long page(const struct tui_app *app)
+{
+    return (long)(app->focus == TUI_FOCUS_PROFILE ? app->prof_rows
+                  : app->focus == TUI_FOCUS_COMM ? app->comm_rows : app->proc_rows);
+}
+
 static enum tui_result a_page_up(struct tui_app *app)
 {
-    move_selection(app, -(long)(app->focus == TUI_FOCUS_PROFILE ? app->prof_rows : app->proc_rows));
+    move_selection(app, -page(app));
     return TUI_REDRAW;
 }
 
 static enum tui_result a_page_down(struct tui_app *app)
 {
-    move_selection(app, (long)(app->focus == TUI_FOCUS_PROFILE ? app->prof_rows : app->proc_rows));
+    move_selection(app, page(app));
     return TUI_REDRAW;
+}
+
+/* Shows the lower pane p; the communication view is computed only while
+ * it is shown.  The focus leaves a pane that cannot take it. */
+static void show_pane(struct tui_app *app, enum tui_pane p)
+{
+    app->pane = p;
+    tui_model_set_comm(app->model, p == TUI_PANE_COMM);
+    if (app->focus != TUI_FOCUS_TIMELINE)
+        app->focus = p == TUI_PANE_PROFILE ? TUI_FOCUS_PROFILE
+                   : p == TUI_PANE_COMM ? TUI_FOCUS_COMM : TUI_FOCUS_TIMELINE;
 }
 
 static enum tui_result a_focus(struct tui_app *app)
 {
-    app->focus = app->focus == TUI_FOCUS_TIMELINE ? TUI_FOCUS_PROFILE : TUI_FOCUS_TIMELINE;
-    if (app->focus == TUI_FOCUS_PROFILE)
-        app->pane = TUI_PANE_PROFILE;
+    if (app->focus != TUI_FOCUS_TIMELINE) {
+        app->focus = TUI_FOCUS_TIMELINE;
+        return TUI_REDRAW;
+    }
+    if (app->pane == TUI_PANE_DETAILS)       /* the details take no focus: the profile does */
+        show_pane(app, TUI_PANE_PROFILE);
+    app->focus = app->pane == TUI_PANE_COMM ? TUI_FOCUS_COMM : TUI_FOCUS_PROFILE;
     return TUI_REDRAW;
 }
 
 static enum tui_result a_pane(struct tui_app *app)
 {
-    app->pane = app->pane == TUI_PANE_PROFILE ? TUI_PANE_DETAILS : TUI_PANE_PROFILE;
-    if (app->pane == TUI_PANE_DETAILS)
-        app->focus = TUI_FOCUS_TIMELINE;
+    show_pane(app, app->pane == TUI_PANE_PROFILE ? TUI_PANE_DETAILS : TUI_PANE_PROFILE);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_comm(struct tui_app *app)
+{
+    show_pane(app, app->pane == TUI_PANE_COMM ? TUI_PANE_PROFILE : TUI_PANE_COMM);
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_comm_unit(struct tui_app *app)
+{
+    struct tui_view *v = tui_model_view(app->model);
+
+    if (app->pane != TUI_PANE_COMM) {
+        say(app, "u changes what the communication matrix shows: open it with C");
+        return TUI_REDRAW;
+    }
+    v->comm_unit = (enum tui_comm_unit)((v->comm_unit + 1) % TUI_COMM_NUNITS);
+    snprintf(app->message, sizeof app->message, "the matrix shows %s",
+             tui_comm_unit_names[v->comm_unit]);
+    return TUI_REDRAW;
+}
+
+/* The next page of the legend (wraps round); the screen says how many
+ * entries the last page showed. */
+static enum tui_result a_legend(struct tui_app *app)
+{
+    const long *paints;
+    size_t others;
+    int none;
+    /* the entries: the symbols, then '?' and '~' when on screen */
+    size_t n = tui_model_legend(app->model, &paints, &others, &none) + (size_t)none + !!others;
+
+    if (app->legend_top == 0 && app->legend_shown >= n) {
+        say(app, "the legend shows every symbol on screen");
+        return TUI_REDRAW;
+    }
+    app->legend_top += app->legend_shown ? app->legend_shown : 1;
+    if (app->legend_top >= n)
+        app->legend_top = 0;
     return TUI_REDRAW;
 }
 
@@ -221,7 +287,7 @@ static enum tui_result a_choose(struct tui_app *app)
     if (app->focus == TUI_FOCUS_PROFILE) {
         if (d->prof.nrows)
             v->func_sel = d->prof.rows[d->order[v->prof_sel]].function;
-    } else if (d->grid) {
+    } else if (app->focus == TUI_FOCUS_TIMELINE && d->grid) {
         uint32_t f = d->grid[v->proc_sel * d->ncols + tui_model_time_col(app->model, v->cursor)];
 
         if (f)
@@ -258,8 +324,8 @@ static enum tui_result search_step(struct tui_app *app, int dir)
     if (tui_model_search_next(app->model, dir) < 0)
         snprintf(app->message, sizeof app->message, "no function matches /%s",
                  tui_model_search_pattern(app->model));
+    show_pane(app, TUI_PANE_PROFILE);
     app->focus = TUI_FOCUS_PROFILE;
-    app->pane = TUI_PANE_PROFILE;
     return TUI_REDRAW;
 }
 
@@ -392,8 +458,12 @@ const struct tui_key tui_keys[] = {
     { 'j', "j", NULL, a_down },
     { TUI_KEY_PGUP, "PgUp", "one page up", a_page_up },
     { TUI_KEY_PGDN, "PgDn", "one page down", a_page_down },
-    { TUI_KEY_TAB, "Tab", "move the focus between timeline and profile", a_focus },
+    { TUI_KEY_TAB, "Tab", "move the focus between timeline and lower pane (profile, matrix)",
+      a_focus },
     { 'v', "v", "lower pane: profile or details (stack, messages)", a_pane },
+    { 'C', "C", "lower pane: message matrix of the window; lines at the cursor", a_comm },
+    { 'u', "u", "the matrix shows messages, bytes or transfer time", a_comm_unit },
+    { 'L', "L", "the next page of the legend", a_legend },
     { '+', "+", "zoom in around the cursor", a_zoom_in },
     { '=', "=", NULL, a_zoom_in },
     { 'i', "i", NULL, a_zoom_in },

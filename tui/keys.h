@@ -29,8 +29,10 @@ enum tui_result {
     TUI_QUIT = 2,
 };
 
-enum tui_pane { TUI_PANE_PROFILE, TUI_PANE_DETAILS };
-enum tui_focus { TUI_FOCUS_TIMELINE, TUI_FOCUS_PROFILE };
+enum tui_pane { TUI_PANE_PROFILE, TUI_PANE_DETAILS, TUI_PANE_COMM };
+/* The focused pane (where Up/Down/PgUp/PgDn act) is drawn with its title
+ * line in reverse video.  The details cannot take it. */
+enum tui_focus { TUI_FOCUS_TIMELINE, TUI_FOCUS_PROFILE, TUI_FOCUS_COMM };
 
 struct tui_app {
     struct tui_model *model;
@@ -42,6 +44,10 @@ struct tui_app {
     size_t prof_top;            /* first profile row shown */
     size_t prof_rows;           /* profile rows that fit (set by the screen) */
     size_t proc_rows;           /* process rows that fit (set by the screen) */
+    size_t legend_top;          /* first legend entry shown (L pages on) */
+    size_t legend_shown;        /* entries the legend showed (set by the screen) */
+    size_t comm_top;            /* first sender row and receiver column of the matrix */
+    size_t comm_rows;           /* matrix rows that fit (set by the screen) */
     char message[640];          /* shown in the message line until the next key */
     /* Asks the user for a line of text; 0 with buf filled, -1 cancelled.
      * Provided by the screen layer. */

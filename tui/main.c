@@ -28,7 +28,41 @@ struct tui_args {
     const char *bench;        /* --bench N */
     const char *bench_span;   /* --bench-span FRACTION */
     int keys, keys_man;
+    int index, no_index;      /* --index, --no-index */
 };
+
+/*
+ * Opens the trace for browsing: a trace without snapshots whose events are
+ * large enough that reading from its start would be felt on every key
+ * (index.h) is indexed first (vftr-snap --all in place, its progress on
+ * stderr), then opened again.  When the index cannot be made the trace is
+ * browsed without it and *note says why.  NULL + err as tui_model_open.
+ */
+static struct tui_model *open_indexed(const struct tui_args *args, const char *trace,
+                                      char *note, size_t notelen, char *err, size_t errlen)
+{
+    struct tui_model *m = tui_model_open(trace, err, errlen);
+    enum tui_index_mode mode = args->no_index ? TUI_INDEX_NEVER
+                             : args->index ? TUI_INDEX_ALWAYS : TUI_INDEX_AUTO;
+    char why[VFTR_ERRMSG_MAX + 64], *stub;
+    int rc;
+
+    note[0] = '\0';
+    if (!m || !tui_index_wanted(mode, tui_model_info(m)->nsnapshots,
+                                tui_index_event_bytes(tui_model_trace_name(m))))
+        return m;
+    if (!(stub = strdup(tui_model_trace_name(m))))
+        return m;
+    tui_model_free(m);
+    rc = tui_index_otf(stub, why, sizeof why);
+    if (rc < 0) {
+        fprintf(stderr, "vftr-tui: %s.otf: not indexed: %s\n", stub, why);
+        snprintf(note, notelen, "not indexed (%.400s): views read from the trace start", why);
+    }
+    m = tui_model_open(stub, err, errlen);
+    free(stub);
+    return m;
+}
 
 static double now(void)
 {
@@ -185,8 +219,8 @@ static int refresh(struct tui_app *app, char *err, size_t errlen)
 
 static int run(const struct vftr_tool *tool, const struct tui_args *args, const char *trace)
 {
-    char err[VFTR_ERRMSG_MAX];
-    struct tui_model *m = tui_model_open(trace, err, sizeof err);
+    char err[VFTR_ERRMSG_MAX], note[512];
+    struct tui_model *m = open_indexed(args, trace, note, sizeof note, err, sizeof err);
     struct tui_app app = { 0 };
     int rc = VFTR_EXIT_OK;
 
@@ -203,7 +237,9 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
     app.model = m;
     app.prompt = tui_screen_prompt;
     app.status = tui_screen_status;
-    if (!tui_model_info(m)->resolution)
+    if (note[0])
+        snprintf(app.message, sizeof app.message, "%s", note);
+    else if (!tui_model_info(m)->resolution)
         snprintf(app.message, sizeof app.message, "the trace does not give its timer "
                  "resolution: times are in ticks (t), not seconds");
     else if (!tui_model_info(m)->nsnapshots)
@@ -287,6 +323,10 @@ int main(int argc, char **argv)
         { VFTR_OPT_STRING, "time", 't', "A:B",
           "start with the window A <= time < B (times from\nthe trace start: 2500, 1.5ms)",
           &args.window, 0, NULL },
+        { VFTR_OPT_FLAG, "index", 0, NULL, "a trace without snapshots: add them first\n"
+          "(vftr-snap --all, in place), whatever its size", &args.index, 1, NULL },
+        { VFTR_OPT_FLAG, "no-index", 0, NULL, "never add snapshots to a trace (by default\n"
+          "one whose events take 16 MiB or more gets them)", &args.no_index, 1, NULL },
         { VFTR_OPT_FLAG, "keys", 'k', NULL, "print the key bindings and exit", &args.keys, 1,
           NULL },
         { VFTR_OPT_FLAG, "keys-man", 0, NULL, "print the key bindings as man(7) source",
@@ -304,7 +344,9 @@ int main(int argc, char **argv)
         "Browse the OTF trace TRACE (foo or foo.otf) or OTF2 archive (traces.otf2\n"
         "or its directory) in the terminal.",
         "Each view reads only the time window it shows, starting from the nearest\n"
-        "snapshot (vftr-snap or otfaux write them).  Press ? inside for the keys.\n"
+        "snapshot (vfd2otf, vftr-snap or otfaux write them; a trace without them\n"
+        "whose events take 16 MiB or more gets them first, kept beside it).  Press\n"
+        "? inside for the keys.\n"
         "An OTF2 archive is converted once into an OTF trace with snapshots and\n"
         "summaries, kept in its directory (vftr-tui/) and reused.\n"
         "\n"
@@ -335,6 +377,8 @@ int main(int argc, char **argv)
         return vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     if (argc - first > 1)
         return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
+    if (args.index && args.no_index)
+        return vftr_tool_usage_fail(&tool, stderr, "--index and --no-index exclude each other");
     if ((rc = vftr_source_check_operands(&tool, argv + first, 1,
                                          VFTR_TAKES_OTF | VFTR_TAKES_OTF2)) != 0)
         return rc;

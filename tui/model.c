@@ -9,6 +9,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
 #include <pcre2.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,18 @@ struct tui_model {
     uint32_t sel_id;
     int capturing, captured;
     size_t capstack, capmsgs;
+    /* symbols and legend (see tui_model_symbol), recomputed when the grid
+     * or the colouring changed */
+    unsigned grid_gen, sym_gen;
+    int sym_mode;               /* view.color_by_group they were made for; -1 none */
+    char *sym;                  /* per paint */
+    long *legend;               /* paints with a symbol on screen, in symbol order */
+    size_t nlegend, others, capsym;
+    int sym_none;
+    /* the communication view */
+    struct tui_comm *comm;
+    int comm_feed;              /* the window read feeds it */
+    size_t *comm_procs, ncomm_procs;
 };
 
 
@@ -98,6 +111,28 @@ static int cmp_func(const void *a, const void *b)
 
 static int index_threads(struct tui_model *m);
 
+/*
+ * The name a process is shown by: vftr's own "Rank 3" and "Rank 3 Thread 2"
+ * (numbers from 0) become "rank 3" and "rank 3 thread 2", as the other
+ * tools print them; any other name stays as the trace has it.  Caller
+ * frees; NULL when out of memory.
+ */
+static char *display_name(const char *name)
+{
+    unsigned long rank, thread;
+    char word[8], word2[8], rest;
+    int n = sscanf(name, "%7s %lu %7s %lu %c", word, &rank, word2, &thread, &rest);
+    char buf[64];
+
+    if (n == 2 && strcasecmp(word, "rank") == 0)
+        snprintf(buf, sizeof buf, "rank %lu", rank);
+    else if (n == 4 && strcasecmp(word, "rank") == 0 && strcasecmp(word2, "thread") == 0)
+        snprintf(buf, sizeof buf, "rank %lu thread %lu", rank, thread);
+    else
+        return strdup(name);
+    return strdup(buf);
+}
+
 /* The source's definitions, copied into the model's own tables (which
  * carry the timeline's state beside them). */
 static int read_names(struct tui_model *m, char *err, size_t errlen)
@@ -111,9 +146,10 @@ static int read_names(struct tui_model *m, char *err, size_t errlen)
     for (size_t i = 0; i < n; i++) {
         if (vftr_reserve((void **)&m->procs, &m->capprocs, m->nprocs, sizeof *m->procs) < 0)
             goto nomem;
-        m->procs[m->nprocs] = (struct tui_proc){ p[i].token, strdup(p[i].name), p[i].parent,
-                                                 0, 0, 0 };
-        if (!m->procs[m->nprocs++].name)
+        m->procs[m->nprocs] = (struct tui_proc){ p[i].token, strdup(p[i].name),
+                                                 display_name(p[i].name), p[i].parent, 0, 0, 0 };
+        m->nprocs++;
+        if (!m->procs[m->nprocs - 1].name || !m->procs[m->nprocs - 1].label)
             goto nomem;
     }
     f = vftr_source_funcs(m->src, &n);
@@ -392,6 +428,7 @@ struct tui_model *tui_model_open(const char *trace, char *err, size_t errlen)
     m->view.cursor = info->first;
     m->view.depth = 1;
     m->view.sort = TUI_COL_EXCL;
+    m->sym_mode = -1;
     m->data.ncols = 1;
     m->dirty_window = m->dirty_details = 1;
     return m;
@@ -408,6 +445,7 @@ void tui_model_free(struct tui_model *m)
     vftr_source_free(m->src);
     for (size_t i = 0; i < m->nprocs; i++) {
         free(m->procs[i].name);
+        free(m->procs[i].label);
         if (m->stacks)
             free(m->stacks[i]);
     }
@@ -439,6 +477,10 @@ void tui_model_free(struct tui_model *m)
     pcre2_code_free(m->re);
     free(m->pattern);
     vftr_profbuild_free(m->replay);
+    free(m->sym);
+    free(m->legend);
+    tui_comm_free(m->comm);
+    free(m->comm_procs);
     free(m->stub);
     free(m);
 }
@@ -914,21 +956,28 @@ static int g_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op,
 static int g_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
                   uint32_t tag, uint32_t length)
 {
-    (void)comm;
-    capture_until(arg, time);
-    mark_msg(arg, time, sender);
-    return cap_msg(arg, time, sender, receiver, tag, length);
+    struct tui_model *m = arg;
+
+    capture_until(m, time);
+    mark_msg(m, time, sender);
+    if (m->comm_feed) {
+        int rc = tui_comm_send(m->comm, time, sender, receiver, comm, tag, length);
+
+        if (rc < 0)
+            return rc;
+    }
+    return cap_msg(m, time, sender, receiver, tag, length);
 }
 
 static int g_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
                   uint32_t tag, uint32_t length)
 {
-    (void)comm;
-    (void)length;
-    capture_until(arg, time);
-    cap_recv(arg, receiver, sender, tag);
-    mark_msg(arg, time, receiver);
-    return 0;
+    struct tui_model *m = arg;
+
+    capture_until(m, time);
+    cap_recv(m, receiver, sender, tag);
+    mark_msg(m, time, receiver);
+    return m->comm_feed ? tui_comm_recv(m->comm, time, receiver, sender, comm, tag, length) : 0;
 }
 
 /* Sampled grid: column of a snapshot time, claimed by its first snapshot. */
@@ -1126,6 +1175,9 @@ static int want_sampled(const struct tui_model *m)
 }
 
 static void details_reset(struct tui_model *m);
+static int comm_start(struct tui_model *m);
+static int comm_read(struct tui_model *m, char *err, size_t errlen);
+static int comm_end(struct tui_model *m);
 
 static int refresh_window(struct tui_model *m, char *err, size_t errlen)
 {
@@ -1153,6 +1205,9 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
     }
     d->sampled = sampled;
     m->captured = 0;
+    m->grid_gen++;
+    if ((rc = comm_start(m)) < 0)
+        return vftr_errmsg(err, errlen, rc, "out of memory");
     if (sampled) {
         struct vftr_profq q = window_query(m);
         struct vftr_profq_result res;
@@ -1168,6 +1223,8 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
             rc = take_profile(m, &res);
         }
         vftr_profq_release(&res);
+        if (rc == 0)
+            rc = comm_read(m, err, errlen);
     } else {
         struct vftr_window_handler h = { .arg = m, .open_frame = g_open_frame,
                                          .open_message = g_open_message,
@@ -1183,7 +1240,9 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
             return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
         details_reset(m);
         m->capturing = m->view.cursor >= m->view.t0 && m->view.cursor < m->view.t1;
+        m->comm_feed = m->view.comm;
         rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+        m->comm_feed = 0;
         if (m->capturing && rc == 0)
             m->captured = 1;            /* no event after the cursor: the end state */
         m->capturing = 0;
@@ -1201,6 +1260,8 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
         vftr_profbuild_free(m->replay);
         m->replay = NULL;
     }
+    if (rc == 0)
+        rc = comm_end(m);
     if (rc == -ENOMEM)
         return vftr_errmsg(err, errlen, rc, "out of memory");
     if (rc < 0)
@@ -1521,4 +1582,256 @@ int tui_model_search_next(struct tui_model *m, int dir)
         }
     }
     return -ENOENT;
+}
+
+/* ------------------------------------------------------------ symbols */
+
+struct cellcount {
+    long paint;
+    size_t cells;
+};
+
+static int by_cells(const void *a, const void *b)
+{
+    const struct cellcount *x = a, *y = b;
+
+    if (x->cells != y->cells)
+        return x->cells < y->cells ? 1 : -1;        /* most cells first */
+    return (x->paint > y->paint) - (x->paint < y->paint);
+}
+
+/* The symbols of the paints and the legend, for the grid of the last
+ * refresh and the current colouring (see model.h).  0 or -ENOMEM. */
+static int symbols_update(struct tui_model *m)
+{
+    const struct tui_data *d = &m->data;
+    size_t np = tui_model_paints(m), cells = d->grid ? m->nprocs * d->ncols : 0;
+    struct cellcount *cc;
+    size_t on = 0;
+
+    if (m->sym_gen == m->grid_gen && m->sym_mode == m->view.color_by_group && m->sym)
+        return 0;
+    if (np + 1 > m->capsym) {
+        char *sym = realloc(m->sym, np + 1);
+        long *legend = realloc(m->legend, (np + 1) * sizeof *legend);
+
+        if (sym)
+            m->sym = sym;
+        if (legend)
+            m->legend = legend;
+        if (!sym || !legend)
+            return -ENOMEM;
+        m->capsym = np + 1;
+    }
+    cc = calloc(np + 1, sizeof *cc);
+    if (!cc)
+        return -ENOMEM;
+    m->sym_none = 0;
+    /* the cells each paint covers on screen */
+    for (size_t k = 0; k < cells; k++) {
+        long p;
+
+        if (!d->grid[k])
+            continue;
+        p = tui_model_paint(m, d->grid[k]);
+        if (p < 0)
+            m->sym_none = 1;
+        else
+            cc[p].cells++;
+    }
+    memset(m->sym, ' ', np);
+    m->nlegend = m->others = 0;
+    for (size_t p = 0; p < np; p++) {
+        cc[p].paint = (long)p;
+        on += cc[p].cells > 0;
+    }
+    if (np <= TUI_NSYMBOLS) {
+        /* every paint its own symbol, the legend in paint order */
+        for (size_t p = 0; p < np; p++) {
+            m->sym[p] = TUI_SYMBOLS[p];
+            if (cc[p].cells)
+                m->legend[m->nlegend++] = (long)p;
+        }
+    } else {
+        size_t with = on <= TUI_NSYMBOLS ? on : TUI_NSYMBOLS - 1;
+
+        qsort(cc, np, sizeof *cc, by_cells);
+        for (size_t i = 0; i < on; i++) {
+            if (i < with) {
+                m->sym[cc[i].paint] = TUI_SYMBOLS[i];
+                m->legend[m->nlegend++] = cc[i].paint;
+            } else {
+                m->sym[cc[i].paint] = TUI_SYMBOL_OTHER;
+                m->others++;
+            }
+        }
+    }
+    free(cc);
+    m->sym_gen = m->grid_gen;
+    m->sym_mode = m->view.color_by_group;
+    return 0;
+}
+
+char tui_model_symbol(struct tui_model *m, long paint)
+{
+    if (paint < 0)
+        return TUI_SYMBOL_NONE;
+    if (symbols_update(m) < 0 || (size_t)paint >= tui_model_paints(m))
+        return ' ';
+    return m->sym[paint];
+}
+
+size_t tui_model_legend(struct tui_model *m, const long **paints, size_t *others, int *none)
+{
+    if (symbols_update(m) < 0) {
+        *paints = NULL;
+        *others = 0;
+        *none = 0;
+        return 0;
+    }
+    *paints = m->legend;
+    *others = m->others;
+    *none = m->sym_none;
+    return m->nlegend;
+}
+
+/* ------------------------------------------------------------ communication */
+
+const char *const tui_comm_unit_names[TUI_COMM_NUNITS] = {
+    [TUI_COMM_COUNT] = "messages", [TUI_COMM_BYTES] = "bytes", [TUI_COMM_TIME] = "time",
+};
+
+void tui_model_set_comm(struct tui_model *m, int on)
+{
+    if (on && !m->view.comm)
+        m->dirty_window = m->dirty_details = 1;     /* the matrix needs the window's read */
+    m->view.comm = on != 0;
+}
+
+const struct tui_comm *tui_model_comm(const struct tui_model *m)
+{
+    return m->view.comm && tui_comm_valid(m->comm) ? m->comm : NULL;
+}
+
+/* Before the window read: a fresh matrix when the view is on. */
+static int comm_start(struct tui_model *m)
+{
+    m->ncomm_procs = 0;
+    if (!m->view.comm)
+        return 0;
+    if (!m->comm && !(m->comm = tui_comm_new()))
+        return -ENOMEM;
+    return tui_comm_begin(m->comm);
+}
+
+static int c_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    return tui_comm_send(arg, time, sender, receiver, comm, tag, length);
+}
+
+static int c_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
+                  uint32_t tag, uint32_t length)
+{
+    return tui_comm_recv(arg, time, receiver, sender, comm, tag, length);
+}
+
+/* A sampled view has read no event: the matrix reads the window's own
+ * (the messages of [t0, t1) only, no state before it). */
+static int comm_read(struct tui_model *m, char *err, size_t errlen)
+{
+    struct vftr_window_handler h = { .arg = m->comm, .send = c_send, .recv = c_recv };
+    struct vftr_window_stats st;
+    int rc;
+
+    if (!m->view.comm)
+        return 0;
+    rc = vftr_window_events(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+    m->data.bytes_read += st.bytes_read;
+    return rc;
+}
+
+static int comm_cmp_rows(const void *a, const void *b, void *arg)
+{
+    const size_t *order = arg;
+    size_t x = order[*(const size_t *)a], y = order[*(const size_t *)b];
+
+    return (x > y) - (x < y);
+}
+
+/* After the read: the matrix and its processes in timeline order. */
+static int comm_end(struct tui_model *m)
+{
+    size_t n, *order;
+    const struct vftr_msgpair *p;
+    unsigned char *in;
+    int rc;
+
+    if (!m->view.comm)
+        return 0;
+    if ((rc = tui_comm_finish(m->comm)) < 0)
+        return rc;
+    p = tui_comm_pairs(m->comm, &n);
+    free(m->comm_procs);
+    m->comm_procs = malloc((m->nprocs ? m->nprocs : 1) * sizeof *m->comm_procs);
+    order = malloc((m->nprocs ? m->nprocs : 1) * sizeof *order);
+    in = calloc(m->nprocs ? m->nprocs : 1, 1);
+    if (!m->comm_procs || !order || !in) {
+        free(order);
+        free(in);
+        return -ENOMEM;
+    }
+    /* the timeline's order with every thread shown: each top-level
+     * process, then its threads */
+    {
+        size_t k = 0;
+
+        for (size_t i = 0; i < m->nprocs; i++) {
+            if (m->procs[i].child)
+                continue;
+            order[i] = k++;
+            for (size_t c = 0; c < m->nprocs; c++)
+                if (m->procs[c].child && m->procs[c].parent == m->procs[i].id)
+                    order[c] = k++;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        long s = proc_index(m, p[i].sender), r = proc_index(m, p[i].receiver);
+
+        if (s >= 0)
+            in[s] = 1;
+        if (r >= 0)
+            in[r] = 1;
+    }
+    m->ncomm_procs = 0;
+    for (size_t i = 0; i < m->nprocs; i++)
+        if (in[i])
+            m->comm_procs[m->ncomm_procs++] = i;
+    qsort_r(m->comm_procs, m->ncomm_procs, sizeof *m->comm_procs, comm_cmp_rows, order);
+    free(order);
+    free(in);
+    return 0;
+}
+
+size_t tui_model_comm_procs(struct tui_model *m, const size_t **procs)
+{
+    *procs = m->comm_procs;
+    return tui_model_comm(m) ? m->ncomm_procs : 0;
+}
+
+uint64_t tui_model_comm_value(const struct tui_model *m, size_t sender_pi, size_t receiver_pi)
+{
+    const struct tui_comm *c = tui_model_comm(m);
+    const struct vftr_msgpair *p;
+
+    if (!c || sender_pi >= m->nprocs || receiver_pi >= m->nprocs)
+        return 0;
+    p = tui_comm_pair(c, m->procs[sender_pi].id, m->procs[receiver_pi].id);
+    if (!p)
+        return 0;
+    switch (m->view.comm_unit) {
+    case TUI_COMM_BYTES: return p->bytes;
+    case TUI_COMM_TIME: return p->transfer;
+    default: return p->messages;
+    }
 }

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "comm.h"
 #include "model/profile.h"
 #include "model/window.h"
 
@@ -34,6 +35,8 @@
 struct tui_proc {
     uint32_t id;
     char *name;
+    char *label;                /* as shown: the name, with vftr's "Rank 3" and "Rank 3
+                                   Thread 2" written "rank 3" and "rank 3 thread 2" */
     uint32_t parent;            /* DefProcess parent (a thread's rank), 0 none */
     int child;                  /* 1: shown under its parent (parent is in the trace) */
     int nchildren;              /* threads under it */
@@ -85,6 +88,10 @@ struct tui_msg {
     uint32_t sender, receiver, tag, length;
 };
 
+/* What the communication matrix shows per sender and receiver (comm.h). */
+enum tui_comm_unit { TUI_COMM_COUNT, TUI_COMM_BYTES, TUI_COMM_TIME, TUI_COMM_NUNITS };
+extern const char *const tui_comm_unit_names[TUI_COMM_NUNITS];
+
 struct tui_view {
     uint64_t t0, t1;            /* visible window [t0, t1) */
     uint64_t cursor;
@@ -98,6 +105,8 @@ struct tui_view {
     size_t prof_sel;            /* selected row of the profile table */
     int show_messages;          /* mark cells with message events */
     int color_by_group;         /* timeline letters/colours and legend by function group */
+    int comm;                   /* compute the communication view (tui_model_set_comm) */
+    enum tui_comm_unit comm_unit;   /* what the matrix shows */
 };
 
 struct tui_data {
@@ -177,6 +186,44 @@ int tui_model_refresh(struct tui_model *m, char *err, size_t errlen);
  * profile and details, rather than what a part of the reads gave) and
  * counts it as refreshed, so that only a change of the view reads again. */
 void tui_model_abandon(struct tui_model *m);
+
+/* --- symbols and legend of the timeline ---
+ * Each paint (function, or group: tui_model_paint) is drawn with one
+ * symbol of TUI_SYMBOLS (never '*' or '#', the marks of messages and
+ * collectives).  Up to 62 paints every paint keeps its symbol (its index);
+ * beyond, the symbols go to the paints on screen, those covering the most
+ * cells first, and when more than 62 are on screen the rest share
+ * TUI_SYMBOL_OTHER.  A function without a paint (undefined, or without a
+ * group in the group colouring) is TUI_SYMBOL_NONE.  Computed from the
+ * last refresh's timeline. */
+#define TUI_SYMBOLS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+#define TUI_NSYMBOLS 62
+#define TUI_SYMBOL_OTHER '~'
+#define TUI_SYMBOL_NONE '?'
+
+/* The symbol of paint (-1: none); ' ' for a paint with no symbol now (not
+ * on screen, beyond 62 paints). */
+char tui_model_symbol(struct tui_model *m, long paint);
+/* The legend: the paints on screen that have a symbol, in symbol order
+ * (borrowed until the next refresh or colour change); *others the paints
+ * on screen drawn TUI_SYMBOL_OTHER, *none whether TUI_SYMBOL_NONE is. */
+size_t tui_model_legend(struct tui_model *m, const long **paints, size_t *others, int *none);
+
+/* --- the communication view (comm.h) ---
+ * On: the next refresh also builds the matrix of the visible window (and
+ * every later one while on); in a sampled view that is a read of the
+ * window's events of its own. */
+void tui_model_set_comm(struct tui_model *m, int on);
+/* The window's messages (valid after a refresh with the view on). */
+const struct tui_comm *tui_model_comm(const struct tui_model *m);
+/* The processes of the matrix: those that sent or received a message in
+ * the window, as indices into the process list in the timeline's order
+ * (threads after their rank, folded or not).  Borrowed until the next
+ * refresh. */
+size_t tui_model_comm_procs(struct tui_model *m, const size_t **procs);
+/* The figure of one matrix cell in the view's unit: messages, bytes, or
+ * transfer ticks; 0 when the pair exchanged nothing. */
+uint64_t tui_model_comm_value(const struct tui_model *m, size_t sender_pi, size_t receiver_pi);
 
 /* --- zoom and jump arithmetic (no reading) --- */
 /* Zoom in (factor < 1) or out (> 1) around the cursor, keeping the cursor

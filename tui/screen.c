@@ -1,13 +1,18 @@
 /*
  * screen.c — see screen.h.  Layout, top to bottom:
  *   status line    trace, visible range, cursor, depth, how the view was read
- *   time axis      start and end of the visible range
- *   timeline       one row per process (scrolls), a letter per cell: the
- *                  function's letter in the legend, coloured by function
- *   legend         letters of the functions on screen
- *   lower pane     profile table (sortable) or details (stack, messages)
+ *   time axis      start and end of the visible range (the timeline's title)
+ *   timeline       one row per process (scrolls), a symbol per cell: the
+ *                  function's symbol in the legend, coloured by function;
+ *                  with the communication view, lines of the messages in
+ *                  flight at the cursor
+ *   legend         symbols of the functions on screen (up to 3 lines, L
+ *                  pages on)
+ *   lower pane     profile table (sortable), details (stack, messages) or
+ *                  communication matrix
  *   message line   messages and prompts
- * Widgets own no data: every row is pulled from the model when drawn.
+ * The title line of the pane with the focus is in reverse video.  Widgets
+ * own no data: every row is pulled from the model when drawn.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <curses.h>
@@ -21,11 +26,12 @@
 
 #include "screen.h"
 
-#define LABEL 10            /* width of the process names left of the timeline */
 #define MIN_LOWER 4         /* lower pane rows at least */
 
 static volatile sig_atomic_t interrupted;
 static int active;          /* curses is on */
+
+static void colours_init(void);
 
 static void restore(void)
 {
@@ -92,11 +98,7 @@ int tui_screen_open(char *err, size_t errlen)
     if (has_colors()) {
         start_color();
         use_default_colors();
-        static const short fg[] = { COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW, COLOR_MAGENTA,
-                                    COLOR_BLUE, COLOR_RED, COLOR_WHITE };
-
-        for (short i = 0; i < (short)(sizeof fg / sizeof fg[0]); i++)
-            init_pair((short)(i + 1), COLOR_BLACK, fg[i]);
+        colours_init();
     }
     return 0;
 }
@@ -134,26 +136,125 @@ int tui_screen_getkey(void)
     return c > 0xff ? TUI_KEY_OTHER : c;
 }
 
+/* ------------------------------------------------------------ colours */
+
+/*
+ * Colour pairs: 1 .. npaint_pairs paint a function (or group) by its paint
+ * index, black letters on a background, so that a function keeps its
+ * colour in every view; after them the message lines and the four heat
+ * levels of the communication matrix.  A terminal with 256 colours gets 24
+ * backgrounds, one with 8 the 7 non-black ones; without colours the
+ * symbols alone tell the functions apart.
+ */
+static short npaint_pairs, pair_line, pair_heat;
+
+static void colours_init(void)
+{
+    /* light and middle xterm-256 colours, neighbours of different hue */
+    static const short bg256[] = { 81, 114, 221, 213, 147, 209, 159, 150, 228, 183, 117, 180,
+                                   122, 218, 192, 153, 215, 156, 225, 110, 186, 174, 123, 223 };
+    static const short bg8[] = { COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW, COLOR_MAGENTA,
+                                 COLOR_BLUE, COLOR_RED, COLOR_WHITE };
+    static const short heat[] = { COLOR_BLUE, COLOR_GREEN, COLOR_YELLOW, COLOR_RED };
+    int wide = COLORS >= 256;
+    short n = wide ? (short)(sizeof bg256 / sizeof bg256[0]) : (short)(sizeof bg8 / sizeof bg8[0]);
+
+    if (COLOR_PAIRS < n + 1 + 4 + 1)
+        n = (short)(COLOR_PAIRS > 6 ? COLOR_PAIRS - 6 : 0);
+    for (short i = 0; i < n; i++)
+        init_pair((short)(i + 1), COLOR_BLACK, wide ? bg256[i] : bg8[i]);
+    npaint_pairs = n;
+    pair_line = (short)(n + 1);
+    init_pair(pair_line, COLOR_RED, -1);
+    pair_heat = (short)(n + 2);
+    for (short i = 0; i < 4; i++)
+        init_pair((short)(pair_heat + i), i == 3 || i == 0 ? COLOR_WHITE : COLOR_BLACK, heat[i]);
+}
+
+/* The attribute of paint p's cells (0 without colours or paint). */
+static attr_t paint_attr(long p)
+{
+    if (p < 0 || npaint_pairs == 0)
+        return 0;
+    return COLOR_PAIR((short)(1 + p % npaint_pairs));
+}
+
 /* ------------------------------------------------------------ layout */
 
+#define LABEL_MIN 10         /* width of the process names left of the timeline, at least */
+#define LEGEND_MAX 3         /* lines the legend may take */
+
 struct layout {
-    int status, axis, tl_top, tl_rows, legend, lower_top, lower_rows, msg;
+    int status, axis, tl_top, tl_rows, legend, legend_rows, lower_top, lower_rows, msg;
+    int label;               /* columns of the process names, the '|' included */
     int cols;                /* timeline columns */
 };
 
-static struct layout layout_of(const struct tui_app *app)
+/* Writes s into out (size > width) cut to width columns: a longer s loses
+ * its middle ("rank 12 th~ead 3"), so that its start and its end show. */
+static char *elide(char *out, size_t size, const char *s, int width)
+{
+    int len = (int)strlen(s);
+
+    if (width < 1) {
+        out[0] = '\0';
+    } else if (len <= width) {
+        snprintf(out, size, "%s", s);
+    } else {
+        int head = (width - 1) / 2, tail = width - 1 - head;
+
+        snprintf(out, size, "%.*s~%s", head, s, s + len - tail);
+    }
+    return out;
+}
+
+/* The label column: wide enough for every process's label (threads are
+ * indented by two, ranks with threads carry a fold mark), at most a third
+ * of the screen. */
+static int label_width(const struct tui_app *app)
+{
+    size_t np;
+    const struct tui_proc *p = tui_model_procs(app->model, &np);
+    int w = LABEL_MIN;
+
+    for (size_t i = 0; i < np; i++) {
+        int need = (int)strlen(p[i].label) + (p[i].child ? 2 : p[i].nchildren ? 1 : 0) + 2;
+
+        if (need > w)
+            w = need;
+    }
+    if (w > COLS / 3)
+        w = COLS / 3 > LABEL_MIN ? COLS / 3 : LABEL_MIN;
+    return w;
+}
+
+/* Legend entries are laid out left to right, wrapped at the screen's
+ * width; returns the lines the entries from `first` take (at most max,
+ * the last one keeping room for "+N more (L)") and in *fit how many of
+ * them are on those lines. */
+static int legend_layout(struct tui_app *app, size_t first, int max, size_t *fit);
+static size_t legend_count(struct tui_app *app);
+
+static struct layout layout_of(struct tui_app *app)
 {
     struct layout l;
-    size_t np;
+    size_t np, fit;
     int h = LINES, lower;
 
     tui_model_procs(app->model, &np);
     l.status = 0;
     l.axis = 1;
     l.tl_top = 2;
+    l.legend_rows = legend_layout(app, app->legend_top, LEGEND_MAX, &fit);
+    if (l.legend_rows < 1)
+        l.legend_rows = 1;
+    /* paged: every page as high, so that the entries and the page mark
+     * stay where they were laid out */
+    if (app->legend_top > 0 || app->legend_top + fit < legend_count(app))
+        l.legend_rows = LEGEND_MAX;
     /* the timeline gets what the lower pane (header + MIN_LOWER rows) leaves,
      * at most half the screen when there are many processes */
-    int avail = h - 2 - 1 - 1 - 1 - MIN_LOWER;  /* status, axis, legend, header, msg */
+    int avail = h - 2 - l.legend_rows - 1 - 1 - MIN_LOWER;  /* status, axis, legend, header, msg */
     int want = (int)np;
 
     if (want > (h - 5) / 2 && want > avail)
@@ -164,11 +265,12 @@ static struct layout layout_of(const struct tui_app *app)
         want = 1;
     l.tl_rows = want;
     l.legend = l.tl_top + l.tl_rows;
-    l.lower_top = l.legend + 1;
+    l.lower_top = l.legend + l.legend_rows;
     lower = h - 1 - l.lower_top;
     l.lower_rows = lower > 0 ? lower : 0;
     l.msg = h - 1;
-    l.cols = COLS - LABEL;
+    l.label = label_width(app);
+    l.cols = COLS - l.label;
     if (l.cols < 1)
         l.cols = 1;
     return l;
@@ -180,21 +282,11 @@ size_t tui_screen_layout(struct tui_app *app)
 
     app->proc_rows = (size_t)l.tl_rows;
     app->prof_rows = l.lower_rows > 1 ? (size_t)l.lower_rows - 1 : 1;
+    app->comm_rows = l.lower_rows > 2 ? (size_t)l.lower_rows - 2 : 1;
     return (size_t)l.cols;
 }
 
 /* ------------------------------------------------------------ drawing */
-
-static char letter_of(int idx)
-{
-    if (idx < 0)
-        return '#';
-    if (idx < 26)
-        return (char)('A' + idx);
-    if (idx < 52)
-        return (char)('a' + idx - 26);
-    return '#';
-}
 
 /* Prints at most `width` bytes of s at (y, x), padding with blanks. */
 static void put(int y, int x, int width, const char *s)
@@ -232,6 +324,18 @@ static void draw_status(struct tui_app *app, const struct layout *l)
     attroff(A_REVERSE);
 }
 
+/* A pane's title line: reverse video when the pane has the focus, bold
+ * otherwise, so that where Up and Down act shows at a glance. */
+static void title_on(const struct tui_app *app, enum tui_focus pane)
+{
+    attron(app->focus == pane ? A_REVERSE : A_BOLD);
+}
+
+static void title_off(void)
+{
+    attroff(A_REVERSE | A_BOLD);
+}
+
 static void draw_axis(struct tui_app *app, const struct layout *l)
 {
     const struct tui_view *v = tui_model_view(app->model);
@@ -240,10 +344,65 @@ static void draw_axis(struct tui_app *app, const struct layout *l)
 
     fmt_rel(app, a, sizeof a, v->t0);
     fmt_rel(app, b, sizeof b, v->t1);
-    snprintf(line, sizeof line, "%-*s|%s", LABEL - 1, "process", a);
+    snprintf(line, sizeof line, "%-*s|%s", l->label - 1, "process", a);
+    title_on(app, TUI_FOCUS_TIMELINE);
     put(l->axis, 0, COLS, line);
     if ((int)strlen(b) + 1 < w - (int)strlen(a))
         mvprintw(l->axis, COLS - (int)strlen(b), "%s", b);
+    title_off();
+}
+
+/*
+ * The lines of the messages in flight at the cursor (communication view):
+ * each goes from its sender's row at the column of its send to its
+ * receiver's row at the column of its receive, one mark per row between
+ * ('|' straight down or up, '\' or '/' when it moves right), '@' at both
+ * ends.  Drawn over the timeline's cells, in the line colour.
+ */
+#define LINES_MAX 64
+
+static void draw_flights(struct tui_app *app, const struct layout *l)
+{
+    struct tui_model *m = app->model;
+    const struct tui_comm *c = tui_model_comm(m);
+    struct tui_flight f[LINES_MAX];
+    long n = c ? tui_comm_flights(c, tui_model_view(m)->cursor, f, LINES_MAX) : 0;
+    size_t np;
+    const struct tui_proc *procs = tui_model_procs(m, &np);
+
+    if (n > LINES_MAX)
+        n = LINES_MAX;
+    for (long i = 0; i < n; i++) {
+        long s = -1, r = -1;
+
+        for (size_t k = 0; k < np; k++) {
+            if (procs[k].id == f[i].sender)
+                s = (long)k;
+            if (procs[k].id == f[i].receiver)
+                r = (long)k;
+        }
+        if (s < 0 || r < 0)
+            continue;
+        long rs = (long)tui_model_row_of(m, (size_t)s), rr = (long)tui_model_row_of(m, (size_t)r);
+        long cs = (long)tui_model_time_col(m, f[i].send), cr = (long)tui_model_time_col(m, f[i].recv);
+        long step = rr >= rs ? 1 : -1, prev = cs;
+
+        if (rr == rs)
+            continue;                   /* a thread folded into its rank */
+        for (long row = rs;; row += step) {
+            long col = cs + (cr - cs) * (row - rs) / (rr - rs);
+            int y = l->tl_top + (int)(row - (long)app->proc_top);
+            chtype ch = row == rs || row == rr ? '@' : col == prev ? '|'
+                      : (col > prev) == (step > 0) ? '\\' : '/';
+
+            if (y >= l->tl_top && y < l->tl_top + l->tl_rows && col < l->cols)
+                mvaddch(y, l->label + (int)col,
+                        ch | A_BOLD | (pair_line && npaint_pairs ? COLOR_PAIR(pair_line) : 0));
+            prev = col;
+            if (row == rr)
+                break;
+        }
+    }
 }
 
 static void draw_timeline(struct tui_app *app, const struct layout *l)
@@ -263,7 +422,7 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
     for (int r = 0; r < l->tl_rows; r++) {
         size_t ri = app->proc_top + (size_t)r, pi;
         int y = l->tl_top + r;
-        char label[LABEL + 8];
+        char label[512], shown[512];
 
         move(y, 0);
         clrtoeol();
@@ -274,56 +433,143 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
          * whether they are folded (+) or shown (-) */
         snprintf(label, sizeof label, "%s%s",
                  procs[pi].child ? "  " : procs[pi].nchildren ? (procs[pi].folded ? "+" : "-") : "",
-                 procs[pi].name);
+                 procs[pi].label);
         if (pi == v->proc_sel)
             attron(app->focus == TUI_FOCUS_TIMELINE ? A_REVERSE : A_BOLD);
-        put(y, 0, LABEL - 1, label);
+        put(y, 0, l->label - 1, elide(shown, sizeof shown, label, l->label - 1));
         attroff(A_REVERSE | A_BOLD);
-        mvaddch(y, LABEL - 1, '|');
+        mvaddch(y, l->label - 1, '|');
         for (size_t c = 0; c < d->ncols && (int)c < l->cols; c++) {
             uint32_t f = d->grid ? d->grid[pi * d->ncols + c] : 0;
-            int idx = f ? (int)tui_model_paint(m, f) : -1;
-            chtype ch = f ? (chtype)letter_of(idx) : ' ';
-            attr_t attr = 0;
+            long p = f ? tui_model_paint(m, f) : -1;
+            chtype ch = f ? (chtype)(unsigned char)tui_model_symbol(m, p) : ' ';
+            attr_t attr = f ? paint_attr(p) : 0;
 
-            if (f && idx >= 0 && has_colors())
-                attr |= COLOR_PAIR(idx % 7 + 1);
             if (f && f == v->func_sel)
                 attr |= A_BOLD | A_UNDERLINE;
             if (v->show_messages && d->marks && d->marks[pi * d->ncols + c])
                 ch = d->marks[pi * d->ncols + c] & 1 ? '*' : '#';
             if (c == cur)
                 attr |= A_REVERSE;
-            mvaddch(y, LABEL + (int)c, ch | attr);
+            mvaddch(y, l->label + (int)c, ch | attr);
         }
     }
+    if (app->pane == TUI_PANE_COMM)
+        draw_flights(app, l);
 }
 
-/* The letters of the paints (functions or groups) on screen. */
-static void draw_legend(struct tui_app *app, const struct layout *l)
+/* One legend entry ("A=main") into buf; its length. */
+static int legend_entry(struct tui_app *app, size_t i, char *buf, size_t size, long *paint)
 {
     struct tui_model *m = app->model;
-    const struct tui_data *d = tui_model_data(m);
-    size_t np, npaint = tui_model_paints(m);
-    unsigned char *shown = calloc(npaint ? npaint : 1, 1);
-    char line[1024];
-    size_t len;
+    const long *paints;
+    size_t others;
+    int none;
+    size_t n = tui_model_legend(m, &paints, &others, &none);
 
-    tui_model_procs(m, &np);
-    len = (size_t)snprintf(line, sizeof line, "%s",
-                           tui_model_view(m)->color_by_group ? "groups: " : "");
-    for (size_t k = 0; shown && d->grid && k < np * d->ncols; k++) {
-        long idx = d->grid[k] ? tui_model_paint(m, d->grid[k]) : -1;
-
-        if (idx >= 0)
-            shown[idx] = 1;
+    *paint = -1;
+    if (i < n) {
+        *paint = paints[i];
+        return snprintf(buf, size, "%c=%s", tui_model_symbol(m, paints[i]),
+                        tui_model_paint_name(m, (size_t)paints[i]));
     }
-    for (size_t i = 0; shown && i < npaint && len + 1 < sizeof line; i++)
-        if (shown[i])
-            len += (size_t)snprintf(line + len, sizeof line - len, "%c=%s ",
-                                    letter_of((int)i), tui_model_paint_name(m, i));
-    free(shown);
-    put(l->legend, 0, COLS, line);
+    i -= n;
+    if (none && i == 0)
+        return snprintf(buf, size, "%c=%s", TUI_SYMBOL_NONE,
+                        tui_model_view(m)->color_by_group ? "no group" : "undefined function");
+    i -= (size_t)none;
+    if (others && i == 0)
+        return snprintf(buf, size, "%c=%zu more function%s", TUI_SYMBOL_OTHER, others,
+                        others == 1 ? "" : "s");
+    return -1;
+}
+
+static size_t legend_count(struct tui_app *app)
+{
+    const long *paints;
+    size_t others;
+    int none;
+    size_t n = tui_model_legend(app->model, &paints, &others, &none);
+
+    return n + (size_t)none + (others ? 1 : 0);
+}
+
+#define LEGEND_GAP 2
+#define LEGEND_MORE 17       /* room kept for "  +N more (L)", "  L: from the top" */
+
+static int legend_layout(struct tui_app *app, size_t first, int max, size_t *fit)
+{
+    size_t total = legend_count(app), i = first;
+    int line = 0, x = tui_model_view(app->model)->color_by_group ? 8 : 0;
+    char buf[512];
+    long p;
+
+    *fit = 0;
+    if (first >= total)
+        return 1;
+    while (i < total && line < max) {
+        int len = legend_entry(app, i, buf, sizeof buf, &p);
+        int room = COLS - (line == max - 1 && (first > 0 || i + 1 < total) ? LEGEND_MORE : 0);
+
+        if (len > COLS - 1)
+            len = COLS - 1;                 /* a name longer than the screen: cut */
+        if (x > 0 && x + len > room) {
+            line++;
+            x = 0;
+            continue;
+        }
+        x += len + LEGEND_GAP;
+        i++;
+    }
+    *fit = i - first;
+    return line + (x > 0 || line == 0 ? 1 : 0);
+}
+
+/* The symbols on screen with the names of their functions (or groups),
+ * wrapped over the legend's lines; what does not fit is paged with L. */
+static void draw_legend(struct tui_app *app, const struct layout *l)
+{
+    size_t total = legend_count(app), fit, i;
+    int line = 0, x = 0;
+    char buf[512];
+    long p;
+
+    if (app->legend_top >= total)
+        app->legend_top = 0;
+    for (int y = l->legend; y < l->legend + l->legend_rows; y++) {
+        move(y, 0);
+        clrtoeol();
+    }
+    legend_layout(app, app->legend_top, LEGEND_MAX, &fit);
+    app->legend_shown = fit;
+    if (tui_model_view(app->model)->color_by_group) {
+        mvprintw(l->legend, 0, "groups: ");
+        x = 8;
+    }
+    for (i = app->legend_top; i < app->legend_top + fit; i++) {
+        int len = legend_entry(app, i, buf, sizeof buf, &p);
+        int room = COLS - (line == LEGEND_MAX - 1 && (app->legend_top > 0 || i + 1 < total)
+                           ? LEGEND_MORE : 0);
+
+        if (len > COLS - 1)
+            len = COLS - 1;
+        if (x > 0 && x + len > room) {
+            line++;
+            x = 0;
+        }
+        mvaddch(l->legend + line, x, (chtype)(unsigned char)buf[0] | paint_attr(p));
+        put(l->legend + line, x + 1, len - 1, buf + 1);
+        x += len + LEGEND_GAP;
+    }
+    if (app->legend_top + fit < total || app->legend_top > 0) {
+        size_t after = total - app->legend_top - fit;
+
+        if (after)
+            snprintf(buf, sizeof buf, "+%zu more (L)", after);
+        else
+            snprintf(buf, sizeof buf, "L: from the top");
+        mvprintw(l->legend + l->legend_rows - 1, COLS - LEGEND_MORE + LEGEND_GAP, "%s", buf);
+    }
 }
 
 static void draw_profile(struct tui_app *app, const struct layout *l)
@@ -360,9 +606,9 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
         fmt_rel(app, b, sizeof b, d->prof_b);
         snprintf(line + len, sizeof line - len, "  (summaries %s..%s)", a, b);
     }
-    attron(A_BOLD);
+    title_on(app, TUI_FOCUS_PROFILE);
     put(l->lower_top, 0, COLS, line);
-    attroff(A_BOLD);
+    title_off();
     if (rows <= 0)
         return;
     if (v->prof_sel < app->prof_top)
@@ -379,21 +625,27 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
             continue;
         }
         const struct vftr_profile_row *row = &d->prof.rows[d->order[i]];
+        long p = tui_model_paint(m, row->function);
+        char sym = tui_model_symbol(m, p);
+        int at;
 
         /* '>' marks the selected row in plain text too (no colour needed) */
-        snprintf(line, sizeof line, "%c%*.6f %*.6f %*llu %*.3f  %c %s",
-                 i == v->prof_sel ? '>' : ' ',
-                 tui_columns[TUI_COL_EXCL].width - 1, (double)row->excl / res,
-                 tui_columns[TUI_COL_INCL].width, (double)row->incl / res,
-                 tui_columns[TUI_COL_CALLS].width, (unsigned long long)row->calls,
-                 tui_columns[TUI_COL_IMBAL].width, row->imbalance,
-                 letter_of((int)tui_model_paint(m, row->function)), tui_model_func_name(m, row->function));
+        at = snprintf(line, sizeof line, "%c%*.6f %*.6f %*llu %*.3f  ",
+                      i == v->prof_sel ? '>' : ' ',
+                      tui_columns[TUI_COL_EXCL].width - 1, (double)row->excl / res,
+                      tui_columns[TUI_COL_INCL].width, (double)row->incl / res,
+                      tui_columns[TUI_COL_CALLS].width, (unsigned long long)row->calls,
+                      tui_columns[TUI_COL_IMBAL].width, row->imbalance);
+        snprintf(line + at, sizeof line - (size_t)at, "%c %s", sym,
+                 tui_model_func_name(m, row->function));
         if (i == v->prof_sel && app->focus == TUI_FOCUS_PROFILE)
             attron(A_REVERSE);
         if (row->function == v->func_sel)
             attron(A_BOLD);
         put(y, 0, COLS, line);
         attroff(A_REVERSE | A_BOLD);
+        if (at < COLS && sym != ' ')
+            mvaddch(y, at, (chtype)(unsigned char)sym | paint_attr(p));
     }
 }
 
@@ -408,7 +660,7 @@ static void draw_details(struct tui_app *app, const struct layout *l)
     int y = l->lower_top, end = l->lower_top + l->lower_rows;
 
     fmt_rel(app, c, sizeof c, v->cursor);
-    snprintf(line, sizeof line, "stack of %s at %s:", procs[v->proc_sel].name, c);
+    snprintf(line, sizeof line, "stack of %s at %s:", procs[v->proc_sel].label, c);
     attron(A_BOLD);
     put(y++, 0, COLS, line);
     attroff(A_BOLD);
@@ -456,6 +708,136 @@ static void draw_details(struct tui_app *app, const struct layout *l)
     }
 }
 
+/* A matrix cell's figure in at most 7 columns: counts and bytes with k, M,
+ * G (and Ki, Mi, Gi) past 5 digits, times in the trace's units. */
+static void cell_text(struct tui_app *app, char *buf, size_t size, uint64_t v,
+                      enum tui_comm_unit unit)
+{
+    static const char *const sfx[] = { "", "k", "M", "G", "T", "P" };
+    double x = (double)v;
+    size_t k = 0;
+
+    if (unit == TUI_COMM_TIME) {
+        tui_format_time(buf, size, v, tui_model_info(app->model)->resolution);
+        return;
+    }
+    if (v < 100000) {
+        snprintf(buf, size, "%llu", (unsigned long long)v);
+        return;
+    }
+    while (x >= 1000 && k + 1 < sizeof sfx / sizeof sfx[0]) {
+        x /= 1000;
+        k++;
+    }
+    snprintf(buf, size, x < 10 ? "%.1f%s" : "%.0f%s", x, sfx[k]);
+}
+
+#define CELL 8               /* columns of a matrix cell */
+
+/*
+ * The communication view: the matrix of the messages sent in the visible
+ * window, senders in rows, receivers in columns (the processes that sent
+ * or received any, in the timeline's order), each cell the number of
+ * messages, their bytes or their transfer time (u), shaded by its share of
+ * the largest cell; Up and Down (with the focus) move the block shown
+ * along the diagonal.
+ */
+static void draw_comm(struct tui_app *app, const struct layout *l)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    const struct tui_comm *c = tui_model_comm(m);
+    const struct vftr_msg_counts *k = c ? tui_comm_counts(c) : NULL;
+    const size_t *procs;
+    size_t n = tui_model_comm_procs(m, &procs), np;
+    const struct tui_proc *pr = tui_model_procs(m, &np);
+    int y = l->lower_top, end = l->lower_top + l->lower_rows, label = l->label;
+    int ncols = (COLS - label) / CELL, nrows = l->lower_rows - 2;
+    char line[1024], a[32], b[32], txt[64], shown[256];
+    uint64_t max = 1, total = 0;
+
+    fmt_rel(app, a, sizeof a, v->t0);
+    fmt_rel(app, b, sizeof b, v->t1);
+    if (k) {
+        uint64_t bytes = 0;
+        size_t npairs;
+        const struct vftr_msgpair *pp = tui_comm_pairs(c, &npairs);
+
+        for (size_t i = 0; i < npairs; i++)
+            bytes += pp[i].bytes;
+        total = k->sends;
+        snprintf(line, sizeof line, "%s (u) in [%s, %s): %llu sent, %llu B; %llu received "
+                 "later, %llu sent before", tui_comm_unit_names[v->comm_unit], a, b,
+                 (unsigned long long)k->sends,
+                 (unsigned long long)bytes, (unsigned long long)k->unmatched_sends,
+                 (unsigned long long)k->unmatched_recvs);
+    } else {
+        snprintf(line, sizeof line, "messages in [%s, %s): not read", a, b);
+    }
+    title_on(app, TUI_FOCUS_COMM);
+    put(y++, 0, COLS, line);
+    title_off();
+    if (ncols < 1)
+        ncols = 1;
+    if (app->comm_top >= n)
+        app->comm_top = n ? n - 1 : 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            uint64_t x = tui_model_comm_value(m, procs[i], procs[j]);
+
+            if (x > max)
+                max = x;
+        }
+    if (k && total == 0 && k->unmatched_recvs == 0 && y < end) {
+        put(y++, 0, COLS, "  (no message in this window)");
+    } else if (k && y < end) {
+        /* the receivers' labels */
+        move(y, 0);
+        clrtoeol();
+        mvprintw(y, 0, "%-*s", label - 1, "to ->");
+        for (int j = 0; j < ncols && app->comm_top + (size_t)j < n; j++)
+            mvprintw(y, label + j * CELL, "%*s ", CELL - 1,
+                     elide(shown, sizeof shown, pr[procs[app->comm_top + (size_t)j]].label,
+                           CELL - 1));
+        y++;
+        for (int i = 0; i < nrows && app->comm_top + (size_t)i < n && y < end; i++, y++) {
+            size_t s = procs[app->comm_top + (size_t)i];
+
+            move(y, 0);
+            clrtoeol();
+            put(y, 0, label - 1, elide(shown, sizeof shown, pr[s].label, label - 1));
+            mvaddch(y, label - 1, '|');
+            for (int j = 0; j < ncols && app->comm_top + (size_t)j < n; j++) {
+                uint64_t x = tui_model_comm_value(m, s, procs[app->comm_top + (size_t)j]);
+                int level = x ? (int)((x * 4 - 1) / max) : -1;   /* 0..3 by quarter */
+                attr_t attr = 0;
+
+                if (x == 0) {
+                    snprintf(txt, sizeof txt, ".");
+                } else {
+                    cell_text(app, txt, sizeof txt, x, v->comm_unit);
+                    if (npaint_pairs && level >= 0)
+                        attr = COLOR_PAIR((short)(pair_heat + (level > 3 ? 3 : level)));
+                    else if (x == max)
+                        attr = A_BOLD;
+                }
+                attron(attr);
+                mvprintw(y, label + j * CELL, "%*.*s", CELL - 1, CELL - 1, txt);
+                attroff(attr);
+            }
+        }
+        if (app->comm_top + (size_t)nrows < n && y < end) {
+            snprintf(line, sizeof line, "  +%zu more rows (Tab, then Down)",
+                     n - app->comm_top - (size_t)nrows);
+            put(y++, 0, COLS, line);
+        }
+    }
+    while (y < end) {
+        move(y++, 0);
+        clrtoeol();
+    }
+}
+
 static void draw_help(const struct layout *l, size_t *help_top)
 {
     size_t n = tui_keys_help_lines();
@@ -496,6 +878,8 @@ void tui_screen_draw(struct tui_app *app)
         draw_legend(app, &l);
         if (app->pane == TUI_PANE_PROFILE)
             draw_profile(app, &l);
+        else if (app->pane == TUI_PANE_COMM)
+            draw_comm(app, &l);
         else
             draw_details(app, &l);
     }

@@ -48,21 +48,25 @@ int tui_snap_path(char *buf, size_t size, char *err, size_t errlen)
     return 0;
 }
 
-/* The last non-empty line of the tail, or "". */
+/* The last non-empty line of the tail, or "": lines end at '\n' or at '\r'
+ * (a progress line redrawn). */
 static const char *last_line(char *tail, size_t len)
 {
     while (len > 0 && (tail[len - 1] == '\n' || tail[len - 1] == '\r'))
         len--;
     tail[len] = '\0';
-    char *nl = strrchr(tail, '\n');
+    char *nl = strrchr(tail, '\n'), *cr = strrchr(tail, '\r');
 
+    if (cr > nl)
+        nl = cr;
     return nl ? nl + 1 : tail;
 }
 
-int tui_snap_run(const char *trace, char *err, size_t errlen)
+static int run(const char *trace, int shown, char *err, size_t errlen)
 {
     char path[PATH_MAX], tail[TAIL_MAX + 1], all[] = "--all", arg[PATH_MAX];
-    char *argv[] = { path, all, arg, NULL };
+    char progress[] = "--progress";
+    char *argv[] = { path, all, arg, NULL, NULL };
     posix_spawn_file_actions_t fa;
     int fds[2], rc, status;
     size_t len = 0;
@@ -73,6 +77,10 @@ int tui_snap_run(const char *trace, char *err, size_t errlen)
     if ((size_t)snprintf(arg, sizeof arg, "%s", trace) >= sizeof arg) {
         snprintf(err, errlen, "the trace name is too long");
         return -ENAMETOOLONG;
+    }
+    if (shown) {
+        argv[2] = progress;
+        argv[3] = arg;
     }
     if (pipe2(fds, O_CLOEXEC) < 0) {
         rc = -errno;
@@ -107,6 +115,8 @@ int tui_snap_run(const char *trace, char *err, size_t errlen)
             continue;
         if (n <= 0)
             break;
+        if (shown && write(STDERR_FILENO, chunk, (size_t)n) < 0)
+            shown = 0;              /* our stderr is gone: keep reading */
         /* a chunk is smaller than the tail: drop the oldest bytes */
         if (len + (size_t)n > TAIL_MAX) {
             size_t drop = len + (size_t)n - TAIL_MAX;
@@ -136,4 +146,14 @@ int tui_snap_run(const char *trace, char *err, size_t errlen)
         snprintf(err, errlen, "vftr-snap was killed by signal %d%s%s",
                  WIFSIGNALED(status) ? WTERMSIG(status) : 0, *line ? ": " : "", line);
     return -EIO;
+}
+
+int tui_snap_run(const char *trace, char *err, size_t errlen)
+{
+    return run(trace, 0, err, errlen);
+}
+
+int tui_snap_run_shown(const char *trace, char *err, size_t errlen)
+{
+    return run(trace, 1, err, errlen);
 }

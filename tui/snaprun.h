@@ -23,4 +23,9 @@ int tui_snap_path(char *buf, size_t size, char *err, size_t errlen);
  * signal) followed by the last line of its output. */
 int tui_snap_run(const char *trace, char *err, size_t errlen);
 
+/* The same with `--progress`, and what it writes passed on to our stderr
+ * as it comes (its progress line), for work done before the screen opens;
+ * err gets its last line as above. */
+int tui_snap_run_shown(const char *trace, char *err, size_t errlen);
+
 #endif /* VFTR_TUI_SNAPRUN_H */

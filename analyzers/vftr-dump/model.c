@@ -8,7 +8,8 @@
  * Definitions come in the order vftr's OTF writer (sink_otf.c) uses: timer
  * resolution, processes by rank and thread, communicators as process
  * groups, function groups, source files and places, functions, counters,
- * collective operations; events in the model's time order.  OTF's
+ * collective operations, file groups and files; events in the model's time
+ * order.  OTF's
  * Begin/EndProcess records are no part of the model.
  */
 #include "model.h"
@@ -119,6 +120,38 @@ static int m_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
     return 0;
 }
 
+static int m_file_begin(void *arg, uint64_t time, uint32_t process,
+                        const struct vftr_window_fileop *op)
+{
+    struct printer *p = arg;
+
+    PRINTER(p->h, OTF_BEGINFILEOP_RECORD, OTF_Handler_BeginFileOperation)(
+        ARG(p->h, OTF_BEGINFILEOP_RECORD), time, process, op->matching_id, 0, NULL);
+    return 0;
+}
+
+static int m_file_end(void *arg, uint64_t time, uint32_t process,
+                      const struct vftr_window_fileop *op)
+{
+    struct printer *p = arg;
+
+    PRINTER(p->h, OTF_ENDFILEOP_RECORD, OTF_Handler_EndFileOperation)(
+        ARG(p->h, OTF_ENDFILEOP_RECORD), time, process, op->file, op->matching_id, op->handle,
+        op->operation, op->bytes, 0, NULL);
+    return 0;
+}
+
+static int m_fileop(void *arg, uint64_t time, uint32_t process,
+                    const struct vftr_window_fileop *op)
+{
+    struct printer *p = arg;
+
+    PRINTER(p->h, OTF_FILEOPERATION_RECORD, OTF_Handler_FileOperation)(
+        ARG(p->h, OTF_FILEOPERATION_RECORD), time, op->file, process, op->handle, op->operation,
+        op->bytes, op->duration, 0, NULL);
+    return 0;
+}
+
 static int print_defs(struct printer *p, const struct vftr_source_scls *t)
 {
     OTF_HandlerArray *h = p->h;
@@ -166,6 +199,18 @@ static int print_defs(struct printer *p, const struct vftr_source_scls *t)
         PRINTER(h, OTF_DEFCOLLOP_RECORD, OTF_Handler_DefCollectiveOperation)(
             ARG(h, OTF_DEFCOLLOP_RECORD), 0, ops[i].token, ops[i].name,
             vftr_vfd_coll_class_of_name(ops[i].name), NULL);
+    {
+        size_t nfl, nfg;
+        const struct vftr_source_file *fl = vftr_source_files(s, &nfl);
+        const struct vftr_source_name *fg = vftr_source_filegroups(s, &nfg);
+
+        for (size_t i = 0; i < nfg; i++)
+            PRINTER(h, OTF_DEFFILEGROUP_RECORD, OTF_Handler_DefFileGroup)(
+                ARG(h, OTF_DEFFILEGROUP_RECORD), 0, fg[i].token, fg[i].name, NULL);
+        for (size_t i = 0; i < nfl; i++)
+            PRINTER(h, OTF_DEFFILE_RECORD, OTF_Handler_DefFile)(
+                ARG(h, OTF_DEFFILE_RECORD), 0, fl[i].token, fl[i].name, fl[i].group, NULL);
+    }
     return 0;
 }
 
@@ -215,6 +260,7 @@ int vftr_dump_model(const struct vftr_tool *tool, const struct vftr_dump_model_a
         struct vftr_window_handler h = {
             .arg = &p, .enter = m_enter, .leave = m_leave, .send = m_send, .recv = m_recv,
             .coll_begin = m_coll_begin, .coll_end = m_coll_end, .counter = m_counter,
+            .file_begin = m_file_begin, .file_end = m_file_end, .fileop = m_fileop,
         };
 
         rc = vftr_source_read(src, range.start, range.end, procs, VFTR_SOURCE_EVENTS_ONLY, &h,

@@ -34,14 +34,14 @@ int vftr_dump_is_vfd(const char *path)
 
 /* Record counts for --count, by line keyword. */
 enum {
-    C_THREAD, C_FUNCTION, C_CALLPATH, C_COMM, C_OMPREGION, C_CLOCK, C_RUNID, C_CHUNK,
+    C_THREAD, C_FUNCTION, C_CALLPATH, C_COMM, C_OMPREGION, C_CLOCK, C_RUNID, C_IOFILE, C_CHUNK,
     C_ENTER, C_EXIT, C_SAMPLE, C_PAUSE, C_RESUME, C_SEND, C_RECV, C_COLL, C_OMP_BEGIN,
-    C_OMP_END, C_EVENT, C_N
+    C_OMP_END, C_IO, C_EVENT, C_N
 };
 static const char *const count_name[C_N] = {
-    "THREAD", "FUNCTION", "CALLPATH", "COMM", "OMPREGION", "CLOCKOFFSET", "RUNID", "CHUNK",
-    "ENTER", "EXIT", "SAMPLE", "PAUSE", "RESUME", "SEND", "RECV", "COLL", "OMP_BEGIN",
-    "OMP_END", "EVENT",
+    "THREAD", "FUNCTION", "CALLPATH", "COMM", "OMPREGION", "CLOCKOFFSET", "RUNID", "IOFILE",
+    "CHUNK", "ENTER", "EXIT", "SAMPLE", "PAUSE", "RESUME", "SEND", "RECV", "COLL", "OMP_BEGIN",
+    "OMP_END", "IO", "EVENT",
 };
 
 struct ctx {
@@ -73,7 +73,7 @@ static void print_header(FILE *out, const struct vftr_vfd_info *h, const char *p
             h->abandoned);
 }
 
-/* A definition chunk of the MPI/OpenMP kinds (a VFTR_VFD_REC_UNKNOWN record). */
+/* A definition chunk of the MPI/OpenMP/I/O kinds (a VFTR_VFD_REC_UNKNOWN record). */
 static int print_ext_chunk(struct ctx *c, const struct vftr_vfd_record *rec)
 {
     struct vftr_vfd_cursor cur;
@@ -124,6 +124,19 @@ static int print_ext_chunk(struct ctx *c, const struct vftr_vfd_record *rec)
                         " rtt=%" PRIu64 "\n", o.phase == VFTR_VFD_CLOCK_INIT ? "init" :
                         o.phase == VFTR_VFD_CLOCK_FINALIZE ? "finalize" : "?", o.ticks,
                         o.root_ticks, o.rtt);
+        }
+        break;
+    }
+    case VFTR_VFD_CHUNK_IO_FILES: {
+        struct vftr_vfd_io_file_view v;
+
+        while ((rc = vftr_vfd_next_io_file(&cur, &v)) == 1) {
+            const char *k = vftr_vfd_io_iface_name(v.f.iface);
+
+            c->counts[C_IOFILE]++;
+            if (out)
+                fprintf(out, "IOFILE %" PRIu32 " iface=%s name=%.*s\n", v.f.id, k ? k : "?",
+                        (int)v.name_len, v.f.name);
         }
         break;
     }
@@ -219,6 +232,19 @@ static int print_event(struct ctx *c, struct vftr_vfd_reader *rd, const struct v
             fprintf(out, "%" PRIu64 " T%" PRIu32 " %s region=%" PRIu32 " instance=%" PRIu64
                     " value=%" PRIu64 "\n", t, th, begin ? "OMP_BEGIN" : "OMP_END", o.region,
                     o.instance, o.value);
+        return 0;
+    }
+    case VFTR_VFD_IO: {
+        struct vftr_vfd_io io;
+
+        if (vftr_vfd_io_decode(d, id, t, &io) < 0)
+            return -EBADMSG;
+        c->counts[C_IO]++;
+        if (out)
+            fprintf(out, "%" PRIu64 " T%" PRIu32 " IO op=%s file=%" PRIu32 " handle=%" PRIu64
+                    " bytes=%" PRIu64 " start=%" PRIu64 " offset=%" PRIu64 " aux=0x%" PRIx64
+                    " flags=0x%" PRIx32 "\n", t, th, vftr_vfd_io_op_name(io.op), io.file,
+                    io.handle, io.bytes, io.start, io.offset, io.aux, io.flags);
         return 0;
     }
     default:

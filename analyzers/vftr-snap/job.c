@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "otf.h"
@@ -265,7 +266,8 @@ static int start(struct run *r)
                     " before first %" PRIu64 ")", mx, mn);
     r->first = mn;
     r->last = mx;
-    vftr_progress_init(&r->progress, "vftr-snap", stderr, mx - mn, !r->job->progress);
+    vftr_progress_init(&r->progress, "vftr-snap", stderr, mx - mn,
+                       r->job->progress == 2 ? VFTR_PROGRESS_ALWAYS : !r->job->progress);
     struct vftr_snap_traceinfo *t = &r->info;
     t->resolution = r->resolution;
     t->first = r->first;

@@ -33,8 +33,8 @@ struct snap_job {
     size_t ntimes;
     uint32_t thumb_samples;    /* upper bound, 0 = otfaux's 4096 */
     int force;             /* --force: write past the size estimate's limit */
-    int progress;          /* draw the progress line on stderr (lib/util/progress.h)
-                            * when it is a terminal: one job at a time, no -q */
+    int progress;          /* the progress line on stderr (lib/util/progress.h): 0 none,
+                            * 1 when it is a terminal, 2 always (--progress) */
 };
 
 void snap_job_release(struct snap_job *job);

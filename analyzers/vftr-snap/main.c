@@ -322,7 +322,7 @@ int main(int argc, char **argv)
     struct args a;
     memset(&a, 0, sizeof a);
     a.parallel = 1;
-    int remove = 0, quiet = 0;
+    int remove = 0, quiet = 0, progress = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "breaks", 'n', "N", "N breaks evenly spread over the trace\n"
           "(default 200 when neither --period nor --at is given)", &a, 0, opt_n },
@@ -355,8 +355,10 @@ int main(int argc, char **argv)
           "thumbnail (default 4096)", &a, 0, opt_samples },
         { VFTR_OPT_FLAG, "force", 0, NULL, "write even when the output is estimated past\n"
           "its limit or the free space (see vftr-snap(1))", &a.job.force, 1, NULL },
-        { VFTR_OPT_FLAG, "quiet", 'q', NULL, "no progress line (drawn only on a terminal,\n"
-          "one trace at a time)", &quiet, 1, NULL },
+        { VFTR_OPT_FLAG, "quiet", 'q', NULL, "no progress line (drawn on a terminal when one\n"
+          "trace is processed at a time)", &quiet, 1, NULL },
+        { VFTR_OPT_FLAG, "progress", 0, NULL, "the progress line also when standard error\n"
+          "is no terminal", &progress, 1, NULL },
         VFTR_OPT_TABLE_END
     };
     const struct vftr_tool tool = {
@@ -380,7 +382,8 @@ int main(int argc, char **argv)
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
     a.job.remove = remove;
-    a.job.progress = !quiet && a.parallel <= 1;
+    /* one line redrawn: only when one job runs at a time */
+    a.job.progress = quiet || a.parallel > 1 ? 0 : progress ? 2 : 1;
     int ntraces = argc - first;
     struct snap_job *jobs = NULL;
     size_t njobs = 0;

@@ -2,7 +2,8 @@
  * vftr-stats — the function profile of an OTF trace: calls, exclusive and
  * inclusive time, time per call, spread over processes and imbalance, as a
  * sorted table (text, CSV or JSON); or, with --callpath, the call-path tree,
- * or, with --messages, the message matrix and the collective operations;
+ * or, with --messages, the message matrix and the collective operations,
+ * or, with --io, the file I/O per file and per function (model/iostat.h);
  * --groups profiles function groups instead of functions.
  *
  * The tool only wires things together: options from lib/util/opts, the
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/iostat.h"
 #include "model/messages.h"
 #include "model/profile.h"
 #include "model/replay.h"
@@ -577,6 +579,178 @@ out:
     return rc;
 }
 
+/* ------------------------------------------------------------------ file I/O */
+
+/* A row of the --io tables: a file (with its file group) or a function. */
+struct iorow {
+    const char *name, *group;
+    const struct vftr_iostat_row *r;
+};
+
+/* Busiest first: time, then bytes, then operations, then the name. */
+static int cmp_iorows(const void *a, const void *b)
+{
+    const struct iorow *x = a, *y = b;
+    uint64_t bx = x->r->bytes_read + x->r->bytes_written;
+    uint64_t by = y->r->bytes_read + y->r->bytes_written;
+    int d;
+
+    if (x->r->time != y->r->time)
+        return x->r->time > y->r->time ? -1 : 1;
+    if (bx != by)
+        return bx > by ? -1 : 1;
+    if (x->r->ops != y->r->ops)
+        return x->r->ops > y->r->ops ? -1 : 1;
+    d = strcmp(x->name, y->name);
+    return d ? d : (x->r->key > y->r->key) - (x->r->key < y->r->key);
+}
+
+/* Bytes per second in MB/s of bytes moved in ticks; < 0 when no time. */
+static double io_bw(uint64_t bytes, uint64_t ticks, double res)
+{
+    return ticks ? (double)bytes / 1e6 / ((double)ticks / res) : -1;
+}
+
+static void io_row(FILE *out, unsigned format, const char *table, const struct iorow *w,
+                   double res, int first)
+{
+    const struct vftr_iostat_row *r = w->r;
+    double rb = io_bw(r->bytes_read, r->read_time, res), wb = io_bw(r->bytes_written,
+                                                                     r->write_time, res);
+    char rbs[32] = "", wbs[32] = "";
+
+    if (rb >= 0)
+        snprintf(rbs, sizeof rbs, "%.3f", rb);
+    if (wb >= 0)
+        snprintf(wbs, sizeof wbs, "%.3f", wb);
+    if (format == FMT_CSV) {
+        fprintf(out, "%s,", table);
+        print_csv_string(out, w->name);
+        fputc(',', out);
+        print_csv_string(out, w->group);
+        fprintf(out, ",%" PRIu64, r->ops);
+        for (int k = 0; k < VFTR_IOSTAT_NKINDS; k++)
+            fprintf(out, ",%" PRIu64, r->kind[k]);
+        fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%s,%s\n", r->failed,
+                r->bytes_read, r->bytes_written, (double)r->time / res, rbs, wbs);
+    } else if (format == FMT_JSON) {
+        fputs(first ? "\n{\"name\":" : ",\n{\"name\":", out);
+        vftr_json_string(out, w->name);
+        if (w->group[0]) {
+            fputs(",\"group\":", out);
+            vftr_json_string(out, w->group);
+        }
+        fprintf(out, ",\"ops\":%" PRIu64, r->ops);
+        for (int k = 0; k < VFTR_IOSTAT_NKINDS; k++)
+            fprintf(out, ",\"%s\":%" PRIu64, vftr_iostat_kind_name((enum vftr_iostat_kind)k),
+                    r->kind[k]);
+        fprintf(out, ",\"failed\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%"
+                PRIu64 ",\"time\":%.6f,\"read_mbps\":%s,\"write_mbps\":%s}", r->failed,
+                r->bytes_read, r->bytes_written, (double)r->time / res, rb >= 0 ? rbs : "null",
+                wb >= 0 ? wbs : "null");
+    } else {
+        fprintf(out, "%9" PRIu64, r->ops);
+        for (int k = 0; k < VFTR_IOSTAT_NKINDS; k++)
+            fprintf(out, " %7" PRIu64, r->kind[k]);
+        fprintf(out, " %6" PRIu64 " %14" PRIu64 " %14" PRIu64 " %12.6f %10s %10s  ", r->failed,
+                r->bytes_read, r->bytes_written, (double)r->time / res, rb >= 0 ? rbs : "-",
+                wb >= 0 ? wbs : "-");
+        if (w->group[0])
+            fprintf(out, "%s: ", w->group);
+        fprintf(out, "%s\n", w->name);
+    }
+}
+
+static void io_header(FILE *out, const char *what)
+{
+    fprintf(out, "%9s", "ops");
+    for (int k = 0; k < VFTR_IOSTAT_NKINDS; k++)
+        fprintf(out, " %7s", vftr_iostat_kind_name((enum vftr_iostat_kind)k));
+    fprintf(out, " %6s %14s %14s %12s %10s %10s  %s\n", "failed", "read[B]", "written[B]",
+            "time[s]", "read[MB/s]", "write[MB/s]", what);
+}
+
+/* The name a --io row of kind `table` gets. */
+static const char *io_name(struct names *nm, int files, uint32_t key, const char **group)
+{
+    *group = "";
+    if (files) {
+        const struct vftr_source_file *f = vftr_source_file(nm->src, key);
+        const char *g = f ? vftr_source_filegroup_name(nm->src, f->group) : NULL;
+
+        *group = g ? g : "";
+        return f ? f->name : "(undefined file)";
+    }
+    return key ? token_name(nm, NAME_FUNCTION, key) : "(no function)";
+}
+
+/*
+ * --io: the file table and the function table of s, busiest first, each
+ * cut to --top rows and filtered by --match (on the file's or the
+ * function's name).  0 or -ENOMEM.
+ */
+static int print_io(FILE *out, const struct stats_args *args, const struct vftr_iostat *s,
+                    struct names *nm, double res, const pcre2_code *re, pcre2_match_data *md)
+{
+    struct vftr_iostat_row total;
+    int firstjson = 1;
+
+    vftr_iostat_total(s, &total);
+    if (args->format == FMT_CSV)
+        fprintf(out, "table,name,group,ops,open,close,read,write,seek,sync,other,failed,"
+                "bytes_read,bytes_written,time,read_mbps,write_mbps\n");
+    else if (args->format == FMT_JSON)
+        fprintf(out, "{\"ops\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%"
+                PRIu64 ",\"time\":%.6f", total.ops, total.bytes_read, total.bytes_written,
+                (double)total.time / res);
+    else
+        fprintf(out, "file I/O: %" PRIu64 " operations, %" PRIu64 " bytes read, %" PRIu64
+                " bytes written, %.6f s in the operations\n", total.ops, total.bytes_read,
+                total.bytes_written, (double)total.time / res);
+    for (int files = 1; files >= 0; files--) {
+        size_t n, kept = 0;
+        const struct vftr_iostat_row *r = files ? vftr_iostat_files(s, &n)
+                                                : vftr_iostat_functions(s, &n);
+        struct iorow *rows = calloc(n ? n : 1, sizeof *rows);
+
+        if (!rows)
+            return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+            const char *group, *name = io_name(nm, files, r[i].key, &group);
+
+            if (!name) {
+                free(rows);
+                return -ENOMEM;
+            }
+            if (re && pcre2_match(re, (PCRE2_SPTR)name, PCRE2_ZERO_TERMINATED, 0, 0, md,
+                                  NULL) < 0)
+                continue;
+            rows[kept++] = (struct iorow){ name, group, &r[i] };
+        }
+        qsort(rows, kept, sizeof *rows, cmp_iorows);
+        if (args->top >= 0 && (size_t)args->top < kept)
+            kept = (size_t)args->top;
+        if (args->format == FMT_JSON) {
+            fprintf(out, ",\"%s\":[", files ? "files" : "functions");
+            firstjson = 1;
+        } else if (args->format == FMT_TEXT) {
+            fprintf(out, "\n%s\n", files ? "per file:" : "per function (the call the "
+                    "operation was made from):");
+            io_header(out, files ? "file" : "function");
+        }
+        for (size_t i = 0; i < kept; i++) {
+            io_row(out, args->format, files ? "file" : "function", &rows[i], res, firstjson);
+            firstjson = 0;
+        }
+        if (args->format == FMT_JSON)
+            fputs("\n]", out);
+        free(rows);
+    }
+    if (args->format == FMT_JSON)
+        fputs("}\n", out);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ messages */
 
 /* A process as users know it ("rank 3 thread 2"); "process N" for a token
@@ -841,6 +1015,22 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         rc = stats_analysis(tool, args, src, &names, &range, re, md);
         goto out;
     }
+
+    if (args->view == VIEW_IO) {
+        struct vftr_iostat *io = NULL;
+
+        rc = vftr_iostat_read(src, range.start, range.end, procs, &io, err, sizeof err);
+        if (rc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s: %s", info->name,
+                                err[0] ? err : strerror(-rc));
+            goto out;
+        }
+        print_sampled_note(stdout, src, args->format);
+        rc = print_io(stdout, args, io, &names, table.resolution, re, md);
+        vftr_iostat_free(io);
+        goto written;
+    }
+
     if (args->view == VIEW_MESSAGES) {
         struct vftr_window_handler h = { .send = m_send, .recv = m_recv, .collop = m_collop,
                                          .coll_begin = m_coll_begin, .coll_end = m_coll_end };
@@ -944,7 +1134,7 @@ written:
         goto out;
     }
     rc = VFTR_EXIT_OK;
-    if (args->verbose && args->view != VIEW_MESSAGES) {
+    if (args->verbose && args->view != VIEW_MESSAGES && args->view != VIEW_IO) {
         fprintf(stderr, "%s: %s: ", tool->name, info->name);
         if (strcmp(res.method, "summaries") == 0)
             fprintf(stderr, "window from summaries (%d summary reads, %d replays from "
@@ -977,7 +1167,7 @@ out:
 int main(int argc, char **argv)
 {
     struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = 1 };
-    int callpath = 0, messages = 0, waits = 0, critpath = 0, delays = 0;
+    int callpath = 0, messages = 0, io = 0, waits = 0, critpath = 0, delays = 0;
     char err[VFTR_ERRMSG_MAX];
     const struct vftr_opt opts[] = {
         { VFTR_OPT_STRING, "sort", 's', "COL[,COL]",
@@ -998,6 +1188,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "messages", 'M', NULL,
           "print the message matrix (per sender and receiver)\nand the collective operations",
           &messages, 1, NULL },
+        { VFTR_OPT_FLAG, "io", 'I', NULL,
+          "print the file I/O per file and per function:\noperations, bytes, time, bandwidth",
+          &io, 1, NULL },
         { VFTR_OPT_FLAG, "waits", 0, NULL,
           "print the wait states (Scalasca's patterns) per\npattern, call path and process",
           &waits, 1, NULL },
@@ -1057,6 +1250,11 @@ int main(int argc, char **argv)
         "\n"
         "--callpath and --messages ignore --sort, --top and --match.  Processes are\n"
         "named rank 3, rank 3 thread 2 (from 0) in --messages and --process.\n"
+        "--io ignores --sort (busiest first: time, bytes, operations) and applies\n"
+        "--top and --match to each of its tables (files, functions).  An operation\n"
+        "counts at its end and is booked under the call on top of its process's\n"
+        "stack when it began; bandwidth is bytes read (written) per second in\n"
+        "reads (writes).\n"
         "\n"
         "--waits, --critical-path and --delays tell why the time goes (see\n"
         "vftr-stats(1) and share/doc/analysis.md).  Their COLUMNS: --waits: pattern,\n"
@@ -1079,10 +1277,10 @@ int main(int argc, char **argv)
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
     args.view = waits ? VIEW_WAITS : critpath ? VIEW_CRITPATH : delays ? VIEW_DELAYS
-              : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
+              : io ? VIEW_IO : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
     args.callpath = callpath;
     const struct { int on; const char *name; } views[] = {
-        { callpath && !critpath, "--callpath" }, { messages, "--messages" },
+        { callpath && !critpath, "--callpath" }, { messages, "--messages" }, { io, "--io" },
         { waits, "--waits" }, { critpath, "--critical-path" }, { delays, "--delays" },
     };
     const char *one = NULL, *two = NULL;
@@ -1092,7 +1290,7 @@ int main(int argc, char **argv)
             one = views[i].name;
         else if (views[i].on && !two)
             two = views[i].name;
-    if (two)        /* --callpath goes with --critical-path (per call path) */
+    if (two)        /* names two of the views asked for; --callpath goes with --critical-path */
         rc = vftr_tool_usage_fail(&tool, stderr, "%s and %s exclude each other", one, two);
     else if (args.view >= VIEW_WAITS && (rc = stats_analysis_sort(&tool, &args)) != 0)
         ;

@@ -6,7 +6,12 @@
 #   floor     -finstrument-functions, preloaded hooks that read rdtsc at
 #             enter and exit and store it (the least a timing tool can do)
 #   profile   under vftr-run, profile only (VFTR_SAMPLING_ACTIVE=0)
-#   trace     under vftr-run, full trace (every enter and exit)
+#   trace     under vftr-run, full trace (every enter and exit; --no-throttle)
+#   throttled under vftr-run as it comes: throttling on (the default), which
+#             stops tracing call paths past 100000 calls of < 10 us each
+#   excluded  under vftr-run, full trace, with the workload's functions (fib,
+#             the 64 leaves) excluded by filter.exclude: what an excluded hot
+#             function costs (the hooks' skip cache), against empty hooks
 #   uftrace   under `uftrace record --no-libcall` (Debian's uftrace)
 # Each best of BENCH_CAPTURE_RUNS runs (default 7), in rounds that run
 # every variant once (interleaved).  ns per call =
@@ -58,7 +63,11 @@ one() {
         floor)   LD_PRELOAD=$D/libbc_floor.so "$prog" "$w" "$n" >"$dir/out" 2>"$dir/err"; rc=$? ;;
         profile) VFTR_SAMPLING_ACTIVE=0 "$VFTR_RUN" --out "$dir" -- "$prog" "$w" "$n" \
                      >"$dir/out" 2>"$dir/err"; rc=$? ;;
-        trace)   "$VFTR_RUN" --out "$dir" -- "$prog" "$w" "$n" >"$dir/out" 2>"$dir/err"; rc=$? ;;
+        trace)   "$VFTR_RUN" --no-throttle --out "$dir" -- "$prog" "$w" "$n" >"$dir/out" 2>"$dir/err"
+                 rc=$? ;;
+        throttled) "$VFTR_RUN" --out "$dir" -- "$prog" "$w" "$n" >"$dir/out" 2>"$dir/err"; rc=$? ;;
+        excluded) VFTR_FILTER_EXCLUDE='^(fib|leaf[0-9]+)$' "$VFTR_RUN" --out "$dir" -- "$prog" "$w" "$n" \
+                     >"$dir/out" 2>"$dir/err"; rc=$? ;;
         uftrace) uftrace record --no-libcall -d "$dir/uftrace.data" "$prog" "$w" "$n" \
                      >"$dir/out" 2>"$dir/err"; rc=$? ;;
     esac
@@ -86,7 +95,7 @@ once() {
     return 0
 }
 
-variants=(plain empty floor profile trace uftrace)
+variants=(plain empty floor excluded profile throttled trace uftrace)
 have_vftr=1; [ -x "$VFTR_RUN" ] || { have_vftr=0; failed+=("vftr-run not built ($VFTR_RUN)"); }
 have_uftrace=1; command -v uftrace >/dev/null || { have_uftrace=0; failed+=("uftrace not installed"); }
 
@@ -100,7 +109,7 @@ for w in fib wide; do
         echo "bench-capture: $w: round $i of $RUNS" >&2
         ROUND=$i
         for v in "${variants[@]}"; do
-            case $v in profile|trace) [ "$have_vftr" = 1 ] || continue ;; esac
+            case $v in profile|trace|excluded|throttled) [ "$have_vftr" = 1 ] || continue ;; esac
             [ "$v" = uftrace ] && [ "$have_uftrace" = 0 ] && continue
             [ -n "${dead[$v]:-}" ] && continue
             once "$v" "$w" "$n" || dead[$v]=1
@@ -185,6 +194,10 @@ verdict() {
         r=-; [ "$t" != - ] && [ "$u" != - ] && r=$(awk -v t="$t" -v u="$u" 'BEGIN { printf "%.2f", (t > 0 ? u / t : 999) }')
         set -- $(paired "$w" uftrace trace)
         echo "| uftrace / full trace (median of $RUNS paired rounds [q1, q3]; best times: $r) | $w | ${1:--} [${2:--}, ${3:--}] | >= 4 | $(verdict 'a >= 4' "${1:--}") |"
+        set -- $(paired "$w" excluded empty)
+        echo "| excluded hot function / empty hooks (median of $RUNS paired rounds [q1, q3]) | $w | ${1:--} [${2:--}, ${3:--}] | <= 1.2 | $(verdict 'a <= 1.2' "${1:--}") |"
+        set -- $(paired "$w" throttled profile)
+        echo "| throttled default / profile only (median of $RUNS paired rounds [q1, q3]) | $w | ${1:--} [${2:--}, ${3:--}] | <= 1.2 | $(verdict 'a <= 1.2' "${1:--}") |"
         b=-
         if [ -n "${BYTES[$w]:-}" ] && [ -n "${EVENTS[$w]:-}" ] && [ "${EVENTS[$w]}" -gt 0 ]; then
             b=$(awk -v s="${BYTES[$w]}" -v e="${EVENTS[$w]}" 'BEGIN { printf "%.2f", s / e }')

@@ -2,8 +2,9 @@
 # bench/conv/run.sh — vfd2otf's speed and memory (issue 5):
 #   - 16 .vfd files (test/conv/mkvfd "big": nested calls and a message ring)
 #     with BENCH_CONV_EVENTS events in all (default 10 M);
-#   - vfd2otf -j 1 and -j 2: events/s (wall clock and CPU time) and peak
-#     memory (RSS);
+#   - vfd2otf --events-only -j 1 and -j 2: events/s (wall clock and CPU
+#     time) and peak memory (RSS); vfd2otf's default (snapshots and
+#     summaries in the same pass, issue 16) against -j 1 --events-only;
 #   - the reference library's own write rate on the same events: bench/conv
 #     refwrite reads vfd2otf's trace with the reference reader once without
 #     and once with writing every event again through the reference
@@ -48,7 +49,7 @@ V2O=$BUILD/bin/vfd2otf
 REFW=$OUT/refwrite
 mkdir -p "$OUT"
 rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT/idle" "$OUT/idle4" "$OUT"/t1.* "$OUT"/t2.* \
-    "$OUT"/t4.* "$OUT"/ref.* "$OUT"/m1.* "$OUT"/m4.* "$OUT"/i1.* "$OUT"/i4.*
+    "$OUT"/t4.* "$OUT"/td.* "$OUT"/ref.* "$OUT"/m1.* "$OUT"/m4.* "$OUT"/i1.* "$OUT"/i4.*
 mkdir -p "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT/idle" "$OUT/idle4"
 per=$((N / FILES))
 "$MK" big "$OUT/in" "$per" $FILES || { echo "bench-conv: mkvfd failed"; exit 1; }
@@ -74,8 +75,8 @@ refpass() {  # -> "events read_s readwrite_s read_cpu readwrite_cpu"
     rm -f "$OUT"/ref.*
     echo "$out" | awk '{ print $2, $4, $6, $8, $10 }'
 }
-b1=; b2=; w1=; w2=; refn=; ra=; rb=; rca=; rcb=
-"$V2O" -q -j 1 -o "$OUT/t1" "$OUT/in" || { echo "bench-conv: vfd2otf failed"; exit 1; }
+b1=; b2=; bd=; w1=; w2=; refn=; ra=; rb=; rca=; rcb=
+"$V2O" -q --events-only -j 1 -o "$OUT/t1" "$OUT/in" || { echo "bench-conv: vfd2otf failed"; exit 1; }
 for k in 1 2 3; do
     read -r n a b ca cb <<<"$(refpass)"
     refn=$n
@@ -83,29 +84,32 @@ for k in 1 2 3; do
     rb=$(awk -v x="$rb" -v y="$b" 'BEGIN { print (x == "" || y < x) ? y : x }')
     rca=$(awk -v x="$rca" -v y="$ca" 'BEGIN { print (x == "" || y < x) ? y : x }')
     rcb=$(awk -v x="$rcb" -v y="$cb" 'BEGIN { print (x == "" || y < x) ? y : x }')
-    r=$(run 1 "$OUT/in" t1); better b1 "$r"
+    r=$(run 1 "$OUT/in" t1 --events-only); better b1 "$r"
     # the wall clock of -j 1 and -j 2: best by wall clock
     [ -z "$w1" ] || awk -v a="$w1" -v b="$r" 'BEGIN { split(a, x); split(b, y); exit !(y[2] < x[2]) }' && w1=$r
-    r=$(run 2 "$OUT/in" t2); better b2 "$r"
+    r=$(run 2 "$OUT/in" t2 --events-only); better b2 "$r"
+    # the default: snapshots and summaries in the same pass (issue 16)
+    r=$(run 1 "$OUT/in" td); better bd "$r"
     [ -z "$w2" ] || awk -v a="$w2" -v b="$r" 'BEGIN { split(a, x); split(b, y); exit !(y[2] < x[2]) }' && w2=$r
 done
 read -r ev1 _ m1 c1 <<<"$b1"
 read -r _ s1 _ _ <<<"$w1"
 read -r ev2 _ m2 c2 <<<"$b2"
 read -r _ s2 _ _ <<<"$w2"
-read -r ev4 s4 m4 c4 <<<"$(run 1 "$OUT/in4" t4)"
+read -r evd sd md cd <<<"$bd"
+read -r ev4 s4 m4 c4 <<<"$(run 1 "$OUT/in4" t4 --events-only)"
 "$MK" msgs "$OUT/msg" $((NMSG / 4)) 4 || { echo "bench-conv: mkvfd msgs failed"; exit 1; }
 "$MK" msgs "$OUT/msg4" $((NMSG / 16)) 4 || exit 1
-read -r evm _ mm _ <<<"$(run 1 "$OUT/msg" m1)"
-read -r evm4 _ mm4 _ <<<"$(run 1 "$OUT/msg4" m4)"
+read -r evm _ mm _ <<<"$(run 1 "$OUT/msg" m1 --events-only)"
+read -r evm4 _ mm4 _ <<<"$(run 1 "$OUT/msg4" m4 --events-only)"
 "$MK" idle "$OUT/idle" "$NIDLE" end || { echo "bench-conv: mkvfd idle failed"; exit 1; }
 "$MK" idle "$OUT/idle4" $((NIDLE / 4)) end || exit 1
 bi=
 for k in 1 2 3; do
-    r=$(run 1 "$OUT/idle" i1); better bi "$r"
+    r=$(run 1 "$OUT/idle" i1 --events-only); better bi "$r"
 done
 read -r evi si mi ci <<<"$bi"
-read -r evi4 _ mi4 _ <<<"$(run 1 "$OUT/idle4" i4)"
+read -r evi4 _ mi4 _ <<<"$(run 1 "$OUT/idle4" i4 --events-only)"
 read -r _ _ mia _ <<<"$(run 1 "$OUT/idle" i1 --compress --all)"
 read -r _ _ mia4 _ <<<"$(run 1 "$OUT/idle4" i4 --compress --all)"
 
@@ -114,7 +118,7 @@ awk -v ev1="$ev1" -v s1="$s1" -v m1="$m1" -v ev2="$ev2" -v s2="$s2" -v m2="$m2" 
     -v ev4="$ev4" -v m4="$m4" -v refn="$refn" -v nmsg="$NMSG" -v evm="$evm" -v mm="$mm" \
     -v evm4="$evm4" -v mm4="$mm4" -v ra="$ra" -v rb="$rb" -v files=$FILES \
     -v evi="$evi" -v si="$si" -v ci="$ci" -v mi="$mi" -v evi4="$evi4" -v mi4="$mi4" -v mia="$mia" \
-    -v mia4="$mia4" '
+    -v mia4="$mia4" -v sd="$sd" -v cd="$cd" -v md="$md" '
 function verdict(ok) { return ok ? "PASS" : "MISS" }
 BEGIN {
     r1 = ev1 / (s1 > 0 ? s1 : 0.01); r2 = ev2 / (s2 > 0 ? s2 : 0.01)
@@ -126,6 +130,8 @@ BEGIN {
     printf "| metric | wall clock | CPU time | target | result |\n|---|---:|---:|---|---|\n"
     printf "| vfd2otf -j 1 | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", r1 / 1e6, s1, q1 / 1e6, c1
     printf "| vfd2otf -j 2 | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", r2 / 1e6, s2, q2 / 1e6, c2
+    printf "| vfd2otf (default: snapshots and summaries in the same pass) | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", ev1 / (sd > 0 ? sd : 0.01) / 1e6, sd, ev1 / (cd > 0 ? cd : 0.01) / 1e6, cd
+    printf "| the default against -j 1 --events-only | %.2f x the time | %.2f x the time | | |\n", sd / (s1 > 0 ? s1 : 0.01), cd / (c1 > 0 ? c1 : 0.01)
     printf "| speed-up -j 2 / -j 1 (wall clock; the issue asks for it shown) | %.2f x | | guide, not an issue target: 1.6 x on 2 idle cores | %s |\n", r2 / r1, (r2 / r1 >= 1.6 ? "at guide" : "below guide")
     printf "| reference OTF_Writer, same events (best read+write - best read, of 3) | %.2f M events/s (%.2f s) | %.2f M events/s (%.2f s) | | |\n", ref / 1e6, w, cref / 1e6, cw
     printf "| vfd2otf -j 1 / reference write rate | %.2f x | %.2f x | >= 2 x (CPU) | %s |\n", r1 / ref, q1 / cref, verdict(q1 / cref >= 2)
@@ -145,4 +151,4 @@ BEGIN {
 }' | tee "$BUILD/bench/conv.md"
 [ "$ev1" = "$ev2" ] && [ "$ev1" = "$refn" ] || { echo "bench-conv: event counts disagree ($ev1, $ev2, reference $refn)"; exit 1; }
 rm -rf "$OUT/in" "$OUT/in4" "$OUT/msg" "$OUT/msg4" "$OUT/idle" "$OUT/idle4" "$OUT"/t1.* "$OUT"/t2.* \
-    "$OUT"/t4.* "$OUT"/m1.* "$OUT"/m4.* "$OUT"/i1.* "$OUT"/i4.*
+    "$OUT"/t4.* "$OUT"/td.* "$OUT"/m1.* "$OUT"/m4.* "$OUT"/i1.* "$OUT"/i4.*

@@ -6,7 +6,9 @@ capture/mpi/mpi_functions.def (its header says the format).
 
 OUT.c: for each function a C wrapper over PMPI and a Fortran wrapper
 (mpif.h / `use mpi` symbol name: lower case, one trailing underscore) that
-converts handles and statuses and calls the C wrapper.  OUT.txt: one line
+converts handles, statuses and strings (gfortran passes a string's length
+after the last argument; the copy is trimmed of trailing blanks) and calls
+the C wrapper.  OUT.txt: one line
 per wrapper, "C-NAME FORTRAN-SYMBOL|-" (the tests check every one is
 called).  Both are build products, never kept in the tree.
 """
@@ -16,6 +18,7 @@ import sys
 HANDLES = {  # C handle type -> conversion function stem
     "MPI_Comm": "Comm", "MPI_Datatype": "Type", "MPI_Op": "Op",
     "MPI_Group": "Group", "MPI_Info": "Info", "MPI_Request": "Request",
+    "MPI_File": "File",
 }
 
 
@@ -55,7 +58,7 @@ def parse(path):
         name, params = fields[0], fields[1]
         actions = fields[2] if len(fields) > 2 else ""
         plist = [] if params in ("", "void") else [Param(p) for p in params.split(", ")]
-        f = {"name": name, "params": plist, "pre": [], "post": [], "fortran": True,
+        f = {"name": name, "params": plist, "pre": [], "post": [], "done": [], "fortran": True,
              "sync": None}
         for a in [a.strip() for a in actions.split(" ; ") if a.strip()]:
             if a.startswith("sync:"):
@@ -64,6 +67,8 @@ def parse(path):
                 f["pre"].append(a[4:])
             elif a.startswith("post:"):
                 f["post"].append(a[5:])
+            elif a.startswith("done:"):
+                f["done"].append(a[5:])
             elif a == "fortran=no":
                 f["fortran"] = False
             else:
@@ -105,6 +110,8 @@ def c_wrapper(f):
     for s in f["post"]:
         out.append("    if (rc == MPI_SUCCESS)")
         out.append("        %s;" % s)
+    for s in f["done"]:
+        out.append("    %s;" % s)
     for p in ps:
         if p.base == "MPI_Status" and p.array:
             out.append("    free(vftr_heap_%s);" % p.name)
@@ -124,10 +131,17 @@ def f_length(p, ps):
 def f_wrapper(f):
     name, ps = f["name"], f["params"]
     sym = name.lower() + "_"
-    fdecl, pre, args, post = [], [], [], []
+    fdecl, pre, args, post, hidden = [], [], [], [], []
     for p in ps:
         n = p.name
-        if p.base == "void":                                   # buffers
+        if p.base == "char" and p.pointer:                     # a string: its length
+            fdecl.append("char *%s" % n)                       # comes after ierr
+            hidden.append("size_t %s_len" % n)
+            pre.append("char *c_%s = vftr_mpi_fstr(%s, %s_len);" % (n, n, n))
+            pre.append("if (c_%s == NULL) { *ierr = MPI_ERR_NO_MEM; return; }" % n)
+            args.append("c_%s" % n)
+            post.append("free(c_%s);" % n)
+        elif p.base == "void":                                 # buffers
             fdecl.append("void *%s" % n)
             args.append("vftr_mpi_fbuf(%s)" % n)
         elif p.base == "int" and not p.pointer and not p.array:  # by value
@@ -141,6 +155,9 @@ def f_wrapper(f):
             if n == "array_of_indices":
                 post.append("if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)"
                             " for (int i = 0; i < *outcount; i++) %s[i]++;" % n)
+        elif p.base == "MPI_Offset" and not p.pointer and not p.array:  # INTEGER(MPI_OFFSET_KIND)
+            fdecl.append("MPI_Offset *%s" % n)
+            args.append("*%s" % n)
         elif p.base in HANDLES and p.array:
             stem = HANDLES[p.base]
             fdecl.append("MPI_Fint *%s" % n)
@@ -198,6 +215,7 @@ def f_wrapper(f):
     order = [s for s in pre if s.startswith("MPI_Comm c_comm")] + \
             [s for s in pre if not s.startswith("MPI_Comm c_comm")]
     fdecl.append("MPI_Fint *ierr")
+    fdecl += hidden
     out = ["VFTR_MPI_API void %s(%s);" % (sym, ", ".join(fdecl)),
            "VFTR_MPI_API void %s(%s)\n{" % (sym, ", ".join(fdecl))]
     out += ["    " + s for s in order]

@@ -622,7 +622,7 @@ VFTR_MPI_NI void vftr_mpi_received(struct vftr_mpi_call *c, const MPI_Status *st
 
 /* --------------------------------------------------------- requests */
 
-enum { REQ_SEND = 1, REQ_RECV, REQ_COLL };
+enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_IO };
 
 struct req_info {
     MPI_Request req;
@@ -637,6 +637,8 @@ struct req_info {
     uint32_t op;                /* collectives */
     int32_t root;
     uint64_t sent, received;
+    uint32_t io_file;           /* MPI-IO (op and flags above) */
+    uint64_t io_handle, io_offset;
     void *attach[2];
     struct req_info *next;
 };
@@ -819,6 +821,269 @@ VFTR_MPI_NI void vftr_mpi_restore(struct vftr_mpi_call *c)
     c->nsave = 0;
 }
 
+/* ----------------------------------------------------------- MPI-IO */
+
+/* The followed MPI_Files: file id and handle from the open until the
+ * close, and the start of a split collective in progress. */
+struct file_info {
+    MPI_File fh;
+    uint32_t file;
+    uint64_t handle;
+    uint64_t split_start;
+    struct file_info *next;
+};
+
+#define FILE_BUCKETS 256
+static struct file_info *file_hash[FILE_BUCKETS];
+static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static VFTR_MPI_NI size_t file_bucket(MPI_File fh)
+{
+    return handle_hash(&fh, sizeof fh) % FILE_BUCKETS;
+}
+
+/* File id and handle of fh (0 when it is not followed); with split != 0
+ * also sets (split > 0: to *start) or takes (split < 0: into *start) the
+ * start of its split collective. */
+static VFTR_MPI_NI uint32_t file_find(MPI_File fh, uint64_t *handle, int split, uint64_t *start)
+{
+    uint32_t file = 0;
+
+    pthread_mutex_lock(&file_lock);
+    for (struct file_info *fi = file_hash[file_bucket(fh)]; fi; fi = fi->next)
+        if (fi->fh == fh) {
+            file = fi->file;
+            *handle = fi->handle;
+            if (split > 0) {
+                fi->split_start = *start;
+            } else if (split < 0) {
+                *start = fi->split_start;
+                fi->split_start = 0;
+            }
+            break;
+        }
+    pthread_mutex_unlock(&file_lock);
+    return file;
+}
+
+/* Writes io as the call's record (with its exit) or at once. */
+static VFTR_MPI_NI void put_io(struct vftr_mpi_call *c, struct vftr_vfd_io *io)
+{
+    uint64_t now;
+
+    if (!c->on || io->file == 0)
+        return;
+    if (c->pend_kind == 0) {
+        c->pend_kind = VFTR_VFD_IO;
+        c->pend.io = *io;
+        return;
+    }
+    now = vftr_ext_now();
+    if (io->start > now)
+        io->start = now;
+    (void)vftr_ext_io(now, io);
+}
+
+/* Bytes a read or write moved, from its status. */
+static VFTR_MPI_NI uint64_t io_bytes(const MPI_Status *st)
+{
+    int n = 0;
+
+    if (st == NULL || st == MPI_STATUS_IGNORE || PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS
+        || n == MPI_UNDEFINED || n < 0)
+        return 0;
+    return (uint64_t)n;
+}
+
+/* An explicit offset (in etypes of fh's view) in bytes from the start of
+ * the file. */
+static VFTR_MPI_NI uint64_t io_byte_offset(MPI_File fh, MPI_Offset offset)
+{
+    MPI_Offset disp = 0;
+
+    if (PMPI_File_get_byte_offset(fh, offset, &disp) != MPI_SUCCESS || disp < 0)
+        return 0;
+    return (uint64_t)disp;
+}
+
+/* The failed flag of a call that returned rc. */
+static inline VFTR_MPI_NI uint32_t io_failed(int rc)
+{
+    return rc == MPI_SUCCESS ? 0u : VFTR_VFD_IO_FAILED;
+}
+
+VFTR_MPI_NI void vftr_mpi_io_open(struct vftr_mpi_call *c, const char *name, int amode,
+                                  const MPI_File *fh, int rc)
+{
+    struct file_info *fi;
+    uint32_t file;
+
+    if (!c->tables)
+        return;
+    if (rc != MPI_SUCCESS) {
+        if (c->on)
+            put_io(c, &(struct vftr_vfd_io){ .file = vftr_ext_io_file(name, VFTR_VFD_IO_MPI),
+                                             .op = VFTR_VFD_IO_OPEN,
+                                             .flags = VFTR_VFD_IO_COLLECTIVE | VFTR_VFD_IO_FAILED,
+                                             .start = c->t0, .aux = (uint64_t)(unsigned)amode });
+        return;
+    }
+    if (fh == NULL || *fh == MPI_FILE_NULL ||
+        (file = vftr_ext_io_file(name, VFTR_VFD_IO_MPI)) == 0 ||
+        (fi = calloc(1, sizeof *fi)) == NULL)
+        return;
+    fi->fh = *fh;
+    fi->file = file;
+    fi->handle = vftr_ext_io_handle();
+    pthread_mutex_lock(&file_lock);
+    fi->next = file_hash[file_bucket(*fh)];
+    file_hash[file_bucket(*fh)] = fi;
+    pthread_mutex_unlock(&file_lock);
+    put_io(c, &(struct vftr_vfd_io){ .file = file, .handle = fi->handle, .op = VFTR_VFD_IO_OPEN,
+                                     .flags = VFTR_VFD_IO_COLLECTIVE, .start = c->t0,
+                                     .aux = (uint64_t)(unsigned)amode });
+}
+
+VFTR_MPI_NI void vftr_mpi_io_take(struct vftr_mpi_call *c, MPI_File fh)
+{
+    struct file_info **pp, *fi;
+
+    c->io_file = 0;
+    c->io_handle = 0;
+    c->io_fh = fh;
+    pthread_mutex_lock(&file_lock);
+    for (pp = &file_hash[file_bucket(fh)]; (fi = *pp) != NULL; pp = &fi->next)
+        if (fi->fh == fh) {
+            *pp = fi->next;
+            break;
+        }
+    pthread_mutex_unlock(&file_lock);
+    if (fi) {
+        c->io_file = fi->file;
+        c->io_handle = fi->handle;
+        free(fi);
+    }
+}
+
+/* A close that failed leaves the file open: its entry goes back. */
+VFTR_MPI_NI void vftr_mpi_io_close(struct vftr_mpi_call *c, int rc)
+{
+    put_io(c, &(struct vftr_vfd_io){ .file = c->io_file, .handle = c->io_handle,
+                                     .op = VFTR_VFD_IO_CLOSE,
+                                     .flags = VFTR_VFD_IO_COLLECTIVE | io_failed(rc),
+                                     .start = c->t0 });
+    if (rc != MPI_SUCCESS && c->io_file && c->io_fh != MPI_FILE_NULL) {
+        struct file_info *fi = calloc(1, sizeof *fi);
+
+        if (fi == NULL)
+            return;
+        fi->fh = c->io_fh;
+        fi->file = c->io_file;
+        fi->handle = c->io_handle;
+        pthread_mutex_lock(&file_lock);
+        fi->next = file_hash[file_bucket(fi->fh)];
+        file_hash[file_bucket(fi->fh)] = fi;
+        pthread_mutex_unlock(&file_lock);
+    }
+}
+
+VFTR_MPI_NI void vftr_mpi_io_delete(struct vftr_mpi_call *c, const char *name, int rc)
+{
+    if (!c->on)
+        return;
+    put_io(c, &(struct vftr_vfd_io){ .file = vftr_ext_io_file(name, VFTR_VFD_IO_MPI),
+                                     .op = VFTR_VFD_IO_UNLINK, .flags = io_failed(rc),
+                                     .start = c->t0 });
+}
+
+VFTR_MPI_NI void vftr_mpi_io_op(struct vftr_mpi_call *c, MPI_File fh, uint32_t op,
+                                uint32_t flags, int rc)
+{
+    struct vftr_vfd_io io = { .op = op, .flags = flags | io_failed(rc), .start = c->t0 };
+    MPI_Offset pos = 0;
+
+    if (!c->on || (io.file = file_find(fh, &io.handle, 0, NULL)) == 0)
+        return;
+    if (op == VFTR_VFD_IO_SEEK && rc == MPI_SUCCESS &&
+        ((flags & VFTR_VFD_IO_SHARED) ? PMPI_File_get_position_shared(fh, &pos)
+                                      : PMPI_File_get_position(fh, &pos)) == MPI_SUCCESS)
+        io.offset = io_byte_offset(fh, pos);
+    put_io(c, &io);
+}
+
+VFTR_MPI_NI void vftr_mpi_io_data(struct vftr_mpi_call *c, MPI_File fh, uint32_t op,
+                                  uint32_t flags, MPI_Offset offset, const MPI_Status *st,
+                                  int rc)
+{
+    struct vftr_vfd_io io = { .op = op, .flags = flags | io_failed(rc), .start = c->t0,
+                              .bytes = rc == MPI_SUCCESS ? io_bytes(st) : 0 };
+    uint64_t start = 0;
+
+    if (!c->on)
+        return;
+    /* a split collective's _end: begun at its _begin */
+    if ((io.file = file_find(fh, &io.handle, (flags & VFTR_VFD_IO_NONBLOCKING) ? -1 : 0,
+                             &start)) == 0)
+        return;
+    if ((flags & VFTR_VFD_IO_NONBLOCKING) && start)
+        io.start = start;
+    if (flags & VFTR_VFD_IO_AT)
+        io.offset = io_byte_offset(fh, offset);
+    put_io(c, &io);
+}
+
+VFTR_MPI_NI void vftr_mpi_io_split_begin(struct vftr_mpi_call *c, MPI_File fh)
+{
+    uint64_t handle, start = c->t0;
+
+    if (c->tables)
+        (void)file_find(fh, &handle, 1, &start);
+}
+
+VFTR_MPI_NI void vftr_mpi_io_req(struct vftr_mpi_call *c, MPI_File fh, uint32_t op,
+                                 uint32_t flags, MPI_Offset offset, const MPI_Request *req,
+                                 int rc)
+{
+    struct req_info *ri;
+    uint64_t handle;
+    uint32_t file;
+
+    if (rc != MPI_SUCCESS) {   /* nothing begun: the failure is recorded now */
+        struct vftr_vfd_io io = { .op = op, .start = c->t0,
+                                  .flags = flags | VFTR_VFD_IO_NONBLOCKING | VFTR_VFD_IO_FAILED };
+
+        if (c->on && (io.file = file_find(fh, &io.handle, 0, NULL)) != 0) {
+            if (flags & VFTR_VFD_IO_AT)
+                io.offset = io_byte_offset(fh, offset);
+            put_io(c, &io);
+        }
+        return;
+    }
+    if (!c->tables || req == NULL || *req == MPI_REQUEST_NULL ||
+        (file = file_find(fh, &handle, 0, NULL)) == 0 || (ri = calloc(1, sizeof *ri)) == NULL)
+        return;
+    ri->req = *req;
+    ri->owner = req_owner();
+    ri->kind = REQ_IO;
+    ri->active = 1;
+    ri->start = c->t0;
+    ri->op = op;
+    ri->flags = flags | VFTR_VFD_IO_NONBLOCKING;
+    ri->io_file = file;
+    ri->io_handle = handle;
+    ri->io_offset = (flags & VFTR_VFD_IO_AT) ? io_byte_offset(fh, offset) : 0;
+    req_add(ri);
+}
+
+/* A nonblocking MPI-IO operation completed with status st. */
+static VFTR_MPI_NI void io_complete(struct vftr_mpi_call *c, const struct req_info *ri,
+                                    const MPI_Status *st)
+{
+    put_io(c, &(struct vftr_vfd_io){ .file = ri->io_file, .handle = ri->io_handle, .op = ri->op,
+                                     .flags = ri->flags, .bytes = io_bytes(st),
+                                     .start = ri->start, .offset = ri->io_offset });
+}
+
 /* Records the completion of saved request i with status st (may be NULL);
  * a persistent request's entry stays (inactive), others are released. */
 static VFTR_MPI_NI void complete(struct vftr_mpi_call *c, int i, const MPI_Status *st)
@@ -850,6 +1115,9 @@ static VFTR_MPI_NI void complete(struct vftr_mpi_call *c, int i, const MPI_Statu
     case REQ_COLL:
         put_coll(c, ri->op, ri->ci, ri->root, ri->sent, ri->received, ri->start,
                  VFTR_VFD_MSG_NONBLOCKING);
+        break;
+    case REQ_IO:
+        io_complete(c, ri, st);
         break;
     }
     if (ri->persistent) {
@@ -1185,6 +1453,19 @@ VFTR_MPI_NI void *vftr_mpi_fbuf(void *buf)
 VFTR_MPI_NI void *vftr_mpi_falloc(int n, size_t size)
 {
     return malloc((size_t)(n > 0 ? n : 1) * size);
+}
+
+VFTR_MPI_NI char *vftr_mpi_fstr(const char *s, size_t len)
+{
+    char *c;
+
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    if ((c = malloc(len + 1)) != NULL) {
+        memcpy(c, s, len);
+        c[len] = '\0';
+    }
+    return c;
 }
 
 /* MPI_Pcontrol: 0 pauses capture, 1 resumes it, 2 flushes this thread's

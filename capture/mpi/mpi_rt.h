@@ -94,7 +94,13 @@ struct vftr_mpi_call {
     union {
         struct vftr_vfd_mpi_msg msg;
         struct vftr_vfd_mpi_coll coll;
+        struct vftr_vfd_io io;
     } pend;
+    /* MPI_File_close: the file and handle of the MPI_File it closes, taken
+     * before the call (which sets the handle to MPI_FILE_NULL) */
+    uint32_t io_file;
+    uint64_t io_handle;
+    MPI_File io_fh;
 };
 
 /* Whether capture records at all: -1 until the first wrapped call asks
@@ -243,9 +249,43 @@ void vftr_mpi_comm_new(struct vftr_mpi_call *c, MPI_Comm parent, const MPI_Comm 
                        const char *how);
 void vftr_mpi_comm_forget(struct vftr_mpi_call *c, MPI_Comm comm);
 
+/* -- MPI-IO: every MPI_File the program opened is followed (its file id
+ * and a handle, vftr_ext_io_file / vftr_ext_io_handle) until it is closed;
+ * each operation on it is one IO record (lib/vfd/vftr_vfd_ext.h), with
+ * its bytes from the status (MPI_Get_count in MPI_BYTE), an explicit
+ * offset in bytes (MPI_File_get_byte_offset: the view applied), a seek's
+ * resulting position in bytes.  Blocking operations are recorded with the
+ * call; nonblocking ones (MPI_File_i*) registered here and recorded by
+ * the wait or test that completes them (VFTR_VFD_IO_NONBLOCKING, begun at
+ * the MPI_File_i* call); split collectives (_begin/_end) at their _end,
+ * begun at the _begin.  Collective operations carry
+ * VFTR_VFD_IO_COLLECTIVE, those on the shared file pointer
+ * VFTR_VFD_IO_SHARED, explicit offsets VFTR_VFD_IO_AT.  These are called
+ * whatever the call returned (rc): a call that failed is recorded with
+ * VFTR_VFD_IO_FAILED and no bytes (a failed open with handle 0, a failed
+ * nonblocking call at once).  Files are recorded only under io.active. */
+void vftr_mpi_io_open(struct vftr_mpi_call *c, const char *name, int amode, const MPI_File *fh,
+                      int rc);
+void vftr_mpi_io_take(struct vftr_mpi_call *c, MPI_File fh);    /* before MPI_File_close */
+void vftr_mpi_io_close(struct vftr_mpi_call *c, int rc);
+void vftr_mpi_io_delete(struct vftr_mpi_call *c, const char *name, int rc);
+/* seek (the position it ended at), sync, set_size, set_view, ... */
+void vftr_mpi_io_op(struct vftr_mpi_call *c, MPI_File fh, uint32_t op, uint32_t flags, int rc);
+/* a blocking read or write (offset: the explicit one with VFTR_VFD_IO_AT) */
+void vftr_mpi_io_data(struct vftr_mpi_call *c, MPI_File fh, uint32_t op, uint32_t flags,
+                      MPI_Offset offset, const MPI_Status *st, int rc);
+/* a nonblocking one, completed by a wait or test */
+void vftr_mpi_io_req(struct vftr_mpi_call *c, MPI_File fh, uint32_t op, uint32_t flags,
+                     MPI_Offset offset, const MPI_Request *req, int rc);
+/* the _begin of a split collective; its _end is a vftr_mpi_io_data */
+void vftr_mpi_io_split_begin(struct vftr_mpi_call *c, MPI_File fh);
+
 /* -- Fortran helpers */
 void *vftr_mpi_fbuf(void *buf);            /* MPI_IN_PLACE / MPI_BOTTOM of Fortran -> C */
 int vftr_mpi_comm_size_any(MPI_Comm comm); /* size (remote size of an intercommunicator) */
 void *vftr_mpi_falloc(int n, size_t size); /* malloc of n >= 0 elements (never 0 bytes) */
+/* A Fortran string of len characters as a C string (trailing blanks
+ * dropped; malloc'ed, the caller frees), or NULL when memory is short. */
+char *vftr_mpi_fstr(const char *s, size_t len);
 
 #endif /* VFTR_CAPTURE_MPI_RT_H */

@@ -6,7 +6,8 @@
  *
  * Addressing: --pid PID (one process), --job ID (every rank of a job on
  * this node; --rank R narrows it to one), or nothing when exactly one
- * captured process of the user runs.  For a job the tool is the node's
+ * captured process of the user runs (several are an error that lists
+ * them: never a guess).  For a job the tool is the node's
  * master: it fans the command out to every rank and aggregates the answers
  * (a profile across ranks with min / avg / max and imbalance,
  * lib/model/profile.h's vftr_imbalance).
@@ -67,9 +68,10 @@ static const struct vftr_opt opts[] = {
 static const struct vftr_tool tool = {
     TOOL, VFTR_VERSION, "[OPTION]... COMMAND [ARG]",
     "Steers a running vftr capture and shows its live stacks and profile.",
-    "Commands: list, status, stacks, profile, messages, top, start, stop, pause,\n"
-    "resume, attach, detach, flush, dump, outdir DIR, custom TEXT.\n"
-    "Exit status: 0 every process answered OK, 1 an error or a timeout, 2 usage.",
+    "Commands: list, status, stacks, profile, messages, throttled, top, start, stop,\n"
+    "pause, resume, attach, detach, flush, dump, outdir DIR, custom TEXT, unthrottle.\n"
+    "Exit status: 0 every process answered OK (top: or exited), 1 an error, a\n"
+    "timeout or an exited process, 2 usage or several processes could be meant.",
     opts,
 };
 
@@ -469,9 +471,9 @@ static struct proc *scan(size_t *n)
 
 static cJSON *json_root;
 
-static void print_list(const struct proc *v, size_t n)
+static void print_list(const struct proc *v, size_t n, FILE *out)
 {
-    if (opt_json) {
+    if (opt_json && out == stdout) {
         cJSON *a = cJSON_AddArrayToObject(json_root, "processes");
 
         for (size_t i = 0; i < n; i++) {
@@ -488,10 +490,10 @@ static void print_list(const struct proc *v, size_t n)
         }
         return;
     }
-    printf("%-8s %-16s %5s %5s %-8s %-8s %s\n", "PID", "JOB", "RANK", "SIZE", "PHASE", "TRACE",
-           "PROGRAM");
+    fprintf(out, "%-8s %-16s %5s %5s %-8s %-8s %s\n", "PID", "JOB", "RANK", "SIZE", "PHASE",
+            "TRACE", "PROGRAM");
     for (size_t i = 0; i < n; i++)
-        printf("%-8ld %-16s %5d %5d %-8s %-8s %s\n", (long)v[i].pid, v[i].job, v[i].rank,
+        fprintf(out, "%-8ld %-16s %5d %5d %-8s %-8s %s\n", (long)v[i].pid, v[i].job, v[i].rank,
                v[i].size, v[i].phase, v[i].trace, v[i].exe);
 }
 
@@ -705,38 +707,232 @@ static void print_stacks(const struct proc *p, const struct reply *r)
 
 /* ------------------------------------------------------------ commands */
 
+/*
+ * Whether the process behind an endpoint has gone: its pid no longer
+ * exists, or it said BYE (it is ending).  A command sent to a process that
+ * exits meanwhile ends with a line that says so, not with a socket error.
+ */
+static bool gone(const struct proc *p)
+{
+    return kill(p->pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Processes found gone while a command ran (their message printed). */
+static size_t nexited;
+
+/*
+ * Sends req to p and reads the answer into r.  0 with an OK answer; -1
+ * after printing why not to stderr: the process exited (nexited counts
+ * it), did not answer, or answered with an error.
+ */
+static int ask(const struct proc *p, const char *name, const char *req, struct reply *r)
+{
+    struct conn c;
+    const char *err = NULL;
+
+    memset(r, 0, sizeof *r);
+    if (conn_open(&c, p->path, &err) < 0) {
+        if (gone(p))
+            goto exited;
+        fprintf(stderr, TOOL ": pid %ld: %s: %s\n", (long)p->pid, p->path, err);
+        return -1;
+    }
+    if (conn_request(&c, req, r, &err) < 0) {
+        close(c.fd);
+        if (gone(p))
+            goto exited;
+        fprintf(stderr, TOOL ": pid %ld: %s: %s\n", (long)p->pid, p->path, err);
+        return -1;
+    }
+    close(c.fd);
+    if (!r->ok && r->text && strcmp(r->text, "the process is ending") == 0) {
+        reply_release(r);
+        goto exited;
+    }
+    if (!r->ok) {
+        fprintf(stderr, TOOL ": pid %ld rank %d: %s: %s\n", (long)p->pid, p->rank, name,
+                r->text);
+        reply_release(r);
+        return -1;
+    }
+    return 0;
+exited:
+    fprintf(stderr, TOOL ": pid %ld rank %d: the process has exited\n", (long)p->pid, p->rank);
+    nexited++;
+    return -1;
+}
+
+/* ---- messages: the MPI statistics of every process, summed per function */
+
+struct magg {
+    char *function;
+    uint64_t calls, messages, bytes;
+    double seconds;
+    unsigned nprocs;
+};
+
+struct maggv {
+    struct magg *v;
+    size_t n, cap;
+    uint64_t messages, bytes;       /* the processes' totals */
+};
+
+static void maggv_release(struct maggv *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i].function);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+/* Adds one process's answer ("mpi\tCALLS\tMESSAGES\tBYTES\tSECONDS\tNAME",
+ * "total\tMESSAGES\tBYTES"); a line that does not read is left out. */
+static void magg_add(struct maggv *a, const struct reply *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        char buf[2048], *f[6], *e;
+        size_t nf;
+        uint64_t calls, msgs, bytes;
+        double sec;
+        struct magg *g = NULL;
+
+        snprintf(buf, sizeof buf, "%s", r->lines[i]);
+        nf = fields(buf, f, 6);
+        if (nf == 3 && strcmp(f[0], "total") == 0 &&
+            vftr_count_parse(f[1], 0, UINT64_MAX, NULL, &msgs, NULL, 0) == 0 &&
+            vftr_count_parse(f[2], 0, UINT64_MAX, NULL, &bytes, NULL, 0) == 0) {
+            a->messages += msgs;
+            a->bytes += bytes;
+            continue;
+        }
+        if (nf < 6 || strcmp(f[0], "mpi") != 0 ||
+            vftr_count_parse(f[1], 0, UINT64_MAX, NULL, &calls, NULL, 0) < 0 ||
+            vftr_count_parse(f[2], 0, UINT64_MAX, NULL, &msgs, NULL, 0) < 0 ||
+            vftr_count_parse(f[3], 0, UINT64_MAX, NULL, &bytes, NULL, 0) < 0)
+            continue;
+        sec = strtod(f[4], &e);
+        if (e == f[4] || *e || !isfinite(sec))
+            continue;
+        for (size_t k = 0; k < a->n && !g; k++)
+            if (strcmp(a->v[k].function, f[5]) == 0)
+                g = &a->v[k];
+        if (!g) {
+            if (a->n == a->cap) {
+                struct magg *q = realloc(a->v, (a->cap = a->cap ? a->cap * 2 : 32) * sizeof *q);
+
+                if (!q)
+                    continue;
+                a->v = q;
+            }
+            g = &a->v[a->n];
+            memset(g, 0, sizeof *g);
+            if (!(g->function = strdup(f[5])))
+                continue;
+            a->n++;
+        }
+        g->calls += calls;
+        g->messages += msgs;
+        g->bytes += bytes;
+        g->seconds += sec;
+        g->nprocs++;
+    }
+}
+
+static int by_seconds(const void *a, const void *b)
+{
+    const struct magg *x = a, *y = b;
+
+    if (x->seconds != y->seconds)
+        return (x->seconds < y->seconds) - (x->seconds > y->seconds);
+    return strcmp(x->function, y->function);
+}
+
+static void print_messages(struct maggv *a, size_t nprocs, const char *who)
+{
+    qsort(a->v, a->n, sizeof a->v[0], by_seconds);
+    if (opt_json) {
+        cJSON *arr = cJSON_AddArrayToObject(json_root, "messages"), *t;
+
+        for (size_t i = 0; i < a->n; i++) {
+            cJSON *o = cJSON_CreateObject();
+
+            cJSON_AddStringToObject(o, "function", a->v[i].function);
+            cJSON_AddNumberToObject(o, "calls", (double)a->v[i].calls);
+            cJSON_AddNumberToObject(o, "messages", (double)a->v[i].messages);
+            cJSON_AddNumberToObject(o, "bytes", (double)a->v[i].bytes);
+            cJSON_AddNumberToObject(o, "seconds", a->v[i].seconds);
+            cJSON_AddNumberToObject(o, "processes", a->v[i].nprocs);
+            cJSON_AddItemToArray(arr, o);
+        }
+        t = cJSON_AddObjectToObject(json_root, "total");
+        cJSON_AddNumberToObject(t, "messages", (double)a->messages);
+        cJSON_AddNumberToObject(t, "bytes", (double)a->bytes);
+        cJSON_AddNumberToObject(t, "processes", (double)nprocs);
+        return;
+    }
+    printf("MPI statistics of %s (%zu process%s), summed over the processes\n", who, nprocs,
+           nprocs == 1 ? "" : "es");
+    printf("%12s %12s %14s %12s %5s  %s\n", "calls", "messages", "bytes", "seconds", "procs",
+           "function");
+    for (size_t i = 0; i < a->n; i++)
+        printf("%12" PRIu64 " %12" PRIu64 " %14" PRIu64 " %12.6f %5u  %s\n", a->v[i].calls,
+               a->v[i].messages, a->v[i].bytes, a->v[i].seconds, a->v[i].nprocs,
+               a->v[i].function);
+    printf("%12s %12" PRIu64 " %14" PRIu64 " %12s %5zu  %s\n", "", a->messages, a->bytes, "",
+           nprocs, "total");
+}
+
+/* ---- status: the processes' own lines, and what they wrote in all */
+
+static uint64_t kv_u64(const char *line, const char *key)
+{
+    char v[32];
+    uint64_t x;
+
+    kv(line, key, v, sizeof v);
+    return vftr_count_parse(v, 0, UINT64_MAX, NULL, &x, NULL, 0) == 0 ? x : 0;
+}
+
+/* The processes addressed, for headers: "pid 42", "job 7 rank 3", "job 7". */
+static void who_of(char *who, size_t size, const struct proc *v, size_t n)
+{
+    if (n == 1 && !opt_job)
+        snprintf(who, size, "pid %ld", (long)v[0].pid);
+    else if (n == 1)
+        snprintf(who, size, "job %s rank %d", opt_job, v[0].rank);
+    else
+        snprintf(who, size, "job %s", opt_job ? opt_job : "-");
+}
+
 /* Sends req to every process of v and prints per command.  Returns the
  * exit status. */
 static int run(const char *name, const char *req, struct proc *v, size_t n)
 {
     const struct vftr_ctl_command *cmd = vftr_ctlproto_find(name);
     struct aggv job = { 0 };
+    struct maggv mpi = { 0 };
     size_t answered = 0;
+    uint64_t events = 0, bytes = 0;
     int status = VFTR_EXIT_OK;
     cJSON *results = NULL;
+    char who[200];
 
     if (opt_json && cmd->kind == VFTR_CTL_KIND_QUERY && cmd->code == 1)
         cJSON_AddArrayToObject(json_root, "stacks");
-    else if (opt_json)
+    else if (opt_json && strcmp(name, "messages") != 0)
         results = cJSON_AddArrayToObject(json_root, "results");
     for (size_t i = 0; i < n; i++) {
-        struct conn c;
         struct reply r;
-        const char *err = NULL;
 
-        if (conn_open(&c, v[i].path, &err) < 0 || (conn_request(&c, req, &r, &err) < 0
-                                                   && (close(c.fd), 1))) {
-            fprintf(stderr, TOOL ": pid %ld: %s: %s\n", (long)v[i].pid, v[i].path, err);
+        if (ask(&v[i], name, req, &r) < 0) {
             status = VFTR_EXIT_ERROR;
             continue;
         }
-        close(c.fd);
-        if (!r.ok) {
-            fprintf(stderr, TOOL ": pid %ld rank %d: %s: %s\n", (long)v[i].pid, v[i].rank, name,
-                    r.text);
-            status = VFTR_EXIT_ERROR;
-        } else if (strcmp(name, "profile") == 0) {
+        if (strcmp(name, "profile") == 0) {
             agg_add(&job, &r);
+            answered++;
+        } else if (strcmp(name, "messages") == 0) {
+            magg_add(&mpi, &r);
             answered++;
         } else if (strcmp(name, "stacks") == 0) {
             print_stacks(&v[i], &r);
@@ -755,18 +951,28 @@ static int run(const char *name, const char *req, struct proc *v, size_t n)
             for (size_t k = 0; k < r.n; k++)
                 printf("  %s\n", r.lines[k]);
         }
+        if (strcmp(name, "status") == 0 && r.n > 0) {
+            uint64_t e = kv_u64(r.lines[0], "events_written"), b = kv_u64(r.lines[0], "trace_bytes");
+
+            events += e;
+            bytes += b;
+            answered++;
+            if (!opt_json)
+                printf("  written: %" PRIu64 " events, %" PRIu64 " bytes (%.1f MiB)\n", e, b,
+                       (double)b / 1048576.0);
+        }
         reply_release(&r);
     }
-    if (strcmp(name, "profile") == 0 && answered) {
-        char who[160];
-
-        if (n == 1)
-            snprintf(who, sizeof who, "pid %ld", (long)v[0].pid);
-        else
-            snprintf(who, sizeof who, "job %s", opt_job ? opt_job : "-");
+    who_of(who, sizeof who, v, n);
+    if (strcmp(name, "profile") == 0 && answered)
         print_profile(&job, answered, who);
-    }
+    else if (strcmp(name, "messages") == 0 && answered)
+        print_messages(&mpi, answered, who);
+    else if (strcmp(name, "status") == 0 && answered > 1 && !opt_json)
+        printf("%s: %zu processes answered; written in all: %" PRIu64 " events, %" PRIu64
+               " bytes (%.1f MiB)\n", who, answered, events, bytes, (double)bytes / 1048576.0);
     aggv_release(&job);
+    maggv_release(&mpi);
     return status;
 }
 
@@ -778,18 +984,117 @@ static void on_int(int sig)
     interrupted = 1;
 }
 
+/* top's figures of one (function, caller) over the last interval. */
+struct trow {
+    const struct agg *g;
+    unsigned long long calls;        /* in the interval */
+    double excl;                     /* seconds in the interval, summed over processes */
+};
+
+static int by_interval(const void *a, const void *b)
+{
+    const struct trow *x = a, *y = b;
+
+    if (x->excl != y->excl)
+        return (x->excl < y->excl) - (x->excl > y->excl);
+    return (x->g->excl_sum < y->g->excl_sum) - (x->g->excl_sum > y->g->excl_sum);
+}
+
+/*
+ * One page of top: the profile of the last interval (the difference of
+ * two profiles; the first page's interval is the run so far) beside the
+ * totals, then the stacks.
+ */
+static void top_page(const struct aggv *now, const struct aggv *prev, double span, size_t nprocs)
+{
+    size_t lim = lines_shown > SIZE_MAX ? SIZE_MAX : (size_t)lines_shown, shown;
+    struct trow *t = calloc(now->n ? now->n : 1, sizeof *t);
+
+    if (!t)
+        return;
+    for (size_t i = 0; i < now->n; i++) {
+        const struct agg *g = &now->v[i];
+        const struct agg *p = NULL;
+
+        for (size_t k = 0; prev && k < prev->n && !p; k++)
+            if (strcmp(prev->v[k].function, g->function) == 0 &&
+                strcmp(prev->v[k].caller, g->caller) == 0)
+                p = &prev->v[k];
+        t[i].g = g;
+        t[i].calls = p && g->calls >= p->calls ? g->calls - p->calls : p ? 0 : g->calls;
+        t[i].excl = p ? g->excl_sum - p->excl_sum : g->excl_sum;
+        if (t[i].excl < 0)
+            t[i].excl = 0;
+    }
+    qsort(t, now->n, sizeof *t, by_interval);
+    shown = lim && lim < now->n ? lim : now->n;
+    if (prev)
+        printf("last %.2f s, %zu process%s (%%: of the interval's time of all processes)\n", span,
+               nprocs, nprocs == 1 ? "" : "es");
+    else
+        printf("since the start (the next pages show each interval), %zu process%s\n", nprocs,
+               nprocs == 1 ? "" : "es");
+    printf("%12s %12s %6s %12s %12s  %s <- %s\n", "calls", "excl[s]", "%", "calls:all",
+           "excl:all[s]", "function", "caller");
+    for (size_t i = 0; i < shown; i++) {
+        const struct agg *g = t[i].g;
+        double whole = span * (double)nprocs;
+
+        printf("%12llu %12.6f %6.1f %12llu %12.6f  %s <- %s\n", t[i].calls, t[i].excl,
+               prev && whole > 0 ? 100.0 * t[i].excl / whole : 0.0, g->calls, g->excl_sum,
+               g->function, g->caller[0] ? g->caller : "-");
+    }
+    free(t);
+}
+
 static int top(struct proc *v, size_t n)
 {
     int status = VFTR_EXIT_OK;
+    struct aggv prev = { 0 };
+    uint64_t t_prev = 0;
+    bool have_prev = false;
 
     signal(SIGINT, on_int);
     for (uint64_t k = 0; !interrupted && (!have_count || k < refreshes); k++) {
+        struct aggv now = { 0 };
+        size_t answered = 0;
+        uint64_t t_now = now_ns();
+
+        for (size_t i = 0; i < n; i++) {
+            struct reply r;
+
+            if (ask(&v[i], "profile", "profile", &r) < 0) {
+                status = VFTR_EXIT_ERROR;
+                continue;
+            }
+            agg_add(&now, &r);
+            answered++;
+            reply_release(&r);
+        }
+        if (nexited) {
+            /* the program (or one of its ranks) ended: so does top */
+            printf("vftr-ctl top: %zu of %zu process%s exited; top ends\n", nexited, n,
+                   n == 1 ? "" : "es");
+            aggv_release(&now);
+            aggv_release(&prev);
+            return VFTR_EXIT_OK;
+        }
         if (isatty(STDOUT_FILENO))
             printf("\033[H\033[2J");
         printf("vftr-ctl top: %zu process%s, refresh %" PRIu64 "\n", n, n == 1 ? "" : "es", k + 1);
-        status |= run("profile", "profile", v, n);
+        top_page(&now, have_prev ? &prev : NULL, (double)(t_now - t_prev) / 1e9, answered);
         status |= run("stacks", "stacks", v, n);
         fflush(stdout);
+        aggv_release(&prev);
+        prev = now;
+        t_prev = t_now;
+        have_prev = true;
+        if (nexited) {
+            printf("vftr-ctl top: %zu of %zu process%s exited; top ends\n", nexited, n,
+                   n == 1 ? "" : "es");
+            aggv_release(&prev);
+            return VFTR_EXIT_OK;
+        }
         if (have_count && k + 1 >= refreshes)
             break;
         struct timespec ts = { (time_t)(interval_ns / 1000000000u),
@@ -797,6 +1102,7 @@ static int top(struct proc *v, size_t n)
 
         nanosleep(&ts, NULL);
     }
+    aggv_release(&prev);
     return status ? VFTR_EXIT_ERROR : VFTR_EXIT_OK;
 }
 
@@ -871,7 +1177,7 @@ int main(int argc, char **argv)
         return vftr_tool_usage_fail(&tool, stderr, "--pid and --job exclude each other");
     rc = vftr_ctl_dir(dir, sizeof dir, opt_dir, getenv("XDG_RUNTIME_DIR"), false, err, sizeof err);
     if (rc == -ENOENT && strcmp(name, "list") == 0 && !opt_json) {
-        print_list(NULL, 0);   /* no directory yet: no process has run */
+        print_list(NULL, 0, stdout);   /* no directory yet: no process has run */
         return VFTR_EXIT_OK;
     }
     if (rc < 0)
@@ -885,8 +1191,12 @@ int main(int argc, char **argv)
 
         memset(&p, 0, sizeof p);
         p.pid = (pid_t)pid;
-        if (vftr_ctl_endpoint(p.path, sizeof p.path, dir, p.pid) < 0 || !probe(&p, &why))
+        if (vftr_ctl_endpoint(p.path, sizeof p.path, dir, p.pid) < 0 || !probe(&p, &why)) {
+            if (gone(&p))
+                return vftr_tool_fail(&tool, stderr, "pid %ld: no captured process with this "
+                                      "pid (it has exited, or never ran under vftr)", pid);
             return vftr_tool_fail(&tool, stderr, "pid %ld: %s: %s", pid, p.path, why);
+        }
     }
     json_root = opt_json ? cJSON_CreateObject() : NULL;
     v = scan(&n);
@@ -901,15 +1211,17 @@ int main(int argc, char **argv)
         sel[nsel++] = v[i];
     }
     if (strcmp(name, "list") == 0) {
-        print_list(sel, nsel);
+        print_list(sel, nsel, stdout);
         rc = VFTR_EXIT_OK;
     } else if (nsel == 0) {
         rc = vftr_tool_fail(&tool, stderr, "no captured process %s%s%s in %s",
                             opt_pid ? "with pid " : opt_job ? "of job " : "",
                             opt_pid ? opt_pid : opt_job ? opt_job : "found", "", dir);
     } else if (nsel > 1 && !opt_job) {
+        /* never a guess: the command could pause or stop someone else's run */
         rc = vftr_tool_usage_fail(&tool, stderr, "%zu captured processes run; name one with "
-                                  "--pid or a job with --job (see '" TOOL " list')", nsel);
+                                  "--pid or a job with --job:", nsel);
+        print_list(sel, nsel, stderr);
     } else if (strcmp(name, "top") == 0) {
         rc = top(sel, nsel);
     } else {

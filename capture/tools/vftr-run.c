@@ -1,7 +1,8 @@
 /*
  * vftr-run — runs a program under libvftrcapture.
  *
- *   vftr-run [--config F] [--out DIR] [--off] [--] PROGRAM [ARG]...
+ *   vftr-run [--config F] [--out DIR] [--off] [--filter F] [--depth N]
+ *            [--min-duration S] [--no-throttle] [--] PROGRAM [ARG]...
  *
  * Prepends libvftrcapture.so (and, when the library was built with a
  * sanitizer, that sanitizer's runtime before it) to LD_PRELOAD, turns the
@@ -51,8 +52,8 @@
 #define VFTR_CAPTURE_MPI_SONAME "libvftrcapture-mpi.so.0"
 #endif
 
-static const char *config_file, *out_dir;
-static int off;
+static const char *config_file, *out_dir, *filter_file, *max_depth, *min_duration;
+static int off, no_throttle;
 
 static const struct vftr_opt opts[] = {
     { VFTR_OPT_STRING, "config", 'c', "FILE", "configuration file (sets VFTR_CONFIG)",
@@ -61,6 +62,18 @@ static const struct vftr_opt opts[] = {
       "directory for the .vfd and .log files\n(sets VFTR_OUTPUT_DIRECTORY)", &out_dir, 0, NULL },
     { VFTR_OPT_FLAG, "off", 0, NULL, "run with capture switched off (sets VFTR_OFF=1)", &off, 0,
       NULL },
+    { VFTR_OPT_STRING, "filter", 0, "FILE",
+      "leave out what the Score-P filter file FILE excludes\n(sets VFTR_FILTER_FILE; vftr-score -g "
+      "writes one)", &filter_file, 0, NULL },
+    { VFTR_OPT_STRING, "depth", 0, "N",
+      "measure call paths up to N frames deep (main is 1),\nas uftrace -D (sets VFTR_FILTER_MAX_DEPTH)",
+      &max_depth, 0, NULL },
+    { VFTR_OPT_STRING, "min-duration", 0, "SECONDS",
+      "trace only calls at least this long, as uftrace -t\n(sets VFTR_FILTER_MIN_DURATION; the "
+      "profile counts all)", &min_duration, 0, NULL },
+    { VFTR_OPT_FLAG, "no-throttle", 0, NULL,
+      "trace every call, also of tiny hot functions\n(sets VFTR_THROTTLE_ACTIVE=0)", &no_throttle,
+      0, NULL },
     VFTR_OPT_TABLE_END,
 };
 
@@ -393,6 +406,18 @@ int main(int argc, char **argv)
     }
     if (off && (rc = set("VFTR_OFF", "1")) != 0)
         return rc;
+    if (filter_file) {
+        if (realpath(filter_file, path) == NULL)
+            return vftr_tool_fail(&tool, stderr, "%s: %s", filter_file, strerror(errno));
+        if ((rc = set("VFTR_FILTER_FILE", path)) != 0)
+            return rc;
+    }
+    if (no_throttle && (rc = set("VFTR_THROTTLE_ACTIVE", "0")) != 0)
+        return rc;
+    if (min_duration && (rc = set("VFTR_FILTER_MIN_DURATION", min_duration)) != 0)
+        return rc;
+    if (max_depth && (rc = set("VFTR_FILTER_MAX_DEPTH", max_depth)) != 0)
+        return rc;   /* capture checks the value (and says what it expected) */
 
     execvp(argv[first], argv + first);
     return vftr_tool_fail(&tool, stderr, "cannot run %s: %s", argv[first], strerror(errno));

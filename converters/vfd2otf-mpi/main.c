@@ -283,7 +283,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &sh.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &sh.size);
 
-    rc = vfd2otf_cli_parse(&cli, "vfd2otf-mpi", argc, argv);
+    rc = vfd2otf_cli_parse(&cli, "vfd2otf-mpi", 0, argc, argv);
     if (rc != VFD2OTF_CLI_GO)
         goto done;
     /* only rank 0 draws and reports; warnings come from rank 0 too */

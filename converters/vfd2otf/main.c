@@ -25,7 +25,7 @@ int main(int argc, char **argv)
     uint64_t events = 0;
     int rc;
 
-    rc = vfd2otf_cli_parse(&cli, "vfd2otf", argc, argv);
+    rc = vfd2otf_cli_parse(&cli, "vfd2otf", 1, argc, argv);
     if (rc != VFD2OTF_CLI_GO)
         goto out;
     rc = vfd2otf_cli_open(&cli, &conv);

@@ -81,6 +81,10 @@ static void trace_info(const struct vftr_vfdconv *c, const struct otfout_opts *o
     }
     vftr_vfdconv_collops(c, &n);
     t->collops = n;
+    vftr_vfdconv_files(c, &n);
+    t->files = n;
+    vftr_vfdconv_filegroups(c, &n);
+    t->filegroups = n;
     vftr_vfdconv_procs(c, &n);
     t->processes = n;
     for (size_t i = 0; i < nr; i++)
@@ -221,6 +225,13 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefCollectiveOperation(ws, ops[i], vftr_vfd_coll_name(ops[i]),
                                                       vftr_vfd_coll_class(ops[i])) == 1;
+    /* files of the file I/O records, grouped by interface */
+    const uint32_t *fg = vftr_vfdconv_filegroups(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefFileGroup(ws, fg[i], vftr_vfdconv_filegroup_name(fg[i])) == 1;
+    const struct vftr_vfdconv_file *fl = vftr_vfdconv_files(c, &n);
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefFile(ws, fl[i].token, fl[i].name, fl[i].group) == 1;
     if (ok && o->snap_flags) {
         uint64_t first, last, *b = NULL;
         size_t nb = 0;
@@ -328,6 +339,13 @@ static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
         break;
     case VFTR_VFDCONV_END_PROCESS:
         ok = OTF_WStream_writeEndProcess(ws, e->time, e->process);
+        break;
+    case VFTR_VFDCONV_FILE_BEGIN:
+        ok = OTF_WStream_writeBeginFileOperation(ws, e->time, e->process, e->match, 0);
+        break;
+    case VFTR_VFDCONV_FILE_END:
+        ok = OTF_WStream_writeEndFileOperation(ws, e->time, e->process, e->file, e->match,
+                                               e->received, e->op, e->bytes, 0);
         break;
     default:
         ok = 1;
@@ -543,6 +561,11 @@ static int feed(struct vftr_snap *s, const struct vftr_vfdconv_event *e)
                                       e->bytes, e->received);
     case VFTR_VFDCONV_COLL_END:
         return vftr_snap_collop_end(s, e->time, e->process, e->match);
+    case VFTR_VFDCONV_FILE_BEGIN:
+        return vftr_snap_fileop_begin(s, e->time, e->process, e->match);
+    case VFTR_VFDCONV_FILE_END:
+        return vftr_snap_fileop_end(s, e->time, e->process, e->file, e->match, e->received, e->op,
+                                    e->bytes);
     default:
         return 0;
     }
@@ -654,6 +677,9 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
         ops = vftr_vfdconv_collops(c, &n);
         for (size_t i = 0; rc == 0 && i < n; i++)
             rc = vftr_snap_def_collop(p.snap, ops[i], (uint32_t)vftr_vfd_coll_class(ops[i]));
+        const struct vftr_vfdconv_file *fl = vftr_vfdconv_files(c, &n);
+        for (size_t i = 0; rc == 0 && i < n; i++)
+            rc = vftr_snap_def_file(p.snap, fl[i].token, fl[i].group);
         if (rc < 0)
             goto nomem;
     }

@@ -37,7 +37,8 @@ static int add_time(void *dest, const char *arg, char *err, size_t errlen)
     return 0;
 }
 
-int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char **argv)
+int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int default_snap, int argc,
+                      char **argv)
 {
     const struct vftr_opt opts[] = {
         { VFTR_OPT_STRING, "output", 'o', "STUB",
@@ -57,12 +58,15 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         { VFTR_OPT_FLAG, "no-align", 0, NULL,
           "do not align clocks (ignore CLOCK_OFFSETS)", &cli->no_align, 1, NULL },
         { VFTR_OPT_BITS, "snapshots", 0, NULL,
-          "also write snapshots and the thumbnail, in the\nsame pass (as vftr-snap / otfaux)",
+          "write snapshots and the thumbnail, in the\nsame pass (as vftr-snap / otfaux)",
           &cli->out.snap_flags, VFTR_SNAP_SNAPSHOTS, NULL },
-        { VFTR_OPT_BITS, "statistics", 0, NULL, "also write summaries, in the same pass",
+        { VFTR_OPT_BITS, "statistics", 0, NULL, "write summaries, in the same pass",
           &cli->out.snap_flags, VFTR_SNAP_SUMMARIES, NULL },
         { VFTR_OPT_BITS, "all", 0, NULL, "--snapshots and --statistics",
           &cli->out.snap_flags, VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_SUMMARIES, NULL },
+        { VFTR_OPT_FLAG, "events-only", 0, NULL,
+          "no snapshots, summaries or thumbnail (vfd2otf\nwrites them by default)",
+          &cli->events_only, 1, NULL },
         { VFTR_OPT_STRING, "breaks", 'n', "N",
           "N breaks evenly spread over the run (default 200\nwhen neither --period nor --at is given)",
           &cli->breaks, 0, NULL },
@@ -88,23 +92,38 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
 
     memset(cli, 0, sizeof *cli);
     memcpy(cli->opts, opts, sizeof opts);
+    /* the one paragraph that differs between vfd2otf and vfd2otf-mpi */
+    static const char by_default[] =
+        "Snapshots, summaries and a thumbnail (as vftr-snap --all writes them) are\n"
+        "written by default, in the same pass, so that vftr-tui and the window\n"
+        "reads of vftr-stats start from the nearest snapshot; --events-only leaves\n"
+        "them out (the conversion is then cheaper, and runs -j streams at a time).\n";
+    static const char on_request[] =
+        "Snapshots and summaries are written on request only (they need one pass\n"
+        "over all ranks: rank 0 alone); vftr-tui adds them when it first opens the\n"
+        "trace.\n";
+    static char epilog[2048];
+
+    snprintf(epilog, sizeof epilog,
+             "A DIR operand stands for the *.vfd files in it, and the *.tmpvfd files of\n"
+             "the same run (processes that did not end normally: read up to their last\n"
+             "whole chunk, with a warning).  Files of different runs,\n"
+             "or two files of one rank, are refused.  Process tokens: rank r is r+1,\n"
+             "its thread t is (t << 20) + r + 1 (share/doc/vfd2otf.md).\n"
+             "\n"
+             "%s"
+             "-n, --period, --at, --funcgroups or --detailed alone imply --snapshots (as\n"
+             "for vftr-snap); the snapshot options make the conversion one pass over\n"
+             "all ranks in one time order.\n"
+             "\n"
+             "Exit status: 0 ok, 1 a file cannot be read or written, 2 bad command line\n"
+             "(snapshot options too: more breaks than the run can hold, or output\n"
+             "estimated past its limit without --force).\n",
+             default_snap ? by_default : on_request);
     cli->tool = (struct vftr_tool){
         name, VFTR_VERSION, "[OPTION]... -o STUB FILE.vfd|DIR...",
         "Convert the .vfd files of one run (one per rank) into one OTF trace STUB.otf.",
-        "A DIR operand stands for the *.vfd files in it, and the *.tmpvfd files of\n"
-        "the same run (processes that did not end normally: read up to their last\n"
-        "whole chunk, with a warning).  Files of different runs,\n"
-        "or two files of one rank, are refused.  Process tokens: rank r is r+1,\n"
-        "its thread t is (t << 20) + r + 1 (share/doc/vfd2otf.md).\n"
-        "\n"
-        "-n, --period, --at, --funcgroups or --detailed alone imply --snapshots (as for\n"
-        "vftr-snap); the snapshot options make the conversion one pass over all\n"
-        "ranks in one time order.\n"
-        "\n"
-        "Exit status: 0 ok, 1 a file cannot be read or written, 2 bad command line\n"
-        "(snapshot options too: more breaks than the run can hold, or output\n"
-        "estimated past its limit without --force).\n",
-        cli->opts,
+        epilog, cli->opts,
     };
     cli->out.jobs = 1;
     /* --compress takes an optional level: the option table knows only
@@ -181,9 +200,22 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         cli->out.thumb_samples = n_thumb;
     cli->out.snap_breaks.times = cli->times;
     cli->out.snap_breaks.ntimes = cli->ntimes;
-    if ((cli->breaks || cli->out.snap_breaks.period || cli->ntimes || cli->out.snap_flags) &&
-        !(cli->out.snap_flags & (VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_SUMMARIES)))
-        cli->out.snap_flags |= VFTR_SNAP_SNAPSHOTS;
+    {
+        int asked = cli->breaks || cli->out.snap_breaks.period || cli->ntimes ||
+                    cli->out.snap_flags || cli->thumb;
+
+        if (asked && cli->events_only)
+            return vftr_tool_usage_fail(&cli->tool, stderr, "--events-only excludes the "
+                                        "snapshot options (--snapshots, --statistics, --all, "
+                                        "-n, -p, -t, ...)");
+        if (asked && !(cli->out.snap_flags & (VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_SUMMARIES)))
+            cli->out.snap_flags |= VFTR_SNAP_SNAPSHOTS;
+        /* the default: otfaux's --all with its 200 breaks */
+        if (!asked && !cli->events_only && default_snap) {
+            cli->out.snap_flags = VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_SUMMARIES;
+            cli->snap_default = 1;
+        }
+    }
     cli->out.progress = !cli->quiet && isatty(STDERR_FILENO);
 
     {
@@ -224,13 +256,22 @@ int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv)
     return vfd2otf_cli_open_shared(cli, conv, NULL, 1);
 }
 
-int vfd2otf_cli_snap_check(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv)
+int vfd2otf_cli_snap_check(struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv)
 {
     char err[VFTR_ERRMSG_MAX];
     int rc = otfout_snap_check(conv, &cli->out, err, sizeof err);
 
     if (rc == 0)
         return VFTR_EXIT_OK;
+    if (cli->snap_default && rc != -ENOMEM) {
+        /* not asked for: the conversion goes on without them */
+        fprintf(stderr, "%s: warning: no snapshots and summaries in %s.otf: %s (vftr-tui "
+                "adds them when it opens the trace; --all --force writes them anyway)\n",
+                cli->tool.name, cli->out.stub, err);
+        cli->out.snap_flags = 0;
+        cli->snap_default = 0;
+        return VFTR_EXIT_OK;
+    }
     vftr_tool_fail(&cli->tool, stderr, "%s", err);
     return rc == -ERANGE || rc == -EFBIG ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
 }

@@ -22,14 +22,20 @@ struct vfd2otf_cli {
     const char **times;             /* -t values, borrowed from argv */
     size_t ntimes;
     int quiet, no_align;
+    int events_only;                /* --events-only */
+    int snap_default;               /* snapshots and summaries by default, not asked for */
     char **files;
     size_t nfiles;
     char **argv_copy;
 };
 
-/* Parses argv.  Returns VFD2OTF_CLI_GO, or the exit code (help, version,
- * usage error). */
-int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char **argv);
+/* Parses argv.  default_snap: without snapshot options (and without
+ * --events-only) write snapshots and summaries anyway (vfd2otf; not
+ * vfd2otf-mpi, whose point is parallel streams while the snapshot pass is
+ * one).  Returns VFD2OTF_CLI_GO, or the exit code (help, version, usage
+ * error). */
+int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int default_snap, int argc,
+                      char **argv);
 /* Reads the input files; VFTR_EXIT_OK and *conv, or an exit code after a
  * message. */
 int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv);
@@ -41,8 +47,9 @@ int vfd2otf_cli_open_shared(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv,
 /* The snapshot options against the run (otfout_snap_check), before
  * anything is written: VFTR_EXIT_OK, or the exit code after a message —
  * VFTR_EXIT_USAGE for more breaks than the run can hold or output past
- * the size limit. */
-int vfd2otf_cli_snap_check(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv);
+ * the size limit.  Snapshots written by default (not asked for) that do
+ * not pass are left out with a warning instead (VFTR_EXIT_OK). */
+int vfd2otf_cli_snap_check(struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv);
 /* Prints the summary (unless --quiet) and the warnings about messages. */
 int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv,
                        uint64_t events);

@@ -29,6 +29,8 @@ struct cproc {
     uint64_t busy;                  /* time with a non-empty stack (completed root calls) */
     struct vftr_u64map colls;       /* open collective matching ids */
     size_t ncolls;
+    struct vftr_u64map fileops;     /* open file operations' matching ids */
+    size_t nfileops;
 };
 
 struct fifo {
@@ -82,11 +84,11 @@ static const char *fname(const struct check *c, uint32_t f)
 }
 
 /* References to definitions, reported once per kind and token. */
-enum ref { REF_PROCESS = 1, REF_FUNCTION, REF_COMM, REF_COLLOP };
+enum ref { REF_PROCESS = 1, REF_FUNCTION, REF_COMM, REF_COLLOP, REF_FILE };
 
 static const char *const ref_what[] = {
     [REF_PROCESS] = "process", [REF_FUNCTION] = "function",
-    [REF_COMM] = "communicator", [REF_COLLOP] = "collective operation",
+    [REF_COMM] = "communicator", [REF_COLLOP] = "collective operation", [REF_FILE] = "file",
 };
 
 static int defined(const struct check *c, enum ref kind, uint32_t token)
@@ -96,6 +98,7 @@ static int defined(const struct check *c, enum ref kind, uint32_t token)
     case REF_FUNCTION: return vftr_source_func(c->s, token) != NULL;
     case REF_COMM:     return vftr_source_comm(c->s, token) != NULL;
     case REF_COLLOP:   return vftr_source_collop_name(c->s, token) != NULL;
+    case REF_FILE:     return vftr_source_file(c->s, token) != NULL;
     }
     return 0;
 }
@@ -318,6 +321,53 @@ static int on_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t id)
     return vftr_u64map_put(&p->colls, id, 0);
 }
 
+static int on_file_begin(void *arg, uint64_t time, uint32_t process,
+                         const struct vftr_window_fileop *op)
+{
+    struct check *c = arg;
+    struct cproc *p = event(c, time, process);
+
+    if (!p)
+        return -ENOMEM;
+    if (op->file && ref(c, time, process, REF_FILE, op->file) < 0)
+        return -ENOMEM;
+    if (vftr_u64map_get(&p->fileops, op->matching_id) > 0) {
+        violation(c, time, process, "file operation %" PRIu64 " begins twice", op->matching_id);
+        return 0;
+    }
+    p->nfileops++;
+    return vftr_u64map_put(&p->fileops, op->matching_id, 1);
+}
+
+static int on_file_end(void *arg, uint64_t time, uint32_t process,
+                       const struct vftr_window_fileop *op)
+{
+    struct check *c = arg;
+    struct cproc *p = event(c, time, process);
+
+    if (!p)
+        return -ENOMEM;
+    if (ref(c, time, process, REF_FILE, op->file) < 0)
+        return -ENOMEM;
+    if (vftr_u64map_get(&p->fileops, op->matching_id) <= 0) {
+        violation(c, time, process, "end of file operation %" PRIu64 " that did not begin",
+                  op->matching_id);
+        return 0;
+    }
+    p->nfileops--;
+    return vftr_u64map_put(&p->fileops, op->matching_id, 0);
+}
+
+static int on_fileop(void *arg, uint64_t time, uint32_t process,
+                     const struct vftr_window_fileop *op)
+{
+    struct check *c = arg;
+
+    if (!event(c, time, process))
+        return -ENOMEM;
+    return ref(c, time, process, REF_FILE, op->file);
+}
+
 static int on_anomaly(void *arg, uint64_t time, uint32_t process, const char *what)
 {
     violation(arg, time, process, "%s", what);
@@ -331,7 +381,8 @@ int vftr_check_source(struct vftr_source *s, const struct vftr_check_opts *o,
     struct vftr_window_handler h = { .arg = &c, .enter = on_enter, .leave = on_leave,
                                      .send = on_send, .recv = on_recv,
                                      .coll_begin = on_coll_begin, .coll_end = on_coll_end,
-                                     .anomaly = on_anomaly };
+                                     .file_begin = on_file_begin, .file_end = on_file_end,
+                                     .fileop = on_fileop, .anomaly = on_anomaly };
     int rc;
 
     *k = (struct vftr_check_counts){ 0 };
@@ -379,6 +430,9 @@ int vftr_check_source(struct vftr_source *s, const struct vftr_check_opts *o,
         if (p->ncolls)
             violation(&c, p->last, p->token, "%zu collective operation(s) begun and never ended",
                       p->ncolls);
+        if (p->nfileops)
+            violation(&c, p->last, p->token, "%zu file operation(s) begun and never ended",
+                      p->nfileops);
     }
     for (size_t i = 0; i < c.nchans; i++) {
         struct chan *x = &c.chans[i];
@@ -402,6 +456,7 @@ int vftr_check_source(struct vftr_source *s, const struct vftr_check_opts *o,
     for (size_t i = 0; i < c.nprocs; i++) {
         free(c.procs[i].st);
         vftr_u64map_release(&c.procs[i].colls);
+        vftr_u64map_release(&c.procs[i].fileops);
     }
     for (size_t i = 0; i < c.nchans; i++) {
         free(c.chans[i].sends.t);

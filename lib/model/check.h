@@ -14,10 +14,11 @@
  *     exclusive >= 0), and the exclusive times of the process's calls add
  *     up to the time its stack was not empty (each tick counted once);
  *   - a collective operation's end matches a begin (by matching id) and
- *     every begin ends.
+ *     every begin ends; so does a file operation's.
  * Every token an event names is defined: its process, the function it
  * enters, a message's peer and communicator, a collective's operation,
- * communicator and root (reported once per token).
+ * communicator and root, a file operation's file (reported once per
+ * token).
  * Across processes: every receive matches one send (communicator, sender,
  * receiver, tag, in order), at most once, and no message is received
  * before it was sent.  Sends never received are counted, not violations
@@ -49,7 +50,8 @@ struct vftr_check_opts {
 };
 
 struct vftr_check_counts {
-    uint64_t events;            /* Enter, Leave, messages, collective begins and ends */
+    uint64_t events;            /* Enter, Leave, messages, collective and file operation
+                                 * begins and ends */
     uint64_t processes;         /* processes with events */
     uint64_t violations;
     uint64_t unreceived;        /* sends never received */

@@ -118,6 +118,41 @@ const char *vftr_otf2_paradigm_name(int p)
     return "other";
 }
 
+/* vftr's file groups (lib/vfd's interface names) and OTF2's I/O paradigm
+ * identifications (Score-P's). */
+static const struct {
+    const char *group, *ident;
+    int parallel;
+} iopar[] = {
+    { "POSIX I/O", "POSIX", 0 },
+    { "ISO C I/O", "ISOC", 0 },
+    { "MPI-IO", "MPI-IO", 1 },
+};
+
+const char *vftr_otf2_io_ident(const char *group_name)
+{
+    for (size_t i = 0; i < sizeof iopar / sizeof iopar[0]; i++)
+        if (group_name && strcmp(iopar[i].group, group_name) == 0)
+            return iopar[i].ident;
+    return group_name ? group_name : "";
+}
+
+int vftr_otf2_io_parallel(const char *group_name)
+{
+    for (size_t i = 0; i < sizeof iopar / sizeof iopar[0]; i++)
+        if (group_name && strcmp(iopar[i].group, group_name) == 0)
+            return iopar[i].parallel;
+    return 0;
+}
+
+const char *vftr_otf2_io_group(const char *ident, const char *name)
+{
+    for (size_t i = 0; i < sizeof iopar / sizeof iopar[0]; i++)
+        if (ident && strcmp(iopar[i].ident, ident) == 0)
+            return iopar[i].group;
+    return name && name[0] ? name : ident ? ident : "";
+}
+
 /* OpenMP constructs as vftr names them: "omp KIND @file:line" or
  * "omp KIND" (lib/vfd/ext.c's kinds); the longest kind first where one is
  * the prefix of another. */

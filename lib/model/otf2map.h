@@ -17,7 +17,22 @@
  *                 rank in the communicator, which a thread does not have);
  *   "vftr:match"  uint64 on MpiCollectiveBegin/End: the model's matching id
  *                 (nonblocking collectives of one thread may end in another
- *                 order than they began).
+ *                 order than they began); on I/O events the model's matching
+ *                 id of the file operation;
+ *   "vftr:handle" uint64 on I/O events: the model's handle (the open
+ *                 instance, which OTF2's IoHandle definitions, one per file
+ *                 in vftr's archives, do not tell apart);
+ *   "vftr:io_operation" uint64 on I/O events: the model's operation word
+ *                 (OTF_FILEOP_* with OTF_IOFLAG_*: a failed call, an
+ *                 operation OTF2 records with another event's name).
+ *
+ * File I/O: a file group is an IoParadigm (identification "POSIX", "ISOC",
+ * "MPI-IO" for vftr's groups, see vftr_otf2_io_ident), a file an
+ * IoRegularFile and an IoHandle (id = token - 1); reads, writes and syncs
+ * are IoOperationBegin / IoOperationComplete (mode READ, WRITE, FLUSH),
+ * opening IoCreateHandle, closing IoDestroyHandle, seeking IoSeek, dup
+ * IoDuplicateHandle, unlink IoDeleteFile (OTF2 has no begin for these: the
+ * model gets them with no duration).
  * A sampled capture (source.h) says so by a LocationGroupProperty
  * "vftr.sample_interval_ns" (uint64) and by the description "vftr.precise"
  * of the regions whose every call was recorded.
@@ -43,6 +58,18 @@ int vftr_otf2_collop_of_name(const char *name);
  * not record get 100 + op and OTF2's name. */
 uint32_t vftr_otf2_collop_token(int otf2_op);
 const char *vftr_otf2_collop_name(int otf2_op);
+
+#define VFTR_OTF2_ATTR_HANDLE "vftr:handle"
+#define VFTR_OTF2_ATTR_IOOP "vftr:io_operation"
+
+/* The IoParadigm identification of a file group named group_name ("POSIX
+ * I/O" -> "POSIX", "ISO C I/O" -> "ISOC", "MPI-IO" -> "MPI-IO", another name
+ * itself), whether it is a parallel paradigm, and the group name of an
+ * IoParadigm (ident and name as the archive has them: vftr's group names
+ * for the identifications it knows, else name, else ident). */
+const char *vftr_otf2_io_ident(const char *group_name);
+int vftr_otf2_io_parallel(const char *group_name);
+const char *vftr_otf2_io_group(const char *ident, const char *name);
 
 /* The paradigm (OTF2_Paradigm) of a function group named group_name
  * ("MPI", "OpenMP", anything else: user code). */

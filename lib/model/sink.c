@@ -151,7 +151,14 @@ const char *vftr_sink_func_name(const struct vftr_source *src, uint32_t f)
 /* ------------------------------------------------------------ feeding */
 
 struct frame { uint32_t function; };
-struct pstack { uint32_t process; struct frame *v; size_t n, cap; };
+/* a process's open calls, and (in a window) its file operations begun in it */
+struct pstack {
+    uint32_t process;
+    struct frame *v;
+    size_t n, cap;
+    uint64_t *ops;
+    size_t nops, capops;
+};
 
 struct feed {
     const struct vftr_window_handler *h;     /* the sink's */
@@ -174,7 +181,7 @@ static struct pstack *stack_of(struct feed *f, uint32_t process)
     if (vftr_reserve((void **)&f->st, &f->capst, f->nst, sizeof *f->st) < 0 ||
         vftr_u64map_put(&f->map, process, (uint32_t)f->nst) < 0)
         return NULL;
-    f->st[f->nst] = (struct pstack){ process, NULL, 0, 0 };
+    f->st[f->nst] = (struct pstack){ process, NULL, 0, 0, NULL, 0, 0 };
     return &f->st[f->nst++];
 }
 
@@ -307,6 +314,61 @@ static int f_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
     return f->h->counter ? f->h->counter(f->h->arg, time, process, counter, value) : 0;
 }
 
+/* File operations: in a window, an operation whose begin lies before it
+ * is left out (its end would have no begin); one still under way at the
+ * window's end keeps its begin. */
+static int f_file_begin(void *arg, uint64_t time, uint32_t process,
+                        const struct vftr_window_fileop *op)
+{
+    struct feed *f = arg;
+    int rc;
+
+    if ((rc = tick(f, time)) != 0)
+        return rc;
+    if (f->window) {
+        struct pstack *s = stack_of(f, process);
+
+        if (!s || vftr_reserve((void **)&s->ops, &s->capops, s->nops, sizeof *s->ops) < 0)
+            return -ENOMEM;
+        s->ops[s->nops++] = op->matching_id;
+    }
+    return f->h->file_begin ? f->h->file_begin(f->h->arg, time, process, op) : 0;
+}
+
+static int f_file_end(void *arg, uint64_t time, uint32_t process,
+                      const struct vftr_window_fileop *op)
+{
+    struct feed *f = arg;
+    int rc;
+
+    if ((rc = tick(f, time)) != 0)
+        return rc;
+    if (f->window) {
+        struct pstack *s = stack_of(f, process);
+        size_t k;
+
+        if (!s)
+            return -ENOMEM;
+        for (k = s->nops; k > 0 && s->ops[k - 1] != op->matching_id; k--)
+            ;
+        if (k == 0)
+            return 0;
+        s->ops[k - 1] = s->ops[--s->nops];
+    }
+    return f->h->file_end ? f->h->file_end(f->h->arg, time, process, op) : 0;
+}
+
+static int f_fileop(void *arg, uint64_t time, uint32_t process,
+                    const struct vftr_window_fileop *op)
+{
+    struct feed *f = arg;
+    int rc;
+
+    if ((rc = tick(f, time)) != 0)
+        return rc;
+    return f->h->fileop ? f->h->fileop(f->h->arg, time, process, op) : 0;
+}
+
 static int cmp_pstack(const void *x, const void *y)
 {
     const struct pstack *a = x, *b = y;
@@ -324,7 +386,8 @@ int vftr_sink_feed(struct vftr_sink *k, struct vftr_source *src, uint64_t a, uin
     struct vftr_window_handler h = {
         .arg = &f, .open_frame = f_open_frame, .enter = f_enter, .leave = f_leave,
         .send = f_send, .recv = f_recv, .collop = f_collop, .coll_begin = f_coll_begin,
-        .coll_end = f_coll_end, .counter = f_counter,
+        .coll_end = f_coll_end, .counter = f_counter, .file_begin = f_file_begin,
+        .file_end = f_file_end, .fileop = f_fileop,
     };
     int rc;
 
@@ -355,8 +418,10 @@ int vftr_sink_feed(struct vftr_sink *k, struct vftr_source *src, uint64_t a, uin
         rc = progress(arg, f.last, f.events);
     if (events)
         *events = f.events;
-    for (size_t i = 0; i < f.nst; i++)
+    for (size_t i = 0; i < f.nst; i++) {
         free(f.st[i].v);
+        free(f.st[i].ops);
+    }
     free(f.st);
     vftr_u64map_release(&f.map);
     return rc;

@@ -184,6 +184,38 @@ static int o_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
            ? 0 : failed(k, "cannot write the events");
 }
 
+static int o_file_begin(void *arg, uint64_t time, uint32_t process,
+                        const struct vftr_window_fileop *op)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    return OTF_WStream_writeBeginFileOperation(ws, time, process, op->matching_id, 0) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_file_end(void *arg, uint64_t time, uint32_t process,
+                      const struct vftr_window_fileop *op)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    return OTF_WStream_writeEndFileOperation(ws, time, process, op->file, op->matching_id,
+                                             op->handle, op->operation, op->bytes, 0) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int o_fileop(void *arg, uint64_t time, uint32_t process,
+                    const struct vftr_window_fileop *op)
+{
+    struct otf_sink *k = arg;
+    WS(process);
+
+    return OTF_WStream_writeFileOperation(ws, time, op->file, process, op->handle,
+                                          op->operation, op->bytes, op->duration, 0) == 1
+           ? 0 : failed(k, "cannot write the events");
+}
+
 /* Closes every stream (and the file manager); 1 when all closed cleanly. */
 static int close_streams(struct otf_sink *k)
 {
@@ -376,6 +408,16 @@ static int write_defs(struct otf_sink *k, const struct vftr_source *src,
                                                scls.func_scl[i]) == 1;
         }
     }
+    {
+        size_t nfl, nfg;
+        const struct vftr_source_file *fl = vftr_source_files(src, &nfl);
+        const struct vftr_source_name *fg = vftr_source_filegroups(src, &nfg);
+
+        for (size_t i = 0; i < nfg; i++)
+            ok &= OTF_WStream_writeDefFileGroup(d, fg[i].token, fg[i].name) == 1;
+        for (size_t i = 0; i < nfl; i++)
+            ok &= OTF_WStream_writeDefFile(d, fl[i].token, fl[i].name, fl[i].group) == 1;
+    }
     if (nk)
         ok &= OTF_WStream_writeDefCounterGroup(d, 1, "counters") == 1;
     for (size_t i = 0; i < nk; i++)
@@ -395,7 +437,8 @@ int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_sou
     const struct vftr_window_handler h = {
         .enter = o_enter, .leave = o_leave, .send = o_send, .recv = o_recv,
         .collop = o_collop, .coll_begin = o_coll_begin, .coll_end = o_coll_end,
-        .counter = o_counter,
+        .counter = o_counter, .file_begin = o_file_begin, .file_end = o_file_end,
+        .fileop = o_fileop,
     };
     size_t l = strlen(path), np;
     const struct vftr_source_proc **order = vftr_source_procs_by_rank(src, &np);

@@ -21,9 +21,14 @@
  * Events: Enter, Leave; MpiSend / MpiRecv with the peer's rank in the
  * communicator ("vftr:peer" when the peer is a thread); MpiCollectiveBegin
  * at the begin and MpiCollectiveEnd with the operation, root and sizes at
- * the end ("vftr:match" on both); Metric.  An OTF CollectiveOperation
- * record (one record, no begin) and collectives OTF2 has no operation for
- * are left out, with a warning at close.
+ * the end ("vftr:match" on both); Metric; file operations as otf2map.h
+ * says (IoOperationBegin / Complete for reads, writes and syncs, a point
+ * event at the end for the rest, "vftr:match", "vftr:handle" and
+ * "vftr:io_operation" on each; a begin that names no operation, OTF's,
+ * is written at its end).  An OTF CollectiveOperation
+ * record (one record, no begin), collectives OTF2 has no operation for and
+ * file operations OTF2 has no record for (rename, lock, unlock, other) are
+ * left out, with a warning at close.
  *
  * The global definitions go out at close, when each location's number of
  * events is known.  Memory: libotf2 keeps written event chunks in its pool
@@ -66,6 +71,12 @@ struct o2pend {                       /* a collective begun, not ended */
     uint64_t sent, received;
 };
 
+struct o2fpend {                      /* a file operation begun, not ended */
+    uint32_t loc;
+    uint64_t match;
+    int written;                      /* its IoOperationBegin is written */
+};
+
 struct o2comm {                       /* a model communicator */
     struct vftr_u64map rank;          /* rank process token -> rank */
 };
@@ -95,6 +106,9 @@ struct otf2_sink {
     OTF2_AttributeList *attrs;
     struct o2pend *pend;
     size_t npend, cappend;
+    struct o2fpend *fpend;
+    size_t nfpend, capfpend;
+    uint64_t left_io;                 /* file operations OTF2 has no record for */
     uint64_t first, last;             /* event times written */
     int any;
     uint64_t left_collops, left_colls;
@@ -102,7 +116,7 @@ struct otf2_sink {
     char why[VFTR_ERRMSG_MAX];
 };
 
-enum { ATTR_PEER = 0, ATTR_MATCH = 1 };
+enum { ATTR_PEER = 0, ATTR_MATCH = 1, ATTR_HANDLE = 2, ATTR_IOOP = 3 };
 
 static int failed(struct otf2_sink *k, const char *what)
 {
@@ -326,6 +340,149 @@ static int w_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
            ? 0 : failed(k, "cannot write the events");
 }
 
+/* The IoOperationMode of a read, write or sync operation word, -1 for the
+ * others. */
+static int io_mode(uint32_t op)
+{
+    switch (op & 0x1fu) {
+    case 2: return OTF2_IO_OPERATION_MODE_READ;
+    case 3: return OTF2_IO_OPERATION_MODE_WRITE;
+    case 8: return OTF2_IO_OPERATION_MODE_FLUSH;
+    default: return -1;
+    }
+}
+
+/* The attributes every I/O event carries. */
+static int io_attrs(struct otf2_sink *k, const struct vftr_window_fileop *op)
+{
+    return OTF2_AttributeList_AddUint64(k->attrs, ATTR_MATCH, op->matching_id) == OTF2_SUCCESS &&
+           OTF2_AttributeList_AddUint64(k->attrs, ATTR_HANDLE, op->handle) == OTF2_SUCCESS &&
+           OTF2_AttributeList_AddUint64(k->attrs, ATTR_IOOP, op->operation) == OTF2_SUCCESS
+           ? 0 : -ENOMEM;
+}
+
+static int io_begin(struct otf2_sink *k, struct o2loc *l, uint64_t time,
+                    const struct vftr_window_fileop *op)
+{
+    uint32_t flags = ((op->operation & 64u) ? OTF2_IO_OPERATION_FLAG_NON_BLOCKING : 0) |
+                     ((op->operation & 128u) ? OTF2_IO_OPERATION_FLAG_COLLECTIVE : 0);
+
+    if (io_attrs(k, op) < 0)
+        return -ENOMEM;
+    return OTF2_EvtWriter_IoOperationBegin(l->w, k->attrs, time, op->file - 1u,
+                                           (OTF2_IoOperationMode)io_mode(op->operation),
+                                           (OTF2_IoOperationFlag)flags, op->bytes,
+                                           op->matching_id) == OTF2_SUCCESS
+           ? 0 : failed(k, "cannot write the events");
+}
+
+static int w_file_begin(void *arg, uint64_t time, uint32_t process,
+                        const struct vftr_window_fileop *op)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+    int write = op->file && vftr_source_file(k->src, op->file) && io_mode(op->operation) >= 0;
+
+    if (!l || !l->w)
+        return 0;
+    if (vftr_reserve((void **)&k->fpend, &k->capfpend, k->nfpend, sizeof *k->fpend) < 0)
+        return -ENOMEM;
+    k->fpend[k->nfpend++] = (struct o2fpend){ (uint32_t)(l - k->locs), op->matching_id, write };
+    if (!write)
+        return 0;       /* not known yet (OTF's begin names none) or not a transfer */
+    seen(k, time);
+    return io_begin(k, l, time, op);
+}
+
+/* The IoParadigm of file token f: the index of its group among the file
+ * groups. */
+static uint8_t io_paradigm(struct otf2_sink *k, uint32_t f)
+{
+    size_t n;
+    const struct vftr_source_file *file = vftr_source_file(k->src, f);
+    const struct vftr_source_name *g = vftr_source_filegroups(k->src, &n);
+
+    for (size_t i = 0; file && i < n; i++)
+        if (g[i].token == file->group)
+            return (uint8_t)i;
+    return 0;
+}
+
+static int w_file_end(void *arg, uint64_t time, uint32_t process,
+                      const struct vftr_window_fileop *op)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+    uint32_t li;
+    int written = 0, ok;
+    size_t i;
+
+    if (!l || !l->w)
+        return 0;
+    li = (uint32_t)(l - k->locs);
+    for (i = k->nfpend; i > 0; i--)
+        if (k->fpend[i - 1].loc == li && k->fpend[i - 1].match == op->matching_id)
+            break;
+    if (i > 0) {
+        written = k->fpend[i - 1].written;
+        k->fpend[i - 1] = k->fpend[--k->nfpend];
+    }
+    if (!op->file || !vftr_source_file(k->src, op->file)) {
+        k->left_io++;
+        return 0;
+    }
+    seen(k, time);
+    if (io_mode(op->operation) >= 0) {
+        if (!written && io_begin(k, l, time, op) < 0)
+            return -EIO;
+        if (io_attrs(k, op) < 0)
+            return -ENOMEM;
+        ok = OTF2_EvtWriter_IoOperationComplete(l->w, k->attrs, time, op->file - 1u, op->bytes,
+                                                op->matching_id) == OTF2_SUCCESS;
+        return ok ? 0 : failed(k, "cannot write the events");
+    }
+    if (io_attrs(k, op) < 0)
+        return -ENOMEM;
+    switch (op->operation & 0x1fu) {
+    case 0:
+        ok = OTF2_EvtWriter_IoCreateHandle(l->w, k->attrs, time, op->file - 1u,
+                                           OTF2_IO_ACCESS_MODE_READ_WRITE,
+                                           OTF2_IO_CREATION_FLAG_NONE,
+                                           OTF2_IO_STATUS_FLAG_NONE) == OTF2_SUCCESS;
+        break;
+    case 1:
+        ok = OTF2_EvtWriter_IoDestroyHandle(l->w, k->attrs, time, op->file - 1u) == OTF2_SUCCESS;
+        break;
+    case 4:
+        ok = OTF2_EvtWriter_IoSeek(l->w, k->attrs, time, op->file - 1u, 0,
+                                   OTF2_IO_SEEK_FROM_CURRENT, 0) == OTF2_SUCCESS;
+        break;
+    case 5:
+        ok = OTF2_EvtWriter_IoDeleteFile(l->w, k->attrs, time, io_paradigm(k, op->file),
+                                         op->file - 1u) == OTF2_SUCCESS;
+        break;
+    case 7:
+        ok = OTF2_EvtWriter_IoDuplicateHandle(l->w, k->attrs, time, op->file - 1u,
+                                              op->file - 1u, OTF2_IO_STATUS_FLAG_NONE) ==
+             OTF2_SUCCESS;
+        break;
+    default:
+        OTF2_AttributeList_RemoveAllAttributes(k->attrs);
+        k->left_io++;
+        return 0;
+    }
+    return ok ? 0 : failed(k, "cannot write the events");
+}
+
+/* OTF's complete record: a begin and an end at its time. */
+static int w_fileop(void *arg, uint64_t time, uint32_t process,
+                    const struct vftr_window_fileop *op)
+{
+    int rc = w_file_begin(arg, time, process, op);
+
+    return rc < 0 ? rc : w_file_end(arg, time, process, op);
+}
+
 /* ------------------------------------------------------------ strings */
 
 struct strtab {
@@ -384,6 +541,7 @@ static void release(struct otf2_sink *k)
     free(k->locs);
     free(k->roots);
     free(k->pend);
+    free(k->fpend);
     free(k->dir);
     free(k);
 }
@@ -461,6 +619,13 @@ static int write_globals(struct otf2_sink *k)
                                               OTF2_TYPE_UINT64) == OTF2_SUCCESS;
     ok &= OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_MATCH, sref(&t, VFTR_OTF2_ATTR_MATCH),
                                               sref(&t, "vftr: matching id of a collective"),
+                                              OTF2_TYPE_UINT64) == OTF2_SUCCESS;
+    ok &= OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_HANDLE, sref(&t, VFTR_OTF2_ATTR_HANDLE),
+                                              sref(&t, "vftr: handle of a file operation"),
+                                              OTF2_TYPE_UINT64) == OTF2_SUCCESS;
+    ok &= OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_IOOP, sref(&t, VFTR_OTF2_ATTR_IOOP),
+                                              sref(&t, "vftr: OTF operation word of a file "
+                                                       "operation"),
                                               OTF2_TYPE_UINT64) == OTF2_SUCCESS;
     ok &= OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, sref(&t, "vftr"), sref(&t, "machine"),
                                                    OTF2_UNDEFINED_SYSTEM_TREE_NODE) ==
@@ -559,6 +724,30 @@ static int write_globals(struct otf2_sink *k)
         ok &= OTF2_GlobalDefWriter_WriteMetricClass(g, m, 1, &m, OTF2_METRIC_ASYNCHRONOUS,
                                                     OTF2_RECORDER_KIND_ABSTRACT) == OTF2_SUCCESS;
     }
+    {
+        /* file I/O: an IoParadigm per file group, an IoRegularFile and an
+         * IoHandle per file */
+        size_t nfl, nfg;
+        const struct vftr_source_file *fl = vftr_source_files(src, &nfl);
+        const struct vftr_source_name *fgr = vftr_source_filegroups(src, &nfg);
+
+        for (size_t i = 0; i < nfg && i < 255; i++)
+            ok &= OTF2_GlobalDefWriter_WriteIoParadigm(
+                      g, (OTF2_IoParadigmRef)i, sref(&t, vftr_otf2_io_ident(fgr[i].name)),
+                      sref(&t, fgr[i].name),
+                      vftr_otf2_io_parallel(fgr[i].name) ? OTF2_IO_PARADIGM_CLASS_PARALLEL
+                                                         : OTF2_IO_PARADIGM_CLASS_SERIAL,
+                      OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL) == OTF2_SUCCESS;
+        for (size_t i = 0; i < nfl; i++)
+            ok &= OTF2_GlobalDefWriter_WriteIoRegularFile(g, fl[i].token - 1u,
+                                                          sref(&t, fl[i].name), 0) ==
+                  OTF2_SUCCESS;
+        for (size_t i = 0; i < nfl; i++)
+            ok &= OTF2_GlobalDefWriter_WriteIoHandle(
+                      g, fl[i].token - 1u, sref(&t, fl[i].name), fl[i].token - 1u,
+                      io_paradigm(k, fl[i].token), OTF2_IO_HANDLE_FLAG_NONE, OTF2_UNDEFINED_COMM,
+                      OTF2_UNDEFINED_IO_HANDLE) == OTF2_SUCCESS;
+    }
     free(members);
     ok &= t.ok;
     vftr_u64map_release(&t.map);
@@ -624,7 +813,7 @@ static int w_close(void *impl, char *err, size_t errlen)
         vftr_errmsg(err, errlen, rc, "%s: cannot finish writing the archive (%s)", k->dir,
                     vftr_otf2_reason());
         remove_archive(k);
-    } else if (k->warn && (k->left_collops || k->left_colls)) {
+    } else if (k->warn && (k->left_collops || k->left_colls || k->left_io)) {
         if (k->left_collops)
             fprintf(k->warn, "%s: %s: warning: %llu single-record collective operations (OTF's "
                     "CollectiveOperation) left out: OTF2 has no such record\n", k->prog, k->dir,
@@ -632,6 +821,10 @@ static int w_close(void *impl, char *err, size_t errlen)
         if (k->left_colls)
             fprintf(k->warn, "%s: %s: warning: %llu collectives of operations OTF2 does not "
                     "know left out\n", k->prog, k->dir, (unsigned long long)k->left_colls);
+        if (k->left_io)
+            fprintf(k->warn, "%s: %s: warning: %llu file operations OTF2 has no record for "
+                    "(rename, lock, unlock, other) or of undefined files left out\n", k->prog,
+                    k->dir, (unsigned long long)k->left_io);
     }
     release(k);
     return rc;
@@ -731,7 +924,8 @@ int vftr_sink_open_otf2(struct vftr_sink **out, const char *path, struct vftr_so
     const struct vftr_window_handler h = {
         .enter = w_enter, .leave = w_leave, .send = w_send, .recv = w_recv,
         .collop = w_collop, .coll_begin = w_coll_begin, .coll_end = w_coll_end,
-        .counter = w_counter,
+        .counter = w_counter, .file_begin = w_file_begin, .file_end = w_file_end,
+        .fileop = w_fileop,
     };
     struct stat sb;
     char anchor[4200];

@@ -141,6 +141,24 @@ int vftr_source_add_counter(struct vftr_source *s, uint32_t token, const char *n
     return 0;
 }
 
+int vftr_source_add_file(struct vftr_source *s, uint32_t token, uint32_t group, const char *name)
+{
+    char *copy = strdup(name ? name : "");
+
+    if (!copy ||
+        vftr_reserve((void **)&s->files, &s->capfiles, s->nfiles, sizeof *s->files) < 0) {
+        free(copy);
+        return -ENOMEM;
+    }
+    s->files[s->nfiles++] = (struct vftr_source_file){ token, group, copy };
+    return 0;
+}
+
+int vftr_source_add_filegroup(struct vftr_source *s, uint32_t token, const char *name)
+{
+    return add_name(&s->filegroups, &s->nfilegroups, &s->capfilegroups, token, name);
+}
+
 int vftr_source_set_func_location(struct vftr_source *s, uint32_t token, const char *file,
                                   uint32_t line)
 {
@@ -179,6 +197,13 @@ int vftr_source_add_comm(struct vftr_source *s, uint32_t token, const char *name
 static int cmp_comm(const void *a, const void *b)
 {
     const struct vftr_source_comm *x = a, *y = b;
+
+    return (x->token > y->token) - (x->token < y->token);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    const struct vftr_source_file *x = a, *y = b;
 
     return (x->token > y->token) - (x->token < y->token);
 }
@@ -246,6 +271,20 @@ int vftr_source_defs_done(struct vftr_source *s)
         qsort(s->collops, s->ncollops, sizeof *s->collops, cmp_name);
     if (s->ncounters)
         qsort(s->counters, s->ncounters, sizeof *s->counters, cmp_counter);
+    if (s->nfilegroups)
+        qsort(s->filegroups, s->nfilegroups, sizeof *s->filegroups, cmp_name);
+    if (s->nfiles) {                    /* a token defined twice: one of them */
+        w = 0;
+        qsort(s->files, s->nfiles, sizeof *s->files, cmp_file);
+        for (size_t i = 0; i < s->nfiles; i++) {
+            if (w > 0 && s->files[w - 1].token == s->files[i].token) {
+                free((char *)s->files[i].name);
+                continue;
+            }
+            s->files[w++] = s->files[i];
+        }
+        s->nfiles = w;
+    }
     if (s->ncomms) {                    /* a token defined twice: one of them */
         w = 0;
         qsort(s->comms, s->ncomms, sizeof *s->comms, cmp_comm);
@@ -312,6 +351,12 @@ void vftr_source_free(struct vftr_source *s)
         free((uint32_t *)s->comms[i].procs);
     }
     free(s->comms);
+    for (size_t i = 0; i < s->nfiles; i++)
+        free((char *)s->files[i].name);
+    free(s->files);
+    for (size_t i = 0; i < s->nfilegroups; i++)
+        free((char *)s->filegroups[i].name);
+    free(s->filegroups);
     for (size_t i = 0; i < s->ngroups; i++)
         free((char *)s->groups[i].name);
     for (size_t i = 0; i < s->ncollops; i++)
@@ -370,6 +415,43 @@ const struct vftr_source_comm *vftr_source_comms(const struct vftr_source *s, si
 {
     *n = s->ncomms;
     return s->comms;
+}
+
+const struct vftr_source_file *vftr_source_files(const struct vftr_source *s, size_t *n)
+{
+    *n = s->nfiles;
+    return s->files;
+}
+
+const struct vftr_source_name *vftr_source_filegroups(const struct vftr_source *s, size_t *n)
+{
+    *n = s->nfilegroups;
+    return s->filegroups;
+}
+
+const struct vftr_source_file *vftr_source_file(const struct vftr_source *s, uint32_t token)
+{
+    size_t lo = 0, hi = s->nfiles;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (s->files[mid].token == token)
+            return &s->files[mid];
+        if (s->files[mid].token < token)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const char *vftr_source_filegroup_name(const struct vftr_source *s, uint32_t token)
+{
+    for (size_t i = 0; i < s->nfilegroups; i++)
+        if (s->filegroups[i].token == token)
+            return s->filegroups[i].name;
+    return NULL;
 }
 
 const struct vftr_source_comm *vftr_source_comm(const struct vftr_source *s, uint32_t token)

@@ -8,6 +8,10 @@
  * every format — the profile of any window.  Tools never read a format
  * themselves: two routes to one figure would drift apart.
  *
+ * File I/O: the files a trace names (file tokens, each in a file group) and
+ * its file operations, delivered as window events (window.h: file_begin,
+ * file_end, fileop); io.h sums them per file and per function.
+ *
  * Formats (one backend each, chosen by vftr_source_open from its operands):
  *   OTF 1.x   "foo" or "foo.otf" (lib/otf, lib/model/window.h);
  *   .vfd      capture's raw files: FILE.vfd operands or a run directory
@@ -126,6 +130,13 @@ struct vftr_source_counter {
     const char *name, *unit;
 };
 
+/* A file of file operations (OTF's DefFile, OTF2's IoHandle of a file, a
+ * .vfd run's IO_FILES entries); group: a file group token (0 if none). */
+struct vftr_source_file {
+    uint32_t token, group;
+    const char *name;
+};
+
 struct vftr_source;
 
 /*
@@ -160,6 +171,8 @@ const struct vftr_source_name *vftr_source_groups(const struct vftr_source *s, s
 const struct vftr_source_name *vftr_source_collops(const struct vftr_source *s, size_t *n);
 const struct vftr_source_counter *vftr_source_counters(const struct vftr_source *s, size_t *n);
 const struct vftr_source_comm *vftr_source_comms(const struct vftr_source *s, size_t *n);
+const struct vftr_source_file *vftr_source_files(const struct vftr_source *s, size_t *n);
+const struct vftr_source_name *vftr_source_filegroups(const struct vftr_source *s, size_t *n);
 
 /* The window (window.h) of an OTF source, for the reads only OTF's records
  * offer (snapshot samples, summaries at a time); NULL for other formats.
@@ -190,6 +203,8 @@ const struct vftr_source_func *vftr_source_func(const struct vftr_source *s, uin
 const char *vftr_source_group_name(const struct vftr_source *s, uint32_t token);
 const char *vftr_source_collop_name(const struct vftr_source *s, uint32_t token);
 const struct vftr_source_comm *vftr_source_comm(const struct vftr_source *s, uint32_t token);
+const struct vftr_source_file *vftr_source_file(const struct vftr_source *s, uint32_t token);
+const char *vftr_source_filegroup_name(const struct vftr_source *s, uint32_t token);
 
 /* What kind of trace the operand names (without reading more than a
  * directory listing): VFTR_SOURCE_OTF2 for "*.otf2" or a directory that

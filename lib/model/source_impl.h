@@ -45,6 +45,10 @@ struct vftr_source {
     size_t ncounters, capcounters;
     struct vftr_source_comm *comms;
     size_t ncomms, capcomms;
+    struct vftr_source_file *files;
+    size_t nfiles, capfiles;
+    struct vftr_source_name *filegroups;
+    size_t nfilegroups, capfilegroups;
     struct vftr_u64map procmap, funcmap;   /* token -> index */
     int ranks_known;                  /* the backend set rank and thread */
     struct vftr_progress *progress;   /* vftr_source_set_progress; NULL: none */
@@ -62,6 +66,9 @@ int vftr_source_add_counter(struct vftr_source *s, uint32_t token, const char *n
 /* procs copied; a token defined twice keeps one definition. */
 int vftr_source_add_comm(struct vftr_source *s, uint32_t token, const char *name, uint32_t n,
                          const uint32_t *procs);
+/* A file (a token defined twice keeps one definition) and a file group. */
+int vftr_source_add_file(struct vftr_source *s, uint32_t token, uint32_t group, const char *name);
+int vftr_source_add_filegroup(struct vftr_source *s, uint32_t token, const char *name);
 /* The source location of function token (defined before).  0, -ENOENT, -ENOMEM. */
 int vftr_source_set_func_location(struct vftr_source *s, uint32_t token, const char *file,
                                   uint32_t line);

@@ -205,6 +205,24 @@ static int on_counter(void *ud, uint32_t stream, uint32_t counter, const char *n
     return fail(d, vftr_source_add_counter(d->s, counter, name, unit));
 }
 
+static int on_file(void *ud, uint32_t stream, uint32_t token, const char *name, uint32_t group,
+                   OTF_KeyValueList *kv)
+{
+    struct defs *d = ud;
+
+    (void)stream, (void)kv;
+    return fail(d, vftr_source_add_file(d->s, token, group, name));
+}
+
+static int on_filegroup(void *ud, uint32_t stream, uint32_t token, const char *name,
+                        OTF_KeyValueList *kv)
+{
+    struct defs *d = ud;
+
+    (void)stream, (void)kv;
+    return fail(d, vftr_source_add_filegroup(d->s, token, name));
+}
+
 static int on_samplepoint(void *ud, uint32_t stream, uint64_t time, OTF_AuxSamplePointType type,
                           OTF_KeyValueList *kv)
 {
@@ -239,6 +257,8 @@ static int read_defs(struct vftr_source *s, struct otf_impl *o, char *err, size_
         { HANDLER(on_scl), OTF_DEFSCL_RECORD },
         { HANDLER(on_sclfile), OTF_DEFSCLFILE_RECORD },
         { HANDLER(on_pgroup), OTF_DEFPROCESSGROUP_RECORD },
+        { HANDLER(on_file), OTF_DEFFILE_RECORD },
+        { HANDLER(on_filegroup), OTF_DEFFILEGROUP_RECORD },
     };
     int rc = 0;
 

@@ -30,9 +30,16 @@
  * holds (memory: the events of all selected locations during one
  * collective).  Begin and end pair by "vftr:match" when the trace has it,
  * else as OTF2 nests them (the latest open begin of the location), the
- * matching id counting the location's ends.  Every other record (OpenMP
- * fork/join, threads, locks, I/O, calling-context samples, RMA, records
- * newer than the library) is passed over and counted (info.skipped).
+ * matching id counting the location's ends.  File I/O (otf2map.h): an
+ * IoParadigm is a file group, each (IoFile, paradigm) of an IoHandle a file
+ * (its token the first such handle's id + 1; a handle without a file named
+ * by itself); IoOperationBegin / Complete are a file operation's begin and
+ * end (read, write, sync), IoCreateHandle, IoDestroyHandle, IoSeek,
+ * IoDuplicateHandle and IoDeleteFile an operation's begin and end at one
+ * time ("vftr:match", "vftr:handle" and "vftr:io_operation" where vftr
+ * wrote them).  Every other record (OpenMP fork/join, threads, locks, the
+ * other I/O records, calling-context samples, RMA, records newer than the
+ * library) is passed over and counted (info.skipped).
  *
  * Window reads go forward from the trace start (OTF2 has no time index):
  * each read opens the archive afresh, selects only the locations of the
@@ -93,6 +100,12 @@ struct o2comm {
     uint32_t na;                      /* an InterComm: procs[0, na) are group A's */
 };
 
+struct o2iohandle {                  /* an IoHandle: the file it is */
+    uint32_t id, name, file;          /* file: IoFile ref */
+    uint8_t paradigm;
+    uint32_t token;                   /* the model's file token */
+};
+
 struct o2class {
     uint32_t id;
     uint8_t n;
@@ -124,6 +137,14 @@ struct otf2_impl {
     struct { uint8_t p; uint32_t name; } *paradigms;
     size_t nparadigms, capparadigms;
     uint32_t attr_peer, attr_match;   /* OTF2_UNDEFINED_ATTRIBUTE: none */
+    uint32_t attr_handle, attr_ioop;
+    struct { uint8_t id; uint32_t ident, name; } *iopars;
+    size_t niopars, capiopars;
+    struct { uint32_t id, name; } *iofiles;
+    size_t niofiles, capiofiles;
+    struct o2iohandle *iohandles;
+    size_t niohandles, capiohandles;
+    struct vftr_u64map iohmap;        /* IoHandle id -> index */
     uint64_t resolution, offset, length;
     int have_clock;
     uint64_t interval_ns;
@@ -162,6 +183,10 @@ static void otf2_free(struct vftr_source *s)
     free(o->member_unit);
     free(o->instances);
     free(o->paradigms);
+    free(o->iopars);
+    free(o->iofiles);
+    free(o->iohandles);
+    vftr_u64map_release(&o->iohmap);
     free(o->locs);
     free(o->lgroups);
     free(o->regions);
@@ -375,6 +400,10 @@ static OTF2_CallbackCode d_attribute(void *ud, OTF2_AttributeRef self, OTF2_Stri
         o->attr_peer = self;
     else if (n && type == OTF2_TYPE_UINT64 && strcmp(n, VFTR_OTF2_ATTR_MATCH) == 0)
         o->attr_match = self;
+    else if (n && type == OTF2_TYPE_UINT64 && strcmp(n, VFTR_OTF2_ATTR_HANDLE) == 0)
+        o->attr_handle = self;
+    else if (n && type == OTF2_TYPE_UINT64 && strcmp(n, VFTR_OTF2_ATTR_IOOP) == 0)
+        o->attr_ioop = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -388,6 +417,50 @@ static OTF2_CallbackCode d_paradigm(void *ud, OTF2_Paradigm p, OTF2_StringRef na
         return def_rc(o, -ENOMEM);
     o->paradigms[o->nparadigms].p = p;
     o->paradigms[o->nparadigms++].name = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_iopar(void *ud, OTF2_IoParadigmRef self, OTF2_StringRef ident,
+                                 OTF2_StringRef name, OTF2_IoParadigmClass cls,
+                                 OTF2_IoParadigmFlag flags, uint8_t n,
+                                 const OTF2_IoParadigmProperty *props, const OTF2_Type *types,
+                                 const OTF2_AttributeValue *values)
+{
+    struct otf2_impl *o = ud;
+
+    (void)cls, (void)flags, (void)n, (void)props, (void)types, (void)values;
+    if (RESERVE(o, iopars, niopars, capiopars) < 0)
+        return def_rc(o, -ENOMEM);
+    o->iopars[o->niopars].id = self;
+    o->iopars[o->niopars].ident = ident;
+    o->iopars[o->niopars++].name = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_iofile(void *ud, OTF2_IoFileRef self, OTF2_StringRef name,
+                                  OTF2_SystemTreeNodeRef scope)
+{
+    struct otf2_impl *o = ud;
+
+    (void)scope;
+    if (RESERVE(o, iofiles, niofiles, capiofiles) < 0)
+        return def_rc(o, -ENOMEM);
+    o->iofiles[o->niofiles].id = self;
+    o->iofiles[o->niofiles++].name = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_iohandle(void *ud, OTF2_IoHandleRef self, OTF2_StringRef name,
+                                    OTF2_IoFileRef file, OTF2_IoParadigmRef paradigm,
+                                    OTF2_IoHandleFlag flags, OTF2_CommRef comm,
+                                    OTF2_IoHandleRef parent)
+{
+    struct otf2_impl *o = ud;
+
+    (void)flags, (void)comm, (void)parent;
+    if (RESERVE(o, iohandles, niohandles, capiohandles) < 0)
+        return def_rc(o, -ENOMEM);
+    o->iohandles[o->niohandles++] = (struct o2iohandle){ self, name, file, paradigm, 0 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -425,6 +498,9 @@ static OTF2_GlobalDefReaderCallbacks *def_callbacks(int all)
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(c, d_attribute);
     OTF2_GlobalDefReaderCallbacks_SetParadigmCallback(c, d_paradigm);
     OTF2_GlobalDefReaderCallbacks_SetLocationGroupPropertyCallback(c, d_lgprop);
+    OTF2_GlobalDefReaderCallbacks_SetIoParadigmCallback(c, d_iopar);
+    OTF2_GlobalDefReaderCallbacks_SetIoRegularFileCallback(c, d_iofile);
+    OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(c, d_iohandle);
     return c;
 }
 
@@ -682,6 +758,47 @@ static int build_counters(struct vftr_source *s, struct otf2_impl *o)
     return 0;
 }
 
+/* The file groups (an IoParadigm each) and files (a file per IoFile and
+ * paradigm of the handles, else per handle). */
+static int build_files(struct vftr_source *s, struct otf2_impl *o)
+{
+    int rc;
+
+    for (size_t i = 0; i < o->niopars; i++) {
+        const char *ident = str(o, o->iopars[i].ident), *name = str(o, o->iopars[i].name);
+
+        if ((rc = vftr_source_add_filegroup(s, (uint32_t)o->iopars[i].id + 1u,
+                                            vftr_otf2_io_group(ident, name))) < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < o->niohandles; i++) {
+        struct o2iohandle *h = &o->iohandles[i];
+        const char *name = NULL;
+
+        if (vftr_u64map_put(&o->iohmap, h->id, (uint32_t)i) < 0)
+            return -ENOMEM;
+        if (h->file != OTF2_UNDEFINED_IO_FILE)
+            for (size_t k = 0; k < i; k++)
+                if (o->iohandles[k].file == h->file && o->iohandles[k].paradigm == h->paradigm) {
+                    h->token = o->iohandles[k].token;
+                    break;
+                }
+        if (h->token)
+            continue;
+        for (size_t k = 0; !name && h->file != OTF2_UNDEFINED_IO_FILE && k < o->niofiles; k++)
+            if (o->iofiles[k].id == h->file)
+                name = str(o, o->iofiles[k].name);
+        if (!name)
+            name = str(o, h->name);
+        h->token = h->id + 1u;
+        if ((rc = vftr_source_add_file(s, h->token, h->paradigm == OTF2_UNDEFINED_IO_PARADIGM
+                                                        ? 0 : (uint32_t)h->paradigm + 1u,
+                                       name ? name : "")) < 0)
+            return rc;
+    }
+    return 0;
+}
+
 static int build_collops(struct vftr_source *s)
 {
     int rc;
@@ -711,6 +828,13 @@ struct pend {
     uint64_t match;                   /* from "vftr:match", 0 when not given */
 };
 
+/* A file operation begun (IoOperationBegin) and not completed. */
+struct iopend {
+    uint32_t loc;
+    uint64_t match, otf2match, handle;
+    uint32_t op;
+};
+
 struct rd {
     struct vftr_source *s;
     struct otf2_impl *o;
@@ -721,6 +845,9 @@ struct rd {
     struct pend *pend;
     size_t npend, cappend;
     uint64_t *ends;                   /* per location: collective ends so far */
+    uint64_t *ios;                    /* per location: point I/O events so far */
+    struct iopend *iop;
+    size_t niop, capiop;
     uint64_t handled;
     int stop;                         /* 1: winstate said stop; <0: -errno */
     /* a direct-mapped cache in front of locmap (the events of many
@@ -1028,6 +1155,170 @@ static OTF2_CallbackCode e_metric(OTF2_LocationRef loc, OTF2_TimeStamp t, void *
     return cc;
 }
 
+/* ------------------------------------------------------------ file I/O */
+
+static uint64_t attr_u64(const struct rd *r, OTF2_AttributeList *al, uint32_t attr, uint64_t dflt)
+{
+    uint64_t v;
+
+    if (al && attr != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetUint64(al, attr, &v) == OTF2_SUCCESS)
+        return v;
+    (void)r;
+    return dflt;
+}
+
+/* The model's file of IoHandle h (0: not defined). */
+static uint32_t io_file(const struct otf2_impl *o, OTF2_IoHandleRef h)
+{
+    long i = vftr_u64map_get(&o->iohmap, h);
+
+    return i < 0 ? 0 : o->iohandles[i].token;
+}
+
+static OTF2_CallbackCode io_event(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
+                                  uint32_t type, uint32_t file, uint32_t op, uint64_t handle,
+                                  uint64_t bytes, uint64_t match)
+{
+    struct vftr_vfdconv_event e = { .time = t, .type = type };
+
+    if (where(r, loc, &e.process) < 0 || file == 0)
+        return OTF2_CALLBACK_SUCCESS;
+    e.file = file;
+    e.op = op;
+    e.received = handle;
+    e.bytes = bytes;
+    e.match = match;
+    return feed(r, &e);
+}
+
+static OTF2_CallbackCode e_iobegin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                   OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                   OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                   uint64_t bytes, uint64_t matching)
+{
+    struct rd *r = ud;
+    uint32_t token;
+    long li = where(r, loc, &token);
+    uint32_t op = mode == OTF2_IO_OPERATION_MODE_READ ? 2u
+                  : mode == OTF2_IO_OPERATION_MODE_WRITE ? 3u : 8u;
+    struct iopend p;
+
+    if (li < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    op |= ((flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING) ? 64u : 0u) |
+          ((flags & OTF2_IO_OPERATION_FLAG_COLLECTIVE) ? 128u : 0u);
+    p = (struct iopend){ (uint32_t)li, attr_u64(r, al, r->o->attr_match, matching), matching,
+                         attr_u64(r, al, r->o->attr_handle, handle),
+                         (uint32_t)attr_u64(r, al, r->o->attr_ioop, op) };
+    if (vftr_reserve((void **)&r->iop, &r->capiop, r->niop, sizeof *r->iop) < 0)
+        return verdict(r, -ENOMEM);
+    r->iop[r->niop++] = p;
+    return io_event(r, loc, t, VFTR_VFDCONV_FILE_BEGIN, io_file(r->o, handle), p.op, p.handle,
+                    bytes, p.match);
+}
+
+static OTF2_CallbackCode e_iocomplete(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                      OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                      uint64_t bytes, uint64_t matching)
+{
+    struct rd *r = ud;
+    uint32_t token;
+    long li = where(r, loc, &token);
+    struct iopend p = { 0, matching, matching, handle, 3u };
+    size_t k;
+
+    if (li < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    for (k = r->niop; k > 0; k--)
+        if (r->iop[k - 1].loc == (uint32_t)li && r->iop[k - 1].otf2match == matching)
+            break;
+    if (k > 0) {
+        p = r->iop[k - 1];
+        r->iop[k - 1] = r->iop[--r->niop];
+    }
+    return io_event(r, loc, t, VFTR_VFDCONV_FILE_END, io_file(r->o, handle),
+                    (uint32_t)attr_u64(r, al, r->o->attr_ioop, p.op),
+                    attr_u64(r, al, r->o->attr_handle, p.handle), bytes,
+                    attr_u64(r, al, r->o->attr_match, p.match));
+}
+
+/* An I/O event that is a whole operation: its begin and its end, at its
+ * time (OTF2 does not say when the call began). */
+static OTF2_CallbackCode io_point(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
+                                  OTF2_AttributeList *al, uint32_t file, uint32_t op,
+                                  uint64_t handle)
+{
+    uint32_t token;
+    long li = where(r, loc, &token);
+    uint64_t match;
+    OTF2_CallbackCode cc;
+
+    if (li < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    r->ios[li]++;
+    match = attr_u64(r, al, r->o->attr_match, (uint64_t)1 << 63 | r->ios[li]);
+    op = (uint32_t)attr_u64(r, al, r->o->attr_ioop, op);
+    handle = attr_u64(r, al, r->o->attr_handle, handle);
+    cc = io_event(r, loc, t, VFTR_VFDCONV_FILE_BEGIN, file, op, handle, 0, match);
+    if (cc != OTF2_CALLBACK_SUCCESS)
+        return cc;
+    return io_event(r, loc, t, VFTR_VFDCONV_FILE_END, file, op, handle, 0, match);
+}
+
+static OTF2_CallbackCode e_iocreate(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                    OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                    OTF2_IoAccessMode mode, OTF2_IoCreationFlag cflags,
+                                    OTF2_IoStatusFlag sflags)
+{
+    struct rd *r = ud;
+
+    (void)mode, (void)cflags, (void)sflags;
+    return io_point(r, loc, t, al, io_file(r->o, handle), 0u, handle);
+}
+
+static OTF2_CallbackCode e_iodestroy(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                     OTF2_AttributeList *al, OTF2_IoHandleRef handle)
+{
+    struct rd *r = ud;
+
+    return io_point(r, loc, t, al, io_file(r->o, handle), 1u, handle);
+}
+
+static OTF2_CallbackCode e_ioseek(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_IoHandleRef handle,
+                                  int64_t request, OTF2_IoSeekOption whence, uint64_t result)
+{
+    struct rd *r = ud;
+
+    (void)request, (void)whence, (void)result;
+    return io_point(r, loc, t, al, io_file(r->o, handle), 4u, handle);
+}
+
+static OTF2_CallbackCode e_iodup(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                 OTF2_AttributeList *al, OTF2_IoHandleRef old,
+                                 OTF2_IoHandleRef handle, OTF2_IoStatusFlag sflags)
+{
+    struct rd *r = ud;
+
+    (void)old, (void)sflags;
+    return io_point(r, loc, t, al, io_file(r->o, handle), 7u, handle);
+}
+
+static OTF2_CallbackCode e_iodelete(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                    OTF2_AttributeList *al, OTF2_IoParadigmRef paradigm,
+                                    OTF2_IoFileRef file)
+{
+    struct rd *r = ud;
+    uint32_t token = 0;
+
+    /* the file of a handle of this IoFile and paradigm */
+    for (size_t i = 0; !token && i < r->o->niohandles; i++)
+        if (r->o->iohandles[i].file == file && r->o->iohandles[i].paradigm == paradigm)
+            token = r->o->iohandles[i].token;
+    return io_point(r, loc, t, al, token, 5u, 0);
+}
+
 /* One read of the events of the selected locations, through winstate. */
 static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, char *err,
                        size_t errlen)
@@ -1072,6 +1363,13 @@ static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, ch
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, e_cbegin);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, e_cend);
     OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(cb, e_metric);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(cb, e_iobegin);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationCompleteCallback(cb, e_iocomplete);
+    OTF2_GlobalEvtReaderCallbacks_SetIoCreateHandleCallback(cb, e_iocreate);
+    OTF2_GlobalEvtReaderCallbacks_SetIoDestroyHandleCallback(cb, e_iodestroy);
+    OTF2_GlobalEvtReaderCallbacks_SetIoSeekCallback(cb, e_ioseek);
+    OTF2_GlobalEvtReaderCallbacks_SetIoDuplicateHandleCallback(cb, e_iodup);
+    OTF2_GlobalEvtReaderCallbacks_SetIoDeleteFileCallback(cb, e_iodelete);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, cb, r);
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     ec = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
@@ -1108,11 +1406,16 @@ static int otf2_read(struct vftr_source *s, uint64_t a, uint64_t b,
     *st = (struct vftr_window_stats){ 0 };
     vftr_winstate_init(&r.ws, h, procs, a, b, !(flags & VFTR_SOURCE_EVENTS_ONLY), st);
     r.ends = calloc(o->nlocs ? o->nlocs : 1, sizeof *r.ends);
-    if (!r.ends)
+    r.ios = calloc(o->nlocs ? o->nlocs : 1, sizeof *r.ios);
+    if (!r.ends || !r.ios) {
+        free(r.ends);
+        free(r.ios);
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
     rdr = open_archive(o, 0, err, errlen);
     if (!rdr) {
         free(r.ends);
+        free(r.ios);
         return -EIO;
     }
     for (size_t i = 0; i < o->nlocs; i++)
@@ -1136,6 +1439,8 @@ out:
     free(r.q);
     free(r.pend);
     free(r.ends);
+    free(r.ios);
+    free(r.iop);
     return rc;
 }
 
@@ -1203,6 +1508,7 @@ int vftr_source_open_otf2(struct vftr_source *s, const char *operand, char *err,
     s->ops = &otf2_ops;
     s->info.kind = VFTR_SOURCE_OTF2;
     o->attr_peer = o->attr_match = OTF2_UNDEFINED_ATTRIBUTE;
+    o->attr_handle = o->attr_ioop = OTF2_UNDEFINED_ATTRIBUTE;
     if (err && errlen)
         err[0] = '\0';
     o->anchor = find_anchor(operand, err, errlen);
@@ -1214,7 +1520,7 @@ int vftr_source_open_otf2(struct vftr_source *s, const char *operand, char *err,
     OTF2_Reader_Close(r);
     if ((rc = build_procs(s, o)) < 0 || (rc = build_funcs(s, o)) < 0 ||
         (rc = build_comms(s, o)) < 0 || (rc = build_counters(s, o)) < 0 ||
-        (rc = build_collops(s)) < 0)
+        (rc = build_collops(s)) < 0 || (rc = build_files(s, o)) < 0)
         return vftr_errmsg(err, errlen, rc, "out of memory");
     s->info.resolution = o->resolution;
     s->info.first = o->offset;

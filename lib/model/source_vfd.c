@@ -434,6 +434,18 @@ static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t err
     for (uint32_t g = VFTR_VFDCONV_GROUP_USER; g <= VFTR_VFDCONV_GROUP_OMP; g++)
         if ((rc = vftr_source_add_group(s, g, vftr_vfdconv_group_name(g))) < 0)
             return vftr_errmsg(err, errlen, rc, "out of memory");
+    {
+        size_t nfl, nfg;
+        const struct vftr_vfdconv_file *fl = vftr_vfdconv_files(v->conv, &nfl);
+        const uint32_t *fg = vftr_vfdconv_filegroups(v->conv, &nfg);
+
+        for (size_t i = 0; i < nfg; i++)
+            if ((rc = vftr_source_add_filegroup(s, fg[i], vftr_vfdconv_filegroup_name(fg[i]))) < 0)
+                return vftr_errmsg(err, errlen, rc, "out of memory");
+        for (size_t i = 0; i < nfl; i++)
+            if ((rc = vftr_source_add_file(s, fl[i].token, fl[i].group, fl[i].name)) < 0)
+                return vftr_errmsg(err, errlen, rc, "out of memory");
+    }
     ops_coll = vftr_vfdconv_collops(v->conv, &nc);
     for (size_t i = 0; i < nc; i++)
         if ((rc = vftr_source_add_collop(s, ops_coll[i], vftr_vfd_coll_name(ops_coll[i]))) < 0)

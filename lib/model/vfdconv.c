@@ -180,7 +180,9 @@ struct thr {
     uint64_t first, last;       /* raw ticks; first = UINT64_MAX when no event */
     uint64_t events;
     uint64_t nsends, nrecvs, ncolls;    /* MPI records that decode */
-    uint64_t early;             /* raw ticks: earliest send / collective start, or UINT64_MAX */
+    uint64_t nios;              /* file I/O records that decode */
+    uint64_t early;             /* raw ticks: earliest send / collective / file operation
+                                 * start, or UINT64_MAX */
     size_t c0, nc;              /* its events chunks: rank->chunks[c0 .. c0 + nc) */
     /* matched peer threads that are not the peer's main thread (thread id
      * 0, the token an unmatched message gets): key (kind << 32 | n), kind
@@ -213,6 +215,7 @@ struct rank {
     struct vftr_u64map thrmap;  /* thread id -> index */
     struct vftr_u64map fmap;    /* function id -> function index */
     struct vftr_u64map omap;    /* OMP region id -> index of regs */
+    struct vftr_u64map iomap;   /* IO_FILES id -> index of the engine's iofiles */
     struct ompreg *regs;
     size_t nregs, cregs;
     int have_clock[2];
@@ -269,6 +272,12 @@ struct vftr_vfdconv {
     struct strtab filetab;
     struct vftr_vfdconv_scl *scls;
     size_t nscls, cscls;
+    struct vftr_vfdconv_file *iofiles;  /* files of file I/O records */
+    size_t niofiles, ciofiles;
+    struct vftr_u64map iotab;           /* hash of (group, name) -> iofiles index */
+    uint8_t iogroup_used[VFTR_VFD_IO_IFACE_COUNT];
+    uint32_t iogroups[VFTR_VFD_IO_IFACE_COUNT];
+    size_t niogroups;
     struct vftr_u64map sclmap;          /* (file << 32 | line) -> scl index */
     uint8_t collop_used[VFTR_VFD_COLL_COUNT];
     uint32_t collops[VFTR_VFD_COLL_COUNT];
@@ -372,6 +381,38 @@ static long intern_scl(struct vftr_vfdconv *c, uint32_t file, uint32_t line)
     if (vftr_u64map_put(&c->sclmap, key, (uint32_t)i) < 0)
         return -ENOMEM;
     c->nscls++;
+    return i;
+}
+
+/* The file of (name, group) for file I/O records: one token per name and
+ * interface (group) over the run, in order of first sight. */
+static long intern_iofile(struct vftr_vfdconv *c, const char *name, size_t len, uint32_t group)
+{
+    uint64_t key;
+    long i;
+
+    for (uint64_t salt = 0;; salt++) {
+        key = hash_str(salt * 16 + group, name, len);
+        i = vftr_u64map_get(&c->iotab, key);
+        if (i < 0)
+            break;
+        if (c->iofiles[i].group == group && strlen(c->iofiles[i].name) == len &&
+            memcmp(c->iofiles[i].name, name, len) == 0)
+            return i;
+    }
+    if (grow((void **)&c->iofiles, &c->ciofiles, c->niofiles + 1, sizeof *c->iofiles) < 0)
+        return -ENOMEM;
+    i = (long)c->niofiles;
+    c->iofiles[i].token = (uint32_t)i + 1;
+    c->iofiles[i].group = group;
+    c->iofiles[i].name = strndup_safe(name, len);
+    if (!c->iofiles[i].name || vftr_u64map_put(&c->iotab, key, (uint32_t)i) < 0)
+        return -ENOMEM;
+    c->niofiles++;
+    if (group < VFTR_VFD_IO_IFACE_COUNT && !c->iogroup_used[group]) {
+        c->iogroup_used[group] = 1;
+        c->iogroups[c->niogroups++] = group;
+    }
     return i;
 }
 
@@ -595,6 +636,30 @@ static int add_omp_regions(struct vftr_vfdconv *c, struct rank *r, const uint8_t
     return rc < 0 ? -EBADMSG : 0;
 }
 
+/* An IO_FILES chunk of rank r: its ids mapped to the run's files (an
+ * unknown interface counts as POSIX). */
+static int add_io_files(struct vftr_vfdconv *c, struct rank *r, const uint8_t *p, size_t len,
+                        uint32_t count)
+{
+    struct vftr_vfd_cursor cur;
+    struct vftr_vfd_io_file_view v;
+    int rc;
+
+    vftr_vfd_cursor_init(&cur, p, len, count);
+    while ((rc = vftr_vfd_next_io_file(&cur, &v)) == 1) {
+        uint32_t group = vftr_vfd_io_iface_name(v.f.iface) ? v.f.iface : VFTR_VFD_IO_POSIX;
+        long fi = intern_iofile(c, v.f.name, v.name_len, group);
+
+        if (fi < 0)
+            return (int)fi;
+        if (v.f.id == 0)
+            continue;
+        if (vftr_u64map_put(&r->iomap, v.f.id, (uint32_t)fi) < 0)
+            return -ENOMEM;
+    }
+    return rc < 0 ? -EBADMSG : 0;
+}
+
 static int add_comms(struct vftr_vfdconv *c, const uint8_t *p, size_t len, uint32_t count)
 {
     struct vftr_vfd_cursor cur;
@@ -668,7 +733,7 @@ static int note_comm(struct vftr_vfdconv *c, uint64_t comm)
  * actions file after file in the order the files were given, so tokens and
  * warnings come out exactly as from one serial read. */
 
-enum act_type { ACT_FUNC = 1, ACT_OMP, ACT_COMMS, ACT_COMM, ACT_COLLOP, ACT_WARN };
+enum act_type { ACT_FUNC = 1, ACT_OMP, ACT_COMMS, ACT_COMM, ACT_COLLOP, ACT_WARN, ACT_IOFILES };
 
 struct act_head {               /* followed by len bytes */
     uint32_t type, len;
@@ -717,7 +782,8 @@ static int act_comm(struct rank *r, uint64_t comm)
     return act_put(r, ACT_COMM, &comm, sizeof comm, NULL, 0);
 }
 
-/* One extended event of thread ti (MPI records are kept for matching). */
+/* One extended event of thread ti (MPI records are kept for matching;
+ * file I/O records are counted, their starts noted as sends' are). */
 static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *ev, uint64_t off,
                     uint64_t *mpimin)
 {
@@ -761,6 +827,19 @@ static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *e
                 return -ENOMEM;
         }
         return act_comm(r, m.comm);
+    }
+    case VFTR_VFD_IO: {
+        struct vftr_vfd_io io;
+
+        if (vftr_vfd_io_decode(ev->data, ev->id, ev->time, &io) < 0)
+            return act_warn(r, "%s: offset %" PRIu64 ": malformed file I/O record skipped",
+                            r->path, off);
+        t->nios++;
+        if (io.start < t->early)
+            t->early = io.start;
+        if (io.start < *mpimin)
+            *mpimin = io.start;
+        return 0;
     }
     default:
         return 0;
@@ -889,12 +968,14 @@ static int scan_file(struct rank *r, struct vftr_vfd_reader *rd, char *err, size
             switch (rec.u.unknown.kind) {
             case VFTR_VFD_CHUNK_EVENTS: rc = scan_events(r, &rec, &stop); break;
             case VFTR_VFD_CHUNK_OMP_REGIONS:
-            case VFTR_VFD_CHUNK_MPI_COMMS: {
+            case VFTR_VFD_CHUNK_MPI_COMMS:
+            case VFTR_VFD_CHUNK_IO_FILES: {
                 uint64_t a[2] = { rec.offset, (uint64_t)n << 16 | rec.u.unknown.kind };
+                int type = rec.u.unknown.kind == VFTR_VFD_CHUNK_MPI_COMMS ? ACT_COMMS
+                           : rec.u.unknown.kind == VFTR_VFD_CHUNK_IO_FILES ? ACT_IOFILES
+                                                                           : ACT_OMP;
 
-                rc = act_put(r, rec.u.unknown.kind == VFTR_VFD_CHUNK_MPI_COMMS ? ACT_COMMS
-                                                                               : ACT_OMP,
-                             a, sizeof a, p, len);
+                rc = act_put(r, (uint32_t)type, a, sizeof a, p, len);
                 break;
             }
             case VFTR_VFD_CHUNK_CLOCK_OFFSETS: rc = add_clock(r, p, len, n); break;
@@ -1015,12 +1096,15 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
             break;
         }
         case ACT_OMP:
-        case ACT_COMMS: {
+        case ACT_COMMS:
+        case ACT_IOFILES: {
             uint64_t a[2];
 
             memcpy(a, p, sizeof a);
             rc = h.type == ACT_OMP
                      ? add_omp_regions(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16))
+                 : h.type == ACT_IOFILES
+                     ? add_io_files(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16))
                      : add_comms(c, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16));
             if (rc == -EBADMSG) {
                 warn(c, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped", r->path,
@@ -1737,6 +1821,7 @@ static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
         sput64(b, th->nsends);
         sput64(b, th->nrecvs);
         sput64(b, th->ncolls);
+        sput64(b, th->nios);
         sput64(b, th->early);
     }
     sput_arr(b, r->chunks, r->nchunks, sizeof *r->chunks);
@@ -1787,6 +1872,7 @@ static int get_rank(struct sget *g, struct rank *r)
         th->nsends = sget64(g);
         th->nrecvs = sget64(g);
         th->ncolls = sget64(g);
+        th->nios = sget64(g);
         th->early = sget64(g);
         r->nthr = t + 1;
         if (vftr_u64map_put(&r->thrmap, th->id, (uint32_t)t) < 0)
@@ -2191,6 +2277,7 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
         vftr_u64map_release(&r->thrmap);
         vftr_u64map_release(&r->fmap);
         vftr_u64map_release(&r->omap);
+        vftr_u64map_release(&r->iomap);
     }
     free(c->ranks);
     for (size_t i = 0; i < c->nprocs; i++)
@@ -2208,6 +2295,10 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
         free(c->files[i].name);
     free(c->files);
     free(c->scls);
+    for (size_t i = 0; i < c->niofiles; i++)
+        free(c->iofiles[i].name);
+    free(c->iofiles);
+    vftr_u64map_release(&c->iotab);
     vftr_u64map_release(&c->ftab.map);
     vftr_u64map_release(&c->filetab.map);
     vftr_u64map_release(&c->gmap);
@@ -2255,6 +2346,23 @@ const uint32_t *vftr_vfdconv_collops(const struct vftr_vfdconv *c, size_t *n)
 }
 
 const char *vftr_vfdconv_comment(const struct vftr_vfdconv *c) { return c->comment; }
+
+const struct vftr_vfdconv_file *vftr_vfdconv_files(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->niofiles;
+    return c->iofiles;
+}
+
+const uint32_t *vftr_vfdconv_filegroups(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->niogroups;
+    return c->iogroups;
+}
+
+const char *vftr_vfdconv_filegroup_name(uint32_t group)
+{
+    return vftr_vfd_io_iface_name(group);
+}
 
 const struct vftr_vfdconv_stats *vftr_vfdconv_stats(const struct vftr_vfdconv *c)
 {
@@ -2309,17 +2417,27 @@ struct frame {
     uint32_t func, scl;
 };
 
-struct early {                  /* a send or collective begin, placed at its start */
+enum { EARLY_SEND, EARLY_COLL, EARLY_IO };
+
+struct early {                  /* a send, collective begin or file operation begin,
+                                 * placed at its start */
     uint64_t time;              /* aligned start */
-    uint32_t is_coll;
-    uint32_t index;             /* n-th send / collective of the thread */
-    uint64_t comm, bytes, received;     /* bytes: sent by a collective */
-    int32_t peer, tag;          /* collective: root, op */
+    uint32_t is_coll;           /* EARLY_* */
+    uint32_t index;             /* n-th send / collective / file operation of the thread */
+    uint64_t comm, bytes, received;     /* bytes: sent by a collective; file operation:
+                                         * comm the handle */
+    int32_t peer, tag;          /* collective: root, op; file operation: file token (0: not
+                                 * defined), OTF operation word */
 };
 
 struct rmsg {                   /* a receive record on its way to transform() */
     uint64_t comm, bytes;
     int32_t peer, tag;
+};
+
+struct rio {                    /* a file I/O record on its way to transform() */
+    uint64_t handle, bytes;
+    uint32_t file, op;          /* file token (0: not defined), OTF operation word */
 };
 
 struct src {
@@ -2358,11 +2476,14 @@ struct src {
      * (time, index, is_coll); how many of each the look-ahead has seen */
     struct early *early;
     size_t nearly, cearly;
-    uint32_t nsend_seen, ncoll_seen;
+    uint32_t nsend_seen, ncoll_seen, nio_seen;
     /* receives between ext_raw() and transform(), FIFO (rcap 0 or a power of two) */
     struct rmsg *rq;
     size_t rhead, rlen, rcap;
-    uint32_t irecv, icoll;
+    /* file I/O records likewise */
+    struct rio *ioq;
+    size_t iohead, iolen, iocap;
+    uint32_t irecv, icoll, iio;
     uint64_t last;              /* last time handed out */
     int begun, ended;
     struct vftr_vfdconv_event *head;    /* the next event: in out[] or own */
@@ -2440,6 +2561,16 @@ static int early_scan(struct src *s)
                 continue;
             x = (struct early){ align_ns(r, cl.start), 1, s->ncoll_seen++, cl.comm, cl.sent,
                                 cl.received, cl.root, (int32_t)cl.op };
+        } else if (ev.kind == VFTR_VFD_IO) {
+            struct vftr_vfd_io io;
+            long fi;
+
+            if (vftr_vfd_io_decode(ev.data, ev.id, ev.time, &io) < 0)
+                continue;
+            fi = io.file ? vftr_u64map_get(&r->iomap, io.file) : -1;
+            x = (struct early){ align_ns(r, io.start), EARLY_IO, s->nio_seen++, io.handle,
+                                io.bytes, 0, fi < 0 ? 0 : (int32_t)s->c->iofiles[fi].token,
+                                (int32_t)vftr_vfd_io_otf_operation(io.op, io.flags) };
         } else {
             continue;
         }
@@ -2518,6 +2649,23 @@ static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x, struct s
         struct vftr_vfd_mpi_coll cl;
 
         return vftr_vfd_mpi_coll_decode(ev->data, ev->id, x->time, &cl) == 0;
+    }
+    if (x->kind == VFTR_VFD_IO) {         /* its begin: placed at its start by the look-ahead */
+        struct vftr_vfd_io io;
+        long fi;
+
+        if (vftr_vfd_io_decode(ev->data, ev->id, x->time, &io) < 0)
+            return 0;
+        if (s->iolen == s->iocap &&
+            ring_grow((void **)&s->ioq, &s->iohead, s->iolen, &s->iocap, sizeof *s->ioq, 16) < 0) {
+            s->oom = 1;
+            return 0;
+        }
+        fi = io.file ? vftr_u64map_get(&s->r->iomap, io.file) : -1;
+        s->ioq[(s->iohead + s->iolen++) & (s->iocap - 1)] =
+            (struct rio){ io.handle, io.bytes, fi < 0 ? 0 : s->c->iofiles[fi].token,
+                          vftr_vfd_io_otf_operation(io.op, io.flags) };
+        return 1;
     }
     if (x->kind == VFTR_VFD_MPI_RECV) {   /* a send: placed at its start by the look-ahead */
         struct vftr_vfd_mpi_msg m;
@@ -2832,6 +2980,26 @@ static int transform(struct src *s, const struct raw *x)
         e->match = ++s->icoll;
         return 0;
     }
+    case VFTR_VFD_IO:
+        if (s->iolen) {
+            const struct rio *io = &s->ioq[s->iohead];
+            uint32_t match = ++s->iio;
+
+            /* a record of a file the trace does not define has no event (nor
+             * its begin: early_event), but keeps its place in the count */
+            if (io->file) {
+                struct vftr_vfdconv_event *e = emit_mpi(s, VFTR_VFDCONV_FILE_END, x->time);
+
+                e->file = io->file;
+                e->op = io->op;
+                e->bytes = io->bytes;
+                e->received = io->handle;
+                e->match = match;
+            }
+            s->iohead = (s->iohead + 1) & (s->iocap - 1);
+            s->iolen--;
+        }
+        return 0;
     default:
         return 0;
     }
@@ -2876,7 +3044,7 @@ static inline __attribute__((always_inline)) int transform_fast(struct src *s,
     return transform(s, x);
 }
 
-/* Fills an early event (send or collective begin). */
+/* Fills an early event (send, collective begin or file operation begin). */
 static void early_event(const struct src *s, const struct early *x, struct vftr_vfdconv_event *e)
 {
     long g = vftr_u64map_get(&s->c->gmap, x->comm);
@@ -2886,7 +3054,14 @@ static void early_event(const struct src *s, const struct early *x, struct vftr_
     e->time = x->time;
     e->group = g < 0 ? 0 : s->c->groups[g].token;
     e->bytes = x->bytes;
-    if (x->is_coll) {
+    if (x->is_coll == EARLY_IO) {
+        e->group = 0;
+        e->type = VFTR_VFDCONV_FILE_BEGIN;
+        e->file = (uint32_t)x->peer;
+        e->op = (uint32_t)x->tag;
+        e->received = x->comm;
+        e->match = (uint64_t)x->index + 1;
+    } else if (x->is_coll) {
         e->type = VFTR_VFDCONV_COLL_BEGIN;
         e->op = (uint32_t)x->tag;
         e->root = x->peer >= 0 ? vftr_vfdconv_process((uint32_t)x->peer, 0) : 0;
@@ -2976,8 +3151,10 @@ static inline int advance(struct src *s)
     if (s->olen == 0 && (rc = refill(s)) < 0)
         return rc;
     o = s->olen ? &s->out[s->ohead] : NULL;
-    /* at the thread's end only its own sends / collectives still matter */
-    if ((o || s->nsend_seen + s->ncoll_seen < s->t->nsends + s->t->ncolls) &&
+    /* at the thread's end only its own sends / collectives / file
+     * operations still matter */
+    if ((o || s->nsend_seen + s->ncoll_seen + s->nio_seen <
+                  s->t->nsends + s->t->ncolls + s->t->nios) &&
         (rc = early_upto(s, o ? o->time : UINT64_MAX)) < 0)
         return rc;
     if (s->nearly &&
@@ -2987,6 +3164,8 @@ static inline int advance(struct src *s)
 
         early_event(s, &x, &s->own);
         s->head = &s->own;
+        if (x.is_coll == EARLY_IO && s->own.file == 0)
+            return advance(s);      /* a file the trace does not define: no event */
     } else if (o) {
         s->head = o;
         s->ohead = --s->olen ? s->ohead + 1 : 0;
@@ -3224,6 +3403,7 @@ out:
                 free(rs[i].srcs[t].walk);
                 free(rs[i].srcs[t].early);
                 free(rs[i].srcs[t].rq);
+                free(rs[i].srcs[t].ioq);
             }
         free(rs[i].srcs);
         vftr_vfd_reader_close(rs[i].rd);

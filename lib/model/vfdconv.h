@@ -35,6 +35,8 @@
  *   function groups: 1 user code, 2 MPI, 3 OpenMP
  *   process groups: 1 MPI_COMM_WORLD, then the other communicators
  *   collective operations: enum vftr_vfd_coll_op
+ *   files: 1, 2, ... per (name, interface) in order of first sight; file
+ *   groups: the interfaces (enum vftr_vfd_io_iface)
  * Times are nanoseconds since the earliest start of any rank, on rank 0's
  * clock (each rank's clock is mapped through the offsets measured at
  * MPI_Init and MPI_Finalize, linear in between).
@@ -76,6 +78,8 @@ enum vftr_vfdconv_type {
     VFTR_VFDCONV_COLL_END,      /* at its completion */
     VFTR_VFDCONV_BEGIN_PROCESS,
     VFTR_VFDCONV_END_PROCESS,
+    VFTR_VFDCONV_FILE_BEGIN,    /* a file operation, at its start */
+    VFTR_VFDCONV_FILE_END,      /* ... and at its completion */
 };
 
 struct vftr_vfdconv_event {
@@ -89,10 +93,15 @@ struct vftr_vfdconv_event {
     uint32_t tag;               /* SEND/RECV */
     uint32_t op;                /* COLL_BEGIN: collective operation token */
     uint32_t root;              /* COLL_BEGIN: root process token, 0 if none */
-    uint64_t bytes;             /* SEND/RECV: length; COLL_BEGIN: sent */
-    uint64_t received;          /* COLL_BEGIN */
-    uint64_t match;             /* COLL_BEGIN/END: matching id (per process) */
+    uint32_t file;              /* FILE_BEGIN/END: file token (vftr_vfdconv_files) */
+    uint64_t bytes;             /* SEND/RECV: length; COLL_BEGIN: sent; FILE_*: bytes moved */
+    uint64_t received;          /* COLL_BEGIN; FILE_*: the handle (per rank) */
+    uint64_t match;             /* COLL_BEGIN/END, FILE_BEGIN/END: matching id (per
+                                 * process) */
 };
+/* FILE_BEGIN and FILE_END carry the same file, op, bytes, handle (in
+ * `received`) and matching id; op is OTF's operation word (OTF_FILEOP_* with
+ * OTF_IOFLAG_IOFAILED / _ASYNC / _COLL: vftr_vfd_io_otf_operation). */
 
 /* The consumer: called once per event, in time order over the ranks of the
  * replay.  Returns 0 or -errno (stops the replay with that value). */
@@ -139,6 +148,13 @@ struct vftr_vfdconv_group {     /* a communicator */
     char *name;
     uint32_t n;
     uint32_t *procs;            /* process tokens of its ranks' main threads */
+};
+/* A file of file I/O records: one per name and interface (group). */
+struct vftr_vfdconv_file {
+    uint32_t token;
+    uint32_t group;             /* file group token: enum vftr_vfd_io_iface (1 POSIX I/O,
+                                 * 2 ISO C I/O, 3 MPI-IO) */
+    char *name;
 };
 struct vftr_vfdconv_sclfile {
     uint32_t token;
@@ -220,6 +236,12 @@ const struct vftr_vfdconv_func *vftr_vfdconv_funcs(const struct vftr_vfdconv *c,
 const struct vftr_vfdconv_group *vftr_vfdconv_groups(const struct vftr_vfdconv *c, size_t *n);
 const struct vftr_vfdconv_sclfile *vftr_vfdconv_sclfiles(const struct vftr_vfdconv *c, size_t *n);
 const struct vftr_vfdconv_scl *vftr_vfdconv_scls(const struct vftr_vfdconv *c, size_t *n);
+/* Files of the run's file I/O records, and the file groups they use
+ * (tokens in order of first use; names from vftr_vfdconv_filegroup_name:
+ * "POSIX I/O", "ISO C I/O", "MPI-IO"; NULL for another token). */
+const struct vftr_vfdconv_file *vftr_vfdconv_files(const struct vftr_vfdconv *c, size_t *n);
+const uint32_t *vftr_vfdconv_filegroups(const struct vftr_vfdconv *c, size_t *n);
+const char *vftr_vfdconv_filegroup_name(uint32_t group);
 /* Collective operations used by the run: tokens (enum vftr_vfd_coll_op). */
 const uint32_t *vftr_vfdconv_collops(const struct vftr_vfdconv *c, size_t *n);
 /* "run 0123...ef: ./heat on host, 4 ranks" */

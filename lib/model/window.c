@@ -335,6 +335,21 @@ static int event_call(const struct vftr_window_handler *h, const vftr_otf_ev *e)
         return h->coll_end ? h->coll_end(h->arg, e->time, e->process, e->x[0]) : 0;
     case OTF_COUNTER_RECORD:
         return h->counter ? h->counter(h->arg, e->time, e->process, e->u[0], e->x[0]) : 0;
+    case OTF_FILEOPERATION_RECORD: {
+        struct vftr_window_fileop op = { 0, e->u[0], e->u[1], e->x[0], e->x[1], e->x[2] };
+
+        return h->fileop ? h->fileop(h->arg, e->time, e->process, &op) : 0;
+    }
+    case OTF_BEGINFILEOP_RECORD: {
+        struct vftr_window_fileop op = { e->x[0], 0, 0, 0, 0, 0 };
+
+        return h->file_begin ? h->file_begin(h->arg, e->time, e->process, &op) : 0;
+    }
+    case OTF_ENDFILEOP_RECORD: {
+        struct vftr_window_fileop op = { e->x[0], e->u[0], e->u[1], e->x[1], e->x[2], 0 };
+
+        return h->file_end ? h->file_end(h->arg, e->time, e->process, &op) : 0;
+    }
     }
     return 0;
 }
@@ -428,6 +443,37 @@ static int on_counter(void *ud, uint64_t time, uint32_t process, uint32_t counte
     (void)kv;
     return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_COUNTER_RECORD, .process = process,
                                       .u = { counter }, .x = { value } });
+}
+
+static int on_fileop(void *ud, uint64_t time, uint32_t file, uint32_t process, uint64_t handle,
+                     uint32_t operation, uint64_t bytes, uint64_t duration, uint32_t source,
+                     OTF_KeyValueList *kv)
+{
+    (void)source;
+    (void)kv;
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_FILEOPERATION_RECORD,
+                                      .process = process, .u = { file, operation },
+                                      .x = { handle, bytes, duration } });
+}
+
+static int on_file_begin(void *ud, uint64_t time, uint32_t process, uint64_t id, uint32_t scl,
+                         OTF_KeyValueList *kv)
+{
+    (void)scl;
+    (void)kv;
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_BEGINFILEOP_RECORD,
+                                      .process = process, .x = { id } });
+}
+
+static int on_file_end(void *ud, uint64_t time, uint32_t process, uint32_t file, uint64_t id,
+                       uint64_t handle, uint32_t operation, uint64_t bytes, uint32_t scl,
+                       OTF_KeyValueList *kv)
+{
+    (void)scl;
+    (void)kv;
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_ENDFILEOP_RECORD,
+                                      .process = process, .u = { file, operation },
+                                      .x = { id, handle, bytes } });
 }
 
 static int on_enter_snap(void *ud, uint64_t time, uint64_t original, uint32_t function,
@@ -1536,6 +1582,9 @@ struct vftr_window *vftr_window_open(const char *namestub, OTF_FileManager *mana
         { HANDLER(on_coll_begin), OTF_BEGINCOLLOP_RECORD },
         { HANDLER(on_coll_end), OTF_ENDCOLLOP_RECORD },
         { HANDLER(on_counter), OTF_COUNTER_RECORD },
+        { HANDLER(on_fileop), OTF_FILEOPERATION_RECORD },
+        { HANDLER(on_file_begin), OTF_BEGINFILEOP_RECORD },
+        { HANDLER(on_file_end), OTF_ENDFILEOP_RECORD },
         { HANDLER(on_enter_snap), OTF_ENTERSNAPSHOT_RECORD },
         { HANDLER(on_send_snap), OTF_SENDSNAPSHOT_RECORD },
         { HANDLER(on_func_summary), OTF_FUNCTIONSUMMARY_RECORD },

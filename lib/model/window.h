@@ -20,7 +20,9 @@
  *   3. the events with a <= time < b in time order, equal times in the
  *      order of the streams in the master control and, within a stream, of
  *      the file (the order of the OTF reader's merge): enter, leave, send,
- *      recv, collop (CollectiveOperation), coll_begin, coll_end, counter.
+ *      recv, collop (CollectiveOperation), coll_begin, coll_end, counter,
+ *      file_begin, file_end, fileop (file operations: an operation under
+ *      way at a comes as its end only).
  *      vftr_window_read() decodes them with vftr_otf_scan_events
  *      (vftr_otf_scan.h), vftr_window_events() through the reader.
  * Any callback may be NULL.  A callback returns 0 to go on; anything else
@@ -65,6 +67,21 @@
 #define VFTR_WINDOW_MAX_DEPTH (1u << 20)   /* a bound against hostile traces */
 #define VFTR_WINDOW_MAX_THREADS 8
 
+/* A file operation as the handler's file callbacks get it.  operation is
+ * OTF's word: OTF_FILEOP_* (the low five bits: 0 open, 1 close, 2 read, 3
+ * write, 4 seek, 5 unlink, 6 rename, 7 dup, 8 sync, ..., 31 other) with the
+ * flags OTF_IOFLAG_IOFAILED (32), _ASYNC (64), _COLL (128).  A begin
+ * carries what its trace knows at the begin: a .vfd run and OTF2 all of it,
+ * OTF only the matching id (file 0, the rest 0). */
+struct vftr_window_fileop {
+    uint64_t matching_id;       /* begin and end of one operation of a process: equal */
+    uint32_t file;              /* a vftr_source_file token; 0: not known */
+    uint32_t operation;
+    uint64_t handle;            /* the open instance (per rank), 0 if none */
+    uint64_t bytes;             /* bytes read or written */
+    uint64_t duration;          /* fileop (OTF's complete FileOperation record) only */
+};
+
 struct vftr_window_handler {
     void *arg;            /* first argument of every callback */
     int (*open_frame)(void *arg, uint32_t process, uint32_t function, uint64_t enter,
@@ -86,6 +103,16 @@ struct vftr_window_handler {
     /* A Counter record (delivered with the events of [a, b)). */
     int (*counter)(void *arg, uint64_t time, uint32_t process, uint32_t counter,
                    uint64_t value);
+    /* File operations: BeginFileOperation at the operation's start,
+     * EndFileOperation at its completion, and OTF's older FileOperation
+     * record (complete, at its time: the time it ended, with its
+     * duration).  The struct is borrowed for the call. */
+    int (*file_begin)(void *arg, uint64_t time, uint32_t process,
+                      const struct vftr_window_fileop *op);
+    int (*file_end)(void *arg, uint64_t time, uint32_t process,
+                    const struct vftr_window_fileop *op);
+    int (*fileop)(void *arg, uint64_t time, uint32_t process,
+                  const struct vftr_window_fileop *op);
     /* Only for vftr_window_samples(): one open frame of the snapshot at
      * `time` (the state just before it), outermost first per process. */
     int (*sample_frame)(void *arg, uint64_t time, uint32_t process, uint32_t function,

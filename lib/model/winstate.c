@@ -127,6 +127,14 @@ static int deliver(struct vftr_winstate *w, const struct vftr_vfdconv_event *e)
                                              e->group, e->root, e->bytes, e->received) : 0;
     case VFTR_VFDCONV_COLL_END:
         return h->coll_end ? h->coll_end(h->arg, e->time, e->process, e->match) : 0;
+    case VFTR_VFDCONV_FILE_BEGIN:
+    case VFTR_VFDCONV_FILE_END: {
+        struct vftr_window_fileop op = { e->match, e->file, e->op, e->received, e->bytes, 0 };
+        int (*fn)(void *, uint64_t, uint32_t, const struct vftr_window_fileop *) =
+            e->type == VFTR_VFDCONV_FILE_BEGIN ? h->file_begin : h->file_end;
+
+        return fn ? fn(h->arg, e->time, e->process, &op) : 0;
+    }
     default:
         return 0;
     }

@@ -7,8 +7,9 @@
  * says when to stop.
  *
  * Events come as the conversion engine's records (vfdconv.h's struct
- * vftr_vfdconv_event: Enter, Leave, sends, receives, collectives; other
- * types are passed over); a backend with events of other kinds (counters)
+ * vftr_vfdconv_event: Enter, Leave, sends, receives, collectives, file
+ * operations; other types are passed over); a backend with events of other
+ * kinds (counters)
  * asks vftr_winstate_gate() whether to deliver one and delivers it itself.
  *
  * Return values: 0 go on; VFTR_WINSTATE_STOP: the read is over (time >= b,

@@ -176,6 +176,37 @@ static int cap_counter(void* ud, uint64_t time, uint32_t process, uint32_t count
                                    .u = { counter }, .x = { value } });
 }
 
+static int cap_fileop(void* ud, uint64_t time, uint32_t file, uint32_t process, uint64_t handle,
+                      uint32_t operation, uint64_t bytes, uint64_t duration, uint32_t source,
+                      OTF_KeyValueList* kv)
+{
+    (void)source;
+    (void)kv;
+    return take(ud, (vftr_otf_ev){ .time = time, .type = OTF_FILEOPERATION_RECORD,
+                                   .process = process, .u = { file, operation },
+                                   .x = { handle, bytes, duration } });
+}
+
+static int cap_file_begin(void* ud, uint64_t time, uint32_t process, uint64_t id, uint32_t scl,
+                          OTF_KeyValueList* kv)
+{
+    (void)scl;
+    (void)kv;
+    return take(ud, (vftr_otf_ev){ .time = time, .type = OTF_BEGINFILEOP_RECORD,
+                                   .process = process, .x = { id } });
+}
+
+static int cap_file_end(void* ud, uint64_t time, uint32_t process, uint32_t file, uint64_t id,
+                        uint64_t handle, uint32_t operation, uint64_t bytes, uint32_t scl,
+                        OTF_KeyValueList* kv)
+{
+    (void)scl;
+    (void)kv;
+    return take(ud, (vftr_otf_ev){ .time = time, .type = OTF_ENDFILEOP_RECORD,
+                                   .process = process, .u = { file, operation },
+                                   .x = { id, handle, bytes } });
+}
+
 #define CAP(fn) ((OTF_FunctionPointer*)(void (*)(void))(fn))
 
 static OTF_HandlerArray* capture_handlers(struct capture* c)
@@ -189,6 +220,9 @@ static OTF_HandlerArray* capture_handlers(struct capture* c)
         { OTF_BEGINCOLLOP_RECORD, CAP(cap_coll_begin) },
         { OTF_ENDCOLLOP_RECORD, CAP(cap_coll_end) },
         { OTF_COUNTER_RECORD, CAP(cap_counter) },
+        { OTF_FILEOPERATION_RECORD, CAP(cap_fileop) },
+        { OTF_BEGINFILEOP_RECORD, CAP(cap_file_begin) },
+        { OTF_ENDFILEOP_RECORD, CAP(cap_file_end) },
     };
     OTF_HandlerArray* h = OTF_HandlerArray_open();
     if (h == NULL)

@@ -16,6 +16,7 @@
 static const struct vftr_optletter letters[] = {
     { 'C', "callpath",     0, "the call-path tree instead of the flat profile" },
     { 'F', "fold-threads", 0, "threads booked under their rank" },
+    { 'I', "io",           0, "file I/O per file and per function" },
     { 'J', "json",         0, "JSON output" },
     { 'M', "messages",     0, "the message matrix and collective operations" },
     { 'S', "stats",        0, "statistics records (summaries)" },

@@ -21,7 +21,7 @@ void vftr_progress_init(struct vftr_progress *p, const char *prog, FILE *out, ui
     p->prog = prog;
     p->out = out;
     p->total = total;
-    p->on = !quiet && out && isatty(fileno(out));
+    p->on = out && (quiet == VFTR_PROGRESS_ALWAYS || (!quiet && isatty(fileno(out))));
     clock_gettime(CLOCK_MONOTONIC, &p->t0);
     p->last = p->t0;
 }

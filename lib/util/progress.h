@@ -29,7 +29,13 @@ struct vftr_progress {
     struct timespec t0, last;
 };
 
-/* Starts: `total` units of work; on when !quiet and out is a terminal. */
+/* What `quiet` of vftr_progress_init may also be: draw even when out is no
+ * terminal (a tool's --progress; vftr-tui shows vftr-snap's line that it
+ * reads through a pipe). */
+#define VFTR_PROGRESS_ALWAYS (-1)
+
+/* Starts: `total` units of work; on when quiet is 0 and out is a terminal,
+ * or when quiet is VFTR_PROGRESS_ALWAYS. */
 void vftr_progress_init(struct vftr_progress *p, const char *prog, FILE *out, uint64_t total,
                         int quiet);
 

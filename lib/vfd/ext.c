@@ -1,5 +1,5 @@
 /*
- * ext.c — encoding and decoding of the .vfd MPI and OpenMP records
+ * ext.c — encoding and decoding of the .vfd MPI, OpenMP and file I/O records
  * (vftr_vfd_ext.h).  Each event record is described once, as a table of its
  * fields in the order they are stored; one encoder and one decoder walk the
  * tables.
@@ -50,6 +50,17 @@ static const struct field omp_fields[] = {
     FIELD(F_U32, struct vftr_vfd_omp, region),
     FIELD(F_U64, struct vftr_vfd_omp, instance),
     FIELD(F_U64, struct vftr_vfd_omp, value),
+};
+
+static const struct field io_fields[] = {
+    FIELD(F_U32, struct vftr_vfd_io, file),
+    FIELD(F_U64, struct vftr_vfd_io, handle),
+    FIELD(F_U32, struct vftr_vfd_io, op),
+    FIELD(F_U32, struct vftr_vfd_io, flags),
+    FIELD(F_U64, struct vftr_vfd_io, bytes),
+    FIELD(F_BACK, struct vftr_vfd_io, start),
+    FIELD(F_U64, struct vftr_vfd_io, offset),
+    FIELD(F_U64, struct vftr_vfd_io, aux),
 };
 
 static const struct field clock_fields[] = {
@@ -182,8 +193,23 @@ int vftr_vfd_omp_decode(const uint8_t *data, size_t len, struct vftr_vfd_omp *o)
     return decode_event(data, len, o, sizeof *o, omp_fields, NFIELDS(omp_fields), 0);
 }
 
+size_t vftr_vfd_io_encode(const struct vftr_vfd_io *io, uint64_t time,
+                          uint8_t out[VFTR_VFD_EXT_MAX])
+{
+    if (io == NULL || out == NULL)
+        return 0;
+    return (size_t)(put_fields(out, io, io_fields, NFIELDS(io_fields), time) - out);
+}
+
+int vftr_vfd_io_decode(const uint8_t *data, size_t len, uint64_t time, struct vftr_vfd_io *io)
+{
+    return decode_event(data, len, io, sizeof *io, io_fields, NFIELDS(io_fields), time);
+}
+
 _Static_assert(NFIELDS(coll_fields) * VFD_VARINT_MAX <= VFTR_VFD_EXT_MAX,
                "the largest event record fits VFTR_VFD_EXT_MAX");
+_Static_assert(NFIELDS(io_fields) * VFD_VARINT_MAX <= VFTR_VFD_EXT_MAX,
+               "the I/O record fits VFTR_VFD_EXT_MAX");
 
 /* ------------------------------------------------------------- names */
 
@@ -255,6 +281,46 @@ static const char *const omp_kinds[VFTR_VFD_OMP_KIND_COUNT] = {
 const char *vftr_vfd_omp_kind_name(uint32_t kind)
 {
     return kind < VFTR_VFD_OMP_KIND_COUNT ? omp_kinds[kind] : NULL;
+}
+
+static const char *const io_ops[] = {
+    [VFTR_VFD_IO_OPEN] = "open",
+    [VFTR_VFD_IO_CLOSE] = "close",
+    [VFTR_VFD_IO_READ] = "read",
+    [VFTR_VFD_IO_WRITE] = "write",
+    [VFTR_VFD_IO_SEEK] = "seek",
+    [VFTR_VFD_IO_UNLINK] = "unlink",
+    [VFTR_VFD_IO_RENAME] = "rename",
+    [VFTR_VFD_IO_DUP] = "dup",
+    [VFTR_VFD_IO_SYNC] = "sync",
+    [VFTR_VFD_IO_LOCK] = "lock",
+    [VFTR_VFD_IO_UNLOCK] = "unlock",
+};
+
+const char *vftr_vfd_io_op_name(uint32_t op)
+{
+    if (op < sizeof io_ops / sizeof io_ops[0] && io_ops[op])
+        return io_ops[op];
+    return "other";
+}
+
+static const char *const io_ifaces[VFTR_VFD_IO_IFACE_COUNT] = {
+    [VFTR_VFD_IO_POSIX] = "POSIX I/O",
+    [VFTR_VFD_IO_STDIO] = "ISO C I/O",
+    [VFTR_VFD_IO_MPI] = "MPI-IO",
+};
+
+const char *vftr_vfd_io_iface_name(uint32_t iface)
+{
+    return iface < VFTR_VFD_IO_IFACE_COUNT ? io_ifaces[iface] : NULL;
+}
+
+uint32_t vftr_vfd_io_otf_operation(uint32_t op, uint32_t flags)
+{
+    /* OTF_FILEOP_BITS, OTF_IOFLAG_IOFAILED, _ASYNC, _COLL (OTF_Definitions.h) */
+    return (op & 0x1fu) | ((flags & VFTR_VFD_IO_FAILED) ? 32u : 0u) |
+           ((flags & VFTR_VFD_IO_NONBLOCKING) ? 64u : 0u) |
+           ((flags & VFTR_VFD_IO_COLLECTIVE) ? 128u : 0u);
 }
 
 #define PART VFTR_VFD_OMP_NAME_PART
@@ -423,6 +489,32 @@ int vftr_vfd_decode_run_id(const uint8_t *payload, size_t len, uint8_t run_id[16
     return 0;
 }
 
+size_t vftr_vfd_io_files_bound(const struct vftr_vfd_io_file *f, size_t n)
+{
+    size_t total = VFTR_VFD_CHUNK_HEADER_SIZE;
+    for (size_t i = 0; f && i < n; i++)
+        total = vfd_add_bound(total, 30 + vfd_name_len(f[i].name));
+    return total;
+}
+
+size_t vftr_vfd_encode_io_files(const struct vftr_vfd_io_file *f, size_t n, uint8_t *out,
+                                size_t cap)
+{
+    if (!chunk_args_ok(f, n, out, cap))
+        return 0;
+    uint8_t *end = vfd_payload_end(out, cap);
+    uint8_t *p = out + VFTR_VFD_CHUNK_HEADER_SIZE;
+    for (size_t i = 0; i < n; i++) {
+        size_t nl = vfd_name_len(f[i].name);
+        if ((size_t)(end - p) < vfd_add_bound(30, nl))
+            return 0;
+        p = vfd_put_varint(p, f[i].id);
+        p = vfd_put_varint(p, f[i].iface);
+        p = put_string(p, f[i].name, nl);
+    }
+    return vfd_finish_chunk(out, p, VFTR_VFD_CHUNK_IO_FILES, n);
+}
+
 /* ----------------------------------------------------------- cursors */
 
 void vftr_vfd_cursor_init(struct vftr_vfd_cursor *c, const uint8_t *payload, size_t len,
@@ -496,6 +588,18 @@ int vftr_vfd_next_clock_offset(struct vftr_vfd_cursor *c, struct vftr_vfd_clock_
         return 0;
     memset(out, 0, sizeof *out);
     if (get_fields(&c->p, c->end, out, clock_fields, NFIELDS(clock_fields), 0) < 0)
+        return cursor_bad(c);
+    c->left--;
+    return 1;
+}
+
+int vftr_vfd_next_io_file(struct vftr_vfd_cursor *c, struct vftr_vfd_io_file_view *out)
+{
+    if (c->left == 0)
+        return 0;
+    memset(out, 0, sizeof *out);
+    if (get_u32(c, &out->f.id) < 0 || get_u32(c, &out->f.iface) < 0 ||
+        get_string(c, &out->f.name, &out->name_len) < 0)
         return cursor_bad(c);
     c->left--;
     return 1;

@@ -53,6 +53,7 @@ enum vftr_vfd_chunk_kind {
     VFTR_VFD_CHUNK_OMP_REGIONS = 19,
     VFTR_VFD_CHUNK_CLOCK_OFFSETS = 20,
     VFTR_VFD_CHUNK_RUN_ID = 21,
+    VFTR_VFD_CHUNK_IO_FILES = 22,   /* files of file I/O records (vftr_vfd_ext.h) */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -79,11 +80,15 @@ enum {
     VFTR_VFD_SAMPLE = 3,    /* at this time the thread was in call path id */
     VFTR_VFD_PAUSE = 4,     /* vftr_pause(): recording stops */
     VFTR_VFD_RESUME = 5,    /* vftr_resume(): recording goes on */
-    /* 6..15 reserved for vftr's future extended kinds */
+    VFTR_VFD_THROTTLE = 6,  /* payload: varint call path id: from here on its calls are
+                             * not traced (throttled), only counted in the profile */
+    /* 7..15 reserved for vftr's future extended kinds */
     VFTR_VFD_EXT_MPI_FIRST = 16, /* 16..47 reserved for MPI kinds (issue 4) */
     VFTR_VFD_EXT_MPI_LAST = 47,
     VFTR_VFD_EXT_OMP_FIRST = 48, /* 48..79 reserved for OpenMP kinds (issue 4) */
     VFTR_VFD_EXT_OMP_LAST = 79,
+    VFTR_VFD_EXT_IO_FIRST = 80,  /* 80..95 reserved for file I/O kinds */
+    VFTR_VFD_EXT_IO_LAST = 95,
 };
 
 /* ---------------------------------------------------------------------- */

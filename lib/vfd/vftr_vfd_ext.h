@@ -1,7 +1,8 @@
 /*
- * vftr_vfd_ext.h — the MPI and OpenMP records of the .vfd format: extended
- * events (kinds 16..79) and the definition chunks MPI_COMMS, OMP_REGIONS,
- * CLOCK_OFFSETS and RUN_ID.  share/doc/vfd-format.md gives the bytes.
+ * vftr_vfd_ext.h — the MPI, OpenMP and file I/O records of the .vfd format:
+ * extended events (kinds 16..95) and the definition chunks MPI_COMMS,
+ * OMP_REGIONS, CLOCK_OFFSETS, RUN_ID and IO_FILES.  share/doc/vfd-format.md
+ * gives the bytes.
  *
  * Capture encodes a record into a small buffer (at most VFTR_VFD_EXT_MAX
  * bytes for an event payload) and hands it to its event buffer or, for a
@@ -37,6 +38,7 @@ enum {
     VFTR_VFD_MPI_COLL = 18,     /* struct vftr_vfd_mpi_coll: one collective operation */
     VFTR_VFD_OMP_BEGIN = 48,    /* struct vftr_vfd_omp: an OpenMP region begins on this thread */
     VFTR_VFD_OMP_END = 49,      /* struct vftr_vfd_omp: ... and ends */
+    VFTR_VFD_IO = 80,           /* struct vftr_vfd_io: one file operation, at its completion */
 };
 
 /* Function flag (vftr_vfd_function.flags) of MPI functions: capture records
@@ -174,6 +176,77 @@ struct vftr_vfd_omp {
 size_t vftr_vfd_omp_encode(const struct vftr_vfd_omp *o, uint8_t out[VFTR_VFD_EXT_MAX]);
 int vftr_vfd_omp_decode(const uint8_t *data, size_t len, struct vftr_vfd_omp *o);
 
+/* ----------------------------------------------------------- file I/O */
+
+/* Operations (vftr_vfd_io.op): the numbers of OTF's OTF_FILEOP_*, so that a
+ * converter passes them on as they are.  Names in vftr_vfd_io_op_name(). */
+enum vftr_vfd_io_op {
+    VFTR_VFD_IO_OPEN = 0,       /* open, creat, fopen, fdopen, MPI_File_open */
+    VFTR_VFD_IO_CLOSE = 1,
+    VFTR_VFD_IO_READ = 2,
+    VFTR_VFD_IO_WRITE = 3,
+    VFTR_VFD_IO_SEEK = 4,       /* lseek, fseek, MPI_File_seek(_shared) */
+    VFTR_VFD_IO_UNLINK = 5,     /* unlink, MPI_File_delete */
+    VFTR_VFD_IO_RENAME = 6,
+    VFTR_VFD_IO_DUP = 7,        /* dup, dup2, dup3 */
+    VFTR_VFD_IO_SYNC = 8,       /* fsync, fdatasync, fflush, MPI_File_sync */
+    VFTR_VFD_IO_LOCK = 9,
+    VFTR_VFD_IO_UNLOCK = 10,
+    VFTR_VFD_IO_OTHER = 31,     /* MPI_File_set_view, ... */
+};
+
+enum {                                  /* vftr_vfd_io.flags */
+    VFTR_VFD_IO_FAILED = 1u << 0,       /* the call returned an error */
+    VFTR_VFD_IO_NONBLOCKING = 1u << 1,  /* MPI_File_i*: begun at the call, completed by a
+                                         * wait or test */
+    VFTR_VFD_IO_COLLECTIVE = 1u << 2,   /* MPI_File_*_all, _ordered, open, close, set_view... */
+    VFTR_VFD_IO_SHARED = 1u << 3,       /* the shared file pointer (MPI_File_*_shared, _ordered) */
+    VFTR_VFD_IO_AT = 1u << 4,           /* an explicit offset (pread, pwrite, MPI_File_*_at) */
+};
+
+/* The interface a file was used through (vftr_vfd_io_file.iface): a file
+ * named the same through two interfaces is two files of the trace, as
+ * functions of two groups are. */
+enum vftr_vfd_io_iface {
+    VFTR_VFD_IO_POSIX = 1,      /* open, read, write, ... on descriptors */
+    VFTR_VFD_IO_STDIO = 2,      /* ISO C streams: fopen, fread, fwrite, fprintf, ... */
+    VFTR_VFD_IO_MPI = 3,        /* MPI-IO: MPI_File_* */
+    VFTR_VFD_IO_IFACE_COUNT     /* number of interfaces + 1 */
+};
+
+/* One file operation (VFTR_VFD_IO), recorded when it completes (the event's
+ * time), on the thread that completed it; `start` is the call that began
+ * it (the same call for everything but MPI-IO's nonblocking operations,
+ * begun by MPI_File_i* and completed by a wait or test). */
+struct vftr_vfd_io {
+    uint32_t file;              /* id of an IO_FILES definition; 0: not known */
+    uint64_t handle;            /* the open instance the call used: a number capture gives each
+                                 * open (and dup), unique in the process; 0 for a call on a
+                                 * name (unlink, rename, an open that failed) */
+    uint32_t op;                /* enum vftr_vfd_io_op */
+    uint32_t flags;             /* VFTR_VFD_IO_* */
+    uint64_t bytes;             /* bytes read or written (0 for other operations) */
+    uint64_t start;             /* ticks; <= the event time (encoded as the difference) */
+    uint64_t offset;            /* the explicit offset (VFTR_VFD_IO_AT), the position a seek
+                                 * ended at; else 0 */
+    uint64_t aux;               /* open: the open(2) flags (O_*, Linux values; MPI-IO: its
+                                 * amode); rename: the file id of the new name; dup: the
+                                 * handle duplicated; else 0 */
+};
+
+/* "open", "close", "read", ... ("other" for an operation without a name). */
+const char *vftr_vfd_io_op_name(uint32_t op);
+/* "POSIX I/O", "ISO C I/O", "MPI-IO", or NULL for an unknown interface. */
+const char *vftr_vfd_io_iface_name(uint32_t iface);
+/* The operation as OTF's EndFileOperation carries it: op with
+ * OTF_IOFLAG_IOFAILED (32), OTF_IOFLAG_ASYNC (64) and OTF_IOFLAG_COLL (128)
+ * for the flags that have one. */
+uint32_t vftr_vfd_io_otf_operation(uint32_t op, uint32_t flags);
+
+size_t vftr_vfd_io_encode(const struct vftr_vfd_io *io, uint64_t time,
+                          uint8_t out[VFTR_VFD_EXT_MAX]);
+int vftr_vfd_io_decode(const uint8_t *data, size_t len, uint64_t time, struct vftr_vfd_io *io);
+
 /* ------------------------------------------------------- definitions */
 
 /* OMP_REGIONS entry: one (kind, code location) pair, defined before the
@@ -270,5 +343,23 @@ int vftr_vfd_next_comm(struct vftr_vfd_cursor *c, struct vftr_vfd_comm_view *out
 int vftr_vfd_next_clock_offset(struct vftr_vfd_cursor *c, struct vftr_vfd_clock_offset *out);
 /* RUN_ID payload: 0 and the 16 bytes, or -EBADMSG. */
 int vftr_vfd_decode_run_id(const uint8_t *payload, size_t len, uint8_t run_id[16]);
+
+/* IO_FILES entry: a file as the program named it, made absolute (relative
+ * names joined to the working directory at the open, "." and ".." taken
+ * out, symbolic links left as they are), with the interface it was used
+ * through; defined before the first event that uses its id. */
+struct vftr_vfd_io_file {
+    uint32_t id;                /* from 1, unique in the file */
+    uint32_t iface;             /* enum vftr_vfd_io_iface */
+    const char *name;           /* NUL-terminated (encoder) */
+};
+struct vftr_vfd_io_file_view {
+    struct vftr_vfd_io_file f;  /* name points into the payload */
+    size_t name_len;
+};
+size_t vftr_vfd_encode_io_files(const struct vftr_vfd_io_file *f, size_t n, uint8_t *out,
+                                size_t cap);
+size_t vftr_vfd_io_files_bound(const struct vftr_vfd_io_file *f, size_t n);
+int vftr_vfd_next_io_file(struct vftr_vfd_cursor *c, struct vftr_vfd_io_file_view *out);
 
 #endif /* VFTR_VFD_VFTR_VFD_EXT_H */

@@ -54,6 +54,10 @@ finish() {
 # Drop every VFTR_* variable of the caller's environment so that only what a
 # test sets counts.
 for v in $(env | sed -n 's/^\(VFTR_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+# The scripts compare every event of the trace with the programs' own
+# counts; throttling (on by default) stops tracing tiny hot functions by
+# design, so it is off here.  capture_score.sh switches it back on.
+export VFTR_THROTTLE_ACTIVE=0
 
 # require FILE...: each must exist and be executable, else one FAIL and exit.
 require() {
@@ -76,6 +80,17 @@ case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
     *libasan*) CAP_SAN=address ;;
     *libtsan*) CAP_SAN=thread ;;
 esac
+# san_io_rows CSV: vftr-stats --io --csv rows without the shared objects
+# TSan's symbolizer reads (it opens them through the program's interposed
+# open, which capture cannot tell from the program's own; with
+# TSAN_OPTIONS=symbolize=0 they are not there).  Without TSan: the rows.
+san_io_rows() {
+    if [ "$CAP_SAN" = thread ]; then
+        awk -F, '$2 !~ /\.so(\.[0-9]+)*$/' "$1"
+    else
+        cat "$1"
+    fi
+}
 # UBSan only prints its findings and goes on: make the programs fail on
 # them (halt_on_error) and print a stack; each run's stderr is also searched
 # for sanitizer reports at the end (san_reports).

@@ -20,17 +20,24 @@ CAPTEST_FLAGS := -D_GNU_SOURCE -O2 -g $(CAPTEST_INSTR) $(CAPTEST_SAN)
 CAPTEST_CXX   ?= $(if $(CAPTEST_CLANG),clang++,g++)
 CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 
-CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap \
-             $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
+CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot \
+             cap_io $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
                   libcapswap_b.so vfdcount nohooks \
-                  nohooks_linked) \
-                $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran)
+                  nohooks_linked cap_io_fortify) \
+                $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran $(CAPTEST_DIR)/cap_io_f)
 
 $(CAPTEST_DIR)/cap_%: test/capture/cap_%.c test/capture/calls.h
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -Icapture -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+# cap_io built with _FORTIFY_SOURCE: it calls read's, fprintf's, fread's
+# and fgets's _chk forms (capture_io.sh)
+$(CAPTEST_DIR)/cap_io_fortify: test/capture/cap_io.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) -D_FORTIFY_SOURCE=2 $(WARN) -o $@ $< $(LDFLAGS) -lpthread
 
 $(CAPTEST_DIR)/libcapdl.so: test/capture/capdl.c test/capture/calls.h
 	$(call say,CC,$@)
@@ -51,6 +58,11 @@ $(CAPTEST_DIR)/cap_cxx: test/capture/cap_cxx.cpp
 	$(call say,CXX,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CAPTEST_CXX) -std=c++14 $(CAPTEST_FLAGS) -Wall -Wextra -o $@ $< $(LDFLAGS)
+
+$(CAPTEST_DIR)/cap_io_f: test/capture/cap_io_f.f90
+	$(call say,FC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_FC) -O2 -g -finstrument-functions $(CAPTEST_SAN) -J $(@D) -o $@ $< $(LDFLAGS)
 
 $(CAPTEST_DIR)/cap_fortran: test/capture/cap_fortran.f90
 	$(call say,FC,$@)

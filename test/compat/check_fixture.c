@@ -26,6 +26,10 @@
  *   collopen:  P1's collective 1 never ends.
  *   undefined: P1 calls function 4 at 10..20, P2's collective is on
  *              communicator 5: neither is defined.
+ *   fileend:   P2 ends file operation 3 (on file 1), which never began.
+ *   fileopen:  P1's file operation 1 begins at 80 and never ends.
+ *   fileundef: P1 writes file 7 twice (80..85, 86..87): not defined
+ *              (DefFile defines file 1 only), reported once.
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -35,14 +39,14 @@
 
 #define FIRST 1000u
 
-enum kind { ENTER, LEAVE, SEND, RECV, BEGIN_COLL, END_COLL };
+enum kind { ENTER, LEAVE, SEND, RECV, BEGIN_COLL, END_COLL, BEGIN_FILE, END_FILE };
 
 struct ev {
     uint64_t rel;
     uint32_t process;
     enum kind kind;
-    uint32_t a;         /* function; peer; collective matching id */
-    uint32_t tag;       /* a message's tag; a collective's communicator (0: 1) */
+    uint32_t a;         /* function; peer; collective or file operation matching id */
+    uint32_t tag;       /* a message's tag; a collective's communicator (0: 1); a file */
 };
 
 struct scenario {
@@ -83,6 +87,15 @@ static const struct scenario scenarios[] = {
                      { 0, 2, ENTER, 1, 0 }, { 40, 2, ENTER, 3, 0 }, { 45, 2, RECV, 1, 7 },
                      { 50, 2, LEAVE, 3, 0 }, { 60, 2, BEGIN_COLL, 1, 5 }, { 70, 2, END_COLL, 1, 0 },
                      { 100, 2, LEAVE, 1, 0 } } },
+    { "fileend", { OK_P1, OK_P2, { 101, 2, END_FILE, 3, 1 } } },
+    { "fileopen", { { 0, 1, ENTER, 1, 0 }, { 10, 1, ENTER, 2, 0 }, { 20, 1, LEAVE, 2, 0 },
+                    { 30, 1, SEND, 2, 7 }, { 60, 1, BEGIN_COLL, 1, 0 }, { 70, 1, END_COLL, 1, 0 },
+                    { 80, 1, BEGIN_FILE, 1, 0 }, { 100, 1, LEAVE, 1, 0 }, OK_P2 } },
+    { "fileundef", { { 0, 1, ENTER, 1, 0 }, { 10, 1, ENTER, 2, 0 }, { 20, 1, LEAVE, 2, 0 },
+                     { 30, 1, SEND, 2, 7 }, { 60, 1, BEGIN_COLL, 1, 0 }, { 70, 1, END_COLL, 1, 0 },
+                     { 80, 1, BEGIN_FILE, 1, 0 }, { 85, 1, END_FILE, 1, 7 },
+                     { 86, 1, BEGIN_FILE, 2, 0 }, { 87, 1, END_FILE, 2, 7 },
+                     { 100, 1, LEAVE, 1, 0 }, OK_P2 } },
 };
 
 static int put(OTF_Writer *w, const struct ev *e)
@@ -98,6 +111,10 @@ static int put(OTF_Writer *w, const struct ev *e)
         return OTF_Writer_writeBeginCollectiveOperation(w, t, e->process, 1, e->a,
                                                         e->tag ? e->tag : 1, 0, 8, 8, 0);
     case END_COLL: return OTF_Writer_writeEndCollectiveOperation(w, t, e->process, e->a);
+    case BEGIN_FILE: return OTF_Writer_writeBeginFileOperation(w, t, e->process, e->a, 0);
+    case END_FILE:
+        return OTF_Writer_writeEndFileOperation(w, t, e->process, e->tag, e->a, 1,
+                                                OTF_FILEOP_WRITE, 8, 0);
     }
     return 0;
 }
@@ -123,6 +140,8 @@ static int write_one(const char *dir, const struct scenario *sc)
     ok &= OTF_Writer_writeDefFunction(w, 0, 2, "f", 0, 0);
     ok &= OTF_Writer_writeDefFunction(w, 0, 3, "g", 0, 0);
     ok &= OTF_Writer_writeDefCollectiveOperation(w, 0, 1, "MPI_Allreduce", OTF_COLLECTIVE_TYPE_ALL2ALL);
+    ok &= OTF_Writer_writeDefFileGroup(w, 0, 1, "POSIX I/O");
+    ok &= OTF_Writer_writeDefFile(w, 0, 1, "/data/a", 1);
     for (size_t i = 0; i < sizeof sc->ev / sizeof sc->ev[0] && sc->ev[i].process; i++)
         if (!put(w, &sc->ev[i])) {
             fprintf(stderr, "check_fixture: %s: event %zu not written\n", sc->name, i);

@@ -49,7 +49,7 @@ static void say(const char *fmt, ...)
 }
 
 static const char *names[] = { "start", "stop", "pause", "resume", "attach", "detach",
-                               "flush", "dump", "outdir", "custom" };
+                               "flush", "dump", "outdir", "custom", "unthrottle" };
 
 static int first_status(void *arg, const char *line)
 {

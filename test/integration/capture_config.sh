@@ -46,9 +46,10 @@ check "--check of the defaults says valid" "$tmp/default.json: valid" "$out"
 check "--check of the defaults prints no message" "" "$(cat "$tmp/err")"
 
 # The environment does not change --default, and --check ignores it.
-# (two keys are "active": true by default: sampling.active and control.active)
+# (four keys are "active": true by default: sampling.active, throttle.active,
+# control.active and io.active)
 out=$(VFTR_SAMPLING_ACTIVE=0 "$TOOL" --default | grep -c '"active": true')
-check "--default ignores VFTR_ variables" 2 "$out"
+check "--default ignores VFTR_ variables" 4 "$out"
 out=$(cd "$tmp" && VFTR_OUTPUT_DIRECTORY=/nonexistent "$TOOL" --check default.json 2>&1); rc=$?
 check "--check ignores VFTR_ variables" "0 default.json: valid" "$rc $out"
 

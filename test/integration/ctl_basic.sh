@@ -76,7 +76,7 @@ print(json.dumps(t["frames"][:2]))' "$w/stacks.json")"
 
 # top: two refreshes of profile and stacks
 ctl top --count 2 --interval 0.1 >"$w/top.txt"
-check "top: two refreshes" 2 "$(grep -c '^profile of pid' "$w/top.txt")"
+check "top: two refreshes" 2 "$(grep -c '^vftr-ctl top: 1 process, refresh' "$w/top.txt")"
 check "top: stacks in each" 2 "$(grep -c 'main > wait_here' "$w/top.txt")"
 ctl --json top >/dev/null 2>&1
 check "top --json: a usage error" 2 $?

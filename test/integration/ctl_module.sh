@@ -32,7 +32,7 @@ check "module: no message from vftr" 0 "$(vftr_lines "$w")"
 check "module: init first, with interface version 1" "init version 1" "$(sed -n 1p "$log")"
 check "module: init gets the pid" 1 "$(grep -c '^init pid [1-9][0-9]*$' "$log")"
 check "module: one callback registered per event, in order" \
-      "start stop pause resume attach detach flush dump outdir custom" \
+      "start stop pause resume attach detach flush dump outdir custom unthrottle" \
       "$(awk '$1 == "register" { printf "%s%s", s, $2; s = " " }' "$log")"
 check "module: the status query answers" 1 "$(grep -c '^status phase=running trace=on' "$log")"
 check "module: pause delivered" "event pause rc 0 reply paused" "$(grep '^event pause' "$log")"

@@ -168,12 +168,23 @@ if [ -x "$CTLDIR/ctl_mpimsg" ]; then
         mjob=$(python3 -c 'import json,sys
 print(json.load(open(sys.argv[1]))["processes"][0]["job"])' "$m/list.json")
         ctl --job "$mjob" messages >"$m/msg.txt"
-        check "messages: a total line per rank" 4 "$(grep -c 'total' "$m/msg.txt")"
+        # one table for the job, summed over the ranks, under a header
+        check "messages: one header for the job" 1 \
+              "$(grep -c "^MPI statistics of job $mjob (4 processes)" "$m/msg.txt")"
+        check "messages: one total line" 1 "$(awk '$NF == "total"' "$m/msg.txt" | wc -l)"
         # each rank: 25 Sendrecv calls, each a send and a receive of 100 bytes
-        check "messages: MPI_Sendrecv of every rank: 25 calls, 50 messages, 5000 bytes" 4 \
-              "$(awk '$1 == "mpi" && $2 == 25 && $3 == 50 && $4 == 5000 && $6 == "MPI_Sendrecv"' "$m/msg.txt" | wc -l)"
-        check "messages: totals of every rank: 50 messages, 5000 bytes" 4 \
-              "$(awk '$1 == "total" && $2 == 50 && $3 == 5000' "$m/msg.txt" | wc -l)"
+        check "messages: MPI_Sendrecv summed over 4 ranks: 100 calls, 200 messages, 20000 bytes" \
+              "100 200 20000 4" "$(awk '$NF == "MPI_Sendrecv" { print $1, $2, $3, $5 }' "$m/msg.txt")"
+        check "messages: total of the job: 200 messages, 20000 bytes, 4 processes" "200 20000 4" \
+              "$(awk '$NF == "total" { print $1, $2, $3 }' "$m/msg.txt")"
+        ctl --job "$mjob" --rank 2 messages >"$m/msg2.txt"
+        check "messages --rank 2: that rank's 25 calls, 50 messages, 5000 bytes" "25 50 5000 1" \
+              "$(awk '$NF == "MPI_Sendrecv" { print $1, $2, $3, $5 }' "$m/msg2.txt")"
+        ctl --job "$mjob" --json messages >"$m/msg.json"
+        check "messages --json: the row and the total" "100 200 20000 4 200 20000" \
+              "$(python3 -c 'import json,sys
+d=json.load(open(sys.argv[1])); r=[r for r in d["messages"] if r["function"]=="MPI_Sendrecv"][0]
+print(r["calls"], r["messages"], r["bytes"], r["processes"], d["total"]["messages"], d["total"]["bytes"])' "$m/msg.json")"
     else
         fail "ctl_mpimsg never reached its wait"; show "$m/.stderr"
     fi

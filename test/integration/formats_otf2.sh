@@ -31,7 +31,7 @@ $MK basic "$T/basic" && $MK threads "$T/threads" && $MK sampled "$T/sampled" &&
 
 for s in basic threads sampled msgs big; do
     d=$T/$s
-    "$B/bin/vfd2otf" -q -o "$d.otf" "$d" 2>/dev/null || { bad "$s: vfd2otf"; continue; }
+    "$B/bin/vfd2otf" -q --events-only -o "$d.otf" "$d" 2>/dev/null || { bad "$s: vfd2otf"; continue; }
     if ! "$CV" -q -o "$d.a.otf2" "$d.otf" || ! "$CV" -q -o "$d.b.otf2" "$d" ||
         ! "$CV" -q -o "$d.a.otf" "$d.a.otf2" || ! "$CV" -q -o "$d.b.otf" "$d.b.otf2"; then
         bad "$s: conversions"

@@ -26,6 +26,24 @@ for mode in init thread; do
     matching "fortran ($mode)" "$d" 4
 done
 
+# MPI-IO through the Fortran wrappers (strings, MPI_Offset, MPI_File
+# handles converted): on each rank its file fio_<rank>.bin as the program's
+# calls make it (open; set_view, preallocate, set_size, delete; 14 writes
+# and 14 reads of 4 INTEGERs, all of them inside the 80 bytes written; the
+# two seeks; sync; close), and no file of the MPI library's own (those
+# opened inside MPI_FILE_OPEN) as POSIX I/O: the program's only POSIX file
+# is its expect file
+for r in 0 1 2 3; do
+    d=$mpi_tmp/f_init
+    "$mpi_build/bin/vftr-stats" --io --csv "$d/mpi_fortran_$r.vfd" >"$d/.io_all_$r.csv" 2>/dev/null
+    san_io_rows "$d/.io_all_$r.csv" >"$d/.io_$r.csv"
+    check "fortran: rank $r: MPI-IO on its file as the program made it" \
+        "MPI-IO,37,1,1,14,14,2,1,4,0,224,224" \
+        "$(awk -F, -v f="$d/fio_$r.bin" '$1 == "file" && $2 == f { print $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 "," $10 "," $11 "," $12 "," $13 "," $14 }' "$d/.io_$r.csv")"
+    check "fortran: rank $r: no POSIX I/O but the program's own" "$d/expect_$r.txt" \
+        "$(awk -F, '$1 == "file" && $3 == "POSIX I/O" { print $2 }' "$d/.io_$r.csv" | tr '\n' ' ' | sed 's/ $//')"
+done
+
 # every wrapped Fortran symbol: referenced by the program, called (recorded)
 want=$( (awk '$2 != "-" { print $1 }' "$GEN_LIST"; echo MPI_Init; echo MPI_Init_thread; echo MPI_Pcontrol) | sort -u)
 syms=$(nm -D --undefined-only "$prog" | awk '{ print $2 }')

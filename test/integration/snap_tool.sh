@@ -315,4 +315,24 @@ check "missing trace: exit 1 naming it" bash -c "[ $? -eq 1 ] && grep -q 'nonexi
 "$SNAP" --period 5q "$work/b1/t" 2>"$work/p.err"
 check "bad period: exit 1 and the unit named" bash -c "grep -q \"unknown unit 'q'\" '$work/p.err'"
 
+# 9. The progress line (issue 16): drawn on a terminal, or with --progress
+# (vftr-tui reads it through a pipe); none with -q or into a pipe.
+GEN=$B/test/tui/vftr/tui_gen
+if [ -x "$GEN" ] && "$GEN" -p 2 -i 50000 "$work/pg"; then
+    "$SNAP" --all --progress "$work/pg" 2>"$work/pg.err"
+    check "--progress: the last line says 100 % of the 800004 events" \
+        bash -c "tr '\r' '\n' <'$work/pg.err' | grep -v '^\$' | tail -1 |
+                 grep -qE '^vftr-snap: \[#+\] 100% 800004 events *\$'"
+    "$SNAP" --all "$work/pg" 2>"$work/pg2.err"
+    check "no terminal, no --progress: no progress line" bash -c "[ ! -s '$work/pg2.err' ]"
+    "$SNAP" --all -q --progress "$work/pg" 2>"$work/pg3.err"
+    check "-q: no progress line" bash -c "[ ! -s '$work/pg3.err' ]"
+    if command -v script >/dev/null; then
+        script -qec "'$SNAP' --all '$work/pg'" /dev/null >"$work/pg4.out" 2>&1
+        check "on a terminal: the progress line by default" grep -qE '\] 100% 800004 events' "$work/pg4.out"
+    fi
+else
+    fail "tui_gen for the progress checks"
+fi
+
 [ "$fails" -eq 0 ]

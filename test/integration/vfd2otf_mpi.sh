@@ -37,7 +37,7 @@ for input in big basic; do
     for opts in "" "--streams 4" "--compress"; do
         [ "$input" = basic ] && [ "$opts" = "--streams 4" ] && continue
         tag=$(echo "$input$opts" | tr -d ' -')
-        $B/bin/vfd2otf -q $opts -o "$T/s-$tag" "$T/$input" || bad "vfd2otf $input $opts"
+        $B/bin/vfd2otf -q --events-only $opts -o "$T/s-$tag" "$T/$input" || bad "vfd2otf $input $opts"
         for np in 2 4; do
             $RUN -np $np "$MPI" -q $opts -o "$T/m$np-$tag" "$T/$input" >"$T/log" 2>&1 \
                 || bad "vfd2otf-mpi -np $np $input $opts: $(tail -3 "$T/log")"
@@ -66,7 +66,7 @@ if command -v strace >/dev/null && strace -qq -e trace=none true 2>/dev/null; th
         || bad "first pass not shared: ranks 1..3 opened $n1, $n2, $n3 of $all files ($u distinct of $t)"
     opened 0 | grep -q . && [ "$(opened 0 | wc -l)" = "$all" ] \
         && pass "rank 0 (the only stream) replays all $all files" || bad "rank 0 opened $(opened 0 | wc -l) files"
-    $B/bin/vfd2otf -q --streams 1 -o "$T/share-s" "$T/big" || bad "vfd2otf --streams 1"
+    $B/bin/vfd2otf -q --events-only --streams 1 -o "$T/share-s" "$T/big" || bad "vfd2otf --streams 1"
     same "shared first pass, --streams 1, under strace" "$T/share-s" "$T/share"
     # one stream per rank: every MPI rank k, rank 0 (the matcher) included,
     # opens only the files i with i % 4 = k (its share of the first pass,
@@ -86,7 +86,7 @@ if command -v strace >/dev/null && strace -qq -e trace=none true 2>/dev/null; th
     [ "$strays" = 0 ] && [ "$opens" = "$all" ] \
         && pass "one stream per rank: every rank, the matcher too, opens only its own $opens of $all files" \
         || bad "ranks opened files outside their share ($strays strays, $opens opened)"
-    $B/bin/vfd2otf -q -o "$T/share4-s" "$T/big" || bad "vfd2otf"
+    $B/bin/vfd2otf -q --events-only -o "$T/share4-s" "$T/big" || bad "vfd2otf"
     same "matching served over MPI, under strace" "$T/share4-s" "$T/share4"
 else
     echo "SKIP: strace cannot trace here: the share of the first pass is not checked"
@@ -96,7 +96,7 @@ mkdir -p "$T/cut"
 cp "$T/big"/*.vfd "$T/cut/"
 f=$(ls "$T/cut"/*.vfd | sed -n 2p)
 truncate -s -100 "$f"
-$B/bin/vfd2otf -q -o "$T/cs" "$T/cut" 2>"$T/serr" || bad "vfd2otf on a cut file"
+$B/bin/vfd2otf -q --events-only -o "$T/cs" "$T/cut" 2>"$T/serr" || bad "vfd2otf on a cut file"
 $RUN -np 2 "$MPI" -q -o "$T/cm" "$T/cut" >"$T/merr" 2>&1 || bad "vfd2otf-mpi on a cut file"
 w=$(grep -m1 'warning' "$T/serr" | sed 's/^[^:]*: //')
 [ -n "$w" ] && grep -F -q -- "vfd2otf-mpi: $w" "$T/merr" \

@@ -56,7 +56,7 @@ same() {
     local name=$1 in=$2 opts=$3 snap=$4 noref=${5:-} d=$T/$1 vsnap
     mkdir -p "$d"
     # shellcheck disable=SC2086
-    $V2O -q $opts -o "$d/ref" "$in" || { bad "$name: plain conversion failed"; return; }
+    $V2O -q --events-only $opts -o "$d/ref" "$in" || { bad "$name: plain conversion failed"; return; }
     # shellcheck disable=SC2086
     vsnap=$(vftr_opts "$(first_event "$d/ref")" $snap)
     # shellcheck disable=SC2086
@@ -64,7 +64,7 @@ same() {
         bad "$name: vfd2otf $opts $vsnap failed: $(head -1 "$d/err")"; return
     fi
     # shellcheck disable=SC2086
-    $V2O -q $opts -o "$d/two" "$in" &&
+    $V2O -q --events-only $opts -o "$d/two" "$in" && $V2O -q --events-only $opts -o "$d/ref" "$in" &&
         $SNAP $vsnap "$d/two" 2>"$d/err2" && otfaux $snap "$d/ref.otf" >/dev/null 2>&1 ||
         { bad "$name: plain conversion, vftr-snap or otfaux failed $(head -1 "$d/err2")"; return; }
     records "$d/one" >"$d/one.txt"
@@ -140,4 +140,32 @@ msg=$($V2O -q --period 5q -o "$T/x" "$T/basic" 2>&1); rc=$?
 $V2O -q -n 4 -o "$T/imp" "$T/basic" && [ -e "$T/imp.1.snaps" ] && [ ! -e "$T/imp.1.stats" ] &&
     pass "-n alone implies --snapshots (as vftr-snap)" || bad "-n alone"
 $V2O --help | grep -q -- '--statistics' && pass "--help lists --statistics" || bad "--help"
+
+# the default (issue 16): snapshots, summaries and the thumbnail as with
+# --all and its 200 breaks, so that vftr-tui opens the trace at once;
+# --events-only writes the events alone, and excludes the snapshot options
+d=$T/default
+mkdir -p "$d"
+if $V2O -q -o "$d/def" "$T/big" && $V2O -q --all -o "$d/all" "$T/big" &&
+   $V2O -q --events-only -o "$d/plain" "$T/big"; then
+    records "$d/def" >"$d/def.txt"
+    records "$d/all" >"$d/all.txt"
+    n=$(grep -c 'SnapEnter' "$d/def.txt"); m=$(grep -c 'StatFunction' "$d/def.txt")
+    [ "$n" -gt 0 ] && [ "$m" -gt 0 ] && cmp -s "$d/def.txt" "$d/all.txt" &&
+        [ -s "$d/def.thumb" ] && cmp -s "$d/def.thumb" "$d/all.thumb" &&
+        pass "default: the records of --all ($n snapshot, $m summary records) and its thumbnail" ||
+        bad "default: differs from --all ($n snapshot, $m summary records)"
+    [ "$(grep -c 'Snap\|Stat' <(records "$d/plain"))" = 0 ] && ! ls "$d"/plain.*.snaps \
+        "$d"/plain.*.stats "$d/plain.thumb" >/dev/null 2>&1 &&
+        pass "--events-only: no snapshot, summary or thumbnail" || bad "--events-only wrote some"
+    ok=1
+    for f in "$d"/plain.*.events; do cmp -s "$f" "$d/def.${f##*/plain.}" || ok=0; done
+    [ $ok = 1 ] && pass "default: event files byte-identical to --events-only" ||
+        bad "default: event files differ from --events-only"
+else
+    bad "default: a conversion failed"
+fi
+msg=$($V2O -q --events-only -n 4 -o "$T/x" "$T/basic" 2>&1); rc=$?
+[ $rc = 2 ] && echo "$msg" | grep -q -- "--events-only excludes" &&
+    pass "--events-only -n 4: exit 2, they exclude each other" || bad "--events-only -n 4: exit $rc: $msg"
 exit $fail

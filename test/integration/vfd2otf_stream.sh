@@ -28,7 +28,7 @@ MPI=$B/bin/vfd2otf-mpi
 
 mkdir -p "$T/th"
 $MK threads "$T/th" || { bad "mkvfd threads"; exit 1; }
-if ! "$V2O" -o "$T/a" "$T/th" >"$T/out" 2>"$T/err"; then
+if ! "$V2O" --events-only -o "$T/a" "$T/th" >"$T/out" 2>"$T/err"; then
     bad "threads: vfd2otf failed: $(cat "$T/err")"
 else
     cat >"$T/expect" <<'X'
@@ -48,7 +48,7 @@ X
         && pass "threads: 2 messages matched" || bad "threads: summary: $(cat "$T/out")"
     grep -q 'warning: 1 send without receive, 0 receives without send' "$T/err" \
         && pass "threads: the unreceived send is counted" || bad "threads: warnings: $(cat "$T/err")"
-    "$V2O" -q -j 2 -o "$T/j" "$T/th" 2>/dev/null
+    "$V2O" -q --events-only -j 2 -o "$T/j" "$T/th" 2>/dev/null
     n=0; diff=0
     for f in "$T"/a.*; do n=$((n + 1)); cmp -s "$f" "$T/j${f#"$T"/a}" || diff=$((diff + 1)); done
     [ "$n" -gt 2 ] && [ "$diff" = 0 ] && pass "threads: -j 2 writes the same $n files" \

@@ -34,6 +34,9 @@ expect() {
     undefined) printf '%s\n' "time 1010, process 1: function 4 is not defined" \
                               "time 1060, process 2: communicator 5 is not defined" 1 ;;
     backwards) printf '%s\n' "time 1005, process 1: time goes back (the previous event was at 1010)" 1 ;;
+    fileend) printf '%s\n' "time 1101, process 2: end of file operation 3 that did not begin" 1 ;;
+    fileopen) printf '%s\n' "time 1100, process 1: 1 file operation(s) begun and never ended" 1 ;;
+    fileundef) printf '%s\n' "time 1085, process 1: file 7 is not defined" 1 ;;
     esac
 }
 run() {    # the violation lines of TRACE, then the exit status
@@ -49,7 +52,8 @@ for w in ref vftr; do
     # entered at 1010 (the writers refuse such a record, so it is edited in)
     for f in "$tmp/$w/ok".*; do cp "$f" "$tmp/$w/backwards${f#"$tmp/$w/ok"}"; done
     sed -i 's/^3fc$/3ed/' "$tmp/$w/backwards.1.events"
-    for s in ok wrongleave badorder empty open nosend early collend collopen undefined backwards; do
+    for s in ok wrongleave badorder empty open nosend early collend collopen undefined backwards \
+             fileend fileopen fileundef; do
         check "$s ($w-written): the violation, exit status" "$(expect $s)" "$(run "$tmp/$w/$s")"
     done
 done

@@ -165,6 +165,9 @@ check "missing trace: message names it" 1 "$(grep -c "^vftr-stats: $tmp/missing.
 "$STATS" --callpath --messages "$tmp/ref" >/dev/null 2>"$tmp/err"; rc=$?
 check "--callpath with --messages: exit 2" 2 "$rc"
 check "--callpath with --messages: message" 1 "$(grep -c '^vftr-stats: --callpath and --messages exclude each other' "$tmp/err")"
+"$STATS" --messages --io "$tmp/ref" >/dev/null 2>"$tmp/err"; rc=$?
+check "--messages with --io: exit 2" 2 "$rc"
+check "--messages with --io: message" 1 "$(grep -c '^vftr-stats: --messages and --io exclude each other' "$tmp/err")"
 "$STATS" --help | grep -q -- '--sort' && pass "--help lists --sort" || fail "--help lists --sort"
 
 # ------------------------------------------------------------------ otfprofile

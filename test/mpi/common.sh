@@ -50,6 +50,15 @@ case $(ldd "$mpi_build/lib/libvftrcapture.so" 2>/dev/null) in
                export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1" ;;
     *libtsan*) export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tsan.supp" ;;
 esac
+# san_io_rows CSV: vftr-stats --io --csv rows without the shared objects
+# TSan's symbolizer reads (through the program's interposed open, which
+# capture cannot tell from the program's own).  Without TSan: the rows.
+san_io_rows() {
+    case $(ldd "$mpi_build/lib/libvftrcapture.so" 2>/dev/null) in
+        *libtsan*) awk -F, '$2 !~ /\.so(\.[0-9]+)*$/' "$1" ;;
+        *) cat "$1" ;;
+    esac
+}
 
 if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MPIDIR/mpi_p2p" ]; then
     skip "MPI tests" "no mpirun or the MPI test programs are not built (make needs mpicc)"

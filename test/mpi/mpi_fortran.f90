@@ -264,6 +264,9 @@ program mpi_fortran
   call MPI_GROUP_FREE(odds, ierr)
   call MPI_GROUP_FREE(wgroup, ierr)
 
+  ! MPI-IO: every wrapped MPI_FILE routine on a file of this rank's own
+  call file_io()
+
   ! MPI_PCONTROL: nothing of the paused ring is recorded
   call MPI_PCONTROL(0)
   call ring_send(99, 0)
@@ -273,6 +276,73 @@ program mpi_fortran
   call MPI_FINALIZE(ierr)
 
 contains
+
+  subroutine file_io()
+    integer :: fh, frq, frq2
+    integer(kind=MPI_OFFSET_KIND) :: off
+    character(len=4096) :: fname
+    write (fname, '(a,"/fio_",i0,".bin")') trim(dir), me
+    call MPI_FILE_OPEN(MPI_COMM_SELF, trim(fname), MPI_MODE_CREATE + MPI_MODE_RDWR, &
+                       MPI_INFO_NULL, fh, ierr)
+    off = 0
+    call MPI_FILE_SET_VIEW(fh, off, MPI_BYTE, MPI_BYTE, 'native', MPI_INFO_NULL, ierr)
+    off = 4096
+    call MPI_FILE_PREALLOCATE(fh, off, ierr)
+    off = 0
+    call MPI_FILE_SET_SIZE(fh, off, ierr)
+    call MPI_FILE_WRITE(fh, ibuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_WRITE_ALL(fh, ibuf, 4, MPI_INTEGER, st, ierr)
+    off = 64
+    call MPI_FILE_WRITE_AT(fh, off, ibuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_WRITE_AT_ALL(fh, off, ibuf, 4, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+    call MPI_FILE_WRITE_SHARED(fh, ibuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_WRITE_ORDERED(fh, ibuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_IWRITE(fh, ibuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_IWRITE_ALL(fh, ibuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_IWRITE_AT(fh, off, ibuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_FILE_IWRITE_AT_ALL(fh, off, ibuf, 4, MPI_INTEGER, frq2, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_WAIT(frq2, st, ierr)
+    call MPI_FILE_IWRITE_SHARED(fh, ibuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_WRITE_ALL_BEGIN(fh, ibuf, 4, MPI_INTEGER, ierr)
+    call MPI_FILE_WRITE_ALL_END(fh, ibuf, st, ierr)
+    call MPI_FILE_WRITE_AT_ALL_BEGIN(fh, off, ibuf, 4, MPI_INTEGER, ierr)
+    call MPI_FILE_WRITE_AT_ALL_END(fh, ibuf, st, ierr)
+    call MPI_FILE_WRITE_ORDERED_BEGIN(fh, ibuf, 4, MPI_INTEGER, ierr)
+    call MPI_FILE_WRITE_ORDERED_END(fh, ibuf, st, ierr)
+    call MPI_FILE_SYNC(fh, ierr)
+    off = 0
+    call MPI_FILE_SEEK(fh, off, MPI_SEEK_SET, ierr)
+    call MPI_FILE_SEEK_SHARED(fh, off, MPI_SEEK_SET, ierr)
+    call MPI_FILE_READ(fh, jbuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_READ_ALL(fh, jbuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_READ_AT(fh, off, jbuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_READ_AT_ALL(fh, off, jbuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_READ_SHARED(fh, jbuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_READ_ORDERED(fh, jbuf, 4, MPI_INTEGER, st, ierr)
+    call MPI_FILE_IREAD(fh, jbuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_IREAD_ALL(fh, jbuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_IREAD_AT(fh, off, jbuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_IREAD_AT_ALL(fh, off, jbuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_IREAD_SHARED(fh, jbuf, 4, MPI_INTEGER, frq, ierr)
+    call MPI_WAIT(frq, st, ierr)
+    call MPI_FILE_READ_ALL_BEGIN(fh, jbuf, 4, MPI_INTEGER, ierr)
+    call MPI_FILE_READ_ALL_END(fh, jbuf, st, ierr)
+    call MPI_FILE_READ_AT_ALL_BEGIN(fh, off, jbuf, 4, MPI_INTEGER, ierr)
+    call MPI_FILE_READ_AT_ALL_END(fh, jbuf, st, ierr)
+    call MPI_FILE_READ_ORDERED_BEGIN(fh, jbuf, 4, MPI_INTEGER, ierr)
+    call MPI_FILE_READ_ORDERED_END(fh, jbuf, st, ierr)
+    call MPI_FILE_CLOSE(fh, ierr)
+    if (fh /= MPI_FILE_NULL) call MPI_ABORT(MPI_COMM_WORLD, 1, ierr)
+    call MPI_FILE_DELETE(trim(fname), MPI_INFO_NULL, ierr)
+  end subroutine
 
   subroutine ring_send(tag, n)
     integer, intent(in) :: tag, n

@@ -5,7 +5,8 @@
  * vftr's OTF and against the reference OTF (the same source), like
  * test/compat.
  *
- * Usage: tui_gen [-p PROCS] [-i ITERATIONS] [-s SNAPSHOTS] [-S] [-e] [-c] [-t T] STUB
+ * Usage: tui_gen [-p PROCS] [-i ITERATIONS] [-s SNAPSHOTS] [-S] [-e] [-c] [-t T] [-f N] [-n]
+ *                STUB
  *   -p  processes (1..9, default 4), one stream each
  *   -i  iterations per process (default 100)
  *   -s  K: snapshots at FIRST + k * span / K for k = 1 .. K-1 (default 0)
@@ -16,6 +17,10 @@
  *   -t  T (0..3) threads per rank: processes P + (p - 1) * T + k, k = 1..T,
  *       named "tP.K" (rank index P from 0), parent p, in p's stream; each
  *       runs main over [FIRST, END) and nothing else
+ *   -n  processes named as vfd2otf names them: "Rank P" and "Rank P Thread K"
+ *   -f  N (0..100) more functions, 6 .. 5 + N, named "kernel_00" ..: the
+ *       work of iteration i is function 6 + i % N (instead of compute or
+ *       io_write): a trace with many functions
  *
  * Timer resolution 1000000 ticks/s (1 tick = 1 us).  Functions: 1 main,
  * 2 step, 3 compute, 4 io_write, 5 exchange.  FIRST = 1000.
@@ -45,6 +50,7 @@
 
 #define FIRST 1000u
 #define NFUNC 5
+#define MAXF (NFUNC + 100)
 #define MAXP 9
 #define MAXT 3
 #define MAXALL (MAXP * (1 + MAXT))
@@ -58,7 +64,8 @@ struct stat1 { uint64_t calls, excl, incl; };
 
 static struct frame stack[MAXALL + 1][MAXDEPTH];
 static int depth[MAXALL + 1];
-static struct stat1 stats[MAXALL + 1][NFUNC + 1];
+static struct stat1 stats[MAXALL + 1][MAXF + 1];
+static int nfunc = NFUNC;               /* with -f */
 static uint64_t inflight[MAXALL + 1];   /* send time of p's message in flight, 0 if none */
 static int nproc = 4;
 static int nall = 4;                    /* ranks and threads */
@@ -106,7 +113,7 @@ static void snapshot(OTF_Writer *w, uint64_t t)
 static void summary(OTF_Writer *w, uint64_t t)
 {
     for (int p = 1; p <= nall; p++) {
-        struct stat1 s[NFUNC + 1];
+        struct stat1 s[MAXF + 1];
         uint64_t below = 0;      /* inclusive time of the open frame above */
 
         memcpy(s, stats[p], sizeof s);
@@ -118,7 +125,7 @@ static void summary(OTF_Writer *w, uint64_t t)
             s[fr->f].incl += dur;
             below = dur;
         }
-        for (uint32_t f = 1; f <= NFUNC; f++)
+        for (uint32_t f = 1; f <= (uint32_t)nfunc; f++)
             if (s[f].calls)
                 check(OTF_Writer_writeFunctionSummary(w, t, f, (uint32_t)p, s[f].calls,
                                                       s[f].excl, s[f].incl) != 0,
@@ -129,9 +136,9 @@ static void summary(OTF_Writer *w, uint64_t t)
 int main(int argc, char **argv)
 {
     long iters = 100, nsnap = 0;
-    int sums = 0, empty = 0, coll = 0, nthreads = 0, c;
+    int sums = 0, empty = 0, coll = 0, nthreads = 0, nmore = 0, vfdnames = 0, c;
 
-    while ((c = getopt(argc, argv, "p:i:s:Sect:")) != -1) {
+    while ((c = getopt(argc, argv, "p:i:s:Sect:f:n")) != -1) {
         switch (c) {
         case 'p': nproc = atoi(optarg); break;
         case 'i': iters = atol(optarg); break;
@@ -140,17 +147,20 @@ int main(int argc, char **argv)
         case 'e': empty = 1; break;
         case 'c': coll = 1; break;
         case 't': nthreads = atoi(optarg); break;
+        case 'f': nmore = atoi(optarg); break;
+        case 'n': vfdnames = 1; break;
         default:
-            fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] [-c] [-t T] STUB\n");
+            fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] [-c] [-t T] [-f N] [-n] STUB\n");
             return 2;
         }
     }
     if (optind != argc - 1 || nproc < 1 || nproc > MAXP || iters < 0 || nsnap < 0 ||
-        nthreads < 0 || nthreads > MAXT) {
-        fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] [-c] [-t T] STUB\n");
+        nthreads < 0 || nthreads > MAXT || nmore < 0 || nmore > MAXF - NFUNC) {
+        fprintf(stderr, "usage: tui_gen [-p P] [-i I] [-s K] [-S] [-e] [-c] [-t T] [-f N] [-n] STUB\n");
         return 2;
     }
     nall = nproc * (1 + nthreads);
+    nfunc = NFUNC + nmore;
 
     const uint64_t end = FIRST + 20 + 100 * (uint64_t)iters;
     const uint64_t span = end - FIRST;
@@ -165,7 +175,7 @@ int main(int argc, char **argv)
     for (int p = 1; p <= nproc; p++) {
         char name[32];
 
-        snprintf(name, sizeof name, "rank %d", p - 1);
+        snprintf(name, sizeof name, vfdnames ? "Rank %d" : "rank %d", p - 1);
         check(OTF_Writer_writeDefProcess(w, 0, (uint32_t)p, name, 0) != 0, "process");
         check(OTF_Writer_assignProcess(w, (uint32_t)p, (uint32_t)p) != 0, "assign");
     }
@@ -174,7 +184,10 @@ int main(int argc, char **argv)
             char name[32];
             uint32_t tp = (uint32_t)(nproc + (p - 1) * nthreads + k);
 
-            snprintf(name, sizeof name, "t%d.%d", p - 1, k);
+            if (vfdnames)
+                snprintf(name, sizeof name, "Rank %d Thread %d", p - 1, k);
+            else
+                snprintf(name, sizeof name, "t%d.%d", p - 1, k);
             check(OTF_Writer_writeDefProcess(w, 0, tp, name, (uint32_t)p) != 0, "thread");
             check(OTF_Writer_assignProcess(w, tp, (uint32_t)p) != 0, "assign thread");
         }
@@ -192,6 +205,13 @@ int main(int argc, char **argv)
     check(OTF_Writer_writeDefFunctionGroup(w, 0, 1, "APP") != 0, "group");
     for (uint32_t f = 1; f <= NFUNC; f++)
         check(OTF_Writer_writeDefFunction(w, 0, f, fnames[f], 1, 0) != 0, "function");
+    for (int k = 0; k < nmore; k++) {
+        char name[32];
+
+        snprintf(name, sizeof name, "kernel_%02d", k);
+        check(OTF_Writer_writeDefFunction(w, 0, (uint32_t)(NFUNC + 1 + k), name, 1, 0) != 0,
+              "function");
+    }
     if (!empty)
         check(OTF_Writer_writeDefTimeRange(w, 0, FIRST, end, NULL) != 0, "timerange");
     for (long k = 1; !empty && k < nsnap; k++) {
@@ -226,7 +246,7 @@ int main(int argc, char **argv)
             enter(w, FIRST, p, 1);
         for (long i = 0; i < iters; i++) {
             uint64_t base = FIRST + 10 + 100 * (uint64_t)i;
-            uint32_t work = i % 10 == 9 ? 4 : 3;
+            uint32_t work = nmore ? (uint32_t)(NFUNC + 1 + i % nmore) : i % 10 == 9 ? 4 : 3;
 
             BREAKS(base);
             for (int p = 1; p <= nproc; p++)

@@ -258,6 +258,50 @@ START_TEST(excluded_functions_are_transparent)
 END_TEST
 
 /*
+ * An excluded function goes into its thread's skip cache, where the hooks
+ * look first (hooks.c), at the slot of its address; included functions
+ * never do.  Only the thread itself fills its cache: a thread state that
+ * is not the caller's (made with current = false, as a borrowed one) is
+ * left alone.
+ */
+START_TEST(excluded_functions_go_to_the_skip_cache)
+{
+    struct vftr_thread *t = setup(), *own;
+    unsigned k;
+
+    /* not the calling thread's state: no entry */
+    enter(t, MAIN, 0);
+    enter(t, X, 10);
+    leave(t, X, 20);
+    leave(t, MAIN, 30);
+    for (k = 0; k < VFTR_SKIP_SLOTS; k++)
+        ck_assert_uint_eq(t->skip[k], 0);
+
+    own = vftr_thread_new(true);
+    ck_assert_ptr_nonnull(own);
+    vftr_tls = own;   /* as vftr_thread_attach makes it the caller's */
+    enter(own, MAIN, 0);
+    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(MAIN))], 0);
+    enter(own, X, 10);
+    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(X))], ADDR(X));
+    leave(own, X, 20);
+    enter(own, Y, 30);
+    leave(own, Y, 40);
+    leave(own, MAIN, 50);
+    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(Y))], 0);
+    /* a slot taken by another address is taken back at the next call,
+     * through the marker node of its caller */
+    own->skip[vftr_skip_slot(ADDR(X))] = 0x77;
+    enter(own, MAIN, 60);
+    enter(own, X, 70);
+    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(X))], ADDR(X));
+    leave(own, X, 80);
+    leave(own, MAIN, 90);
+    vftr_tls = NULL;
+}
+END_TEST
+
+/*
  * longjmp out of b and c back into a: main@0 { a@10 { b@20 { c@30 ...
  * then a returns at 70 (its exit arrives while c is current): c, b and a
  * all close at 70.  An exit of a function never entered (y@80) is
@@ -646,6 +690,7 @@ static Suite *callpath_suite(void)
     tcase_add_test(tc, exclusive_is_inclusive_minus_children);
     tcase_add_test(tc, deep_nesting);
     tcase_add_test(tc, excluded_functions_are_transparent);
+    tcase_add_test(tc, excluded_functions_go_to_the_skip_cache);
     tcase_add_test(tc, skipped_exits_close_the_frames_between);
     tcase_add_test(tc, open_frames_close_at_the_end);
     tcase_add_test(tc, regions_are_functions_by_name);

@@ -27,8 +27,8 @@
 #define MAX_MSGS 64
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
- * 1 stacklist, 4 sampling, 7 mpi, 2 trace, 2 filter, 5 control. */
-#define NKEYS 42
+ * 1 stacklist, 4 sampling, 7 mpi, 3 trace, 5 filter, 3 throttle, 5 control, 2 io. */
+#define NKEYS 51
 
 static char *const no_env[] = { NULL };
 
@@ -323,14 +323,24 @@ START_TEST(every_key_parsed_from_a_file)
 
     ck_assert_uint_eq(c.trace_max_size, 512u << 20);
     ck_assert_uint_eq(c.trace_keep_free, 64u << 20);
+    ck_assert_uint_eq(c.trace_max_job_size, (uint64_t)8 << 30);
     ck_assert_str_eq(vftr_regex_pattern(c.filter_include), "^solve");
     ck_assert_str_eq(vftr_regex_pattern(c.filter_exclude), "_helper$");
+    ck_assert_str_eq(c.filter_file, "test/data/config/scorep.filt");
+    ck_assert_int_eq(c.filter_max_depth, 12);
+    ck_assert(c.filter_min_duration == 0.0005);
+    ck_assert(!c.throttle_active);
+    ck_assert_uint_eq(c.throttle_calls, 5000);
+    ck_assert(c.throttle_per_call == 2e-06);
 
     ck_assert(!c.control_active);
     ck_assert_str_eq(c.control_module, "/opt/site/ecmod.so");
     ck_assert_str_eq(c.control_options, "log=/tmp/ec.log");
     ck_assert_str_eq(c.control_socket_dir, "/run/vftr-ctl");
     ck_assert(c.control_detach_stops);
+
+    ck_assert(!c.io_active);
+    ck_assert_str_eq(c.io_exclude_paths, "/scratch/skip:/proc");
     vftr_config_release(&c);
 }
 END_TEST

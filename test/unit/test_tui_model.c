@@ -496,6 +496,202 @@ START_TEST(test_counters)
 }
 END_TEST
 
+
+/* --- the communication view's data (tui/comm.c), by hand:
+ *   1 -> 2 sent at 100 (10 bytes), received at 150; sent at 200 (20 bytes),
+ *           received at 260: 2 messages, 30 bytes, transfer 50 + 60
+ *   2 -> 1 sent at 300, never received (unmatched send)
+ *   1 receives from 2 at 50 (tag 9) with no send (sent before the window;
+ *     on tag 7 lib/model/messages.h would match it with the send of 300,
+ *     as it allows a receive read before its send)
+ */
+START_TEST(test_comm_counts)
+{
+    struct tui_comm *c = tui_comm_new();
+    struct tui_flight f[4];
+    const struct vftr_msgpair *p;
+    const struct vftr_msg_counts *k;
+
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(tui_comm_begin(c), 0);
+    ck_assert_int_eq(tui_comm_recv(c, 50, 1, 2, 0, 9, 5), 0);
+    ck_assert_int_eq(tui_comm_send(c, 100, 1, 2, 0, 7, 10), 0);
+    ck_assert_int_eq(tui_comm_recv(c, 150, 2, 1, 0, 7, 10), 0);
+    ck_assert_int_eq(tui_comm_send(c, 200, 1, 2, 0, 7, 20), 0);
+    ck_assert_int_eq(tui_comm_recv(c, 260, 2, 1, 0, 7, 20), 0);
+    ck_assert_int_eq(tui_comm_send(c, 300, 2, 1, 0, 7, 8), 0);
+    ck_assert_int_eq(tui_comm_valid(c), 0);
+    ck_assert_int_eq(tui_comm_finish(c), 0);
+    ck_assert_int_eq(tui_comm_valid(c), 1);
+    p = tui_comm_pair(c, 1, 2);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->messages, 2);
+    ck_assert_uint_eq(p->bytes, 30);
+    ck_assert_uint_eq(p->transfer, 110);
+    p = tui_comm_pair(c, 2, 1);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->messages, 1);
+    ck_assert_uint_eq(p->transfer, 0);
+    ck_assert_ptr_null(tui_comm_pair(c, 1, 1));
+    k = tui_comm_counts(c);
+    ck_assert_uint_eq(k->sends, 3);
+    ck_assert_uint_eq(k->unmatched_sends, 1);
+    ck_assert_uint_eq(k->unmatched_recvs, 1);
+    /* in flight: send <= t < receive */
+    ck_assert_int_eq(tui_comm_flights(c, 99, f, 4), 0);
+    ck_assert_int_eq(tui_comm_flights(c, 100, f, 4), 1);
+    ck_assert_uint_eq(f[0].send, 100);
+    ck_assert_uint_eq(f[0].recv, 150);
+    ck_assert_int_eq(tui_comm_flights(c, 150, f, 4), 0);
+    ck_assert_int_eq(tui_comm_flights(c, 259, f, 4), 1);
+    ck_assert_uint_eq(f[0].sender, 1);
+    ck_assert_uint_eq(f[0].receiver, 2);
+    /* a new window forgets the last */
+    ck_assert_int_eq(tui_comm_begin(c), 0);
+    ck_assert_int_eq(tui_comm_finish(c), 0);
+    ck_assert_ptr_null(tui_comm_pair(c, 1, 2));
+    tui_comm_free(c);
+    tui_comm_free(NULL);
+}
+END_TEST
+
+/* The model's matrix on the small trace: P1 sends 10 bytes to P2 at 460,
+ * received at 800 (timer 1000/s).  The same with and without snapshots. */
+START_TEST(test_comm_model)
+{
+    const char *stubs[] = { small, plain };
+
+    for (int s = 0; s < 2; s++) {
+        struct tui_model *m = open_model(stubs[s], 9);
+        struct tui_view *v = tui_model_view(m);
+        const size_t *procs;
+        const struct vftr_msg_counts *k;
+
+        set_window(m, 100, 1000);
+        refresh(m);
+        ck_assert_ptr_null(tui_model_comm(m));          /* off: not computed */
+        tui_model_set_comm(m, 1);
+        refresh(m);
+        ck_assert_ptr_nonnull(tui_model_comm(m));
+        ck_assert_uint_eq(tui_model_comm_procs(m, &procs), 2);
+        ck_assert_uint_eq(procs[0], 0);
+        ck_assert_uint_eq(procs[1], 1);
+        v->comm_unit = TUI_COMM_COUNT;
+        ck_assert_uint_eq(tui_model_comm_value(m, 0, 1), 1);
+        ck_assert_uint_eq(tui_model_comm_value(m, 1, 0), 0);
+        v->comm_unit = TUI_COMM_BYTES;
+        ck_assert_uint_eq(tui_model_comm_value(m, 0, 1), 10);
+        v->comm_unit = TUI_COMM_TIME;
+        ck_assert_uint_eq(tui_model_comm_value(m, 0, 1), 340);
+        /* [100, 700): the send without its receive */
+        set_window(m, 100, 700);
+        refresh(m);
+        k = tui_comm_counts(tui_model_comm(m));
+        ck_assert_uint_eq(k->sends, 1);
+        ck_assert_uint_eq(k->unmatched_sends, 1);
+        ck_assert_uint_eq(tui_model_comm_value(m, 0, 1), 0);  /* no transfer time */
+        /* [500, 1000): the receive of a message sent before */
+        set_window(m, 500, 1000);
+        refresh(m);
+        k = tui_comm_counts(tui_model_comm(m));
+        ck_assert_uint_eq(k->sends, 0);
+        ck_assert_uint_eq(k->unmatched_recvs, 1);
+        tui_model_set_comm(m, 0);
+        refresh(m);
+        ck_assert_ptr_null(tui_model_comm(m));
+        tui_model_free(m);
+    }
+}
+END_TEST
+
+/*
+ * Symbols: one process, 70 functions f1..f70, function k over
+ * [10 (k - 1), 10 k); 70 columns of 10 ticks show one function each.
+ * Processes "Rank 0", "Rank 0 Thread 1" (a thread of it), "worker".
+ */
+static int write_many(const char *stub)
+{
+    OTF_FileManager *fm = OTF_FileManager_open(4);
+    OTF_Writer *w = fm ? OTF_Writer_open(stub, 1, fm) : NULL;
+    int ok = w != NULL;
+
+    ok = ok && OTF_Writer_writeDefTimerResolution(w, 0, 1000);
+    ok = ok && OTF_Writer_writeDefProcess(w, 0, 1, "Rank 0", 0);
+    ok = ok && OTF_Writer_writeDefProcess(w, 0, 2, "Rank 0 Thread 1", 1);
+    ok = ok && OTF_Writer_writeDefProcess(w, 0, 3, "worker", 0);
+    for (uint32_t p = 1; p <= 3; p++)
+        ok = ok && OTF_Writer_assignProcess(w, p, 1);
+    for (uint32_t f = 1; f <= 70; f++) {
+        char name[16];
+
+        snprintf(name, sizeof name, "f%u", f);
+        ok = ok && OTF_Writer_writeDefFunction(w, 0, f, name, 0, 0);
+    }
+    for (uint32_t f = 1; f <= 70; f++) {
+        ok = ok && OTF_Writer_writeEnter(w, 10 * (f - 1), f, 1, 0);
+        ok = ok && OTF_Writer_writeLeave(w, 10 * f, f, 1, 0);
+    }
+    if (w)
+        ok = OTF_Writer_close(w) && ok;
+    if (fm)
+        OTF_FileManager_close(fm);
+    return ok ? 0 : -1;
+}
+
+static char many[1024];
+
+START_TEST(test_symbols_and_labels)
+{
+    struct tui_model *m = open_model(many, 70);
+    size_t np, others, n;
+    const struct tui_proc *pr = tui_model_procs(m, &np);
+    const long *paints;
+    int none;
+
+    ck_assert_uint_eq(np, 3);
+    ck_assert_str_eq(pr[0].label, "rank 0");
+    ck_assert_str_eq(pr[1].label, "rank 0 thread 1");
+    ck_assert_str_eq(pr[1].name, "Rank 0 Thread 1");    /* the trace's name kept */
+    ck_assert_str_eq(pr[2].label, "worker");
+    set_window(m, 0, 700);
+    refresh(m);
+    /* 70 on screen, one cell each: paints 0..60 get the 61 symbols, 9 share '~' */
+    n = tui_model_legend(m, &paints, &others, &none);
+    ck_assert_uint_eq(n, 61);
+    ck_assert_uint_eq(others, 9);
+    ck_assert_int_eq(none, 0);
+    ck_assert_int_eq(tui_model_symbol(m, 0), 'A');
+    ck_assert_int_eq(tui_model_symbol(m, 26), 'a');
+    ck_assert_int_eq(tui_model_symbol(m, 60), '8');
+    ck_assert_int_eq(tui_model_symbol(m, 61), TUI_SYMBOL_OTHER);
+    ck_assert_int_eq(tui_model_symbol(m, 69), TUI_SYMBOL_OTHER);
+    ck_assert_int_eq(tui_model_symbol(m, -1), TUI_SYMBOL_NONE);
+    for (long p = 0; p < 70; p++)
+        ck_assert_int_ne(tui_model_symbol(m, p), '#');
+    /* [600, 700): 10 on screen; f61..f70 now have symbols, the rest none */
+    set_window(m, 600, 700);
+    refresh(m);
+    n = tui_model_legend(m, &paints, &others, &none);
+    ck_assert_uint_eq(n, 10);
+    ck_assert_uint_eq(others, 0);
+    ck_assert_int_eq(paints[0], 60);
+    ck_assert_int_eq(tui_model_symbol(m, 60), 'A');
+    ck_assert_int_eq(tui_model_symbol(m, 69), 'J');
+    ck_assert_int_eq(tui_model_symbol(m, 0), ' ');
+    tui_model_free(m);
+
+    /* 5 functions (<= 62): each its own symbol, on screen or not */
+    m = open_model(plain, 9);
+    set_window(m, 100, 1000);
+    refresh(m);
+    n = tui_model_legend(m, &paints, &others, &none);
+    ck_assert_uint_eq(n, 1);                /* depth 1: main only */
+    ck_assert_int_eq(tui_model_symbol(m, 0), 'A');
+    ck_assert_int_eq(tui_model_symbol(m, 4), 'E');
+    tui_model_free(m);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("tui_model");
@@ -516,6 +712,9 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_key_actions);
     tcase_add_test(tc, test_group_colours);
     tcase_add_test(tc, test_counters);
+    tcase_add_test(tc, test_comm_counts);
+    tcase_add_test(tc, test_comm_model);
+    tcase_add_test(tc, test_symbols_and_labels);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -615,9 +814,10 @@ int main(void)
     snprintf(empty, sizeof empty, "%s/empty", dir);
     snprintf(threads, sizeof threads, "%s/threads", dir);
     snprintf(groups, sizeof groups, "%s/groups", dir);
+    snprintf(many, sizeof many, "%s/many", dir);
     if (!*dir || fixture_small(small, 1, 1) < 0 || fixture_small(plain, 0, 0) < 0 ||
         fixture_loop(loop_stub, 20000, 200) < 0 || write_empty(empty) < 0 ||
-        write_threads(threads) < 0 || write_groups(groups) < 0) {
+        write_threads(threads) < 0 || write_groups(groups) < 0 || write_many(many) < 0) {
         fprintf(stderr, "test_tui_model: cannot write the fixtures in %s\n", dir);
         return 1;
     }

@@ -426,6 +426,96 @@ START_TEST(cursor_malformed)
 }
 END_TEST
 
+/* A write of 300 bytes at explicit offset 4096 to file 2, handle 9, begun
+ * 130 ticks before its completion at 1000; no aux.  Fields in the order of
+ * vfd-format.md's IO table: file 2; handle 9; op 3 (write); flags 16 (AT);
+ * bytes 300 = 0x12c -> ac 02; start back 130 -> 82 01; offset 4096 =
+ * 0x1000 -> 80 20; aux 0. */
+START_TEST(io_golden)
+{
+    struct vftr_vfd_io io = { 2, 9, VFTR_VFD_IO_WRITE, VFTR_VFD_IO_AT, 300, 870, 4096, 0 }, d;
+    uint8_t out[VFTR_VFD_EXT_MAX];
+    size_t n = vftr_vfd_io_encode(&io, 1000, out);
+
+    CK_BYTES(out, n, 0x02, 0x09, 0x03, 0x10, 0xac, 0x02, 0x82, 0x01, 0x80, 0x20, 0x00);
+    ck_assert_int_eq(vftr_vfd_io_decode(out, n, 1000, &d), 0);
+    ck_assert_uint_eq(d.file, 2);
+    ck_assert_uint_eq(d.handle, 9);
+    ck_assert_uint_eq(d.op, VFTR_VFD_IO_WRITE);
+    ck_assert_uint_eq(d.flags, VFTR_VFD_IO_AT);
+    ck_assert_uint_eq(d.bytes, 300);
+    ck_assert_uint_eq(d.start, 870);
+    ck_assert_uint_eq(d.offset, 4096);
+    ck_assert_uint_eq(d.aux, 0);
+    /* one field short: refused; one more (a later version's): read */
+    ck_assert_int_eq(vftr_vfd_io_decode(out, n - 1, 1000, &d), -EBADMSG);
+    out[n] = 0x05;
+    ck_assert_int_eq(vftr_vfd_io_decode(out, n + 1, 1000, &d), 0);
+    ck_assert_uint_eq(d.bytes, 300);
+    /* a start after the time is refused by the decoder */
+    out[6] = 0x82;
+    out[7] = 0x7f;   /* 130 + (0x7f << 7) > 1000 */
+    ck_assert_int_eq(vftr_vfd_io_decode(out, n, 1000, &d), -EBADMSG);
+}
+END_TEST
+
+/* OTF's operation word: the low five bits the operation, 32 failed, 64
+ * asynchronous, 128 collective (OTF_Definitions.h); the other flags have
+ * no OTF bit.  Names of operations and interfaces. */
+START_TEST(io_names)
+{
+    ck_assert_uint_eq(vftr_vfd_io_otf_operation(VFTR_VFD_IO_READ, 0), 2);
+    ck_assert_uint_eq(vftr_vfd_io_otf_operation(VFTR_VFD_IO_WRITE, VFTR_VFD_IO_FAILED), 35);
+    ck_assert_uint_eq(vftr_vfd_io_otf_operation(VFTR_VFD_IO_READ, VFTR_VFD_IO_NONBLOCKING |
+                                                VFTR_VFD_IO_COLLECTIVE | VFTR_VFD_IO_SHARED |
+                                                VFTR_VFD_IO_AT), 2 + 64 + 128);
+    ck_assert_uint_eq(vftr_vfd_io_otf_operation(VFTR_VFD_IO_OTHER, 0), 31);
+    ck_assert_str_eq(vftr_vfd_io_op_name(VFTR_VFD_IO_OPEN), "open");
+    ck_assert_str_eq(vftr_vfd_io_op_name(VFTR_VFD_IO_SYNC), "sync");
+    ck_assert_str_eq(vftr_vfd_io_op_name(VFTR_VFD_IO_UNLOCK), "unlock");
+    ck_assert_str_eq(vftr_vfd_io_op_name(11), "other");
+    ck_assert_str_eq(vftr_vfd_io_op_name(VFTR_VFD_IO_OTHER), "other");
+    ck_assert_str_eq(vftr_vfd_io_op_name(1000), "other");
+    ck_assert_str_eq(vftr_vfd_io_iface_name(VFTR_VFD_IO_POSIX), "POSIX I/O");
+    ck_assert_str_eq(vftr_vfd_io_iface_name(VFTR_VFD_IO_STDIO), "ISO C I/O");
+    ck_assert_str_eq(vftr_vfd_io_iface_name(VFTR_VFD_IO_MPI), "MPI-IO");
+    ck_assert_ptr_null(vftr_vfd_io_iface_name(0));
+    ck_assert_ptr_null(vftr_vfd_io_iface_name(4));
+}
+END_TEST
+
+/* IO_FILES: id 3, interface 2 (stdio), "/a/b" -> 03 02 04 '/' 'a' '/' 'b';
+ * id 300 (ac 02), POSIX, "" -> ac 02 01 00.  A cut name is refused. */
+START_TEST(io_files_golden)
+{
+    struct vftr_vfd_io_file f[2] = { { 3, VFTR_VFD_IO_STDIO, "/a/b" }, { 300, VFTR_VFD_IO_POSIX, "" } };
+    static const uint8_t cut[] = { 0x03, 0x02, 0x05, '/', 'a' };
+    struct vftr_vfd_cursor cur;
+    struct vftr_vfd_io_file_view v;
+    uint32_t len;
+    size_t n = vftr_vfd_encode_io_files(f, 2, chunk, sizeof chunk);
+    const uint8_t *p = payload_of(n, VFTR_VFD_CHUNK_IO_FILES, 2, &len);
+
+    CK_BYTES(p, len, 0x03, 0x02, 0x04, '/', 'a', '/', 'b', 0xac, 0x02, 0x01, 0x00);
+    ck_assert_uint_le(n, vftr_vfd_io_files_bound(f, 2));
+    vftr_vfd_cursor_init(&cur, p, len, 2);
+    ck_assert_int_eq(vftr_vfd_next_io_file(&cur, &v), 1);
+    ck_assert_uint_eq(v.f.id, 3);
+    ck_assert_uint_eq(v.f.iface, VFTR_VFD_IO_STDIO);
+    ck_assert_uint_eq(v.name_len, 4);
+    ck_assert_mem_eq(v.f.name, "/a/b", 4);
+    ck_assert_int_eq(vftr_vfd_next_io_file(&cur, &v), 1);
+    ck_assert_uint_eq(v.f.id, 300);
+    ck_assert_uint_eq(v.name_len, 0);
+    ck_assert_int_eq(vftr_vfd_next_io_file(&cur, &v), 0);
+    vftr_vfd_cursor_init(&cur, cut, sizeof cut, 1);
+    ck_assert_int_eq(vftr_vfd_next_io_file(&cur, &v), -EBADMSG);
+    ck_assert_int_eq(vftr_vfd_next_io_file(&cur, &v), 0);
+    /* too small a buffer: 0 */
+    ck_assert_uint_eq(vftr_vfd_encode_io_files(f, 2, chunk, VFTR_VFD_CHUNK_HEADER_SIZE + 8), 0);
+}
+END_TEST
+
 /* Through a real file: the reader hands extended events back as events with
  * kind >= 16 and their payload, and the new chunk kinds as UNKNOWN records. */
 START_TEST(reader_roundtrip)
@@ -507,6 +597,9 @@ static Suite *ext_suite(void)
     tcase_add_test(tc, run_id_golden);
     tcase_add_test(tc, cursor_malformed);
     tcase_add_test(tc, reader_roundtrip);
+    tcase_add_test(tc, io_golden);
+    tcase_add_test(tc, io_names);
+    tcase_add_test(tc, io_files_golden);
     suite_add_tcase(s, tc);
     return s;
 }

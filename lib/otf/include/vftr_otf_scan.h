@@ -5,8 +5,10 @@
  * without a handler call per record.
  *
  * What it decodes: Enter, Leave, SendMsg, RecvMsg, CollectiveOperation,
- * BeginCollectiveOperation, EndCollectiveOperation and Counter records of an
- * events file (OTF_RStream_getEventBuffer), each into one vftr_otf_ev.
+ * BeginCollectiveOperation, EndCollectiveOperation, Counter, FileOperation,
+ * BeginFileOperation and EndFileOperation records of an events file
+ * (OTF_RStream_getEventBuffer), each into one vftr_otf_ev (the file records
+ * through the general parser: they are rare).
  * Other records (and key-value lists) are read and passed over.  The values
  * are exactly those the reader's handlers would receive: the short records
  * the writers produce ("E5", "L5", "S2L40T1C0", ...) are decoded in place,
@@ -40,17 +42,22 @@ typedef struct vftr_otf_ev {
     uint32_t type;       /* OTF_ENTER_RECORD, OTF_LEAVE_RECORD, OTF_SEND_RECORD,
                             OTF_RECEIVE_RECORD, OTF_COLLOP_RECORD,
                             OTF_BEGINCOLLOP_RECORD, OTF_ENDCOLLOP_RECORD,
-                            OTF_COUNTER_RECORD */
+                            OTF_COUNTER_RECORD, OTF_FILEOPERATION_RECORD,
+                            OTF_BEGINFILEOP_RECORD, OTF_ENDFILEOP_RECORD */
     uint32_t process;    /* the record's process: for SendMsg the sender, for
                             RecvMsg the receiver */
     uint32_t u[4];       /* Enter, Leave: function (0: Leave without one);
                             SendMsg: receiver, group, type (tag), length;
                             RecvMsg: sender, group, type (tag), length;
                             CollectiveOperation, BeginCollectiveOperation:
-                            collective, group, root; Counter: counter */
+                            collective, group, root; Counter: counter;
+                            FileOperation, EndFileOperation: file, operation */
     uint64_t x[3];       /* CollectiveOperation: sent, received, duration;
                             BeginCollectiveOperation: matching id, sent, received;
-                            EndCollectiveOperation: matching id; Counter: value */
+                            EndCollectiveOperation: matching id; Counter: value;
+                            FileOperation: handle, bytes, duration;
+                            BeginFileOperation: matching id;
+                            EndFileOperation: matching id, handle, bytes */
 } vftr_otf_ev;
 
 /*

@@ -1,0 +1,138 @@
+#!/bin/bash
+# bench/measure/run.sh — measurement control on the example (see
+# bench/measure/module.mk).  On BENCH_MEASURE_NP ranks (1), in rounds that run every variant
+# once (interleaved: a slow phase of the shared machine hits all alike):
+#   plain      mcprog built without instrumentation
+#   empty      built with -finstrument-functions, bench/capture's empty
+#              hooks preloaded: what any hook costs (when that library is
+#              built: make bench-capture)
+#   trace      under vftr-run --no-throttle: every call traced
+#   throttled  under vftr-run as it comes (throttling on)
+#   filtered   under vftr-run --filter F, F written by vftr-score -g from a
+#              profile-only run, for a tenth of the full trace's size
+# Overhead = (work time - plain's) / plain's of the same round, the median
+# over the rounds.  Also: the trace sizes, the functions the filter keeps
+# counted exactly as in the full run, and their inclusive times against the
+# full run's.  Prints a table and writes $BUILD/bench/measure.md.  Exit
+# status 0 even with a MISS; 1 when a run failed.
+set -u
+export LC_ALL=C
+: "${BUILD:=build}" "${BENCH_MEASURE_RUNS:=5}"
+b=$(cd "$BUILD" && pwd)
+D=$b/bench/measure
+run=$b/bin/vftr-run
+score=$b/bin/vftr-score
+out=$b/bench/measure.md
+SWEEPS=${BENCH_MEASURE_SWEEPS:-300} POINTS=${BENCH_MEASURE_POINTS:-20000}
+# Ranks: 1 by default.  Two ranks that poll in MPI_Allreduce on this shared
+# 2-core VM measure the scheduler more than the program (the waiting rank
+# spins on the core the other one needs); on a real node BENCH_MEASURE_NP=2
+# or more.
+NP=${BENCH_MEASURE_NP:-1}
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+for v in $(env | sed -n 's/^\(VFTR_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+if [ ! -x "$D/mc_instr" ] || ! command -v mpirun >/dev/null; then
+    echo "bench-measure: no MPI (mpicc/mpirun) here: skipped"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vftr_bench_measure.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failed=()
+declare -A W BYTES
+
+mpi() { timeout -s KILL 600 mpirun --allow-run-as-root --oversubscribe -np "$NP" "$@"; }
+
+# one VARIANT DIR: runs it; prints its work time in ns, or nothing
+one() {
+    local v=$1 d=$2
+    rm -rf "$d" && mkdir -p "$d"
+    case $v in
+        plain)     mpi "$D/mc_plain" $SWEEPS $POINTS ;;
+        empty)     mpi env LD_PRELOAD="$b/bench/capture/libbc_empty.so" "$D/mc_instr" $SWEEPS $POINTS ;;
+        trace)     mpi "$run" --no-throttle --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
+        throttled) mpi "$run" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
+        filtered)  mpi "$run" --filter "$tmp/gen.filt" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
+        profile)   VFTR_SAMPLING_ACTIVE=0 mpi "$run" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
+    esac >"$d.out" 2>"$d.err"
+    awk '$1 == "work_ns" { print $2 }' "$d.out"
+}
+
+# the filter: from a profile-only run, for a tenth of the full trace
+one profile "$tmp/profile" >/dev/null
+full=$("$score" --bytes "$tmp/profile" 2>"$tmp/score.err")
+if [ -z "$full" ]; then
+    echo "bench-measure: vftr-score failed: $(head -3 "$tmp/score.err")" >&2
+    exit 1
+fi
+target=$(awk -v f="$full" 'BEGIN { printf "%.0f", f / 10 }')
+"$score" -g "$tmp/gen.filt" --target "$target" "$tmp/profile" >/dev/null 2>"$tmp/gen.err" \
+    || failed+=("vftr-score -g: $(head -c 300 "$tmp/gen.err")")
+
+variants=(plain trace throttled filtered)
+[ -e "$b/bench/capture/libbc_empty.so" ] && variants+=(empty)
+for i in $(seq 1 "$BENCH_MEASURE_RUNS"); do
+    echo "bench-measure: round $i of $BENCH_MEASURE_RUNS" >&2
+    for v in "${variants[@]}"; do
+        w=$(one "$v" "$tmp/$v")
+        if [ -z "$w" ]; then failed+=("$v: $(head -c 300 "$tmp/$v.err" | tr '\n' ' ')"); continue; fi
+        W[$v:$i]=$w
+        case $v in plain|empty) ;; *) BYTES[$v]=$(cat "$tmp/$v"/*.vfd 2>/dev/null | wc -c) ;; esac
+    done
+done
+
+# median of the rounds' overheads of variant v, in percent, or "-"
+overhead() {
+    local v=$1 i
+    for i in $(seq 1 "$BENCH_MEASURE_RUNS"); do
+        [ -n "${W[plain:$i]:-}" ] && [ -n "${W[$v:$i]:-}" ] || continue
+        awk -v p="${W[plain:$i]}" -v x="${W[$v:$i]}" 'BEGIN { printf "%.2f\n", 100 * (x - p) / p }'
+    done | sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+        print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+verdict() { [ "$2" = - ] && { echo n/a; return; }; awk -v a="$2" "BEGIN { exit !($1) }" && echo PASS || echo MISS; }
+
+# the profile of what the filter keeps (rank 0's log of the last round)
+. "$(dirname "$0")/../../test/capture/logcalls.sh"
+prof_rows() { logrows "$1" | awk -F'\t' '{ c[$1] += $3; t[$1] += $5 } END { for (f in c) print f, c[f], t[f] }' | sort; }
+prof_rows "$(ls "$tmp"/trace/*_0.log 2>/dev/null | head -1)" >"$tmp/full.rows" 2>/dev/null
+prof_rows "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" >"$tmp/filt.rows" 2>/dev/null
+
+{
+    echo "# Measurement control: the example"
+    echo
+    echo "mcprog (bench/measure/mcprog.c): $SWEEPS sweeps of $POINTS points per rank on $NP rank(s), weight() called"
+    echo "for every point; $BENCH_MEASURE_RUNS interleaved rounds, overhead = (work - plain) / plain of the same"
+    echo "round, median. The filter is vftr-score -g's for a tenth of the full trace (estimated from a"
+    echo "profile-only run: $full bytes, target $target): $(grep -v '^#' "$tmp/gen.filt" 2>/dev/null | grep -v SCOREP | tr -s ' \n' ' ')."
+    echo
+    echo "| variant | overhead [%] | trace bytes (all ranks) | aim | result |"
+    echo "|---|---:|---:|---|---|"
+    o=$(overhead empty)
+    echo "| empty hooks (any hook's floor) | $o | - | - | - |"
+    o=$(overhead trace);     echo "| full trace | $o | ${BYTES[trace]:--} | >= 50 (the example's premise) | $(verdict 'a >= 50' "$o") |"
+    o=$(overhead throttled); echo "| throttling (default) | $o | ${BYTES[throttled]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
+    o=$(overhead filtered);  echo "| vftr-score -g filter | $o | ${BYTES[filtered]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
+    t=${BYTES[filtered]:-}
+    echo "| filtered trace under the target | - | ${t:--} | <= $target | $(verdict "a <= $target" "${t:--}") |"
+    echo
+    echo "| function (rank 0) | calls, full trace | calls, filtered | incl [s], full | incl [s], filtered | incl difference |"
+    echo "|---|---:|---:|---:|---:|---:|"
+    while read -r f c t; do
+        read -r c2 t2 < <(awk -v f="$f" '$1 == f { print $2, $3 }' "$tmp/filt.rows")
+        [ -n "${c2:-}" ] || continue
+        d=$(awk -v a="$t" -v b="$t2" 'BEGIN { printf "%.1f %%", (a > 0 ? 100 * (b - a) / a : 0) }')
+        echo "| $f | $c | $c2 | $t | $t2 | $d |"
+    done <"$tmp/full.rows"
+    echo
+    echo "- The calls of every function the filter keeps are the full run's (exact). Their inclusive"
+    echo "  times are not: in the full run they carry the hooks of weight() (about the trace's cost per"
+    echo "  call), which the filtered run does not pay; the aim of 2 % applies to functions without"
+    echo "  excluded callees."
+    echo "- Throttling stops tracing weight(), not counting it: its calls still cost the profile's"
+    echo "  hooks, so the run stays slow; only a filter (or filter.max_depth) makes an excluded"
+    echo "  function cheap (about the cost of empty hooks, see bench/capture)."
+    for m in "${failed[@]}"; do echo "- FAILED: $m"; done
+} >"$out"
+cat "$out"
+[ "${#failed[@]}" -eq 0 ]
