@@ -286,7 +286,7 @@ static const struct vftr_config_key keys[] = {
       .validate = check_filter_file,
       .help = "Filter file in Score-P's syntax (SCOREP_REGION_NAMES_BEGIN, INCLUDE/EXCLUDE with "
               "shell wildcards, MANGLED, ... SCOREP_REGION_NAMES_END), as scorep-score -g and "
-              "vftr-score -g write them: the functions it excludes are not measured. Applied "
+              "vftr-score --generate write them: the functions it excludes are not measured. Applied "
               "after filter.include and filter.exclude (a function any of them excludes is "
               "out). MPI functions, OpenMP regions and vftr.h regions are never filtered. "
               "SCOREP_FILE_NAMES blocks are read but not applied (vftr does not know the "

@@ -2,9 +2,9 @@
  * vftr-score — how large a run's trace is, or would be, per rank and for
  * the job, per function and per group (user, MPI, OpenMP), as
  * scorep-score -r tells it for Score-P; with -f the same under a filter
- * file, with -g a filter file that brings the trace under --target.
+ * file, with --generate a filter file that brings the trace under --target.
  *
- *   vftr-score [-f FILTER] [-g FILE --target SIZE] [--bytes] RUN...
+ *   vftr-score [-f FILTER] [--generate FILE --target SIZE] [--bytes] RUN...
  *
  * RUN is a directory (its .vfd files, else its <base>_<rank>.log files),
  * .vfd files or .log files: one per rank.
@@ -70,7 +70,7 @@ struct func {
     double incl;             /* inclusive seconds, summed over ranks */
     double bytes;            /* summed over ranks */
     double *rank_bytes;      /* per rank */
-    bool excluded;           /* by -f, or chosen by -g */
+    bool excluded;           /* by -f, or chosen by --generate */
 };
 
 struct run {
@@ -86,10 +86,10 @@ static int bytes_only;
 static const struct vftr_opt opts[] = {
     { VFTR_OPT_STRING, "filter", 'f', "FILE",
       "estimate with the Score-P filter file FILE applied", &filter_path, 0, NULL },
-    { VFTR_OPT_STRING, "generate", 'g', "FILE",
+    { VFTR_OPT_STRING, "generate", 0, "FILE",
       "write a filter file to FILE that brings the job's trace\nunder --target", &gen_path, 0,
       NULL },
-    { VFTR_OPT_STRING, "target", 0, "SIZE", "the job's trace size -g aims at (\"1GiB\", \"500M\")",
+    { VFTR_OPT_STRING, "target", 0, "SIZE", "the job's trace size --generate aims at (\"1GiB\", \"500M\")",
       &target_spec, 0, NULL },
     { VFTR_OPT_FLAG, "bytes", 0, NULL, "print the job's estimated bytes alone (after -f)",
       &bytes_only, 0, NULL },
@@ -733,7 +733,7 @@ static void put_pattern(FILE *out, const char *name)
     }
 }
 
-/* Candidates of -g: user functions, the shortest calls (inclusive time
+/* Candidates of --generate: user functions, the shortest calls (inclusive time
  * per visit) first, so that tiny hot functions go and the ones whose calls
  * take the time stay, also when that time is their callees'; among calls
  * of one length the most bytes first.  main never. */
@@ -778,7 +778,7 @@ static int generate(struct run *r, uint64_t target)
         free(cand);
         return vftr_tool_fail(&tool, stderr, "%s: %s", gen_path, strerror(errno));
     }
-    fprintf(out, "# written by vftr-score -g: estimated job trace %.0f bytes with this filter, "
+    fprintf(out, "# written by vftr-score --generate: estimated job trace %.0f bytes with this filter, "
             "target %" PRIu64 " bytes\n", total, target);
     fprintf(out, "SCOREP_REGION_NAMES_BEGIN\n");
     for (size_t i = 0; i < r->n; i++) {
@@ -819,9 +819,9 @@ int main(int argc, char **argv)
     if (first >= argc)
         return vftr_tool_usage_fail(&tool, stderr, "missing RUN");
     if (gen_path && !target_spec)
-        return vftr_tool_usage_fail(&tool, stderr, "-g needs --target SIZE");
+        return vftr_tool_usage_fail(&tool, stderr, "--generate needs --target SIZE");
     if (target_spec && !gen_path)
-        return vftr_tool_usage_fail(&tool, stderr, "--target goes with -g FILE");
+        return vftr_tool_usage_fail(&tool, stderr, "--target goes with --generate FILE");
     if (target_spec && vftr_size_parse(target_spec, 0, UINT64_MAX, "--target", &target, err,
                                        sizeof err) < 0)
         return vftr_tool_usage_fail(&tool, stderr, "%s", err);

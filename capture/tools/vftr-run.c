@@ -62,7 +62,7 @@ static const struct vftr_opt opts[] = {
       "directory for the .vfd and .log files\n(sets VFTR_OUTPUT_DIRECTORY)", &out_dir, 0, NULL },
     { VFTR_OPT_FLAG, "off", 0, NULL, "run with capture switched off (sets VFTR_OFF=1)", &off, 0,
       NULL },
-    { VFTR_OPT_STRING, "filter", 0, "FILE",
+    { VFTR_OPT_STRING, "filter", 'f', "FILE",
       "leave out what the Score-P filter file FILE excludes\n(sets VFTR_FILTER_FILE; vftr-score -g "
       "writes one)", &filter_file, 0, NULL },
     { VFTR_OPT_STRING, "depth", 0, "N",

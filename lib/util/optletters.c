@@ -24,6 +24,7 @@ static const struct vftr_optletter letters[] = {
     { 'c', "config",       1, "the capture configuration file" },
     { 'd', "defs",         0, "definition records" },
     { 'e', "events",       0, "event records" },
+    { 'f', "filter",       1, "a filter file in Score-P's syntax" },
     { 'g', "groups",       0, "function groups instead of functions" },
     { 'i', "interval",     1, "seconds between refreshes" },
     { 'j', "jobs",         1, "N threads (or N traces) at a time" },

@@ -185,21 +185,21 @@ check "vftr-score: the table has the groups and tiny() as a USR region" 1 \
 
 # ---- -g: a filter for a quarter of the trace; the next run stays under it
 target=$((actual / 4))
-"$SCORE" -g "$cap_tmp/gen.filt" --target "$target" "$p" >"$p/.gen" 2>&1
-check "vftr-score -g: exit status" 0 $?
-check "vftr-score -g: tiny() excluded" 1 "$(grep -c '^ *EXCLUDE tiny$\|^ *tiny$' "$cap_tmp/gen.filt")"
-check "vftr-score -g: main and work() kept" 0 "$(grep -cE '^ *(EXCLUDE )?(main|work)$' "$cap_tmp/gen.filt")"
+"$SCORE" --generate "$cap_tmp/gen.filt" --target "$target" "$p" >"$p/.gen" 2>&1
+check "vftr-score --generate: exit status" 0 $?
+check "vftr-score --generate: tiny() excluded" 1 "$(grep -c '^ *EXCLUDE tiny$\|^ *tiny$' "$cap_tmp/gen.filt")"
+check "vftr-score --generate: main and work() kept" 0 "$(grep -cE '^ *(EXCLUDE )?(main|work)$' "$cap_tmp/gen.filt")"
 refest=$("$SCORE" --bytes -f "$cap_tmp/gen.filt" "$p")
 check_le "vftr-score -f: the re-estimate is under the target" "$refest" "$target"
 d=$cap_tmp/generated
 VRUN_OPTS="--no-throttle --filter $cap_tmp/gen.filt" vrun "$d" "$CAPDIR/cap_hot" $N $K
 if vfd=$(only_file "$d" '*.vfd'); then
-    check_le "vftr-score -g: the next run's trace is under $target bytes" "$(stat -c %s "$vfd")" "$target"
+    check_le "vftr-score --generate: the next run's trace is under $target bytes" "$(stat -c %s "$vfd")" "$target"
 else
-    fail "vftr-score -g: no trace of the filtered run"
+    fail "vftr-score --generate: no trace of the filtered run"
 fi
-check "vftr-score -g: an unreachable target fails" 1 \
-    "$("$SCORE" -g "$cap_tmp/none.filt" --target 100 "$p" >/dev/null 2>&1; echo $?)"
+check "vftr-score --generate: an unreachable target fails" 1 \
+    "$("$SCORE" --generate "$cap_tmp/none.filt" --target 100 "$p" >/dev/null 2>&1; echo $?)"
 
 # ---- the job's size cap (one process: its share is all of it), and near
 # it only MPI, OpenMP and region events go on (none here): the functions
@@ -230,7 +230,7 @@ echo "not a log" >"$cap_tmp/x.log"
 check "vftr-score: a file that is no log: exit status 1" 1 $?
 check "vftr-score: ... and the message names it" 1 \
     "$(grep -c "x.log: offset 0: expected a vftr profile log" "$cap_tmp/x.err")"
-"$SCORE" -g "$cap_tmp/y.filt" "$p" >/dev/null 2>&1
-check "vftr-score: -g without --target is a usage error" 2 $?
+"$SCORE" --generate "$cap_tmp/y.filt" "$p" >/dev/null 2>&1
+check "vftr-score: --generate without --target is a usage error" 2 $?
 
 finish

@@ -21,7 +21,7 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failed=1; }
 
 TABLE=lib/util/optletters.c
-TOOLS="vfd2otf vfd2otf-mpi vftr-convert vftr-stats vftr-snap vftr-dump vftr-report vftr-tui vftr-run vftr-ctl vftr-config"
+TOOLS="vfd2otf vfd2otf-mpi vftr-convert vftr-stats vftr-snap vftr-dump vftr-report vftr-score vftr-tui vftr-run vftr-ctl vftr-config"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
