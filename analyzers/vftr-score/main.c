@@ -101,7 +101,10 @@ static const struct vftr_tool tool = {
     "Estimates the trace size of a run per rank and for the job, per function and group.",
     "RUN: a directory (its .vfd files, else its <base>_<rank>.log files), .vfd files or\n"
     ".log files of a profile-only run, one per rank.  MPI functions and OpenMP regions are\n"
-    "never filtered.  Sizes accept units (KiB, MiB, GiB, KB, MB, GB).",
+    "never filtered.  Sizes accept units (KiB, MiB, GiB, KB, MB, GB).\n"
+    "\n"
+    "Exit status: 0 ok, 1 a file cannot be read or --generate cannot reach the\n"
+    "target (the filter is written all the same), 2 bad command line.\n",
     opts,
 };
 
