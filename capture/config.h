@@ -169,6 +169,11 @@ struct vftr_config {
     struct vftr_regex *filter_include;              /* [NULL] */
     struct vftr_regex *filter_exclude;              /* [NULL] */
 
+    /* counters (vftr): performance counters read at region boundaries
+     * (capture/counters.c) */
+    char *counters_events;           /* [NULL = none] comma-separated names */
+    struct vftr_regex *counters_functions;          /* [NULL = all] */
+
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */
     char *control_module;            /* [NULL = the built-in default module] */

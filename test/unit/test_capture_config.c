@@ -169,6 +169,8 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_ptr_null(c->control_options);
     ck_assert_ptr_null(c->control_socket_dir);
     ck_assert(!c->control_detach_stops);
+    ck_assert_ptr_null(c->counters_events);
+    ck_assert_ptr_null(c->counters_functions);
 }
 
 START_TEST(defaults_of_every_key)
@@ -331,6 +333,8 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_str_eq(c.control_options, "log=/tmp/ec.log");
     ck_assert_str_eq(c.control_socket_dir, "/run/vftr-ctl");
     ck_assert(c.control_detach_stops);
+    ck_assert_str_eq(c.counters_events, "task-clock,page-faults");
+    ck_assert_str_eq(vftr_regex_pattern(c.counters_functions), "^solve");
     vftr_config_release(&c);
 }
 END_TEST
