@@ -220,6 +220,15 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefCollectiveOperation(ws, ops[i], vftr_vfd_coll_name(ops[i]),
                                                       vftr_vfd_coll_class(ops[i])) == 1;
+    /* performance counters: a thread's count since its counters were
+     * opened, read at region boundaries (accumulated from the start) */
+    const struct vftr_vfdconv_counter *ctr = vftr_vfdconv_counters(c, &n);
+    if (n)
+        ok &= OTF_WStream_writeDefCounterGroup(ws, 1, "counters") == 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefCounter(ws, ctr[i].token, ctr[i].name,
+                                          OTF_COUNTER_TYPE_ACC | OTF_COUNTER_SCOPE_START, 1,
+                                          ctr[i].unit) == 1;
     if (ok && o->snap_flags) {
         uint64_t first, last, *b = NULL;
         size_t nb = 0;
@@ -327,6 +336,9 @@ static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
         break;
     case VFTR_VFDCONV_END_PROCESS:
         ok = OTF_WStream_writeEndProcess(ws, e->time, e->process);
+        break;
+    case VFTR_VFDCONV_COUNTER:
+        ok = OTF_WStream_writeCounter(ws, e->time, e->process, e->op, e->bytes);
         break;
     default:
         ok = 1;

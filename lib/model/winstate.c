@@ -127,6 +127,8 @@ static int deliver(struct vftr_winstate *w, const struct vftr_vfdconv_event *e)
                                              e->group, e->root, e->bytes, e->received) : 0;
     case VFTR_VFDCONV_COLL_END:
         return h->coll_end ? h->coll_end(h->arg, e->time, e->process, e->match) : 0;
+    case VFTR_VFDCONV_COUNTER:
+        return h->counter ? h->counter(h->arg, e->time, e->process, e->op, e->bytes) : 0;
     default:
         return 0;
     }
