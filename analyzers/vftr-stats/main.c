@@ -23,6 +23,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "counters.h"
 #include "model/messages.h"
 #include "model/profile.h"
 #include "model/replay.h"
@@ -146,7 +147,7 @@ struct stats_args {
 };
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
-enum { VIEW_PROFILE = 0, VIEW_CALLPATH = 1, VIEW_MESSAGES = 2 };
+enum { VIEW_PROFILE = 0, VIEW_CALLPATH = 1, VIEW_MESSAGES = 2, VIEW_COUNTERS = 3 };
 
 static int parse_sort(void *dest, const char *arg, char *err, size_t errlen)
 {
@@ -739,6 +740,15 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
                 "are in ticks, not seconds\n", tool->name, info->name);
     }
 
+    if (args->view == VIEW_COUNTERS) {
+        rc = stats_counters(stdout, src, range.start, range.end, procs, args->format == FMT_CSV,
+                            err, sizeof err);
+        if (rc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s", err);
+            goto out;
+        }
+        goto written;
+    }
     if (args->view == VIEW_MESSAGES) {
         struct vftr_window_handler h = { .send = m_send, .recv = m_recv, .collop = m_collop,
                                          .coll_begin = m_coll_begin, .coll_end = m_coll_end };
@@ -870,7 +880,7 @@ out:
 int main(int argc, char **argv)
 {
     struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = 1 };
-    int callpath = 0, messages = 0;
+    int callpath = 0, messages = 0, counters = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "sort", 's', "COL[,COL]",
           "sort by these columns (see COLUMNS below);\nnumbers descend, names ascend",
@@ -890,6 +900,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "messages", 'M', NULL,
           "print the message matrix (per sender and receiver)\nand the collective operations",
           &messages, 1, NULL },
+        { VFTR_OPT_FLAG, "counters", 'K', NULL,
+          "print the performance counters per call path\n(inclusive and exclusive; capture's "
+          "counters.events)", &counters, 1, NULL },
         { VFTR_OPT_FLAG, "groups", 'g', NULL,
           "profile function groups instead of functions\n(DefFunctionGroup)", &args.groups, 1,
           NULL },
@@ -925,7 +938,8 @@ int main(int argc, char **argv)
         "empty.  Calls cut by the window count with their time inside it; calls\n"
         "counts the enters inside the window.\n"
         "\n"
-        "--callpath and --messages ignore --sort, --top and --match.\n"
+        "--callpath, --messages and --counters ignore --sort, --top and --match;\n"
+        "--counters prints text or CSV.\n"
         "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
@@ -939,9 +953,11 @@ int main(int argc, char **argv)
         vftr_tracesel_release(&args.sel);
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
-    args.view = messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
-    if (callpath && messages)
-        rc = vftr_tool_usage_fail(&tool, stderr, "--callpath and --messages exclude each other");
+    args.view = messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH :
+                counters ? VIEW_COUNTERS : VIEW_PROFILE;
+    if (callpath + messages + counters > 1)
+        rc = vftr_tool_usage_fail(&tool, stderr,
+                                  "--callpath, --messages and --counters exclude each other");
     else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     else
