@@ -28,7 +28,7 @@
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 4 sampling, 7 mpi, 2 trace, 2 filter, 5 control. */
-#define NKEYS 42
+#define NKEYS 44
 
 static char *const no_env[] = { NULL };
 
