@@ -118,6 +118,26 @@ else
     fail "vfd2otf cannot convert the trace"; show "$d/conv.err"
 fi
 
+# OTF2 metrics through vftr-convert, read by the reference otf2-print.
+CONVERT=$cap_build/bin/vftr-convert
+mkdir -p "$d/otf2"
+if "$CONVERT" -o "$d/otf2/t.otf2" "$vfd" >/dev/null 2>"$d/conv2.err"; then
+    got=$("$STATS" --counters "$d/otf2/t.otf2" 2>>"$d/stats.err" | statrows)
+    if [ "$want" = "$got" ]; then pass "vftr-stats --counters on the OTF2 conversion = the log's table"
+    else fail "vftr-stats --counters on the OTF2 differs from the log"; diff <(echo "$want") <(echo "$got") | show; fi
+    if command -v otf2-print >/dev/null; then
+        anchor=$(find "$d/otf2/t.otf2" -name '*.otf2' -type f | head -1)
+        members=$(otf2-print -G "$anchor" 2>&1 | sed -n 's/^METRIC_MEMBER .*Name: "\([^"]*\)".*/\1/p' | tr '\n' ' ')
+        check "otf2-print: a metric member per counter kept" "$kept" "$members"
+        check "otf2-print: metric events = counters x boundary events" $((nev * nk)) \
+            "$(otf2-print "$anchor" 2>&1 | grep -c '^METRIC ')"
+    else
+        fail "otf2-print (reference OTF2 tools) not installed"
+    fi
+else
+    fail "vftr-convert cannot convert the trace to OTF2"; show "$d/conv2.err"
+fi
+
 # counters.functions: only spin's boundaries are read.
 printf '{ "counters": { "events": "%s", "functions": "^spin$" } }\n' "$SW" >"$cfg"
 d=$cap_tmp/filtered
