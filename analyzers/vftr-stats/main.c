@@ -955,9 +955,10 @@ int main(int argc, char **argv)
     }
     args.view = messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH :
                 counters ? VIEW_COUNTERS : VIEW_PROFILE;
-    if (callpath + messages + counters > 1)
-        rc = vftr_tool_usage_fail(&tool, stderr,
-                                  "--callpath, --messages and --counters exclude each other");
+    if (callpath && messages)
+        rc = vftr_tool_usage_fail(&tool, stderr, "--callpath and --messages exclude each other");
+    else if (counters && (callpath || messages))
+        rc = vftr_tool_usage_fail(&tool, stderr, "--counters excludes --callpath and --messages");
     else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     else

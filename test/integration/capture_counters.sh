@@ -138,6 +138,12 @@ else
     fail "vftr-convert cannot convert the trace to OTF2"; show "$d/conv2.err"
 fi
 
+# --counters with another view: a usage error; a trace without counters: an error.
+"$STATS" --counters --callpath "$vfd" >/dev/null 2>"$d/usage.err"
+check "vftr-stats --counters --callpath: exit 2" 2 $?
+check "vftr-stats --counters --callpath: message" 1 \
+    "$(grep -c '^vftr-stats: --counters excludes --callpath and --messages' "$d/usage.err")"
+
 # counters.functions: only spin's boundaries are read.
 printf '{ "counters": { "events": "%s", "functions": "^spin$" } }\n' "$SW" >"$cfg"
 d=$cap_tmp/filtered
@@ -152,4 +158,8 @@ VFTR_CONFIG=$cfg vrun "$d" "$CAPDIR/cap_counters" 100 10
 check "unknown counter: exit status 0" 0 "$(cat "$d/.rc")"
 check "unknown counter: one message" 1 "$(grep -c 'counters.events: unknown counter "bogus"' "$d/.stderr")"
 check "unknown counter: no counter table" 0 "$(grep -c '^Counters (per call path' "$d/cap_counters_0.log")"
+"$STATS" --counters "$d/cap_counters_0.vfd" >/dev/null 2>"$d/stats.err"
+check "vftr-stats --counters on a trace without counters: exit 1" 1 $?
+check "vftr-stats --counters on a trace without counters: message" 1 \
+    "$(grep -c 'the trace has no counters' "$d/stats.err")"
 finish
