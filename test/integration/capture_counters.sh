@@ -144,6 +144,19 @@ check "vftr-stats --counters --callpath: exit 2" 2 $?
 check "vftr-stats --counters --callpath: message" 1 \
     "$(grep -c '^vftr-stats: --counters excludes --callpath and --messages' "$d/usage.err")"
 
+# Per thread: 4 threads of cap_threads, each its own counters; the log's
+# rows of thread_main, one per thread, sum to vftr-stats's (over processes).
+require "$CAPDIR/cap_threads"
+printf '{ "counters": { "events": "%s" } }\n' "$SW" >"$cfg"
+d=$cap_tmp/threads
+VFTR_CONFIG=$cfg vrun "$d" "$CAPDIR/cap_threads" 4 200
+check "threads: thread_main rows in the log, one per thread" 4 \
+    "$(awk '/^Counters \(per call path/ { on = 1; next } on && $NF == "thread_main"' "$d/cap_threads_0.log" | wc -l)"
+check "threads: the log's thread_main rows summed = vftr-stats --counters" \
+    "$(awk '/^Counters \(per call path/ { getline; on = 1; next } on && $NF == "thread_main" {
+            c += $3; for (i = 4; i < NF; i++) s[i] += $i } END { printf "%d", c; for (i = 4; i < NF; i += 2) printf " %d", s[i]; print "" }' "$d/cap_threads_0.log")" \
+    "$("$STATS" --counters "$d/cap_threads_0.vfd" 2>/dev/null | awk '$NF == "thread_main" { printf "%d", $1; for (i = 2; i < NF; i += 2) printf " %d", $i; print "" }')"
+
 # counters.functions: only spin's boundaries are read.
 printf '{ "counters": { "events": "%s", "functions": "^spin$" } }\n' "$SW" >"$cfg"
 d=$cap_tmp/filtered
