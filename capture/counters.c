@@ -164,8 +164,12 @@ VFTR_NI int vftr_ctr_setup(const struct vftr_config *cfg, bool rank0)
             return -EINVAL;
         }
         p += len;
-        if (ctr.n == MAXC)
+        if (ctr.n == MAXC) {
+            if (rank0)
+                vftr_msg("counters.events: at most %u counters: \"%.*s\" left out", MAXC,
+                         (int)len, p - len);
             continue;
+        }
         fd = open_one(k, -1);
         if (fd < 0) {
             /* the first failure's cause is the message's: the others are
@@ -257,6 +261,18 @@ VFTR_NI void vftr_ctr_thread_close(struct vftr_ctr *c)
         }
     for (unsigned g = 0; g < NGROUPS; g++)
         c->leader[g] = -1;
+}
+
+VFTR_NI void vftr_ctr_thread_free(struct vftr_ctr *c)
+{
+    if (c == NULL)
+        return;
+    vftr_ctr_thread_close(c);
+    free(c->start);
+    free(c->incl);
+    free(c->calls);
+    free(c->sel);
+    free(c);
 }
 
 /*

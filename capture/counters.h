@@ -55,6 +55,9 @@ int vftr_ctr_define(struct vftr_vfd_writer *w);
 struct vftr_ctr *vftr_ctr_thread_new(void);
 /* Closes the thread's descriptors (thread exit); the sums stay. */
 void vftr_ctr_thread_close(struct vftr_ctr *c);
+/* Closes and frees (tests: capture keeps every thread's state to the end).
+ * NULL-safe. */
+void vftr_ctr_thread_free(struct vftr_ctr *c);
 
 /* Reads at the enter / exit of node n at now (t's guard held, t->ctr set). */
 void vftr_ctr_enter(struct vftr_thread *t, const struct vftr_node *n, uint64_t now);

@@ -19,6 +19,20 @@
 #include "counters.h"
 #include "vfd/vftr_vfd_counters.h"
 
+/* Writes one byte into each of n pages.  Not instrumented by ASan: its
+ * checks would fault the shadow pages in too (one per 8 pages touched),
+ * faults of the sanitizer, not of the work. */
+#if defined(__has_attribute)
+#if __has_attribute(no_sanitize)
+__attribute__((no_sanitize("address")))
+#endif
+#endif
+static void touch(char *p, long n, long size)
+{
+    for (long i = 0; i < n; i++)
+        p[i * size] = 1;
+}
+
 static int setup_with(const char *events)
 {
     static struct vftr_config cfg;
@@ -35,6 +49,16 @@ START_TEST(unknown_name_turns_counters_off)
     ck_assert_int_eq(setup_with("task-clock,cycels"), -EINVAL);
     ck_assert_uint_eq(vftr_ctr_count(), 0);
     ck_assert_ptr_null(vftr_ctr_thread_new());
+}
+END_TEST
+
+/* Nine names: the ninth is left out (an event carries eight values). */
+START_TEST(at_most_eight)
+{
+    ck_assert_int_eq(setup_with("task-clock,page-faults,context-switches,cpu-migrations,"
+                                "task-clock,page-faults,context-switches,cpu-migrations,"
+                                "task-clock"), 8);
+    ck_assert_uint_eq(vftr_ctr_count(), 8);
 }
 END_TEST
 
@@ -58,8 +82,7 @@ START_TEST(software_counters_count_the_work)
     clock_gettime(CLOCK_MONOTONIC, &w0);
     ck_assert_int_eq(vftr_ctr_read(c, a), 0);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-    for (long i = 0; i < pages; i++)
-        p[i * size] = 1;
+    touch(p, pages, size);
     do
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
     while ((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) < 20000000L);
@@ -80,6 +103,7 @@ START_TEST(software_counters_count_the_work)
     munmap(p, (size_t)(pages * size));
     vftr_ctr_thread_close(c);
     ck_assert_int_eq(vftr_ctr_read(c, a), 0);   /* nothing open: nothing read, no error */
+    vftr_ctr_thread_free(c);
 }
 END_TEST
 
@@ -101,7 +125,7 @@ START_TEST(hardware_counters_where_allowed)
     ck_assert_int_eq(vftr_ctr_read(c, b), 0);
     /* a million iterations of a load, an add and a store at least */
     ck_assert_uint_ge(b[0] - a[0], 3000000u);
-    vftr_ctr_thread_close(c);
+    vftr_ctr_thread_free(c);
 }
 END_TEST
 
@@ -113,6 +137,7 @@ int main(void)
     int failed;
 
     tcase_add_test(tc, unknown_name_turns_counters_off);
+    tcase_add_test(tc, at_most_eight);
     tcase_add_test(tc, software_counters_count_the_work);
     tcase_add_test(tc, hardware_counters_where_allowed);
     suite_add_tcase(s, tc);
