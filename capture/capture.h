@@ -68,6 +68,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "counters.h"
 #include "logfile.h"
 #include "vfd/vftr_vfd.h"
 
@@ -273,6 +274,8 @@ struct vftr_thread {
     struct vftr_phase_chunk *ph_chunk;   /* the log chunk of switch number ph_seen */
     uint64_t ph_time;             /* the time the last switch took effect here */
     void *omp;                    /* ompt.c's state of the thread (NULL: none) */
+    struct vftr_ctr *ctr;         /* counters.c's state of the thread (NULL: none; the
+                                   * hooks' fast path is then never taken) */
 
     /* cold */
     uint32_t index;               /* thread id in the trace */
@@ -1095,6 +1098,8 @@ static inline VFTR_NI void vftr_enter_at(struct vftr_thread *t, uintptr_t addr,
     n->t_enter = now;
     t->cur = n;
     vftr_record(t, n, now, VFTR_VFD_ENTER);
+    if (VFTR_UNLIKELY(t->ctr != NULL))
+        vftr_ctr_enter(t, n, now);
 }
 
 /* Exit of addr at now by thread t (guard held); a paused thread only
@@ -1112,6 +1117,8 @@ static inline VFTR_NI void vftr_exit_at(struct vftr_thread *t, uintptr_t addr, u
         return;
     n->time_incl += now - n->t_enter;
     vftr_record(t, n, now, VFTR_VFD_EXIT);
+    if (VFTR_UNLIKELY(t->ctr != NULL))
+        vftr_ctr_exit(t, n, now);
 }
 
 /* Takes the guard of t for a hook and brings the thread up to date with

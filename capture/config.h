@@ -179,6 +179,11 @@ struct vftr_config {
     uint64_t throttle_calls;         /* [100000] calls before throttling may set in */
     double throttle_per_call;        /* [1e-5] seconds per call below which it does */
 
+    /* counters (vftr): performance counters read at region boundaries
+     * (capture/counters.c) */
+    char *counters_events;           /* [NULL = none] comma-separated names */
+    struct vftr_regex *counters_functions;          /* [NULL = all] */
+
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */
     char *control_module;            /* [NULL = the built-in default module] */

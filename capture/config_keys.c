@@ -320,6 +320,20 @@ static const struct vftr_config_key keys[] = {
       .help = "Seconds: a call path whose mean inclusive time per call stays below this after "
               "throttle.calls calls is throttled (TAU_THROTTLE_PERCALL, 10 microseconds)." },
 
+    /* ------------------------------------------------------- counters (vftr) */
+    { STRING("counters.events", NULL, counters_events), .vftr_only = true,
+      .help = "Performance counters read at the enter and exit of each measured function, "
+              "per thread, comma-separated: cycles, instructions, cache-misses, "
+              "branch-misses (hardware, through perf_event_open), task-clock, page-faults, "
+              "context-switches, cpu-migrations (software), or PAPI presets (PAPI_TOT_CYC) "
+              "where vftr was built with PAPI. A counter this machine or its "
+              "perf_event_paranoid setting does not allow is left out with one message "
+              "naming the cause. Written to the trace, the log and the converted traces. "
+              "null: none." },
+    { REGEX("counters.functions", counters_functions), .vftr_only = true,
+      .help = "Regular expression (PCRE2): counters are read only at the boundaries of the "
+              "functions whose names match. null: all measured functions." },
+
     /* -------------------------------------------------------- control (vftr) */
     { BOOL("control.active", "true", control_active), .vftr_only = true,
       .help = "Load the External Control module, which lets vftr-ctl (or another front-end) "

@@ -175,6 +175,17 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
     } else if ((rc = vftr_logfile_write(log, prof, &vftr_proc.cfg, &run)) < 0) {
         vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
         log[0] = '\0';
+    } else if (vftr_ctr_count() > 0) {
+        /* the counter table (counters.c) after the log's own sections */
+        FILE *f = fopen(log, "a");
+        bool bad = f == NULL;
+
+        if (f) {
+            bad |= vftr_ctr_log(f) < 0;
+            bad |= fclose(f) != 0;
+        }
+        if (bad)
+            vftr_msg("rank %d: cannot add the counter table to %s", rank, log);
     }
     prof->mpi = NULL;
     prof->nmpi = 0;

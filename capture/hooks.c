@@ -592,6 +592,8 @@ static VFTR_NI void init(void)
         vftr_trace_open(vftr_proc.dir, vftr_proc.base);
     if (vftr_proc.writer == NULL)
         vftr_proc.set.trace = false;
+    if (vftr_ctr_setup(cfg, vftr_proc.is_rank0) > 0 && vftr_proc.writer)
+        (void)vftr_ctr_define(vftr_proc.writer);
 
     /* keeps ompt_start_tool (ompt.c) in a program linked with the static
      * libvftrcapture.a, where nothing else refers to it; without a runtime

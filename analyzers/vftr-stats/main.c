@@ -25,6 +25,7 @@
 #include <pcre2.h>
 
 #include "model/iostat.h"
+#include "counters.h"
 #include "model/messages.h"
 #include "model/profile.h"
 #include "model/replay.h"
@@ -153,7 +154,7 @@ struct stats_args {
 };
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
-enum { VIEW_PROFILE = 0, VIEW_CALLPATH = 1, VIEW_MESSAGES = 2, VIEW_IO = 3 };
+enum { VIEW_PROFILE = 0, VIEW_CALLPATH = 1, VIEW_MESSAGES = 2, VIEW_IO = 3, VIEW_COUNTERS = 4 };
 
 static int parse_sort(void *dest, const char *arg, char *err, size_t errlen)
 {
@@ -1054,6 +1055,15 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         goto written;
     }
 
+    if (args->view == VIEW_COUNTERS) {
+        rc = stats_counters(stdout, src, range.start, range.end, procs, args->format == FMT_CSV,
+                            err, sizeof err);
+        if (rc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s", err);
+            goto out;
+        }
+        goto written;
+    }
     if (args->view == VIEW_MESSAGES) {
         struct vftr_window_handler h = { .send = m_send, .recv = m_recv, .collop = m_collop,
                                          .coll_begin = m_coll_begin, .coll_end = m_coll_end };
@@ -1190,7 +1200,7 @@ out:
 int main(int argc, char **argv)
 {
     struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = 1 };
-    int callpath = 0, messages = 0, io = 0;
+    int callpath = 0, messages = 0, io = 0, counters = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "sort", 's', "COL[,COL]",
           "sort by these columns (see COLUMNS below);\nnumbers descend, names ascend",
@@ -1213,6 +1223,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "io", 'I', NULL,
           "print the file I/O per file and per function:\noperations, bytes, time, bandwidth",
           &io, 1, NULL },
+        { VFTR_OPT_FLAG, "counters", 'K', NULL,
+          "print the performance counters per call path\n(inclusive and exclusive; capture's "
+          "counters.events)", &counters, 1, NULL },
         { VFTR_OPT_FLAG, "groups", 'g', NULL,
           "profile function groups instead of functions\n(DefFunctionGroup)", &args.groups, 1,
           NULL },
@@ -1257,7 +1270,8 @@ int main(int argc, char **argv)
         "empty.  Calls cut by the window count with their time inside it; calls\n"
         "counts the enters inside the window.\n"
         "\n"
-        "--callpath and --messages ignore --sort, --top and --match.  Processes are\n"
+        "--callpath, --messages and --counters ignore --sort, --top and --match;\n"
+        "--counters prints text or CSV.  Processes are\n"
         "named rank 3, rank 3 thread 2 (from 0) in --messages and --process.\n"
         "--io ignores --sort (busiest first: time, bytes, operations) and applies\n"
         "--top and --match to each of its tables (files, functions).  An operation\n"
@@ -1277,13 +1291,21 @@ int main(int argc, char **argv)
         vftr_tracesel_release(&args.sel);
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
-    args.view = io ? VIEW_IO : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH
-                                                                   : VIEW_PROFILE;
-    if (callpath + messages + io > 1)   /* names two of the views asked for */
-        rc = vftr_tool_usage_fail(&tool, stderr, "%s and %s exclude each other",
-                                  callpath ? "--callpath" : "--messages",
-                                  io ? "--io" : "--messages");
-    else if (first >= argc)
+    args.view = io ? VIEW_IO : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH :
+                counters ? VIEW_COUNTERS : VIEW_PROFILE;
+    if (callpath + messages + io + counters > 1) {   /* names two of the views asked for */
+        const char *v[4], **w = v;
+
+        if (callpath)
+            *w++ = "--callpath";
+        if (messages)
+            *w++ = "--messages";
+        if (io)
+            *w++ = "--io";
+        if (counters)
+            *w++ = "--counters";
+        rc = vftr_tool_usage_fail(&tool, stderr, "%s and %s exclude each other", v[0], v[1]);
+    } else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     else if (!(rc = vftr_source_check_operands(&tool, argv + first, argc - first,
                                                 VFTR_TAKES_ALL)))

@@ -27,8 +27,9 @@
 #define MAX_MSGS 64
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
- * 1 stacklist, 4 sampling, 7 mpi, 3 trace, 5 filter, 3 throttle, 5 control, 2 io. */
-#define NKEYS 51
+ * 1 stacklist, 4 sampling, 7 mpi, 3 trace, 5 filter, 3 throttle, 5 control, 2 io,
+ * 2 counters. */
+#define NKEYS 53
 
 static char *const no_env[] = { NULL };
 
@@ -169,6 +170,8 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_ptr_null(c->control_options);
     ck_assert_ptr_null(c->control_socket_dir);
     ck_assert(!c->control_detach_stops);
+    ck_assert_ptr_null(c->counters_events);
+    ck_assert_ptr_null(c->counters_functions);
 }
 
 START_TEST(defaults_of_every_key)
@@ -341,6 +344,8 @@ START_TEST(every_key_parsed_from_a_file)
 
     ck_assert(!c.io_active);
     ck_assert_str_eq(c.io_exclude_paths, "/scratch/skip:/proc");
+    ck_assert_str_eq(c.counters_events, "task-clock,page-faults");
+    ck_assert_str_eq(vftr_regex_pattern(c.counters_functions), "^solve");
     vftr_config_release(&c);
 }
 END_TEST
