@@ -25,6 +25,7 @@
 
 #include "capture.h"
 #include "ompt.h"
+#include "names.h"
 
 struct vftr_process vftr_proc = {
     .phase = VFTR_PHASE_STOPPED,
@@ -302,7 +303,8 @@ static VFTR_NI int kid_add(struct vftr_node *cur, struct vftr_node *n)
 
 static VFTR_NI bool is_main(const char *name)
 {
-    return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0;
+    /* the Fortran main program goes by its PROGRAM name (names.h) */
+    return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0 || vftr_names_is_main(name);
 }
 
 /* The region capture's own setup work is booked under (vftr_fn_region:

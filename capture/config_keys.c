@@ -105,9 +105,13 @@ static const struct vftr_config_key keys[] = {
     { BOOL("print_config", "true", print_config),
       .help = "Append the configuration in use to the log." },
     { BOOL("strip_module_names", "false", strip_module_names),
-      .help = "Drop Fortran module prefixes from function names." },
-    { BOOL("demangle_cxx", "false", demangle_cxx),
-      .help = "Demangle C++ function names." },
+      .help = "Drop the module from the names of Fortran module procedures (\"smooth\"). "
+              "false: the module stays, written as C++ writes a namespace "
+              "(\"heat_mod::smooth\" for gfortran's __heat_mod_MOD_smooth, Intel's "
+              "heat_mod_mp_smooth_, NAG's and flang's spellings alike)." },
+    { BOOL("demangle_cxx", "true", demangle_cxx), .vftrace_def = "false",
+      .help = "Demangle C++ function names (\"geo::scale(double)\" for _ZN3geo5scaleEd). "
+              "false: the mangled names, as the symbol table has them." },
     { BOOL("include_cxx_prelude", "false", include_cxx_prelude),
       .help = "Also profile what runs before main (C++ static initialisers); otherwise "
               "measurement starts at main." },

@@ -158,7 +158,9 @@ VFTR_NI void vftr_finalize(void)
     }
     /* The open frames end now, innermost first, OpenMP regions among them
      * (a worker's last implicit task ends only when libomp shuts down,
-     * after this); then the regions still open that no frame holds. */
+     * after this: a worker waiting since its last region ended is idle from
+     * there); then the regions still open that no frame holds. */
+    vftr_ompt_idle_all(end_ticks);
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         if (t != self && atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_IN_HOOK)
             continue;   /* stuck in a hook: leave it alone */

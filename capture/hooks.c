@@ -34,6 +34,7 @@
 #include "ompt.h"
 #include "config.h"
 #include "ctl.h"
+#include "names.h"
 #include "symbols.h"
 
 /* ompt.c's tool entry (the type is <omp-tools.h>'s, which only ompt.c includes) */
@@ -295,12 +296,15 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
     (void)arg;
     if (symtab == NULL && !symtab_failed) {
         unsigned flags = (vftr_proc.cfg.demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
+                         | VFTR_SYMTAB_FORTRAN_MODULES
                          | (vftr_proc.cfg.strip_module_names ? VFTR_SYMTAB_STRIP_MODULES : 0);
 
         symtab = vftr_symtab_new(flags);
         symtab_failed = symtab == NULL;
     }
-    return symtab ? vftr_symtab_lookup(symtab, addr) : NULL;
+    /* the symbol's name, or the Fortran main program's and OpenMP outlined
+     * functions' (names.h) */
+    return symtab ? vftr_names_resolve(symtab, addr) : NULL;
 }
 
 static VFTR_NI uint32_t classify(void *arg, const char *name)
@@ -308,7 +312,7 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
     const struct vftr_config *cfg = arg;
     uint32_t flags = 0;
 
-    if (!vftr_config_function_selected(cfg, name))
+    if (!vftr_config_function_selected(cfg, name) || vftr_names_hidden(name))
         flags |= VFTR_FN_EXCLUDED;
     if (cfg->sampling_precise_functions && vftr_regex_match(cfg->sampling_precise_functions, name))
         flags |= VFTR_FN_PRECISE;

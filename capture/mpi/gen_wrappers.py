@@ -124,10 +124,17 @@ def f_length(p, ps):
 def f_wrapper(f):
     name, ps = f["name"], f["params"]
     sym = name.lower() + "_"
-    fdecl, pre, args, post = [], [], [], []
+    fdecl, pre, args, post, hidden = [], [], [], [], []
     for p in ps:
         n = p.name
-        if p.base == "void":                                   # buffers
+        if p.base == "char" and p.pointer and p.ctype.startswith("const"):   # strings
+            # CHARACTER: blank-padded, its length a hidden argument at the end
+            fdecl.append("const char *%s" % n)
+            hidden.append("size_t %s_len" % n)
+            pre.append("char c_%s[MPI_MAX_OBJECT_NAME + 1];" % n)
+            pre.append("vftr_mpi_fstring(%s, %s_len, c_%s, sizeof c_%s);" % (n, n, n, n))
+            args.append("c_%s" % n)
+        elif p.base == "void":                                   # buffers
             fdecl.append("void *%s" % n)
             args.append("vftr_mpi_fbuf(%s)" % n)
         elif p.base == "int" and not p.pointer and not p.array:  # by value
@@ -198,6 +205,7 @@ def f_wrapper(f):
     order = [s for s in pre if s.startswith("MPI_Comm c_comm")] + \
             [s for s in pre if not s.startswith("MPI_Comm c_comm")]
     fdecl.append("MPI_Fint *ierr")
+    fdecl += hidden
     out = ["VFTR_MPI_API void %s(%s);" % (sym, ", ".join(fdecl)),
            "VFTR_MPI_API void %s(%s)\n{" % (sym, ", ".join(fdecl))]
     out += ["    " + s for s in order]

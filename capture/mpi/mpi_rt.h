@@ -238,14 +238,24 @@ void vftr_mpi_coll_reduce_scatter(struct vftr_mpi_call *c, uint32_t op, int recv
                                   const int *recvcounts, MPI_Datatype type, MPI_Comm comm,
                                   const MPI_Request *req);
 
-/* -- communicators */
+/* -- communicators
+ * Each is named as the program made it: "MPI_COMM_WORLD", "MPI_COMM_SELF r"
+ * (r its world rank), "<how> of <parent's name>" ("dup of MPI_COMM_WORLD",
+ * "split of solver (color 1)": color >= 0 for a split), and by the name the
+ * program gives it with MPI_Comm_set_name, which also names what is made
+ * from it later.  A new name is written as another MPI_COMMS entry of the
+ * same id (readers take the last entry of the file that defined it). */
 void vftr_mpi_comm_new(struct vftr_mpi_call *c, MPI_Comm parent, const MPI_Comm *newcomm,
-                       const char *how);
+                       const char *how, int color);
 void vftr_mpi_comm_forget(struct vftr_mpi_call *c, MPI_Comm comm);
+void vftr_mpi_comm_set_name(struct vftr_mpi_call *c, MPI_Comm comm, const char *name);
 
 /* -- Fortran helpers */
 void *vftr_mpi_fbuf(void *buf);            /* MPI_IN_PLACE / MPI_BOTTOM of Fortran -> C */
 int vftr_mpi_comm_size_any(MPI_Comm comm); /* size (remote size of an intercommunicator) */
 void *vftr_mpi_falloc(int n, size_t size); /* malloc of n >= 0 elements (never 0 bytes) */
+/* A Fortran string (len bytes, blank-padded) as a C string in out (size
+ * bytes, cut to fit). */
+void vftr_mpi_fstring(const char *s, size_t len, char *out, size_t size);
 
 #endif /* VFTR_CAPTURE_MPI_RT_H */

@@ -126,7 +126,7 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_str_eq(ranks(&c->logfile_for_ranks), "0");
     ck_assert(c->print_config);
     ck_assert(!c->strip_module_names);
-    ck_assert(!c->demangle_cxx);
+    ck_assert(c->demangle_cxx);                               /* Vftrace: false */
     ck_assert(!c->include_cxx_prelude);
     ck_assert_int_eq(c->clock, VFTR_CLOCK_TSC);
 
