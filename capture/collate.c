@@ -14,6 +14,7 @@
  * in this module and the imbalance of lib/model.
  */
 #include "collate.h"
+#include "outdir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -231,7 +232,9 @@ VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, in
         return rc;
     c.prof.has_mpi = true;
     vftr_run_info(&run, 0, NULL, 0, vftr_clock_realtime_ns());
+    (void)vftr_outdir_make_room(path);   /* an earlier run's log is kept, not overwritten */
     rc = vftr_logfile_write(path, &c.prof, &vftr_proc.cfg, &run);
+    vftr_outdir_written(path);
     vftr_collated_release(&c);
     return rc;
 }

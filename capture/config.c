@@ -1004,10 +1004,46 @@ static int validate(struct loader *L)
     const char *dir = L->cfg->output_directory;
     struct stat st;
 
+    if (stat(dir, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+        /* capture makes it, with its parents (capture/outdir.h): the
+         * nearest one that exists must be a directory it may write in */
+        char up[PATH_MAX_LEN * 16];
+        size_t n = strlen(dir);
+
+        if (n >= sizeof up) {
+            say(L, VFTR_CONFIG_ERROR, "output_directory \"%.*s...\": longer than %zu bytes; "
+                "capture switched off", QUOTE, dir, sizeof up - 1);
+            return -EINVAL;
+        }
+        memcpy(up, dir, n + 1);
+        for (;;) {
+            char *slash;
+
+            while (n > 1 && up[n - 1] == '/')
+                up[--n] = '\0';
+            slash = strrchr(up, '/');
+            if (slash == NULL) {
+                snprintf(up, sizeof up, ".");
+            } else {
+                slash[slash == up ? 1 : 0] = '\0';
+                n = strlen(up);
+            }
+            if (stat(up, &st) == 0 || (errno != ENOENT && errno != ENOTDIR) || strcmp(up, ".") == 0
+                || strcmp(up, "/") == 0)
+                break;
+        }
+        if (stat(up, &st) < 0 || !S_ISDIR(st.st_mode) || access(up, W_OK | X_OK) < 0) {
+            say(L, VFTR_CONFIG_ERROR, "output_directory \"%s\": does not exist and cannot be "
+                "made (\"%s\" is not a directory vftr may write in); capture switched off",
+                dir, up);
+            return -EINVAL;
+        }
+        return 0;
+    }
     if (stat(dir, &st) < 0) {
         int e = errno;
         say(L, VFTR_CONFIG_ERROR, "output_directory \"%s\": %s; capture switched off", dir,
-            e == ENOENT ? "does not exist" : strerror(e));
+            strerror(e));
         return -EINVAL;
     }
     if (!S_ISDIR(st.st_mode)) {

@@ -23,7 +23,8 @@
  * Invalid input never stops the program.  A bad value gets a message and the
  * key keeps the value it had before (the default, or the file's value when a
  * bad environment variable overrides it).  When nothing sensible remains
- * (unreadable or malformed file, output directory missing or not writable)
+ * (unreadable or malformed file, output directory not writable or, when
+ * missing, not one that can be made)
  * capture switches off.
  *
  * Ownership: a struct vftr_config owns its strings, rank lists and regexes;
@@ -246,7 +247,8 @@ enum vftr_config_type {
     VFTR_CONFIG_DOUBLE,    /* double: a number within [min, max] */
     VFTR_CONFIG_SIZE,      /* uint64_t bytes: a number of bytes or "512 MiB", "1.5G" */
     VFTR_CONFIG_STRING,    /* char *: a string, or null where the key allows */
-    VFTR_CONFIG_PATH,      /* char *: a directory that must exist and be writable */
+    VFTR_CONFIG_PATH,      /* char *: a directory that exists and is writable, or one
+                              capture can make (capture/outdir.h) */
     VFTR_CONFIG_RANKS,     /* struct vftr_rangelist: "all", "none", "0-3,7" or a number */
     VFTR_CONFIG_REGEX,     /* struct vftr_regex *: a PCRE2 pattern, or null */
     VFTR_CONFIG_SORT,      /* enum vftr_sort_column: one of the key's `choices` */

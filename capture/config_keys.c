@@ -94,8 +94,11 @@ static const struct vftr_config_key keys[] = {
       .help = "Switch capture off: the program runs as if vftr were not there. "
               "VFTR_OFF=1 does the same, as with Vftrace." },
     { PATH("output_directory", ".", output_directory),
-      .help = "Directory of the .vfd trace and the .log files. It must exist and be "
-              "writable; otherwise capture switches off with a message." },
+      .help = "Directory of the .vfd trace and the .log files, made with its parents if "
+              "missing (capture switches off with a message if it cannot be made or written). "
+              "The files of an earlier run of the same program there are moved into "
+              "<directory>/<basename>.old/ before this run writes its own, replacing the run "
+              "kept there before: a run never overwrites another." },
     { STRING("outfile_basename", NULL, outfile_basename), .validate = check_basename,
       .help = "Base of the output file names: <basename>_<rank>.vfd and "
               "<basename>_<rank>.log. null: the name of the executable." },

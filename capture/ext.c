@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "outdir.h"
 #include "ext.h"
 #include "logfile.h"
 #include "vfd/vftr_vfd_ext.h"
@@ -108,18 +109,25 @@ VFTR_EXT_API int vftr_ext_set_run_id(const uint8_t id[16])
     struct vftr_vfd_writer *w;
     uint8_t chunk[VFTR_VFD_CHUNK_HEADER_SIZE + 16];
     size_t len;
+    int rc;
 
     vftr_init_once();   /* MPI_Init may come before any hook */
     if (id == NULL)
         return -EINVAL;
     memcpy(vftr_proc.run_id, id, sizeof vftr_proc.run_id);
-    if ((w = atomic_load(&vftr_proc.writer)) == NULL)
+    if ((w = atomic_load(&vftr_proc.writer)) == NULL) {
+        vftr_outdir_keep_old_once();
         return 0;
+    }
     vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
     vftr_vfd_writer_update(w, &info);
     (void)vftr_vfd_writer_sync(w);   /* the header names the run, as the chunk does */
     len = vftr_vfd_encode_run_id(id, chunk, sizeof chunk);
-    return vftr_ext_chunk(chunk, len);
+    rc = vftr_ext_chunk(chunk, len);
+    /* the run is known now: rank 0 moves an earlier run's files aside
+     * before any rank writes its own (outdir.h) */
+    vftr_outdir_keep_old_once();
+    return rc;
 }
 
 VFTR_EXT_API int vftr_ext_flush(void)

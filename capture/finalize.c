@@ -26,6 +26,7 @@
 #include "ext.h"
 #include "logfile.h"
 #include "ompt.h"
+#include "outdir.h"
 
 VFTR_NI void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd,
                           uint64_t trace_bytes, uint64_t end_ns)
@@ -178,6 +179,9 @@ VFTR_NI void vftr_finalize(void)
      * between the two clock reads of a measurement), and so would every
      * time of the log from the trace's */
     tps = vftr_clock_ticks_per_second(10);
+    /* an MPI program that never called MPI_Init: the earlier run's files
+     * move now, before this run's take their names (outdir.h) */
+    vftr_outdir_keep_old_once();
     /* a thread stuck in a hook keeps the writer: it is not freed under it */
     rc = vftr_trace_close(vfd, sizeof vfd, busy > 0, tps);
     (void)rc;
@@ -213,7 +217,9 @@ VFTR_NI void vftr_finalize(void)
 
     if ((size_t)snprintf(log, sizeof log, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank)
         < sizeof log) {
+        (void)vftr_outdir_make_room(log);   /* an earlier run's log is kept (outdir.h) */
         rc = vftr_logfile_write(log, &prof, &vftr_proc.cfg, &run);
+        vftr_outdir_written(log);
         if (rc < 0) {
             vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
             log[0] = '\0';

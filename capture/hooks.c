@@ -21,6 +21,7 @@
  * call, no stack frame.  About 55 instructions per hook (cachegrind), of
  * which three compare-and-branch pairs guard the event.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@
 #include "config.h"
 #include "ctl.h"
 #include "names.h"
+#include "outdir.h"
 #include "symbols.h"
 
 /* ompt.c's tool entry (the type is <omp-tools.h>'s, which only ompt.c includes) */
@@ -476,6 +478,18 @@ static VFTR_NI void init(void)
              cfg->outfile_basename ? cfg->outfile_basename : program_invocation_short_name);
     if (gethostname(vftr_proc.host, sizeof vftr_proc.host - 1) != 0)
         vftr_proc.host[0] = '\0';
+    {   /* the directory is made if missing (outdir.h) */
+        char failed[1100];
+        int err = vftr_outdir_prepare(vftr_proc.dir, failed, sizeof failed);
+
+        if (err < 0) {
+            if (vftr_proc.is_rank0)
+                vftr_msg("output_directory \"%s\": cannot make %s (%s); capture switched off",
+                         vftr_proc.dir, failed[0] ? failed : "it", strerror(-err));
+            atomic_store(&vftr_proc.phase, VFTR_PHASE_STOPPED);
+            return;
+        }
+    }
     if (s.trace)
         vftr_trace_open(vftr_proc.dir, vftr_proc.base);
     if (vftr_proc.writer == NULL)
@@ -490,6 +504,10 @@ static VFTR_NI void init(void)
     vftr_signals_setup();
     vftr_proc.hook_cost = calibrate_hooks();
     vftr_proc.recording = true;
+    /* a program without MPI knows its run now: an earlier run's files move
+     * aside (outdir.h); an MPI program's rank 0 does it at MPI_Init */
+    if (dlsym(RTLD_DEFAULT, "MPI_Init") == NULL)
+        vftr_outdir_keep_old_once();
     atexit(vftr_finalize);
     vftr_ctl_setup();   /* external control (ctl.h): a failure leaves one message */
 }

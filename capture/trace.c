@@ -37,6 +37,7 @@
 #include <sys/resource.h>
 
 #include "capture.h"
+#include "outdir.h"
 #include "vfd/vftr_vfd_ext.h"
 
 /* Definitions are encoded in small batches: the signal handler may run on
@@ -483,8 +484,11 @@ VFTR_NI void vftr_trace_abandon(int sig, bool fatal)
      * own handler may recover, the name waits for the normal end. */
     if (fatal && vftr_proc.tmp_path[0] != '\0' &&
         final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank) &&
-        rename(vftr_proc.tmp_path, vftr_proc.final_path) == 0)
+        (vftr_outdir_make_room(vftr_proc.final_path), true) &&
+        rename(vftr_proc.tmp_path, vftr_proc.final_path) == 0) {
         vftr_proc.tmp_path[0] = '\0';
+        vftr_outdir_written(vftr_proc.final_path);
+    }
 }
 
 VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
@@ -526,6 +530,8 @@ VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
      * written before it and is still worth its final name. */
     if (!final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank))
         return -ENAMETOOLONG;
+    /* a file of another run in the way is kept, not overwritten (outdir.h) */
+    (void)vftr_outdir_make_room(vftr_proc.final_path);
     if (rename(vftr_proc.tmp_path, vftr_proc.final_path) != 0) {
         int err = errno;
 
@@ -535,6 +541,7 @@ VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
             snprintf(path_out, len, "%s", vftr_proc.tmp_path);
         return -err;
     }
+    vftr_outdir_written(vftr_proc.final_path);
     if (path_out && len)
         snprintf(path_out, len, "%s", vftr_proc.final_path);
     return 0;

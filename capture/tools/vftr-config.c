@@ -75,8 +75,8 @@ static const char *const type_syntax[] = {
                          "B; K, KiB, M, MiB, G, GiB, T, TiB are powers of 1024; KB, MB, GB, "
                          "TB powers of 1000 (units in any case).",
     [VFTR_CONFIG_STRING] = "A string, or null where the default is null.",
-    [VFTR_CONFIG_PATH] = "A directory name. It must exist and be writable when capture "
-                         "starts, otherwise capture switches off.",
+    [VFTR_CONFIG_PATH] = "A directory name. Capture makes it (and its parents) when it "
+                         "starts; if it cannot be made or written, capture switches off.",
     [VFTR_CONFIG_RANKS] = "\"all\", \"none\", or a comma-separated list of ranks and "
                           "inclusive ranges such as \"0-3,7,15-23\" (a JSON number is one "
                           "rank).",

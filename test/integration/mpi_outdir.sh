@@ -1,0 +1,29 @@
+#!/bin/bash
+# mpi_outdir.sh — a second MPI run into the same directory
+# (share/doc/capture.md, "Where the files go"): rank 0 moves the earlier
+# run's files of every rank into <base>.old/ at MPI_Init, before any rank
+# writes its own, and says so once; a run with fewer ranks leaves no file
+# of the earlier one beside its own, so the tools read the run as it was.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../mpi/common.sh
+. "$here/../mpi/common.sh"
+
+d=$mpi_tmp/out/run
+mrun 4 "$d" "$MPIDIR/mpi_comms"
+check "first run (4 ranks): exit status" 0 "$(cat "$d/.rc")"
+mv "$d/.stderr" "$d/.stderr1"
+mrun 2 "$d" "$MPIDIR/mpi_comms"
+check "second run (2 ranks): exit status" 0 "$(cat "$d/.rc")"
+check "second run: the first run's files in mpi_comms.old/" \
+    "mpi_comms_0.log mpi_comms_0.vfd mpi_comms_1.vfd mpi_comms_2.vfd mpi_comms_3.vfd mpi_comms_all.log" \
+    "$(cd "$d/mpi_comms.old" 2>/dev/null && ls | tr '\n' ' ' | sed 's/ $//')"
+check "second run: its own files, no others" "mpi_comms_0.log mpi_comms_0.vfd mpi_comms_1.vfd mpi_comms_all.log" \
+    "$(cd "$d" && ls mpi_comms_* | tr '\n' ' ' | sed 's/ $//')"
+check "second run: one message, from rank 0" 1 "$(grep -c '^vftr: .*earlier run of mpi_comms moved to' "$d/.stderr")"
+check "vftr-stats: the run in the directory has 2 ranks" 2 \
+    "$("$mpi_build/bin/vftr-stats" --csv "$d" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["function"] == "MPI_Init" { print $c["procs"] }')"
+check "vftr-stats: the run in .old has 4 ranks" 4 \
+    "$("$mpi_build/bin/vftr-stats" --csv "$d/mpi_comms.old" 2>/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["function"] == "MPI_Init" { print $c["procs"] }')"
+finish
