@@ -421,6 +421,80 @@ const struct tui_key tui_keys[] = {
     { 0, NULL, NULL, NULL },
 };
 
+/* ------------------------------------------------------------ prompts */
+
+static enum tui_line_result l_done(struct tui_line *l)
+{
+    return l->len ? TUI_LINE_DONE : TUI_LINE_CANCEL;
+}
+
+static enum tui_line_result l_cancel(struct tui_line *l)
+{
+    (void)l;
+    return TUI_LINE_CANCEL;
+}
+
+static enum tui_line_result l_backspace(struct tui_line *l)
+{
+    /* a UTF-8 sequence goes as a whole: back over its continuation bytes */
+    while (l->len > 0 && ((unsigned char)l->buf[--l->len] & 0xc0) == 0x80)
+        ;
+    l->buf[l->len] = '\0';
+    return TUI_LINE_MORE;
+}
+
+static enum tui_line_result l_kill(struct tui_line *l)
+{
+    l->len = 0;
+    l->buf[0] = '\0';
+    return TUI_LINE_MORE;
+}
+
+static enum tui_line_result l_word(struct tui_line *l)
+{
+    while (l->len > 0 && l->buf[l->len - 1] == ' ')
+        l->len--;
+    while (l->len > 0 && l->buf[l->len - 1] != ' ')
+        l->len--;
+    l->buf[l->len] = '\0';
+    return TUI_LINE_MORE;
+}
+
+const struct tui_line_key tui_line_keys[] = {
+    { TUI_KEY_ENTER, "Enter", "take the text (an empty one cancels)", l_done },
+    { TUI_KEY_ESCAPE, "Esc", "cancel", l_cancel },
+    { 'G' & 0x1f, "Ctrl-G", NULL, l_cancel },
+    { TUI_KEY_BACKSPACE, "Backspace", "delete the last character", l_backspace },
+    { 'U' & 0x1f, "Ctrl-U", "delete the whole text", l_kill },
+    { 'W' & 0x1f, "Ctrl-W", "delete the last word", l_word },
+    { 0, NULL, NULL, NULL },
+};
+
+void tui_line_init(struct tui_line *l, char *buf, size_t size)
+{
+    l->buf = buf;
+    l->size = size;
+    l->len = 0;
+    if (size)
+        buf[0] = '\0';
+}
+
+enum tui_line_result tui_line_key(struct tui_line *l, int key)
+{
+    for (const struct tui_line_key *k = tui_line_keys; k->op; k++)
+        if (k->key == key)
+            return k->op(l);
+    /* text: printable ASCII and the bytes of UTF-8 sequences; anything
+     * else (control characters, keys beyond a byte) is not text */
+    if (key < 0x20 || key == 0x7f || key > 0xff)
+        return TUI_LINE_MORE;
+    if (l->len + 1 < l->size) {
+        l->buf[l->len++] = (char)key;
+        l->buf[l->len] = '\0';
+    }
+    return TUI_LINE_MORE;
+}
+
 enum tui_result tui_key_dispatch(struct tui_app *app, int key)
 {
     for (const struct tui_key *k = tui_keys; k->action; k++)
@@ -470,6 +544,13 @@ void tui_keys_help_line(size_t i, char *buf, size_t size)
     snprintf(buf, size, "  %-12s %s", help ? names : "", help ? help : "");
 }
 
+static void print_man_names(void *out, const char *names)
+{
+    fputs(".TP\n.B ", out);
+    for (const char *c = names; *c; c++)      /* man(7): a minus sign is \- */
+        fputs(*c == '-' ? "\\-" : (char[2]){ *c, 0 }, out);
+}
+
 void tui_keys_print_man(void *out)
 {
     char names[64];
@@ -477,9 +558,23 @@ void tui_keys_print_man(void *out)
     for (size_t i = 0; i < tui_keys_help_lines(); i++) {
         const char *help = line_of(i, names, sizeof names);
 
-        fputs(".TP\n.B ", out);
-        for (const char *c = names; *c; c++)      /* man(7): a minus sign is \- */
-            fputs(*c == '-' ? "\\-" : (char[2]){ *c, 0 }, out);
+        print_man_names(out, names);
         fprintf(out, "\n%s\n", help);
+    }
+    /* the prompts' editing keys, from their own table: a key without help
+     * joins the line before it */
+    fputs(".SS In the prompts of g and /\n"
+          "Printable characters are typed into the line; any other key is ignored.\n", out);
+    for (const struct tui_line_key *k = tui_line_keys; k->op; k++) {
+        if (!k->help)
+            continue;
+        snprintf(names, sizeof names, "%s", k->name);
+        for (const struct tui_line_key *x = k + 1; x->op && !x->help; x++) {
+            size_t len = strlen(names);
+
+            snprintf(names + len, sizeof names - len, ", %s", x->name);
+        }
+        print_man_names(out, names);
+        fprintf(out, "\n%s\n", k->help);
     }
 }

@@ -19,6 +19,7 @@
 enum {
     TUI_KEY_UP = 0x1000, TUI_KEY_DOWN, TUI_KEY_LEFT, TUI_KEY_RIGHT, TUI_KEY_PGUP,
     TUI_KEY_PGDN, TUI_KEY_HOME, TUI_KEY_END, TUI_KEY_ENTER, TUI_KEY_TAB, TUI_KEY_RESIZE,
+    TUI_KEY_ESCAPE, TUI_KEY_BACKSPACE, TUI_KEY_OTHER,   /* OTHER: a key with no meaning here */
 };
 
 /* What an action asks for. */
@@ -57,6 +58,36 @@ struct tui_key {
     const char *help;
     enum tui_result (*action)(struct tui_app *app);
 };
+
+/*
+ * A line typed into a prompt (g, /): one table (keys.c, tui_line_keys) says
+ * what the editing keys do.  Printable characters and the bytes of UTF-8
+ * sequences are appended while they fit (buf always holds a terminated
+ * string of at most size - 1 bytes); Backspace removes the last character
+ * (a whole UTF-8 sequence); Ctrl-U empties the line, Ctrl-W removes the
+ * last word; Enter ends it (an empty line counts as cancelled); Escape and
+ * Ctrl-G cancel.  Every other key is ignored, never typed into the text.
+ * No curses: the screen layer feeds keys and draws the line.
+ */
+struct tui_line {
+    char *buf;                  /* borrowed, size bytes */
+    size_t size, len;
+};
+
+enum tui_line_result { TUI_LINE_MORE, TUI_LINE_DONE, TUI_LINE_CANCEL };
+
+/* Empties the line (buf of size >= 1 bytes, borrowed). */
+void tui_line_init(struct tui_line *l, char *buf, size_t size);
+/* Feeds one key (a byte or TUI_KEY_*). */
+enum tui_line_result tui_line_key(struct tui_line *l, int key);
+
+struct tui_line_key {
+    int key;
+    const char *name;           /* for the man page ("Esc") */
+    const char *help;
+    enum tui_line_result (*op)(struct tui_line *l);
+};
+extern const struct tui_line_key tui_line_keys[];    /* ends with op NULL */
 
 /* The table (ends with an entry whose action is NULL). */
 extern const struct tui_key tui_keys[];

@@ -19,6 +19,7 @@
 #include "screen.h"
 #include "model/source.h"
 #include "util/errmsg.h"
+#include "util/number.h"
 #include "util/opts.h"
 #include "util/timespec.h"
 
@@ -156,6 +157,32 @@ static int bench(const struct vftr_tool *tool, const char *trace, long n, double
     return VFTR_EXIT_OK;
 }
 
+/*
+ * One refresh of the model with its reads shown and stoppable (the screen's
+ * progress function on the model's window): 0, -errno (err says why), or
+ * 1 when Escape stopped the reads (the view is left empty, app->message
+ * says so) and 2 when q or a signal did (quit).
+ */
+static int refresh(struct tui_app *app, char *err, size_t errlen)
+{
+    struct tui_model *m = app->model;
+    uint64_t bytes;
+    int rc, stop;
+
+    tui_screen_progress_reset();
+    vftr_window_set_progress(tui_model_window(m), tui_screen_progress, NULL);
+    rc = tui_model_refresh(m, err, errlen);
+    stop = tui_screen_progress_stopped(&bytes);
+    vftr_window_set_progress(tui_model_window(m), NULL, NULL);
+    if (rc < 0 && stop) {
+        tui_model_abandon(m);
+        snprintf(app->message, sizeof app->message, "stopped reading after %.1f MB: the view "
+                 "is left empty (zoom in, or move, to read a smaller part)", (double)bytes / 1e6);
+        return stop;
+    }
+    return rc < 0 ? rc : 0;
+}
+
 static int run(const struct vftr_tool *tool, const struct tui_args *args, const char *trace)
 {
     char err[VFTR_ERRMSG_MAX];
@@ -176,26 +203,36 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
     app.model = m;
     app.prompt = tui_screen_prompt;
     app.status = tui_screen_status;
-    if (!tui_model_info(m)->nsnapshots)
+    if (!tui_model_info(m)->resolution)
+        snprintf(app.message, sizeof app.message, "the trace does not give its timer "
+                 "resolution: times are in ticks (t), not seconds");
+    else if (!tui_model_info(m)->nsnapshots)
         snprintf(app.message, sizeof app.message,
                  "no snapshots, views read from the start: press S to run vftr-snap --all %s",
                  tui_model_trace_name(m));
     tui_model_set_columns(m, tui_screen_layout(&app));
     /* A trace whose first view cannot be read is reported on exit, with
      * the terminal restored; later failures (a damaged part of the trace)
-     * are shown in the message line, and the exit status says so. */
-    if (tui_model_refresh(m, err, sizeof err) < 0) {
+     * are shown in the message line, and the exit status says so.  Reads
+     * that take long show their progress and stop on Escape (the view is
+     * then left empty) or q (quit). */
+    tui_screen_draw(&app);
+    int first = refresh(&app, err, sizeof err);
+    if (first < 0) {
         tui_screen_close();
         tui_model_free(m);
         return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
     }
-    for (;;) {
+    while (first != 2) {
         enum tui_result res;
-        int key;
+        int key, r;
 
         rc = VFTR_EXIT_OK;
         m = app.model;           /* an action may have reopened the trace */
-        if (tui_model_refresh(m, err, sizeof err) < 0) {
+        r = refresh(&app, err, sizeof err);
+        if (r == 2)
+            break;
+        if (r < 0) {
             snprintf(app.message, sizeof app.message, "cannot read the trace: %s", err);
             rc = VFTR_EXIT_ERROR;
         }
@@ -307,13 +344,19 @@ int main(int argc, char **argv)
         argv[first] = stub;
     }
     if (args.bench) {
-        char *end;
-        long n = strtol(args.bench, &end, 10);
-        double span = args.bench_span ? strtod(args.bench_span, NULL) : 0.001;
+        char msg[VFTR_ERRMSG_MAX], *end = NULL;
+        uint64_t n;
+        double span = 0.001;
 
-        if (*end || n < 0 || !(span > 0 && span <= 1))
-            return vftr_tool_usage_fail(&tool, stderr, "bad --bench or --bench-span value");
-        return bench(&tool, argv[first], n, span);
+        if (vftr_count_parse(args.bench, 0, 1000000, "--bench", &n, msg, sizeof msg) < 0)
+            return vftr_tool_usage_fail(&tool, stderr, "%s", msg);
+        if (args.bench_span)
+            span = strtod(args.bench_span, &end);
+        if (args.bench_span && (end == args.bench_span || *end || !(span > 0 && span <= 1)))
+            return vftr_tool_usage_fail(&tool, stderr, "bad --bench-span '%.64s': expected a "
+                                        "fraction of the trace, above 0 and at most 1",
+                                        args.bench_span);
+        return bench(&tool, argv[first], (long)n, span);
     }
     return run(&tool, &args, argv[first]);
 }

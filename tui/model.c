@@ -1377,6 +1377,23 @@ int tui_model_refresh(struct tui_model *m, char *err, size_t errlen)
     return rc;
 }
 
+void tui_model_abandon(struct tui_model *m)
+{
+    struct tui_data *d = &m->data;
+
+    if (d->grid)
+        memset(d->grid, 0, m->nprocs * d->ncols * sizeof *d->grid);
+    if (d->marks)
+        memset(d->marks, 0, m->nprocs * d->ncols);
+    vftr_profile_release(&d->prof);
+    d->prof_from_summaries = 0;
+    details_reset(m);
+    for (size_t i = 0; i < d->ncounters; i++)
+        d->counters[i].known = 0;
+    m->captured = m->capturing = 0;
+    m->dirty_window = m->dirty_details = 0;
+}
+
 /* ------------------------------------------------------------ finding */
 
 struct find_ctx {

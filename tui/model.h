@@ -172,6 +172,11 @@ void tui_model_set_columns(struct tui_model *m, size_t ncols);
  * or only the cursor/selection (details).  Refresh does the work. */
 void tui_model_invalidate(struct tui_model *m, int window);
 int tui_model_refresh(struct tui_model *m, char *err, size_t errlen);
+/* After a refresh that was stopped (the window's progress function,
+ * window.h): shows nothing for the current view (an empty timeline,
+ * profile and details, rather than what a part of the reads gave) and
+ * counts it as refreshed, so that only a change of the view reads again. */
+void tui_model_abandon(struct tui_model *m);
 
 /* --- zoom and jump arithmetic (no reading) --- */
 /* Zoom in (factor < 1) or out (> 1) around the cursor, keeping the cursor

@@ -11,10 +11,12 @@
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <curses.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "screen.h"
@@ -79,6 +81,9 @@ int tui_screen_open(char *err, size_t errlen)
         return -1;
     }
     active = 1;
+    /* a lone Escape cancels a prompt: wait only briefly for the rest of an
+     * escape sequence (the default is a whole second) */
+    set_escdelay(25);
     cbreak();
     noecho();
     keypad(stdscr, TRUE);
@@ -113,7 +118,9 @@ int tui_screen_getkey(void)
         { KEY_RIGHT, TUI_KEY_RIGHT }, { KEY_PPAGE, TUI_KEY_PGUP }, { KEY_NPAGE, TUI_KEY_PGDN },
         { KEY_HOME, TUI_KEY_HOME }, { KEY_END, TUI_KEY_END }, { KEY_ENTER, TUI_KEY_ENTER },
         { '\n', TUI_KEY_ENTER }, { '\r', TUI_KEY_ENTER }, { '\t', TUI_KEY_TAB },
-        { KEY_RESIZE, TUI_KEY_RESIZE },
+        { KEY_RESIZE, TUI_KEY_RESIZE }, { 27, TUI_KEY_ESCAPE },
+        { KEY_BACKSPACE, TUI_KEY_BACKSPACE }, { 127, TUI_KEY_BACKSPACE },
+        { 8, TUI_KEY_BACKSPACE }, { KEY_DC, TUI_KEY_OTHER },
     };
     int c = getch();
 
@@ -122,7 +129,9 @@ int tui_screen_getkey(void)
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (map[i].curses == c)
             return map[i].tui;
-    return c;
+    /* any other curses key code (function keys, ...) means nothing here:
+     * it must not pass for a character */
+    return c > 0xff ? TUI_KEY_OTHER : c;
 }
 
 /* ------------------------------------------------------------ layout */
@@ -332,7 +341,13 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
         const struct tui_column *col = &tui_columns[c];
         char h[32];
 
-        snprintf(h, sizeof h, "%s%s", col->header, (int)v->sort == c ? (v->reverse ? "^" : "v") : "");
+        /* without a timer resolution the times are ticks: say so */
+        if (!info->resolution && (c == TUI_COL_EXCL || c == TUI_COL_INCL))
+            snprintf(h, sizeof h, "%s[t]%s", col->key,
+                     (int)v->sort == c ? (v->reverse ? "^" : "v") : "");
+        else
+            snprintf(h, sizeof h, "%s%s", col->header,
+                     (int)v->sort == c ? (v->reverse ? "^" : "v") : "");
         if (col->width)
             len += (size_t)snprintf(line + len, sizeof line - len, "%*s ", col->width, h);
         else
@@ -495,21 +510,117 @@ void tui_screen_status(void *ctx, struct tui_app *app)
     refresh();
 }
 
+/*
+ * The prompt reads keys itself and edits the line through keys.h's
+ * tui_line_key (getnstr would type Escape into the text and could not be
+ * cancelled).  The line is shown after the label, its end when it is wider
+ * than the screen.  A signal (SIGINT, ...) cancels it; the event loop then
+ * sees tui_screen_interrupted().
+ */
 int tui_screen_prompt(void *ctx, const char *label, char *buf, size_t size)
 {
-    int y = LINES - 1, rc;
+    int y = LINES - 1, lw = (int)strlen(label);
+    enum tui_line_result res = TUI_LINE_MORE;
+    struct tui_line line;
 
     (void)ctx;
-    put(y, 0, COLS, label);
-    move(y, (int)strlen(label));
-    echo();
+    tui_line_init(&line, buf, size);
     curs_set(1);
-    timeout(-1);
-    rc = getnstr(buf, (int)size - 1);
-    timeout(200);
+    while (res == TUI_LINE_MORE && !interrupted) {
+        int room = COLS - lw - 1, key;
+        size_t skip = room > 0 && line.len > (size_t)room ? line.len - (size_t)room : 0;
+
+        put(y, 0, COLS, label);
+        if (room > 0)
+            mvaddnstr(y, lw, line.buf + skip, room);
+        move(y, lw + (int)(line.len - skip));
+        refresh();
+        key = tui_screen_getkey();
+        if (key >= 0)
+            res = tui_line_key(&line, key);
+    }
     curs_set(0);
-    noecho();
-    if (rc == ERR || buf[0] == '\0')
-        return -1;
-    return 0;
+    return res == TUI_LINE_DONE && !interrupted ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ progress */
+
+/*
+ * Long reads: the model's reads call tui_screen_progress (through
+ * lib/model/window.h's progress hook) from the reading threads while the
+ * event loop waits for the refresh.  The event loop's thread draws nothing
+ * meanwhile, so the callback may use curses under `plock`: it shows how
+ * much was read, every PROGRESS_DRAW_NS at most, and looks for Escape or q
+ * (or a stop signal), which stops the reads.
+ */
+#define PROGRESS_DRAW_NS 150000000ull
+
+static pthread_mutex_t plock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t ptotal, pnext;
+static int pstop;                   /* 0 on, 1 stopped (Escape), 2 quit (q, a signal) */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void tui_screen_progress_reset(void)
+{
+    pthread_mutex_lock(&plock);
+    ptotal = 0;
+    pnext = mono_ns() + PROGRESS_DRAW_NS;
+    pstop = 0;
+    pthread_mutex_unlock(&plock);
+}
+
+int tui_screen_progress_stopped(uint64_t *bytes)
+{
+    int st;
+
+    pthread_mutex_lock(&plock);
+    st = pstop;
+    if (bytes)
+        *bytes = ptotal;
+    pthread_mutex_unlock(&plock);
+    return st;
+}
+
+int tui_screen_progress(void *ctx, uint64_t bytes)
+{
+    int st;
+
+    (void)ctx;
+    pthread_mutex_lock(&plock);
+    ptotal += bytes;
+    if (interrupted && !pstop)
+        pstop = 2;
+    if (!pstop && active && mono_ns() >= pnext) {
+        char msg[160];
+        int key;
+
+        snprintf(msg, sizeof msg, "reading the trace: %.1f MB so far ... Esc stops, q quits",
+                 (double)ptotal / 1e6);
+        put(LINES - 1, 0, COLS, msg);
+        refresh();
+        int later[16];
+        size_t nlater = 0;
+
+        timeout(0);
+        while ((key = getch()) != ERR) {
+            if (key == 27 || key == 'q' || key == ('G' & 0x1f))
+                pstop = key == 'q' ? 2 : 1;
+            else if (nlater < sizeof later / sizeof later[0])
+                later[nlater++] = key;          /* the event loop's, afterwards */
+        }
+        while (nlater > 0)
+            ungetch(later[--nlater]);
+        timeout(200);
+        pnext = mono_ns() + PROGRESS_DRAW_NS;
+    }
+    st = pstop;
+    pthread_mutex_unlock(&plock);
+    return st != 0;
 }

@@ -16,6 +16,7 @@
 #define VFTR_TUI_SCREEN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "keys.h"
 
@@ -45,5 +46,20 @@ int tui_screen_prompt(void *ctx, const char *label, char *buf, size_t size);
 /* Draws app->message on the message line at once (the keys.h status
  * callback; ctx unused), for actions that take a while. */
 void tui_screen_status(void *ctx, struct tui_app *app);
+
+/*
+ * Progress of a long read (lib/model/window.h's progress function, ctx
+ * unused): shows the bytes read so far on the message line and stops the
+ * reads (returns non-zero) when Escape, Ctrl-G or q is pressed or a stop
+ * signal arrives.  The one exception to "one thread": it is called from
+ * the reading threads while the event loop waits for the refresh, and
+ * serialises its use of curses.  _reset() starts a new read;
+ * _stopped() says how the last one ended: 0 not stopped, 1 stopped
+ * (Escape), 2 stopped to quit (q or a signal); *bytes (may be NULL) the
+ * bytes read.
+ */
+int tui_screen_progress(void *ctx, uint64_t bytes);
+void tui_screen_progress_reset(void);
+int tui_screen_progress_stopped(uint64_t *bytes);
 
 #endif /* VFTR_TUI_SCREEN_H */

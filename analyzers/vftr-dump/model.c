@@ -119,48 +119,22 @@ static int m_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
     return 0;
 }
 
-static int cmp_rank(const void *x, const void *y)
-{
-    const struct vftr_source_proc *a = *(const struct vftr_source_proc *const *)x;
-    const struct vftr_source_proc *b = *(const struct vftr_source_proc *const *)y;
-
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    return (a->token > b->token) - (a->token < b->token);
-}
-
-/* The OTF class of a collective named name, 0 when vftr does not know it. */
-static uint32_t coll_class(const char *name)
-{
-    for (uint32_t op = 1; op < VFTR_VFD_COLL_COUNT; op++)
-        if (name && strcmp(vftr_vfd_coll_name(op), name) == 0)
-            return vftr_vfd_coll_class(op);
-    return 0;
-}
-
 static int print_defs(struct printer *p, const struct vftr_source_scls *t)
 {
     OTF_HandlerArray *h = p->h;
     const struct vftr_source *s = p->src;
     size_t np, nf, ng, nc, nk, no;
-    const struct vftr_source_proc *pr = vftr_source_procs(s, &np);
     const struct vftr_source_func *f = vftr_source_funcs(s, &nf);
     const struct vftr_source_name *g = vftr_source_groups(s, &ng);
     const struct vftr_source_comm *c = vftr_source_comms(s, &nc);
     const struct vftr_source_counter *k = vftr_source_counters(s, &nk);
     const struct vftr_source_name *ops = vftr_source_collops(s, &no);
-    const struct vftr_source_proc **order = malloc((np ? np : 1) * sizeof *order);
+    const struct vftr_source_proc **order = vftr_source_procs_by_rank(s, &np);
 
     if (!order)
         return -ENOMEM;
     PRINTER(h, OTF_DEFTIMERRESOLUTION_RECORD, OTF_Handler_DefTimerResolution)(
         ARG(h, OTF_DEFTIMERRESOLUTION_RECORD), 0, vftr_source_info(s)->resolution, NULL);
-    for (size_t i = 0; i < np; i++)
-        order[i] = &pr[i];
-    if (np)
-        qsort(order, np, sizeof *order, cmp_rank);
     for (size_t i = 0; i < np; i++)
         PRINTER(h, OTF_DEFPROCESS_RECORD, OTF_Handler_DefProcess)(
             ARG(h, OTF_DEFPROCESS_RECORD), 0, order[i]->token, order[i]->name, order[i]->parent,
@@ -191,7 +165,7 @@ static int print_defs(struct printer *p, const struct vftr_source_scls *t)
     for (size_t i = 0; i < no; i++)
         PRINTER(h, OTF_DEFCOLLOP_RECORD, OTF_Handler_DefCollectiveOperation)(
             ARG(h, OTF_DEFCOLLOP_RECORD), 0, ops[i].token, ops[i].name,
-            coll_class(ops[i].name), NULL);
+            vftr_vfd_coll_class_of_name(ops[i].name), NULL);
     return 0;
 }
 

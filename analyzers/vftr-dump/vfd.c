@@ -14,6 +14,7 @@
 
 #include "vfd/vftr_vfd.h"
 #include "vfd/vftr_vfd_ext.h"
+#include "util/regfile.h"
 
 static const unsigned char vfd_magic[8] = { 0x89, 'V', 'F', 'D', 0x0d, 0x0a, 0x1a, 0x0a };
 
@@ -21,7 +22,7 @@ int vftr_dump_is_vfd(const char *path)
 {
     unsigned char m[8];
     size_t l = strlen(path);
-    int fd = open(path, O_RDONLY);
+    int fd = vftr_open_regular(path, O_RDONLY, 0, NULL);   /* never waits on a FIFO */
     ssize_t n = fd >= 0 ? read(fd, m, sizeof m) : -1;
 
     if (fd >= 0)

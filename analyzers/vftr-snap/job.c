@@ -39,6 +39,7 @@
 #include "model/snap_otf.h"
 #include "model/snapshot.h"
 #include "util/errmsg.h"
+#include "util/regfile.h"
 #include "util/timespec.h"
 #include "util/tracesel.h"
 
@@ -640,7 +641,7 @@ static void remove_variants(const char *stub, uint32_t id, const char *ext)
 /* The thumbnail, in otfaux's format (see snapshot.h). */
 static int write_thumb(const struct run *r, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = vftr_fopen_regular(path, "w", NULL);      /* never waits on a FIFO */
     if (!f)
         return -errno;
     int rc = r->snap ? vftr_snap_write_thumb(r->snap, f) : 0;

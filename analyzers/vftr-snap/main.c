@@ -22,7 +22,10 @@
 #include "model/snapshot.h"
 #include "model/source.h"
 #include "util/errmsg.h"
+#include "util/number.h"
 #include "util/opts.h"
+#include "util/regfile.h"
+#include "util/timespec.h"
 
 #include "job.h"
 #include "script.h"
@@ -36,37 +39,31 @@ struct args {
     const char *script;
 };
 
-static int parse_count(const char *arg, uint64_t max, uint64_t *out, const char *what, char *err,
-                       size_t errlen)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(arg, &end, 10);
-    if (!*arg || *end || arg[0] == '-' || errno || v == 0 || v > max)
-        return vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.64s' (expected 1 to %" PRIu64 ")", what,
-                           arg, max);
-    *out = v;
-    return 0;
-}
-
 static int opt_n(void *dest, const char *arg, char *err, size_t errlen)
 {
-    return parse_count(arg, 100000000u, &((struct args *)dest)->job.nbreaks, "number of breaks", err,
-                       errlen);
+    return vftr_count_parse(arg, 1, VFTR_SNAP_MAX_BREAKS, "-n", &((struct args *)dest)->job.nbreaks,
+                            err, errlen);
 }
 
+/* -t and -p are checked here, so that a malformed or overflowing value is a
+ * usage error before any trace is opened; they are converted with the
+ * trace's time base when the job runs. */
 static int opt_t(void *dest, const char *arg, char *err, size_t errlen)
 {
-    if (!*arg)
-        return vftr_errmsg(err, errlen, -EINVAL, "empty time for -t");
+    int rc = vftr_time_check(arg, err, errlen);
+
+    if (rc < 0)
+        return rc;
     return snap_job_add_time(&((struct args *)dest)->job, arg) ? -ENOMEM : 0;
 }
 
 static int opt_p(void *dest, const char *arg, char *err, size_t errlen)
 {
     struct args *a = dest;
-    if (!*arg)
-        return vftr_errmsg(err, errlen, -EINVAL, "empty period for -p");
+    int rc = vftr_time_check(arg, err, errlen);
+
+    if (rc < 0)
+        return rc;
     free(a->job.period);
     a->job.period = strdup(arg);
     return a->job.period ? 0 : -ENOMEM;
@@ -85,7 +82,7 @@ static int opt_o(void *dest, const char *arg, char *err, size_t errlen)
 static int opt_j(void *dest, const char *arg, char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = parse_count(arg, MAX_JOBS_PARALLEL, &v, "number of parallel jobs", err, errlen);
+    int rc = vftr_count_parse(arg, 1, MAX_JOBS_PARALLEL, "--jobs", &v, err, errlen);
     if (!rc)
         ((struct args *)dest)->parallel = (long)v;
     return rc;
@@ -94,7 +91,7 @@ static int opt_j(void *dest, const char *arg, char *err, size_t errlen)
 static int opt_samples(void *dest, const char *arg, char *err, size_t errlen)
 {
     uint64_t v;
-    int rc = parse_count(arg, UINT32_MAX, &v, "number of thumbnail samples", err, errlen);
+    int rc = vftr_count_parse(arg, 1, UINT32_MAX, "--thumbnail-samples", &v, err, errlen);
     if (!rc)
         ((struct args *)dest)->job.thumb_samples = (uint32_t)v;
     return rc;
@@ -280,9 +277,9 @@ static struct outcome run_all(const struct vftr_tool *tool, const struct snap_jo
     return o;
 }
 
-static int read_file(const char *path, char **text, size_t *len)
+static int read_file(const char *path, char **text, size_t *len, const char **kind)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = vftr_fopen_regular(path, "rb", kind);     /* never waits on a FIFO */
     if (!f)
         return -errno;
     size_t cap = 4096, n = 0;
@@ -393,7 +390,13 @@ int main(int argc, char **argv)
             status = vftr_tool_usage_fail(&tool, stderr, "--script takes no TRACE operands");
             goto out;
         }
-        rc = read_file(a.script, &text, &len);
+        const char *kind;
+        rc = read_file(a.script, &text, &len, &kind);
+        if (rc && kind) {
+            status = vftr_tool_fail(&tool, stderr, "%s: is %s, expected a JSON script (a regular "
+                                    "file)", a.script, kind);
+            goto out;
+        }
         if (rc) {
             status = vftr_tool_fail(&tool, stderr, "%s: cannot read (%s)", a.script, strerror(-rc));
             goto out;

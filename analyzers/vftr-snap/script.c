@@ -10,6 +10,7 @@
 
 #include "model/snapshot.h"
 #include "util/errmsg.h"
+#include "util/timespec.h"
 
 #include "script.h"
 
@@ -62,9 +63,13 @@ static int as_time(const cJSON *v, char **out)
 {
     char buf[32];
     uint64_t n;
-    if (cJSON_IsString(v) && v->valuestring[0])
+    if (cJSON_IsString(v) && v->valuestring[0]) {
+        /* the command line's check: a time that no trace can take is an
+         * error of the script, not of the job that meets it */
+        if (vftr_time_check(v->valuestring, NULL, 0) < 0)
+            return -EINVAL;
         *out = strdup(v->valuestring);
-    else if (as_uint(v, &n)) {
+    } else if (as_uint(v, &n)) {
         snprintf(buf, sizeof buf, "%" PRIu64, n);
         *out = strdup(buf);
     } else
@@ -103,7 +108,8 @@ static int parse_job(const cJSON *o, struct snap_job *job, const char **bad)
             if (!(*dst = strdup(v->valuestring)))
                 return -ENOMEM;
         } else if (strcmp(k, "breaks") == 0) {
-            if (!as_uint(v, &job->nbreaks) || job->nbreaks == 0)
+            if (!as_uint(v, &job->nbreaks) || job->nbreaks == 0 ||
+                job->nbreaks > VFTR_SNAP_MAX_BREAKS)     /* -n's range */
                 return -EINVAL;
         } else if (strcmp(k, "period") == 0) {
             free(job->period);

@@ -29,6 +29,8 @@
 #include "model/source.h"
 #include "model/summary.h"
 #include "util/errmsg.h"
+#include "util/json.h"
+#include "util/number.h"
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
@@ -56,11 +58,17 @@ enum colkind { COL_NAME, COL_COUNT, COL_SECONDS, COL_PERCENT, COL_RATIO };
 
 struct column {
     const char *key;         /* --sort name, CSV header, JSON member */
-    const char *header;      /* text header */
+    const char *header;      /* text header (COL_SECONDS: "[unit]" is added) */
     enum colkind kind;
     double (*value)(const struct row *, const struct table *);   /* NULL for the name */
     const char *help;
 };
+
+/* The unit of every time printed: seconds, or the trace's ticks when it
+ * does not say how long a tick is (no DefTimerResolution) — then every
+ * header says "ticks" and a warning says why, rather than ticks under
+ * headers that say seconds.  Set once in stats(). */
+static const char *time_unit = "s";
 
 static double seconds(uint64_t ticks, const struct table *t)
 {
@@ -98,14 +106,14 @@ static double v_procs(const struct row *r, const struct table *t) { (void)t; ret
 
 static const struct column columns[] = {
     { "calls",     "calls",      COL_COUNT,   v_calls,     "number of calls (enters in the window)" },
-    { "excl",      "excl[s]",    COL_SECONDS, v_excl,      "exclusive time, summed over processes" },
+    { "excl",      "excl",       COL_SECONDS, v_excl,      "exclusive time, summed over processes" },
     { "excl_pct",  "excl%",      COL_PERCENT, v_excl_pct,  "exclusive time, % of the total" },
-    { "incl",      "incl[s]",    COL_SECONDS, v_incl,      "inclusive time, summed over processes" },
+    { "incl",      "incl",       COL_SECONDS, v_incl,      "inclusive time, summed over processes" },
     { "incl_pct",  "incl%",      COL_PERCENT, v_incl_pct,  "inclusive time, % of the total" },
-    { "per_call",  "incl/call[s]", COL_SECONDS, v_per_call, "inclusive time per call" },
-    { "min",       "min[s]",     COL_SECONDS, v_min,       "least exclusive time of one process" },
-    { "avg",       "avg[s]",     COL_SECONDS, v_avg,       "average exclusive time per process" },
-    { "max",       "max[s]",     COL_SECONDS, v_max,       "most exclusive time of one process" },
+    { "per_call",  "incl/call",  COL_SECONDS, v_per_call, "inclusive time per call" },
+    { "min",       "min",        COL_SECONDS, v_min,       "least exclusive time of one process" },
+    { "avg",       "avg",        COL_SECONDS, v_avg,       "average exclusive time per process" },
+    { "max",       "max",        COL_SECONDS, v_max,       "most exclusive time of one process" },
     { "imbalance", "imbalance",  COL_RATIO,   v_imbalance, "(max - avg) / max" },
     { "procs",     "procs",      COL_COUNT,   v_procs,     "processes that called the function" },
     { "function",  "function",   COL_NAME,    NULL,        "function name" },
@@ -170,37 +178,26 @@ static int parse_sort(void *dest, const char *arg, char *err, size_t errlen)
     }
 }
 
-/* A plain decimal number in [lo, hi] (no sign, no spaces): 0 or -EINVAL. */
-static int parse_count(const char *arg, long lo, long hi, long *n)
-{
-    char *end;
-
-    errno = 0;
-    *n = strtol(arg, &end, 10);
-    if (end == arg || *end != '\0' || errno == ERANGE || arg[0] == '-' || arg[0] == '+' ||
-        *n < lo || *n > hi)
-        return -EINVAL;
-    return 0;
-}
-
 static int parse_top(void *dest, const char *arg, char *err, size_t errlen)
 {
     struct stats_args *args = dest;
+    uint64_t n;
+    int rc = vftr_count_parse(arg, 0, LONG_MAX, "--top", &n, err, errlen);
 
-    if (parse_count(arg, 0, LONG_MAX, &args->top) < 0)
-        return vftr_errmsg(err, errlen, -EINVAL, "bad --top '%.64s' (expected a number >= 0)", arg);
-    return 0;
+    if (rc == 0)
+        args->top = (long)n;
+    return rc;
 }
 
 static int parse_jobs(void *dest, const char *arg, char *err, size_t errlen)
 {
     struct stats_args *args = dest;
-    long n;
+    uint64_t n;
+    int rc = vftr_count_parse(arg, 1, 1024, "--jobs", &n, err, errlen);
 
-    if (parse_count(arg, 1, 1024, &n) < 0)
-        return vftr_errmsg(err, errlen, -EINVAL, "bad --jobs '%.64s' (expected 1 to 1024)", arg);
-    args->jobs = (unsigned)n;
-    return 0;
+    if (rc == 0)
+        args->jobs = (unsigned)n;
+    return rc;
 }
 /* ------------------------------------------------------------------ names */
 
@@ -354,10 +351,15 @@ static void print_text(FILE *out, const struct table *t, size_t n)
     char buf[64];
 
     for (size_t i = 0; i < NCOLUMNS; i++) {
-        if (columns[i].kind == COL_NAME)
+        if (columns[i].kind == COL_NAME) {
             fprintf(out, "  %s", columns[i].header);
-        else
-            fprintf(out, "%s%*s", i ? " " : "", 12, columns[i].header);
+        } else {
+            if (columns[i].kind == COL_SECONDS)
+                snprintf(buf, sizeof buf, "%s[%s]", columns[i].header, time_unit);
+            else
+                snprintf(buf, sizeof buf, "%s", columns[i].header);
+            fprintf(out, "%s%*s", i ? " " : "", 12, buf);
+        }
     }
     fputc('\n', out);
     for (size_t k = 0; k < n; k++) {
@@ -410,26 +412,11 @@ static void print_csv(FILE *out, const struct table *t, size_t n)
     }
 }
 
-static void print_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void print_json(FILE *out, const struct table *t, size_t n, double sampled)
 {
     char buf[64];
 
-    fprintf(out, "{\"total_s\":%.9g,", t->total / t->resolution);
+    fprintf(out, "{\"total_%s\":%.9g,", time_unit, t->total / t->resolution);
     if (sampled > 0)
         fprintf(out, "\"sample_interval_s\":%.9g,", sampled);
     fputs("\"functions\":[", out);
@@ -438,7 +425,7 @@ static void print_json(FILE *out, const struct table *t, size_t n, double sample
         for (size_t i = 0; i < NCOLUMNS; i++) {
             fprintf(out, "%s\"%s\":", i ? "," : "", columns[i].key);
             if (columns[i].kind == COL_NAME) {
-                print_json_string(out, t->rows[k].name);
+                vftr_json_string(out, t->rows[k].name);
             } else {
                 format_value(buf, sizeof buf, &columns[i], &t->rows[k], t);
                 fputs(buf[0] ? buf : "null", out);
@@ -493,7 +480,7 @@ static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, 
         fprintf(out, "%s{\"calls\":%s,\"excl\":%.6f,\"incl\":%.6f,\"depth\":%" PRIu32
                 ",\"function\":", first ? "\n" : ",\n", r->exact ? calls : "null", excl, incl,
                 r->p->depth);
-        print_json_string(out, r->name);
+        vftr_json_string(out, r->name);
         fputc('}', out);
     } else {
         fprintf(out, "%12s %12.6f %12.6f  %*s%s\n", r->exact ? calls : "-", excl, incl,
@@ -532,12 +519,17 @@ static int print_paths(FILE *out, unsigned format, const struct vftr_replay *rep
     for (size_t i = 1; i < n + 2; i++)                /* prefix sums: run of parent p */
         first[i] += first[i - 1];                     /* is [first[p], first[p + 1]) */
 
-    if (format == FMT_CSV)
+    if (format == FMT_CSV) {
         fputs("calls,excl,incl,depth,function\n", out);
-    else if (format == FMT_JSON)
+    } else if (format == FMT_JSON) {
         fputs("{\"paths\":[", out);
-    else
-        fprintf(out, "%12s %12s %12s  call path\n", "calls", "excl[s]", "incl[s]");
+    } else {
+        char excl[24], incl[24];
+
+        snprintf(excl, sizeof excl, "excl[%s]", time_unit);
+        snprintf(incl, sizeof incl, "incl[%s]", time_unit);
+        fprintf(out, "%12s %12s %12s  call path\n", "calls", excl, incl);
+    }
     for (size_t k = first[1]; k-- > first[0];)       /* roots, pushed last first */
         stack[top++] = k;
     while (top > 0) {
@@ -582,7 +574,8 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
                 " matched, %" PRIu64 " sends and %" PRIu64 " receives unmatched\n"
                 "%12s %12s %12s %12s %12s %12s\n",
                 k->sends, k->recvs, k->matched, k->unmatched_sends, k->unmatched_recvs,
-                "sender", "receiver", "messages", "bytes", "matched", "transfer[s]");
+                "sender", "receiver", "messages", "bytes", "matched",
+                time_unit[0] == 's' ? "transfer[s]" : "transfer[ticks]");
     for (size_t i = 0; i < np; i++) {
         double t = (double)p[i].transfer / res;
 
@@ -607,7 +600,8 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
     else
         fprintf(out, "\ncollectives: %" PRIu64 " operations, %" PRIu64 " begins and %" PRIu64
                 " ends unmatched\n%12s %12s %12s  %s\n", k->collops, k->unmatched_begins,
-                k->unmatched_ends, "count", "bytes", "time[s]", "operation");
+                k->unmatched_ends, "count", "bytes", time_unit[0] == 's' ? "time[s]" : "time[ticks]",
+                "operation");
     for (size_t i = 0; i < nc; i++) {
         if (!(name = token_name(names, NAME_COLLOP, c[i].op)))
             return -ENOMEM;
@@ -617,7 +611,7 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
                     (double)c[i].time / res);
         } else if (format == FMT_JSON) {
             fputs(i ? ",\n{\"operation\":" : "\n{\"operation\":", out);
-            print_json_string(out, name);
+            vftr_json_string(out, name);
             fprintf(out, ",\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"time\":%.6f}",
                     c[i].count, c[i].bytes, (double)c[i].time / res);
         } else {
@@ -739,6 +733,11 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         }
     }
     table.resolution = info->resolution ? (double)info->resolution : 1.0;
+    if (!info->resolution) {
+        time_unit = "ticks";
+        fprintf(stderr, "%s: warning: %s: the trace does not give its timer resolution: times "
+                "are in ticks, not seconds\n", tool->name, info->name);
+    }
 
     if (args->view == VIEW_MESSAGES) {
         struct vftr_window_handler h = { .send = m_send, .recv = m_recv, .collop = m_collop,

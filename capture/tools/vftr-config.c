@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "util/opts.h"
+#include "util/regfile.h"
 
 #define TOOL "vftr-config"
 
@@ -36,6 +37,17 @@ static void check_report(void *arg, int severity, const char *message)
             message);
 }
 
+/* What path is when it exists and is not a regular file (a FIFO, a device,
+ * a directory), else NULL.  stat() does not block: the loader's open of a
+ * FIFO would wait for a writer for ever. */
+static const char *special_file(const char *path)
+{
+    struct stat sb;
+
+    return path && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) ? vftr_file_kind(sb.st_mode)
+                                                               : NULL;
+}
+
 /* Checks one file on its own (the environment is ignored).  Returns the
  * exit status for it. */
 static int check_file(const char *path, int strict)
@@ -43,6 +55,13 @@ static int check_file(const char *path, int strict)
     static char *const no_env[] = { NULL };
     struct check_counts c = { 0, 0 };
     struct vftr_config cfg;
+    const char *kind = special_file(path);
+
+    if (kind) {
+        fprintf(stderr, TOOL ": %s: is %s, expected a JSON configuration file (a regular "
+                "file)\n", path, kind);
+        return VFTR_EXIT_ERROR;
+    }
     int rc = vftr_config_load(&cfg, path, no_env, check_report, &c);
 
     vftr_config_release(&cfg);
@@ -425,6 +444,10 @@ int main(int argc, char **argv)
     }
 
     struct vftr_config cfg;
+    if (want_effective && special_file(getenv("VFTR_CONFIG")))
+        return vftr_tool_fail(&tool, stderr, "VFTR_CONFIG=%s: is %s, expected a JSON "
+                              "configuration file (a regular file)", getenv("VFTR_CONFIG"),
+                              special_file(getenv("VFTR_CONFIG")));
     if (want_default || want_effective) {
         rc = want_default ? vftr_config_init(&cfg)
                           : vftr_config_load(&cfg, NULL, NULL, NULL, NULL);

@@ -12,6 +12,9 @@
  * lib/model/profile.h's vftr_imbalance).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,14 +30,16 @@
 
 #include "ctlproto.h"
 #include "model/profile.h"
+#include "util/number.h"
 #include "util/opts.h"
+#include "util/timespec.h"
 
 #define TOOL "vftr-ctl"
 
 /* ------------------------------------------------------------ options */
 
-static const char *opt_pid, *opt_job, *opt_rank, *opt_dir, *opt_timeout = "5", *opt_interval = "1",
-                  *opt_count, *opt_lines = "20";
+static const char *opt_pid, *opt_job, *opt_rank, *opt_dir, *opt_timeout, *opt_interval,
+                  *opt_count, *opt_lines, *opt_max_answer;
 static int opt_json;
 
 static const struct vftr_opt opts[] = {
@@ -44,8 +49,10 @@ static const struct vftr_opt opts[] = {
     { VFTR_OPT_STRING, "rank", 'r', "R", "with --job: only rank R", &opt_rank, 0, NULL },
     { VFTR_OPT_FLAG, "json", 'J', NULL, "print JSON (one document) instead of text", &opt_json, 1,
       NULL },
-    { VFTR_OPT_STRING, "timeout", 't', "SEC", "seconds to wait for each answer (default 5)",
-      &opt_timeout, 0, NULL },
+    { VFTR_OPT_STRING, "timeout", 't', "SEC", "time each answer may take in all, from the\n"
+      "request to its last line (default 5; 0.5, 250ms)", &opt_timeout, 0, NULL },
+    { VFTR_OPT_STRING, "max-answer", 0, "SIZE", "largest answer accepted from one process\n"
+      "(default 64MiB)", &opt_max_answer, 0, NULL },
     { VFTR_OPT_STRING, "socket-dir", 'd', "DIR",
       "endpoint directory (default: control.socket_dir's default,\n$XDG_RUNTIME_DIR/vftr or "
       "/tmp/vftr-<uid>)", &opt_dir, 0, NULL },
@@ -66,13 +73,29 @@ static const struct vftr_tool tool = {
     opts,
 };
 
-static int timeout_ms = 5000;
+/* The bounds of one answer (--timeout, --max-answer) and the other numeric
+ * options, parsed once in main() through lib/util's parsers. */
+static uint64_t timeout_ns = 5000000000ull;
+static uint64_t max_answer = 64ull << 20;
+static uint64_t interval_ns = 1000000000ull, lines_shown = 20, refreshes;
+static uint64_t pid_wanted, rank_wanted;
+static int have_count;
 
 /* ------------------------------------------------------------ client */
 
+/*
+ * An answer: zero or more data lines "* ..." and one final line (OK, ERR,
+ * or BYE when the process is ending).  It is read against two bounds, so
+ * that an endpoint that streams data lines and never ends its answer costs
+ * neither memory nor time without limit: all of its bytes together at most
+ * max_answer, and all of it within timeout_ns of the request (not only
+ * between two reads).  Every path out of the reading frees what the answer
+ * holds (reply_release is also safe on a zeroed reply).
+ */
 struct reply {
     char **lines;          /* data lines without "* " */
     size_t n, cap;
+    size_t bytes;          /* of the whole answer so far, newlines included */
     bool ok;
     char *text;            /* after "OK " / "ERR " */
 };
@@ -86,14 +109,33 @@ static void reply_release(struct reply *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The longest line accepted (a data line carries a function name of at
+ * most 1023 bytes and a few numbers). */
+#define CONN_LINE_MAX (1 << 16)
+
 struct conn {
     int fd;
-    char buf[1 << 16];
+    uint64_t deadline;     /* CLOCK_MONOTONIC ns by which the current answer must be in */
+    char buf[CONN_LINE_MAX];
     size_t len;
 };
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Starts the clock of one answer. */
+static void conn_arm(struct conn *c)
+{
+    c->deadline = now_ns() + timeout_ns;
+}
+
 /* Next line from c (without newline) into a malloc'ed string; NULL with
- * *err on timeout, EOF or error. */
+ * *err on timeout (the answer's deadline passed), EOF or error. */
 static char *read_line(struct conn *c, const char **err)
 {
     for (;;) {
@@ -114,16 +156,21 @@ static char *read_line(struct conn *c, const char **err)
             return s;
         }
         if (c->len == sizeof c->buf) {
-            *err = "answer line too long";
+            *err = "answer line too long (more than 64 KiB)";
             return NULL;
         }
-        struct pollfd p = { c->fd, POLLIN, 0 };
-        int rc = poll(&p, 1, timeout_ms);
+        uint64_t now = now_ns();
 
-        if (rc == 0) {
+        if (now >= c->deadline) {
             *err = "timed out waiting for the answer";
             return NULL;
         }
+        uint64_t left_ms = (c->deadline - now + 999999) / 1000000;
+        struct pollfd p = { c->fd, POLLIN, 0 };
+        int rc = poll(&p, 1, left_ms > INT_MAX ? INT_MAX : (int)left_ms);
+
+        if (rc == 0)
+            continue;                   /* the deadline check above ends it */
         if (rc < 0) {
             if (errno == EINTR)
                 continue;
@@ -137,7 +184,7 @@ static char *read_line(struct conn *c, const char **err)
             return NULL;
         }
         if (n < 0) {
-            if (errno == EINTR)
+            if (errno == EINTR || errno == EAGAIN)
                 continue;
             *err = strerror(errno);
             return NULL;
@@ -146,26 +193,15 @@ static char *read_line(struct conn *c, const char **err)
     }
 }
 
-/* Connects to path and reads the banner.  0, or -1 with *err. */
-static int conn_open(struct conn *c, const char *path, const char **err)
+/* Reads and checks the banner of the endpoint c->fd is connected to.  0,
+ * or -1 with *err and c->fd closed. */
+static int conn_banner(struct conn *c, const char **err)
 {
-    struct sockaddr_un sa;
     char *banner;
+    uint64_t version;
 
     c->len = 0;
-    c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (c->fd < 0) {
-        *err = strerror(errno);
-        return -1;
-    }
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
-    if (connect(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        *err = strerror(errno);
-        close(c->fd);
-        return -1;
-    }
+    conn_arm(c);
     banner = read_line(c, err);
     if (banner == NULL || strncmp(banner, "VFTR-CTL ", 9) != 0) {
         if (banner && strncmp(banner, "ERR ", 4) == 0) {
@@ -180,7 +216,10 @@ static int conn_open(struct conn *c, const char *path, const char **err)
         close(c->fd);
         return -1;
     }
-    if (atoi(banner + 9) != VFTR_CTL_PROTO_VERSION) {
+    /* "VFTR-CTL <version> <pid>" */
+    banner[9 + strcspn(banner + 9, " ")] = '\0';
+    if (vftr_count_parse(banner + 9, 0, UINT32_MAX, "version", &version, NULL, 0) < 0 ||
+        version != VFTR_CTL_PROTO_VERSION) {
         *err = "protocol version differs from this vftr-ctl's";
         free(banner);
         close(c->fd);
@@ -190,12 +229,87 @@ static int conn_open(struct conn *c, const char *path, const char **err)
     return 0;
 }
 
-/* Sends one request and reads its answer.  0, or -1 with *err (the reply
- * itself may be an ERR: r->ok). */
+/* Connects to path and reads the banner.  0, or -1 with *err. */
+static int conn_open(struct conn *c, const char *path, const char **err)
+{
+    struct sockaddr_un sa;
+
+    c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+        *err = strerror(errno);
+        return -1;
+    }
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    if (connect(c->fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        *err = strerror(errno);
+        close(c->fd);
+        return -1;
+    }
+    return conn_banner(c, err);
+}
+
+/*
+ * Takes one line of an answer (ownership of s passes to r or is freed):
+ * returns 0 to read on, 1 when s was the final line, -1 with *err when the
+ * answer passes its size bound or memory runs out.  A line that is neither
+ * data nor final belongs to a later protocol version and is skipped.
+ */
+static int reply_take(struct reply *r, char *s, const char **err)
+{
+    size_t len = strlen(s);
+
+    r->bytes += len + 1;
+    if (r->bytes > max_answer) {
+        static char why[160];
+
+        snprintf(why, sizeof why, "the answer is larger than %" PRIu64 " bytes (--max-answer) "
+                 "and has not ended", max_answer);
+        *err = why;
+        free(s);
+        return -1;
+    }
+    if (strncmp(s, "* ", 2) == 0) {
+        if (r->n == r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 64;
+            char **p = realloc(r->lines, cap * sizeof *p);
+
+            if (p == NULL) {
+                free(s);
+                *err = "out of memory";
+                return -1;
+            }
+            r->lines = p;
+            r->cap = cap;
+        }
+        memmove(s, s + 2, len - 1);
+        r->lines[r->n++] = s;
+        return 0;
+    }
+    if (strcmp(s, "OK") == 0 || strncmp(s, "OK ", 3) == 0 || strncmp(s, "ERR ", 4) == 0
+        || strcmp(s, "BYE exit") == 0) {
+        r->ok = s[0] == 'O';
+        r->text = strdup(s[0] == 'O' ? (s[2] ? s + 3 : "") : s[0] == 'E' ? s + 4
+                                                            : "the process is ending");
+        free(s);
+        if (r->text == NULL) {
+            *err = "out of memory";
+            return -1;
+        }
+        return 1;
+    }
+    free(s);
+    return 0;
+}
+
+/* Sends one request and reads its answer.  0, or -1 with *err and nothing
+ * left in r (the answer itself may be an ERR: r->ok). */
 static int conn_request(struct conn *c, const char *req, struct reply *r, const char **err)
 {
     char line[VFTR_CTL_LINE_MAX + 1];
     size_t len = (size_t)snprintf(line, sizeof line, "%s\n", req), off = 0;
+    int rc = 0;
 
     memset(r, 0, sizeof *r);
     if (len >= sizeof line) {
@@ -213,38 +327,29 @@ static int conn_request(struct conn *c, const char *req, struct reply *r, const 
         }
         off += (size_t)n;
     }
-    for (;;) {
+    conn_arm(c);
+    while (rc == 0) {
         char *s = read_line(c, err);
 
-        if (s == NULL)
-            return -1;
-        if (strncmp(s, "* ", 2) == 0) {
-            if (r->n == r->cap) {
-                size_t cap = r->cap ? r->cap * 2 : 64;
-                char **p = realloc(r->lines, cap * sizeof *p);
-
-                if (p == NULL) {
-                    free(s);
-                    *err = "out of memory";
-                    return -1;
-                }
-                r->lines = p;
-                r->cap = cap;
-            }
-            memmove(s, s + 2, strlen(s + 2) + 1);
-            r->lines[r->n++] = s;
-            continue;
-        }
-        if (strcmp(s, "OK") == 0 || strncmp(s, "OK ", 3) == 0 || strncmp(s, "ERR ", 4) == 0
-            || strcmp(s, "BYE exit") == 0) {
-            r->ok = s[0] == 'O';
-            r->text = strdup(s[0] == 'O' ? (s[2] ? s + 3 : "") : s[0] == 'E' ? s + 4
-                                                                : "the process is ending");
-            free(s);
-            return 0;
-        }
-        free(s);   /* a line of a later protocol version: skipped */
+        rc = s ? reply_take(r, s, err) : -1;
     }
+    if (rc < 0) {
+        reply_release(r);
+        return -1;
+    }
+    return 0;
+}
+
+/* A signed decimal field of an answer ("-1", "42") into *out; 0 or -1. */
+static int field_int(const char *s, int *out)
+{
+    uint64_t v;
+    int neg = s[0] == '-';
+
+    if (vftr_count_parse(s + neg, 0, (uint64_t)INT_MAX + neg, NULL, &v, NULL, 0) < 0)
+        return -1;
+    *out = neg ? (int)(-(int64_t)v) : (int)v;
+    return 0;
 }
 
 /* ---------------------------------------------------------- endpoints */
@@ -299,9 +404,11 @@ static bool probe(struct proc *p, const char **why)
         return false;
     }
     kv(r.lines[0], "rank", v, sizeof v);
-    p->rank = atoi(v);
+    if (field_int(v, &p->rank) < 0)
+        p->rank = -1;
     kv(r.lines[0], "size", v, sizeof v);
-    p->size = atoi(v);
+    if (field_int(v, &p->size) < 0)
+        p->size = 0;
     kv(r.lines[0], "job", p->job, sizeof p->job);
     kv(r.lines[0], "phase", p->phase, sizeof p->phase);
     kv(r.lines[0], "trace", p->trace, sizeof p->trace);
@@ -455,14 +562,24 @@ static void agg_add(struct aggv *job, const struct reply *r)
         char buf[2048], *f[10];
         struct agg *g;
 
+        uint64_t calls;
+        double incl, excl;
+        char *e1, *e2;
+
         snprintf(buf, sizeof buf, "%s", r->lines[i]);
         if (fields(buf, f, 10) < 9 || strcmp(f[0], "row") != 0)
             continue;
+        /* a row whose numbers do not read is left out, not counted as 0 */
+        incl = strtod(f[5], &e1);
+        excl = strtod(f[6], &e2);
+        if (vftr_count_parse(f[4], 0, UINT64_MAX, NULL, &calls, NULL, 0) < 0 || e1 == f[5] ||
+            *e1 || e2 == f[6] || *e2 || !isfinite(incl) || !isfinite(excl))
+            continue;
         if ((g = agg_find(&one, f[7], f[8])) == NULL)
             continue;
-        g->calls += strtoull(f[4], NULL, 10);
-        g->incl += strtod(f[5], NULL);
-        g->excl += strtod(f[6], NULL);
+        g->calls += calls;
+        g->incl += incl;
+        g->excl += excl;
     }
     for (size_t i = 0; i < one.n; i++) {
         struct agg *g = agg_find(job, one.v[i].function, one.v[i].caller);
@@ -490,7 +607,7 @@ static int by_excl(const void *a, const void *b)
 
 static void print_profile(struct aggv *a, size_t nprocs, const char *who)
 {
-    size_t lim = (size_t)strtoul(opt_lines, NULL, 10), shown;
+    size_t lim = lines_shown > SIZE_MAX ? SIZE_MAX : (size_t)lines_shown, shown;
 
     qsort(a->v, a->n, sizeof a->v[0], by_excl);
     shown = lim && lim < a->n ? lim : a->n;
@@ -554,27 +671,32 @@ static void print_stacks(const struct proc *p, const struct reply *r)
         char buf[2048], *f[6];
         size_t nf;
 
+        int thread, tid, depth;
+
         snprintf(buf, sizeof buf, "%s", r->lines[i]);
         nf = fields(buf, f, 6);
-        if (strcmp(f[0], "thread") == 0 && nf >= 4) {
+        /* "thread\tINDEX\tTID\tDEPTH[\tfinished]", "frame\tINDEX\tLEVEL\tID\tNAME";
+         * a line that does not read so (another version's) is left out */
+        if (strcmp(f[0], "thread") == 0 && nf >= 4 && field_int(f[1], &thread) == 0 &&
+            field_int(f[2], &tid) == 0 && field_int(f[3], &depth) == 0) {
             if (opt_json) {
                 cJSON *t = cJSON_CreateObject();
 
-                cJSON_AddNumberToObject(t, "thread", atoi(f[1]));
-                cJSON_AddNumberToObject(t, "tid", atoi(f[2]));
+                cJSON_AddNumberToObject(t, "thread", thread);
+                cJSON_AddNumberToObject(t, "tid", tid);
                 cJSON_AddBoolToObject(t, "finished", nf >= 5);
                 frames = cJSON_AddArrayToObject(t, "frames");
                 cJSON_AddItemToArray(threads, t);
             } else {
-                printf("  thread %s (tid %s)%s:", f[1], f[2], nf >= 5 ? " finished" : "");
-                if (atoi(f[3]) == 0)
+                printf("  thread %d (tid %d)%s:", thread, tid, nf >= 5 ? " finished" : "");
+                if (depth == 0)
                     printf(" idle");
             }
-        } else if (strcmp(f[0], "frame") == 0 && nf >= 5) {
-            if (opt_json)
+        } else if (strcmp(f[0], "frame") == 0 && nf >= 5 && field_int(f[2], &depth) == 0) {
+            if (opt_json && frames)     /* frames before any thread line: nowhere to go */
                 cJSON_AddItemToArray(frames, cJSON_CreateString(f[4]));
-            else
-                printf("%s%s", atoi(f[2]) == 0 ? " " : " > ", f[4]);
+            else if (!opt_json)
+                printf("%s%s", depth == 0 ? " " : " > ", f[4]);
         }
         if (!opt_json && (i + 1 == r->n || strncmp(r->lines[i + 1], "thread", 6) == 0))
             printf("\n");
@@ -658,25 +780,53 @@ static void on_int(int sig)
 
 static int top(struct proc *v, size_t n)
 {
-    long count = opt_count ? strtol(opt_count, NULL, 10) : -1;
-    double every = strtod(opt_interval, NULL);
     int status = VFTR_EXIT_OK;
 
     signal(SIGINT, on_int);
-    for (long k = 0; !interrupted && (count < 0 || k < count); k++) {
+    for (uint64_t k = 0; !interrupted && (!have_count || k < refreshes); k++) {
         if (isatty(STDOUT_FILENO))
             printf("\033[H\033[2J");
-        printf("vftr-ctl top: %zu process%s, refresh %d\n", n, n == 1 ? "" : "es", (int)k + 1);
+        printf("vftr-ctl top: %zu process%s, refresh %" PRIu64 "\n", n, n == 1 ? "" : "es", k + 1);
         status |= run("profile", "profile", v, n);
         status |= run("stacks", "stacks", v, n);
         fflush(stdout);
-        if (count >= 0 && k + 1 >= count)
+        if (have_count && k + 1 >= refreshes)
             break;
-        struct timespec ts = { (time_t)every, (long)((every - (double)(time_t)every) * 1e9) };
+        struct timespec ts = { (time_t)(interval_ns / 1000000000u),
+                               (long)(interval_ns % 1000000000u) };
 
         nanosleep(&ts, NULL);
     }
     return status ? VFTR_EXIT_ERROR : VFTR_EXIT_OK;
+}
+
+/* The numeric options, through lib/util's one parser for each kind.  0, or
+ * the exit status of a usage error (after its message). */
+static int parse_numbers(void)
+{
+    char msg[VFTR_ERRMSG_MAX];
+    int rc = 0;
+
+    if (opt_timeout)
+        rc = vftr_duration_parse(opt_timeout, 1000000u, 86400000000000ull, "--timeout",
+                                 &timeout_ns, msg, sizeof msg);
+    if (rc == 0 && opt_interval)
+        rc = vftr_duration_parse(opt_interval, 10000000u, 86400000000000ull, "--interval",
+                                 &interval_ns, msg, sizeof msg);
+    if (rc == 0 && opt_count) {
+        rc = vftr_count_parse(opt_count, 1, UINT32_MAX, "--count", &refreshes, msg, sizeof msg);
+        have_count = 1;
+    }
+    if (rc == 0 && opt_lines)
+        rc = vftr_count_parse(opt_lines, 0, UINT32_MAX, "--lines", &lines_shown, msg, sizeof msg);
+    if (rc == 0 && opt_max_answer)
+        rc = vftr_size_parse(opt_max_answer, 1024, 1ull << 40, "--max-answer", &max_answer, msg,
+                             sizeof msg);
+    if (rc == 0 && opt_pid)
+        rc = vftr_count_parse(opt_pid, 1, 0x3fffffff, "--pid", &pid_wanted, msg, sizeof msg);
+    if (rc == 0 && opt_rank)
+        rc = vftr_count_parse(opt_rank, 0, INT32_MAX, "--rank", &rank_wanted, msg, sizeof msg);
+    return rc < 0 ? vftr_tool_usage_fail(&tool, stderr, "%s", msg) : 0;
 }
 
 int main(int argc, char **argv)
@@ -713,31 +863,12 @@ int main(int argc, char **argv)
     }
     if (opt_json && strcmp(name, "top") == 0)
         return vftr_tool_usage_fail(&tool, stderr, "top has no --json form (use profile and stacks)");
-    {
-        const char *nums[] = { opt_lines, opt_count, opt_interval };
-        const char *what[] = { "--lines", "--count", "--interval" };
-
-        for (int i = 0; i < 3; i++) {
-            char *end;
-
-            if (nums[i] && (strtod(nums[i], &end) < (i == 2 ? 0.01 : 0) || *end || end == nums[i]))
-                return vftr_tool_usage_fail(&tool, stderr, "%s: expected a number, got '%s'",
-                                            what[i], nums[i]);
-        }
-    }
+    if ((rc = parse_numbers()) != 0)
+        return rc;
     if (opt_rank && !opt_job)
         return vftr_tool_usage_fail(&tool, stderr, "--rank needs --job");
     if (opt_pid && opt_job)
         return vftr_tool_usage_fail(&tool, stderr, "--pid and --job exclude each other");
-    {
-        char *end;
-        double t = strtod(opt_timeout, &end);
-
-        if (*end || t <= 0 || t > 86400)
-            return vftr_tool_usage_fail(&tool, stderr, "--timeout: expected seconds, got '%s'",
-                                        opt_timeout);
-        timeout_ms = (int)(t * 1000);
-    }
     rc = vftr_ctl_dir(dir, sizeof dir, opt_dir, getenv("XDG_RUNTIME_DIR"), false, err, sizeof err);
     if (rc == -ENOENT && strcmp(name, "list") == 0 && !opt_json) {
         print_list(NULL, 0);   /* no directory yet: no process has run */
@@ -750,12 +881,8 @@ int main(int argc, char **argv)
          * with a message instead of being left out of the scan */
         struct proc p;
         const char *why = "no such endpoint";
-        char *end;
-        long pid = strtol(opt_pid, &end, 10);
+        long pid = (long)pid_wanted;
 
-        if (*end || pid <= 0 || pid > 0x3fffffff)
-            return vftr_tool_usage_fail(&tool, stderr, "--pid: expected a process id, got '%s'",
-                                        opt_pid);
         memset(&p, 0, sizeof p);
         p.pid = (pid_t)pid;
         if (vftr_ctl_endpoint(p.path, sizeof p.path, dir, p.pid) < 0 || !probe(&p, &why))
@@ -765,11 +892,11 @@ int main(int argc, char **argv)
     v = scan(&n);
     sel = calloc(n ? n : 1, sizeof *sel);
     for (size_t i = 0; sel && i < n; i++) {
-        if (opt_pid && strtol(opt_pid, NULL, 10) != (long)v[i].pid)
+        if (opt_pid && pid_wanted != (uint64_t)v[i].pid)
             continue;
         if (opt_job && strcmp(opt_job, v[i].job) != 0)
             continue;
-        if (opt_rank && strtol(opt_rank, NULL, 10) != v[i].rank)
+        if (opt_rank && (v[i].rank < 0 || rank_wanted != (uint64_t)v[i].rank))
             continue;
         sel[nsel++] = v[i];
     }

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "util/opts.h"
+#include "util/regfile.h"
 
 #ifndef VFTR_LIBDIR
 #define VFTR_LIBDIR "/usr/local/lib"
@@ -154,7 +155,9 @@ static int needs_mpi(const char *path, int depth)
     long stroff;
     int fd, rc = 0;
 
-    if (depth > 3 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+    /* only regular files are read: a FIFO in a library's place must not
+     * stop the launcher */
+    if (depth > 3 || (fd = vftr_open_regular(path, O_RDONLY, 0, NULL)) < 0)
         return 0;
     if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG)
         || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof *ph || eh.e_phnum == 0
@@ -164,7 +167,7 @@ static int needs_mpi(const char *path, int depth)
     if (!ph || pread(fd, ph, eh.e_phnum * sizeof *ph, (off_t)eh.e_phoff)
                    != (ssize_t)(eh.e_phnum * sizeof *ph))
         goto out;
-    for (int i = 0; i < eh.e_phnum; i++)
+    for (int i = 0; i < eh.e_phnum && !dyn; i++)     /* the first PT_DYNAMIC, as ld.so */
         if (ph[i].p_type == PT_DYNAMIC && ph[i].p_filesz <= (1u << 20)) {
             ndyn = ph[i].p_filesz / sizeof *dyn;
             dyn = malloc(ndyn * sizeof *dyn + 1);
@@ -227,7 +230,7 @@ out:
 static int is_elf(const char *path)
 {
     unsigned char magic[SELFMAG];
-    int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+    int fd = vftr_open_regular(path, O_RDONLY, 0, NULL), ok;
 
     if (fd < 0)
         return 0;

@@ -19,6 +19,9 @@
 #include "model/vfdconv.h"
 #include "model/u64map.h"
 #include "otf.h"
+#include "util/errmsg.h"
+#include "util/regfile.h"
+#include "util/tracesel.h"
 #include "vfd/vftr_vfd_ext.h"
 
 #define MAX_OPEN_FILES 64
@@ -259,7 +262,10 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
         }
     }
     if (!ok || OTF_MasterControl_write(mc, o->stub) != 1) {
-        set_err(err, errlen, "%s.otf: cannot write the master file", o->stub);
+        char why[VFTR_ERRMSG_MAX];
+
+        set_err(err, errlen, "%s.otf: cannot write the master file (%s)", o->stub,
+                vftr_trace_otf_reason(why, sizeof why));
         ok = 0;
     }
     OTF_MasterControl_close(mc);
@@ -574,14 +580,19 @@ static void snap_progress(void *ctx, uint64_t bytes)
 static int write_thumb(const struct vftr_snap *s, const char *stub, char *err, size_t errlen)
 {
     char path[4200];
+    const char *kind;
     FILE *f;
     int rc;
 
     snprintf(path, sizeof path, "%s.thumb", stub);
-    f = fopen(path, "w");
+    f = vftr_fopen_regular(path, "w", &kind);           /* never waits on a FIFO */
     if (!f) {
         rc = -errno;
-        set_err(err, errlen, "%s: cannot open for writing (%s)", path, strerror(-rc));
+        if (kind)
+            set_err(err, errlen, "%s: cannot open for writing: it is %s, expected a regular file",
+                    path, kind);
+        else
+            set_err(err, errlen, "%s: cannot open for writing (%s)", path, strerror(-rc));
         return rc;
     }
     rc = vftr_snap_write_thumb(s, f);

@@ -4,6 +4,8 @@
 #include "vfd2otf_cli.h"
 
 #include "model/vfdfiles.h"
+#include "util/number.h"
+#include "util/timespec.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,27 +17,16 @@
 /* OTF's own default compression level (OTF_FILECOMPRESSION_COMPRESSED). */
 #define DEFAULT_LEVEL "4"
 
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
-{
-    char *end;
-    unsigned long v;
-
-    if (!s || !*s || *s == '-')
-        return -1;
-    errno = 0;
-    v = strtoul(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* -t is repeatable: the values are collected (borrowed from argv). */
 static int add_time(void *dest, const char *arg, char *err, size_t errlen)
 {
     struct vfd2otf_cli *cli = dest;
-    const char **v = realloc(cli->times, (cli->ntimes + 1) * sizeof *v);
+    const char **v;
+    int rc = vftr_time_check(arg, err, errlen);
 
+    if (rc < 0)
+        return rc;
+    v = realloc(cli->times, (cli->ntimes + 1) * sizeof *v);
     if (!v) {
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
@@ -93,7 +84,7 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         VFTR_OPT_TABLE_END,
     };
     int first, rc;
-    unsigned long v;
+    uint64_t n_streams = 0, n_compress = 0, n_jobs = 0, n_breaks = 0, n_thumb = 0;
 
     memset(cli, 0, sizeof *cli);
     memcpy(cli->opts, opts, sizeof opts);
@@ -152,38 +143,39 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
             cli->out.stub = stub;
         }
     }
-    if (cli->streams) {
-        if (parse_uint(cli->streams, 1u << 20, &v) < 0 || v == 0)
-            return vftr_tool_usage_fail(&cli->tool, stderr,
-                                        "--streams: '%s' is not a number from 1", cli->streams);
-        cli->out.streams = (uint32_t)v;
+    {
+        /* the numeric options, each checked against its range (lib/util/number.h) */
+        const struct {
+            const char *arg, *what;
+            uint64_t min, max;
+            uint64_t *out;
+        } nums[] = {
+            { cli->streams, "--streams", 1, 1u << 20, &n_streams },
+            { cli->compress, "--compress", 0, 9, &n_compress },
+            { cli->jobs, "--jobs", 1, 1024, &n_jobs },
+            { cli->breaks, "-n", 1, VFTR_SNAP_MAX_BREAKS, &n_breaks },
+            { cli->thumb, "--thumbnail-samples", 1, 1u << 24, &n_thumb },
+        };
+        char msg[VFTR_ERRMSG_MAX];
+
+        for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+            if (nums[i].arg && vftr_count_parse(nums[i].arg, nums[i].min, nums[i].max,
+                                                nums[i].what, nums[i].out, msg, sizeof msg) < 0)
+                return vftr_tool_usage_fail(&cli->tool, stderr, "%s", msg);
+        if (cli->out.snap_breaks.period &&
+            vftr_time_check(cli->out.snap_breaks.period, msg, sizeof msg) < 0)
+            return vftr_tool_usage_fail(&cli->tool, stderr, "-p: %s", msg);
     }
-    if (cli->compress) {
-        if (parse_uint(cli->compress, 9, &v) < 0)
-            return vftr_tool_usage_fail(&cli->tool, stderr,
-                                        "--compress: '%s' is not a level 0-9", cli->compress);
-        cli->out.compress = (int)v;
-    }
-    if (cli->jobs) {
-        if (parse_uint(cli->jobs, 1024, &v) < 0 || v == 0)
-            return vftr_tool_usage_fail(&cli->tool, stderr,
-                                        "--jobs: '%s' is not a number from 1 to 1024", cli->jobs);
-        cli->out.jobs = (int)v;
-    }
-    if (cli->breaks) {
-        if (parse_uint(cli->breaks, VFTR_SNAP_MAX_BREAKS, &v) < 0 || v == 0)
-            return vftr_tool_usage_fail(&cli->tool, stderr,
-                                        "-n: '%s' is not a number from 1 to %u", cli->breaks,
-                                        VFTR_SNAP_MAX_BREAKS);
-        cli->out.snap_breaks.n = v;
-    }
-    if (cli->thumb) {
-        if (parse_uint(cli->thumb, 1u << 24, &v) < 0 || v == 0)
-            return vftr_tool_usage_fail(&cli->tool, stderr,
-                                        "--thumbnail-samples: '%s' is not a number from 1",
-                                        cli->thumb);
-        cli->out.thumb_samples = v;
-    }
+    if (cli->streams)
+        cli->out.streams = (uint32_t)n_streams;
+    if (cli->compress)
+        cli->out.compress = (int)n_compress;
+    if (cli->jobs)
+        cli->out.jobs = (int)n_jobs;
+    if (cli->breaks)
+        cli->out.snap_breaks.n = n_breaks;
+    if (cli->thumb)
+        cli->out.thumb_samples = n_thumb;
     cli->out.snap_breaks.times = cli->times;
     cli->out.snap_breaks.ntimes = cli->ntimes;
     if ((cli->breaks || cli->out.snap_breaks.period || cli->ntimes || cli->out.snap_flags) &&

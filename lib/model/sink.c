@@ -6,8 +6,10 @@
 #include "sink_impl.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grow.h"
 #include "u64map.h"
@@ -115,6 +117,28 @@ void vftr_sink_abort(struct vftr_sink *k)
         return;
     k->ops->abort(k->impl);
     free(k);
+}
+
+int vftr_sink_file_finish(FILE *f, const char *path, int rc, const char *why, char *err,
+                          size_t errlen)
+{
+    if (rc == 0 && ferror(f))
+        rc = -EIO;
+    if (fclose(f) != 0 && rc == 0)
+        rc = -errno;
+    if (rc < 0) {
+        vftr_errmsg(err, errlen, rc, "%s: %s", path,
+                    why && why[0] ? why : rc == -ENOMEM ? "out of memory"
+                                    : rc == -EIO ? "write error" : strerror(-rc));
+        unlink(path);
+    }
+    return rc;
+}
+
+void vftr_sink_file_drop(FILE *f, const char *path)
+{
+    fclose(f);
+    unlink(path);
 }
 
 const char *vftr_sink_func_name(const struct vftr_source *src, uint32_t f)

@@ -118,13 +118,7 @@ static int f_close(void *impl, char *err, size_t errlen)
         fprintf(k->f, " %llu\n", (unsigned long long)w);
     }
     free(chain);
-    if (fclose(k->f) != 0 && rc == 0)
-        rc = -errno;
-    if (rc < 0) {
-        vftr_errmsg(err, errlen, rc, "%s: %s", k->path,
-                    rc == -ENOMEM ? "out of memory" : strerror(-rc));
-        unlink(k->path);
-    }
+    rc = vftr_sink_file_finish(k->f, k->path, rc, NULL, err, errlen);
     release(k);
     return rc;
 }
@@ -133,8 +127,7 @@ static void f_abort(void *impl)
 {
     struct folded_sink *k = impl;
 
-    fclose(k->f);
-    unlink(k->path);
+    vftr_sink_file_drop(k->f, k->path);
     release(k);
 }
 

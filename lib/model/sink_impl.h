@@ -40,6 +40,18 @@ int vftr_sink_open_json(struct vftr_sink **out, const char *path, struct vftr_so
 int vftr_sink_open_folded(struct vftr_sink **out, const char *path, struct vftr_source *src,
                           const struct vftr_sink_opts *o, char *err, size_t errlen);
 
+/*
+ * The writers of one output file (Perfetto, JSON, folded) end it here:
+ * vftr_sink_file_finish closes f and, when rc (the writer's verdict) is
+ * negative, the stream had an error or the close failed, removes the file
+ * and says "PATH: WHY" in err (WHY: `why` when not empty, else the error's
+ * text); returns rc, or the -errno of what failed.  vftr_sink_file_drop
+ * closes and removes it (an abort).
+ */
+int vftr_sink_file_finish(FILE *f, const char *path, int rc, const char *why, char *err,
+                          size_t errlen);
+void vftr_sink_file_drop(FILE *f, const char *path);
+
 /* The name of function token f, "" when undefined (borrowed from src). */
 const char *vftr_sink_func_name(const struct vftr_source *src, uint32_t f);
 

@@ -33,6 +33,7 @@
 #include "grow.h"
 #include "u64map.h"
 #include "util/errmsg.h"
+#include "util/json.h"
 
 #define WARN_BYTES (200ull << 20)
 
@@ -53,22 +54,6 @@ struct json_sink {
     const char *prog;
     char why[VFTR_ERRMSG_MAX];
 };
-
-static void put_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 /* "ts":... in microseconds from the first time stamp */
 static void put_ts(const struct json_sink *k, uint64_t time)
@@ -112,10 +97,10 @@ static int slice(struct json_sink *k, char ph, uint64_t time, uint32_t process,
     fprintf(k->f, ",\n{\"ph\":\"%c\",\"pid\":%u,\"tid\":%u,", ph, pid_of(k, process), process);
     put_ts(k, time);
     fputs(",\"name\":", k->f);
-    put_str(k->f, fn ? fn->name : "?");
+    vftr_json_string(k->f, fn ? fn->name : "?");
     if (g) {
         fputs(",\"cat\":", k->f);
-        put_str(k->f, g);
+        vftr_json_string(k->f, g);
     }
     fputc('}', k->f);
     return check(k);
@@ -137,7 +122,7 @@ static void put_comm(struct json_sink *k, uint32_t comm)
 
     fputs(",\"comm\":", k->f);
     if (c)
-        put_str(k->f, c->name);
+        vftr_json_string(k->f, c->name);
     else
         fprintf(k->f, "%u", comm);
 }
@@ -197,7 +182,7 @@ static int j_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op,
     fprintf(k->f, ",\n{\"ph\":\"b\",\"pid\":%u,\"tid\":%u,", pid_of(k, process), process);
     put_ts(k, time);
     fputs(",\"name\":", k->f);
-    put_str(k->f, name ? name : "collective");
+    vftr_json_string(k->f, name ? name : "collective");
     fprintf(k->f, ",\"cat\":\"MPI collective\",\"id\":%" PRIu64 ",\"args\":{\"sent\":%" PRIu64
             ",\"received\":%" PRIu64 ",\"root\":%u", coll_id(process, match), sent, received,
             root);
@@ -231,7 +216,7 @@ static int j_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
     fprintf(k->f, ",\n{\"ph\":\"C\",\"pid\":%u,\"tid\":%u,", pid_of(k, process), process);
     put_ts(k, time);
     fputs(",\"name\":", k->f);
-    put_str(k->f, name);
+    vftr_json_string(k->f, name);
     fprintf(k->f, ",\"args\":{\"value\":%" PRIu64 "}}", value);
     return check(k);
 }
@@ -250,14 +235,7 @@ static int j_close(void *impl, char *err, size_t errlen)
     int rc = 0;
 
     fputs("\n]}\n", k->f);
-    if (ferror(k->f))
-        rc = -EIO;
-    if (fclose(k->f) != 0 && rc == 0)
-        rc = -errno;
-    if (rc < 0) {
-        vftr_errmsg(err, errlen, rc, "%s: write error", k->path);
-        unlink(k->path);
-    }
+    rc = vftr_sink_file_finish(k->f, k->path, rc, NULL, err, errlen);
     release(k);
     return rc;
 }
@@ -266,8 +244,7 @@ static void j_abort(void *impl)
 {
     struct json_sink *k = impl;
 
-    fclose(k->f);
-    unlink(k->path);
+    vftr_sink_file_drop(k->f, k->path);
     release(k);
 }
 
@@ -321,13 +298,13 @@ int vftr_sink_open_json(struct vftr_sink **out, const char *path, struct vftr_so
         if (p[i].thread == 0) {
             fprintf(k->f, ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"process_name\","
                     "\"args\":{\"name\":", p[i].rank);
-            put_str(k->f, p[i].name);
+            vftr_json_string(k->f, p[i].name);
             fprintf(k->f, "}},\n{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":"
                     "\"process_sort_index\",\"args\":{\"sort_index\":%u}}", p[i].rank, p[i].rank);
         }
         fprintf(k->f, ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\","
                 "\"args\":{\"name\":", p[i].rank, p[i].token);
-        put_str(k->f, p[i].name);
+        vftr_json_string(k->f, p[i].name);
         fputs("}}", k->f);
     }
     *out = vftr_sink_new(&json_ops, k, &h);

@@ -234,15 +234,6 @@ static void remove_files(const struct otf_sink *k)
     }
 }
 
-/* The OTF class of a collective named name (vftr's table), 0 unknown. */
-static uint32_t coll_class(const char *name)
-{
-    for (uint32_t op = 1; op < VFTR_VFD_COLL_COUNT; op++)
-        if (name && strcmp(vftr_vfd_coll_name(op), name) == 0)
-            return vftr_vfd_coll_class(op);
-    return 0;
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -267,7 +258,7 @@ static int o_close(void *impl, char *err, size_t errlen)
             name = buf;
         }
         ok &= OTF_WStream_writeDefCollectiveOperation(k->def, k->ops[i], name,
-                                                      coll_class(name)) == 1;
+                                                      vftr_vfd_coll_class_of_name(name)) == 1;
     }
     ok &= OTF_MasterControl_write(k->mc, k->stub) == 1;
     ok &= close_streams(k);
@@ -293,19 +284,6 @@ static const char *o_why(void *impl)
 }
 
 static const struct vftr_sink_ops otf_ops = { o_close, o_abort, o_why };
-
-/* Processes by rank and thread, as vfd2otf lists them. */
-static int cmp_rank(const void *x, const void *y)
-{
-    const struct vftr_source_proc *a = *(const struct vftr_source_proc *const *)x;
-    const struct vftr_source_proc *b = *(const struct vftr_source_proc *const *)y;
-
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    return (a->token > b->token) - (a->token < b->token);
-}
 
 static void setup(OTF_WStream *ws, int compress)
 {
@@ -420,8 +398,7 @@ int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_sou
         .counter = o_counter,
     };
     size_t l = strlen(path), np;
-    const struct vftr_source_proc *p = vftr_source_procs(src, &np);
-    const struct vftr_source_proc **order = malloc((np ? np : 1) * sizeof *order);
+    const struct vftr_source_proc **order = vftr_source_procs_by_rank(src, &np);
     int rc;
 
     if (!k || !order) {
@@ -434,10 +411,6 @@ int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_sou
     k->stub = strndup(path, l);
     k->src = src;
     k->compress = o->compress;
-    for (size_t i = 0; i < np; i++)
-        order[i] = &p[i];
-    if (np)
-        qsort(order, np, sizeof *order, cmp_rank);
     k->fm = OTF_FileManager_open(MAX_OPEN_FILES);
     k->mc = k->fm ? OTF_MasterControl_new(k->fm) : NULL;
     if (!k->stub || !k->mc) {

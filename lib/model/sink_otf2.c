@@ -661,24 +661,12 @@ static const struct vftr_sink_ops otf2_ops = { w_close, w_abort, w_why };
 
 /* ------------------------------------------------------------ open */
 
-static int cmp_rank(const void *x, const void *y)
-{
-    const struct vftr_source_proc *a = x, *b = y;
-
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    return (a->token > b->token) - (a->token < b->token);
-}
-
 /* Locations, ranks and communicators of src. */
 static int layout(struct otf2_sink *k)
 {
     size_t np, nc;
-    const struct vftr_source_proc *p0 = vftr_source_procs(k->src, &np);
     const struct vftr_source_comm *c = vftr_source_comms(k->src, &nc);
-    struct vftr_source_proc *p = malloc((np ? np : 1) * sizeof *p);
+    const struct vftr_source_proc **p = vftr_source_procs_by_rank(k->src, &np);
 
     k->locs = calloc(np ? np : 1, sizeof *k->locs);
     k->roots = calloc(np ? np : 1, sizeof *k->roots);
@@ -687,19 +675,16 @@ static int layout(struct otf2_sink *k)
         free(p);
         return -ENOMEM;
     }
-    memcpy(p, p0, np * sizeof *p);
-    if (np)
-        qsort(p, np, sizeof *p, cmp_rank);
     for (size_t i = 0; i < np; i++) {
-        if (i == 0 || p[i].rank != p[i - 1].rank) {
-            k->roots[k->nroots] = p[i].token;
-            if (vftr_u64map_put(&k->rootmap, p[i].token, (uint32_t)k->nroots) < 0)
+        if (i == 0 || p[i]->rank != p[i - 1]->rank) {
+            k->roots[k->nroots] = p[i]->token;
+            if (vftr_u64map_put(&k->rootmap, p[i]->token, (uint32_t)k->nroots) < 0)
                 goto nomem;
             k->nroots++;
         }
-        k->locs[k->nlocs] = (struct o2loc){ p[i].token, k->roots[k->nroots - 1],
+        k->locs[k->nlocs] = (struct o2loc){ p[i]->token, k->roots[k->nroots - 1],
                                             (uint32_t)k->nroots - 1, NULL, 0 };
-        if (vftr_u64map_put(&k->locmap, p[i].token, (uint32_t)k->nlocs) < 0)
+        if (vftr_u64map_put(&k->locmap, p[i]->token, (uint32_t)k->nlocs) < 0)
             goto nomem;
         k->nlocs++;
     }

@@ -604,12 +604,7 @@ static int p_close(void *impl, char *err, size_t errlen)
             rc = start_seq(k, &k->seqs[i]);
     if (rc == 0 && k->compress)
         rc = flush_bundle(k);
-    if (fclose(k->f) != 0 && rc == 0)
-        rc = -errno;
-    if (rc < 0) {
-        vftr_errmsg(err, errlen, rc, "%s: %s", k->path, k->why[0] ? k->why : strerror(-rc));
-        unlink(k->path);
-    }
+    rc = vftr_sink_file_finish(k->f, k->path, rc, k->why, err, errlen);
     release(k);
     return rc;
 }
@@ -618,8 +613,7 @@ static void p_abort(void *impl)
 {
     struct perfetto_sink *k = impl;
 
-    fclose(k->f);
-    unlink(k->path);
+    vftr_sink_file_drop(k->f, k->path);
     release(k);
 }
 

@@ -1276,9 +1276,11 @@ int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
     }
     for (size_t i = 0; i < spec->ntimes; i++) {
         uint64_t x;
-        if (all_digits(spec->times[i]))
-            x = strtoull(spec->times[i], NULL, 10);
-        else if (vftr_time_parse(spec->times[i], &base, &x, msg, sizeof msg))
+        /* bare ticks are a time stamp, a duration counts from the first
+         * event; both through the one time parser, which refuses what
+         * does not fit 64 bits */
+        if (vftr_time_parse(spec->times[i], all_digits(spec->times[i]) ? &zero : &base, &x, msg,
+                            sizeof msg))
             return place_fail(&b, -EINVAL, err, errlen, "-t: ", msg);
         if (u64_push(&b, x))
             return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");

@@ -531,6 +531,32 @@ const char *vftr_source_collop_name(const struct vftr_source *s, uint32_t token)
     return find_name(s->collops, s->ncollops, token);
 }
 
+static int cmp_rank(const void *x, const void *y)
+{
+    const struct vftr_source_proc *a = *(const struct vftr_source_proc *const *)x;
+    const struct vftr_source_proc *b = *(const struct vftr_source_proc *const *)y;
+
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    return (a->token > b->token) - (a->token < b->token);
+}
+
+const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s, size_t *n)
+{
+    const struct vftr_source_proc **order = malloc((s->nprocs ? s->nprocs : 1) * sizeof *order);
+
+    *n = s->nprocs;
+    if (!order)
+        return NULL;
+    for (size_t i = 0; i < s->nprocs; i++)
+        order[i] = &s->procs[i];
+    if (s->nprocs)
+        qsort(order, s->nprocs, sizeof *order, cmp_rank);
+    return order;
+}
+
 uint32_t vftr_source_rank_process(void *source, uint32_t process)
 {
     const struct vftr_source *s = source;

@@ -197,6 +197,12 @@ const struct vftr_source_comm *vftr_source_comm(const struct vftr_source *s, uin
  * directories, VFTR_SOURCE_OTF otherwise. */
 enum vftr_source_kind vftr_source_kind_of(const char *operand);
 
+/* The processes ordered by rank, thread and token (vfd2otf's order, which
+ * OTF writers and printers follow): an array of pointers into the
+ * source's processes, to free(); NULL on ENOMEM (n set either way). */
+const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s,
+                                                           size_t *n);
+
 /* The process a thread is folded into: its outermost ancestor (the rank's
  * own process); a process without parent is itself.  A vftr_procmap_fn
  * (summary.h) with the source as its argument. */

@@ -199,6 +199,7 @@ struct clockfit {               /* aligned = x + off0 + (x - x0) * slope + shift
 struct rank {
     char *path;
     size_t file;                /* index of the file in the open's list */
+    int32_t size;               /* the job's size in the header, -1 or 0 unknown */
     struct vftr_vfd_scan *msc;  /* the MPI records served to the matcher (shared open) */
     int32_t rank;
     uint64_t tps, start_ticks, start_ns, bytes;
@@ -425,22 +426,40 @@ static inline int64_t rel_ns(const struct rank *r, uint64_t t)
 {
     int64_t d = (int64_t)(t - r->start_ticks);
 
+    /* sums wrap (unsigned) rather than overflow: a damaged file's times
+     * give wrong times, never undefined behaviour */
     if (r->tps == 1000000000)   /* capture's usual clock: ticks are ns */
-        return r->start_rel + d;
-    return r->start_rel + (int64_t)((__int128)d * 1000000000 / (__int128)r->tps);
+        return (int64_t)((uint64_t)r->start_rel + (uint64_t)d);
+    return (int64_t)((uint64_t)r->start_rel +
+                     (uint64_t)(int64_t)((__int128)d * 1000000000 / (__int128)r->tps));
+}
+
+/* a as an int64_t, saturated (NaN: 0): clock fits of damaged files can
+ * give any double, and converting one out of range is undefined */
+static inline int64_t sat_i64(double a)
+{
+    if (!(a == a))
+        return 0;
+    if (a >= 9223372036854775807.0)
+        return INT64_MAX;
+    if (a <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)a;
 }
 
 static inline uint64_t align_ns(const struct rank *r, uint64_t t)
 {
     if (!r->fitted) {
-        int64_t a = rel_ns(r, t) + r->shift;
+        int64_t a = (int64_t)((uint64_t)rel_ns(r, t) + (uint64_t)r->shift);
 
         return a <= 0 ? 0 : (uint64_t)a;
     }
     double x = (double)rel_ns(r, t);
     double a = x + r->fit.off0 + (x - r->fit.x0) * r->fit.slope + (double)r->shift;
 
-    return a <= 0 ? 0 : (uint64_t)(a + 0.5);
+    if (!(a > 0))
+        return 0;                           /* negative, or NaN */
+    return a >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)(a + 0.5);
 }
 
 /* Fits each rank's clock to rank 0's from the CLOCK_OFFSETS entries, then
@@ -497,11 +516,11 @@ static void fit_clocks(struct vftr_vfdconv *c)
         double x = (double)r->start_rel;
         double a = x + r->fit.off0 + (x - r->fit.x0) * r->fit.slope;
 
-        if ((int64_t)a < min)
-            min = (int64_t)a;
+        if (sat_i64(a) < min)
+            min = sat_i64(a);
     }
     for (size_t i = 0; i < c->nranks; i++)
-        c->ranks[i].shift = min == INT64_MAX ? 0 : -min;
+        c->ranks[i].shift = min == INT64_MAX ? 0 : min == INT64_MIN ? INT64_MAX : -min;
 }
 
 /* ------------------------------------------------------------ open */
@@ -946,6 +965,7 @@ static void scan_rank(struct rank *r, const char *path, size_t nfiles)
     }
     info = vftr_vfd_reader_info(rd);
     r->rank = info->rank < 0 ? (nfiles == 1 ? 0 : -1) : info->rank;
+    r->size = info->size;
     r->tps = info->ticks_per_second ? info->ticks_per_second : 1000000000;
     r->sample_ticks = info->sample_ticks;
     r->start_ticks = info->start_ticks;
@@ -977,12 +997,30 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
 {
     int rc = 0;
 
-    for (size_t at = 0; at + sizeof(struct act_head) <= r->nacts && rc == 0;) {
+    /* The actions are this process's own, or another's from the exchange
+     * of a shared open: the latter are data, so every length is checked
+     * against what is there and what the action needs. */
+    static const uint32_t need[] = { [ACT_FUNC] = 2 * sizeof(uint32_t),
+                                     [ACT_OMP] = 2 * sizeof(uint64_t),
+                                     [ACT_COMMS] = 2 * sizeof(uint64_t),
+                                     [ACT_COMM] = sizeof(uint64_t),
+                                     [ACT_COLLOP] = sizeof(uint32_t), [ACT_WARN] = 0 };
+
+    for (size_t at = 0; at < r->nacts && rc == 0;) {
         struct act_head h;
         const uint8_t *p;
 
+        if (r->nacts - at < sizeof h) {
+            rc = -EBADMSG;
+            break;
+        }
         memcpy(&h, r->acts + at, sizeof h);
         p = r->acts + at + sizeof h;
+        if (h.len > r->nacts - at - sizeof h ||
+            (h.type < sizeof need / sizeof need[0] && h.len < need[h.type])) {
+            rc = -EBADMSG;
+            break;
+        }
         at += sizeof h + h.len;
         switch (h.type) {
         case ACT_FUNC: {
@@ -1040,11 +1078,13 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
     r->acts = NULL;
     r->nacts = r->cacts = 0;
     if (rc < 0) {
-        set_err(err, errlen, "%s: %s", r->path, strerror(-rc));
+        set_err(err, errlen, "%s: %s", r->path, rc == -EBADMSG
+                ? "the exchanged first pass holds a malformed record" : strerror(-rc));
         return rc;
     }
     if (r->scan_rc < 0) {
-        set_err(err, errlen, "%s", r->scan_err ? r->scan_err : strerror(-r->scan_rc));
+        set_err(err, errlen, "%s", r->scan_err && r->scan_err[0] ? r->scan_err
+                                                                  : strerror(-r->scan_rc));
         return r->scan_rc;
     }
     return 0;
@@ -1690,7 +1730,7 @@ static void sget_arr(struct sget *g, void *a, size_t *n, size_t *cap, size_t siz
 
 static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
 {
-    int32_t i32[5] = { r->scan_rc, r->rank, r->complete, r->have_run_id, 0 };
+    int32_t i32[5] = { r->scan_rc, r->rank, r->complete, r->have_run_id, r->size };
 
     sput64(b, index);
     sput(b, i32, sizeof i32);
@@ -1735,6 +1775,7 @@ static int get_rank(struct sget *g, struct rank *r)
     r->rank = i32[1];
     r->complete = i32[2];
     r->have_run_id = i32[3];
+    r->size = i32[4];
     r->scan_err = sget_str(g);
     r->path = sget_str(g);
     r->tps = sget64(g);
@@ -1771,7 +1812,11 @@ static int get_rank(struct sget *g, struct rank *r)
     }
     sget_arr(g, &r->chunks, &r->nchunks, &r->cchunks, sizeof *r->chunks);
     sget_arr(g, &r->acts, &r->nacts, &r->cacts, 1);
-    if (!g->bad && !r->path)
+    /* what a local scan guarantees, checked: a path, a clock rate, an
+     * errno for a failed scan (then its error is what counts), else a rank
+     * in range */
+    if (!g->bad && (!r->path || r->tps == 0 || r->scan_rc > 0 || r->scan_rc < -4095 ||
+                    (r->scan_rc == 0 && (r->rank < 0 || (uint32_t)r->rank >= VFTR_VFDCONV_MAX_RANKS))))
         g->bad = 1;
     return g->bad ? -EBADMSG : 0;
 }
@@ -1947,6 +1992,67 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
     return rc;
 }
 
+/*
+ * The ranks of the job that no file holds: the headers give the job's size
+ * (MPI_COMM_WORLD's, written at MPI_Init), so a run given without one
+ * rank's file is said to be incomplete, naming the ranks, instead of
+ * converting with nothing but unmatched messages to show for it.  The
+ * ranks are sorted and distinct here.  Files that disagree on the size
+ * are said too.  Warnings only: what is there converts.
+ */
+static void missing_ranks(struct vftr_vfdconv *c)
+{
+    int32_t size = 0;
+    uint64_t nmissing = 0;
+    size_t len = 0;
+    char list[256];
+    int cut = 0;
+
+    for (size_t i = 0; i < c->nranks; i++) {
+        if (c->ranks[i].size > size) {
+            if (size > 0)
+                warn(c, "%s: the job has %" PRId32 " ranks, other files say %" PRId32,
+                     c->ranks[i].path, c->ranks[i].size, size);
+            size = c->ranks[i].size;
+        }
+    }
+    if (size <= 0)
+        return;
+    /* the gaps between the ranks there are (sorted, distinct): one pass,
+     * whatever the size a header claims */
+    list[0] = '\0';
+    for (size_t i = 0; i <= c->nranks; i++) {
+        int64_t lo = i ? (int64_t)c->ranks[i - 1].rank + 1 : 0;
+        int64_t hi = i < c->nranks ? (int64_t)c->ranks[i].rank - 1 : (int64_t)size - 1;
+
+        if (hi >= (int64_t)size)
+            hi = (int64_t)size - 1;
+        if (lo > hi)
+            continue;
+        nmissing += (uint64_t)(hi - lo + 1);
+        if (!cut) {
+            int n = lo == hi ? snprintf(list + len, sizeof list - len, "%s%" PRId64,
+                                        len ? "," : "", lo)
+                             : snprintf(list + len, sizeof list - len, "%s%" PRId64 "-%" PRId64,
+                                        len ? "," : "", lo, hi);
+
+            if (n < 0 || (size_t)n >= sizeof list - len - 4) {
+                list[len] = '\0';
+                cut = 1;
+            } else {
+                len += (size_t)n;
+            }
+        }
+    }
+    if (nmissing == 1)
+        warn(c, "the run has %" PRId32 " ranks, but no file holds rank %s: its events are "
+             "missing, and messages to and from it stay unmatched", size, list);
+    else if (nmissing)
+        warn(c, "the run has %" PRId32 " ranks, but no file holds ranks %s%s (%" PRIu64 " of "
+             "them): their events are missing, and messages to and from them stay unmatched",
+             size, list, cut ? (len ? ",..." : "...") : "", nmissing);
+}
+
 int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_t n,
                       const struct vftr_vfdconv_opts *opts, char *err, size_t errlen)
 {
@@ -2020,6 +2126,7 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
             goto fail;
         }
     }
+    missing_ranks(c);
     /* the earliest start is the base of relative times */
     {
         uint64_t base = UINT64_MAX;

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "util/errmsg.h"
+#include "util/regfile.h"
 #include "vfd/vftr_vfd.h"
 #include "vfd/vftr_vfd_ext.h"
 
@@ -104,10 +106,28 @@ static int collect_dir(struct vftr_vfdfiles *f, const char *dir, FILE *warn, con
         return vftr_errmsg(err, errlen, -errno, "%s: cannot read the directory (%s)", dir,
                            strerror(errno));
     while ((e = readdir(d))) {
-        if (ends_with(e->d_name, ".vfd"))
-            rc = add(f, dir, e->d_name);
-        else if (ends_with(e->d_name, ".tmpvfd"))
-            rc = add(&tmp, dir, e->d_name);
+        int is_vfd = ends_with(e->d_name, ".vfd");
+        struct stat sb;
+
+        if (!is_vfd && !ends_with(e->d_name, ".tmpvfd"))
+            continue;
+        /* a FIFO or a device among the trace files would block whoever
+         * opens it: a .vfd one is an error, a .tmpvfd one is skipped like
+         * any unreadable .tmpvfd file */
+        if (fstatat(dirfd(d), e->d_name, &sb, 0) == 0 && !S_ISREG(sb.st_mode)) {
+            if (is_vfd) {
+                rc = vftr_errmsg(err, errlen, S_ISDIR(sb.st_mode) ? -EISDIR : -ENODEV,
+                                 "%s/%s: is %s, expected a .vfd file (a regular file)", dir,
+                                 e->d_name, vftr_file_kind(sb.st_mode));
+                break;
+            }
+            f->skipped++;
+            if (warn)
+                fprintf(warn, "%s: %s/%s: skipped: it is %s, not a .vfd file\n", prog, dir,
+                        e->d_name, vftr_file_kind(sb.st_mode));
+            continue;
+        }
+        rc = is_vfd ? add(f, dir, e->d_name) : add(&tmp, dir, e->d_name);
         if (rc < 0)
             break;
     }
@@ -181,6 +201,9 @@ int vftr_vfdfiles_collect(struct vftr_vfdfiles *f, const char *const *ops, size_
             return vftr_errmsg(err, errlen, -errno, "%s: %s", ops[i], strerror(errno));
         if (S_ISDIR(sb.st_mode))
             rc = collect_dir(f, ops[i], warn, prog, err, errlen);
+        else if (!S_ISREG(sb.st_mode))
+            rc = vftr_errmsg(err, errlen, -ENODEV, "%s: is %s, expected a .vfd file or a run's "
+                             "directory", ops[i], vftr_file_kind(sb.st_mode));
         else if ((rc = add(f, NULL, ops[i])) < 0)
             vftr_errmsg(err, errlen, rc, "out of memory");
         if (rc < 0)

@@ -13,8 +13,15 @@
  *     Files are taken in name order.
  *
  * Warnings go to `warn` (may be NULL) as "PROG: PATH: ...".
+ *   - Nothing is opened that is not a regular file (it could block for
+ *     ever, lib/util/regfile.h): an operand that is neither a regular file
+ *     nor a directory, or a directory's *.vfd entry that is not a regular
+ *     file, is an error naming it; such a *.tmpvfd entry is skipped with a
+ *     warning.
+ *
  * Errors: 0 / -errno with a message in err: -ENOENT (no such operand, a
- * directory without a trace file), -ENOMEM.
+ * directory without a trace file), -ENODEV / -EISDIR (a file of the wrong
+ * kind, see above), -ENOMEM.
  * Ownership: the list owns its paths; release with vftr_vfdfiles_release.
  */
 #ifndef VFTR_MODEL_VFDFILES_H

@@ -128,6 +128,8 @@ struct vftr_window {
     struct worker *workers;          /* opened on the first replay, kept */
     size_t nworkers;
     unsigned threads;                /* vftr_window_set_threads; 0: automatic */
+    int (*progress)(void *, uint64_t);  /* vftr_window_set_progress, for every manager */
+    void *progress_arg;
     struct chantab recvs;            /* all workers' receive counts */
     uint32_t *pdirect;               /* process id -> 1 + index in procs (small ids) */
     size_t npdirect;
@@ -790,6 +792,7 @@ static int worker_init(struct worker *k, struct vftr_window *w, size_t index)
         OTF_HandlerArray_setHandler(k->handlers, table[i].fn, table[i].record);
         OTF_HandlerArray_setFirstHandlerArg(k->handlers, k, table[i].record);
     }
+    vftr_otf_manager_set_progress(k->manager, w->progress, w->progress_arg);
     return 0;
 }
 
@@ -1121,6 +1124,16 @@ static int replay_finish(struct vftr_window *w, long nk, char *err, size_t errle
     if (rc == 0 && nk > 0 && replay_messages(w, (size_t)nk) < 0)
         rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     return rc;
+}
+
+void vftr_window_set_progress(struct vftr_window *w, int (*fn)(void *arg, uint64_t bytes),
+                              void *arg)
+{
+    w->progress = fn;
+    w->progress_arg = arg;
+    vftr_otf_manager_set_progress(w->manager, fn, arg);
+    for (size_t i = 0; i < w->nworkers; i++)
+        vftr_otf_manager_set_progress(w->workers[i].manager, fn, arg);
 }
 
 int vftr_window_set_threads(struct vftr_window *w, unsigned threads)

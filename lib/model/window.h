@@ -143,6 +143,21 @@ void vftr_window_free(struct vftr_window *w);     /* NULL-safe */
  */
 int vftr_window_set_threads(struct vftr_window *w, unsigned threads);
 
+/*
+ * Progress of the window's reads, and a way to stop them (a compressed
+ * trace that inflates a thousandfold, a read from the start of a huge
+ * trace): fn (NULL: none) is called every VFTR_OTF_PROGRESS_STEP bytes the
+ * OTF library hands to the parser, in the thread that reads them — the
+ * caller's and the replay threads', so at the same time from several
+ * threads: it must be thread-safe — with the bytes since that thread's last
+ * call.  Once it returns non-zero, the reads of that thread fail, and the
+ * read in progress returns -EIO ("... reading was stopped"); the next
+ * vftr_window_set_progress() lets reads go on again.  Applies to the
+ * manager the window was given too.
+ */
+void vftr_window_set_progress(struct vftr_window *w, int (*fn)(void *arg, uint64_t bytes),
+                              void *arg);
+
 /* The trace's time facts (borrowed, valid until free). */
 const struct vftr_window_info *vftr_window_info(const struct vftr_window *w);
 

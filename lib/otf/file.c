@@ -21,6 +21,7 @@
 #include "OTF_File.h"
 #include "otf_internal.h"
 #include "otf_file_internal.h"
+#include "util/regfile.h"
 
 #define MIN_ZBUFSIZE 64
 /* Plain writes at least this big go straight to the file. */
@@ -75,13 +76,17 @@ int vftr_file_activate(OTF_File *f)
         flags |= O_WRONLY | O_CREAT | (f->created ? O_APPEND : O_TRUNC);
     else
         flags |= O_RDONLY;
-    int fd;
-    do
-        fd = open(f->filename, flags, 0666);
-    while (fd < 0 && errno == EINTR);
+    /* a FIFO or a device in the file's place is refused, never waited on */
+    const char *kind;
+    int fd = vftr_open_regular(f->filename, flags, 0666, &kind);
     if (fd < 0) {
-        vftr_otf_seterr("%s: cannot open for %s: %s", f->filename,
-                        f->mode == OTF_FILEMODE_WRITE ? "writing" : "reading", strerror(errno));
+        if (kind)
+            vftr_otf_seterr("%s: cannot open for %s: it is %s, expected a regular file",
+                            f->filename, f->mode == OTF_FILEMODE_WRITE ? "writing" : "reading",
+                            kind);
+        else
+            vftr_otf_seterr("%s: cannot open for %s: %s", f->filename,
+                            f->mode == OTF_FILEMODE_WRITE ? "writing" : "reading", strerror(-fd));
         return -1;
     }
     f->fd = fd;
@@ -471,11 +476,14 @@ size_t OTF_File_read(OTF_File *file, void *ptr, size_t size)
 {
     if (check_mode(file, OTF_FILEMODE_READ, "read") < 0)
         return 0;
-    if (size == 0)
+    if (size == 0 || vftr_file_progress(file, 0) < 0)
         return 0;
-    if (file->compressed)
-        return vftr_zfile_read(file, ptr, size);
-    return plain_read(file, ptr, size);
+    size_t got = file->compressed ? vftr_zfile_read(file, ptr, size)
+                                  : plain_read(file, ptr, size);
+    /* what the parser gets, inflated: a compressed file costs its output */
+    if (vftr_file_progress(file, got) < 0)
+        return 0;
+    return got;
 }
 
 size_t OTF_File_read_internal(OTF_File *file, void *dest, size_t length)

@@ -242,3 +242,41 @@ uint64_t vftr_otf_manager_bytes_read(OTF_FileManager *m)
 {
     return m ? atomic_load_explicit(&m->bytes_read, memory_order_relaxed) : 0;
 }
+
+void vftr_otf_manager_set_progress(OTF_FileManager *m, int (*fn)(void *arg, uint64_t bytes),
+                                   void *arg)
+{
+    if (!m)
+        return;
+    m->progress = fn;
+    m->progress_arg = arg;
+    m->progress_pending = 0;
+    m->stopped = 0;
+}
+
+int vftr_otf_manager_stopped(OTF_FileManager *m)
+{
+    return m ? m->stopped : 0;
+}
+
+int vftr_file_progress(OTF_File *f, uint64_t n)
+{
+    OTF_FileManager *m = f->manager;
+
+    if (!m || !m->progress)
+        return 0;
+    if (!m->stopped) {
+        m->progress_pending += n;
+        if (m->progress_pending >= VFTR_OTF_PROGRESS_STEP) {
+            uint64_t done = m->progress_pending;
+
+            m->progress_pending = 0;
+            m->stopped = m->progress(m->progress_arg, done) != 0;
+        }
+    }
+    if (m->stopped) {
+        vftr_otf_seterr("%s: reading was stopped", vftr_file_name(f));
+        return -1;
+    }
+    return 0;
+}

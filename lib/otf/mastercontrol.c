@@ -20,6 +20,7 @@
 
 #include "OTF_MasterControl.h"
 #include "otf_internal.h"
+#include "util/regfile.h"
 
 /* The reference exports these helpers without declaring them in a header;
  * vftr keeps them with the signatures found by calling the reference. */
@@ -511,9 +512,13 @@ int OTF_MasterControl_write(OTF_MasterControl *mc, const char *namestub)
         vftr_otf_seterr("OTF_MasterControl_write: out of memory");
         return 0;
     }
-    FILE *fp = fopen(path, "w");
+    const char *kind;
+    FILE *fp = vftr_fopen_regular(path, "w", &kind);
     if (!fp) {
-        vftr_otf_seterr("%s: cannot create: %s", path, strerror(errno));
+        if (kind)
+            vftr_otf_seterr("%s: cannot create: it is %s, expected a regular file", path, kind);
+        else
+            vftr_otf_seterr("%s: cannot create: %s", path, strerror(errno));
         free(path);
         return 0;
     }
@@ -960,9 +965,14 @@ int OTF_MasterControl_read(OTF_MasterControl *mc, const char *namestub)
         vftr_otf_seterr("OTF_MasterControl_read: out of memory");
         goto out;
     }
-    in->fp = fopen(path, "r");
+    const char *kind;
+    in->fp = vftr_fopen_regular(path, "r", &kind);
     if (!in->fp) {
-        vftr_otf_seterr("%s: cannot open for reading: %s", path, strerror(errno));
+        if (kind)
+            vftr_otf_seterr("%s: cannot open for reading: it is %s, expected a regular file",
+                            path, kind);
+        else
+            vftr_otf_seterr("%s: cannot open for reading: %s", path, strerror(errno));
         goto out;
     }
     in->path = path;

@@ -69,6 +69,13 @@ struct struct_OTF_FileManager {
      * (vftr_otf_manager_bytes_read); relaxed atomic: zfile.c's prefetch
      * threads add to it too */
     _Atomic uint64_t bytes_read;
+    /* vftr_otf_manager_set_progress: the function, the bytes delivered
+     * since it was last called, and whether it asked to stop (then every
+     * read of the manager's files fails).  The reading thread's only. */
+    int (*progress)(void *arg, uint64_t bytes);
+    void *progress_arg;
+    uint64_t progress_pending;
+    int stopped;
 };
 
 /* Adds n to the bytes-read count of f's manager (if it has one). */
@@ -76,6 +83,18 @@ static inline void vftr_file_count_read(OTF_File *f, uint64_t n)
 {
     if (f->manager != NULL)
         atomic_fetch_add_explicit(&f->manager->bytes_read, n, memory_order_relaxed);
+}
+
+/* Reports n bytes delivered to f's reader (plain or inflated) to its
+ * manager's progress function, every VFTR_OTF_PROGRESS_STEP bytes.
+ * Returns -1 (otf_errno set) once the function has asked to stop: the
+ * caller fails the read.  The reading thread only. */
+int vftr_file_progress(OTF_File *f, uint64_t n);
+
+/* Whether f's manager was stopped by its progress function. */
+static inline int vftr_file_stopped(const OTF_File *f)
+{
+    return f->manager != NULL && f->manager->stopped;
 }
 
 /* --- filemanager.c ---------------------------------------------------- */

@@ -294,6 +294,11 @@ static long map_fill(OTF_RBuffer* rb)
         if (nl != NULL) {
             rb->end = (uint32_t)(nl - rb->buffer) + 1;
             vftr_file_count_read(rb->file, rb->end);
+            if (vftr_file_progress(rb->file, rb->end) < 0) {
+                rb->pos = rb->end = 0;
+                rb->failed = 1;
+                return -1;
+            }
             /* reading on through the file: the lines before are done
              * with, their pages can go (not at its end, where a window
              * read stops: the next search may want them again) — in
@@ -373,6 +378,10 @@ static long rb_fill(OTF_RBuffer* rb)
         if (rb->readsize < rb->size)
             rb->readsize = rb->readsize * 4 > rb->size ? rb->size : rb->readsize * 4;
         if (got == 0) {
+            if (vftr_file_stopped(rb->file)) {      /* not the end: stopped */
+                rb->failed = 1;
+                return -1;
+            }
             rb->eof = 1;
             continue;
         }

@@ -11,7 +11,9 @@
  * for seconds, 9 for nanoseconds).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "errmsg.h"
@@ -69,7 +71,8 @@ static const struct unit *find_unit(const char *s, size_t len)
  * first time stamp.  Works on a bounded span rather than a C string so that
  * the range parser can hand over either side of "A:B" without copying.
  */
-static int parse_offset(const char *s, const char *e, uint64_t resolution, uint64_t *offset,
+static int parse_offset(const char *s, const char *e, uint64_t resolution,
+                        const struct unit *bare, const char *noun, uint64_t *offset,
                         char *err, size_t errlen)
 {
     int len = (int)(e - s > QUOTE_MAX ? QUOTE_MAX : e - s);
@@ -81,16 +84,17 @@ static int parse_offset(const char *s, const char *e, uint64_t resolution, uint6
     int has_point = 0;
 
     if (s == e)
-        return vftr_errmsg(err, errlen, -EINVAL, "bad time '': empty");
+        return vftr_errmsg(err, errlen, -EINVAL, "bad %s '': empty", noun);
     if (!is_digit(*p))
         return vftr_errmsg(err, errlen, -EINVAL,
-                           "bad time '%.*s': expected a decimal number of ticks or a number "
-                           "with a unit (s, ms, us or ns)", len, s);
+                           "bad %s '%.*s': expected a decimal number of %s or a number "
+                           "with a unit (s, ms, us or ns)", noun, len, s,
+                           bare ? "seconds" : "ticks");
 
     for (; p < e && is_digit(*p); p++) {
         unsigned d = (unsigned)(*p - '0');
         if (ip > (UINT64_MAX - d) / 10)
-            return vftr_errmsg(err, errlen, -ERANGE, "bad time '%.*s': too large", len, s);
+            return vftr_errmsg(err, errlen, -ERANGE, "bad %s '%.*s': too large", noun, len, s);
         ip = ip * 10 + d;
     }
 
@@ -100,8 +104,8 @@ static int parse_offset(const char *s, const char *e, uint64_t resolution, uint6
         while (p < e && is_digit(*p))
             p++;
         if (p == digits)
-            return vftr_errmsg(err, errlen, -EINVAL, "bad time '%.*s': no digits after '.'",
-                               len, s);
+            return vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.*s': no digits after '.'",
+                               noun, len, s);
         /* Trailing zeros carry no precision: drop them before counting the
          * decimal places against the bound. */
         last_nonzero = p;
@@ -122,26 +126,28 @@ static int parse_offset(const char *s, const char *e, uint64_t resolution, uint6
     while (u < e && is_blank(*u))
         u++;
 
-    if (u == e) {
+    const struct unit *unit = bare;
+    if (u == e && !bare) {
         if (has_point)
             return vftr_errmsg(err, errlen, -EINVAL,
-                               "bad time '%.*s': a fraction needs a unit (s, ms, us or ns)",
-                               len, s);
+                               "bad %s '%.*s': a fraction needs a unit (s, ms, us or ns)",
+                               noun, len, s);
         *offset = ip;
         return 0;
     }
 
-    const struct unit *unit = find_unit(u, (size_t)(e - u));
+    if (u < e)
+        unit = find_unit(u, (size_t)(e - u));
     if (!unit) {
         int ulen = (int)(e - u > QUOTE_MAX ? QUOTE_MAX : e - u);
         return vftr_errmsg(err, errlen, -EINVAL,
-                           "bad time '%.*s': unknown unit '%.*s' (expected s, ms, us or ns)",
-                           len, s, ulen, u);
+                           "bad %s '%.*s': unknown unit '%.*s' (expected s, ms, us or ns)",
+                           noun, len, s, ulen, u);
     }
     if (resolution == 0)
         return vftr_errmsg(err, errlen, -EINVAL,
-                           "bad time '%.*s': the timer resolution is unknown, give plain ticks",
-                           len, s);
+                           "bad %s '%.*s': the timer resolution is unknown, give plain ticks",
+                           noun, len, s);
 
     /* Decimal places allowed with this unit: 18 minus the unit's own digits. */
     unsigned max_places = 0;
@@ -149,20 +155,20 @@ static int parse_offset(const char *s, const char *e, uint64_t resolution, uint6
         max_places++;
     if (places > max_places)
         return vftr_errmsg(err, errlen, -EINVAL,
-                           "bad time '%.*s': too many decimal places (at most %u with '%s')",
-                           len, s, max_places, unit->name);
+                           "bad %s '%.*s': too many decimal places (at most %u with '%s')",
+                           noun, len, s, max_places, unit->name);
 
     u128 num = (u128)ip * pow10 + frac;
     u128 den = (u128)unit->divisor * pow10;
     u128 whole = num / den, rest = num % den;
 
     if (whole > UINT64_MAX)
-        return vftr_errmsg(err, errlen, -ERANGE, "bad time '%.*s': too large", len, s);
+        return vftr_errmsg(err, errlen, -ERANGE, "bad %s '%.*s': too large", noun, len, s);
     u128 ticks = whole * resolution;
     /* rest * resolution / den, rounded half up: (2 * rest * res + den) / (2 den). */
     ticks += (2 * rest * resolution + den) / (2 * den);
     if (ticks > UINT64_MAX)
-        return vftr_errmsg(err, errlen, -ERANGE, "bad time '%.*s': too large", len, s);
+        return vftr_errmsg(err, errlen, -ERANGE, "bad %s '%.*s': too large", noun, len, s);
     *offset = (uint64_t)ticks;
     return 0;
 }
@@ -172,7 +178,7 @@ static int parse_absolute(const char *s, const char *e, const struct vftr_timeba
                           uint64_t *ticks, char *err, size_t errlen)
 {
     uint64_t offset = 0;
-    int rc = parse_offset(s, e, base->resolution, &offset, err, errlen);
+    int rc = parse_offset(s, e, base->resolution, NULL, "time", &offset, err, errlen);
 
     if (rc < 0)
         return rc;
@@ -194,6 +200,16 @@ int vftr_time_parse(const char *spec, const struct vftr_timebase *base, uint64_t
     const char *s = spec, *e = spec + strlen(spec);
     trim(&s, &e);
     return parse_absolute(s, e, base, ticks, err, errlen);
+}
+
+int vftr_time_check(const char *spec, char *err, size_t errlen)
+{
+    /* One tick per second is the coarsest resolution there is: what
+     * overflows at it overflows at every resolution. */
+    static const struct vftr_timebase coarsest = { 1, 0 };
+    uint64_t t;
+
+    return vftr_time_parse(spec, &coarsest, &t, err, errlen);
 }
 
 int vftr_timerange_parse(const char *spec, const struct vftr_timebase *base,
@@ -235,5 +251,51 @@ int vftr_timerange_parse(const char *spec, const struct vftr_timebase *base,
         return vftr_errmsg(err, errlen, -EINVAL,
                            "bad time range '%.*s': the end is not after the start", len, spec);
     *range = r;
+    return 0;
+}
+
+int vftr_duration_parse(const char *spec, uint64_t min_ns, uint64_t max_ns, const char *what,
+                        uint64_t *ns, char *err, size_t errlen)
+{
+    uint64_t v;
+    int rc;
+
+    if (!what)
+        what = "duration";
+    if (!spec)
+        return vftr_errmsg(err, errlen, -EINVAL, "bad %s: no duration given", what);
+
+    const char *s = spec, *e = spec + strlen(spec);
+    int len = (int)(e - s > QUOTE_MAX ? QUOTE_MAX : e - s);
+
+    trim(&s, &e);
+    rc = parse_offset(s, e, 1000000000u, &units[0], what, &v, err, errlen);
+    if (rc == -ERANGE)          /* beyond 64 bits of ns: say the bound too */
+        v = UINT64_MAX;
+    else if (rc < 0)
+        return rc;
+    if (v > max_ns || v < min_ns) {
+        char bound[64];
+
+        vftr_duration_format(v > max_ns ? max_ns : min_ns, bound, sizeof bound);
+        return vftr_errmsg(err, errlen, -ERANGE, "bad %s '%.*s': too %s (at %s %s)", what, len,
+                           spec, v > max_ns ? "long" : "short", v > max_ns ? "most" : "least",
+                           bound);
+    }
+    *ns = v;
+    return 0;
+}
+
+size_t vftr_duration_format(uint64_t ns, char *buf, size_t size)
+{
+    /* the largest unit that shows the value exactly */
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        uint64_t per = 1000000000u / units[i].divisor;     /* ns per unit */
+
+        if (ns % per == 0 || i + 1 == sizeof units / sizeof units[0]) {
+            int n = snprintf(buf, size, "%" PRIu64 "%s", ns / per, units[i].name);
+            return n < 0 ? 0 : (size_t)n;
+        }
+    }
     return 0;
 }

@@ -64,4 +64,31 @@ int vftr_time_parse(const char *spec, const struct vftr_timebase *base, uint64_t
 int vftr_timerange_parse(const char *spec, const struct vftr_timebase *base,
                          struct vftr_timerange *range, char *err, size_t errlen);
 
+/*
+ * Checks the syntax of one time before the trace is known (an option's
+ * argument): 0 when it may parse against some trace; -EINVAL for a
+ * malformed time; -ERANGE for a number of ticks beyond 64 bits, which no
+ * trace can hold.  Messages as vftr_time_parse().  A time with a unit can
+ * still be too large for the trace's resolution: vftr_time_parse() says so.
+ */
+int vftr_time_check(const char *spec, char *err, size_t errlen);
+
+/*
+ * A duration that is not a trace's time (a timeout, an interval): the same
+ * syntax, except that a bare number counts seconds and may have a fraction
+ * ("5", "0.5", "250ms", "2 us").  Stores nanoseconds, rounded to the
+ * nearest, in *ns.  `what` names the option in messages ("--timeout").
+ *
+ * Returns 0; -EINVAL for a malformed duration ("bad --timeout 'x': ...");
+ * -ERANGE for one outside [min_ns, max_ns], beyond 64 bits included
+ * ("bad --timeout '1e6': too long (at most 86400s)").  On error *ns is left
+ * alone.
+ */
+int vftr_duration_parse(const char *spec, uint64_t min_ns, uint64_t max_ns, const char *what,
+                        uint64_t *ns, char *err, size_t errlen);
+
+/* Writes ns as the largest unit that shows it exactly ("86400s", "500ms",
+ * "3ns") to buf (snprintf's rules); returns the length of the full text. */
+size_t vftr_duration_format(uint64_t ns, char *buf, size_t size);
+
 #endif /* VFTR_UTIL_TIMESPEC_H */

@@ -8,7 +8,10 @@
 #include <unistd.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "errmsg.h"
+#include "regfile.h"
 #include "tracesel.h"
 
 /* The OTF library's last message as one line: the reference library spreads
@@ -54,12 +57,69 @@ char *vftr_trace_namestub(const char *arg)
     return stub;
 }
 
+/*
+ * The files of every stream the master control lists (and of stream 0):
+ * each one that exists must be a regular file — a FIFO or a device there
+ * would leave the reader waiting or reading nothing — and at least one
+ * definitions file must exist: without one the trace has no timer
+ * resolution and no names, and a tool would only find out later and
+ * misleadingly (a time with a unit "cannot be converted").  0, or -errno
+ * with the file named in msg.
+ */
+static int check_files(const char *namestub, OTF_Reader *reader, char *msg, size_t len)
+{
+    static const OTF_FileType types[] = { OTF_FILETYPE_DEF, OTF_FILETYPE_EVENT,
+                                          OTF_FILETYPE_SNAPS, OTF_FILETYPE_STATS,
+                                          OTF_FILETYPE_MARKER };
+    OTF_MasterControl *mc = OTF_Reader_getMasterControl(reader);
+    uint32_t n = mc ? OTF_MasterControl_getCount(mc) : 0;
+    char name[4096];
+    int have_defs = 0;
+
+    for (uint32_t i = 0; i <= n; i++) {
+        OTF_MapEntry *entry = i ? OTF_MasterControl_getEntryByIndex(mc, i - 1) : NULL;
+        uint32_t id = entry ? entry->argument : 0;
+
+        if (i && !entry)
+            continue;
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+            for (int z = 0; z < 2; z++) {
+                struct stat sb;
+
+                if (!OTF_getFilename(namestub, id, types[t] | (z ? OTF_FILECOMPRESSION_COMPRESSED
+                                                                 : 0), sizeof name, name) ||
+                    stat(name, &sb) != 0)
+                    continue;
+                if (!S_ISREG(sb.st_mode)) {
+                    snprintf(msg, len, "%.400s: is %s, expected a regular file", name,
+                             vftr_file_kind(sb.st_mode));
+                    return S_ISDIR(sb.st_mode) ? -EISDIR : -ENODEV;
+                }
+                have_defs |= types[t] == OTF_FILETYPE_DEF;
+            }
+    }
+    if (!have_defs) {
+        OTF_getFilename(namestub, 0, OTF_FILETYPE_DEF, sizeof name, name);
+        snprintf(msg, len, "%.200s: no such file (nor %.200s.z): the trace's definitions "
+                 "are missing", name, name);
+        return -ENOENT;
+    }
+    return 0;
+}
+
 OTF_Reader *vftr_trace_open(const char *namestub, OTF_FileManager *manager, char *err,
                             size_t errlen)
 {
     char msg[VFTR_ERRMSG_MAX];
     OTF_Reader *reader = OTF_Reader_open(namestub, manager);
+    int rc;
 
+    if (reader && (rc = check_files(namestub, reader, msg, sizeof msg)) < 0) {
+        OTF_Reader_close(reader);
+        vftr_errmsg(err, errlen, 0, "cannot open trace (%s)", msg);
+        errno = -rc;
+        return NULL;
+    }
     if (reader)
         return reader;
     /* The commonest cause is a wrong name; say so plainly instead of

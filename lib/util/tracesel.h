@@ -29,11 +29,17 @@
 char *vftr_trace_namestub(const char *arg);
 
 /*
- * Opens the trace `namestub` for reading, like OTF_Reader_open().  Returns
- * the reader (caller owns, close with OTF_Reader_close()), or NULL with
- * errno = EIO and a message "cannot open trace (<reason>)" in err, where the
- * reason is the system's when the master file cannot be read ("No such file
- * or directory") and the OTF library's otherwise.
+ * Opens the trace `namestub` for reading, like OTF_Reader_open(), and checks
+ * its files first: every file of its streams that exists must be a regular
+ * file (never waited on, lib/util/regfile.h), and it must have a
+ * definitions file.  Returns the reader (caller owns, close with
+ * OTF_Reader_close()), or NULL with errno set and a message "cannot open
+ * trace (<reason>)" in err: EIO when the master file cannot be read (the
+ * reason is the system's, "No such file or directory", or the OTF
+ * library's); ENODEV / EISDIR with "<file>: is a FIFO, expected a regular
+ * file"; ENOENT with "<stub>.0.def: No such file or directory (nor
+ * <stub>.0.def.z): the trace's definitions are missing".  All of them are
+ * runtime errors (exit 1) for a tool.
  */
 OTF_Reader *vftr_trace_open(const char *namestub, OTF_FileManager *manager, char *err,
                             size_t errlen);

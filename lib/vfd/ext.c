@@ -220,6 +220,14 @@ uint32_t vftr_vfd_coll_class(uint32_t op)
     return op < VFTR_VFD_COLL_COUNT ? coll_ops[op].otf_class : 0;
 }
 
+uint32_t vftr_vfd_coll_class_of_name(const char *name)
+{
+    for (uint32_t op = 1; op < VFTR_VFD_COLL_COUNT; op++)
+        if (name && coll_ops[op].name && strcmp(coll_ops[op].name, name) == 0)
+            return coll_ops[op].otf_class;
+    return 0;
+}
+
 static const char *const omp_kinds[VFTR_VFD_OMP_KIND_COUNT] = {
     [VFTR_VFD_OMP_PARALLEL] = "parallel",
     [VFTR_VFD_OMP_IMPLICIT_TASK] = "implicit task",

@@ -28,6 +28,7 @@
 
 #include "vfd_internal.h"
 #include "vftr_vfd.h"
+#include "util/regfile.h"
 
 #define MSG_MAX VFTR_VFD_ERR_MAX
 #if defined(__GNUC__)
@@ -362,10 +363,14 @@ struct vftr_vfd_reader *vftr_vfd_reader_open_msg(const char *path, char *err, si
         errno = EINVAL;
         return NULL;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* a FIFO or device named like a .vfd file is refused, never waited on */
+    const char *kind;
+    int fd = vftr_open_regular(path, O_RDONLY, 0, &kind);
     if (fd < 0) {
-        int e = errno;
-        if (err && errlen)
+        int e = -fd;
+        if (err && errlen && kind)
+            snprintf(err, errlen, "%s: is %s, expected a .vfd file (a regular file)", path, kind);
+        else if (err && errlen)
             snprintf(err, errlen, "%s: cannot open (%s)", path, strerror(e));
         errno = e;
         return NULL;
@@ -375,12 +380,6 @@ struct vftr_vfd_reader *vftr_vfd_reader_open_msg(const char *path, char *err, si
     int e = 0;
     if (fstat(fd, &st) < 0) {
         e = errno;
-        goto out;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        e = EINVAL;
-        if (err && errlen)
-            snprintf(err, errlen, "%s: not a regular file", path);
         goto out;
     }
     r = reader_new(path);

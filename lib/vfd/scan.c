@@ -11,6 +11,7 @@
 
 #include "vfd_internal.h"
 #include "vftr_vfd.h"
+#include "util/regfile.h"
 
 struct vftr_vfd_scan {
     const uint8_t *base;        /* owned mapping of size bytes (NULL if empty) */
@@ -21,10 +22,13 @@ struct vftr_vfd_scan *vftr_vfd_scan_open(const char *path)
 {
     struct vftr_vfd_scan *s;
     struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* the file was read before, but may have been replaced since */
+    int fd = vftr_open_regular(path, O_RDONLY, 0, NULL);
 
-    if (fd < 0)
+    if (fd < 0) {
+        errno = -fd;
         return NULL;
+    }
     if (fstat(fd, &st) < 0 || !(s = calloc(1, sizeof *s))) {
         int e = errno;
 

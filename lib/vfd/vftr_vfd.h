@@ -315,7 +315,9 @@ struct vftr_vfd_reader;  /* opaque */
 
 /* Opens and maps path, checks the magic, the version (a newer one is
  * refused: EPROTONOSUPPORT) and the header (EBADMSG).  Returns NULL +
- * errno.  Caller owns the reader: vftr_vfd_reader_close(). */
+ * errno.  A path that is not a regular file (a directory: EISDIR; a FIFO,
+ * a device, a socket: ENODEV) is refused without being opened, so that
+ * nothing waits on it.  Caller owns the reader: vftr_vfd_reader_close(). */
 struct vftr_vfd_reader *vftr_vfd_reader_open(const char *path);
 
 /* The same, and when the file cannot be read as a .vfd, err (if not NULL)

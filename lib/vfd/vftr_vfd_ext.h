@@ -115,6 +115,9 @@ const char *vftr_vfd_coll_name(uint32_t op);
 /* OTF collective class: 1 barrier, 2 one-to-all, 3 all-to-one, 4 all-to-all
  * (OTF_COLLECTIVE_TYPE_*); 0 for an unknown op. */
 uint32_t vftr_vfd_coll_class(uint32_t op);
+/* The OTF class of the collective named name ("MPI_Allreduce"), 0 when the
+ * table has no such name. */
+uint32_t vftr_vfd_coll_class_of_name(const char *name);
 
 size_t vftr_vfd_mpi_msg_encode(const struct vftr_vfd_mpi_msg *m, uint64_t time,
                                uint8_t out[VFTR_VFD_EXT_MAX]);

@@ -117,7 +117,7 @@ check_run() {
 # plain conversion (events) and on one with snapshots and summaries
 # (vfd2otf --all: the zoomed-out view takes the profile from summaries).
 tui_agrees() {
-    local name=$1 dir=$2 span a b w t rows want got
+    local name=$1 dir=$2 span a b w t rows want got pane n=0
     command -v tmux >/dev/null || { skip "$name: vftr-tui (no tmux)"; return; }
     "$B/vfd2otf" -q --all -n 12 -o "$dir/ta" "$dir" 2>/dev/null || { fail "$name: vfd2otf --all"; return; }
     span=$("$B/vftr-dump" -e "$dir/t" | awk 'NR == 1 { f = $1 } { l = $1 } END { print (l - f) / 1e9 }')
@@ -127,13 +127,17 @@ tui_agrees() {
         want=$("$B/vftr-stats" --csv -t "$w" "$dir" 2>/dev/null |
                awk -F, 'NR > 1 { printf "%s %s %s %s\n", $2, $4, $1, $12 }' | sort)
         for t in t ta; do
-            local S=xcheck-tui-$$ TUI=$B/vftr-tui
+            # a server of its own for every start: a new session on the
+            # socket of a server still shutting down can fail to start
+            n=$((n + 1))
+            local S=xcheck-tui-$$-$n TUI=$B/vftr-tui
             command tmux -L "$S" new-session -d -s tui -x 200 -y 120 \
                 "TERM=xterm $TUI -t '$w' '$dir/$t'; sleep 30" 2>/dev/null
             got=""
             for _ in $(seq 300); do
                 sleep 0.1
-                got=$(command tmux -L "$S" capture-pane -t tui -p 2>/dev/null |
+                pane=$(command tmux -L "$S" capture-pane -t tui -p 2>/dev/null)
+                got=$(printf '%s\n' "$pane" |
                       sed -nE 's/^[> ] +([0-9.]+) +([0-9.]+) +([0-9]+) +([0-9.]+) +. (.*)$/\1 \2 \3 \4 \5/p' |
                       awk '{ printf "%s %s %s", $1, $2, $3; for (i = 5; i <= NF; i++) printf " %s", $i; print "" }' | sort)
                 [ -n "$got" ] && break
@@ -144,7 +148,11 @@ tui_agrees() {
             if [ "$rows" -gt 0 ] && [ -z "$(comm -23 <(echo "$got") <(echo "$want"))" ]; then
                 pass "$name: vftr-tui ($t) shows vftr-stats' profile of [$w) ($rows rows)"
             else
-                fail "$name: vftr-tui ($t) of [$w): $(comm -23 <(echo "$got") <(echo "$want") | head -3 | tr '\n' ';')"
+                if [ "$rows" -gt 0 ]; then
+                    fail "$name: vftr-tui ($t) of [$w): $(comm -23 <(echo "$got") <(echo "$want") | head -3 | tr '\n' ';')"
+                else
+                    fail "$name: vftr-tui ($t) of [$w) showed no profile in 30 s; screen: $(grep -v '^ *$' <<<"$pane" | head -5 | tr '\n' ';')"
+                fi
             fi
         done
     done

@@ -171,7 +171,7 @@ echo "-j 2, SIGTERM: exit status $rc; the tool said:"; sed 's/^/    /' "$work/j.
 check "-j 2, SIGTERM to the parent: exit 143, both jobs interrupted" \
     bash -c "[ $rc -eq 143 ] && [ \$(grep -c 'interrupted by SIGTERM' '$work/j.err') -eq 2 ]"
 check "-j 2, SIGTERM: no job left running, no temporary file in either directory" \
-    bash -c "! pgrep -f '[v]ftr-snap -j 2 --all -n 50000' >/dev/null && ! ls '$work/j1' '$work/j2' | grep -q vftr-snap-"
+    bash -c "! pgrep -f -- '[v]ftr-snap -j 2 --all -n 50000 --force $work/j1/t' >/dev/null && ! ls '$work/j1' '$work/j2' | grep -q vftr-snap-"
 check "-j 2, SIGTERM: both traces unchanged" \
     bash -c "cd '$work/j1' && sha256sum -c --quiet '$work/big.sum' && cd '$work/j2' && sha256sum -c --quiet '$work/big.sum'"
 

@@ -109,7 +109,7 @@ fi
 $V2O -q -n 0 -o "$T/x" "$T/basic" 2>/dev/null; rc=$?
 [ $rc = 2 ] && pass "-n 0: exit 2" || bad "-n 0: exit $rc, expected 2"
 msg=$($V2O -q -p 5q -o "$T/x" "$T/basic" 2>&1); rc=$?
-[ $rc = 1 ] && echo "$msg" | grep -q -- "-p: .*unit" && pass "bad -p: exit 1 naming the unit" ||
+[ $rc = 2 ] && echo "$msg" | grep -q -- "-p: .*unit" && pass "bad -p: a usage error (exit 2) naming the unit" ||
     bad "bad -p: exit $rc: $msg"
 $V2O -q -n 4 -o "$T/imp" "$T/basic" && [ -e "$T/imp.1.snaps" ] && [ ! -e "$T/imp.1.stats" ] &&
     pass "-n alone implies --snapshots (as vftr-snap)" || bad "-n alone"

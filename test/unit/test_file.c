@@ -21,6 +21,7 @@
 
 #include "OTF_File.h"
 #include "OTF_Errno.h"
+#include "OTF_FileManager.h"
 
 static char tmpdir[256];
 
@@ -1211,6 +1212,103 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* Special files in a file's place are refused when the file is first used,
+ * for reading and for writing, without waiting: a FIFO without a writer
+ * would block open(2) for ever (the test would hang, not fail). */
+START_TEST(test_special_files)
+{
+    OTF_FileManager *m = manager(4);
+    char buf[8];
+
+    ck_assert_int_eq(mkfifo(path("fifo"), 0600), 0);
+    OTF_File *f = OTF_File_open(path("fifo"), m, OTF_FILEMODE_READ);
+    ck_assert_ptr_nonnull(f);               /* lazily: the type shows at the first use */
+    otf_errno = OTF_NO_ERROR;
+    ck_assert_uint_eq(OTF_File_read(f, buf, sizeof buf), 0);
+    ck_assert_int_eq(otf_errno, OTF_ERROR);
+    ck_assert_msg(strstr(otf_strerr, "fifo: cannot open for reading: it is a FIFO, expected a "
+                         "regular file"), "%s", otf_strerr);
+    OTF_File_close(f);
+    f = OTF_File_open(path("fifo"), m, OTF_FILEMODE_WRITE);
+    ck_assert_ptr_nonnull(f);
+    otf_errno = OTF_NO_ERROR;
+    ck_assert_uint_eq(OTF_File_write(f, "abc\n", 4), 0);
+    ck_assert_msg(strstr(otf_strerr, "fifo: cannot open for writing: it is a FIFO"), "%s",
+                  otf_strerr);
+    OTF_File_close(f);
+    ck_assert_int_eq(mkdir(path("dir"), 0700), 0);
+    f = OTF_File_open(path("dir"), m, OTF_FILEMODE_READ);
+    ck_assert_uint_eq(OTF_File_read(f, buf, sizeof buf), 0);
+    ck_assert_msg(strstr(otf_strerr, "it is a directory, expected a regular file"), "%s",
+                  otf_strerr);
+    OTF_File_close(f);
+    OTF_FileManager_close(m);
+    unlink(path("fifo"));
+    rmdir(path("dir"));
+}
+END_TEST
+
+/* vftr_otf_manager_set_progress: called every VFTR_OTF_PROGRESS_STEP bytes
+ * of what the parser gets (inflated bytes for a compressed file), and a
+ * non-zero return stops the reads with an error (not a silent end). */
+struct prog {
+    uint64_t bytes;
+    unsigned calls, stop_at;
+};
+
+static int on_progress(void *arg, uint64_t bytes)
+{
+    struct prog *p = arg;
+
+    p->bytes += bytes;
+    return ++p->calls >= p->stop_at;
+}
+
+START_TEST(test_progress_and_stop)
+{
+    no_threads = _i;
+    size_t n = 5 * VFTR_OTF_PROGRESS_STEP / 2, got = 0;      /* 2.5 steps of text */
+    char *text = make_text(n, 7), *buf = malloc(65536);
+    OTF_FileManager *m = manager(4);
+    struct prog p = { 0, 0, 100 };
+
+    /* compressed: the whole text, counted inflated */
+    OTF_File *w = OTF_File_open_zlevel(path("p.z"), m, OTF_FILEMODE_WRITE,
+                                       OTF_FILECOMPRESSION_COMPRESSED);
+    ck_assert_uint_eq(OTF_File_write(w, text, n), n);
+    OTF_File_close(w);
+    vftr_otf_manager_set_progress(m, on_progress, &p);
+    OTF_File *r = OTF_File_open(path("p"), m, OTF_FILEMODE_READ);
+    for (size_t k; (k = OTF_File_read(r, buf, 65536)) > 0;)
+        got += k;
+    ck_assert_uint_eq(got, n);
+    ck_assert_uint_eq(p.calls, 2);                  /* at 4 and 8 MiB of 10 */
+    ck_assert_uint_ge(p.bytes, 2 * (uint64_t)VFTR_OTF_PROGRESS_STEP);
+    ck_assert_int_eq(vftr_otf_manager_stopped(m), 0);
+    OTF_File_close(r);
+
+    /* stopped at the first call: the read fails and stays failed */
+    p = (struct prog){ 0, 0, 1 };
+    vftr_otf_manager_set_progress(m, on_progress, &p);
+    r = OTF_File_open(path("p"), m, OTF_FILEMODE_READ);
+    got = 0;
+    for (size_t k; (k = OTF_File_read(r, buf, 65536)) > 0;)
+        got += k;
+    ck_assert_uint_eq(p.calls, 1);
+    ck_assert_uint_lt(got, n);
+    ck_assert_int_eq(vftr_otf_manager_stopped(m), 1);
+    ck_assert_msg(strstr(otf_strerr, "p.z: reading was stopped"), "%s", otf_strerr);
+    ck_assert_uint_eq(OTF_File_read(r, buf, 16), 0);
+    /* set again: reads go on */
+    vftr_otf_manager_set_progress(m, NULL, NULL);
+    ck_assert_uint_eq(OTF_File_read(r, buf, 16), 16);
+    OTF_File_close(r);
+    OTF_FileManager_close(m);
+    free(text);
+    free(buf);
+}
+END_TEST
+
 static Suite *file_suite(void)
 {
     Suite *s = suite_create("file");
@@ -1242,6 +1340,8 @@ static Suite *file_suite(void)
     tcase_add_loop_test(tc, test_external_buffer, 0, 2);
     tcase_add_test(tc, test_open_rules);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_special_files);
+    tcase_add_loop_test(tc, test_progress_and_stop, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1162,7 +1162,18 @@ START_TEST(reader_open_errors)
     ck_assert_int_eq(errno, ENOENT);
     ck_assert_msg(strstr(err, "none.vfd: cannot open (No such file or directory)"), "%s", err);
     ck_assert_ptr_null(vftr_vfd_reader_open_msg(tmpdir, err, sizeof err));
-    ck_assert_msg(strstr(err, "not a regular file"), "%s", err);
+    ck_assert_int_eq(errno, EISDIR);
+    ck_assert_msg(strstr(err, ": is a directory, expected a .vfd file (a regular file)"), "%s",
+                  err);
+    /* a FIFO is refused without waiting for a writer (the test would hang) */
+    ck_assert_int_eq(mkfifo(tmppath("fifo.vfd"), 0600), 0);
+    ck_assert_ptr_null(vftr_vfd_reader_open_msg(tmppath("fifo.vfd"), err, sizeof err));
+    ck_assert_int_eq(errno, ENODEV);
+    ck_assert_msg(strstr(err, "fifo.vfd: is a FIFO, expected a .vfd file (a regular file)"), "%s",
+                  err);
+    ck_assert_ptr_null(vftr_vfd_reader_open("/dev/null"));
+    ck_assert_int_eq(errno, ENODEV);
+    unlink(tmppath("fifo.vfd"));
     int fd = open(tmppath("empty.vfd"), O_WRONLY | O_CREAT, 0644);
     ck_assert_int_ge(fd, 0);
     close(fd);

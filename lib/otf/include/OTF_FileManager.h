@@ -103,6 +103,23 @@ uint32_t vftr_otf_filemanager_set_threads(OTF_FileManager *m, uint32_t n);
  * read twice counts twice.  0 for NULL m.  Safe to call from any thread. */
 uint64_t vftr_otf_manager_bytes_read(OTF_FileManager *m);
 
+/* vftr extension: progress, and a way to stop, for reads that take long (a
+ * compressed file that inflates a thousandfold, a huge trace).  fn (NULL:
+ * none) is called in the thread that reads the files of m, every
+ * VFTR_OTF_PROGRESS_STEP bytes they deliver to the parser (bytes read from
+ * disk or exposed from a map, bytes inflated from compressed files), with
+ * the number delivered since its last call.  When it returns non-zero,
+ * every read of m's files fails from then on (otf_errno "<file>: reading
+ * was stopped"; the reader returns OTF_READ_ERROR) until this function is
+ * called again.  The function must not use m.  A manager's files are read
+ * by one thread at a time (the rule of every OTF object). */
+#define VFTR_OTF_PROGRESS_STEP (4u << 20)
+void vftr_otf_manager_set_progress(OTF_FileManager *m, int (*fn)(void *arg, uint64_t bytes),
+                                   void *arg);
+
+/* vftr extension: 1 when the progress function of m stopped its reads. */
+int vftr_otf_manager_stopped(OTF_FileManager *m);
+
 #ifdef __cplusplus
 }
 #endif
