@@ -43,6 +43,7 @@ static VFTR_NI size_t hash_addr(uintptr_t a)
 VFTR_NI int vftr_callpath_setup(const struct vftr_settings *s)
 {
     vftr_proc.set = *s;
+    vftr_trace_set_ranks(vftr_proc.size);
     atomic_store(&vftr_proc.next_node_id, 1);
     atomic_store(&vftr_proc.next_fn_id, 1);
     if (vftr_proc.fn_table == NULL) {

@@ -87,6 +87,7 @@ VFTR_EXT_API int vftr_ext_set_rank(int rank, int size)
     vftr_proc.rank = rank;
     vftr_proc.size = size;
     vftr_proc.is_rank0 = rank == 0;
+    vftr_trace_set_ranks(size);   /* the job's share of trace.max_job_size */
     if ((w = atomic_load(&vftr_proc.writer)) != NULL) {
         vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
         vftr_vfd_writer_update(w, &info);

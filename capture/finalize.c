@@ -45,12 +45,13 @@ VFTR_NI void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd,
     memcpy(run->run_id, vftr_proc.run_id, sizeof run->run_id);
     run->trace_bytes = trace_bytes;
     run->trace_events = atomic_load(&vftr_proc.events_written);
-    run->trace_cap = vftr_proc.set.max_bytes;
+    run->trace_cap = atomic_load(&vftr_proc.cap_bytes);
+    run->trace_job_cap = vftr_proc.set.max_job_bytes;
     run->trace_capped = atomic_load(&vftr_proc.cap_hit);
     run->trace_active = vfd != NULL && !atomic_load(&vftr_proc.trace_off);
     run->clock = vftr_clock_kind == VFTR_CLK_TSC ? "tsc"
                  : vftr_clock_kind == VFTR_CLK_TEST ? "test" : "monotonic";
-    run->sample_interval = vftr_proc.cfg.sampling_sample_interval;
+    run->sample_interval = vftr_proc.cfg.trace_sample_interval;
 }
 
 VFTR_NI bool vftr_hooks_seen(void)
@@ -212,7 +213,7 @@ VFTR_NI void vftr_finalize(void)
         run.trace_message = "the trace reached its size cap (trace.max_size)";
     else if (vftr_proc.write_errno)
         run.trace_message = strerror(vftr_proc.write_errno);
-    else if (!vftr_proc.cfg.sampling_active)
+    else if (!vftr_proc.cfg.trace_active)
         run.trace_message = "tracing off (sampling.active = false)";
 
     if ((size_t)snprintf(log, sizeof log, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank)

@@ -316,7 +316,7 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
 
     if (!vftr_config_function_selected(cfg, name) || vftr_names_hidden(name))
         flags |= VFTR_FN_EXCLUDED;
-    if (cfg->sampling_precise_functions && vftr_regex_match(cfg->sampling_precise_functions, name))
+    if (cfg->trace_precise_functions && vftr_regex_match(cfg->trace_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
     return flags;
 }
@@ -447,8 +447,8 @@ static VFTR_NI void init(void)
     random_run_id(vftr_proc.run_id);
 
     memset(&s, 0, sizeof s);
-    s.trace = cfg->sampling_active;
-    s.sample_interval = cfg->sampling_sample_interval;
+    s.trace = cfg->trace_active;
+    s.sample_interval = cfg->trace_sample_interval;
     /* Per-thread event buffer: the events are encoded as they come (2 to
      * 4 bytes each), and a flush reads the buffer once more (CRC, write).
      * It should stay in the cache between the two: VFTR_BUFFER_KIB (a
@@ -457,7 +457,7 @@ static VFTR_NI void init(void)
     {
         const char *kib = getenv("VFTR_BUFFER_KIB");
         size_t want = kib ? (size_t)strtoul(kib, NULL, 10) << 10 : (size_t)256 << 10;
-        size_t most = (size_t)(cfg->sampling_outbuffer_size > 0 ? cfg->sampling_outbuffer_size : 1)
+        size_t most = (size_t)(cfg->trace_outbuffer_size > 0 ? cfg->trace_outbuffer_size : 1)
                       << 20;
 
         if (want < 4096)
@@ -465,6 +465,7 @@ static VFTR_NI void init(void)
         s.buffer_bytes = want < most ? want : most;
     }
     s.max_bytes = cfg->trace_max_size;
+    s.max_job_bytes = cfg->trace_max_job_size;
     s.prelude = cfg->include_cxx_prelude;
     s.classify = classify;
     s.classify_arg = cfg;

@@ -1001,6 +1001,10 @@ static void print_summary(FILE *out, const struct vftr_profile *p, const struct 
                                     "not reached");
     else if (run->trace_capped)
         fprintf(out, "  %-16sreached: tracing stopped there, the profile went on\n", "size cap");
+    /* what the job's trace may cost in all, and this rank's share of it */
+    if (run->trace_job_cap)
+        fprintf(out, "  %-16s%" PRIu64 " bytes over the job's %d rank%s (trace.max_job_size)\n",
+                "job cap", run->trace_job_cap, run->size, run->size == 1 ? "" : "s");
     if (run->trace_message)
         fprintf(out, "  %-16s%s\n", "trace stopped", run->trace_message);
 }

@@ -1227,7 +1227,7 @@ VFTR_EXPORT VFTR_NI ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_v
      * that initialization installs while it runs: it would never record). */
     vftr_thread_attach();
     cfg = vftr_ext_config();
-    if (cfg == NULL || !cfg->sampling_active)
+    if (cfg == NULL || !cfg->trace_active)
         return NULL;                /* nothing records OpenMP events: no tool, no cost */
     return &result;
 }

@@ -11,6 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 d=$mpi_tmp/out/run
 mrun 4 "$d" "$MPIDIR/mpi_comms"
 check "first run (4 ranks): exit status" 0 "$(cat "$d/.rc")"
+# (and, while here: each rank's log states its share of the job's trace)
+check "first run: rank 0's log gives the job's trace cap over its 4 ranks" 1 \
+    "$(grep -c "^  job cap  *68719476736 bytes over the job's 4 ranks (trace.max_job_size)$" "$d/mpi_comms_0.log")"
 mv "$d/.stderr" "$d/.stderr1"
 mrun 2 "$d" "$MPIDIR/mpi_comms"
 check "second run (2 ranks): exit status" 0 "$(cat "$d/.rc")"
