@@ -119,7 +119,8 @@ struct vftr_config {
     char *outfile_basename;          /* [NULL = the executable's name]; no '/' */
     struct vftr_rangelist logfile_for_ranks;  /* ["0"; Vftrace "none"] */
     bool print_config;               /* [true] configuration appended to the log */
-    bool strip_module_names;         /* [false] Fortran module prefixes dropped */
+    bool strip_module_names;         /* [true; Vftrace false] module procedures as
+                                        module::name (false: raw symbols) */
     bool demangle_cxx;               /* [false] */
     bool include_cxx_prelude;        /* [false] profile what runs before main */
     enum vftr_clock clock;           /* [tsc] (vftr) */

@@ -108,11 +108,13 @@ static const struct vftr_config_key keys[] = {
               "\"0-3,7\". A program without MPI is rank 0." },
     { BOOL("print_config", "true", print_config),
       .help = "Append the configuration in use to the log." },
-    { BOOL("strip_module_names", "false", strip_module_names),
-      .help = "Drop the module from the names of Fortran module procedures (\"smooth\"). "
-              "false: the module stays, written as C++ writes a namespace "
-              "(\"heat_mod::smooth\" for gfortran's __heat_mod_MOD_smooth, Intel's "
-              "heat_mod_mp_smooth_, NAG's and flang's spellings alike)." },
+    { BOOL("strip_module_names", "true", strip_module_names), .vftrace_def = "false",
+      .help = "Strip the compilers' decoration from the names of Fortran module procedures, "
+              "keeping the module, written as C++ writes a namespace: \"heat_mod::smooth\" "
+              "for gfortran's __heat_mod_MOD_smooth, Intel's heat_mod_mp_smooth_, NAG's and "
+              "flang's spellings alike. Unlike Vftrace's, the module is never dropped: "
+              "procedures of one name in two modules stay apart. false: the names as the "
+              "symbol table has them." },
     { BOOL("demangle_cxx", "true", demangle_cxx), .vftrace_def = "false",
       .help = "Demangle C++ function names (\"geo::scale(double)\" for _ZN3geo5scaleEd). "
               "false: the mangled names, as the symbol table has them." },

@@ -18,7 +18,8 @@
  *    VFTR_SYMTAB_FORTRAN_MODULES shows such a name as "<m>::<p>"
  *    ("heat::smooth"; flang's pieces joined with "::"), as C++ shows a
  *    namespace; VFTR_SYMTAB_STRIP_MODULES drops the module (and submodule)
- *    pieces instead ("smooth"; Vftrace's strip_module_names) and wins when
+ *    pieces instead ("smooth"; what Vftrace's strip_module_names does, which
+ *    capture never asks for: it keeps the module, issue 16) and wins when
  *    both are given.  <m> and <p> must be non-empty; an Intel/NAG <m>
  *    starts with a letter.  The first "_MOD_" / "_mp_" / "_MP_" is the
  *    separator (module names rarely contain it; procedure names may).

@@ -298,8 +298,8 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
     (void)arg;
     if (symtab == NULL && !symtab_failed) {
         unsigned flags = (vftr_proc.cfg.demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
-                         | VFTR_SYMTAB_FORTRAN_MODULES
-                         | (vftr_proc.cfg.strip_module_names ? VFTR_SYMTAB_STRIP_MODULES : 0);
+                         /* the module stays: never VFTR_SYMTAB_STRIP_MODULES (issue 16) */
+                         | (vftr_proc.cfg.strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
 
         symtab = vftr_symtab_new(flags);
         symtab_failed = symtab == NULL;

@@ -3,7 +3,8 @@
 # call counts: C++ names demangled by default and mangled with
 # demangle_cxx = false (the names below are written by hand from the
 # Itanium C++ ABI), Fortran module procedures as module::name by default
-# and without the module with strip_module_names, the main program by its
+# and with Vftrace's strip_module_names = true (the module is never
+# dropped), the symbols with it false, the main program by its
 # PROGRAM name.  (test/integration/names_golden.sh has the golden lists for
 # every compiler.)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +44,12 @@ if [ -x "$CAPDIR/cap_fortran" ]; then
     names "Fortran" "$d" physics::advance=100 relax_=100 cap_fortran=1
     d=$cap_tmp/fs
     VFTR_STRIP_MODULE_NAMES=1 vrun "$d" "$CAPDIR/cap_fortran"
-    names "Fortran stripped" "$d" advance=100 relax_=100 cap_fortran=1
+    names "Fortran, strip_module_names = true: the module stays" "$d" physics::advance=100 \
+        relax_=100 cap_fortran=1
+    d=$cap_tmp/fr
+    VFTR_STRIP_MODULE_NAMES=0 vrun "$d" "$CAPDIR/cap_fortran"
+    names "Fortran, strip_module_names = false: the symbols" "$d" __physics_MOD_advance=100 \
+        relax_=100 cap_fortran=1
 else
     echo "note: gfortran not found, Fortran names not tested"
 fi

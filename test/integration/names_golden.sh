@@ -91,9 +91,16 @@ fi
 if [ -x "$NAMES/names_f_gfortran" ]; then
     d=$cap_tmp/stripped
     mkdir -p "$d"
+    # a Vftrace user's strip_module_names = true keeps the module (issue 16)
     VFTR_STRIP_MODULE_NAMES=1 "$VFTR_RUN" --out "$d" -- "$NAMES/names_f_gfortran" >/dev/null 2>&1
-    same "strip_module_names = true: module procedures without their module" \
-        "$(printf '%s\n' heat_demo main smooth total)" "$(lognames "$d/names_f_gfortran_0.log")"
+    same "strip_module_names = true: module procedures keep their module" \
+        "$(golden "$GOLD/fortran.txt")" "$(lognames "$d/names_f_gfortran_0.log")"
+    d=$cap_tmp/raw
+    mkdir -p "$d"
+    VFTR_STRIP_MODULE_NAMES=0 "$VFTR_RUN" --out "$d" -- "$NAMES/names_f_gfortran" >/dev/null 2>&1
+    same "strip_module_names = false: the symbol table's names" \
+        "$(printf '%s\n' __heat_mod_MOD_smooth __heat_mod_MOD_total heat_demo main)" \
+        "$(lognames "$d/names_f_gfortran_0.log")"
 fi
 
 # a worker's calls hang under its parallel region: the roots of every

@@ -125,7 +125,7 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_ptr_null(c->outfile_basename);
     ck_assert_str_eq(ranks(&c->logfile_for_ranks), "0");
     ck_assert(c->print_config);
-    ck_assert(!c->strip_module_names);
+    ck_assert(c->strip_module_names);
     ck_assert(c->demangle_cxx);                               /* Vftrace: false */
     ck_assert(!c->include_cxx_prelude);
     ck_assert_int_eq(c->clock, VFTR_CLOCK_TSC);
@@ -285,7 +285,7 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert(vftr_rangelist_contains(&c.logfile_for_ranks, 7));
     ck_assert(!vftr_rangelist_contains(&c.logfile_for_ranks, 4));
     ck_assert(!c.print_config);
-    ck_assert(c.strip_module_names);
+    ck_assert(!c.strip_module_names);
     ck_assert(c.demangle_cxx);
     ck_assert(c.include_cxx_prelude);
     ck_assert_int_eq(c.clock, VFTR_CLOCK_MONOTONIC);
