@@ -245,6 +245,11 @@ VFTR_EXT_API uint32_t vftr_ext_current_path(void *fn)
     return cur->id;
 }
 
+VFTR_EXT_API uint64_t vftr_ext_trace_bytes(void)
+{
+    return vftr_proc.recording ? vftr_trace_bytes() : 0;
+}
+
 VFTR_EXT_API double vftr_ext_run_time(void)
 {
     double tps;

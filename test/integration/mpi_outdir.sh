@@ -14,6 +14,18 @@ check "first run (4 ranks): exit status" 0 "$(cat "$d/.rc")"
 # (and, while here: each rank's log states its share of the job's trace)
 check "first run: rank 0's log gives the job's trace cap over its 4 ranks" 1 \
     "$(grep -c "^  job cap  *68719476736 bytes over the job's 4 ranks (trace.max_job_size)$" "$d/mpi_comms_0.log")"
+# the log over ranks states what the job's trace cost by MPI_Finalize (at
+# most the final .vfd files, which get the last buffers after it) and may cost
+sum=$(cat "$d"/mpi_comms_[0-3].vfd | wc -c)
+got=$(sed -n 's/^  trace  *\([0-9]*\) bytes over the 4 ranks by MPI_Finalize (largest: rank [0-3], [0-9]* bytes)$/\1/p' \
+      "$d/mpi_comms_all.log")
+if [ -n "$got" ] && [ "$got" -gt 0 ] && [ "$got" -le "$sum" ]; then
+    pass "first run: the log over ranks gives the job's trace bytes ($got of $sum at the end)"
+else
+    fail "first run: the log over ranks gives the job's trace bytes (got '$got', files $sum)"
+fi
+check "first run: and the job's cap" 1 \
+    "$(grep -c "^  job cap  *68719476736 bytes over the job's 4 ranks (trace.max_job_size)$" "$d/mpi_comms_all.log")"
 mv "$d/.stderr" "$d/.stderr1"
 mrun 2 "$d" "$MPIDIR/mpi_comms"
 check "second run (2 ranks): exit status" 0 "$(cat "$d/.rc")"
