@@ -146,6 +146,47 @@ static VFTR_NI struct vftr_fn *fn_get(uintptr_t addr, bool *created)
     return f;
 }
 
+VFTR_NI void vftr_fn_forget(uintptr_t lo, uintptr_t hi)
+{
+    pthread_mutex_lock(&vftr_proc.fn_lock);
+    for (size_t i = 0; vftr_proc.fn_table != NULL && i < vftr_proc.fn_cap; i++) {
+        struct vftr_fn **p = &vftr_proc.fn_table[i];
+
+        while (*p != NULL) {
+            struct vftr_fn *f = *p;
+
+            if (!(f->flags & VFTR_FN_REGION) && f->addr >= lo && f->addr < hi) {
+                *p = f->hash_next;   /* out of the table; fn_all keeps it */
+                f->hash_next = NULL;
+                vftr_proc.fn_count--;
+            } else {
+                p = &f->hash_next;
+            }
+        }
+    }
+    pthread_mutex_unlock(&vftr_proc.fn_lock);
+}
+
+VFTR_NI void vftr_callpath_forget(struct vftr_thread *t, uintptr_t lo, uintptr_t hi)
+{
+    uint32_t n = atomic_load_explicit(&t->nnodes, memory_order_relaxed);
+    struct vftr_node_walk w = vftr_node_walk_first(t, n);
+
+    for (uint32_t i = 0; i < n; i++) {
+        struct vftr_node *nd = vftr_node_walk_next(&w);
+
+        if (nd->fn == NULL || (nd->fn->flags & VFTR_FN_REGION) || nd->addr < lo
+            || nd->addr >= hi)
+            continue;
+        /* the slot in the parent's children table stays taken (lookups of
+         * other addresses probe past it); the caches compare addresses.
+         * An open frame of the unmapped code is one a longjmp skipped (the
+         * program cannot return into code that is gone): the next exit of
+         * a frame below it closes it, as any skipped frame. */
+        nd->addr = (uintptr_t)nd;
+    }
+}
+
 VFTR_NI struct vftr_fn *vftr_fn_get(uintptr_t addr)
 {
     bool created = false;

@@ -343,6 +343,7 @@ struct vftr_settings {
     size_t buffer_bytes;          /* per-thread event buffer (bytes; at least 4 KiB) */
     uint64_t max_bytes;           /* trace size cap per rank, 0 = none */
     uint64_t max_job_bytes;       /* trace size cap over the job's ranks, 0 = none */
+    uint64_t keep_free;           /* free-space reserve of the trace's file system, 0 = none */
     bool prelude;                 /* record calls before main */
     /* filter decision for a new function: returns VFTR_FN_* flags */
     uint32_t (*classify)(void *arg, const char *name);
@@ -380,6 +381,7 @@ struct vftr_process {
     uint64_t fsize_limit;         /* RLIMIT_FSIZE at open (UINT64_MAX: none) */
     _Atomic int cap_hit;
     _Atomic uint64_t cap_bytes;   /* the cap in force, 0 = none (vftr_trace_set_ranks) */
+    _Atomic int reserve_hit;      /* the free-space reserve stopped the trace */
     int write_errno;
     uint8_t *emergency;           /* signal-path encoding buffer */
     size_t emergency_cap;
@@ -421,6 +423,23 @@ int vftr_callpath_setup(const struct vftr_settings *s) VFTR_NI;
 /* Function record of addr (created, classified and named on first sight).
  * NULL on allocation failure.  Thread-safe (locks). */
 struct vftr_fn *vftr_fn_get(uintptr_t addr) VFTR_NI;
+
+/*
+ * Code at the addresses [lo, hi) was unmapped (dlclose): the records of
+ * functions there leave the function table (they stay in proc.fn_all with
+ * their names, for the profile and the trace of the calls made), so that
+ * an address there met later gets a record of its own, named anew.
+ * Thread-safe (fn_lock).  The threads' call paths follow through an UNMAP
+ * switch (vftr_phase_unmap, vftr_callpath_forget).
+ */
+void vftr_fn_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
+/* Thread t (guard held) forgets its call paths of functions in [lo, hi)
+ * (not regions): they keep their counts and ids, but no enter matches them
+ * any more (their key becomes the node's own address, which no code has),
+ * so the next call of an address there makes a new call path.  Allocates
+ * nothing, takes no lock (async-signal-safe). */
+void vftr_callpath_forget(struct vftr_thread *t, uintptr_t lo, uintptr_t hi) VFTR_NI;
 
 /* Function record of the user region called `name` (by content); a new
  * record gets flags (only VFTR_FN_MPI is taken) besides VFTR_FN_REGION. */
@@ -585,8 +604,14 @@ static inline VFTR_NI struct vftr_node_walk vftr_node_walk_first(const struct vf
  *     of the trace rebuild the stack as it is.
  * A PAUSE event follows the exits and a RESUME event precedes the enters,
  * so no ENTER or EXIT lies between them.
+ * UNMAP (vftr_phase_unmap) changes no recording state: code at the
+ * addresses [lo, hi) was unmapped (dlclose), and the thread forgets its call
+ * paths of functions there (vftr_callpath_forget), so that code mapped there
+ * later is met as the new function it is.
  */
-enum vftr_switch { VFTR_SWITCH_PAUSE, VFTR_SWITCH_RESUME, VFTR_SWITCH_STOP, VFTR_SWITCH_START };
+enum vftr_switch {
+    VFTR_SWITCH_PAUSE, VFTR_SWITCH_RESUME, VFTR_SWITCH_STOP, VFTR_SWITCH_START, VFTR_SWITCH_UNMAP,
+};
 
 /* Empties the log, phase RUNNING (vftr_callpath_setup).  Not thread-safe. */
 void vftr_phase_setup(void) VFTR_NI;
@@ -601,6 +626,10 @@ void vftr_phase_setup(void) VFTR_NI;
  * never call it with a guard held.
  */
 int vftr_phase_switch(enum vftr_switch sw) VFTR_NI;
+
+/* An UNMAP switch for the code addresses [lo, hi): 1, -EAGAIN when
+ * capture is stopped, -ENOMEM.  As vftr_phase_switch otherwise. */
+int vftr_phase_unmap(uintptr_t lo, uintptr_t hi) VFTR_NI;
 
 /* Whether the process is paused / its trace stopped by control, after the
  * switches made so far. */
@@ -651,6 +680,12 @@ uint64_t vftr_phase_open_time(const struct vftr_thread *t, uint64_t te, uint64_t
  */
 int vftr_phase_hold(uint64_t *prev, bool any) VFTR_NI;
 void vftr_phase_unhold(uint64_t prev) VFTR_NI;
+
+/* Lends thread t's state to a holder of the world (guard FREE -> LENT):
+ * false when t is inside a hook or finished.  Its hooks wait until
+ * vftr_thread_give_back. */
+bool vftr_thread_borrow(struct vftr_thread *t) VFTR_NI;
+void vftr_thread_give_back(struct vftr_thread *t) VFTR_NI;
 
 /* Calls fn for each open frame of t, outermost first, without allocating
  * (a stack of any depth; async-signal-safe). */
@@ -770,7 +805,17 @@ void vftr_trace_abandon(int sig, bool fatal) VFTR_NI;
 
 /* Path of the open trace file ("" when none). */
 const char *vftr_trace_path(void) VFTR_NI;
+/* Bytes of the trace file: so far while it is open, at its close after. */
 uint64_t vftr_trace_bytes(void) VFTR_NI;
+
+/* exec (exec.c): the file as it stands becomes the run's trace: the header
+ * is rewritten final (complete, tps ticks per second, the end now) and the
+ * file gets its final name, which path_out receives; the writer stays
+ * open (its descriptor closes by itself at the exec).  0 or -errno. */
+int vftr_trace_checkpoint(char *path_out, size_t len, double tps) VFTR_NI;
+/* The exec failed: the header says again that the file is being written
+ * (it keeps its final name). */
+void vftr_trace_reopen(void) VFTR_NI;
 
 /* Turns tracing off after an error or the cap (prints once). */
 void vftr_trace_stop(int err) VFTR_NI;
@@ -783,6 +828,12 @@ uint64_t vftr_trace_cap(uint64_t per_rank, uint64_t per_job, int nranks) VFTR_NI
 /* The job has nranks ranks (the launcher's count at start, MPI_COMM_WORLD's
  * at MPI_Init): sets the cap in force from the settings. */
 void vftr_trace_set_ranks(int nranks) VFTR_NI;
+
+/* Whether a chunk of len bytes may be written without taking the free
+ * space of the trace's file system below the reserve (settings.keep_free):
+ * 0, or -1 after tracing was stopped for it (one message).  One fstatfs;
+ * async-signal-safe. */
+int vftr_trace_room(size_t len) VFTR_NI;
 
 /* -------------------------------------------------------- signals.c */
 
@@ -805,6 +856,63 @@ void vftr_membarrier_setup(void) VFTR_NI;
 
 /* atexit handler: runs once per process (any thread). */
 void vftr_finalize(void) VFTR_NI;
+
+/* Writes the profile log <dir>/<base>_<rank>.log from prof (a snapshot,
+ * ticks per second tps), the run ending at end_ticks / end_ns (wall
+ * clock), with trace file vfd (NULL: none) and why the trace stopped (NULL:
+ * from the run's state); log (len bytes) receives the path written ("" when
+ * none).  prof stays the caller's.  0 or -errno (a message was printed). */
+int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_ticks, uint64_t end_ns,
+                   const char *vfd, const char *why, char *log, size_t len) VFTR_NI;
+
+/* -------------------------------------------------------------- dl.c */
+
+/*
+ * Following the program's mappings (dlclose): a library closed and another
+ * one loaded at its addresses must not inherit its names or call paths.
+ * capture/preload/dl.c interposes dlclose: vftr_dl_before takes the list
+ * of loaded objects (the loader's, with their address ranges) before the
+ * real dlclose, vftr_dl_after compares it with the list after and, for each
+ * object that is gone, makes capture forget the code addresses it held:
+ * function records (vftr_fn_forget), the symbol table's object
+ * (vftr_symbols_forget), OpenMP region definitions (vftr_ompt_forget) and,
+ * through an UNMAP switch, every thread's call paths
+ * (vftr_callpath_forget).  Nothing when capture does not record in this
+ * process.  Not async-signal-safe (dlclose is not either).
+ */
+struct vftr_dl_snap {
+    unsigned long long subs;      /* the loader's count of unloads */
+    size_t n;
+    struct vftr_dl_obj {
+        uintptr_t bias, lo, hi;   /* load bias, extent of the PT_LOAD segments */
+        const void *phdr;
+        char *name;               /* the loader's name (owned) */
+    } *obj;                       /* NULL: nothing to compare (capture off, no memory) */
+};
+void vftr_dl_before(struct vftr_dl_snap *s) VFTR_NI;
+void vftr_dl_after(struct vftr_dl_snap *s) VFTR_NI;
+
+/* The code at [lo, hi) is gone (see above); any thread but inside a hook. */
+void vftr_dl_unmapped(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
+/* ------------------------------------------------------------ exec.c */
+
+/*
+ * The program image is about to be replaced by exec (capture/preload/
+ * exec.c interposes the exec family): what exec names (for the log).
+ * Ends the trace's open frames (a STOP switch), writes every thread's
+ * buffer, makes the trace file final (vftr_trace_checkpoint) and writes the
+ * profile log as at the end of a run, so that nothing of the old image is
+ * lost; capture's state stays as it was (the stacks, the profile).
+ * Returns a token for vftr_exec_failed.  Not async-signal-safe: an exec
+ * from a signal handler that interrupted capture itself (a hook) is left
+ * alone.
+ */
+int vftr_exec_begin(const char *what) VFTR_NI;
+/* The exec returned (it failed): the trace is written on (the header says
+ * so again, a START switch begins the open frames again) and the log is
+ * written over at the real end.  token from vftr_exec_begin. */
+void vftr_exec_failed(int token) VFTR_NI;
 
 /* Whether any compiler hook reached capture (a function record of an
  * address exists); false for a program built without
@@ -842,6 +950,10 @@ int vftr_job_from_env(char *const *envp, char *buf, size_t len) VFTR_NI;
 
 /* Process initialization (once; called from vftr_thread_attach). */
 void vftr_init_once(void) VFTR_NI;
+
+/* Code at [lo, hi) was unmapped: the symbol table of the resolver forgets
+ * the objects there (vftr_symtab_forget). */
+void vftr_symbols_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
 
 /* Prints "vftr: <message>" on stderr (one write, async-signal-safe with
  * no format arguments: use vftr_msg_raw). */

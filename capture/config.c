@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,6 +35,7 @@
 #include "config.h"
 #include "util/errmsg.h"
 #include "util/levenshtein.h"
+#include "util/number.h"
 
 extern char **environ;
 
@@ -214,62 +216,6 @@ static int parse_whole(const char *t, double lo, double hi, long double *out)
     return 0;
 }
 
-struct unit {
-    const char *name;
-    uint64_t factor;
-};
-
-/* Binary prefixes with or without "iB" (as dd and ulimit read them), decimal
- * ones with "B".  Matched ignoring case. */
-static const struct unit units[] = {
-    { "", 1 }, { "B", 1 },
-    { "K", 1ull << 10 }, { "KiB", 1ull << 10 }, { "KB", 1000ull },
-    { "M", 1ull << 20 }, { "MiB", 1ull << 20 }, { "MB", 1000000ull },
-    { "G", 1ull << 30 }, { "GiB", 1ull << 30 }, { "GB", 1000000000ull },
-    { "T", 1ull << 40 }, { "TiB", 1ull << 40 }, { "TB", 1000000000000ull },
-};
-
-/* "1073741824", "512 MiB", "1.5G": bytes into *out, in [lo, hi]. */
-static int parse_size(const char *t, double lo, double hi, uint64_t *out)
-{
-    const char *p = t;
-    long double v = 0, scale = 1;
-    uint64_t factor = 0;
-    bool digits = false, fraction = false;
-
-    for (; *p >= '0' && *p <= '9'; p++, digits = true)
-        if (v < 1e30L)
-            v = v * 10 + (*p - '0');
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
-            scale /= 10;
-            if (*p != '0')
-                fraction = true;
-            v += (*p - '0') * scale;
-        }
-    }
-    if (!digits)
-        return -EINVAL;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcasecmp(p, units[i].name) == 0)
-            factor = units[i].factor;
-    if (!factor)
-        return -EINVAL;
-    if (fraction && factor == 1)
-        return -EINVAL;                 /* "1.5" bytes */
-    v *= factor;
-    if (v < lo || v > hi)
-        return -ERANGE;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-static const char size_syntax[] =
-    "a size such as 1073741824, \"512 MiB\" or \"1.5G\" (units B; K, KiB, M, MiB, G, GiB, T, "
-    "TiB are powers of 1024; KB, MB, GB, TB powers of 1000)";
-
 /* "expected one of a, b, c" for a sort key, plus the closest by spelling. */
 static void column_choices(const struct vftr_config_key *k, const char *got, char *msg, size_t len)
 {
@@ -335,15 +281,10 @@ static int parse_text(const struct vftr_config_key *k, const char *text, union v
         return -EINVAL;
     }
     case VFTR_CONFIG_SIZE:
-        rc = parse_size(t, k->min, k->max, &v->u);
-        if (rc == 0)
-            return 0;
-        if (rc == -ERANGE)
-            snprintf(msg, len, "size \"%.*s\" is out of range (at most %.0f bytes)", QUOTE, t,
-                     k->max);
-        else
-            snprintf(msg, len, "expected %s, got \"%.*s\"", size_syntax, QUOTE, t);
-        return -EINVAL;
+        /* The tools' own size syntax and messages (lib/util/number.h): one
+         * definition of what "1.5G" means, exact and never clamped. */
+        rc = vftr_size_parse(t, (uint64_t)k->min, (uint64_t)k->max, "size", &v->u, msg, len);
+        return rc < 0 ? -EINVAL : 0;
     case VFTR_CONFIG_STRING:
     case VFTR_CONFIG_PATH:
         if (k->type == VFTR_CONFIG_PATH && !*text) {
@@ -427,18 +368,61 @@ int vftr_config_init(struct vftr_config *cfg)
 
 /* --------------------------------------------------------------- JSON file */
 
-/* Reads the whole file into a NUL-terminated buffer.  NULL + errno; EFBIG
- * when larger than MAX_FILE_SIZE, EILSEQ when it holds a NUL byte.  The
- * buffer grows as needed: the size on disk may be unknown (a pipe) or wrong. */
-static char *read_file(const char *path, size_t *size)
+/* What a file of type mode is, for a message ("a FIFO"). */
+static const char *file_kind(mode_t mode)
 {
-    FILE *f = fopen(path, "rb");
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "a special file";
+}
+
+/* Reads the whole file into a NUL-terminated buffer.  NULL + errno; EFBIG
+ * when larger than MAX_FILE_SIZE, EILSEQ when it holds a NUL byte; when
+ * the file is no regular file, EINVAL and *kind says what it is (else *kind
+ * is left alone).
+ *
+ * Only a regular file is read.  A FIFO without a writer blocks open() for
+ * ever, a terminal or a pipe blocks read(): a configuration must never stop
+ * the program, so the file is opened with O_NONBLOCK (which opens a FIFO
+ * at once) and refused when fstat says it is anything but a regular file.
+ * A socket cannot be opened at all (ENXIO); stat tells what it is. */
+static char *read_file(const char *path, size_t *size, const char **kind)
+{
+    struct stat st;
     size_t cap = 4096, n = 0;
     char *buf = NULL;
-    int e = 0;
+    int e = 0, fd;
 
-    if (!f)
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        e = errno;
+        if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+            *kind = file_kind(st.st_mode);
+            e = EINVAL;
+        }
+        errno = e;
         return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *kind = file_kind(st.st_mode);
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
     for (;;) {
         if (n + 1 >= cap || !buf) {
             char *nb;
@@ -450,19 +434,22 @@ static char *read_file(const char *path, size_t *size)
             }
             buf = nb;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            e = errno;
+            break;
+        }
+        n += (size_t)got;
         if (n > MAX_FILE_SIZE) {
             e = EFBIG;
             break;
         }
-        if (got == 0) {
-            if (ferror(f))
-                e = EIO;
+        if (got == 0)
             break;
-        }
     }
-    fclose(f);
+    close(fd);
     if (!e && memchr(buf, '\0', n))
         e = EILSEQ;
     if (e) {
@@ -598,7 +585,7 @@ static int json_text(const struct vftr_config_key *k, const cJSON *item, char *b
         break;
     case VFTR_CONFIG_SIZE:
         number_ok = string_ok = true;
-        want = size_syntax;
+        want = VFTR_SIZE_SYNTAX;
         break;
     case VFTR_CONFIG_RANKS:
         number_ok = string_ok = true;
@@ -846,12 +833,13 @@ static void walk(struct loader *L, const cJSON *obj, const char *prefix)
 static int load_file(struct loader *L, const char *path)
 {
     const char *end = NULL;
+    const char *kind = NULL;
     size_t size = 0;
     char *text;
     cJSON *root;
     int rc = 0;
 
-    text = read_file(path, &size);
+    text = read_file(path, &size, &kind);
     if (!text) {
         int e = errno;
         if (e == ENOMEM)
@@ -859,6 +847,9 @@ static int load_file(struct loader *L, const char *path)
         if (e == EFBIG)
             say(L, VFTR_CONFIG_ERROR, "%s: larger than %u bytes, not a configuration file; "
                 "capture switched off", path, MAX_FILE_SIZE);
+        else if (kind != NULL)
+            say(L, VFTR_CONFIG_ERROR, "%s: %s, not a regular file; capture switched off", path,
+                kind);
         else if (e == EILSEQ)
             say(L, VFTR_CONFIG_ERROR, "%s: holds a NUL byte, not a JSON file; capture switched "
                 "off", path);

@@ -165,6 +165,10 @@ struct vftr_config {
     uint64_t trace_max_job_size;     /* [64 GiB] bytes of .vfd over the ranks of a
                                         job (vftr): a rank's cap is at most this
                                         over the number of ranks.  0 = no cap */
+    uint64_t trace_keep_free;        /* [256 MiB] bytes the trace leaves free on
+                                        its file system: tracing stops before
+                                        the free space falls below it.
+                                        0 = no reserve */
 
     /* filter (vftr): a function is instrumented iff (include is NULL or
      * matches its name) and (exclude is NULL or does not match it); decided

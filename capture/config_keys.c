@@ -242,6 +242,12 @@ static const struct vftr_config_key keys[] = {
               "defaults: 1 GiB per rank up to 64 ranks, 64 MiB per rank with 1024). The "
               "number of ranks is the launcher's (mpirun, srun) or MPI_Comm_size of "
               "MPI_COMM_WORLD. 0: no cap per job." },
+    { SIZE("trace.keep_free", "256 MiB", trace_keep_free, 0, MAX_TRACE_SIZE), .vftr_only = true,
+      .help = "Free space the trace leaves on the file system of the output directory, in "
+              "bytes or with a unit, for the program's own files: before a write of the trace "
+              "would leave less free, tracing stops (the trace keeps what it has, the profile "
+              "goes on) with one message on stderr, and the log says so. 0: no reserve (the "
+              "trace may fill the disk)." },
 
     /* --------------------------------------------------------- filter (vftr) */
     { REGEX("filter.include", filter_include), .vftr_only = true,

@@ -89,19 +89,6 @@ static VFTR_NI void unhold(uint64_t prev)
     vftr_phase_unhold(prev);
 }
 
-/* Lends thread t's state to the caller (the world is held): false when t
- * is inside a hook or finished.  Its hooks wait until it is given back. */
-static VFTR_NI bool borrow(struct vftr_thread *t)
-{
-    int expect = VFTR_GUARD_FREE;
-
-    return atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_LENT);
-}
-
-static VFTR_NI void give_back(struct vftr_thread *t)
-{
-    atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
-}
 
 typedef void thread_op(struct vftr_thread *t, void *arg);
 
@@ -113,11 +100,11 @@ static VFTR_NI unsigned for_each_thread(thread_op *op, void *arg)
 
     for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
          t; t = t->next) {
-        if (!borrow(t))
+        if (!vftr_thread_borrow(t))
             continue;
         vftr_phase_catch_up_all(t);
         op(t, arg);
-        give_back(t);
+        vftr_thread_give_back(t);
         n++;
     }
     return n;
@@ -144,7 +131,7 @@ static VFTR_NI size_t borrow_all(struct vftr_thread **v, size_t cap)
 
     for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
          t && n < cap; t = t->next)
-        if (borrow(t)) {
+        if (vftr_thread_borrow(t)) {
             vftr_phase_catch_up_all(t);
             v[n++] = t;
         }
@@ -154,7 +141,7 @@ static VFTR_NI size_t borrow_all(struct vftr_thread **v, size_t cap)
 static VFTR_NI void give_back_all(struct vftr_thread **v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        give_back(v[i]);
+        vftr_thread_give_back(v[i]);
 }
 
 static VFTR_NI void op_flush(struct vftr_thread *t, void *arg)

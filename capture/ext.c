@@ -71,7 +71,7 @@ VFTR_EXT_API int vftr_ext_chunk(const uint8_t *chunk, size_t len)
         return -EINVAL;
     if (w == NULL || atomic_load(&vftr_proc.trace_off)
         || vftr_phase_of(atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed))
-           == VFTR_PHASE_STOPPED)
+           == VFTR_PHASE_STOPPED || vftr_trace_room(len) < 0)
         return -EAGAIN;
     return vftr_vfd_writer_put(w, chunk, len);
 }

@@ -127,11 +127,61 @@ static VFTR_NI void say_no_hooks(const char *log, const char *vfd)
              items ? "only its " : "", items ? what : "only the run's summary", where);
 }
 
+VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_ticks,
+                           uint64_t end_ns, const char *vfd, const char *why, char *log, size_t len)
+{
+    struct vftr_run_info run;
+    struct vftr_mpi_row *mpi = NULL;
+    int rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank, rc;
+    long nmpi;
+
+    log[0] = '\0';
+    prof->run_time = (double)(end_ticks - vftr_proc.start_ticks) / tps;
+    /* the MPI table: the MPI library's statistics per call path, when the
+     * run used MPI (-ENOTSUP otherwise) */
+    nmpi = vftr_ext_mpi_paths(&mpi);
+    if (nmpi >= 0) {
+        prof->mpi = mpi;
+        prof->nmpi = (size_t)nmpi;
+        prof->has_mpi = true;
+    }
+    vftr_run_info(&run, rank, vfd, vfd ? vftr_trace_bytes() : 0, end_ns);
+    run.no_hooks = !vftr_hooks_seen();
+    if (why)
+        run.trace_message = why;
+    else if (run.trace_capped)
+        run.trace_message = "the trace reached its size cap (trace.max_size, "
+                            "trace.max_job_size)";
+    else if (atomic_load(&vftr_proc.reserve_hit))
+        run.trace_message = "its file system reached the free space the trace leaves to the "
+                            "program (trace.keep_free); the profile went on";
+    else if (vftr_proc.write_errno)
+        run.trace_message = strerror(vftr_proc.write_errno);
+    else if (!vftr_proc.cfg.trace_active)
+        run.trace_message = "tracing off (trace.active = false)";
+
+    if ((size_t)snprintf(log, len, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank) >= len) {
+        log[0] = '\0';
+        rc = -ENAMETOOLONG;
+    } else {
+        (void)vftr_outdir_make_room(log);   /* an earlier run's log is kept (outdir.h) */
+        rc = vftr_logfile_write(log, prof, &vftr_proc.cfg, &run);
+        vftr_outdir_written(log);
+        if (rc < 0) {
+            vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
+            log[0] = '\0';
+        }
+    }
+    prof->mpi = NULL;
+    prof->nmpi = 0;
+    free(mpi);
+    return rc;
+}
+
 VFTR_NI void vftr_finalize(void)
 {
     struct vftr_thread *self = vftr_tls, *t;
     struct vftr_profile prof;
-    struct vftr_run_info run;
     char vfd[1400] = "", log[1400];
     uint64_t end_ticks, end_ns;
     double tps;
@@ -196,40 +246,9 @@ VFTR_NI void vftr_finalize(void)
         vftr_msg("rank %d: out of memory for the profile; no log written", rank);
         goto out;
     }
-    prof.run_time = (double)(end_ticks - vftr_proc.start_ticks) / tps;
-    /* the MPI table: the MPI library's statistics per call path, when the
-     * run used MPI (-ENOTSUP otherwise) */
-    struct vftr_mpi_row *mpi = NULL;
-    long nmpi = vftr_ext_mpi_paths(&mpi);
-    if (nmpi >= 0) {
-        prof.mpi = mpi;
-        prof.nmpi = (size_t)nmpi;
-        prof.has_mpi = true;
-    }
-
-    vftr_run_info(&run, rank, vfd[0] ? vfd : NULL, vftr_proc.final_bytes, end_ns);
-    run.no_hooks = no_hooks;
-    if (run.trace_capped)
-        run.trace_message = "the trace reached its size cap (trace.max_size)";
-    else if (vftr_proc.write_errno)
-        run.trace_message = strerror(vftr_proc.write_errno);
-    else if (!vftr_proc.cfg.trace_active)
-        run.trace_message = "tracing off (sampling.active = false)";
-
-    if ((size_t)snprintf(log, sizeof log, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank)
-        < sizeof log) {
-        (void)vftr_outdir_make_room(log);   /* an earlier run's log is kept (outdir.h) */
-        rc = vftr_logfile_write(log, &prof, &vftr_proc.cfg, &run);
-        vftr_outdir_written(log);
-        if (rc < 0) {
-            vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
-            log[0] = '\0';
-        }
-    } else {
-        log[0] = '\0';
-    }
+    (void)vftr_log_write(&prof, tps, end_ticks, end_ns, vfd[0] ? vfd : NULL, NULL, log,
+                         sizeof log);
     vftr_callpath_profile_release(&prof);
-    free(mpi);
 out:
     if (no_hooks && vftr_proc.is_rank0)
         say_no_hooks(log, vfd);

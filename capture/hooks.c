@@ -38,6 +38,8 @@
 #include "names.h"
 #include "outdir.h"
 #include "symbols.h"
+#include "util/errmsg.h"
+#include "util/number.h"
 
 /* ompt.c's tool entry (the type is <omp-tools.h>'s, which only ompt.c includes) */
 struct ompt_start_tool_result_t;
@@ -309,6 +311,14 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
     return symtab ? vftr_names_resolve(symtab, addr) : NULL;
 }
 
+VFTR_NI void vftr_symbols_forget(uintptr_t lo, uintptr_t hi)
+{
+    /* the resolver's lock: the table is made under it */
+    pthread_mutex_lock(&vftr_proc.fn_lock);
+    (void)vftr_symtab_forget(symtab, lo, hi);
+    pthread_mutex_unlock(&vftr_proc.fn_lock);
+}
+
 static VFTR_NI uint32_t classify(void *arg, const char *name)
 {
     const struct vftr_config *cfg = arg;
@@ -453,19 +463,27 @@ static VFTR_NI void init(void)
      * 4 bytes each), and a flush reads the buffer once more (CRC, write).
      * It should stay in the cache between the two: VFTR_BUFFER_KIB (a
      * tuning knob, not a configuration key) or 256 KiB, at most
-     * sampling.outbuffer_size MiB. */
+     * trace.outbuffer_size MiB. */
     {
         const char *kib = getenv("VFTR_BUFFER_KIB");
-        size_t want = kib ? (size_t)strtoul(kib, NULL, 10) << 10 : (size_t)256 << 10;
-        size_t most = (size_t)(cfg->trace_outbuffer_size > 0 ? cfg->trace_outbuffer_size : 1)
-                      << 20;
+        uint64_t n = 256;
+        char err[VFTR_ERRMSG_MAX];
+        size_t want, most = (size_t)(cfg->trace_outbuffer_size > 0 ?
+                                     cfg->trace_outbuffer_size : 1) << 20;
 
-        if (want < 4096)
-            want = 4096;
+        /* The tools' count syntax: a value that is no count, or out of
+         * range, is said and the default kept (never clamped or wrapped). */
+        if (kib && *kib && vftr_count_parse(kib, 4, 1u << 22, "VFTR_BUFFER_KIB", &n, err,
+                                            sizeof err) < 0) {
+            vftr_msg("%s; using 256", err);
+            n = 256;
+        }
+        want = (size_t)n << 10;
         s.buffer_bytes = want < most ? want : most;
     }
     s.max_bytes = cfg->trace_max_size;
     s.max_job_bytes = cfg->trace_max_job_size;
+    s.keep_free = cfg->trace_keep_free;
     s.prelude = cfg->include_cxx_prelude;
     s.classify = classify;
     s.classify_arg = cfg;

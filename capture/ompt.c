@@ -149,6 +149,12 @@ VFTR_NI void vftr_ompt_idle_all(uint64_t now)
     (void)now;
 }
 
+VFTR_NI void vftr_ompt_forget(uintptr_t lo, uintptr_t hi)
+{
+    (void)lo;
+    (void)hi;
+}
+
 struct ompt_start_tool_result_t;
 VFTR_EXPORT VFTR_NI struct ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
                                                                      const char *runtime_version);
@@ -296,6 +302,39 @@ static VFTR_NI void lines_release(void)
     vftr_ompt_lines_free(lines);
     lines = NULL;
     lines_state = LINES_OFF;
+    pthread_mutex_unlock(&map_lock);
+}
+
+/* The key a forgotten slot gets: no return address is the last byte of
+ * the address space. */
+#define FORGOTTEN UINTPTR_MAX
+
+VFTR_NI void vftr_ompt_forget(uintptr_t lo, uintptr_t hi)
+{
+    bool any = false;
+
+    pthread_mutex_lock(&map_lock);
+    /* Slots are never emptied (a lookup stops at an empty slot and would
+     * miss what lies beyond): the key changes to one nobody asks for.  A
+     * lookup racing with this reads the old key or the new one; neither is
+     * the address of code that is not mapped. */
+    for (size_t i = 0; i < MAP_CAP; i++) {
+        struct map_slot *s = &region_map[i];
+        uintptr_t code = atomic_load_explicit(&s->code, memory_order_relaxed);
+
+        if (atomic_load_explicit(&s->id, memory_order_relaxed) != 0 && code != 0 && code >= lo
+            && code < hi && code != FORGOTTEN) {
+            atomic_store_explicit(&s->code, FORGOTTEN, memory_order_relaxed);
+            any = true;
+        }
+    }
+    /* libdwfl keeps the modules it was given for the session: one that was
+     * unmapped would answer for code mapped at its place later */
+    if (any && lines_state == LINES_OPEN) {
+        vftr_ompt_lines_free(lines);
+        lines = NULL;
+        lines_state = LINES_UNTRIED;
+    }
     pthread_mutex_unlock(&map_lock);
 }
 
@@ -717,16 +756,30 @@ VFTR_NI void vftr_ompt_trace_node(struct vftr_thread *vt, const struct vftr_node
 /*
  * The runtime synchronizes its threads in ways ThreadSanitizer cannot see
  * (the runtime is not instrumented), so in a TSan build the callbacks tell
- * TSan, as LLVM's Archer tool does, about the two that order capture's own
- * data: an explicit task's data, handed from the thread that created the
- * task to the one that runs it (released by on_task_create, acquired by
- * on_task_schedule), and barriers (each thread releases the team's
- * parallel data when it has reached one and recorded its begin, and
- * acquires it when it leaves; the primary thread acquires it again at the
- * region's end, where the runtime gives the barrier's end no parallel
- * data), after which a worker's hooks happen before what the primary
- * thread does next, the profile at MPI_Finalize or exit included.  Nothing
- * in other builds.
+ * TSan, as LLVM's Archer tool does, about the hand-offs that order
+ * capture's own data:
+ *   - an explicit task's data, handed from the thread that created the
+ *     task to the one that runs it (released by on_task_create, acquired
+ *     by on_task_schedule);
+ *   - barriers: each thread releases the team's parallel data when it has
+ *     reached one and recorded its begin, and acquires it when it leaves;
+ *     the primary thread acquires it again at the region's end, where the
+ *     runtime gives the barrier's end no parallel data; so a worker's
+ *     hooks happen before what the primary thread does next, the profile
+ *     at MPI_Finalize or exit included;
+ *   - the runtime's own slots for the tool (the ompt_data_t of a parallel
+ *     region and of an implicit task, whose value the callbacks write and
+ *     read): the runtime keeps a team's structures (its parallel data, its
+ *     implicit tasks' data) and reuses them for later regions, the next
+ *     round's or a nested region started by another thread, also after the
+ *     thread that used them last has ended, so one slot serves threads in
+ *     turn with no synchronization TSan sees (repeated nested regions, and
+ *     several root threads, showed it).  Each callback therefore takes a
+ *     slot (acquire) before its first access and gives it back (release)
+ *     after its last: the runtime hands a slot on only after the callback
+ *     of its previous user returned, so the release happens before the
+ *     next user's acquire.
+ * Nothing in other builds.
  */
 #ifdef VFTR_TSAN
 #include <sanitizer/tsan_interface.h>
@@ -736,6 +789,19 @@ VFTR_NI void vftr_ompt_trace_node(struct vftr_thread *vt, const struct vftr_node
 #define TSAN_RELEASE(d) ((void)(d))
 #define TSAN_ACQUIRE(d) ((void)(d))
 #endif
+
+/* A runtime slot (ompt_data_t) taken by a callback and given back. */
+static inline VFTR_NI void slot_take(ompt_data_t *d)
+{
+    if (d)
+        TSAN_ACQUIRE(d);
+}
+
+static inline VFTR_NI void slot_give(ompt_data_t *d)
+{
+    if (d)
+        TSAN_RELEASE(d);
+}
 
 /* parallel_data->value: (implicit task region id << 32) | parallel seq.
  * Explicit task_data->value: (task region id << 32) | task seq; an
@@ -935,8 +1001,10 @@ static VFTR_NI void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *fra
         return;
     seq = atomic_fetch_add_explicit(&next_parallel, 1, memory_order_relaxed);
     rid = region_id(VFTR_VFD_OMP_PARALLEL, codeptr);
+    slot_take(parallel);
     if (parallel)
         parallel->value = (uint64_t)region_id(VFTR_VFD_OMP_IMPLICIT_TASK, codeptr) << 32 | seq;
+    slot_give(parallel);
     begin(t, VFTR_VFD_OMP_PARALLEL, rid, seq, requested);
     release(t);
 }
@@ -954,13 +1022,15 @@ static VFTR_NI void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, in
     (void)task;
     (void)flags;
     (void)codeptr;
-    if (parallel)   /* the team's last barrier is behind: its threads' releases */
-        TSAN_ACQUIRE(parallel);
-    if ((t = claim()) == NULL)
-        return;
-    note_parallel_end((uint32_t)low32(parallel), vftr_ext_now());
-    end(t, VFTR_VFD_OMP_PARALLEL, low32(parallel), 0);
-    release(t);
+    /* the team's last barrier is behind: its threads' releases (and the
+     * slot's previous users') */
+    slot_take(parallel);
+    if ((t = claim()) != NULL) {
+        note_parallel_end((uint32_t)low32(parallel), vftr_ext_now());
+        end(t, VFTR_VFD_OMP_PARALLEL, low32(parallel), 0);
+        release(t);
+    }
+    slot_give(parallel);   /* the team's slots go to later regions */
 }
 
 static VFTR_NI void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
@@ -971,6 +1041,8 @@ static VFTR_NI void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t
 
     if ((flags & ompt_task_initial) || (t = claim()) == NULL)
         return;
+    slot_take(parallel);
+    slot_take(task);
     if (endpoint == ompt_scope_begin) {
         uint64_t seq = low32(parallel);
         uint32_t rid = high32(parallel);
@@ -1004,6 +1076,8 @@ static VFTR_NI void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t
             && (seq == ANY_INSTANCE || w->instance == seq))
             close_frame(t, t->depth - 1, vftr_ext_now());
     }
+    slot_give(task);
+    slot_give(parallel);
     release(t);
 }
 

@@ -77,4 +77,11 @@ bool vftr_ompt_active(void) __attribute__((no_instrument_function));
  * Thread-safe, async-signal-safe (one atomic load). */
 uint32_t vftr_ompt_parallel_regions(void) __attribute__((no_instrument_function));
 
+/* Code at [lo, hi) was unmapped (dlclose): the regions defined for return
+ * addresses there are no longer found by their address (a region of code
+ * mapped there later gets a definition of its own, named anew), and the
+ * line tables read so far are dropped (read again when asked).  Any
+ * thread; takes the region map's lock. */
+void vftr_ompt_forget(uintptr_t lo, uintptr_t hi) __attribute__((no_instrument_function));
+
 #endif /* VFTR_CAPTURE_OMPT_H */

@@ -60,6 +60,7 @@
 struct entry {
     uint64_t time;
     uint32_t sw;                  /* enum vftr_switch */
+    uintptr_t lo, hi;             /* UNMAP: the code addresses unmapped */
 };
 
 struct vftr_phase_chunk {
@@ -176,7 +177,9 @@ static VFTR_NI void reclaim(void)
     }
 }
 
-VFTR_NI int vftr_phase_switch(enum vftr_switch sw)
+/* Makes switch sw (with the range lo, hi for an UNMAP); see
+ * vftr_phase_switch. */
+static VFTR_NI int make_switch(enum vftr_switch sw, uintptr_t lo, uintptr_t hi)
 {
     uint64_t w;
     uint32_t slot;
@@ -195,6 +198,7 @@ VFTR_NI int vftr_phase_switch(enum vftr_switch sw)
         case VFTR_SWITCH_RESUME: paused = false; break;
         case VFTR_SWITCH_STOP: stopped = true; break;
         case VFTR_SWITCH_START: stopped = false; break;
+        case VFTR_SWITCH_UNMAP: break;
         }
         w = atomic_load_explicit(&vftr_proc.phase, memory_order_acquire);
         if (vftr_phase_of(w) != VFTR_PHASE_RUNNING && vftr_phase_of(w) != VFTR_PHASE_PAUSED
@@ -202,7 +206,7 @@ VFTR_NI int vftr_phase_switch(enum vftr_switch sw)
             vftr_phase_unlock();
             return -EAGAIN;
         }
-        if (paused == ph.paused && stopped == ph.stopped) {
+        if (sw != VFTR_SWITCH_UNMAP && paused == ph.paused && stopped == ph.stopped) {
             vftr_phase_unlock();
             return 0;
         }
@@ -232,6 +236,8 @@ VFTR_NI int vftr_phase_switch(enum vftr_switch sw)
         }
         ph.tail->e[slot].time = vftr_clock_now();
         ph.tail->e[slot].sw = (uint32_t)sw;
+        ph.tail->e[slot].lo = lo;
+        ph.tail->e[slot].hi = hi;
         if (atomic_compare_exchange_strong_explicit(
                 &vftr_proc.phase, &w,
                 (ph.count + 1) << VFTR_PHASE_BITS
@@ -248,6 +254,16 @@ VFTR_NI int vftr_phase_switch(enum vftr_switch sw)
     reclaim();
     vftr_phase_unlock();
     return 1;
+}
+
+VFTR_NI int vftr_phase_switch(enum vftr_switch sw)
+{
+    return make_switch(sw, 0, 0);
+}
+
+VFTR_NI int vftr_phase_unmap(uintptr_t lo, uintptr_t hi)
+{
+    return make_switch(VFTR_SWITCH_UNMAP, lo, hi);
 }
 
 /* ------------------------------------------------------ applying switches */
@@ -347,14 +363,18 @@ static VFTR_NI uint64_t floor_of(const struct vftr_thread *t)
     return f;
 }
 
-/* Applies switch sw, made at time, to t (guard held). */
-static VFTR_NI void apply(struct vftr_thread *t, uint32_t sw, uint64_t time)
+/* Applies switch e to t (guard held). */
+static VFTR_NI void apply(struct vftr_thread *t, const struct entry *e)
 {
     bool counted = !t->paused, traced = t->trace;
     uint64_t f = floor_of(t);
-    struct at a = { t, time > f ? time : f };
+    uint32_t sw = e->sw;
+    struct at a = { t, e->time > f ? e->time : f };
 
     switch (sw) {
+    case VFTR_SWITCH_UNMAP:
+        vftr_callpath_forget(t, e->lo, e->hi);
+        return;   /* recording goes on as it was */
     case VFTR_SWITCH_PAUSE: t->paused = true; break;
     case VFTR_SWITCH_RESUME: t->paused = false; break;
     case VFTR_SWITCH_STOP: t->stopped = true; break;
@@ -390,7 +410,7 @@ VFTR_NI void vftr_phase_catch_up(struct vftr_thread *t, uint64_t n)
         struct vftr_phase_chunk *c = t->ph_chunk;
         uint32_t slot = (uint32_t)(t->ph_seen % VFTR_PHASE_CHUNK);
 
-        apply(t, c->e[slot].sw, c->e[slot].time);
+        apply(t, &c->e[slot]);
         t->ph_seen++;
         if (slot == VFTR_PHASE_CHUNK - 1)
             t->ph_chunk = atomic_load_explicit(&c->next, memory_order_acquire);
@@ -501,6 +521,18 @@ VFTR_NI bool vftr_guard_take_slow(struct vftr_thread *t, bool taken)
 }
 
 /* ------------------------------------------------------------ the world */
+
+VFTR_NI bool vftr_thread_borrow(struct vftr_thread *t)
+{
+    int expect = VFTR_GUARD_FREE;
+
+    return atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_LENT);
+}
+
+VFTR_NI void vftr_thread_give_back(struct vftr_thread *t)
+{
+    atomic_store_explicit(&t->guard, VFTR_GUARD_FREE, memory_order_release);
+}
 
 VFTR_NI int vftr_phase_hold(uint64_t *prev, bool any)
 {

@@ -770,8 +770,11 @@ static int rescan(struct vftr_symtab *t)
         struct object *o = t->active[i];
         bool keep = false;
 
+        /* the same instance: same place, and the same file (another object
+         * of the same layout may have been loaded where a closed one was) */
         for (j = 0; j < sc.n && !keep; j++) {
-            if (!sc.l[j].seen && sc.l[j].bias == o->bias && (const void *)sc.l[j].phdr == o->phdr) {
+            if (!sc.l[j].seen && sc.l[j].bias == o->bias && (const void *)sc.l[j].phdr == o->phdr
+                && (sc.l[j].main || strcmp(sc.l[j].name, o->path) == 0)) {
                 sc.l[j].seen = true;
                 keep = true;
             }
@@ -990,6 +993,33 @@ const char *vftr_symtab_lookup(struct vftr_symtab *t, uintptr_t addr)
     struct vftr_symbol sym;
 
     return vftr_symtab_find(t, addr, &sym) == 0 ? sym.name : NULL;
+}
+
+int vftr_symtab_forget(struct vftr_symtab *t, uintptr_t lo, uintptr_t hi)
+{
+    size_t i, n;
+    int rc = 0;
+
+    if (t == NULL || !t->scanning)
+        return 0;
+    pthread_mutex_lock(&t->lock);
+    for (i = n = 0; i < t->nactive; i++) {
+        struct object *o = t->active[i];
+        bool there = o->lo < hi && lo < o->hi;
+
+        if (there && retire(t, o) == 0)
+            continue;
+        if (there)
+            rc = -ENOMEM;   /* cannot retire: kept rather than leak names */
+        t->active[n++] = o;
+    }
+    t->nactive = n;
+    t->nmisses = 0;
+    /* the next lookup reads the loader's list again (an object still there
+     * comes back) */
+    t->counters_known = false;
+    pthread_mutex_unlock(&t->lock);
+    return rc;
 }
 
 size_t vftr_symtab_count(struct vftr_symtab *t)

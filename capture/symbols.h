@@ -102,6 +102,14 @@ struct vftr_symbol {
  * when no known function contains addr, -EINVAL when t or sym is NULL. */
 int vftr_symtab_find(struct vftr_symtab *t, uintptr_t addr, struct vftr_symbol *sym);
 
+/* The code at [lo, hi) was unmapped (the caller saw dlclose unload an
+ * object there): the objects of the table that lie there retire at once
+ * (their names stay valid), whatever the loader's counters say, so that an
+ * object loaded later at the same addresses is read from its own file even
+ * when it has the same place and size.  Lookups that missed are forgotten.
+ * 0, or -ENOMEM (the table is unchanged).  NULL t: 0. */
+int vftr_symtab_forget(struct vftr_symtab *t, uintptr_t lo, uintptr_t hi);
+
 /* Number of distinct functions (after alias resolution) in the table. */
 size_t vftr_symtab_count(struct vftr_symtab *t);
 

@@ -55,7 +55,9 @@ VFTR_NI const char *vftr_trace_path(void)
 
 VFTR_NI uint64_t vftr_trace_bytes(void)
 {
-    return vftr_proc.writer ? vftr_vfd_writer_bytes(vftr_proc.writer) : 0;
+    struct vftr_vfd_writer *w = atomic_load(&vftr_proc.writer);
+
+    return w ? vftr_vfd_writer_bytes(w) : vftr_proc.final_bytes;
 }
 
 VFTR_NI void vftr_trace_info(struct vftr_vfd_info *info, bool final, double tps)
@@ -187,7 +189,48 @@ VFTR_NI void vftr_trace_set_ranks(int nranks)
                                          nranks), memory_order_relaxed);
 }
 
-/* Puts one chunk unless the cap or an error stops tracing.  0 or -1. */
+/*
+ * The free-space reserve (trace.keep_free).  The trace often lives on the
+ * file system the program writes its own results to; a trace that filled
+ * it would leave the program's files empty, the very harm capture must
+ * never do.  So before each chunk the space the file system has left for
+ * unprivileged writers is read (one fstatfs per chunk, i.e. per 256 KiB
+ * of events: nothing next to the write itself), and a chunk that would
+ * leave less than the reserve free is not written: tracing stops there,
+ * with one message, keeping everything written before, and the profile
+ * goes on.  The reserve is checked, not held: other writers may take the
+ * space meanwhile, and then a write fails as on any full disk (the writer
+ * gives back what the cut chunk took).  A file system that cannot say
+ * (fstatfs fails) has no reserve.
+ */
+VFTR_NI int vftr_trace_room(size_t len)
+{
+    struct vftr_vfd_writer *w = atomic_load(&vftr_proc.writer);
+    uint64_t avail, keep = vftr_proc.set.keep_free;
+    char msg[1700] = "";
+
+    if (keep == 0 || w == NULL || vftr_vfd_writer_space(w, &avail) < 0)
+        return 0;
+    if (avail >= keep && avail - keep >= len)
+        return 0;
+    if (atomic_exchange(&vftr_proc.trace_off, 1))
+        return -1;
+    atomic_store(&vftr_proc.reserve_hit, 1);
+    append(msg, sizeof msg, "rank ");
+    append_u64(msg, sizeof msg, (uint64_t)(vftr_proc.rank < 0 ? 0 : vftr_proc.rank));
+    append(msg, sizeof msg, ": trace ");
+    append(msg, sizeof msg, vftr_proc.tmp_path);
+    append(msg, sizeof msg, ": its file system is nearly full (");
+    append_u64(msg, sizeof msg, avail);
+    append(msg, sizeof msg, " bytes free, the trace leaves trace.keep_free = ");
+    append_u64(msg, sizeof msg, keep);
+    append(msg, sizeof msg, " to the program): tracing stops, the profile goes on");
+    vftr_msg_raw(msg);
+    return -1;
+}
+
+/* Puts one chunk unless the cap, the free-space reserve or an error stops
+ * tracing.  0 or -1. */
 static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
 {
     uint64_t cap = atomic_load_explicit(&vftr_proc.cap_bytes, memory_order_relaxed);
@@ -207,6 +250,8 @@ static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
         vftr_trace_stop(-EFBIG);
         return -1;
     }
+    if (vftr_trace_room(len) < 0)
+        return -1;
     rc = vftr_vfd_writer_put(vftr_proc.writer, chunk, len);
     if (rc < 0) {
         vftr_trace_stop(rc);
@@ -523,43 +568,25 @@ VFTR_NI void vftr_trace_abandon(int sig, bool fatal)
     }
 }
 
-VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
+/* The header of the run's end (now). */
+static VFTR_NI void final_info(struct vftr_vfd_info *info, double tps)
 {
-    struct vftr_vfd_info info;
-    int rc;
+    uint64_t lost = 0;
 
-    if (path_out && len)
-        path_out[0] = '\0';
-    if (vftr_proc.writer == NULL)
-        return 0;
-    vftr_trace_info(&info, true, tps > 0 ? tps : vftr_clock_ticks_per_second(10));
-    {
-        uint64_t lost = 0;
-        struct vftr_thread *t;
+    vftr_trace_info(info, true, tps > 0 ? tps : vftr_clock_ticks_per_second(10));
+    for (struct vftr_thread *t = atomic_load(&vftr_proc.threads); t; t = t->next)
+        lost += t->events_lost;
+    info->events_lost = lost;
+    if (info->rank < 0)
+        info->rank = 0;
+    if (info->size < 1)
+        info->size = 1;
+}
 
-        for (t = atomic_load(&vftr_proc.threads); t; t = t->next)
-            lost += t->events_lost;
-        info.events_lost = lost;
-    }
-    if (info.rank < 0)
-        info.rank = 0;
-    if (info.size < 1)
-        info.size = 1;
-    vftr_proc.final_bytes = vftr_vfd_writer_bytes(vftr_proc.writer);
-    if (busy) {
-        /* A thread is still inside a hook and may yet put a chunk: the
-         * header says what is known (abandoned, not complete), and the
-         * writer stays open and allocated for it. */
-        vftr_vfd_writer_update(vftr_proc.writer, &info);
-        rc = vftr_vfd_writer_abandon(vftr_proc.writer);
-    } else {
-        rc = vftr_vfd_writer_close(vftr_proc.writer, &info);
-        vftr_proc.writer = NULL;
-    }
-    if (rc < 0 && rc != -ENOSPC && rc != -EFBIG && rc != -EDQUOT)
-        return rc;
-    /* A write error earlier was reported already; the file holds what was
-     * written before it and is still worth its final name. */
+/* Gives the file its final name (tmp_path becomes it); path_out receives
+ * the name the file has.  0 or -errno. */
+static VFTR_NI int rename_final(char *path_out, size_t len)
+{
     if (!final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank))
         return -ENAMETOOLONG;
     /* a file of another run in the way is kept, not overwritten (outdir.h) */
@@ -577,4 +604,61 @@ VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
     if (path_out && len)
         snprintf(path_out, len, "%s", vftr_proc.final_path);
     return 0;
+}
+
+VFTR_NI int vftr_trace_checkpoint(char *path_out, size_t len, double tps)
+{
+    struct vftr_vfd_info info;
+    int rc;
+
+    if (path_out && len)
+        path_out[0] = '\0';
+    if (vftr_proc.writer == NULL)
+        return 0;
+    final_info(&info, tps);
+    rc = vftr_vfd_writer_checkpoint(vftr_proc.writer, &info);
+    if (rc < 0 && rc != -ENOSPC && rc != -EFBIG && rc != -EDQUOT)
+        return rc;
+    if ((rc = rename_final(path_out, len)) < 0)
+        return rc;
+    /* from now on the file is written under its final name (the rename
+     * at the end renames it to itself) */
+    memcpy(vftr_proc.tmp_path, vftr_proc.final_path, sizeof vftr_proc.tmp_path);
+    return 0;
+}
+
+VFTR_NI void vftr_trace_reopen(void)
+{
+    struct vftr_vfd_writer *w = atomic_load(&vftr_proc.writer);
+
+    if (w != NULL)
+        (void)vftr_vfd_writer_sync(w);
+}
+
+VFTR_NI int vftr_trace_close(char *path_out, size_t len, bool busy, double tps)
+{
+    struct vftr_vfd_info info;
+    int rc;
+
+    if (path_out && len)
+        path_out[0] = '\0';
+    if (vftr_proc.writer == NULL)
+        return 0;
+    final_info(&info, tps);
+    vftr_proc.final_bytes = vftr_vfd_writer_bytes(vftr_proc.writer);
+    if (busy) {
+        /* A thread is still inside a hook and may yet put a chunk: the
+         * header says what is known (abandoned, not complete), and the
+         * writer stays open and allocated for it. */
+        vftr_vfd_writer_update(vftr_proc.writer, &info);
+        rc = vftr_vfd_writer_abandon(vftr_proc.writer);
+    } else {
+        rc = vftr_vfd_writer_close(vftr_proc.writer, &info);
+        vftr_proc.writer = NULL;
+    }
+    if (rc < 0 && rc != -ENOSPC && rc != -EFBIG && rc != -EDQUOT)
+        return rc;
+    /* A write error earlier was reported already; the file holds what was
+     * written before it and is still worth its final name. */
+    return rename_final(path_out, len);
 }

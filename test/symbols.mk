@@ -7,6 +7,7 @@
 #   $(BUILD)/test/symbols/symfort         Fortran module names (gfortran if installed)
 #   $(BUILD)/test/symbols/symstrip        stripped: only .dynsym left
 #   $(BUILD)/test/symbols/libsymlib.so, libsymplug.so
+#   $(BUILD)/test/symbols/libsymswap_a.so, libsymswap_b.so  one layout, two names
 #
 # The programs link libvftrcapture.a and are built with the sanitizer of the
 # build (its runtime is needed by the archive); the helper libraries are not.
@@ -26,8 +27,8 @@ SYM_CXXFLAGS := -std=c++17 $(OPT) $(filter-out -Wstrict-prototypes -Wmissing-pro
                 -D_GNU_SOURCE -Icapture $(SYM_SAN)
 SYM_FC   := $(shell command -v gfortran 2>/dev/null)
 
-SYM_PROGRAMS := $(addprefix $(SYM_DIR)/,libsymlib.so libsymplug.so symprog_pie symprog_nopie \
-                  symcxx symfort symstrip)
+SYM_PROGRAMS := $(addprefix $(SYM_DIR)/,libsymlib.so libsymplug.so libsymswap_a.so \
+                  libsymswap_b.so symprog_pie symprog_nopie symcxx symfort symstrip)
 TEST_PROGRAMS += $(SYM_PROGRAMS)
 
 $(TEST_DIR)/unit/test_capture_symbols: | $(SYM_PROGRAMS)
@@ -36,6 +37,14 @@ $(SYM_DIR)/lib%.so: $(SYM_SRC)/%.c
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(OPT) $(WARN) -fPIC -shared -Wl,-soname,lib$*.so -o $@ $<
+
+$(SYM_DIR)/libsymswap_a.so: SWAP_FN := swap_alpha
+$(SYM_DIR)/libsymswap_b.so: SWAP_FN := swap_bravo
+$(SYM_DIR)/libsymswap_a.so $(SYM_DIR)/libsymswap_b.so: $(SYM_SRC)/symswap.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(OPT) $(WARN) -DFN=$(SWAP_FN) -fPIC -shared \
+		-Wl,-soname,$(notdir $@) -o $@ $<
 
 $(SYM_DIR)/symprog_pie: $(SYM_SRC)/symprog.c $(SYM_DIR)/libsymlib.so $(SYM_ARCH)
 	$(call say,CC,$@)

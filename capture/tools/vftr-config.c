@@ -92,7 +92,10 @@ static const char *const type_syntax[] = {
     [VFTR_CONFIG_DOUBLE] = "A number within the range given.",
     [VFTR_CONFIG_SIZE] = "A number of bytes, or a string with a unit: \"512 MiB\", \"1.5G\". "
                          "B; K, KiB, M, MiB, G, GiB, T, TiB are powers of 1024; KB, MB, GB, "
-                         "TB powers of 1000 (units in any case).",
+                         "TB powers of 1000 (units in any case). A fraction needs a unit and "
+                         "must come to whole bytes (\"1.5K\", not \"1.1K\"); a size out of "
+                         "range is refused, never cut. The same syntax as the sizes of every "
+                         "vftr tool (lib/util/number.h).",
     [VFTR_CONFIG_STRING] = "A string, or null where the default is null.",
     [VFTR_CONFIG_PATH] = "A directory name. Capture makes it (and its parents) when it "
                          "starts; if it cannot be made or written, capture switches off.",
@@ -159,10 +162,11 @@ static const char intro3[] =
     "An unknown key or section gets a warning that names the closest valid one; a section of a "
     "Vftrace feature vftr does not have (listed below) gets a warning that it is not supported "
     "by vftr instead, and is ignored. A value that is invalid gets a message and the key keeps its previous value (the default, or the "
-    "file's value when an environment variable is invalid). When the file cannot be read or "
-    "is not valid JSON, or the output directory is missing or not writable, capture switches "
-    "off and the program runs unmeasured. Nothing in the configuration ever stops the "
-    "program.";
+    "file's value when an environment variable is invalid). When the file cannot be read, "
+    "is no regular file (a FIFO, a device or a directory is refused at once, never waited "
+    "for) or is not valid JSON, or the output directory is missing or not writable, capture "
+    "switches off and the program runs unmeasured. Nothing in the configuration ever stops "
+    "the program.";
 
 /* "`cuda` (CUDA profiling (CUPTI)), ..." of the Vftrace sections vftr lacks;
  * `code` marks are dropped by the man page. */

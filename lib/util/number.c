@@ -145,9 +145,8 @@ int vftr_size_parse(const char *spec, uint64_t min, uint64_t max, const char *wh
         if (strlen(size_units[i].name) == ulen && strncasecmp(u, size_units[i].name, ulen) == 0)
             factor = size_units[i].factor;
     if (nd == 0 || factor == 0)
-        return vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.*s': expected a size in bytes such as "
-                           "1048576, 64MiB or 1.5G (units B, K, KiB, M, MiB, G, GiB, T, TiB; KB, "
-                           "MB, GB, TB are powers of 1000)", what, quote_len(spec), spec);
+        return vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.*s': expected " VFTR_SIZE_SYNTAX,
+                           what, quote_len(spec), spec);
     if (nf && ulen == 0)
         return vftr_errmsg(err, errlen, -EINVAL, "bad %s '%.*s': a fraction needs a unit "
                            "(bytes are whole)", what, quote_len(spec), spec);

@@ -39,6 +39,12 @@
 int vftr_count_parse(const char *spec, uint64_t min, uint64_t max, const char *what,
                      uint64_t *value, char *err, size_t errlen);
 
+/* What a size looks like, for messages ("expected " VFTR_SIZE_SYNTAX): the
+ * one description of the syntax above, which vftr_size_parse's own message
+ * and the capture configuration's both use. */
+#define VFTR_SIZE_SYNTAX "a size in bytes such as 1048576, 64MiB or 1.5G (units B, K, KiB, M, " \
+    "MiB, G, GiB, T, TiB; KB, MB, GB, TB are powers of 1000)"
+
 /* The same for a size in bytes (syntax above). */
 int vftr_size_parse(const char *spec, uint64_t min, uint64_t max, const char *what,
                     uint64_t *value, char *err, size_t errlen);

@@ -243,9 +243,18 @@ struct vftr_vfd_writer *vftr_vfd_writer_open(const char *path, const struct vftr
  * add, then written with pwrite (short writes and EINTR are retried).
  * Returns 0 or -errno (-ENOSPC, -EFBIG, -EIO, -EINVAL for a buffer that is
  * not an encoded chunk).  After a failure the file holds every chunk put
- * before it; the failed one may be left cut short (a reader sees it as the
- * truncated end of the data). */
+ * before it, and what the failed one got onto the disk is given back: the
+ * file is cut at its start when it was the last chunk reserved (the next
+ * put takes its place), else its bytes become a hole (a reader skips it to
+ * the next chunk header).  A file system that refuses both may keep the
+ * failed chunk cut short (a reader sees it as the truncated end). */
 int vftr_vfd_writer_put(struct vftr_vfd_writer *w, const uint8_t *chunk, size_t len);
+
+/* Bytes an unprivileged writer may still put on the file system that holds
+ * the file (fstatfs: available blocks times the fragment size) into
+ * *avail.  0 or -errno (-ENOTSUP: the file system gives no sizes).
+ * Async-signal-safe. */
+int vftr_vfd_writer_space(const struct vftr_vfd_writer *w, uint64_t *avail);
 
 /* Replaces the header fields the writer will write at close or abandon
  * (events, chunks, bytes and the flags are still the writer's own).  Call it
@@ -258,6 +267,14 @@ void vftr_vfd_writer_update(struct vftr_vfd_writer *w, const struct vftr_vfd_inf
  * whose process is killed later (SIGKILL) still names them.  pwrite only:
  * puts may run at the same time; async-signal-safe.  0 or -errno. */
 int vftr_vfd_writer_sync(struct vftr_vfd_writer *w);
+
+/* Rewrites the header from info with complete = 1 and the counts so far, and
+ * keeps the file open: for a process whose image exec is about to replace
+ * (its descriptor, O_CLOEXEC, closes by itself).  Puts may follow (the exec
+ * failed): vftr_vfd_writer_sync then marks the file incomplete again.  No
+ * put may run concurrently.  0 or -errno (the first of a put, or of the
+ * rewrite). */
+int vftr_vfd_writer_checkpoint(struct vftr_vfd_writer *w, const struct vftr_vfd_info *info);
 
 /* Rewrites the header from final (or from the last info given when final is
  * NULL) with complete = 1 and the writer's counts, closes the file and frees

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/vfs.h>
 
 #include "vfd_internal.h"
 #include "vftr_vfd.h"
@@ -134,12 +135,24 @@ int vftr_vfd_writer_put(struct vftr_vfd_writer *w, const uint8_t *chunk, size_t 
     int saved = errno; /* a signal handler must leave errno as it found it */
     uint64_t off = atomic_fetch_add(&w->offset, (uint64_t)len);
     int rc = pwrite_all(w->fd, chunk, len, off);
-    errno = saved;
     if (rc < 0) {
         int none = 0;
+        uint64_t end = off + len;
+
         atomic_compare_exchange_strong(&w->first_error, &none, rc);
+        /* Give back what the cut chunk took (a full disk is usually why it
+         * was cut): the last chunk reserved is cut off the file, and its
+         * offset is free again; one with chunks reserved after it becomes
+         * a hole, which a reader skips. */
+        if (atomic_compare_exchange_strong(&w->offset, &end, off))
+            (void)ftruncate(w->fd, (off_t)off);
+        else
+            (void)fallocate(w->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+                            (off_t)len);
+        errno = saved;
         return rc;
     }
+    errno = saved;
     if (vfd_get16(chunk + VFD_C_KIND) == VFTR_VFD_CHUNK_EVENTS)
         atomic_fetch_add(&w->events, vfd_get32(chunk + VFD_C_COUNT));
     atomic_fetch_add(&w->chunks, 1);
@@ -176,6 +189,16 @@ int vftr_vfd_writer_close(struct vftr_vfd_writer *w, const struct vftr_vfd_info 
     return rc ? rc : hrc;
 }
 
+int vftr_vfd_writer_checkpoint(struct vftr_vfd_writer *w, const struct vftr_vfd_info *info)
+{
+    if (!w || !info)
+        return -EINVAL;
+    w->info = *info;
+    int rc = atomic_load(&w->first_error);
+    int hrc = write_header(w, VFD_FLAG_COMPLETE);
+    return rc ? rc : hrc;
+}
+
 int vftr_vfd_writer_abandon(struct vftr_vfd_writer *w)
 {
     if (!w)
@@ -184,6 +207,28 @@ int vftr_vfd_writer_abandon(struct vftr_vfd_writer *w)
     int rc = write_header(w, VFD_FLAG_ABANDONED);
     errno = saved;
     return rc;
+}
+
+int vftr_vfd_writer_space(const struct vftr_vfd_writer *w, uint64_t *avail)
+{
+    struct statfs sf;
+    int saved = errno;
+
+    if (!w || !avail)
+        return -EINVAL;
+    if (fstatfs(w->fd, &sf) != 0) {
+        int e = errno;
+        errno = saved;
+        return -e;
+    }
+    /* a file system that gives no sizes (some FUSE ones say 0 blocks)
+     * cannot say what is free */
+    if (sf.f_blocks == 0)
+        return -ENOTSUP;
+    /* statvfs's rule: the counts are in fragments (f_frsize) where the
+     * kernel says, else in blocks */
+    *avail = (uint64_t)sf.f_bavail * (uint64_t)(sf.f_frsize ? sf.f_frsize : sf.f_bsize);
+    return 0;
 }
 
 uint64_t vftr_vfd_writer_bytes(const struct vftr_vfd_writer *w)

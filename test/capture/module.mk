@@ -20,9 +20,10 @@ CAPTEST_FLAGS := -D_GNU_SOURCE -O2 -g $(CAPTEST_INSTR) $(CAPTEST_SAN)
 CAPTEST_CXX   ?= $(if $(CAPTEST_CLANG),clang++,g++)
 CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 
-CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter \
+CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap \
              $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
-CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so vfdcount nohooks \
+CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
+                  libcapswap_b.so vfdcount nohooks \
                   nohooks_linked) \
                 $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran)
 
@@ -35,6 +36,16 @@ $(CAPTEST_DIR)/libcapdl.so: test/capture/capdl.c test/capture/calls.h
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
+
+# The two libraries cap_swap opens in turn at one address: one source, two
+# function names of the same length (the same layout).
+$(CAPTEST_DIR)/libcapswap_a.so: WORK := alpha_work
+$(CAPTEST_DIR)/libcapswap_b.so: WORK := bravo_work
+$(CAPTEST_DIR)/libcapswap_%.so: test/capture/capswap.c test/capture/calls.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -DWORK=$(WORK) -fPIC -shared \
+		-Wl,-soname,libcapswap_$*.so -o $@ $< $(LDFLAGS)
 
 $(CAPTEST_DIR)/cap_cxx: test/capture/cap_cxx.cpp
 	$(call say,CXX,$@)

@@ -18,7 +18,7 @@ OMPTEST_FLAGS := -D_GNU_SOURCE -std=c11 -O2 -g -fopenmp -finstrument-functions $
 # GCC's libgomp has no OMPT: the same program built with gcc -fopenmp
 # shows that capture leaves it alone (no regions, no harm).
 OMPTEST_GCC   := $(shell command -v gcc 2>/dev/null)
-OMPTEST_PROGS := omp_count omp_idle
+OMPTEST_PROGS := omp_count omp_idle omp_nest
 OMPTEST_BINS  := $(OMPTEST_DIR)/ompcheck \
                  $(if $(OMPTEST_OK),$(addprefix $(OMPTEST_DIR)/,$(OMPTEST_PROGS)) \
                    $(OMPTEST_DIR)/omp_count_plain) \

@@ -30,12 +30,17 @@ static const char *const names[] = { "main", "a", "b", "c", "x", "y", "f", "hot"
 enum { MAIN, A, B, C, X, Y, F, HOT, NNAMES };
 #define ADDR(i) ((uintptr_t)0x1000 * ((uintptr_t)(i) + 1))
 
+/* A test may map other code at a fake address (another name for it). */
+static const char *remapped[NNAMES];
+
 static const char *resolve(void *arg, uintptr_t addr)
 {
     size_t i = addr / 0x1000 - 1;
 
     (void)arg;
-    return addr % 0x1000 == 0 && i < NNAMES ? names[i] : NULL;
+    if (addr % 0x1000 != 0 || i >= NNAMES)
+        return NULL;
+    return remapped[i] ? remapped[i] : names[i];
 }
 
 /* Excludes "x"; marks "hot" precise. */
@@ -604,6 +609,53 @@ START_TEST(trace_cap_per_rank_and_per_job)
 }
 END_TEST
 
+/*
+ * Code unmapped (dlclose) and other code mapped at its addresses: the
+ * functions a and b lie in the range unmapped, a2 and b2 replace them.
+ *   main@0 { a@1 }@2 b@3 }@4 ... unmap [a, c) ... a2@5 }@6  b2@7 }@8  }main@10
+ * The calls before the unmapping stay with a and b; the calls after get
+ * call paths and names of their own:
+ *   main/a  1 call, incl 1      main/a2  1 call, incl 1
+ *   main/b  1 call, incl 1      main/b2  1 call, incl 1
+ *   main    1 call, incl 10, excl 10 - 4 = 6
+ * c, outside the range, keeps its record.
+ */
+START_TEST(unmapped_code_gets_new_call_paths)
+{
+    struct vftr_thread *t = setup();
+    struct vftr_profile p;
+    struct vftr_fn *c_before;
+
+    enter(t, MAIN, 0);
+    enter(t, C, 0);
+    leave(t, C, 0);
+    c_before = vftr_fn_get(ADDR(C));
+    enter(t, A, 1);
+    leave(t, A, 2);
+    enter(t, B, 3);
+    leave(t, B, 4);
+    remapped[A] = "a2";
+    remapped[B] = "b2";
+    vftr_fn_forget(ADDR(A), ADDR(C));
+    ck_assert_int_eq(vftr_phase_unmap(ADDR(A), ADDR(C)), 1);
+    vftr_phase_catch_up_all(t);   /* what the thread's next hook does */
+    enter(t, A, 5);
+    leave(t, A, 6);
+    enter(t, B, 7);
+    leave(t, B, 8);
+    leave(t, MAIN, 10);
+    ck_assert_str_eq(vftr_fn_get(ADDR(A))->name, "a2");
+    ck_assert_ptr_eq(vftr_fn_get(ADDR(C)), c_before);
+    ck_assert_int_eq(vftr_callpath_profile(&p, TPS, 0), 0);
+    expect(&p, "main/a", 1, 1, 1);
+    expect(&p, "main/a2", 1, 1, 1);
+    expect(&p, "main/b", 1, 1, 1);
+    expect(&p, "main/b2", 1, 1, 1);
+    expect(&p, "main", 1, 10, 6);
+    vftr_callpath_profile_release(&p);
+}
+END_TEST
+
 static Suite *callpath_suite(void)
 {
     Suite *s = suite_create("capture_callpath");
@@ -624,6 +676,7 @@ static Suite *callpath_suite(void)
     tcase_add_test(tc, regions_are_recorded_without_main);
     tcase_add_test(tc, naming_a_function_is_not_the_programs_time);
     tcase_add_test(tc, trace_cap_per_rank_and_per_job);
+    tcase_add_test(tc, unmapped_code_gets_new_call_paths);
     suite_add_tcase(s, tc);
     return s;
 }

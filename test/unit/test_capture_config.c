@@ -27,8 +27,8 @@
 #define MAX_MSGS 64
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
- * 1 stacklist, 4 sampling, 7 mpi, 1 trace, 2 filter. */
-#define NKEYS 42
+ * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 2 filter, 5 control. */
+#define NKEYS 43
 
 static char *const no_env[] = { NULL };
 
@@ -161,6 +161,7 @@ static void assert_defaults(const struct vftr_config *c)
 
     ck_assert_uint_eq(c->trace_max_size, 1073741824u);
     ck_assert_uint_eq(c->trace_max_job_size, 64ull << 30);
+    ck_assert_uint_eq(c->trace_keep_free, 256u << 20);
     ck_assert_ptr_null(c->filter_include);
     ck_assert_ptr_null(c->filter_exclude);
 
@@ -323,6 +324,7 @@ START_TEST(every_key_parsed_from_a_file)
 
     ck_assert_uint_eq(c.trace_max_size, 512u << 20);
     ck_assert_uint_eq(c.trace_max_job_size, 3ull << 30);
+    ck_assert_uint_eq(c.trace_keep_free, 64u << 20);
     ck_assert_str_eq(vftr_regex_pattern(c.filter_include), "^solve");
     ck_assert_str_eq(vftr_regex_pattern(c.filter_exclude), "_helper$");
 
@@ -542,9 +544,9 @@ START_TEST(bad_environment_keeps_the_file_value)
         "\"maybe\"; using false",
         "environment variable VFTR_SAMPLING_SAMPLE_INTERVAL=-1: expected a number from 0 to "
         "1e+09, got -1; using 0.005",
-        "environment variable VFTR_TRACE_MAX_SIZE=10 parsecs: expected a size such as "
-        "1073741824, \"512 MiB\" or \"1.5G\" (units B; K, KiB, M, MiB, G, GiB, T, TiB are "
-        "powers of 1024; KB, MB, GB, TB powers of 1000), got \"10 parsecs\"; using \"1 GiB\"",
+        "environment variable VFTR_TRACE_MAX_SIZE=10 parsecs: bad size '10 parsecs': expected "
+        "a size in bytes such as 1048576, 64MiB or 1.5G (units B, K, KiB, M, MiB, G, GiB, T, "
+        "TiB; KB, MB, GB, TB are powers of 1000); using \"1 GiB\"",
         "environment variable VFTR_SAMPLNG_ACTIVE is not a vftr option, did you mean "
         "VFTR_SAMPLING_ACTIVE?",
     };
@@ -613,11 +615,17 @@ START_TEST(value_syntax_in_the_environment)
         { "VFTR_TRACE_MAX_SIZE=1 TiB", 1099511627776 },
         { "VFTR_TRACE_MAX_SIZE=0.5 KiB", 512 },
         { "VFTR_TRACE_MAX_SIZE=7B", 7 },
+        /* exact decimal arithmetic (lib/util/number.h), not binary floating
+         * point, which made 0.3 of 1000 bytes 299 */
+        { "VFTR_TRACE_MAX_SIZE=0.3 KB", 300 },
+        { "VFTR_TRACE_MAX_SIZE=0.007 TB", 7000000000 },
     };
     static const char *const bad_sizes[] = {
         "VFTR_TRACE_MAX_SIZE=1.5", "VFTR_TRACE_MAX_SIZE=-1", "VFTR_TRACE_MAX_SIZE=1 XB",
         "VFTR_TRACE_MAX_SIZE=GiB", "VFTR_TRACE_MAX_SIZE=1e9", "VFTR_TRACE_MAX_SIZE=9000000 TiB",
         "VFTR_TRACE_MAX_SIZE=1 GiB x",
+        /* not whole bytes (1126.4): refused, not cut to 1126 */
+        "VFTR_TRACE_MAX_SIZE=1.1K", "VFTR_TRACE_MAX_SIZE=99999999999999999999",
     };
     static const struct { const char *var; bool value; } bools[] = {
         { "VFTR_DEMANGLE_CXX=1", true }, { "VFTR_DEMANGLE_CXX=TRUE", true },
@@ -780,9 +788,9 @@ START_TEST(each_bad_value_is_reported_and_falls_back)
         F "line 16, column 50: mpi.sort_table.column: \"time_excl\" is not a column of this "
         "table (expected one of: messages, send_size, recv_size, send_bw, recv_bw, comm_time, "
         "stack_id, none); using \"none\"",
-        F "line 17, column 14: trace.max_size: expected a size such as 1073741824, \"512 MiB\" "
-        "or \"1.5G\" (units B; K, KiB, M, MiB, G, GiB, T, TiB are powers of 1024; KB, MB, GB, "
-        "TB powers of 1000), got \"12 parsecs\"; using \"1 GiB\"",
+        F "line 17, column 14: trace.max_size: bad size '12 parsecs': expected a size in bytes "
+        "such as 1048576, 64MiB or 1.5G (units B, K, KiB, M, MiB, G, GiB, T, TiB; KB, MB, GB, "
+        "TB are powers of 1000); using \"1 GiB\"",
     };
     static const char *const want2[] = {
         F "line 18, column 32: filter.exclude: expected a regular expression (string) or null, "
