@@ -97,6 +97,7 @@ $(OBJ)/%.o: %.c | $(OTF_HEADERS)
 include lib/util/module.mk
 include lib/vfd/module.mk
 -include lib/model/module.mk
+-include lib/report/module.mk
 include capture/module.mk
 include analyzers/module.mk
 include test/module.mk

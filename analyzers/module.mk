@@ -14,10 +14,10 @@ $(OBJ)/analyzers/%.o: CPPFLAGS += -DVFTR_VERSION=\"$(VERSION)\"
 # $(1) = tool name.  VFTR_LDLIBS is defined later (test/module.mk), which is
 # fine: recipes are expanded only when they run.
 define analyzer_rule
-$(BIN)/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard analyzers/$(1)/*.c)) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
+$(BIN)/$(1): $(patsubst %.c,$(OBJ)/%.o,$(wildcard analyzers/$(1)/*.c)) $(VFTR_REPORT_A) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
 	$$(call say,LD,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(VFTR_MODEL_A) $$(VFTR_UTIL_A) $$(VFTR_VFD_A) $$(OTF_A) $$(ANALYZER_LDLIBS_$(1)) $$(VFTR_LDLIBS)
+	$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(VFTR_REPORT_A) $$(VFTR_MODEL_A) $$(VFTR_UTIL_A) $$(VFTR_VFD_A) $$(OTF_A) $$(ANALYZER_LDLIBS_$(1)) $$(VFTR_LDLIBS)
 endef
 $(foreach tool,$(ANALYZER_TOOLS),$(eval $(call analyzer_rule,$(tool))))
 

@@ -7,7 +7,8 @@
 #   2. run under `mpirun -np 4` with 2 OpenMP threads per rank through
 #      vftr-run: one .vfd per rank in build/demo/heat-run/;
 #   3. vfd2otf: one OTF trace build/demo/heat.otf;
-#   4. its vftr-stats profile, and how to open it in vftr-tui.
+#   4. its vftr-stats profile, and how to open it in vftr-tui;
+#   5. vftr-report: the page build/demo/report.html, and how to open it.
 # It fails loudly when the trace lacks the example's functions, its MPI
 # calls or its OpenMP regions.  Before that, the capture-only demo
 # (share/examples/capture_demo.c, no MPI) and the OTF-library demo
@@ -53,7 +54,7 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all $(DEMO_BIN) $(DEMO_CAPTURE) $(DEMO_HEAT)
 	$(Q)rm -f $(DEMO_DIR)/capture_demo_*
 	@echo "--- 1. vftr-run $(DEMO_CAPTURE) (capture only, no MPI) ---"
-	$(Q)$(BIN)/vftr-run --out $(DEMO_DIR) -- $(DEMO_CAPTURE)
+	$(Q)$(BIN)/vftr-run -o $(DEMO_DIR) -- $(DEMO_CAPTURE)
 	$(Q)sed -n '/^Profile/,$$p' $(DEMO_DIR)/capture_demo_0.log | head -n 14
 	$(Q)rm -f $(DEMO_DIR)/demo.*
 	$(Q)$(DEMO_BIN) $(DEMO_DIR)/demo
@@ -62,7 +63,7 @@ demo: deps
 	@echo "--- 3. mpirun -np $(DEMO_NP) vftr-run $(DEMO_HEAT) ($(DEMO_THREADS) OpenMP threads per rank) ---"
 	$(Q)rm -rf $(DEMO_DIR)/heat-run $(DEMO_DIR)/heat.*
 	$(Q)mkdir -p $(DEMO_DIR)/heat-run
-	$(Q)$(DEMO_MPIRUN) $(BIN)/vftr-run --out $(DEMO_DIR)/heat-run -- $(DEMO_HEAT)
+	$(Q)$(DEMO_MPIRUN) $(BIN)/vftr-run -o $(DEMO_DIR)/heat-run -- $(DEMO_HEAT)
 	@ls -l $(DEMO_DIR)/heat-run/*.vfd
 	@echo "--- 4. vfd2otf -o $(DEMO_DIR)/heat $(DEMO_DIR)/heat-run ---"
 	$(Q)$(BIN)/vfd2otf -o $(DEMO_DIR)/heat $(DEMO_DIR)/heat-run
@@ -76,5 +77,9 @@ demo: deps
 	@echo "demo: the trace holds the example's functions, its MPI calls and its OpenMP regions"
 	@echo "--- 5. vftr-stats $(DEMO_DIR)/heat ---"
 	$(Q)$(BIN)/vftr-stats $(DEMO_DIR)/heat
+	@echo "--- 6. vftr-report -o $(DEMO_DIR)/report.html $(DEMO_DIR)/heat ---"
+	$(Q)$(BIN)/vftr-report -o $(DEMO_DIR)/report.html --svg $(DEMO_DIR)/report-svg $(DEMO_DIR)/heat
 	@echo ""
 	@echo "The trace is $(DEMO_DIR)/heat.otf.  Open it with:  $(BIN)/vftr-tui $(DEMO_DIR)/heat.otf"
+	@echo "The report is $(DEMO_DIR)/report.html (one file, nothing else needed).  Open it with:"
+	@echo "  xdg-open $(DEMO_DIR)/report.html     (or any browser: file://$(abspath $(DEMO_DIR))/report.html)"

@@ -6,7 +6,7 @@ TEST_DIR   := $(BUILD)/test
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 # Static libraries every test and tool links (in dependency order).
-VFTR_LIBS  := $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
+VFTR_LIBS  := $(VFTR_REPORT_A) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
 VFTR_LDLIBS := $(PKG_LIBS_OTF) $(OTF2_LIBS) -lpcre2-8 -lpthread -lm
 
 UNIT_SRC   := $(wildcard test/unit/test_*.c)

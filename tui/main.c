@@ -335,6 +335,9 @@ int main(int argc, char **argv)
         return vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
     if (argc - first > 1)
         return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
+    if ((rc = vftr_source_check_operands(&tool, argv + first, 1,
+                                         VFTR_TAKES_OTF | VFTR_TAKES_OTF2)) != 0)
+        return rc;
     if (vftr_source_kind_of(argv[first]) == VFTR_SOURCE_OTF2) {
         static char stub[4400];
         char err[VFTR_ERRMSG_MAX + 512];

@@ -245,19 +245,19 @@ int main(int argc, char **argv)
           &args.kinds, VFTR_OTF_PRINT_DEFS, NULL },
         { VFTR_OPT_BITS, "events", 'e', NULL, "print events",
           &args.kinds, VFTR_OTF_PRINT_EVENTS, NULL },
-        { VFTR_OPT_BITS, "snaps", 's', NULL, "print snapshots",
+        { VFTR_OPT_BITS, "snaps", 0, NULL, "print snapshots",
           &args.kinds, VFTR_OTF_PRINT_SNAPS, NULL },
         { VFTR_OPT_BITS, "stats", 'S', NULL, "print statistics (summaries)",
           &args.kinds, VFTR_OTF_PRINT_STATS, NULL },
-        { VFTR_OPT_BITS, "markers", 'm', NULL, "print markers",
+        { VFTR_OPT_BITS, "markers", 0, NULL, "print markers",
           &args.kinds, VFTR_OTF_PRINT_MARKERS, NULL },
         { VFTR_OPT_CALLBACK, "time", 't', "A:B",
           "only events, snapshots and statistics with\nA <= time < B (see TIMES below)",
           &args.sel, 0, vftr_tracesel_opt_time },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
-          "only events, snapshots and statistics of these\nprocesses, e.g. 1-4,9 "
-          "(decimal; may be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
-        { VFTR_OPT_FLAG, "count", 'c', NULL, "print only the number of records per type",
+          "only events, snapshots and statistics of these\nprocesses: rank 3, rank 3 thread 2 "
+          "(from 0),\nor OTF tokens 1-4,9 (may be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
+        { VFTR_OPT_FLAG, "count", 0, NULL, "print only the number of records per type",
           &args.count_only, 1, NULL },
         { VFTR_OPT_FLAG, "check", 0, NULL,
           "check the trace's invariants instead of printing\nit (see CHECKS below); "
@@ -307,6 +307,9 @@ int main(int argc, char **argv)
     }
     if (first >= argc) {
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
+    } else if ((rc = vftr_source_check_operands(&tool, argv + first, argc - first,
+                                                 VFTR_TAKES_ALL)) != 0) {
+        /* said why */
     } else if (args.check) {
         if (args.kinds || args.count_only || args.sel.have_procs || args.sel.window)
             rc = vftr_tool_usage_fail(&tool, stderr, "--check takes no other option");

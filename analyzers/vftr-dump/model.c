@@ -186,6 +186,10 @@ int vftr_dump_model(const struct vftr_tool *tool, const struct vftr_dump_model_a
     if (rc < 0)
         return rc == -EINVAL ? vftr_tool_usage_fail(tool, stderr, "%s", err)
                              : vftr_tool_fail(tool, stderr, "%s", err);
+    if ((rc = vftr_source_resolve_names(src, args->sel, err, sizeof err)) < 0) {
+        rc = vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+        goto out;
+    }
     if (args->sel->window) {
         const struct vftr_source_info *si = vftr_source_info(src);
         struct vftr_timebase base = { si->resolution, si->first };

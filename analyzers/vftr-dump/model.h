@@ -12,7 +12,7 @@
 struct vftr_dump_model_args {
     unsigned kinds;                   /* VFTR_OTF_PRINT_DEFS | _EVENTS (others: nothing) */
     int count_only;
-    const struct vftr_tracesel *sel;
+    struct vftr_tracesel *sel;        /* rank names resolved when the trace is open */
 };
 
 /* Prints the trace; returns the tool's exit code. */

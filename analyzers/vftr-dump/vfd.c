@@ -299,6 +299,19 @@ int vftr_dump_vfd(const struct vftr_tool *tool, const struct vftr_dump_vfd_args 
     }
     if (args->header && c.out)
         print_header(c.out, c.info, path);
+    /* "rank R thread T" names this file's rank (a file of a run without
+     * MPI is rank 0) and its vftr thread numbers */
+    uint32_t rank = c.info->rank > 0 ? (uint32_t)c.info->rank : 0;
+    for (size_t k = 0; args->sel && k < args->sel->nranks; k++) {
+        const struct vftr_ranksel *r = &args->sel->ranks[k];
+
+        if (rank < r->rank_first || rank > r->rank_last) {
+            vftr_vfd_reader_close(rd);
+            fflush(stdout);
+            return vftr_tool_fail(tool, stderr, "%s: no %s in this file (it holds rank %" PRIu32
+                                  ")", path, r->text, rank);
+        }
+    }
     for (;;) {
         unsigned before = vftr_vfd_reader_warnings(rd);
         int n = vftr_vfd_reader_next(rd, &rec);
@@ -319,7 +332,8 @@ int vftr_dump_vfd(const struct vftr_tool *tool, const struct vftr_dump_vfd_args 
             if (!args->events || rec.u.event.time < range.start || rec.u.event.time >= range.end)
                 continue;
             if (args->sel && args->sel->have_procs &&
-                !vftr_proclist_contains(&args->sel->procs, rec.thread))
+                !vftr_proclist_contains(&args->sel->procs, rec.thread) &&
+                !vftr_tracesel_names_match(args->sel, rank, rec.thread))
                 continue;
             if (print_event(&c, rd, &rec) < 0) {
                 fflush(stdout);

@@ -38,6 +38,7 @@
 
 #include "model/snap_otf.h"
 #include "model/snapshot.h"
+#include "util/progress.h"
 #include "util/errmsg.h"
 #include "util/regfile.h"
 #include "util/timespec.h"
@@ -114,6 +115,8 @@ struct run {
     OTF_Writer *writer;
     struct vftr_snap *snap;
     int copy_events;              /* -o: the events go to the copy too */
+    struct vftr_progress progress;   /* the line on a terminal; off until start() */
+    uint64_t nevents;
     uint64_t resolution;
     struct idpair *funcs, *files, *colls;
     size_t nfuncs, nfiles, ncolls, ncounters;
@@ -262,6 +265,7 @@ static int start(struct run *r)
                     " before first %" PRIu64 ")", mx, mn);
     r->first = mn;
     r->last = mx;
+    vftr_progress_init(&r->progress, "vftr-snap", stderr, mx - mn, !r->job->progress);
     struct vftr_snap_traceinfo *t = &r->info;
     t->resolution = r->resolution;
     t->first = r->first;
@@ -333,6 +337,9 @@ static int feed_ok(struct run *r, int rc)
             return OTF_RETURN_ABORT;                                     \
         if (*(r)->stop)                                                  \
             return fail(r, -EINTR, "interrupted"), OTF_RETURN_ABORT;     \
+        /* every handler's time stamp is t */                            \
+        vftr_progress_update(&(r)->progress, t - (r)->first,             \
+                             ++(r)->nevents, 0);                         \
     } while (0)
 
 static int copy_ok(int ok)
@@ -683,6 +690,7 @@ static int read_trace(struct run *r, const char *stub)
         }
     }
     OTF_HandlerArray_close(h);
+    vftr_progress_end(&r->progress, r->last - r->first, r->nevents);
     if (!r->rc && r->snap) {
         int rc = vftr_snap_finish(r->snap);
         if (rc)

@@ -27,12 +27,14 @@ struct snap_job {
     unsigned flags;        /* VFTR_SNAP_FUNCGROUPS / _FILEGROUPS / _DETAILED */
     int remove;            /* --remove: take snapshots and summaries away */
     uint64_t nbreaks;      /* -n (0: not given) */
-    char *period;          /* -p TICKS or a duration ("10ms"); NULL: not given */
-    char **times;          /* -t, each TICKS (absolute time stamp) or a duration
-                            * with a unit (from the trace's first event) */
+    char *period;          /* --period TICKS or a duration ("10ms"); NULL: not given */
+    char **times;          /* --at, each TICKS or a duration with a unit, from the
+                            * trace's first event */
     size_t ntimes;
     uint32_t thumb_samples;    /* upper bound, 0 = otfaux's 4096 */
     int force;             /* --force: write past the size estimate's limit */
+    int progress;          /* draw the progress line on stderr (lib/util/progress.h)
+                            * when it is a terminal: one job at a time, no -q */
 };
 
 void snap_job_release(struct snap_job *job);
@@ -40,7 +42,7 @@ void snap_job_release(struct snap_job *job);
 /* Deep copy of src into *dst (all strings duplicated).  0 or -ENOMEM. */
 int snap_job_copy(struct snap_job *dst, const struct snap_job *src);
 
-/* Appends a -t value (duplicated).  0 or -ENOMEM. */
+/* Appends an --at value (duplicated).  0 or -ENOMEM. */
 int snap_job_add_time(struct snap_job *job, const char *t);
 
 /*
@@ -52,7 +54,7 @@ int snap_job_add_time(struct snap_job *job, const char *t);
  * it was.  Errors that the options cause (lib/model/snapshot.h): -ERANGE
  * more breaks than the trace can hold, -EFBIG output past the size limit
  * (job->force lifts it), -ENOSPC more than the free space; -EINVAL for a
- * bad -p or -t.
+ * bad --period or --at.
  *
  * stop (may be NULL) is a signal handler's flag, the signal's number:
  * once non-zero, the run stops at the next event or record and returns

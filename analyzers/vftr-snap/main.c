@@ -322,14 +322,14 @@ int main(int argc, char **argv)
     struct args a;
     memset(&a, 0, sizeof a);
     a.parallel = 1;
-    int remove = 0;
+    int remove = 0, quiet = 0;
     const struct vftr_opt opts[] = {
         { VFTR_OPT_CALLBACK, "breaks", 'n', "N", "N breaks evenly spread over the trace\n"
-          "(default 200 when neither -p nor -t is given)", &a, 0, opt_n },
-        { VFTR_OPT_CALLBACK, "period", 'p', "P", "a break every P: ticks, or a duration\n"
+          "(default 200 when neither --period nor --at is given)", &a, 0, opt_n },
+        { VFTR_OPT_CALLBACK, "period", 0, "P", "a break every P: ticks, or a duration\n"
           "such as 10ms (with -n, the one giving more breaks wins)", &a, 0, opt_p },
-        { VFTR_OPT_CALLBACK, "time", 't', "T", "a break at T (repeatable): a time stamp in\n"
-          "ticks, or a duration such as 1.5s from the first event", &a, 0, opt_t },
+        { VFTR_OPT_CALLBACK, "at", 0, "T", "a break at T (repeatable): a time from the\n"
+          "trace's first time stamp (ticks, or 1.5s)", &a, 0, opt_t },
         { VFTR_OPT_BITS, "snapshots", 0, NULL, "write snapshots and the thumbnail (default)",
           &a.job.kinds, SNAP_KIND_SNAPSHOTS, NULL },
         { VFTR_OPT_BITS, "statistics", 0, NULL, "write summaries", &a.job.kinds,
@@ -355,6 +355,8 @@ int main(int argc, char **argv)
           "thumbnail (default 4096)", &a, 0, opt_samples },
         { VFTR_OPT_FLAG, "force", 0, NULL, "write even when the output is estimated past\n"
           "its limit or the free space (see vftr-snap(1))", &a.job.force, 1, NULL },
+        { VFTR_OPT_FLAG, "quiet", 'q', NULL, "no progress line (drawn only on a terminal,\n"
+          "one trace at a time)", &quiet, 1, NULL },
         VFTR_OPT_TABLE_END
     };
     const struct vftr_tool tool = {
@@ -378,6 +380,7 @@ int main(int argc, char **argv)
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
     a.job.remove = remove;
+    a.job.progress = !quiet && a.parallel <= 1;
     int ntraces = argc - first;
     struct snap_job *jobs = NULL;
     size_t njobs = 0;
@@ -416,16 +419,12 @@ int main(int argc, char **argv)
             status = vftr_tool_usage_fail(&tool, stderr, "-o takes one TRACE only");
             goto out;
         }
-        for (int i = 0; i < ntraces; i++)
-            if (vftr_source_kind_of(argv[first + i]) == VFTR_SOURCE_OTF2) {
-                /* snapshots and summaries are OTF records: an OTF2 archive
-                 * gets them through its OTF conversion */
-                status = vftr_tool_usage_fail(&tool, stderr, "%s: an OTF2 archive: vftr-snap adds "
-                                              "OTF records (convert it first: vftr-convert -o "
-                                              "T.otf %s; vftr-tui does both by itself)",
-                                              argv[first + i], argv[first + i]);
-                goto out;
-            }
+        /* snapshots and summaries are OTF records: an OTF2 archive or a
+         * run's .vfd files get them through their OTF conversion (the
+         * message says what to run) */
+        if ((status = vftr_source_check_operands(&tool, argv + first, ntraces,
+                                                 VFTR_TAKES_OTF)) != 0)
+            goto out;
         jobs = calloc((size_t)ntraces, sizeof *jobs);
         if (!jobs) {
             status = vftr_tool_fail(&tool, stderr, "out of memory");

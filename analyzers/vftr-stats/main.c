@@ -28,12 +28,15 @@
 #include "model/replay.h"
 #include "model/source.h"
 #include "model/summary.h"
+#include "report/report.h"
 #include "util/errmsg.h"
 #include "util/json.h"
 #include "util/number.h"
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
+#include "util/fmt.h"
+#include "util/progress.h"
 #include "util/tracesel.h"
 
 #define MAX_SORT_KEYS 8
@@ -142,7 +145,9 @@ struct stats_args {
     int groups;               /* profile function groups, not functions */
     int fold;                 /* threads into ranks: 1 (the default) or -2 (--threads) */
     int verbose;              /* how the profile was made and what it read, on stderr */
+    int quiet;                /* no progress line */
     unsigned jobs;            /* threads reading streams; 0: online CPUs */
+    const char *plot;         /* --plot FILE.svg */
 };
 
 enum { FMT_TEXT = 0, FMT_CSV = 1, FMT_JSON = 2 };
@@ -346,32 +351,74 @@ static void format_value(char *buf, size_t size, const struct column *c, const s
     }
 }
 
+/* Text output fits 80 columns (util/fmt.h): times in the unit that fits,
+ * percentages and the imbalance with one decimal, the name elided in the
+ * middle when it is longer than what is left.  A trace without a timer
+ * resolution gets whole ticks.  CSV and JSON keep every column. */
+#define TEXT_WIDTH 80
+
+static void text_time(double value, char *buf, size_t size)
+{
+    if (time_unit[0] == 's')
+        vftr_fmt_seconds(value, buf, size);
+    else
+        snprintf(buf, size, "%.0f", value);
+}
+
+/* The columns of the text profile, in order; the name comes last. */
+static const char *const text_columns[] = { "calls", "excl", "excl_pct", "incl", "imbalance" };
+#define NTEXT (sizeof text_columns / sizeof text_columns[0])
+
+static int text_width(const struct column *c)
+{
+    switch (c->kind) {
+    case COL_COUNT:   return 10;
+    case COL_SECONDS: return time_unit[0] == 's' ? VFTR_FMT_SECONDS_WIDTH + 1 : 14;
+    default:          return VFTR_FMT_IMBALANCE_WIDTH + 1;
+    }
+}
+
+static void text_cell(char *buf, size_t size, const struct column *c, const struct row *r,
+                      const struct table *t)
+{
+    double v = c->value(r, t);
+
+    if (v < 0)
+        snprintf(buf, size, "-");
+    else if (c->kind == COL_SECONDS)
+        text_time(v, buf, size);
+    else if (c->kind == COL_PERCENT)
+        vftr_fmt_percent(v, buf, size);
+    else if (c->kind == COL_RATIO)
+        vftr_fmt_imbalance(v, buf, size);
+    else
+        snprintf(buf, size, "%.0f", v);
+}
+
 static void print_text(FILE *out, const struct table *t, size_t n)
 {
-    char buf[64];
+    char buf[VFTR_FMT_MAX], name[TEXT_WIDTH + 1];
+    const struct column *cols[NTEXT];
+    int used = 2;
 
-    for (size_t i = 0; i < NCOLUMNS; i++) {
-        if (columns[i].kind == COL_NAME) {
-            fprintf(out, "  %s", columns[i].header);
-        } else {
-            if (columns[i].kind == COL_SECONDS)
-                snprintf(buf, sizeof buf, "%s[%s]", columns[i].header, time_unit);
-            else
-                snprintf(buf, sizeof buf, "%s", columns[i].header);
-            fprintf(out, "%s%*s", i ? " " : "", 12, buf);
-        }
+    for (size_t i = 0; i < NTEXT; i++) {
+        cols[i] = find_column(text_columns[i], strlen(text_columns[i]));
+        if (cols[i]->kind == COL_SECONDS && time_unit[0] != 's')
+            snprintf(buf, sizeof buf, "%s[%s]", cols[i]->header, time_unit);
+        else
+            snprintf(buf, sizeof buf, "%s", cols[i]->kind == COL_RATIO ? "imbal" :
+                     cols[i]->header);
+        fprintf(out, "%*s", text_width(cols[i]), buf);
+        used += text_width(cols[i]);
     }
-    fputc('\n', out);
+    fputs("  function\n", out);
     for (size_t k = 0; k < n; k++) {
-        for (size_t i = 0; i < NCOLUMNS; i++) {
-            if (columns[i].kind == COL_NAME) {
-                fprintf(out, "  %s", t->rows[k].name);
-                continue;
-            }
-            format_value(buf, sizeof buf, &columns[i], &t->rows[k], t);
-            fprintf(out, "%s%*s", i ? " " : "", 12, buf[0] ? buf : "-");
+        for (size_t i = 0; i < NTEXT; i++) {
+            text_cell(buf, sizeof buf, cols[i], &t->rows[k], t);
+            fprintf(out, "%*s", text_width(cols[i]), buf);
         }
-        fputc('\n', out);
+        vftr_fmt_elide(t->rows[k].name, (size_t)(TEXT_WIDTH - used), name, sizeof name);
+        fprintf(out, "  %s\n", name);
     }
 }
 
@@ -483,8 +530,16 @@ static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, 
         vftr_json_string(out, r->name);
         fputc('}', out);
     } else {
-        fprintf(out, "%12s %12.6f %12.6f  %*s%s\n", r->exact ? calls : "-", excl, incl,
-                (int)(2 * (r->p->depth - 1)), "", r->name);
+        char e[VFTR_FMT_MAX], i[VFTR_FMT_MAX], name[TEXT_WIDTH + 1];
+        int indent = (int)(2 * (r->p->depth - 1)), tw = time_unit[0] == 's' ? 11 : 14;
+        int room = TEXT_WIDTH - (10 + 2 * tw + 2) - indent;
+
+        text_time(excl, e, sizeof e);
+        text_time(incl, i, sizeof i);
+        /* deep paths keep at least 16 bytes of the name (the line grows) */
+        vftr_fmt_elide(r->name, (size_t)(room < 16 ? 16 : room), name, sizeof name);
+        fprintf(out, "%10s%*s%*s  %*s%s\n", r->exact ? calls : "-", tw, e, tw, i, indent, "",
+                name);
     }
 }
 
@@ -524,11 +579,11 @@ static int print_paths(FILE *out, unsigned format, const struct vftr_replay *rep
     } else if (format == FMT_JSON) {
         fputs("{\"paths\":[", out);
     } else {
-        char excl[24], incl[24];
+        int tw = time_unit[0] == 's' ? 11 : 14;
 
-        snprintf(excl, sizeof excl, "excl[%s]", time_unit);
-        snprintf(incl, sizeof incl, "incl[%s]", time_unit);
-        fprintf(out, "%12s %12s %12s  call path\n", "calls", excl, incl);
+        fprintf(out, "%10s%*s%*s  call path\n", "calls", tw,
+                time_unit[0] == 's' ? "excl" : "excl[ticks]", tw,
+                time_unit[0] == 's' ? "incl" : "incl[ticks]");
     }
     for (size_t k = first[1]; k-- > first[0];)       /* roots, pushed last first */
         stack[top++] = k;
@@ -552,6 +607,18 @@ out:
 
 /* ------------------------------------------------------------------ messages */
 
+/* A process as users know it ("rank 3 thread 2"); "process N" for a token
+ * the trace does not define. */
+static void proc_label(const struct vftr_source *src, uint32_t token, char *buf, size_t size)
+{
+    const struct vftr_source_proc *p = vftr_source_proc(src, token);
+
+    if (p)
+        vftr_fmt_process(p->rank, p->thread, buf, size);
+    else
+        snprintf(buf, size, "process %" PRIu32, token);
+}
+
 static int print_messages(FILE *out, unsigned format, const struct vftr_messages *m,
                           struct names *names, double res)
 {
@@ -572,10 +639,10 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
     else
         fprintf(out, "point-to-point: %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64
                 " matched, %" PRIu64 " sends and %" PRIu64 " receives unmatched\n"
-                "%12s %12s %12s %12s %12s %12s\n",
+                "%-16s %-16s %9s %12s %8s %10s\n",
                 k->sends, k->recvs, k->matched, k->unmatched_sends, k->unmatched_recvs,
                 "sender", "receiver", "messages", "bytes", "matched",
-                time_unit[0] == 's' ? "transfer[s]" : "transfer[ticks]");
+                time_unit[0] == 's' ? "transfer" : "transfer[ticks]");
     for (size_t i = 0; i < np; i++) {
         double t = (double)p[i].transfer / res;
 
@@ -587,10 +654,15 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
                     PRIu64 ",\"bytes\":%" PRIu64 ",\"matched\":%" PRIu64 ",\"transfer\":%.6f}",
                     i ? ",\n" : "\n", p[i].sender, p[i].receiver, p[i].messages, p[i].bytes,
                     p[i].matched, t);
-        else
-            fprintf(out, "%12" PRIu32 " %12" PRIu32 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-                    " %12.6f\n", p[i].sender, p[i].receiver, p[i].messages, p[i].bytes,
-                    p[i].matched, t);
+        else {
+            char snd[VFTR_FMT_MAX], rcv[VFTR_FMT_MAX], tt[VFTR_FMT_MAX];
+
+            proc_label(names->src, p[i].sender, snd, sizeof snd);
+            proc_label(names->src, p[i].receiver, rcv, sizeof rcv);
+            text_time(t, tt, sizeof tt);
+            fprintf(out, "%-16s %-16s %9" PRIu64 " %12" PRIu64 " %8" PRIu64 " %10s\n", snd, rcv,
+                    p[i].messages, p[i].bytes, p[i].matched, tt);
+        }
     }
 
     if (format == FMT_CSV)
@@ -599,8 +671,8 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
         fputs("\n],\"collectives\":[", out);
     else
         fprintf(out, "\ncollectives: %" PRIu64 " operations, %" PRIu64 " begins and %" PRIu64
-                " ends unmatched\n%12s %12s %12s  %s\n", k->collops, k->unmatched_begins,
-                k->unmatched_ends, "count", "bytes", time_unit[0] == 's' ? "time[s]" : "time[ticks]",
+                " ends unmatched\n%10s %14s %10s  %s\n", k->collops, k->unmatched_begins,
+                k->unmatched_ends, "count", "bytes", time_unit[0] == 's' ? "time" : "time[ticks]",
                 "operation");
     for (size_t i = 0; i < nc; i++) {
         if (!(name = token_name(names, NAME_COLLOP, c[i].op)))
@@ -615,8 +687,12 @@ static int print_messages(FILE *out, unsigned format, const struct vftr_messages
             fprintf(out, ",\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"time\":%.6f}",
                     c[i].count, c[i].bytes, (double)c[i].time / res);
         } else {
-            fprintf(out, "%12" PRIu64 " %12" PRIu64 " %12.6f  %s\n", c[i].count, c[i].bytes,
-                    (double)c[i].time / res, name);
+            char tt[VFTR_FMT_MAX], nm[TEXT_WIDTH + 1];
+
+            text_time((double)c[i].time / res, tt, sizeof tt);
+            vftr_fmt_elide(name, TEXT_WIDTH - 38, nm, sizeof nm);
+            fprintf(out, "%10" PRIu64 " %14" PRIu64 " %10s  %s\n", c[i].count, c[i].bytes, tt,
+                    nm);
         }
     }
     if (format == FMT_JSON)
@@ -656,6 +732,51 @@ static int m_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t id)
     return vftr_messages_coll_end(arg, time, process, id);
 }
 
+/* ------------------------------------------------------------------ --plot */
+
+/*
+ * The chart of the view, drawn by lib/report (vftr-report's drawing, from
+ * the same window and processes): the profile's imbalance (min / avg / max
+ * per function), the call tree as an icicle, time per rank by group, the
+ * bytes matrix.  Written through FILE.tmp and renamed.
+ */
+static int plot(const struct vftr_tool *tool, const struct stats_args *args, char *const *ops,
+                int nops)
+{
+    enum vftr_report_chart c = args->view == VIEW_CALLPATH ? VFTR_REPORT_CHART_CALLTREE
+                               : args->view == VIEW_MESSAGES ? VFTR_REPORT_CHART_BYTES
+                               : args->groups ? VFTR_REPORT_CHART_RANKS
+                                              : VFTR_REPORT_CHART_IMBALANCE;
+    struct vftr_report_opts ro = { NULL, tool->name, args->jobs, args->sel.window,
+                                   args->sel.have_procs ? &args->sel.procs : NULL, 0, 1 };
+    struct vftr_report *rep = NULL;
+    char err[VFTR_ERRMSG_MAX + 512], tmp[4096];
+    FILE *f;
+    int rc;
+
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", args->plot) >= sizeof tmp)
+        return vftr_tool_fail(tool, stderr, "%s: name too long", args->plot);
+    rc = vftr_report_collect(&rep, (const char *const *)ops, (size_t)nops, &ro, err, sizeof err);
+    if (rc < 0)
+        return vftr_tool_fail(tool, stderr, "%s", err);
+    if (!(f = fopen(tmp, "w"))) {
+        rc = vftr_tool_fail(tool, stderr, "%s: cannot write (%s)", args->plot, strerror(errno));
+        vftr_report_free(rep);
+        return rc;
+    }
+    rc = vftr_report_write_svg(rep, c, f);
+    if (fclose(f) != 0 && rc == 0)
+        rc = -EIO;
+    if (rc == 0 && rename(tmp, args->plot) != 0)
+        rc = -errno;
+    vftr_report_free(rep);
+    if (rc < 0) {
+        remove(tmp);
+        return vftr_tool_fail(tool, stderr, "%s: cannot write (%s)", args->plot, strerror(-rc));
+    }
+    return VFTR_EXIT_OK;
+}
+
 /* ------------------------------------------------------------------ main job */
 
 /* Exit code of a source error: -EINVAL is the command line's fault. */
@@ -677,6 +798,7 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
     const struct vftr_proclist *procs = args->sel.have_procs ? &args->sel.procs : NULL;
     struct names names = { 0 };
     struct vftr_profq_result res = { 0 };
+    struct vftr_progress line;
     struct vftr_profile prof = VFTR_PROFILE_INIT;
     struct vftr_messages *messages = NULL;
     struct table table = { 0 };
@@ -709,6 +831,10 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
     }
     info = vftr_source_info(src);
     names.src = src;
+    if ((rc = vftr_source_resolve_names(src, &args->sel, err, sizeof err)) < 0) {
+        rc = vftr_tool_fail(tool, stderr, "%s: %s", info->name, err);
+        goto out;
+    }
     if (args->sel.window) {
         struct vftr_timebase base = { info->resolution, info->first };
 
@@ -773,7 +899,12 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         (args->view == VIEW_CALLPATH ? VFTR_PROFQ_PATHS : 0) |
             (args->groups ? VFTR_PROFQ_INCL_ONCE : 0),
     };
+    /* .vfd input is read whole: a progress line on a terminal */
+    vftr_progress_init(&line, tool->name, stderr, 0, args->quiet);
+    vftr_source_set_progress(src, &line);
     rc = vftr_source_profile(src, &q, &res, err, sizeof err);
+    vftr_source_set_progress(src, NULL);
+    vftr_progress_end(&line, line.total, res.delivered);
     if (rc < 0) {
         rc = vftr_tool_fail(tool, stderr, "%s", err[0] ? err : strerror(-rc));
         goto out;
@@ -876,14 +1007,14 @@ int main(int argc, char **argv)
           "sort by these columns (see COLUMNS below);\nnumbers descend, names ascend",
           &args, 0, parse_sort },
         { VFTR_OPT_FLAG, "reverse", 'r', NULL, "reverse the order", &args.reverse, 1, NULL },
-        { VFTR_OPT_CALLBACK, "top", 'n', "N", "print only the first N functions", &args, 0, parse_top },
+        { VFTR_OPT_CALLBACK, "top", 0, "N", "print only the first N functions", &args, 0, parse_top },
         { VFTR_OPT_STRING, "match", 'm', "REGEX",
           "only functions whose name matches REGEX (PCRE2);\npercentages stay of the total",
           &args.match, 0, NULL },
         { VFTR_OPT_CALLBACK, "time", 't', "A:B",
           "profile only the window A <= time < B\n(see TIMES below)", &args.sel, 0, vftr_tracesel_opt_time },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
-          "only these processes, e.g. 1-4,9 (decimal;\nmay be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
+          "only these processes: rank 3, rank 3 thread 2\n(from 0; ranges 0-3), or OTF tokens 1-4,9", &args.sel, 0, vftr_tracesel_opt_process },
         { VFTR_OPT_FLAG, "callpath", 'C', NULL,
           "print the call-path tree (calls, excl, incl per\npath) instead of the function profile",
           &callpath, 1, NULL },
@@ -901,11 +1032,17 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "verbose", 'v', NULL,
           "say on stderr how the profile was made (events,\nsummaries, snapshots) and the bytes read",
           &args.verbose, 1, NULL },
-        { VFTR_OPT_CALLBACK, "jobs", 'J', "N",
+        { VFTR_OPT_CALLBACK, "jobs", 'j', "N",
           "read the trace's streams with N threads (default:\nthe online CPUs; at most one per stream)",
           &args, 0, parse_jobs },
-        { VFTR_OPT_FLAG, "csv", 'c', NULL, "print CSV", &args.format, FMT_CSV, NULL },
-        { VFTR_OPT_FLAG, "json", 'j', NULL, "print JSON", &args.format, FMT_JSON, NULL },
+        { VFTR_OPT_FLAG, "quiet", 'q', NULL,
+          "no progress line (drawn only on a terminal, while\na run's .vfd files are read)",
+          &args.quiet, 1, NULL },
+        { VFTR_OPT_STRING, "plot", 0, "FILE.svg",
+          "also draw the view as an SVG chart: imbalance\n(profile), icicle (--callpath), time per rank\n"
+          "(--groups), bytes matrix (--messages)", &args.plot, 0, NULL },
+        { VFTR_OPT_FLAG, "csv", 0, NULL, "print CSV", &args.format, FMT_CSV, NULL },
+        { VFTR_OPT_FLAG, "json", 'J', NULL, "print JSON", &args.format, FMT_JSON, NULL },
         VFTR_OPT_TABLE_END,
     };
     const struct vftr_tool tool = {
@@ -913,7 +1050,10 @@ int main(int argc, char **argv)
         "Print the function profile of TRACE: an OTF trace (foo or foo.otf), or a\n"
         "run's .vfd files or its directory (the same profile as its conversion).",
         "COLUMNS: calls, excl, excl_pct, incl, incl_pct, per_call, min, avg, max,\n"
-        "imbalance, procs, function.  Times are in seconds, summed over processes;\n"
+        "imbalance, procs, function.  The text fits 80 columns: calls, excl, excl%,\n"
+        "incl, imbal and the function (long names elided in the middle), times in\n"
+        "the unit that fits (1.23 ms); --csv and --json give every column, times in\n"
+        "seconds.  Times are summed over processes;\n"
         "min, avg and max are a function's exclusive time over the processes that\n"
         "called it; imbalance is (max - avg) / max.  A function's inclusive time\n"
         "is summed over its calls (nested recursive calls too; a group counts\n"
@@ -925,7 +1065,8 @@ int main(int argc, char **argv)
         "empty.  Calls cut by the window count with their time inside it; calls\n"
         "counts the enters inside the window.\n"
         "\n"
-        "--callpath and --messages ignore --sort, --top and --match.\n"
+        "--callpath and --messages ignore --sort, --top and --match.  Processes are\n"
+        "named rank 3, rank 3 thread 2 (from 0) in --messages and --process.\n"
         "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
@@ -944,8 +1085,11 @@ int main(int argc, char **argv)
         rc = vftr_tool_usage_fail(&tool, stderr, "--callpath and --messages exclude each other");
     else if (first >= argc)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
-    else
+    else if (!(rc = vftr_source_check_operands(&tool, argv + first, argc - first,
+                                                VFTR_TAKES_ALL)))
         rc = stats(&tool, &args, argv + first, argc - first);
+    if (rc == VFTR_EXIT_OK && args.plot)
+        rc = plot(&tool, &args, argv + first, argc - first);
     vftr_tracesel_release(&args.sel);
     return rc;
 }

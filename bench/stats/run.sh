@@ -10,7 +10,7 @@
 # to vftr-stats's work (vftr-stats computes the function profile with
 # min/avg/max/imbalance over processes and the call-path tree in the same
 # pass).  Both are timed on a warm page cache, best of BENCH_REPEAT runs
-# taken in turns (vftr-stats, otfprofile, vftr-stats -J 1, ...), so that a
+# taken in turns (vftr-stats, otfprofile, vftr-stats -j 1, ...), so that a
 # busy machine slows both alike.  vftr-stats reads the streams with as many
 # threads as there are online CPUs (--jobs, its default); the one-thread
 # figure is shown for information, and the outputs of both must agree.
@@ -69,15 +69,15 @@ for _ in $(seq "$REPEAT"); do
     measure "$STATS" --csv "$DIR/big"; t_ours=$(min "$t_ours" "$wall"); c_ours=$(min "$c_ours" "$cpu")
     measure otfprofile -i "$DIR/big.otf" -o "$DIR/prof" --csv
     t_ref=$(min "$t_ref" "$wall"); c_ref=$(min "$c_ref" "$cpu")
-    measure "$STATS" -J 1 --csv "$DIR/big"; t_one=$(min "$t_one" "$wall"); c_one=$(min "$c_one" "$cpu")
+    measure "$STATS" -j 1 --csv "$DIR/big"; t_one=$(min "$t_one" "$wall"); c_one=$(min "$c_one" "$cpu")
 done
 ratio=$(awk -v a="$t_ref" -v b="$t_ours" 'BEGIN { printf "%.1f", (b > 0) ? a / b : 0 }')
 ratio1=$(awk -v a="$t_ref" -v b="$t_one" 'BEGIN { printf "%.1f", (b > 0) ? a / b : 0 }')
 cratio=$(awk -v a="$c_ref" -v b="$c_one" 'BEGIN { printf "%.1f", (b > 0) ? a / b : 0 }')
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 jobs=$("$STATS" -v --csv "$DIR/big" 2>&1 >/dev/null | sed -n 's/.*stream(s), \([0-9]*\) thread(s).*/\1/p')
-if [ "$("$STATS" --csv "$DIR/big" | md5sum)" != "$("$STATS" -J 1 --csv "$DIR/big" | md5sum)" ]; then
-    echo "bench-stats: vftr-stats -J 1 and -J $jobs disagree"; exit 1
+if [ "$("$STATS" --csv "$DIR/big" | md5sum)" != "$("$STATS" -j 1 --csv "$DIR/big" | md5sum)" ]; then
+    echo "bench-stats: vftr-stats -j 1 and -J $jobs disagree"; exit 1
 fi
 
 m_small=$(rss "$STATS" --csv "$DIR/small")

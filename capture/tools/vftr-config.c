@@ -410,19 +410,19 @@ int main(int argc, char **argv)
     int want_default = 0, want_check = 0, want_reference = 0, want_man = 0, want_effective = 0;
     int strict = 0;
     const struct vftr_opt opts[] = {
-        { VFTR_OPT_FLAG, "default", 'd', NULL,
+        { VFTR_OPT_FLAG, "default", 0, NULL,
           "print the default configuration as a JSON file", &want_default, 1, NULL },
-        { VFTR_OPT_FLAG, "check", 'c', NULL,
+        { VFTR_OPT_FLAG, "check", 0, NULL,
           "check the configuration files FILE... (ignoring the\nenvironment): advisor "
           "suggestions and errors with\nfile and line", &want_check, 1, NULL },
-        { VFTR_OPT_FLAG, "strict", 's', NULL, "with --check: warnings make a file invalid too",
+        { VFTR_OPT_FLAG, "strict", 0, NULL, "with --check: warnings make a file invalid too",
           &strict, 1, NULL },
-        { VFTR_OPT_FLAG, "effective", 'e', NULL,
+        { VFTR_OPT_FLAG, "effective", 0, NULL,
           "print the configuration capture would use here\n($VFTR_CONFIG and VFTR_* variables)",
           &want_effective, 1, NULL },
-        { VFTR_OPT_FLAG, "reference", 'r', NULL,
+        { VFTR_OPT_FLAG, "reference", 0, NULL,
           "print the reference of every key (Markdown)", &want_reference, 1, NULL },
-        { VFTR_OPT_FLAG, "man", 'm', NULL, "print the reference as a man page (section 5)",
+        { VFTR_OPT_FLAG, "man", 0, NULL, "print the reference as a man page (section 5)",
           &want_man, 1, NULL },
         VFTR_OPT_TABLE_END,
     };

@@ -43,22 +43,22 @@ static const char *opt_pid, *opt_job, *opt_rank, *opt_dir, *opt_timeout, *opt_in
 static int opt_json;
 
 static const struct vftr_opt opts[] = {
-    { VFTR_OPT_STRING, "pid", 'p', "PID", "the captured process PID", &opt_pid, 0, NULL },
-    { VFTR_OPT_STRING, "job", 'j', "ID", "every rank of job ID on this node (see list)",
+    { VFTR_OPT_STRING, "pid", 0, "PID", "the captured process PID", &opt_pid, 0, NULL },
+    { VFTR_OPT_STRING, "job", 0, "ID", "every rank of job ID on this node (see list)",
       &opt_job, 0, NULL },
-    { VFTR_OPT_STRING, "rank", 'r', "R", "with --job: only rank R", &opt_rank, 0, NULL },
+    { VFTR_OPT_STRING, "rank", 0, "R", "with --job: only rank R", &opt_rank, 0, NULL },
     { VFTR_OPT_FLAG, "json", 'J', NULL, "print JSON (one document) instead of text", &opt_json, 1,
       NULL },
-    { VFTR_OPT_STRING, "timeout", 't', "SEC", "time each answer may take in all, from the\n"
+    { VFTR_OPT_STRING, "timeout", 0, "SEC", "time each answer may take in all, from the\n"
       "request to its last line (default 5; 0.5, 250ms)", &opt_timeout, 0, NULL },
     { VFTR_OPT_STRING, "max-answer", 0, "SIZE", "largest answer accepted from one process\n"
       "(default 64MiB)", &opt_max_answer, 0, NULL },
-    { VFTR_OPT_STRING, "socket-dir", 'd', "DIR",
+    { VFTR_OPT_STRING, "socket-dir", 0, "DIR",
       "endpoint directory (default: control.socket_dir's default,\n$XDG_RUNTIME_DIR/vftr or "
       "/tmp/vftr-<uid>)", &opt_dir, 0, NULL },
     { VFTR_OPT_STRING, "interval", 'i', "SEC", "top: seconds between refreshes (default 1)",
       &opt_interval, 0, NULL },
-    { VFTR_OPT_STRING, "count", 'n', "N", "top: stop after N refreshes", &opt_count, 0, NULL },
+    { VFTR_OPT_STRING, "count", 0, "N", "top: stop after N refreshes", &opt_count, 0, NULL },
     { VFTR_OPT_STRING, "lines", 'l', "N", "profile, top: rows shown (default 20, 0: all)",
       &opt_lines, 0, NULL },
     VFTR_OPT_TABLE_END

@@ -57,7 +57,7 @@ static int off;
 static const struct vftr_opt opts[] = {
     { VFTR_OPT_STRING, "config", 'c', "FILE", "configuration file (sets VFTR_CONFIG)",
       &config_file, 0, NULL },
-    { VFTR_OPT_STRING, "out", 'o', "DIR",
+    { VFTR_OPT_STRING, "output", 'o', "DIR",
       "directory for the .vfd and .log files, made if missing;\nan earlier run's files "
       "there move to DIR/BASE.old/\n(sets VFTR_OUTPUT_DIRECTORY)", &out_dir, 0, NULL },
     { VFTR_OPT_FLAG, "off", 0, NULL, "run with capture switched off (sets VFTR_OFF=1)", &off, 0,
@@ -70,7 +70,10 @@ static const struct vftr_tool tool = {
     "Runs PROGRAM (compiled with -finstrument-functions) under libvftrcapture.",
     "Options end at PROGRAM: its own arguments are passed on untouched.\n"
     "Every configuration key can also be set as VFTR_<SECTION>_<KEY>; flags\n"
-    "override the environment, which overrides the configuration file.",
+    "override the environment, which overrides the configuration file.\n"
+    "\n"
+    "Exit status: PROGRAM's own (vftr-run becomes PROGRAM); 1 when PROGRAM or\n"
+    "the capture library cannot be found or run, 2 bad command line.",
     opts,
 };
 

@@ -3,6 +3,7 @@
  * OTF; the order of events comes from vfdconv's replay.
  */
 #include "otfout.h"
+#include "util/progress.h"
 
 #include <errno.h>
 #include <math.h>
@@ -287,7 +288,7 @@ struct job {
     atomic_int rc;
     char *err;
     size_t errlen;
-    int drawn;
+    struct vftr_progress progress;   /* lib/util/progress.h: bytes of .vfd read */
 };
 
 struct sink {
@@ -350,21 +351,16 @@ static int write_events(void *ctx, const struct vftr_vfdconv_event *e, size_t n)
     return 0;
 }
 
+/* The progress line (lib/util/progress.h), started once the total is
+ * known; o->progress says whether to draw at all (a terminal, no -q). */
+static void progress_start(struct job *j)
+{
+    vftr_progress_init(&j->progress, "vfd2otf", stderr, j->total, !j->o->progress);
+}
+
 static void draw(struct job *j)
 {
-    uint64_t done = atomic_load(&j->bytes);
-    unsigned pct = j->total ? (unsigned)(done * 100 / j->total) : 100;
-    char bar[41];
-
-    if (pct > 100)
-        pct = 100;
-    for (unsigned i = 0; i < 40; i++)
-        bar[i] = i < pct * 40 / 100 ? '#' : '.';
-    bar[40] = 0;
-    fprintf(stderr, "\rvfd2otf: [%s] %3u%% %" PRIu64 " events", bar, pct,
-            (uint64_t)atomic_load(&j->events));
-    fflush(stderr);
-    j->drawn = 1;
+    vftr_progress_update(&j->progress, atomic_load(&j->bytes), atomic_load(&j->events), 0);
 }
 
 static void on_progress(void *ctx, uint64_t bytes)
@@ -475,6 +471,7 @@ int otfout_streams(const struct vftr_vfdconv *c, const struct otfout_opts *o, ui
     for (size_t i = 0; i < nr; i++)
         if ((stream_of(i, nr, j.m) - j.first) % j.step == 0 && stream_of(i, nr, j.m) >= j.first)
             j.total += vftr_vfdconv_rank_bytes(c, (uint32_t)i);
+    progress_start(&j);
     pthread_mutex_init(&j.lock, NULL);
     th = calloc((size_t)jobs, sizeof *th);
     if (!th) {
@@ -493,10 +490,7 @@ int otfout_streams(const struct vftr_vfdconv *c, const struct otfout_opts *o, ui
             pthread_join(th[i], NULL);
     }
     free(th);
-    if (o->progress && j.drawn) {
-        draw(&j);
-        fputc('\n', stderr);
-    }
+    vftr_progress_end(&j.progress, atomic_load(&j.bytes), atomic_load(&j.events));
     pthread_mutex_destroy(&j.lock);
     *events = atomic_load(&j.events);
     return atomic_load(&j.rc);
@@ -625,6 +619,7 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     j.m = m;
     for (size_t i = 0; i < nr; i++)
         j.total += vftr_vfdconv_rank_bytes(c, (uint32_t)i);
+    progress_start(&j);
     pthread_mutex_init(&j.lock, NULL);
     p.o = o;
     p.job = &j;
@@ -721,11 +716,7 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     p.ws = NULL;
     if (rc == 0 && (o->snap_flags & VFTR_SNAP_SNAPSHOTS) && plan.nsamples > 0)
         rc = write_thumb(p.snap, o->stub, err, errlen);
-    if (o->progress && j.drawn) {
-        j.events = *events;
-        draw(&j);
-        fputc('\n', stderr);
-    }
+    vftr_progress_end(&j.progress, atomic_load(&j.bytes), *events);
     goto out;
 nomem:
     rc = -ENOMEM;

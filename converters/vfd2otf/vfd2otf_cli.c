@@ -3,6 +3,7 @@
  */
 #include "vfd2otf_cli.h"
 
+#include "model/source.h"
 #include "model/vfdfiles.h"
 #include "util/number.h"
 #include "util/timespec.h"
@@ -63,14 +64,13 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         { VFTR_OPT_BITS, "all", 0, NULL, "--snapshots and --statistics",
           &cli->out.snap_flags, VFTR_SNAP_SNAPSHOTS | VFTR_SNAP_SUMMARIES, NULL },
         { VFTR_OPT_STRING, "breaks", 'n', "N",
-          "N breaks evenly spread over the run (default 200\nwhen neither -p nor -t is given)",
+          "N breaks evenly spread over the run (default 200\nwhen neither --period nor --at is given)",
           &cli->breaks, 0, NULL },
-        { VFTR_OPT_STRING, "period", 'p', "P",
+        { VFTR_OPT_STRING, "period", 0, "P",
           "a break every P: ns, or a duration such as 10ms", &cli->out.snap_breaks.period, 0,
           NULL },
-        { VFTR_OPT_CALLBACK, "time", 't', "T",
-          "a break at T (repeatable): a time stamp in ns,\nor a duration such as 1.5s from the "
-          "first event", cli, 0, add_time },
+        { VFTR_OPT_CALLBACK, "at", 0, "T",
+          "a break at T (repeatable): a time from the run's\nfirst event (ns, or 1.5s)", cli, 0, add_time },
         { VFTR_OPT_BITS, "funcgroups", 0, NULL, "function group summaries instead of functions",
           &cli->out.snap_flags, VFTR_SNAP_FUNCGROUPS, NULL },
         { VFTR_OPT_BITS, "detailed", 0, NULL,
@@ -97,7 +97,7 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         "or two files of one rank, are refused.  Process tokens: rank r is r+1,\n"
         "its thread t is (t << 20) + r + 1 (share/doc/vfd2otf.md).\n"
         "\n"
-        "-n, -p, -t, --funcgroups or --detailed alone imply --snapshots (as for\n"
+        "-n, --period, --at, --funcgroups or --detailed alone imply --snapshots (as for\n"
         "vftr-snap); the snapshot options make the conversion one pass over all\n"
         "ranks in one time order.\n"
         "\n"
@@ -131,6 +131,9 @@ int vfd2otf_cli_parse(struct vfd2otf_cli *cli, const char *name, int argc, char 
         return vftr_tool_usage_fail(&cli->tool, stderr, "missing -o STUB");
     if (first >= argc)
         return vftr_tool_usage_fail(&cli->tool, stderr, "missing FILE.vfd operand");
+    if ((rc = vftr_source_check_operands(&cli->tool, cli->argv_copy + first, argc - first,
+                                         VFTR_TAKES_VFD)) != 0)
+        return rc;
     cli->out.stub = cli->stub;
     {
         /* "trace.otf" names the same trace as "trace" */

@@ -20,6 +20,7 @@
 #include "util/opts.h"
 #include "util/proclist.h"
 #include "util/timespec.h"
+#include "util/progress.h"
 #include "util/tracesel.h"
 
 /* OTF's own default compression level, as vfd2otf's. */
@@ -32,9 +33,8 @@ struct args {
 };
 
 struct progress {
-    const char *prog;
     uint64_t first, last;
-    int tty, drawn;
+    struct vftr_progress line;   /* lib/util/progress.h */
     struct timespec t0;
 };
 
@@ -51,22 +51,10 @@ static void on_signal(int sig)
 static int draw(void *arg, uint64_t time, uint64_t events)
 {
     struct progress *p = arg;
-    unsigned pct = p->last > p->first && time > p->first
-                   ? (unsigned)((double)(time - p->first) * 100.0 / (double)(p->last - p->first))
-                   : 0;
-    char bar[41];
 
     if (stop)
         return -EINTR;
-    if (!p->tty)
-        return 0;
-    if (pct > 100)
-        pct = 100;
-    for (unsigned i = 0; i < 40; i++)
-        bar[i] = i < pct * 40 / 100 ? '#' : '.';
-    bar[40] = 0;
-    fprintf(stderr, "\r%s: [%s] %3u%% %" PRIu64 " events", p->prog, bar, pct, events);
-    p->drawn = 1;
+    vftr_progress_update(&p->line, time > p->first ? time - p->first : 0, events, 0);
     return 0;
 }
 
@@ -87,7 +75,7 @@ int main(int argc, char **argv)
     struct args a = { .sel = VFTR_TRACESEL_INIT };
     const struct vftr_opt opts[] = {
         { VFTR_OPT_STRING, "output", 'o', "OUT", "write OUT (required)", &a.out, 0, NULL },
-        { VFTR_OPT_STRING, "to", 'T', "FORMAT",
+        { VFTR_OPT_STRING, "to", 0, "FORMAT",
           "otf, otf2, perfetto, json or folded (default: from\nOUT's ending; --formats lists them)",
           &a.to, 0, NULL },
         { VFTR_OPT_STRING, "compress", 'z', "LEVEL",
@@ -100,7 +88,7 @@ int main(int argc, char **argv)
           "only [A, B): calls under way at A begin at A, calls\nopen at B end there "
           "(times as for vftr-dump)", &a.sel, 0, vftr_tracesel_opt_time },
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
-          "only these processes (tokens, e.g. 1-4,9)", &a.sel, 0, vftr_tracesel_opt_process },
+          "only these processes: rank 3, rank 3 thread 2,\nor OTF tokens 1-4,9", &a.sel, 0, vftr_tracesel_opt_process },
         { VFTR_OPT_FLAG, "per-process", 0, NULL,
           "folded: a stack per process (default: merged)", &a.per_process, 1, NULL },
         { VFTR_OPT_FLAG, "calls", 0, NULL,
@@ -130,7 +118,7 @@ int main(int argc, char **argv)
     const struct vftr_sink_format *fmt;
     struct vftr_sink_opts so = { .warn = stderr, .prog = "vftr-convert" };
     struct vftr_timerange range = { 0, UINT64_MAX };
-    struct progress pr = { "vftr-convert", 0, 0, 0, 0, { 0, 0 } };
+    struct progress pr = { 0 };
     uint64_t events = 0;
     unsigned long jobs = 1;
     int first, rc;
@@ -167,6 +155,9 @@ int main(int argc, char **argv)
         rc = vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
         goto out;
     }
+    if ((rc = vftr_source_check_operands(&tool, argv2 + first, argc - first,
+                                         VFTR_TAKES_ALL)) != 0)
+        goto out;
     fmt = a.to ? vftr_sink_format_named(a.to) : vftr_sink_format_for(a.out);
     if (!fmt) {
         rc = a.to ? vftr_tool_usage_fail(&tool, stderr, "--to: unknown format '%s' (expected "
@@ -220,6 +211,10 @@ int main(int argc, char **argv)
                                : vftr_tool_fail(&tool, stderr, "%s", err);
             goto out;
         }
+        if ((rc = vftr_source_resolve_names(src, &a.sel, err, sizeof err)) < 0) {
+            rc = vftr_tool_fail(&tool, stderr, "%s: %s", vftr_source_info(src)->name, err);
+            goto out;
+        }
     }
     {
         const struct vftr_source_info *si = vftr_source_info(src);
@@ -232,7 +227,8 @@ int main(int argc, char **argv)
         }
         pr.first = range.start > si->first ? range.start : si->first;
         pr.last = range.end < si->last ? range.end : si->last;
-        pr.tty = !a.quiet && isatty(STDERR_FILENO);
+        vftr_progress_init(&pr.line, "vftr-convert", stderr,
+                           pr.last > pr.first ? pr.last - pr.first : 0, a.quiet);
     }
     rc = vftr_sink_open(&sink, fmt, a.out, src, &so, err, sizeof err);
     if (rc < 0) {
@@ -246,8 +242,7 @@ int main(int argc, char **argv)
     rc = vftr_sink_feed(sink, src, range.start, range.end,
                         a.sel.have_procs ? &a.sel.procs : NULL, draw, &pr, &events, err,
                         sizeof err);
-    if (pr.drawn)
-        fputc('\n', stderr);
+    vftr_progress_end(&pr.line, pr.last - pr.first, events);
     if (stop)
         rc = vftr_errmsg(err, sizeof err, -EINTR, "%s: interrupted", a.out);
     if (rc < 0) {

@@ -1129,21 +1129,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Bare digits (blanks around allowed): an absolute tick, as otfaux's -t. */
-static int all_digits(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (!*s)
-        return 0;
-    for (; *s && *s != ' ' && *s != '\t'; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return *s == 0;
-}
-
 struct u64vec {
     uint64_t *v;
     size_t n, cap;
@@ -1237,10 +1222,10 @@ int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
         return place_fail(&b, -EBADMSG, err, errlen, "", "the last event precedes the first");
     if (spec->period) {
         if (vftr_time_parse(spec->period, &zero, &period, msg, sizeof msg))
-            return place_fail(&b, -EINVAL, err, errlen, "-p: ", msg);
+            return place_fail(&b, -EINVAL, err, errlen, "--period: ", msg);
         if (period == 0) {
             tick_length(t->resolution, why, sizeof why);
-            snprintf(msg, sizeof msg, "-p %.64s: shorter than one tick of the trace (%s)",
+            snprintf(msg, sizeof msg, "--period %.64s: shorter than one tick of the trace (%s)",
                      spec->period, why);
             return place_fail(&b, -ERANGE, err, errlen, "", msg);
         }
@@ -1257,7 +1242,7 @@ int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
             snprintf(msg, sizeof msg, "-n %" PRIu64 " asks for more breaks than the trace can "
                      "hold: at most %" PRIu64 " (%s)", n, max, why);
         else
-            snprintf(msg, sizeof msg, "-p %.64s gives %" PRIu64 " breaks, more than the trace can "
+            snprintf(msg, sizeof msg, "--period %.64s gives %" PRIu64 " breaks, more than the trace can "
                      "hold: at most %" PRIu64 " (%s)", spec->period, count, max, why);
         return place_fail(&b, -ERANGE, err, errlen, "", msg);
     }
@@ -1276,12 +1261,11 @@ int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
     }
     for (size_t i = 0; i < spec->ntimes; i++) {
         uint64_t x;
-        /* bare ticks are a time stamp, a duration counts from the first
-         * event; both through the one time parser, which refuses what
-         * does not fit 64 bits */
-        if (vftr_time_parse(spec->times[i], all_digits(spec->times[i]) ? &zero : &base, &x, msg,
-                            sizeof msg))
-            return place_fail(&b, -EINVAL, err, errlen, "-t: ", msg);
+        /* counted from the first event, bare ticks as a duration with a
+         * unit (the time syntax of every tool, lib/util/timespec.h); the
+         * one time parser refuses what does not fit 64 bits */
+        if (vftr_time_parse(spec->times[i], &base, &x, msg, sizeof msg))
+            return place_fail(&b, -EINVAL, err, errlen, "--at: ", msg);
         if (u64_push(&b, x))
             return place_fail(&b, -ENOMEM, err, errlen, "", "out of memory");
     }
@@ -1293,9 +1277,9 @@ int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
         if (k == 0 || b.v[i] != b.v[k - 1])
             b.v[k++] = b.v[i];
     if (asked && k > max) {
-        /* -t times on top of a list that fits */
+        /* --at times on top of a list that fits */
         bound_reason(t, max, why, sizeof why);
-        snprintf(msg, sizeof msg, "%zu breaks (-n or -p and -t together, the final one included) "
+        snprintf(msg, sizeof msg, "%zu breaks (-n or --period and --at together, the final one included) "
                  "are more than the trace can hold: at most %" PRIu64 " (%s)", k, max, why);
         return place_fail(&b, -ERANGE, err, errlen, "", msg);
     }

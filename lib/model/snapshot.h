@@ -214,15 +214,15 @@ uint64_t vftr_snap_unreceived(const struct vftr_snap *s);
  * last the first and last event times and end = last + 1,
  *   - -n N: (end - first) / N added up N times in doubles, each sum rounded
  *     down;
- *   - -p P: first + kP while before end;
- *   - with both, the one giving more breaks wins; neither and no -t: -n 200;
- *   - -t adds breaks: bare digits are absolute ticks, a time with a unit
- *     counts from first (lib/util/timespec.h);
+ *   - --period P: first + kP while before end;
+ *   - with both, the one giving more breaks wins; neither and no --at: -n 200;
+ *   - --at adds breaks, counted from first like every time vftr's tools
+ *     take (lib/util/timespec.h; otfaux's -t counts bare ticks from 0);
  *   - end is always a break; the list is sorted and distinct.
  *
  * Bounds.  Every break between two consecutive event times shows the same
  * stacks, files and counts (only the open calls' times grow), so breaks
- * beyond the trace's distinct event times add output and nothing else: the breaks asked for (-n, -p and -t together) may not be
+ * beyond the trace's distinct event times add output and nothing else: the breaks asked for (-n, --period and --at together) may not be
  * more than vftr_snap_max_breaks() — the ticks from the first event to
  * one past the last, and the distinct event times the tool can vouch for
  * before its pass (struct vftr_snap_traceinfo.max_times).  Asking for more
@@ -230,7 +230,7 @@ uint64_t vftr_snap_unreceived(const struct vftr_snap *s);
  * place cannot be kept one per tick beyond that, and fewer breaks than
  * asked, silently, would misplace every break a script expects.  The
  * default (-n 200) is never refused.  A period shorter than one tick is
- * refused the same way; -t times that fall on one tick are one break.
+ * refused the same way; --at times that fall on one tick are one break.
  */
 #define VFTR_SNAP_DEFAULT_BREAKS 200u
 #define VFTR_SNAP_THUMB_SAMPLES 4096u      /* otfaux's thumbnail bound */
@@ -238,8 +238,8 @@ uint64_t vftr_snap_unreceived(const struct vftr_snap *s);
 
 struct vftr_snap_breakspec {
     uint64_t n;                   /* -n (0: not given) */
-    const char *period;           /* -p TICKS or a duration; NULL: not given */
-    const char *const *times;     /* -t values (borrowed) */
+    const char *period;           /* --period TICKS or a duration; NULL: not given */
+    const char *const *times;     /* --at values (borrowed) */
     size_t ntimes;
 };
 
@@ -267,7 +267,7 @@ uint64_t vftr_snap_max_breaks(const struct vftr_snap_traceinfo *t);
 /* Places the breaks for the trace t (resolution, first, last, max_times).
  * Returns 0 and *breaks (caller owns, free()) with *nbreaks entries; or,
  * with a message in err: -ERANGE for more breaks than the bound or a
- * period shorter than a tick, -EINVAL for a bad -p or -t, -EBADMSG when
+ * period shorter than a tick, -EINVAL for a bad --period or --at, -EBADMSG when
  * last < first, -ENOMEM. */
 int vftr_snap_place_breaks(const struct vftr_snap_breakspec *spec,
                            const struct vftr_snap_traceinfo *t, uint64_t **breaks, size_t *nbreaks,

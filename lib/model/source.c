@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "vfdfiles.h"
 #include "util/errmsg.h"
+#include "util/tracesel.h"
 
 int vftr_source_is_vfd(const char *operand)
 {
@@ -541,6 +542,29 @@ static int cmp_rank(const void *x, const void *y)
     if (a->thread != b->thread)
         return a->thread < b->thread ? -1 : 1;
     return (a->token > b->token) - (a->token < b->token);
+}
+
+void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p)
+{
+    s->progress = p;
+}
+
+int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
+                              size_t errlen)
+{
+    struct vftr_procid *ids;
+    int rc;
+
+    if (!sel->nranks)
+        return 0;
+    ids = malloc((s->nprocs ? s->nprocs : 1) * sizeof *ids);
+    if (!ids)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    for (size_t i = 0; i < s->nprocs; i++)
+        ids[i] = (struct vftr_procid){ s->procs[i].token, s->procs[i].rank, s->procs[i].thread };
+    rc = vftr_tracesel_resolve(sel, ids, s->nprocs, err, errlen);
+    free(ids);
+    return rc;
 }
 
 const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s, size_t *n)

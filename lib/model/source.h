@@ -197,11 +197,53 @@ const struct vftr_source_comm *vftr_source_comm(const struct vftr_source *s, uin
  * directories, VFTR_SOURCE_OTF otherwise. */
 enum vftr_source_kind vftr_source_kind_of(const char *operand);
 
+/* The kinds of operand a tool takes (bits), for vftr_source_check_operand. */
+enum {
+    VFTR_TAKES_OTF = 1u << 0,     /* an OTF trace: "foo" or "foo.otf" */
+    VFTR_TAKES_OTF2 = 1u << 1,    /* an OTF2 archive: traces.otf2 or its directory */
+    VFTR_TAKES_VFD = 1u << 2,     /* .vfd files and run directories */
+    VFTR_TAKES_ALL = 7u,
+};
+
+/*
+ * Checks, before it is opened, that `operand` is a kind of trace the tool
+ * takes, from its name, a directory's listing or a file's first bytes.
+ * Returns 0 when it is, or when that cannot be told here (a missing or
+ * unreadable path: the opener's message names it); -EINVAL for a trace of
+ * another kind, with what to run ("run/: a run directory of .vfd files of
+ * vftr's capture, where an OTF trace (foo or foo.otf) was expected; convert
+ * it first: vfd2otf -o TRACE run/"); -EBADMSG for something that is no trace
+ * ("log.txt: a text file (its first line: '...'), not a trace: expected
+ * ...").  The message starts with the operand.
+ */
+int vftr_source_check_operand(const char *operand, unsigned takes, char *err, size_t errlen);
+
+/* The same for a tool's n operands: prints "<tool>: <message>" and returns
+ * the exit status (VFTR_EXIT_USAGE for -EINVAL, VFTR_EXIT_ERROR for
+ * -EBADMSG), or VFTR_EXIT_OK when every operand may be opened. */
+struct vftr_tool;
+int vftr_source_check_operands(const struct vftr_tool *tool, char *const *ops, int n,
+                               unsigned takes);
+
 /* The processes ordered by rank, thread and token (vfd2otf's order, which
  * OTF writers and printers follow): an array of pointers into the
  * source's processes, to free(); NULL on ENOMEM (n set either way). */
 const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s,
                                                            size_t *n);
+
+/* Resolves the rank names of a --process selection ("rank 3 thread 2",
+ * util/tracesel.h) against the source's processes: 0, -ENOENT (a name
+ * selects nothing; err says which and the ranks there are), -ENOMEM. */
+struct vftr_tracesel;
+int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
+                              size_t errlen);
+
+/* A progress line (util/progress.h, borrowed; NULL: none) that profiles of
+ * .vfd input advance by the bytes of the files read, its total set here;
+ * the caller draws its end (vftr_progress_end).  Other formats read what a
+ * window needs and draw nothing. */
+struct vftr_progress;
+void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p);
 
 /* The process a thread is folded into: its outermost ancestor (the rank's
  * own process); a process without parent is itself.  A vftr_procmap_fn

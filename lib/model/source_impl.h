@@ -47,6 +47,7 @@ struct vftr_source {
     size_t ncomms, capcomms;
     struct vftr_u64map procmap, funcmap;   /* token -> index */
     int ranks_known;                  /* the backend set rank and thread */
+    struct vftr_progress *progress;   /* vftr_source_set_progress; NULL: none */
 };
 
 int vftr_source_add_proc(struct vftr_source *s, uint32_t token, uint32_t parent, uint32_t rank,

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 #include "vfdfiles.h"
 #include "winstate.h"
 #include "util/errmsg.h"
+#include "util/progress.h"
 #include "vfd/vftr_vfd_ext.h"
 
 struct vfd_impl {
@@ -141,6 +143,14 @@ static int vfd_read(struct vftr_source *s, uint64_t a, uint64_t b,
 
 /* ------------------------------------------------------------ profiles */
 
+/* The progress line of a profile read by several threads: their bytes and
+ * events added up, drawn by whichever thread gets the lock. */
+struct pshared {
+    struct vftr_progress *line;       /* NULL: none */
+    atomic_ullong bytes, events;
+    pthread_mutex_t lock;
+};
+
 struct pjob {
     const struct vftr_source *s;
     const struct vftr_profq *q;
@@ -150,6 +160,8 @@ struct pjob {
     uint64_t bytes;
     int rc;
     char err[VFTR_ERRMSG_MAX];
+    struct pshared *shared;
+    uint64_t events, events_told;
 };
 
 static int pjob_event(void *ctx, const struct vftr_vfdconv_event *e)
@@ -162,6 +174,7 @@ static int pjob_event(void *ctx, const struct vftr_vfdconv_event *e)
         return STOP;
     if (e->type != VFTR_VFDCONV_ENTER && e->type != VFTR_VFDCONV_LEAVE)
         return 0;
+    j->events++;
     if (q->procs && !vftr_proclist_contains(q->procs, e->process))
         return 0;
     f = q->token ? q->token(q->arg, e->function) : e->function;
@@ -171,7 +184,19 @@ static int pjob_event(void *ctx, const struct vftr_vfdconv_event *e)
 
 static void pjob_progress(void *ctx, uint64_t bytes)
 {
-    ((struct pjob *)ctx)->bytes = bytes;
+    struct pjob *j = ctx;
+    struct pshared *sh = j->shared;
+
+    if (sh->line) {
+        atomic_fetch_add(&sh->bytes, bytes - j->bytes);
+        atomic_fetch_add(&sh->events, j->events - j->events_told);
+        j->events_told = j->events;
+        if (pthread_mutex_trylock(&sh->lock) == 0) {
+            vftr_progress_update(sh->line, atomic_load(&sh->bytes), atomic_load(&sh->events), 0);
+            pthread_mutex_unlock(&sh->lock);
+        }
+    }
+    j->bytes = bytes;
 }
 
 static void *pjob_run(void *arg)
@@ -201,6 +226,7 @@ static int vfd_profile(struct vftr_source *s, const struct vftr_profq *q,
     struct pjob *job = NULL;
     pthread_t *tid = NULL;
     unsigned started = 0;
+    struct pshared shared = { s->progress, 0, 0, PTHREAD_MUTEX_INITIALIZER };
     int rc = select_ranks(s, q->procs, &ranks, &nr);
 
     if (rc < 0)
@@ -217,11 +243,19 @@ static int vfd_profile(struct vftr_source *s, const struct vftr_profq *q,
         rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
         goto out;
     }
+    if (shared.line) {
+        const struct vfd_impl *v = impl(s);
+
+        shared.line->total = 0;
+        for (size_t i = 0; i < nr; i++)
+            shared.line->total += vftr_vfdconv_rank_bytes(v->conv, ranks[i]);
+    }
     /* contiguous groups of ranks: each thread replays its own */
     for (unsigned i = 0; i < jobs; i++) {
         size_t lo = nr * i / jobs, hi = nr * (i + 1) / jobs;
 
-        job[i] = (struct pjob){ s, q, ranks + lo, hi - lo, vftr_replay_new(q->a, q->b), 0, 0, "" };
+        job[i] = (struct pjob){ s, q, ranks + lo, hi - lo, vftr_replay_new(q->a, q->b), 0, 0, "",
+                                &shared, 0, 0 };
         if (!job[i].replay ||
             vftr_replay_set_flags(job[i].replay, vftr_profq_replay_flags(q)) < 0) {
             rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");

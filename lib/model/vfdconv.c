@@ -206,6 +206,8 @@ struct rank {
     uint64_t sample_ticks;      /* the header's sampling interval (0: every event) */
     int64_t start_rel;          /* start_ns - base_ns */
     int complete;
+    int capped;                 /* tracing stopped at the size cap (trace.max_size) */
+    uint64_t events_lost;       /* events the capture did not record (cap, trace off) */
     struct thr *thr;
     size_t nthr, cthr, last_thr;
     struct vftr_u64map thrmap;  /* thread id -> index */
@@ -971,6 +973,8 @@ static void scan_rank(struct rank *r, const char *path, size_t nfiles)
     r->start_ticks = info->start_ticks;
     r->start_ns = info->start_ns;
     r->complete = info->complete;
+    r->capped = info->capped;
+    r->events_lost = info->events_lost;
     r->bytes = info->bytes;
     memcpy(r->host, info->host, sizeof r->host);
     memcpy(r->run_id, info->run_id, 16);
@@ -1730,7 +1734,7 @@ static void sget_arr(struct sget *g, void *a, size_t *n, size_t *cap, size_t siz
 
 static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
 {
-    int32_t i32[5] = { r->scan_rc, r->rank, r->complete, r->have_run_id, r->size };
+    int32_t i32[6] = { r->scan_rc, r->rank, r->complete, r->have_run_id, r->size, r->capped };
 
     sput64(b, index);
     sput(b, i32, sizeof i32);
@@ -1742,6 +1746,7 @@ static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
     sput64(b, r->start_ns);
     sput64(b, r->bytes);
     sput64(b, r->events);
+    sput64(b, r->events_lost);
     sput(b, r->host, sizeof r->host);
     sput(b, r->run_id, sizeof r->run_id);
     sput(b, r->have_clock, sizeof r->have_clock);
@@ -1767,7 +1772,7 @@ static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
  * or -ENOMEM. */
 static int get_rank(struct sget *g, struct rank *r)
 {
-    int32_t i32[5];
+    int32_t i32[6];
     uint64_t nthr;
 
     sget(g, i32, sizeof i32);
@@ -1776,6 +1781,7 @@ static int get_rank(struct sget *g, struct rank *r)
     r->complete = i32[2];
     r->have_run_id = i32[3];
     r->size = i32[4];
+    r->capped = i32[5];
     r->scan_err = sget_str(g);
     r->path = sget_str(g);
     r->tps = sget64(g);
@@ -1784,6 +1790,7 @@ static int get_rank(struct sget *g, struct rank *r)
     r->start_ns = sget64(g);
     r->bytes = sget64(g);
     r->events = sget64(g);
+    r->events_lost = sget64(g);
     sget(g, r->host, sizeof r->host);
     r->host[sizeof r->host - 1] = 0;
     sget(g, r->run_id, sizeof r->run_id);
@@ -2163,6 +2170,14 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
             warn(c, "%s: rank %" PRId32 " is incomplete (the program did not end normally): "
                     "its data ends at %.9f s", r->path, r->rank, (double)last * 1e-9);
         }
+        /* the capture throttled itself: the trace is a prefix of the run */
+        if (r->capped)
+            warn(c, "%s: rank %" PRId32 ": tracing stopped at the size cap (trace.max_size): "
+                    "%" PRIu64 " later event(s) were not recorded: the figures cover the run "
+                    "up to there", r->path, r->rank, r->events_lost);
+        else if (r->events_lost)
+            warn(c, "%s: rank %" PRId32 ": %" PRIu64 " event(s) were not recorded (tracing was "
+                    "stopped)", r->path, r->rank, r->events_lost);
     }
     {
         char hex[33];

@@ -123,6 +123,14 @@ static const char *check_table(const struct vftr_tool *tool, size_t n)
             if (o->letter && o->letter == p->letter)
                 return "duplicate short letter";
         }
+        const struct vftr_optletter *byl = o->letter ? vftr_optletter_by_letter(o->letter) : NULL;
+        const struct vftr_optletter *byn = vftr_optletter_by_name(o->name);
+        if (o->letter && (!byl || strcmp(byl->name, o->name) != 0))
+            return "short letter not given to this long name by the shared table (optletters.c)";
+        if (byn && byn->letter != o->letter)
+            return "option without the letter the shared table gives it (optletters.c)";
+        if (byn && byn->has_arg != takes_argument(o))
+            return "option's argument differs from the shared table's (optletters.c)";
     }
     return NULL;
 }

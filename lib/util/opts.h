@@ -20,7 +20,14 @@
  *                                     "Prints every record of an OTF trace.", NULL, opts };
  *
  * --help (-h) and --version (-V) are added to every tool and handled here;
- * a table must not use those names or letters.  Long options may be
+ * a table must not use those names or letters.
+ *
+ * Short letters are shared by all tools: a tool may give an option a letter
+ * only as the one table of letters (vftr_optletters(), optletters.c) gives
+ * it, with the same long name and the same kind of argument, and an option
+ * whose long name is in that table must take its letter.  So `-j` is --jobs
+ * and `-p` is --process in every tool; vftr_opts_parse() refuses a table
+ * that breaks this as an internal error (tested for every tool).  Long options may be
  * abbreviated to any unique prefix (getopt_long's rule), and options and
  * operands may be mixed (argv is permuted so that the operands come last).
  *
@@ -91,6 +98,21 @@ struct vftr_tool {
     const char *epilog;    /* text printed after the options; may be NULL */
     const struct vftr_opt *opts;
 };
+
+/* One entry of the table of short letters shared by all tools. */
+struct vftr_optletter {
+    int letter;            /* 0 ends the table */
+    const char *name;      /* the long option the letter stands for, in every tool */
+    int has_arg;           /* whether that option takes an argument */
+    const char *meaning;   /* what it means, one line (share/doc/options.md) */
+};
+
+/* The table, sorted by letter, ended by an entry with letter 0.  Static. */
+const struct vftr_optletter *vftr_optletters(void);
+
+/* The entry of `letter` / of long option `name`, or NULL. */
+const struct vftr_optletter *vftr_optletter_by_letter(int letter);
+const struct vftr_optletter *vftr_optletter_by_name(const char *name);
 
 /*
  * Parses the options in argv[1..argc-1] according to tool->opts and stores

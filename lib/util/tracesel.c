@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sys/stat.h>
 
@@ -305,14 +306,266 @@ long vftr_trace_select_processes(OTF_Reader *reader, const struct vftr_proclist 
     return enabled;
 }
 
+/* Skips blanks. */
+static const char *blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* A decimal number below 2^32 at *s; advances *s.  0 or -1. */
+static int number(const char **s, uint32_t *v)
+{
+    uint64_t x = 0;
+    const char *p = *s;
+
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((x = x * 10 + (uint64_t)(*p - '0')) > UINT32_MAX)
+            return -1;
+    *v = (uint32_t)x;
+    *s = p;
+    return 0;
+}
+
+/* "N" or "N-M" at *s (blanks allowed around '-'). */
+static int number_range(const char **s, uint32_t *first, uint32_t *last)
+{
+    const char *p = *s;
+
+    if (number(&p, first) < 0)
+        return -1;
+    *last = *first;
+    if (*blanks(p) == '-') {
+        p = blanks(blanks(p) + 1);
+        if (number(&p, last) < 0 || *last < *first)
+            return -1;
+    }
+    *s = p;
+    return 0;
+}
+
+/* Does the word `w` (case ignored) start s, followed by a blank or a digit? */
+static int word(const char **s, const char *w)
+{
+    size_t n = strlen(w);
+
+    if (strncasecmp(*s, w, n) != 0 || !(*s)[n] ||
+        !((*s)[n] == ' ' || (*s)[n] == '\t' || ((*s)[n] >= '0' && (*s)[n] <= '9')))
+        return 0;
+    *s = blanks(*s + n);
+    return 1;
+}
+
+/* One item "rank A[-B] [thread C[-D]]" (item is NUL-terminated, trimmed). */
+static int parse_rank_item(const char *item, struct vftr_ranksel *r, char *err, size_t errlen)
+{
+    const char *p = item;
+
+    memset(r, 0, sizeof *r);
+    snprintf(r->text, sizeof r->text, "%s", item);
+    r->thread_last = UINT32_MAX;
+    if (!word(&p, "rank") || number_range(&p, &r->rank_first, &r->rank_last) < 0)
+        goto bad;
+    p = blanks(p);
+    if (*p) {
+        if (!word(&p, "thread") || number_range(&p, &r->thread_first, &r->thread_last) < 0 ||
+            *blanks(p))
+            goto bad;
+    }
+    return 0;
+bad:
+    return vftr_errmsg(err, errlen, -EINVAL, "bad process '%.64s': expected 'rank N' or "
+                       "'rank N thread T' (numbers from 0, N-M for a range) or process "
+                       "tokens such as 1-4,9", item);
+}
+
 int vftr_tracesel_opt_process(void *dest, const char *arg, char *err, size_t errlen)
 {
     struct vftr_tracesel *sel = dest;
-    int rc = vftr_proclist_parse(&sel->procs, arg, err, errlen);
+    struct vftr_proclist tokens = VFTR_PROCLIST_INIT;
+    struct vftr_ranksel *ranks = NULL;
+    size_t nranks = 0, len = strlen(arg);
+    char *copy = malloc(len + 1), *tok, *save = NULL;
+    int rc = 0, any_token = 0;
 
+    if (!copy)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    /* Rank names and tokens may be mixed: each comma-separated item is
+     * one or the other; tokens go through proclist's parser one by one so
+     * that its messages stay the same. */
+    memcpy(copy, arg, len + 1);
+    for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+        char *item = (char *)blanks(tok), *end = item + strlen(item);
+
+        while (end > item && (end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        if (strncasecmp(item, "rank", 4) == 0) {
+            struct vftr_ranksel *v = realloc(ranks, (nranks + 1) * sizeof *v);
+
+            if (!v) {
+                rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+                break;
+            }
+            ranks = v;
+            rc = parse_rank_item(item, &ranks[nranks], err, errlen);
+            if (!rc)
+                nranks++;
+        } else {
+            any_token = 1;
+        }
+    }
+    /* tokens: the whole list when it has no rank names (the messages of
+     * proclist.h quote it whole), else item by item */
+    if (!rc && any_token && nranks == 0) {
+        rc = vftr_proclist_parse(&tokens, arg, err, errlen);
+    } else if (!rc && any_token) {
+        memcpy(copy, arg, len + 1);
+        save = NULL;
+        for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+            if (strncasecmp(blanks(tok), "rank", 4) != 0)
+                rc = vftr_proclist_parse(&tokens, tok, err, errlen);
+    } else if (!rc && nranks == 0) {
+        rc = vftr_proclist_parse(&tokens, arg, err, errlen);    /* "", ",": its message */
+    }
+    free(copy);
+    if (!rc && tokens.nranges) {
+        for (size_t i = 0; i < tokens.nranges && !rc; i++)
+            rc = vftr_proclist_add(&sel->procs, tokens.ranges[i].first, tokens.ranges[i].last);
+        if (rc)
+            rc = vftr_errmsg(err, errlen, rc, "out of memory");
+    }
+    if (!rc && nranks) {
+        struct vftr_ranksel *v = realloc(sel->ranks, (sel->nranks + nranks) * sizeof *v);
+
+        if (!v) {
+            rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        } else {
+            memcpy(v + sel->nranks, ranks, nranks * sizeof *v);
+            sel->ranks = v;
+            sel->nranks += nranks;
+        }
+    }
+    vftr_proclist_release(&tokens);
+    free(ranks);
     if (rc == 0)
         sel->have_procs = 1;
     return rc;
+}
+
+int vftr_tracesel_resolve(struct vftr_tracesel *sel, const struct vftr_procid *ids, size_t n,
+                          char *err, size_t errlen)
+{
+    uint32_t maxrank = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (ids[i].rank > maxrank)
+            maxrank = ids[i].rank;
+    for (size_t k = 0; k < sel->nranks; k++) {
+        const struct vftr_ranksel *r = &sel->ranks[k];
+        size_t hits = 0;
+
+        for (size_t i = 0; i < n; i++) {
+            if (ids[i].rank < r->rank_first || ids[i].rank > r->rank_last ||
+                ids[i].thread < r->thread_first || ids[i].thread > r->thread_last)
+                continue;
+            if (vftr_proclist_add(&sel->procs, ids[i].token, ids[i].token) < 0)
+                return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+            hits++;
+        }
+        if (hits == 0) {
+            if (n == 0)
+                return vftr_errmsg(err, errlen, -ENOENT, "no %s in the trace (it has no "
+                                   "processes)", r->text);
+            return vftr_errmsg(err, errlen, -ENOENT, "no %s in the trace (it has rank%s 0%s%lu)",
+                               r->text, maxrank ? "s" : "", maxrank ? "-" : "",
+                               maxrank ? (unsigned long)maxrank : 0ul);
+        }
+    }
+    free(sel->ranks);
+    sel->ranks = NULL;
+    sel->nranks = 0;
+    return 0;
+}
+
+int vftr_tracesel_names_match(const struct vftr_tracesel *sel, uint32_t rank, uint32_t thread)
+{
+    for (size_t k = 0; k < sel->nranks; k++) {
+        const struct vftr_ranksel *r = &sel->ranks[k];
+
+        if (rank >= r->rank_first && rank <= r->rank_last && thread >= r->thread_first &&
+            thread <= r->thread_last)
+            return 1;
+    }
+    return 0;
+}
+
+static int cmp_procid_token(const void *a, const void *b)
+{
+    const struct vftr_procid *x = *(const struct vftr_procid *const *)a;
+    const struct vftr_procid *y = *(const struct vftr_procid *const *)b;
+
+    return x->token < y->token ? -1 : x->token > y->token;
+}
+
+int vftr_procids_number(struct vftr_procid *ids, const uint32_t *parents, size_t n)
+{
+    struct vftr_procid **order = malloc((n ? n : 1) * sizeof *order);
+    size_t *root = malloc((n ? n : 1) * sizeof *root);
+    uint32_t *nthreads = calloc(n ? n : 1, sizeof *nthreads);
+    uint32_t nranks = 0;
+
+    if (!order || !root || !nthreads) {
+        free(order);
+        free(root);
+        free(nthreads);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = &ids[i];
+    qsort(order, n, sizeof *order, cmp_procid_token);
+    /* the outermost ancestor of each process (a chain that loops or leaves
+     * the set ends where it does; at most n steps) */
+    for (size_t i = 0; i < n; i++) {
+        size_t cur = i;
+
+        for (size_t steps = 0; steps < n && parents[cur] && parents[cur] != ids[cur].token;
+             steps++) {
+            size_t next = n;
+
+            for (size_t j = 0; j < n; j++)
+                if (ids[j].token == parents[cur]) {
+                    next = j;
+                    break;
+                }
+            if (next == n)
+                break;
+            cur = next;
+        }
+        root[i] = cur;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (size_t)(order[k] - ids);
+
+        if (root[i] == i) {
+            ids[i].rank = nranks++;
+            ids[i].thread = 0;
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (size_t)(order[k] - ids);
+
+        if (root[i] != i) {
+            ids[i].rank = ids[root[i]].rank;
+            ids[i].thread = ++nthreads[root[i]];
+        }
+    }
+    free(order);
+    free(root);
+    free(nthreads);
+    return 0;
 }
 
 int vftr_tracesel_opt_time(void *dest, const char *arg, char *err, size_t errlen)
@@ -330,25 +583,127 @@ int vftr_tracesel_opt_time(void *dest, const char *arg, char *err, size_t errlen
     return rc;
 }
 
+/* The processes of a trace's definitions, for rank names. */
+struct procdefs {
+    struct vftr_procid *ids;
+    uint32_t *parents;
+    size_t n, cap;
+    int nomem;
+};
+
+static int on_process(void *user, uint32_t stream, uint32_t process, const char *name,
+                      uint32_t parent, OTF_KeyValueList *kv)
+{
+    struct procdefs *d = user;
+
+    (void)stream;
+    (void)name;
+    (void)kv;
+    for (size_t i = 0; i < d->n; i++)
+        if (d->ids[i].token == process)
+            return OTF_RETURN_OK;        /* a local redefinition */
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 64;
+        struct vftr_procid *ids = realloc(d->ids, cap * sizeof *ids);
+        uint32_t *parents = ids ? realloc(d->parents, cap * sizeof *parents) : NULL;
+
+        if (ids)
+            d->ids = ids;
+        if (!ids || !parents) {
+            d->nomem = 1;
+            return OTF_RETURN_ABORT;
+        }
+        d->parents = parents;
+        d->cap = cap;
+    }
+    d->ids[d->n] = (struct vftr_procid){ process, 0, 0 };
+    d->parents[d->n++] = parent;
+    return OTF_RETURN_OK;
+}
+
+/* Turns the rank names of sel into tokens of *procs (a copy of sel's),
+ * reading the trace's DefProcess records. */
+static int resolve_from_defs(const struct vftr_tracesel *sel, const char *namestub,
+                             OTF_FileManager *manager, struct vftr_tracesel *out, char *err,
+                             size_t errlen)
+{
+    struct procdefs d = { NULL, NULL, 0, 0, 0 };
+    OTF_HandlerArray *handlers = OTF_HandlerArray_open();
+    OTF_Reader *reader = NULL;
+    char msg[VFTR_ERRMSG_MAX];
+    int rc = 0;
+
+    if (!handlers)
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    reader = vftr_trace_open(namestub, manager, err, errlen);
+    if (!reader) {
+        OTF_HandlerArray_close(handlers);
+        return -EIO;
+    }
+    OTF_HandlerArray_setHandler(handlers, HANDLER(on_process), OTF_DEFPROCESS_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(handlers, &d, OTF_DEFPROCESS_RECORD);
+    if (OTF_Reader_readDefinitions(reader, handlers) == OTF_READ_ERROR && !d.nomem) {
+        otf_message(msg, sizeof msg);
+        rc = vftr_errmsg(err, errlen, -EIO, "cannot read definitions (%s)", msg);
+    } else if (d.nomem || vftr_procids_number(d.ids, d.parents, d.n) < 0) {
+        rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    }
+    OTF_HandlerArray_close(handlers);
+    OTF_Reader_close(reader);
+    if (!rc && vftr_proclist_copy(&out->procs, &sel->procs) < 0)
+        rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+    if (!rc) {
+        out->ranks = malloc(sel->nranks * sizeof *out->ranks);
+        if (!out->ranks) {
+            rc = vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        } else {
+            memcpy(out->ranks, sel->ranks, sel->nranks * sizeof *out->ranks);
+            out->nranks = sel->nranks;
+            rc = vftr_tracesel_resolve(out, d.ids, d.n, err, errlen);
+        }
+    }
+    free(d.ids);
+    free(d.parents);
+    return rc;
+}
+
 int vftr_tracesel_apply(const struct vftr_tracesel *sel, const char *namestub,
                         OTF_FileManager *manager, OTF_Reader *reader,
                         struct vftr_timerange *range, char *err, size_t errlen)
 {
     struct vftr_timerange r = { 0, UINT64_MAX };
+    struct vftr_tracesel named = VFTR_TRACESEL_INIT;
+
+    if (sel->nranks) {
+        int rc = resolve_from_defs(sel, namestub, manager, &named, err, errlen);
+
+        if (rc < 0) {
+            vftr_tracesel_release(&named);
+            return rc;
+        }
+        named.have_procs = 1;
+        named.window = sel->window;
+        sel = &named;
+    }
 
     if (sel->window) {
         struct vftr_timebase base;
         int rc = vftr_trace_timebase(namestub, manager, &base, err, errlen);
 
-        if (rc < 0)
+        if (rc < 0) {
+            vftr_tracesel_release(&named);
             return rc == -EINVAL ? -EIO : rc;
-        if (vftr_timerange_parse(sel->window, &base, &r, err, errlen) < 0)
+        }
+        if (vftr_timerange_parse(sel->window, &base, &r, err, errlen) < 0) {
+            vftr_tracesel_release(&named);
             return -EINVAL;
+        }
         OTF_Reader_setTimeInterval(reader, r.start, r.end);
     }
     if (sel->have_procs) {
         long n = vftr_trace_select_processes(reader, &sel->procs, err, errlen);
 
+        vftr_tracesel_release(&named);
         if (n < 0)
             return (int)n;
         if (n == 0)
@@ -363,6 +718,9 @@ void vftr_tracesel_release(struct vftr_tracesel *sel)
 {
     if (sel) {
         vftr_proclist_release(&sel->procs);
+        free(sel->ranks);
+        sel->ranks = NULL;
+        sel->nranks = 0;
         sel->have_procs = 0;
         sel->window = NULL;
     }

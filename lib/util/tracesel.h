@@ -81,22 +81,68 @@ long vftr_trace_select_processes(OTF_Reader *reader, const struct vftr_proclist 
                                  char *err, size_t errlen);
 
 /*
+ * Processes as users know them: "rank R" (with all its threads), "rank R
+ * thread T" (T 0 is the rank's own process), each number also a range
+ * "A-B", all from 0 — the names every tool prints (util/fmt.h).  They are
+ * resolved against the trace's processes (struct vftr_procid), since only
+ * the trace knows which token is rank 3's thread 2.
+ */
+struct vftr_ranksel {
+    uint32_t rank_first, rank_last;       /* inclusive */
+    uint32_t thread_first, thread_last;   /* inclusive; 0-UINT32_MAX for "rank R" */
+    char text[48];                        /* as given, for messages */
+};
+
+/* One process of a trace: its OTF token and its rank and thread from 0. */
+struct vftr_procid {
+    uint32_t token, rank, thread;
+};
+
+/*
  * The selection options every trace tool takes: --process LIST (repeatable,
  * accumulates) and --time A:B.  A tool embeds one in its arguments, points
  * both option-table entries at it with the callbacks below, and applies it
- * to its reader with vftr_tracesel_apply.  Owns `procs` (release with
- * vftr_tracesel_release); `window` is borrowed from argv.
+ * to its reader with vftr_tracesel_apply.  Owns `procs` and `ranks`
+ * (release with vftr_tracesel_release); `window` is borrowed from argv.
+ * LIST mixes OTF process tokens (proclist.h: "1-4,9") and rank names
+ * ("rank 3, rank 0 thread 1-2"), separated by commas.  Rank names stay in
+ * `ranks` until vftr_tracesel_resolve() turns them into tokens of `procs`;
+ * have_procs is set as soon as either is given.
  */
 struct vftr_tracesel {
     struct vftr_proclist procs;
     int have_procs;
     const char *window;
+    struct vftr_ranksel *ranks;
+    size_t nranks;
 };
 
-#define VFTR_TRACESEL_INIT { VFTR_PROCLIST_INIT, 0, NULL }
+#define VFTR_TRACESEL_INIT { VFTR_PROCLIST_INIT, 0, NULL, NULL, 0 }
+
+/*
+ * Adds to sel->procs the tokens of the processes among ids[0..n-1] that the
+ * rank names select, and forgets the names.  Returns 0; -ENOENT when a name
+ * selects no process (err: "no rank 7 in the trace (ranks 0-3)"); -ENOMEM.
+ * Without rank names it does nothing and returns 0.
+ */
+int vftr_tracesel_resolve(struct vftr_tracesel *sel, const struct vftr_procid *ids, size_t n,
+                          char *err, size_t errlen);
+
+/* Whether a rank name of sel (not yet resolved) selects rank/thread: for
+ * a reader that meets processes one by one (a single .vfd file). */
+int vftr_tracesel_names_match(const struct vftr_tracesel *sel, uint32_t rank, uint32_t thread);
+
+/*
+ * Numbers processes as vftr's tools do when a trace does not say: a
+ * process without parent (parent 0, or a parent not among them) is a rank,
+ * the ranks in token order from 0; every other process is a thread of its
+ * outermost ancestor's rank, from 1 in token order.  ids[i].token and
+ * parents[i] are given (any order); rank and thread are set.  0 or -ENOMEM.
+ */
+int vftr_procids_number(struct vftr_procid *ids, const uint32_t *parents, size_t n);
 
 /* Option callbacks (lib/util/opts.h) with dest a struct vftr_tracesel:
- * --process adds to the set; --time checks the syntax only (the conversion
+ * --process adds tokens to the set and rank names to `ranks`; --time checks the syntax only (the conversion
  * needs the trace's time base), so that a typo is a usage error even when
  * the trace name is wrong too.  0 or -errno with err set. */
 int vftr_tracesel_opt_process(void *dest, const char *arg, char *err, size_t errlen);
@@ -106,7 +152,8 @@ int vftr_tracesel_opt_time(void *dest, const char *arg, char *err, size_t errlen
  * Applies the selection to `reader` (opened on `namestub` through
  * `manager`): the window, converted with the trace's time base, becomes the
  * reader's time interval and is stored in *range ({0, UINT64_MAX} without
- * one; range may be NULL); the processes are enabled.  Returns 0; -EINVAL
+ * one; range may be NULL); the processes are enabled (rank names
+ * resolved from the DefProcess records, vftr_procids_number).  Returns 0; -EINVAL
  * when the window does not convert (a usage error); another -errno when the
  * trace's time base cannot be read or no selected process is in the trace.
  * err says why in every case.

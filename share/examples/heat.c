@@ -15,7 +15,7 @@
  *        > report > mean_temperature
  *
  * Build: mpicc -fopenmp -finstrument-functions (clang, for OMPT).
- * Run:   mpirun -np 4 vftr-run --out DIR -- ./heat [N] [ITERATIONS]
+ * Run:   mpirun -np 4 vftr-run -o DIR -- ./heat [N] [ITERATIONS]
  */
 #include <math.h>
 #include <mpi.h>

@@ -171,7 +171,7 @@ logedges() {
 # of the function's calls, and of its callees' for the exclusive time.
 # Prints one line per disagreement, nothing when all agree.
 log_vs_stats() {
-    "$cap_build/bin/vftr-stats" -F -c "$2" >"$cap_tmp/.stats.csv" 2>&1 || {
+    "$cap_build/bin/vftr-stats" -F --csv "$2" >"$cap_tmp/.stats.csv" 2>&1 || {
         echo "vftr-stats failed: $(head -2 "$cap_tmp/.stats.csv")"; return; }
     logrows "$1" | awk -F'\t' -v stats="$cap_tmp/.stats.csv" '
         { calls[$1] += $3; excl[$1] += $4; incl[$1] += $5; rows[$1]++; kids[$2] += $3 }

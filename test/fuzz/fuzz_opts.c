@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&d, 0, sizeof d);
     d.sel = (struct vftr_tracesel)VFTR_TRACESEL_INIT;
     const struct vftr_opt opts[] = {
-        { VFTR_OPT_FLAG, "flag", 'f', NULL, "a flag", &d.flag, 0, NULL },
+        { VFTR_OPT_FLAG, "quiet", 'q', NULL, "a flag", &d.flag, 0, NULL },
         { VFTR_OPT_FLAG, "five", 0, NULL, "a flag set to 5", &d.flag, 5, NULL },
         { VFTR_OPT_BITS, "defs", 'd', NULL, "bit 1", &d.bits, 1, NULL },
         { VFTR_OPT_BITS, "events", 'e', NULL, "bit 2", &d.bits, 2, NULL },

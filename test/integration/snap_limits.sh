@@ -13,7 +13,7 @@
 # 2. The size estimate: -n 500000 on snapgen's trace is refused before
 #    anything is written, with the estimate in the message; its records per
 #    break are checked against those of a real run (-n 20, counted with
-#    vftr-dump -c) to within a factor of two.
+#    vftr-dump --count) to within a factor of two.
 # 4. vfd2otf: the same bound and estimate (16 ranks of mkvfd's "big" run,
 #    -n 100000: about half a GiB estimated), before anything is written.
 # 3. SIGINT, SIGTERM and SIGHUP in the middle of a long run (--force past
@@ -73,7 +73,7 @@ check "-n 100000000: nothing written, the trace unchanged" unchanged
 timeout 20 "$SNAP" --statistics -n $((span + 1)) "$big/t" 2>"$work/n1.err"
 check "-n span+1: exit 2, refused by the bound" \
     bash -c "[ $? -eq 2 ] && grep -q 'at most $span ' '$work/n1.err'"
-timeout 20 "$SNAP" --statistics -p 0.4us "$big/t" 2>"$work/p.err"
+timeout 20 "$SNAP" --statistics --period 0.4us "$big/t" 2>"$work/p.err"
 check "-p shorter than a tick (1 us): exit 2, the tick named" \
     bash -c "[ $? -eq 2 ] && grep -q 'shorter than one tick of the trace (1 us)' '$work/p.err'"
 check "-n and -p refused: the trace unchanged" unchanged
@@ -99,7 +99,7 @@ check "sparse trace, -n 20 (its event times): accepted" [ $? -eq 0 ]
 # -- 2. the estimate ----------------------------------------------------------
 # records per break of the -n 20 run: 20 breaks of summaries, 19 or 20 of
 # snapshots (none at the final one)
-recs=$("$DUMP" -c "$big/t" | awk '/Snapshot|Summary/ { n += $2 } END { print n }')
+recs=$("$DUMP" --count "$big/t" | awk '/Snapshot|Summary/ { n += $2 } END { print n }')
 per=$((recs / 20))
 timeout 20 "$SNAP" --all -n 500000 "$big/t" 2>"$work/e.err"
 rc=$?

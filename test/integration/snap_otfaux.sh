@@ -47,10 +47,24 @@ compare() {
     (cd "$a" && "${gen[@]}") >"$work/$name.gen.log" 2>&1 || { fail "$name: generator failed"; return; }
     cp "$a"/* "$b"/
     (cd "$a" && otfaux "$@" t.otf) >"$work/$name.otfaux.log" 2>&1 || { fail "$name: otfaux failed"; return; }
-    if ! (cd "$b" && "$SNAP" "$@" t.otf) >"$work/$name.snap.log" 2>&1; then
-        fail "$name: vftr-snap $* failed: $(head -n 2 "$work/$name.snap.log")"
+    # vftr-snap spells otfaux's -p as --period and -t as --at, and --at
+    # counts from the first event (as every vftr time) where otfaux's -t is
+    # an absolute time stamp: first is the earliest event time vftr-dump
+    # prints
+    local snapargs=() first
+    first=$("$B/bin/vftr-dump" -e "$b/t.otf" | awk '$1 ~ /^[0-9]+$/ && (m == "" || $1 < m) { m = $1 } END { print m + 0 }')
+    while [ $# -gt 0 ]; do
+        case $1 in
+            -p) snapargs+=(--period "$2"); shift 2 ;;
+            -t) snapargs+=(--at "$(($2 - first))"); shift 2 ;;
+            *) snapargs+=("$1"); shift ;;
+        esac
+    done
+    if ! (cd "$b" && "$SNAP" "${snapargs[@]}" t.otf) >"$work/$name.snap.log" 2>&1; then
+        fail "$name: vftr-snap ${snapargs[*]} failed: $(head -n 2 "$work/$name.snap.log")"
         return
     fi
+    set -- "${snapargs[@]}"
     records "$a/t.otf" >"$work/$name.ref.txt"
     records "$b/t.otf" >"$work/$name.vftr.txt"
     local n

@@ -11,7 +11,8 @@
 #                     { f7 1005..1005, f8 1040..1060 } } }   equal stamps, depth
 #      P3 (stream 2): f1 1000..1100; sends 64 B to P1 at 1040 (comm 1,
 #                     tag 0), received at 1050 — exactly at a break.
-#    Breaks -t 1025 -t 1050 -t 1075 and otfaux's final one at 1101.
+#    Breaks --at 25 --at 50 --at 75 (from the first event, 1000: 1025, 1050,
+#    1075) and otfaux's final one at 1101.
 #    Values worked out by hand (calls / exclusive / inclusive; inclusive is
 #    summed per call, so P1's nested f2 counts twice):
 #     1025 P1 f1 1/10/25  f2 2/(10+5)/(15+5)=2/15/20
@@ -157,7 +158,7 @@ for lib in ref vftr; do
     d="$work/golden-$lib"
     mkdir -p "$d"
     "$B/test/snap/$lib/snaptext" "$d/t" <"$work/golden.txt" || fail "golden: snaptext ($lib) failed"
-    if "$SNAP" --all -t 1025 -t 1050 -t 1075 "$d/t.otf"; then
+    if "$SNAP" --all --at 25 --at 50 --at 75 "$d/t.otf"; then
         auxrecords "$d/t.otf" >"$work/got-$lib.txt"
         if diff "$work/expected.txt" "$work/got-$lib.txt" >"$work/golden.diff"; then
             pass "golden ($lib-written trace): $(wc -l <"$work/expected.txt") hand-computed records"
@@ -175,14 +176,14 @@ check "golden: DefTimeRange [1000, 1100] and a summary point at 1101 without a s
              ! otfprint '$d/t.otf' | grep -q 'time 1101, type SNAPSHOT'"
 # --detailed: messages per peer and communicator, groups beside functions
 # (f1, f4 in group 2: P1 at 1075: 2 calls, excl 20 + 5, incl 75 + 5).
-"$SNAP" --statistics --detailed -t 1075 "$d/t" || fail "--detailed failed"
+"$SNAP" --statistics --detailed --at 75 "$d/t" || fail "--detailed failed"
 check "--detailed: message summary per peer and communicator" \
     bash -c "otfprint '$d/t.otf' | grep -q '1075 StatMessage: process 1, peer 3, group 1, type 0, numsent 0, numreceived 1'"
 check "--detailed: group summary beside function summaries" \
     bash -c "otfprint '$d/t.otf' | grep -q '1075 StatFunctionGroup: process 1, group 2, invocations 2, excltime 25, incltime 80' &&
              otfprint '$d/t.otf' | grep -q '1075 StatFunction: process 1, function 4'"
 # -p with a unit: 1000 ticks/s, so 30ms is 30 ticks: 1030, 1060, 1090 (+1101)
-"$SNAP" --snapshots -p 30ms "$d/t" || fail "-p 30ms failed"
+"$SNAP" --snapshots --period 30ms "$d/t" || fail "--period 30ms failed"
 check "-p 30ms places snapshots at 1030, 1060, 1090" \
     bash -c "[ \"\$(otfprint '$d/t.otf' | grep -o 'time [0-9]*, type SNAPSHOT' | tr '\n' ' ')\" = 'time 1030, type SNAPSHOT time 1060, type SNAPSHOT time 1090, type SNAPSHOT ' ]"
 
@@ -278,11 +279,13 @@ check "batch: the other traces got their summaries" \
 "$SNAP" -j 2 --statistics -n 5 "$work/b1/t" "$work/b3/t"
 check "batch: exit status 0 when all succeed" [ $? -eq 0 ]
 
-# 7. --script: jobs from JSON; errors name the line and column.
+# 7. --script: jobs from JSON; errors name the line and column.  Times
+# count from the first event (the first time stamp vftr-dump prints).
+first3=$("$B/bin/vftr-dump" -e "$work/b3/t" | awk '$1 ~ /^[0-9]+$/ && (m == "" || $1 < m) { m = $1 } END { print m + 0 }')
 cat >"$work/jobs.json" <<EOF
 { "jobs": [
   { "trace": "$work/b1/t", "breaks": 3, "kinds": "statistics" },
-  { "trace": "$work/b3/t.otf", "times": [1500, "2ms"], "kinds": "all", "funcgroups": true }
+  { "trace": "$work/b3/t.otf", "times": [$((1500 - first3)), "2ms"], "kinds": "all", "funcgroups": true }
 ] }
 EOF
 "$SNAP" --script "$work/jobs.json"
@@ -309,7 +312,7 @@ check "--script: an unknown key is named" grep -q 'job 1: unknown key "brakes"' 
 "$SNAP" --version | grep -q 'vftr-snap (vftr)'; check "--version" [ $? -eq 0 ]
 "$SNAP" "$work/nonexistent" 2>"$work/ne.err"
 check "missing trace: exit 1 naming it" bash -c "[ $? -eq 1 ] && grep -q 'nonexistent.otf' '$work/ne.err'"
-"$SNAP" -p 5q "$work/b1/t" 2>"$work/p.err"
+"$SNAP" --period 5q "$work/b1/t" 2>"$work/p.err"
 check "bad period: exit 1 and the unit named" bash -c "grep -q \"unknown unit 'q'\" '$work/p.err'"
 
 [ "$fails" -eq 0 ]

@@ -32,16 +32,40 @@ records() {
 # OPTS+SNAP in one pass versus vfd2otf OPTS then vftr-snap SNAP, then otfaux
 # SNAP (not with noref: otfaux knows no time units, "-p 20us" is 20 ticks
 # to it, while vftr's tools read 20 microseconds)
+# vftr's tools spell otfaux's -p as --period and -t as --at, and count a bare
+# --at from the first event where otfaux's -t is an absolute time stamp
+# (a time with a unit counts from the first event in both).
+first_event() {
+    "$B/bin/vftr-dump" -e "$1" | awk '$1 ~ /^[0-9]+$/ && (m == "" || $1 < m) { m = $1 } END { print m + 0 }'
+}
+vftr_opts() {    # FIRST OTFAUX-OPTIONS...
+    local first=$1 out=()
+    shift
+    while [ $# -gt 0 ]; do
+        case $1 in
+            -p) out+=(--period "$2"); shift 2 ;;
+            -t) case $2 in *[!0-9]*) out+=(--at "$2") ;; *) out+=(--at "$(($2 - first))") ;; esac
+                shift 2 ;;
+            *) out+=("$1"); shift ;;
+        esac
+    done
+    echo "${out[*]}"
+}
+
 same() {
-    local name=$1 in=$2 opts=$3 snap=$4 noref=${5:-} d=$T/$1
+    local name=$1 in=$2 opts=$3 snap=$4 noref=${5:-} d=$T/$1 vsnap
     mkdir -p "$d"
     # shellcheck disable=SC2086
-    if ! $V2O -q $opts $snap -o "$d/one" "$in" 2>"$d/err"; then
-        bad "$name: vfd2otf $opts $snap failed: $(head -1 "$d/err")"; return
+    $V2O -q $opts -o "$d/ref" "$in" || { bad "$name: plain conversion failed"; return; }
+    # shellcheck disable=SC2086
+    vsnap=$(vftr_opts "$(first_event "$d/ref")" $snap)
+    # shellcheck disable=SC2086
+    if ! $V2O -q $opts $vsnap -o "$d/one" "$in" 2>"$d/err"; then
+        bad "$name: vfd2otf $opts $vsnap failed: $(head -1 "$d/err")"; return
     fi
     # shellcheck disable=SC2086
-    $V2O -q $opts -o "$d/two" "$in" && $V2O -q $opts -o "$d/ref" "$in" &&
-        $SNAP $snap "$d/two" 2>"$d/err2" && otfaux $snap "$d/ref.otf" >/dev/null 2>&1 ||
+    $V2O -q $opts -o "$d/two" "$in" &&
+        $SNAP $vsnap "$d/two" 2>"$d/err2" && otfaux $snap "$d/ref.otf" >/dev/null 2>&1 ||
         { bad "$name: plain conversion, vftr-snap or otfaux failed $(head -1 "$d/err2")"; return; }
     records "$d/one" >"$d/one.txt"
     records "$d/two" >"$d/two.txt"
@@ -89,7 +113,9 @@ same big-units "$T/big" "--streams 2" "--all -p 20us -t 1.5ms" noref
 # hand-computed values at break 350 (see the top)
 d=$T/hand
 mkdir -p "$d"
-if $V2O -q --all -t 350 -o "$d/h" "$T/basic"; then
+$V2O -q -o "$d/plain" "$T/basic" || bad "hand: plain conversion failed"
+# shellcheck disable=SC2046
+if $V2O -q --all $(vftr_opts "$(first_event "$d/plain")" -t 350) -o "$d/h" "$T/basic"; then
     records "$d/h" | grep '^350 ' >"$d/at350"
     cat >"$d/want" <<'X'
 350 SnapEnter: otime 100, process 1, function 1, source 0
@@ -102,13 +128,13 @@ X
     [ "$got" = "$(cat "$d/want")" ] && pass "hand: snapshot and process 1's summary at 350" ||
         { bad "hand: records at 350"; diff <(echo "$got") "$d/want"; }
 else
-    bad "hand: vfd2otf --all -t 350 failed"
+    bad "hand: vfd2otf --all --at (350 from 0) failed"
 fi
 
 # options
 $V2O -q -n 0 -o "$T/x" "$T/basic" 2>/dev/null; rc=$?
 [ $rc = 2 ] && pass "-n 0: exit 2" || bad "-n 0: exit $rc, expected 2"
-msg=$($V2O -q -p 5q -o "$T/x" "$T/basic" 2>&1); rc=$?
+msg=$($V2O -q --period 5q -o "$T/x" "$T/basic" 2>&1); rc=$?
 [ $rc = 2 ] && echo "$msg" | grep -q -- "-p: .*unit" && pass "bad -p: a usage error (exit 2) naming the unit" ||
     bad "bad -p: exit $rc: $msg"
 $V2O -q -n 4 -o "$T/imp" "$T/basic" && [ -e "$T/imp.1.snaps" ] && [ ! -e "$T/imp.1.stats" ] &&

@@ -66,7 +66,7 @@ check "--events --count total" 148 "$(counts "$tmp/t" --events | count total)"
 check "--snaps --count total" 9 "$(counts "$tmp/t" --snaps | count total)"
 check "--stats --count total" 12 "$(counts "$tmp/t" --stats | count total)"
 check "--markers --count total" 3 "$(counts "$tmp/t" --markers | count total)"
-check "-e -s --count total" 157 "$(counts "$tmp/t" -e -s | count total)"
+check "-e --snaps --count total" 157 "$(counts "$tmp/t" -e --snaps | count total)"
 check "--events --count has no definitions" 0 "$(counts "$tmp/t" --events | count DefProcess)"
 check "compressed trace: same counts" "$all" "$(counts "$tmp/z")"
 

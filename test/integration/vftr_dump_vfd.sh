@@ -42,7 +42,7 @@ $D -e -p 0 "$F" >"$T/p0" && diff -u "$T/exp0" "$T/p0" && pass "--process 0 selec
 printf '250 T1 ENTER 10 work\n260 T1 EXIT 10 work\n' >"$T/exp-t"
 $D -e -t 250:270 "$F" >"$T/t" && diff -u "$T/exp-t" "$T/t" && pass "--time 250:270 (ticks)" || bad "--time"
 $D -e -t 250ns:270ns "$F" >"$T/t2" && diff -u "$T/exp-t" "$T/t2" && pass "--time with units (ns)" || bad "--time units"
-$D -c "$F" >"$T/c"
+$D --count "$F" >"$T/c"
 grep -q '^ENTER  *5$' "$T/c" && grep -q '^SEND  *1$' "$T/c" && grep -q '^OMP_BEGIN  *1$' "$T/c" \
     && grep -q '^total  *29$' "$T/c" && pass "--count: 5 ENTER, 1 SEND, 1 OMP_BEGIN, 29 records" || bad "--count: $(cat "$T/c")"
 $D -d "$F" | grep -q ' T0 ' && bad "--defs prints events" || pass "--defs prints no events"

@@ -103,7 +103,7 @@ col() { awk -F, -v c="$1" 'NR > 1 { printf "%s%s", sep, $c; sep = " " } END { pr
 check "--sort calls,function" "a main b f" "$("$STATS" --csv --sort calls,function "$tmp/ref" | col 12)"
 check "--sort function" "a b f main" "$("$STATS" --csv -s function "$tmp/ref" | col 12)"
 check "--reverse (default order: excl)" "b f a main" "$("$STATS" --csv --reverse "$tmp/ref" | col 12)"
-check "--sort imbalance --top 2" "b main" "$("$STATS" --csv -s imbalance -n 2 "$tmp/ref" | col 12)"
+check "--sort imbalance --top 2" "b main" "$("$STATS" --csv -s imbalance --top 2 "$tmp/ref" | col 12)"
 check "--top 0 prints only the header" 1 "$("$STATS" --csv --top 0 "$tmp/ref" | wc -l)"
 # --match keeps percentages of the whole: a is 32.50 %.
 check "--match '^(a|b)$'" "a b" "$("$STATS" --csv --match '^(a|b)$' "$tmp/ref" | col 12)"
@@ -127,10 +127,10 @@ if command -v python3 >/dev/null; then
           "5 4 4 1 0 1>2:3:600:3 1>3:1:1000:0 2>1:1:50:1 MPI_Barrier:3:0:0.022 MPI_Allreduce:2:32:0.008" \
           "$("$STATS" --messages --json "$tmp/ref" | msgs)"
     check "--messages --time 0:14" "2 0 0 2 0 1>2:2:300:0 " \
-          "$("$STATS" -M -j -t 0:14 "$tmp/ref" | msgs)"
+          "$("$STATS" -M -J -t 0:14 "$tmp/ref" | msgs)"
     check "--messages --process 1" \
           "4 1 0 4 1 1>2:3:600:0 1>3:1:1000:0 2>1:0:0:0 MPI_Barrier:1:0:0.005 MPI_Allreduce:1:16:0.005" \
-          "$("$STATS" -M -j -p 1 "$tmp/vftr" | msgs)"
+          "$("$STATS" -M -J -p 1 "$tmp/vftr" | msgs)"
     got=$("$STATS" --callpath --json "$tmp/ref" | python3 -c 'import json,sys; print(" ".join("%d%s" % (p["depth"], p["function"]) for p in json.load(sys.stdin)["paths"]))' 2>&1)
     check "--callpath --json: depth-first order" "1main 2a 3b 2b 3a 2f 3f" "$got"
 fi
@@ -139,7 +139,17 @@ check "--messages text: counts line" 1 \
       "$(grep -c '^point-to-point: 5 sent, 4 received, 4 matched, 1 sends and 0 receives unmatched$' <<<"$text")"
 text=$("$STATS" "$tmp/ref")
 check "text: header + 4 rows" 5 "$(wc -l <<<"$text")"
-check "text: header names the columns" 1 "$(head -1 <<<"$text" | grep -c 'calls .*excl\[s\].*imbalance.*procs.*function')"
+check "text: header names the columns" 1 "$(head -1 <<<"$text" | grep -c '^ *calls  *excl  *excl%  *incl  *imbal  function$')"
+# the fixture's main by hand (fixture.csv): 3 calls, excl 0.08 s = 40 % of
+# 0.2 s, incl 0.2 s, imbalance 0.4667; units that fit, one decimal
+check "text: main's row in units" 1 \
+      "$(grep -cE '^ +3 +80\.0 ms +40\.0% +200 ms +46\.7%  main$' <<<"$text")"
+check "text: no line wider than 80 columns" 0 "$(awk 'length > 80' <<<"$text" | wc -l)"
+text=$("$STATS" --messages "$tmp/ref")
+# fixture-messages.csv: 1 -> 2, 3 messages, 600 bytes, 3 matched, 0.007 s;
+# process 1 is rank 0
+check "--messages text: processes as ranks, transfer in ms" 1 \
+      "$(grep -cE '^rank 0 +rank 1 +3 +600 +3 +7\.00 ms$' <<<"$text")"
 
 # ------------------------------------------------------------------ errors
 "$STATS" --sort bogus "$tmp/ref" >/dev/null 2>"$tmp/err"; rc=$?

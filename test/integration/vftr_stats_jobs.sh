@@ -7,8 +7,8 @@
 #    stream (9 streams) and 2 per stream; test/compat/stats_fixture (2
 #    streams, recursion, calls never left, processes sharing a stream).
 #    Every view (profile, --callpath, --groups, --fold-threads, --process,
-#    --time, --messages) with -J 1 is compared with -J 2, 3, 5 and 16; the
-#    closed form of stats_gen (see its header) checks -J 4 independently:
+#    --time, --messages) with -j 1 is compared with -j 2, 3, 5 and 16; the
+#    closed form of stats_gen (see its header) checks -j 4 independently:
 #    9 processes x 3000 calls of work (excl 4, incl 7) and leaf (3), main
 #    excl 3 * 3000 + 10, incl 10 * 3000 + 10 per process.  --verbose says
 #    how many threads ran: never more than streams with wanted processes.
@@ -42,17 +42,17 @@ command -v otfaux >/dev/null || { fail "otfaux (reference OTF tools) is not inst
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vftr_stats_jobs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# same_for_all_jobs NAME TRACE ARGS...: -J 1 against -J 2, 3, 5, 16.
+# same_for_all_jobs NAME TRACE ARGS...: -j 1 against -j 2, 3, 5, 16.
 same_for_all_jobs() {
     local name=$1 t=$2; shift 2
     local one rc
-    one=$("$STATS" -J 1 "$@" "$t" 2>&1); rc=$?
+    one=$("$STATS" -j 1 "$@" "$t" 2>&1); rc=$?
     if [ $rc -ne 0 ] || [ -z "$one" ]; then
-        fail "$name: -J 1 failed (exit $rc: $one)"
+        fail "$name: -j 1 failed (exit $rc: $one)"
         return
     fi
     for j in 2 3 5 16; do
-        check "$name: -J $j gives what -J 1 gives" "$one" "$("$STATS" -J "$j" "$@" "$t" 2>&1)"
+        check "$name: -j $j gives what -j 1 gives" "$one" "$("$STATS" -j "$j" "$@" "$t" 2>&1)"
     done
 }
 
@@ -68,27 +68,27 @@ for g in g1 g2; do
     same_for_all_jobs "$g window" "$tmp/$g" -t 10005:20007 --csv
     same_for_all_jobs "$g window callpath" "$tmp/$g" -t 10005:20007 --callpath
 done
-check "g1 -J 4: leaf, main, work per the closed form (threads folded: 3 ranks)" \
+check "g1 -j 4: leaf, main, work per the closed form (threads folded: 3 ranks)" \
       "leaf 27000 0.081000 0.081000 3;main 9 0.081090 0.270090 3;work 27000 0.108000 0.189000 3;" \
-      "$("$STATS" -J 4 --csv "$tmp/g1" | awk -F, 'NR > 1 { printf "%s %s %s %s %s\n", $12, $1, $2, $4, $11 }' | sort | tr '\n' ';')"
-check "g1 -J 4 --threads: 9 processes" \
+      "$("$STATS" -j 4 --csv "$tmp/g1" | awk -F, 'NR > 1 { printf "%s %s %s %s %s\n", $12, $1, $2, $4, $11 }' | sort | tr '\n' ';')"
+check "g1 -j 4 --threads: 9 processes" \
       "leaf 27000 0.081000 0.081000 9;main 9 0.081090 0.270090 9;work 27000 0.108000 0.189000 9;" \
-      "$("$STATS" -J 4 --threads --csv "$tmp/g1" | awk -F, 'NR > 1 { printf "%s %s %s %s %s\n", $12, $1, $2, $4, $11 }' | sort | tr '\n' ';')"
-"$STATS" -v -J 4 "$tmp/g1" 2>"$tmp/err" >/dev/null
+      "$("$STATS" -j 4 --threads --csv "$tmp/g1" | awk -F, 'NR > 1 { printf "%s %s %s %s %s\n", $12, $1, $2, $4, $11 }' | sort | tr '\n' ';')"
+"$STATS" -v -j 4 "$tmp/g1" 2>"$tmp/err" >/dev/null
 check "--verbose: 9 streams read by 4 threads" 1 "$(grep -c '(9 stream(s), 4 thread(s))' "$tmp/err")"
-"$STATS" -v -J 16 -p 1,2 "$tmp/g1" 2>"$tmp/err" >/dev/null
+"$STATS" -v -j 16 -p 1,2 "$tmp/g1" 2>"$tmp/err" >/dev/null
 check "--verbose: 2 selected streams, so 2 threads" 1 "$(grep -c '(2 stream(s), 2 thread(s))' "$tmp/err")"
-check "--process with -J 3 keeps only the selection (2 processes)" \
-      "2,2,2" "$("$STATS" -J 3 --csv -p 1,1002 "$tmp/g1" | awk -F, 'NR > 1 { printf "%s%s", s, $11; s = "," }')"
+check "--process with -j 3 keeps only the selection (2 processes)" \
+      "2,2,2" "$("$STATS" -j 3 --csv -p 1,1002 "$tmp/g1" | awk -F, 'NR > 1 { printf "%s%s", s, $11; s = "," }')"
 
 if command -v otfcompress >/dev/null; then
-    # compressed streams (.events.z): the same profile for every -J
+    # compressed streams (.events.z): the same profile for every -j
     "$BUILD/test/stats/ref/stats_gen" "$tmp/gz" 3 300 1 1 &&
         (cd "$tmp" && otfcompress gz.*.events gz.0.def >/dev/null 2>&1) || fail "otfcompress"
-    check "compressed trace: 6 streams read .events.z, -J 4 as -J 1" \
-          "$("$STATS" -J 1 --csv "$tmp/gz")" "$("$STATS" -J 4 --csv "$tmp/gz")"
+    check "compressed trace: 6 streams read .events.z, -j 4 as -j 1" \
+          "$("$STATS" -j 1 --csv "$tmp/gz")" "$("$STATS" -j 4 --csv "$tmp/gz")"
     check "compressed trace: work 1800 calls, 0.0072 s (closed form)" "1800,0.007200" \
-          "$("$STATS" -J 4 --csv -m '^work$' "$tmp/gz" | awk -F, 'NR == 2 { print $1 "," $2 }')"
+          "$("$STATS" -j 4 --csv -m '^work$' "$tmp/gz" | awk -F, 'NR == 2 { print $1 "," $2 }')"
 fi
 
 for w in ref vftr; do
@@ -100,10 +100,10 @@ for w in ref vftr; do
     done
 done
 if [ -r test/data/stats/fixture.csv ]; then
-    check "fixture golden with -J 2" "$(cat test/data/stats/fixture.csv)" \
-          "$("$STATS" -J 2 --csv "$tmp/fref")"
+    check "fixture golden with -j 2" "$(cat test/data/stats/fixture.csv)" \
+          "$("$STATS" -j 2 --csv "$tmp/fref")"
 fi
-"$STATS" -J 0 "$tmp/fref" >/dev/null 2>"$tmp/err"
+"$STATS" -j 0 "$tmp/fref" >/dev/null 2>"$tmp/err"
 check "--jobs 0 is a usage error" "2 1" "$? $(grep -c 'bad --jobs' "$tmp/err")"
 
 # ------------------------------------------------------------ 2. messages of a window
@@ -146,9 +146,11 @@ check "--callpath of [50,65) from the snapshot, --process 3" \
       "$(tree -t 50:65 -p 3 "$tmp/fref-snap")"
 
 # ------------------------------------------------------------ 3. vftr-snap's summaries
+# (vftr-snap's --at counts from the first event, 1000 on the fixture and 0
+# on g2; otfaux's -t takes the absolute time stamp)
 if [ -x "$SNAP" ]; then
-    (cd "$tmp" && "$SNAP" --statistics -t 1014 -t 1045 -t 1065 -o fsnap-sum fref.otf >/dev/null 2>&1 &&
-                  "$SNAP" --all -t 1045 -t 1065 -o fsnap-all fref.otf >/dev/null 2>&1 &&
+    (cd "$tmp" && "$SNAP" --statistics --at 14 --at 45 --at 65 -o fsnap-sum fref.otf >/dev/null 2>&1 &&
+                  "$SNAP" --all --at 45 --at 65 -o fsnap-all fref.otf >/dev/null 2>&1 &&
                   otfaux --all -t 1045 -t 1065 -o faux-all fref.otf >/dev/null 2>&1) \
         || fail "vftr-snap / otfaux on the fixture"
     for t in 14:45 45:65 45: 0:45 10:65 50:65; do
@@ -159,14 +161,14 @@ if [ -x "$SNAP" ]; then
         check "fixture [$t): vftr-snap --all gives otfaux --all's profile" \
               "$("$STATS" --csv -t "$t" "$tmp/faux-all")" "$("$STATS" --csv -t "$t" "$tmp/fsnap-all")"
     done
-    (cd "$tmp" && "$SNAP" --all -t 10000 -t 20000 -o g2snap g2.otf >/dev/null 2>&1 &&
+    (cd "$tmp" && "$SNAP" --all --at 10000 --at 20000 -o g2snap g2.otf >/dev/null 2>&1 &&
                   otfaux --all -t 10000 -t 20000 -o g2aux g2.otf >/dev/null 2>&1) \
         || fail "vftr-snap / otfaux on the generated trace"
-    (cd "$tmp" && "$SNAP" --statistics --detailed -t 1014 -t 1045 -t 1065 -o fsnap-det fref.otf \
+    (cd "$tmp" && "$SNAP" --statistics --detailed --at 14 --at 45 --at 65 -o fsnap-det fref.otf \
         >/dev/null 2>&1) || fail "vftr-snap --detailed on the fixture"
     check "messages [14,45) of a trace with vftr-snap --detailed summaries: the events' matrix" \
           "$MAT" "$(msgs -t 14:45 "$tmp/fsnap-det")"
-    (cd "$tmp" && "$SNAP" --snapshots -t 1045 -t 1065 -o fsnap-snap fref.otf >/dev/null 2>&1) \
+    (cd "$tmp" && "$SNAP" --snapshots --at 45 --at 65 -o fsnap-snap fref.otf >/dev/null 2>&1) \
         || fail "vftr-snap --snapshots on the fixture"
     check "--callpath of [50,65) from vftr-snap's snapshot at 45" "$CP" "$(tree -t 50:65 "$tmp/fsnap-snap")"
     for t in 10000:20000 10004:20006 10000: 5000:20000; do

@@ -40,8 +40,8 @@ static const struct vftr_opt table[] = {
     { VFTR_OPT_BITS, "defs", 'd', NULL, "print definitions", &kinds, K_DEFS, NULL },
     { VFTR_OPT_BITS, "events", 'e', NULL, "print events", &kinds, K_EVENTS, NULL },
     { VFTR_OPT_BITS, "snaps", 0, NULL, "print snapshots", &kinds, K_SNAPS, NULL },
-    { VFTR_OPT_BITS, "stats", 0, NULL, "print statistics", &kinds, K_STATS, NULL },
-    { VFTR_OPT_FLAG, "count", 'c', NULL, "count records\nper type", &count_only, 0, NULL },
+    { VFTR_OPT_BITS, "statistics", 0, NULL, "print statistics", &kinds, K_STATS, NULL },
+    { VFTR_OPT_FLAG, "quiet", 'q', NULL, "be quiet\nabout it", &count_only, 0, NULL },
     { VFTR_OPT_STRING, "time", 't', "A:B", "time window", &window, 0, NULL },
     { VFTR_OPT_CALLBACK, "process", 'p', "LIST", "processes", &procs, 0, add_procs },
     { VFTR_OPT_CALLBACK, "very-long-option-name", 0, "ARGUMENT", "wraps", NULL, 0, failing },
@@ -93,7 +93,7 @@ static void done(struct run *r)
 START_TEST(options_go_to_their_destinations)
 {
     const char *words[] = { "test-tool", "-d", "--events", "trace", "--time=1ms:2ms",
-                            "-p", "1-4", "--process", "9", "-c", NULL };
+                            "-p", "1-4", "--process", "9", "-q", NULL };
     struct run r;
 
     run(&r, &tool, words);
@@ -112,16 +112,16 @@ END_TEST
 
 START_TEST(short_clusters_abbreviations_and_double_dash)
 {
-    const char *words[] = { "test-tool", "-det", "5:", "--sn", "--st", "--", "-c", NULL };
+    const char *words[] = { "test-tool", "-det", "5:", "--sn", "--st", "--", "-q", NULL };
     struct run r;
 
     run(&r, &tool, words);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_uint_eq(kinds, K_DEFS | K_EVENTS | K_SNAPS | K_STATS);
     ck_assert_str_eq(window, "5:");
-    ck_assert_int_eq(count_only, 0);                     /* "-c" after "--" is an operand */
+    ck_assert_int_eq(count_only, 0);                     /* "-q" after "--" is an operand */
     ck_assert_int_eq(r.argc - r.first, 1);
-    ck_assert_str_eq(r.argv[r.first], "-c");
+    ck_assert_str_eq(r.argv[r.first], "-q");
     done(&r);
 
     /* A second parse starts over (getopt state is reset). */
@@ -157,7 +157,7 @@ START_TEST(usage_errors)
     const char *missing_long[] = { "test-tool", "--time", NULL };
     const char *missing_short[] = { "test-tool", "-t", NULL };
     const char *flag_with_arg[] = { "test-tool", "--defs=1", NULL };
-    const char *abbrev_with_arg[] = { "test-tool", "--cou=1", NULL };
+    const char *abbrev_with_arg[] = { "test-tool", "--qu=1", NULL };
     const char *ambiguous[] = { "test-tool", "--s", NULL };
     const char *bad_list[] = { "test-tool", "-p", "4-1", NULL };
 
@@ -168,9 +168,9 @@ START_TEST(usage_errors)
     expect_usage_error(missing_long, "test-tool: option '--time' requires an argument");
     expect_usage_error(missing_short, "test-tool: option requires an argument -- 't'");
     expect_usage_error(flag_with_arg, "test-tool: option '--defs' doesn't allow an argument");
-    expect_usage_error(abbrev_with_arg, "test-tool: option '--count' doesn't allow an argument");
+    expect_usage_error(abbrev_with_arg, "test-tool: option '--quiet' doesn't allow an argument");
     expect_usage_error(ambiguous,
-                       "test-tool: option '--s' is ambiguous; possibilities: '--snaps' '--stats'");
+                       "test-tool: option '--s' is ambiguous; possibilities: '--snaps' '--statistics'");
     expect_usage_error(bad_list,
                        "test-tool: bad process list '4-1': reversed range '4-1' (did you mean "
                        "1-4?)");
@@ -208,9 +208,9 @@ START_TEST(help_is_printed_from_the_table)
         "  -d, --defs          print definitions\n"
         "  -e, --events        print events\n"
         "      --snaps         print snapshots\n"
-        "      --stats         print statistics\n"
-        "  -c, --count         count records\n"
-        "                      per type\n"
+        "      --statistics    print statistics\n"
+        "  -q, --quiet         be quiet\n"
+        "                      about it\n"
         "  -t, --time=A:B      time window\n"
         "  -p, --process=LIST  processes\n"
         "      --very-long-option-name=ARGUMENT\n"
@@ -268,14 +268,39 @@ START_TEST(broken_tables_are_rejected)
         VFTR_OPT_TABLE_END,
     };
     static const struct vftr_opt dup_name[] = {
-        { VFTR_OPT_FLAG, "count", 'c', NULL, "x", &count_only, 0, NULL },
-        { VFTR_OPT_FLAG, "count", 'k', NULL, "x", &count_only, 0, NULL },
+        { VFTR_OPT_FLAG, "count", 0, NULL, "x", &count_only, 0, NULL },
+        { VFTR_OPT_FLAG, "count", 0, NULL, "x", &count_only, 0, NULL },
         VFTR_OPT_TABLE_END,
     };
-    const struct vftr_opt *tables[] = { uses_h, no_argname, dup_name };
-    const char *problems[] = { "duplicate short letter",
-                               "argname must be set exactly for options with an argument",
-                               "duplicate long name" };
+    /* The shared letters (optletters.c): -j is --jobs, --json is -J, --time
+     * takes an argument, in every tool. */
+    static const struct vftr_opt j_for_json[] = {
+        { VFTR_OPT_FLAG, "json", 'j', NULL, "x", &count_only, 0, NULL },
+        VFTR_OPT_TABLE_END,
+    };
+    static const struct vftr_opt jobs_without_j[] = {
+        { VFTR_OPT_STRING, "jobs", 0, "N", "x", &window, 0, NULL },
+        VFTR_OPT_TABLE_END,
+    };
+    static const struct vftr_opt time_as_flag[] = {
+        { VFTR_OPT_FLAG, "time", 't', NULL, "x", &count_only, 0, NULL },
+        VFTR_OPT_TABLE_END,
+    };
+    static const struct vftr_opt unshared_letter[] = {
+        { VFTR_OPT_FLAG, "bogus", 'x', NULL, "x", &count_only, 0, NULL },
+        VFTR_OPT_TABLE_END,
+    };
+    const struct vftr_opt *tables[] = { uses_h, no_argname, dup_name, j_for_json,
+                                        jobs_without_j, time_as_flag, unshared_letter };
+    const char *problems[] = {
+        "duplicate short letter",
+        "argname must be set exactly for options with an argument",
+        "duplicate long name",
+        "short letter not given to this long name by the shared table (optletters.c)",
+        "option without the letter the shared table gives it (optletters.c)",
+        "option's argument differs from the shared table's (optletters.c)",
+        "short letter not given to this long name by the shared table (optletters.c)",
+    };
     const char *words[] = { "broken", NULL };
 
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
@@ -290,6 +315,35 @@ START_TEST(broken_tables_are_rejected)
         ck_assert_str_eq(r.err, want);
         done(&r);
     }
+}
+END_TEST
+
+/* The shared table itself: sorted, each letter and each long name once,
+ * -h and -V left to the built-ins, and the lookups find every entry. */
+START_TEST(shared_letters_mean_one_thing)
+{
+    const struct vftr_optletter *t = vftr_optletters();
+    size_t n = 0;
+
+    for (; t[n].letter; n++) {
+        ck_assert_msg(t[n].name && t[n].meaning, "entry %zu incomplete", n);
+        ck_assert_int_ne(t[n].letter, 'h');
+        ck_assert_int_ne(t[n].letter, 'V');
+        if (n > 0)
+            ck_assert_msg(t[n - 1].letter < t[n].letter, "'%c' out of order or twice",
+                          t[n].letter);
+        for (size_t k = 0; k < n; k++)
+            ck_assert_msg(strcmp(t[k].name, t[n].name) != 0, "--%s has two letters",
+                          t[n].name);
+        ck_assert_ptr_eq(vftr_optletter_by_letter(t[n].letter), &t[n]);
+        ck_assert_ptr_eq(vftr_optletter_by_name(t[n].name), &t[n]);
+    }
+    ck_assert_uint_gt(n, 10);
+    ck_assert_ptr_null(vftr_optletter_by_letter('h'));
+    ck_assert_ptr_null(vftr_optletter_by_name("help"));
+    ck_assert_int_eq(vftr_optletter_by_name("jobs")->letter, 'j');
+    ck_assert_int_eq(vftr_optletter_by_name("process")->letter, 'p');
+    ck_assert_int_eq(vftr_optletter_by_name("time")->letter, 't');
 }
 END_TEST
 
@@ -323,6 +377,7 @@ static Suite *opts_suite(void)
     tcase_add_test(tc, version);
     tcase_add_test(tc, broken_tables_are_rejected);
     tcase_add_test(tc, tool_messages);
+    tcase_add_test(tc, shared_letters_mean_one_thing);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,6 +9,7 @@
 
 #include "util/errmsg.h"
 #include "util/proclist.h"
+#include "util/tracesel.h"
 
 /* The canonical text of a list. */
 static const char *text(const struct vftr_proclist *l)
@@ -174,6 +175,80 @@ START_TEST(format_reports_full_length_when_cut)
 }
 END_TEST
 
+/* --process with rank names (tracesel.h), against a trace of two ranks
+ * with two threads each, numbered by hand: tokens as vfd2otf writes them
+ * (thread t of rank r is (t << 20) + r + 1), parents given. */
+START_TEST(rank_names_select_by_rank_and_thread)
+{
+    const uint32_t T1 = 1u << 20;
+    struct vftr_procid ids[] = {
+        { 2 * T1 + 2, 0, 0 }, { 1, 0, 0 }, { T1 + 1, 0, 0 }, { 2, 0, 0 }, { T1 + 2, 0, 0 },
+        { 2 * T1 + 1, 0, 0 },
+    };
+    const uint32_t parents[] = { 2, 0, 1, 0, 2, 1 };
+    struct vftr_tracesel sel = VFTR_TRACESEL_INIT;
+    char err[256] = "";
+
+    /* ranks in token order from 0, threads of each from 1 in token order */
+    ck_assert_int_eq(vftr_procids_number(ids, parents, 6), 0);
+    ck_assert_uint_eq(ids[1].rank, 0); ck_assert_uint_eq(ids[1].thread, 0);   /* 1 */
+    ck_assert_uint_eq(ids[3].rank, 1); ck_assert_uint_eq(ids[3].thread, 0);   /* 2 */
+    ck_assert_uint_eq(ids[2].rank, 0); ck_assert_uint_eq(ids[2].thread, 1);   /* T1 + 1 */
+    ck_assert_uint_eq(ids[5].rank, 0); ck_assert_uint_eq(ids[5].thread, 2);   /* 2 T1 + 1 */
+    ck_assert_uint_eq(ids[0].rank, 1); ck_assert_uint_eq(ids[0].thread, 2);   /* 2 T1 + 2 */
+
+    /* "rank 1 thread 2" and a token, mixed; blanks and case ignored */
+    ck_assert_int_eq(vftr_tracesel_opt_process(&sel, " Rank 1  thread 2 , 1", err, sizeof err), 0);
+    ck_assert_int_eq(sel.have_procs, 1);
+    ck_assert_uint_eq(sel.nranks, 1);
+    ck_assert_uint_eq(vftr_proclist_count(&sel.procs), 1);        /* the token, so far */
+    ck_assert(vftr_tracesel_names_match(&sel, 1, 2));
+    ck_assert(!vftr_tracesel_names_match(&sel, 1, 1));
+    /* "rank 0" is the rank with its threads */
+    ck_assert_int_eq(vftr_tracesel_opt_process(&sel, "rank 0", err, sizeof err), 0);
+    ck_assert_int_eq(vftr_tracesel_resolve(&sel, ids, 6, err, sizeof err), 0);
+    ck_assert_uint_eq(sel.nranks, 0);
+    ck_assert(vftr_proclist_contains(&sel.procs, 1));
+    ck_assert(vftr_proclist_contains(&sel.procs, T1 + 1));
+    ck_assert(vftr_proclist_contains(&sel.procs, 2 * T1 + 1));
+    ck_assert(vftr_proclist_contains(&sel.procs, 2 * T1 + 2));    /* rank 1 thread 2 */
+    ck_assert(!vftr_proclist_contains(&sel.procs, 2));
+    ck_assert(!vftr_proclist_contains(&sel.procs, T1 + 2));
+    ck_assert_uint_eq(vftr_proclist_count(&sel.procs), 4);
+    vftr_tracesel_release(&sel);
+
+    /* ranges: "rank 0-1 thread 0" is both ranks' own processes */
+    ck_assert_int_eq(vftr_tracesel_opt_process(&sel, "rank 0-1 thread 0", err, sizeof err), 0);
+    ck_assert_int_eq(vftr_tracesel_resolve(&sel, ids, 6, err, sizeof err), 0);
+    ck_assert_uint_eq(vftr_proclist_count(&sel.procs), 2);
+    ck_assert(vftr_proclist_contains(&sel.procs, 1) && vftr_proclist_contains(&sel.procs, 2));
+    vftr_tracesel_release(&sel);
+
+    /* a rank the trace does not have: says which it has */
+    ck_assert_int_eq(vftr_tracesel_opt_process(&sel, "rank 7", err, sizeof err), 0);
+    ck_assert_int_eq(vftr_tracesel_resolve(&sel, ids, 6, err, sizeof err), -ENOENT);
+    ck_assert_str_eq(err, "no rank 7 in the trace (it has ranks 0-1)");
+    vftr_tracesel_release(&sel);
+    ck_assert_int_eq(vftr_tracesel_opt_process(&sel, "rank 0 thread 3", err, sizeof err), 0);
+    ck_assert_int_eq(vftr_tracesel_resolve(&sel, ids, 6, err, sizeof err), -ENOENT);
+    vftr_tracesel_release(&sel);
+
+    /* malformed names are usage errors that say what is expected */
+    const char *bad[] = { "rank", "rank x", "rank 1 thread", "rank 2-1", "rank 1 thread 1 x",
+                          "rank -1", "rank 4294967296" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        ck_assert_int_eq(vftr_tracesel_opt_process(&sel, bad[i], err, sizeof err), -EINVAL);
+        ck_assert_msg(strstr(err, "expected 'rank N' or 'rank N thread T'"), "%s: %s", bad[i], err);
+        ck_assert_int_eq(sel.have_procs, 0);
+    }
+    /* tokens alone keep proclist's messages */
+    ck_assert_int_eq(vftr_tracesel_opt_process(&sel, "4-1", err, sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "bad process list '4-1': reversed range '4-1' (did you mean 1-4?)");
+    vftr_tracesel_release(&sel);
+}
+END_TEST
+
 static Suite *proclist_suite(void)
 {
     Suite *s = suite_create("proclist");
@@ -185,6 +260,7 @@ static Suite *proclist_suite(void)
     tcase_add_test(tc, errors);
     tcase_add_test(tc, parses_accumulate_and_errors_change_nothing);
     tcase_add_test(tc, format_reports_full_length_when_cut);
+    tcase_add_test(tc, rank_names_select_by_rank_and_thread);
     suite_add_tcase(s, tc);
     return s;
 }

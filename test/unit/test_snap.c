@@ -435,7 +435,7 @@ START_TEST(break_placement)
     ck_assert_uint_eq(b[3], 100);
     free(b);
     /* -n 2 -p 30: (100-1)/30 = 3 period breaks beat 2 -> 30 60 90, + end 100;
-     * -t 5 is an absolute tick, -t 0.04us is 40 ns after the first event */
+     * --at 5 and --at 0.04us are 5 and 40 ns after the first event (0) */
     const char *times[] = { "5", "0.04us" };
     struct vftr_snap_breakspec mix = { 2, "30", times, 2 };
     ck_assert_int_eq(vftr_snap_place_breaks(&mix, &t0_99, &b, &n, err, sizeof err), 0);
@@ -454,7 +454,17 @@ START_TEST(break_placement)
     struct vftr_snap_breakspec bad = { 0, "3q", NULL, 0 };
     ck_assert_int_eq(vftr_snap_place_breaks(&bad, &t0_99, &b, &n, err, sizeof err),
                      -EINVAL);
-    ck_assert_ptr_nonnull(strstr(err, "-p: "));
+    ck_assert_ptr_nonnull(strstr(err, "--period: "));
+    /* --at counts from the first event, bare ticks as well as durations
+     * (the time syntax of every tool): on [1000, 2999], 5 is 1005 and
+     * 0.04us is 1040, next to -n 1's end 3000 */
+    struct vftr_snap_breakspec at = { 1, NULL, times, 2 };
+    ck_assert_int_eq(vftr_snap_place_breaks(&at, &t1000, &b, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(b[0], 1005);
+    ck_assert_uint_eq(b[1], 1040);
+    ck_assert_uint_eq(b[2], 3000);
+    free(b);
     /* thumbnail samples: min(limit, last - first), equally spaced */
     ck_assert_int_eq(vftr_snap_place_samples(0, 10, 4, &b, &n), 0);
     ck_assert_uint_eq(n, 4);
@@ -494,7 +504,7 @@ START_TEST(break_bounds)
     ck_assert_uint_eq(n, 100);
     free(b);
     ck_assert_int_eq(vftr_snap_place_breaks(&psub, &t, &b, &n, err, sizeof err), -ERANGE);
-    ck_assert_msg(strstr(err, "-p 0.4ns") && strstr(err, "one tick") && strstr(err, "1 ns"), "%s",
+    ck_assert_msg(strstr(err, "--period 0.4ns") && strstr(err, "one tick") && strstr(err, "1 ns"), "%s",
                   err);
 
     /* what the tool vouches for bounds it further; -t counts too: -n 10

@@ -1,0 +1,144 @@
+/*
+ * report_impl.h — what the collector (collect.c) hands the renderers
+ * (html.c, svg.c); not for tools.
+ *
+ * Rules of the structure: every array is sorted in the order it is shown
+ * (functions and groups by exclusive time, descending, then name, then
+ * token, as vftr-stats's default; processes by rank, then thread; ranks
+ * ascending), so a renderer only walks it.  Names are borrowed from the
+ * source (or from `unnamed`) and valid until vftr_report_free.
+ */
+#ifndef VFTR_REPORT_REPORT_IMPL_H
+#define VFTR_REPORT_REPORT_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "model/messages.h"
+#include "model/profile.h"
+#include "model/replay.h"
+#include "model/source.h"
+
+/* The kinds of function group, for colours: by the group's name. */
+enum rep_kind { REP_USER, REP_MPI, REP_OMP, REP_IO, REP_OTHER, REP_NKINDS };
+
+/* One row of a profile table (functions or groups): vftr-stats's row. */
+struct rep_prow {
+    const char *name;
+    const struct vftr_profile_row *p;
+    int exact;                  /* calls known (not a sampled capture's estimate) */
+    enum rep_kind kind;         /* of the function's group, or of the group */
+};
+
+struct rep_table {
+    struct vftr_profile prof;
+    struct rep_prow *rows;      /* prof.nrows, sorted */
+    /* per (rank process, token) figures, sorted by rank then row order */
+    struct vftr_funcstat *per;
+    size_t nper;
+};
+
+/* A call path, in vftr-stats --callpath's order (depth first, siblings by
+ * inclusive time, then name, then token). */
+struct rep_path {
+    const char *name;
+    const struct vftr_pathstat *p;
+    int exact;
+    enum rep_kind kind;
+};
+
+/* A timeline row: one process.  A run is `len` bins showing function `fn`
+ * (a token; 0: idle). */
+struct rep_run { uint32_t len, fn; };
+struct rep_runs { struct rep_run *v; size_t n, cap; };
+
+struct rep_level {
+    uint64_t nbins;
+    struct rep_runs *rows;      /* one per timeline row */
+};
+
+#define REP_MAX_LEVELS 6
+
+struct rep_rank {               /* a rank: its own process and its threads */
+    uint32_t token, rank;
+    size_t nthreads;
+};
+
+struct vftr_report {
+    struct vftr_source *src;
+    const struct vftr_source_info *info;
+    double res;                 /* ticks per second (1 when unknown) */
+    uint64_t a, b;              /* the window asked for */
+    uint64_t t0, t1;            /* the timeline's span [t0, t1) */
+
+    const struct vftr_source_proc **procs;   /* by (rank, thread) */
+    size_t nprocs;
+    struct rep_rank *ranks;
+    size_t nranks;
+
+    struct rep_table funcs, groups;
+    struct vftr_replay *paths;                /* finished, merged */
+    struct rep_path *tree;                    /* depth first */
+    size_t ntree;
+
+    struct vftr_messages *msgs;               /* finished */
+
+    int have_timeline;
+    struct rep_level levels[REP_MAX_LEVELS];  /* coarsest first */
+    int nlevels;
+
+    char **warnings;
+    size_t nwarnings;
+    uint64_t events;            /* events delivered by the read */
+    uint64_t bytes_read;        /* bytes the read cost */
+    uint64_t trace_bytes;       /* the trace's files on disk */
+    unsigned parts;             /* reading threads */
+
+    char **unnamed;             /* "function-N" and the like, owned */
+    size_t nunnamed;
+};
+
+/* The name vftr-stats gives a token: the source's, or "function-N",
+ * "group-N", "collective-N" (kept in r->unnamed).  NULL only for -ENOMEM. */
+enum { REP_NAME_FUNCTION, REP_NAME_GROUP, REP_NAME_COLLOP };
+const char *rep_token_name(struct vftr_report *r, int kind, uint32_t token);
+
+enum rep_kind rep_group_kind(const char *group_name);
+enum rep_kind rep_function_kind(const struct vftr_report *r, uint32_t function);
+const char *rep_kind_name(enum rep_kind k);
+const char *rep_kind_colour(enum rep_kind k);
+/* A function group's colour (token 0: no group). */
+const char *rep_group_colour(const struct vftr_report *r, uint32_t group);
+/* A label for a process: "rank R" or "rank R thread T". */
+void rep_proc_label(const struct vftr_source_proc *p, char *buf, size_t size);
+/* The rank index (into r->ranks) of a process token; r->nranks if none. */
+size_t rep_rank_index(const struct vftr_report *r, uint32_t token);
+
+/* Text escaped for HTML and XML (both renderers): & < > " '. */
+void rep_put_escaped(FILE *out, const char *s);
+/* A JSON string (the page's data): quotes, and '<' as \u003c so that no
+ * "</script>" ends the block early. */
+void rep_put_json_string(FILE *out, const char *s);
+
+/* svg.c: chart c as an <svg> element (standalone: with the XML prologue
+ * and namespace).  0 or -EINVAL (chart not available). */
+int rep_svg_chart(const struct vftr_report *r, enum vftr_report_chart c, FILE *out,
+                  int standalone);
+/* Is chart c drawn for this report (a trace without messages has no
+ * matrix, a report without timeline no timeline)? */
+int rep_chart_available(const struct vftr_report *r, enum vftr_report_chart c);
+
+/* waits.c: the hook for the wait analysis (issue 18).  Writes the page's
+ * "Largest waits" section when the model offers the analysis; returns 1
+ * when it wrote one, 0 when there is none (then the page has no such
+ * section), -EIO. */
+int rep_waits_html(const struct vftr_report *r, FILE *out);
+
+/* The page's style and script (assets generated from report.css and
+ * report.js at build time, lib/report/embed.py). */
+extern const char vftr_report_css[];
+extern const char vftr_report_js[];
+
+#endif /* VFTR_REPORT_REPORT_IMPL_H */

@@ -1,0 +1,318 @@
+/* test_report.c — lib/report: the timeline's bins at two levels worked out
+ * by hand, the figures against vftr_source_profile (vftr-stats's call),
+ * messages matched across reading threads, the same bytes for every
+ * number of threads, names escaped in HTML and JSON.
+ *
+ * The trace (vftr's OTF writer, 1000 ticks per second, times from 0):
+ *   P1 (rank 0, stream 1)  main 0..2047 { f 160..480 }, sends 64 B to P2 at 100
+ *   P2 (rank 1, stream 2)  main 0..2047 { h 5..12 }, receives it at 300
+ *   P3 (thread of P1, stream 1) idle, one call of "<b>&x" 1000..1010
+ * The span is [0, 2048): 2048 ticks.  With a budget of 1024 bins per
+ * process the finest level has 1024 bins of 2 ticks and the coarse one 256
+ * of 8 (levels four times apart, the coarsest >= 256).
+ *   P1 fine: bins 0..79 main (80), 80..239 f (160), 240..1022 main (783),
+ *       bin 1023 = [2046, 2048): main 1 tick, idle 1: a tie, the smaller
+ *       token wins: idle.   coarse: 20 main, 40 f (160..480 = bins 20..59),
+ *       196 main (bin 255: main 7, idle 1).
+ *   P2 fine: bin 2 = [4, 6) main 1, h 1: main (token 1 < 4); bins 3..5 h;
+ *       so 3 main, 3 h, 1017 main, 1 idle.   coarse: bin 0 = main 5, h 3;
+ *       bin 1 = h 4, main 4: main; all 256 main.
+ *   P3 fine: 500 idle, bins 500..504 "<b>&x", 519 idle; coarse: bin 125 =
+ *       [1000, 1008) 8 ticks of it, bin 126 = 2 of it, 6 idle: idle; so
+ *       125 idle, 1 "<b>&x", 130 idle.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "otf.h"
+
+#include "model/source.h"
+#include "model/summary.h"
+#include "report/report_impl.h"
+
+enum { MAIN = 1, F = 2, H = 4, X = 5 };
+
+static char stub[64];
+
+static void write_trace(void)
+{
+    OTF_FileManager *m = OTF_FileManager_open(16);
+    OTF_Writer *w;
+
+    snprintf(stub, sizeof stub, "/tmp/test_report.%ld", (long)getpid());
+    ck_assert_ptr_nonnull(m);
+    w = OTF_Writer_open(stub, 2, m);
+    ck_assert_ptr_nonnull(w);
+    OTF_Writer_writeDefTimerResolution(w, 0, 1000);
+    ck_assert(OTF_Writer_writeDefProcess(w, 0, 1, "P1", 0));
+    ck_assert(OTF_Writer_writeDefProcess(w, 0, 2, "P2", 0));
+    ck_assert(OTF_Writer_writeDefProcess(w, 0, 3, "P1 thread", 1));
+    ck_assert(OTF_Writer_assignProcess(w, 1, 1));
+    ck_assert(OTF_Writer_assignProcess(w, 3, 1));
+    ck_assert(OTF_Writer_assignProcess(w, 2, 2));
+    OTF_Writer_writeDefFunctionGroup(w, 0, 1, "Application");
+    OTF_Writer_writeDefFunctionGroup(w, 0, 2, "MPI");
+    OTF_Writer_writeDefProcessGroup(w, 0, 10, "MPI_COMM_WORLD", 2, (uint32_t[]){ 1, 2 });
+    OTF_Writer_writeDefFunction(w, 0, MAIN, "main", 1, 0);
+    OTF_Writer_writeDefFunction(w, 0, F, "f", 1, 0);
+    OTF_Writer_writeDefFunction(w, 0, H, "h", 2, 0);
+    OTF_Writer_writeDefFunction(w, 0, X, "<b>&x", 1, 0);
+    ck_assert(OTF_Writer_writeEnter(w, 0, MAIN, 1, 0));
+    ck_assert(OTF_Writer_writeEnter(w, 0, MAIN, 2, 0));
+    ck_assert(OTF_Writer_writeEnter(w, 5, H, 2, 0));
+    ck_assert(OTF_Writer_writeLeave(w, 12, H, 2, 0));
+    ck_assert(OTF_Writer_writeSendMsg(w, 100, 1, 2, 10, 7, 64, 0));
+    ck_assert(OTF_Writer_writeEnter(w, 160, F, 1, 0));
+    ck_assert(OTF_Writer_writeRecvMsg(w, 300, 2, 1, 10, 7, 64, 0));
+    ck_assert(OTF_Writer_writeLeave(w, 480, F, 1, 0));
+    ck_assert(OTF_Writer_writeEnter(w, 1000, X, 3, 0));
+    ck_assert(OTF_Writer_writeLeave(w, 1010, X, 3, 0));
+    ck_assert(OTF_Writer_writeLeave(w, 2047, MAIN, 1, 0));
+    ck_assert(OTF_Writer_writeLeave(w, 2047, MAIN, 2, 0));
+    ck_assert(OTF_Writer_close(w));
+    OTF_FileManager_close(m);
+}
+
+static void remove_trace(void)
+{
+    char name[128];
+    static const char *const ends[] = { ".otf", ".0.def", ".1.events", ".2.events" };
+
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        snprintf(name, sizeof name, "%s%s", stub, ends[i]);
+        unlink(name);
+    }
+}
+
+static struct vftr_report *collect(unsigned jobs)
+{
+    const char *ops[] = { stub };
+    struct vftr_report_opts o = { .prog = "test", .jobs = jobs, .cells = 3 * 1024 };
+    struct vftr_report *r;
+    char err[512];
+    int rc = vftr_report_collect(&r, ops, 1, &o, err, sizeof err);
+
+    ck_assert_msg(rc == 0, "collect: %s", err);
+    return r;
+}
+
+/* The runs of one row as "len:fn len:fn ...". */
+static void runs_text(const struct vftr_report *r, int level, size_t row, char *buf, size_t size)
+{
+    const struct rep_runs *rr = &r->levels[level].rows[row];
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t j = 0; j < rr->n && len < size; j++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%u:%u", j ? " " : "", rr->v[j].len,
+                                rr->v[j].fn);
+}
+
+START_TEST(timeline_bins)
+{
+    struct vftr_report *r = collect(1);
+    char buf[256];
+
+    ck_assert_int_eq(r->have_timeline, 1);
+    ck_assert_uint_eq(r->t0, 0);
+    ck_assert_uint_eq(r->t1, 2048);
+    ck_assert_int_eq(r->nlevels, 2);
+    ck_assert_uint_eq(r->levels[0].nbins, 256);
+    ck_assert_uint_eq(r->levels[1].nbins, 1024);
+    ck_assert_uint_eq(r->nprocs, 3);             /* rows: P1, its thread P3, P2 */
+    ck_assert_uint_eq(r->procs[0]->token, 1);
+    ck_assert_uint_eq(r->procs[1]->token, 3);
+    ck_assert_uint_eq(r->procs[2]->token, 2);
+    runs_text(r, 1, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "80:1 160:2 783:1 1:0");
+    runs_text(r, 0, 0, buf, sizeof buf);
+    ck_assert_str_eq(buf, "20:1 40:2 196:1");
+    runs_text(r, 1, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "3:1 3:4 1017:1 1:0");
+    runs_text(r, 0, 2, buf, sizeof buf);
+    ck_assert_str_eq(buf, "256:1");
+    runs_text(r, 1, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "500:0 5:5 519:0");
+    runs_text(r, 0, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "125:0 1:5 130:0");
+    vftr_report_free(r);
+}
+END_TEST
+
+static uint32_t group_of(void *arg, uint32_t function)
+{
+    const struct vftr_source_func *f = vftr_source_func(arg, function);
+
+    return f ? f->group : 0;
+}
+
+/* Every row of a table against vftr_source_profile with the query given. */
+static void same_as_source(struct vftr_report *r, const struct rep_table *t, int groups)
+{
+    struct vftr_profq q = { 0, UINT64_MAX, NULL, groups ? group_of : NULL,
+                            vftr_source_rank_process, r->src,
+                            groups ? VFTR_PROFQ_INCL_ONCE : 0 };
+    struct vftr_profq_result res;
+    struct vftr_profile p = VFTR_PROFILE_INIT;
+    const struct vftr_funcstat *fs;
+    size_t n;
+    char err[256];
+
+    ck_assert_int_eq(vftr_source_profile(r->src, &q, &res, err, sizeof err), 0);
+    fs = vftr_fsacc_result(res.acc, &n, NULL);
+    ck_assert_int_eq(vftr_profile_build(&p, fs, n), 0);
+    ck_assert_uint_eq(p.nrows, t->prof.nrows);
+    ck_assert_uint_eq(p.total, t->prof.total);
+    for (size_t i = 0; i < p.nrows; i++) {
+        const struct vftr_profile_row *a = &p.rows[i], *b = NULL;
+
+        for (size_t k = 0; k < t->prof.nrows; k++)
+            if (t->rows[k].p->function == a->function)
+                b = t->rows[k].p;
+        ck_assert_ptr_nonnull(b);
+        ck_assert_uint_eq(a->calls, b->calls);
+        ck_assert_uint_eq(a->excl, b->excl);
+        ck_assert_uint_eq(a->incl, b->incl);
+        ck_assert_uint_eq(a->excl_min, b->excl_min);
+        ck_assert_uint_eq(a->excl_max, b->excl_max);
+        ck_assert_uint_eq(a->nprocs, b->nprocs);
+    }
+    vftr_profile_release(&p);
+    vftr_profq_release(&res);
+}
+
+START_TEST(figures_are_the_models)
+{
+    for (unsigned jobs = 1; jobs <= 2; jobs++) {
+        struct vftr_report *r = collect(jobs);
+        size_t np;
+        const struct vftr_msgpair *mp;
+
+        ck_assert_uint_eq(r->parts, jobs);
+        same_as_source(r, &r->funcs, 0);
+        same_as_source(r, &r->groups, 1);
+        /* by hand: main on the two ranks 2047 - 320 and 2047 - 7 exclusive */
+        ck_assert_str_eq(r->funcs.rows[0].name, "main");
+        ck_assert_uint_eq(r->funcs.rows[0].p->excl, 1727 + 2040);
+        ck_assert_uint_eq(r->funcs.rows[0].p->excl_min, 1727);
+        /* the message crosses the reading threads at jobs 2 */
+        mp = vftr_messages_pairs(r->msgs, &np);
+        ck_assert_uint_eq(np, 1);
+        ck_assert_uint_eq(mp[0].sender, 1);
+        ck_assert_uint_eq(mp[0].receiver, 2);
+        ck_assert_uint_eq(mp[0].matched, 1);
+        ck_assert_uint_eq(mp[0].bytes, 64);
+        ck_assert_uint_eq(mp[0].transfer, 200);
+        ck_assert_uint_eq(vftr_report_nwarnings(r), 0);
+        vftr_report_free(r);
+    }
+}
+END_TEST
+
+static char *page(unsigned jobs, size_t *len)
+{
+    struct vftr_report *r = collect(jobs);
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(vftr_report_write_html(r, f), 0);
+    fclose(f);
+    vftr_report_free(r);
+    return buf;
+}
+
+START_TEST(same_bytes_and_escaped)
+{
+    size_t l1, l2, l3;
+    char *a = page(1, &l1), *b = page(2, &l2), *c = page(1, &l3);
+
+    ck_assert_uint_eq(l1, l2);
+    ck_assert_uint_eq(l1, l3);
+    ck_assert(memcmp(a, b, l1) == 0);
+    ck_assert(memcmp(a, c, l1) == 0);
+    ck_assert_ptr_null(strstr(a, "<b>&x"));
+    ck_assert_ptr_nonnull(strstr(a, "&lt;b&gt;&amp;x"));
+    ck_assert_ptr_nonnull(strstr(a, "\"\\u003cb\\u003e\\u0026x\""));
+    for (const char *s = a; (s = strstr(s, "src=")) != NULL; s++)
+        ck_abort_msg("the page refers to another file: %.40s", s);
+    /* nothing fetched: no link out, no stylesheet import (xmlns is a name) */
+    ck_assert_ptr_null(strstr(a, "href=\"http"));
+    ck_assert_ptr_null(strstr(a, "url("));
+    ck_assert_ptr_null(strstr(a, "@import"));
+    free(a);
+    free(b);
+    free(c);
+}
+END_TEST
+
+START_TEST(svg_charts)
+{
+    struct vftr_report *r = collect(1);
+
+    for (int c = 0; c < VFTR_REPORT_NCHARTS; c++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+
+        ck_assert_int_eq(vftr_report_write_svg(r, (enum vftr_report_chart)c, f), 0);
+        fclose(f);
+        ck_assert_msg(strncmp(buf, "<?xml", 5) == 0, "chart %d", c);
+        ck_assert_ptr_nonnull(strstr(buf, "</svg>\n"));
+        ck_assert_ptr_null(strstr(buf, "<b>"));
+        free(buf);
+    }
+    ck_assert_int_eq(vftr_report_write_svg(r, VFTR_REPORT_NCHARTS, stdout), -EINVAL);
+    ck_assert_str_eq(vftr_report_chart_name(VFTR_REPORT_CHART_CALLTREE), "calltree");
+    vftr_report_free(r);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    const char *ops[] = { "/nonexistent/trace" };
+    struct vftr_report_opts o = { .prog = "test" };
+    struct vftr_report *r = (struct vftr_report *)1;
+    char err[512];
+
+    ck_assert_int_eq(vftr_report_collect(&r, ops, 1, &o, err, sizeof err), -ENOENT);
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_nonnull(strstr(err, "/nonexistent/trace"));
+    ops[0] = stub;
+    o.window = "5:5";
+    ck_assert_int_eq(vftr_report_collect(&r, ops, 1, &o, err, sizeof err), -EINVAL);
+    o.window = "1q:";
+    ck_assert_int_eq(vftr_report_collect(&r, ops, 1, &o, err, sizeof err), -EINVAL);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("core");
+
+    tcase_add_unchecked_fixture(tc, write_trace, remove_trace);
+    tcase_add_test(tc, timeline_bins);
+    tcase_add_test(tc, figures_are_the_models);
+    tcase_add_test(tc, same_bytes_and_escaped);
+    tcase_add_test(tc, svg_charts);
+    tcase_add_test(tc, bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
