@@ -4,6 +4,7 @@
  * lines, a call path written as its function names from the root
  * (capture/collate.h):
  *     "R  run-seconds"
+ *     "T  trace-bytes"        (the .vfd written so far)
  *     "P  path  calls  excl  incl  overhead"
  *     "M  path  sends  recvs  sent-bytes  recv-bytes"
  * rank 0 gathers them (PMPI_Gather of the lengths, PMPI_Gatherv of the
@@ -124,6 +125,7 @@ static VFTR_MPI_NI void own_lines(struct text *t)
     size_t *by_id = NULL, *stack = NULL, nr = n > 0 ? (size_t)n : 0;
 
     text_add(t, "R\t%.17g\n", vftr_ext_run_time());
+    text_add(t, "T\t%llu\n", (unsigned long long)vftr_ext_trace_bytes());
     if (nmpi > 0 && (mpi = calloc((size_t)nmpi, sizeof *mpi)) != NULL)
         nmpi = vftr_mpi_path_stats(mpi, (size_t)nmpi);
     else
@@ -163,9 +165,11 @@ out:
 }
 
 /* Splits the gathered text in place into rows for the collation; the run
- * times go to run_times[rank].  Returns the number of rows. */
+ * times go to run_times[rank], the trace sizes to trace_bytes[rank].
+ * Returns the number of rows. */
 static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, int size,
-                                struct vftr_collate_in **out, double *run_times)
+                                struct vftr_collate_in **out, double *run_times,
+                                uint64_t *trace_bytes)
 {
     size_t n = 0, cap = 0;
     struct vftr_collate_in *v = NULL;
@@ -192,6 +196,10 @@ static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, i
             p = nl + 1;
             if (fld[0][0] == 'R' && k >= 2) {
                 run_times[r] = strtod(fld[1], NULL);
+                continue;
+            }
+            if (fld[0][0] == 'T' && k >= 2) {
+                trace_bytes[r] = strtoull(fld[1], NULL, 10);
                 continue;
             }
             if (n == cap) {
@@ -264,14 +272,18 @@ VFTR_MPI_NI void vftr_mpi_collate(MPI_Comm comm, int rank, int size)
     if (rank == 0 && all && vftr_mpi_is_active()) {
         struct vftr_collate_in *v = NULL;
         double *run_times = calloc((size_t)size, sizeof *run_times);
-        size_t n = run_times ? parse(all, lens, displs, size, &v, run_times) : 0;
-        int rc = run_times ? vftr_ext_write_all_log(v, n, size, run_times) : -ENOMEM;
+        uint64_t *trace_bytes = calloc((size_t)size, sizeof *trace_bytes);
+        size_t n = run_times && trace_bytes
+                   ? parse(all, lens, displs, size, &v, run_times, trace_bytes) : 0;
+        int rc = run_times && trace_bytes
+                 ? vftr_ext_write_all_log(v, n, size, run_times, trace_bytes) : -ENOMEM;
 
         if (rc < 0 && rc != -EAGAIN)
             fprintf(stderr, "vftr: rank 0: cannot write %s/%s_all.log: %s\n", vftr_ext_outdir(),
                     vftr_ext_basename(), strerror(-rc));
         free(v);
         free(run_times);
+        free(trace_bytes);
     }
     free(t.s);
     free(lens);

@@ -704,7 +704,15 @@ static int add_counters(struct vftr_vfdconv *c, struct rank *r, const uint8_t *p
     return rc;
 }
 
-static int add_comms(struct vftr_vfdconv *c, const uint8_t *p, size_t len, uint32_t count)
+/*
+ * Every member of a communicator defines it; the first file to do so (in
+ * the order the files were given) names it, and a later entry of that file
+ * renames it (capture writes one when the program calls MPI_Comm_set_name:
+ * the name a rank gives is its own, so one rank's counts).  World's members
+ * come from the ranks, its name from the entries as any other's.
+ */
+static int add_comms(struct vftr_vfdconv *c, size_t file, const uint8_t *p, size_t len,
+                     uint32_t count)
 {
     struct vftr_vfd_cursor cur;
     struct vftr_vfd_comm_view v;
@@ -712,15 +720,31 @@ static int add_comms(struct vftr_vfdconv *c, const uint8_t *p, size_t len, uint3
 
     vftr_vfd_cursor_init(&cur, p, len, count);
     while ((rc = vftr_vfd_next_comm(&cur, &v)) == 1) {
-        long g;
+        long g = vftr_u64map_get(&c->gmap, v.c.id);
 
+        if (g >= 0) {
+            struct vftr_vfdconv_group *gr = &c->groups[g];
+
+            if (gr->named_by == 0)
+                gr->named_by = file + 1;
+            if (gr->named_by == file + 1 && v.name_len
+                && (strlen(gr->name) != v.name_len
+                    || memcmp(gr->name, v.c.name, v.name_len) != 0)) {
+                char *name = strndup_safe(v.c.name, v.name_len);
+
+                if (!name)
+                    return -ENOMEM;
+                free(gr->name);
+                gr->name = name;
+            }
+            continue;
+        }
         if (v.c.id == VFTR_VFD_COMM_WORLD)
             continue;           /* world is built from the ranks */
-        if (vftr_u64map_get(&c->gmap, v.c.id) >= 0)
-            continue;           /* every member defines it */
         g = group_of(c, v.c.id, v.name_len ? v.c.name : NULL, v.name_len);
         if (g < 0)
             return (int)g;
+        c->groups[g].named_by = file + 1;
         c->groups[g].procs = calloc(v.c.size ? v.c.size : 1, sizeof(uint32_t));
         if (!c->groups[g].procs)
             return -ENOMEM;
@@ -1157,7 +1181,8 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
                      ? add_omp_regions(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16))
                  : h.type == ACT_IOFILES
                      ? add_io_files(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16))
-                     : add_comms(c, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16));
+                     : add_comms(c, r->file, p + sizeof a, h.len - sizeof a,
+                                 (uint32_t)(a[1] >> 16));
             if (rc == -EBADMSG) {
                 warn(c, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped", r->path,
                      a[0], (unsigned)(a[1] & 0xffff));

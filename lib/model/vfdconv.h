@@ -146,7 +146,8 @@ struct vftr_vfdconv_func {
 struct vftr_vfdconv_group {     /* a communicator */
     uint32_t token;
     uint64_t comm;              /* vftr's communicator id */
-    char *name;
+    char *name;                 /* the last name the first file to define it gives it */
+    size_t named_by;            /* 1 + index of that file; 0: none (yet) */
     uint32_t n;
     uint32_t *procs;            /* process tokens of its ranks' main threads */
 };
