@@ -495,23 +495,12 @@ struct pathrow {
     int exact;                /* calls known */
 };
 
-/* Siblings together (by parent), the larger inclusive time first, then by
- * name, then by function token (deterministic). */
+/* The call-path tree's one order (replay.h). */
 static int cmp_siblings(const void *a, const void *b)
 {
     const struct pathrow *x = a, *y = b;
-    int d;
 
-    if (x->p->parent != y->p->parent)
-        return x->p->parent < y->p->parent ? -1 : 1;
-    if (x->p->incl != y->p->incl)
-        return x->p->incl > y->p->incl ? -1 : 1;
-    d = strcmp(x->name, y->name);
-    if (d)
-        return d;
-    /* siblings differ in function: an order independent of path ids,
-     * which depend on the order events were replayed and merged (--jobs) */
-    return x->p->function < y->p->function ? -1 : x->p->function > y->p->function;
+    return vftr_pathstat_order(x->p, x->name, y->p, y->name);
 }
 
 static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, double res,
