@@ -107,7 +107,8 @@ include test/module.mk
 # Parts that arrive with later issues (each fragment is optional).
 -include capture/mpi/module.mk capture/ompt/module.mk converters/module.mk tui/module.mk
 -include test/mpi/module.mk test/omp/module.mk test/tui/module.mk test/snap/module.mk \
-         test/stats/module.mk test/conv/module.mk test/ctl/module.mk test/waits/module.mk
+         test/stats/module.mk test/conv/module.mk test/ctl/module.mk test/names/module.mk \
+         test/waits/module.mk
 include bench/module.mk
 include test/fuzz/module.mk
 include mk/demo.mk

@@ -25,6 +25,7 @@
 
 #include "capture.h"
 #include "ompt.h"
+#include "names.h"
 
 struct vftr_process vftr_proc = {
     .phase = VFTR_PHASE_STOPPED,
@@ -42,6 +43,7 @@ static VFTR_NI size_t hash_addr(uintptr_t a)
 VFTR_NI int vftr_callpath_setup(const struct vftr_settings *s)
 {
     vftr_proc.set = *s;
+    vftr_trace_set_ranks(vftr_proc.size);
     atomic_store(&vftr_proc.next_node_id, 1);
     atomic_store(&vftr_proc.next_fn_id, 1);
     if (vftr_proc.fn_table == NULL) {
@@ -343,7 +345,8 @@ static VFTR_NI int kid_add(struct vftr_node *cur, struct vftr_node *n)
 
 static VFTR_NI bool is_main(const char *name)
 {
-    return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0;
+    /* the Fortran main program goes by its PROGRAM name (names.h) */
+    return strcmp(name, "main") == 0 || strcmp(name, "MAIN__") == 0 || vftr_names_is_main(name);
 }
 
 /* The region capture's own setup work is booked under (vftr_fn_region:

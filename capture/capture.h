@@ -68,6 +68,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "counters.h"
 #include "logfile.h"
 #include "vfd/vftr_vfd.h"
 
@@ -273,6 +274,8 @@ struct vftr_thread {
     struct vftr_phase_chunk *ph_chunk;   /* the log chunk of switch number ph_seen */
     uint64_t ph_time;             /* the time the last switch took effect here */
     void *omp;                    /* ompt.c's state of the thread (NULL: none) */
+    struct vftr_ctr *ctr;         /* counters.c's state of the thread (NULL: none; the
+                                   * hooks' fast path is then never taken) */
 
     /* cold */
     uint32_t index;               /* thread id in the trace */
@@ -376,9 +379,9 @@ struct vftr_settings {
     double sample_interval;       /* seconds; 0 records every event */
     double min_duration;          /* seconds; shorter calls are not traced (filter.c) */
     size_t buffer_bytes;          /* per-thread event buffer (bytes; at least 4 KiB) */
-    uint64_t max_bytes;           /* trace size cap, 0 = none */
+    uint64_t max_bytes;           /* trace size cap per rank, 0 = none */
+    uint64_t max_job_bytes;       /* trace size cap over the job's ranks, 0 = none */
     uint64_t keep_free;           /* free-space reserve of the trace's file system, 0 = none */
-    const char *max_bytes_key;    /* what set it, for messages (NULL: trace.max_size) */
     bool prelude;                 /* record calls before main */
     /* filter decision for a new function: returns VFTR_FN_* flags */
     uint32_t (*classify)(void *arg, const char *name);
@@ -415,6 +418,7 @@ struct vftr_process {
     uint64_t final_bytes;         /* size of the trace at close */
     uint64_t fsize_limit;         /* RLIMIT_FSIZE at open (UINT64_MAX: none) */
     _Atomic int cap_hit;
+    _Atomic uint64_t cap_bytes;   /* the cap in force, 0 = none (vftr_trace_set_ranks) */
     _Atomic int reserve_hit;      /* the free-space reserve stopped the trace */
     int write_errno;
     uint8_t *emergency;           /* signal-path encoding buffer */
@@ -855,6 +859,15 @@ void vftr_trace_reopen(void) VFTR_NI;
 /* Turns tracing off after an error or the cap (prints once). */
 void vftr_trace_stop(int err) VFTR_NI;
 
+/* A rank's trace cap: per_rank, or per_job / nranks where that is smaller
+ * (nranks < 1 counts as 1); 0 = none, and a cap of 0 on one side leaves
+ * the other.  Pure. */
+uint64_t vftr_trace_cap(uint64_t per_rank, uint64_t per_job, int nranks) VFTR_NI;
+
+/* The job has nranks ranks (the launcher's count at start, MPI_COMM_WORLD's
+ * at MPI_Init): sets the cap in force from the settings. */
+void vftr_trace_set_ranks(int nranks) VFTR_NI;
+
 /* Whether a chunk of len bytes may be written without taking the free
  * space of the trace's file system below the reserve (settings.keep_free):
  * 0, or -1 after tracing was stopped for it (one message).  One fstatfs;
@@ -1095,6 +1108,8 @@ static inline VFTR_NI void vftr_enter_at(struct vftr_thread *t, uintptr_t addr,
     n->t_enter = now;
     t->cur = n;
     vftr_record(t, n, now, VFTR_VFD_ENTER);
+    if (VFTR_UNLIKELY(t->ctr != NULL))
+        vftr_ctr_enter(t, n, now);
 }
 
 /* Exit of addr at now by thread t (guard held); a paused thread only
@@ -1112,6 +1127,8 @@ static inline VFTR_NI void vftr_exit_at(struct vftr_thread *t, uintptr_t addr, u
         return;
     n->time_incl += now - n->t_enter;
     vftr_record(t, n, now, VFTR_VFD_EXIT);
+    if (VFTR_UNLIKELY(t->ctr != NULL))
+        vftr_ctr_exit(t, n, now);
 }
 
 /* Takes the guard of t for a hook and brings the thread up to date with

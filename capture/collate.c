@@ -14,6 +14,7 @@
  * in this module and the imbalance of lib/model.
  */
 #include "collate.h"
+#include "outdir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -214,7 +215,7 @@ nomem:
 /* ------------------------------------------------------ the exported writer */
 
 VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, int nranks,
-                                        const double *run_times)
+                                        const double *run_times, const uint64_t *trace_bytes)
 {
     struct vftr_collated c;
     struct vftr_run_info run;
@@ -231,7 +232,17 @@ VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, in
         return rc;
     c.prof.has_mpi = true;
     vftr_run_info(&run, 0, NULL, 0, vftr_clock_realtime_ns());
+    /* what the job's trace cost: the sum over the ranks and the largest */
+    for (int r = 0; trace_bytes && r < nranks; r++) {
+        run.job_trace_bytes += trace_bytes[r];
+        if (r == 0 || trace_bytes[r] > run.job_trace_max) {
+            run.job_trace_max = trace_bytes[r];
+            run.job_trace_max_rank = r;
+        }
+    }
+    (void)vftr_outdir_make_room(path);   /* an earlier run's log is kept, not overwritten */
     rc = vftr_logfile_write(path, &c.prof, &vftr_proc.cfg, &run);
+    vftr_outdir_written(path);
     vftr_collated_release(&c);
     return rc;
 }

@@ -71,7 +71,9 @@ struct loader {
     struct keypos *pos;         /* object keys of the file in document order */
     size_t npos, next;
     unsigned *given_line;       /* per table key: line it was set in the file, 0 = not */
-    bool *given_env;            /* per table key: set by its environment variable */
+    const char **given_as;      /* per table key: the name the file set it by */
+    unsigned char *given_env;   /* per table key: set by its environment variable, 1 by
+                                   the vftr name, 2 by Vftrace's (key_name(k, given - 1)) */
     bool failed;                /* an error that switches capture off */
     bool nomem;
 };
@@ -629,7 +631,13 @@ static int json_text(const struct vftr_config_key *k, const cJSON *item, char *b
     return -EINVAL;
 }
 
-/* Finds the key whose path is `path`. */
+/* The names of key k: its path, then its Vftrace path (NULL if none). */
+static const char *key_name(const struct vftr_config_key *k, int which)
+{
+    return which == 0 ? k->path : k->vftrace_path;
+}
+
+/* Finds the key whose path or Vftrace path is `path`. */
 static const struct vftr_config_key *find_key(const char *path)
 {
     const struct vftr_config_key *keys;
@@ -637,12 +645,14 @@ static const struct vftr_config_key *find_key(const char *path)
 
     keys = vftr_config_keys(&n);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(keys[i].path, path) == 0)
-            return &keys[i];
+        for (int w = 0; w < 2; w++)
+            if (key_name(&keys[i], w) && strcmp(key_name(&keys[i], w), path) == 0)
+                return &keys[i];
     return NULL;
 }
 
-/* Whether some key lies below the section `path` ("profile_table.sort_table"). */
+/* Whether some key lies below the section `path` ("profile_table.sort_table"),
+ * by either of its names. */
 static bool is_section(const char *path)
 {
     const struct vftr_config_key *keys;
@@ -650,8 +660,12 @@ static bool is_section(const char *path)
 
     keys = vftr_config_keys(&n);
     for (size_t i = 0; i < n; i++)
-        if (strncmp(keys[i].path, path, len) == 0 && keys[i].path[len] == '.')
-            return true;
+        for (int w = 0; w < 2; w++) {
+            const char *name = key_name(&keys[i], w);
+
+            if (name && strncmp(name, path, len) == 0 && name[len] == '.')
+                return true;
+        }
     return false;
 }
 
@@ -663,12 +677,12 @@ static size_t section_names(const char *prefix, char names[][64], size_t max)
     size_t n, count = 0, plen = strlen(prefix);
 
     keys = vftr_config_keys(&n);
-    for (size_t i = 0; i < n && count < max; i++) {
-        const char *p = keys[i].path, *rest, *dot;
+    for (size_t i = 0; i < 2 * n && count < max; i++) {
+        const char *p = key_name(&keys[i / 2], (int)(i % 2)), *rest, *dot;
         size_t len;
         bool seen = false;
 
-        if (strncmp(p, prefix, plen) != 0)
+        if (p == NULL || strncmp(p, prefix, plen) != 0)
             continue;
         rest = p + plen;
         dot = strchr(rest, '.');
@@ -736,9 +750,10 @@ static const char *unsupported_section(const char *name)
     return NULL;
 }
 
-/* Sets key k from JSON item found at position p. */
-static void apply_json(struct loader *L, const struct vftr_config_key *k, const cJSON *item,
-                       struct keypos p)
+/* Sets key k, given as `name` (its path or Vftrace's), from JSON item
+ * found at position p. */
+static void apply_json(struct loader *L, const struct vftr_config_key *k, const char *name,
+                       const cJSON *item, struct keypos p)
 {
     const struct vftr_config_key *keys;
     char buf[64], msg[MSG_MAX], loc[PATH_MAX_LEN + 64], now[128];
@@ -752,7 +767,7 @@ static void apply_json(struct loader *L, const struct vftr_config_key *k, const 
     where(L, p, loc, sizeof loc);
     if (L->given_line[idx])
         say(L, VFTR_CONFIG_WARNING, "%s\"%s\" is given again (first on line %u); the last "
-            "value counts", loc, k->path, L->given_line[idx]);
+            "value counts", loc, name, L->given_line[idx]);
     L->given_line[idx] = p.line ? p.line : 1;
 
     rc = json_text(k, item, buf, sizeof buf, &text, msg, sizeof msg);
@@ -764,10 +779,11 @@ static void apply_json(struct loader *L, const struct vftr_config_key *k, const 
     }
     if (rc < 0) {
         vftr_config_format_value(L->cfg, k, now, sizeof now);
-        say(L, VFTR_CONFIG_ERROR, "%s%s: %s; using %s", loc, k->path, msg, now);
+        say(L, VFTR_CONFIG_ERROR, "%s%s: %s; using %s", loc, name, msg, now);
         return;
     }
     store(L->cfg, k, &v);
+    L->given_as[idx] = name;
 }
 
 /* Applies the members of a JSON object standing for section `prefix`. */
@@ -783,7 +799,8 @@ static void walk(struct loader *L, const cJSON *obj, const char *prefix)
         if (fits)
             k = find_key(path);
         if (k) {
-            apply_json(L, k, c, p);
+            apply_json(L, k, k->vftrace_path && strcmp(path, k->vftrace_path) == 0
+                       ? k->vftrace_path : k->path, c, p);
             skip_inner(L, c);
         } else if (fits && is_section(path)) {
             if (cJSON_IsObject(c)) {
@@ -899,14 +916,22 @@ static void apply_env(struct loader *L, char *const *envp)
     size_t n;
 
     keys = vftr_config_keys(&n);
-    for (size_t i = 0; i < n; i++) {
+    /* Vftrace's names first, so that where both are set the vftr name counts */
+    for (size_t j = 0; j < 2 * n; j++) {
+        size_t i = j % n;
+        int which = j < n ? 1 : 0;
         const struct vftr_config_key *k = &keys[i];
         char name[PATH_MAX_LEN], msg[MSG_MAX], now[128];
         const char *value;
         union value v;
         int rc;
 
-        vftr_config_env_name(k, name, sizeof name);
+        if (which == 1 && !k->vftrace_path)
+            continue;
+        if (which == 1)
+            vftr_config_vftrace_env_name(k, name, sizeof name);
+        else
+            vftr_config_env_name(k, name, sizeof name);
         value = env_get(envp, name);
         /* An empty variable means "not set", except that it resets a key
          * that may be null (VFTR_FILTER_INCLUDE= drops the file's filter). */
@@ -924,7 +949,7 @@ static void apply_env(struct loader *L, char *const *envp)
             continue;
         }
         store(L->cfg, k, &v);
-        L->given_env[i] = true;
+        L->given_env[i] = (unsigned char)(which + 1);
     }
 
     /* A VFTR_ variable that is almost a key's is most likely a typo.  Other
@@ -938,9 +963,12 @@ static void apply_env(struct loader *L, char *const *envp)
             continue;
         memcpy(name, *e, len);
         name[len] = '\0';
-        for (size_t i = 0; i < n && best; i++) {
+        for (size_t i = 0; i < 2 * n && best; i++) {
             size_t d;
-            vftr_config_env_name(&keys[i], known, sizeof known);
+            if (i % 2 == 0)
+                vftr_config_env_name(&keys[i / 2], known, sizeof known);
+            else if (vftr_config_vftrace_env_name(&keys[i / 2], known, sizeof known) == 0)
+                continue;
             if (vftr_levenshtein(name, known, &d) == 0 && d < best) {
                 best = d;
                 snprintf(best_name, sizeof best_name, "%s", known);
@@ -977,12 +1005,17 @@ static void warn_no_effect(struct loader *L)
         /* the environment overrides the file: name the source that counts */
         if (L->given_env[i]) {
             char env[PATH_MAX_LEN];
-            vftr_config_env_name(&keys[i], env, sizeof env);
+            if (L->given_env[i] == 2)
+                vftr_config_vftrace_env_name(&keys[i], env, sizeof env);
+            else
+                vftr_config_env_name(&keys[i], env, sizeof env);
             say(L, VFTR_CONFIG_WARNING, "environment variable %s: %s = %s changes nothing in "
-                "vftr: %s", env, keys[i].path, now, keys[i].no_effect);
+                "vftr: %s", env, key_name(&keys[i], L->given_env[i] - 1), now,
+                keys[i].no_effect);
         } else {
             say(L, VFTR_CONFIG_WARNING, "%s: line %u: %s = %s changes nothing in vftr: %s",
-                L->file, L->given_line[i], keys[i].path, now, keys[i].no_effect);
+                L->file, L->given_line[i], L->given_as[i] ? L->given_as[i] : keys[i].path, now,
+                keys[i].no_effect);
         }
     }
     vftr_config_release(&dflt);
@@ -995,10 +1028,46 @@ static int validate(struct loader *L)
     const char *dir = L->cfg->output_directory;
     struct stat st;
 
+    if (stat(dir, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+        /* capture makes it, with its parents (capture/outdir.h): the
+         * nearest one that exists must be a directory it may write in */
+        char up[PATH_MAX_LEN * 16];
+        size_t n = strlen(dir);
+
+        if (n >= sizeof up) {
+            say(L, VFTR_CONFIG_ERROR, "output_directory \"%.*s...\": longer than %zu bytes; "
+                "capture switched off", QUOTE, dir, sizeof up - 1);
+            return -EINVAL;
+        }
+        memcpy(up, dir, n + 1);
+        for (;;) {
+            char *slash;
+
+            while (n > 1 && up[n - 1] == '/')
+                up[--n] = '\0';
+            slash = strrchr(up, '/');
+            if (slash == NULL) {
+                snprintf(up, sizeof up, ".");
+            } else {
+                slash[slash == up ? 1 : 0] = '\0';
+                n = strlen(up);
+            }
+            if (stat(up, &st) == 0 || (errno != ENOENT && errno != ENOTDIR) || strcmp(up, ".") == 0
+                || strcmp(up, "/") == 0)
+                break;
+        }
+        if (stat(up, &st) < 0 || !S_ISDIR(st.st_mode) || access(up, W_OK | X_OK) < 0) {
+            say(L, VFTR_CONFIG_ERROR, "output_directory \"%s\": does not exist and cannot be "
+                "made (\"%s\" is not a directory vftr may write in); capture switched off",
+                dir, up);
+            return -EINVAL;
+        }
+        return 0;
+    }
     if (stat(dir, &st) < 0) {
         int e = errno;
         say(L, VFTR_CONFIG_ERROR, "output_directory \"%s\": %s; capture switched off", dir,
-            e == ENOENT ? "does not exist" : strerror(e));
+            strerror(e));
         return -EINVAL;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -1028,9 +1097,11 @@ int vftr_config_load(struct vftr_config *cfg, const char *path, char *const *env
     vftr_config_keys(&nkeys);
     L.given_line = calloc(nkeys, sizeof *L.given_line);
     L.given_env = calloc(nkeys, sizeof *L.given_env);
-    if (!L.given_line || !L.given_env) {
+    L.given_as = calloc(nkeys, sizeof *L.given_as);
+    if (!L.given_line || !L.given_env || !L.given_as) {
         free(L.given_line);
         free(L.given_env);
+        free(L.given_as);
         cfg->off = true;
         return -ENOMEM;
     }
@@ -1048,6 +1119,7 @@ int vftr_config_load(struct vftr_config *cfg, const char *path, char *const *env
     free(L.pos);
     free(L.given_line);
     free(L.given_env);
+    free(L.given_as);
 
     if (L.nomem) {
         cfg->off = true;

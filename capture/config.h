@@ -7,8 +7,11 @@
  *      $VFTR_CONFIG (Vftrace's files are accepted unchanged);
  *   3. environment variables, one per key, named VFTR_<PATH> where PATH is the
  *      key's JSON path upper-cased with '.' replaced by '_':
- *      "sampling.active" -> VFTR_SAMPLING_ACTIVE, "off" -> VFTR_OFF (which is
- *      also Vftrace's switch).  vftr-run turns its flags into these variables,
+ *      "trace.active" -> VFTR_TRACE_ACTIVE, "off" -> VFTR_OFF (which is
+ *      also Vftrace's switch).  A key Vftrace names otherwise ("trace.active"
+ *      is Vftrace's "sampling.active") is read under that name too, in the
+ *      file and as VFTR_SAMPLING_ACTIVE; where both are given, the vftr name
+ *      counts.  vftr-run turns its flags into these variables,
  *      so the precedence is: vftr-run flags, environment, file, defaults.
  * Then the advisor (unknown keys and sections get a warning naming the
  * closest valid one by Levenshtein distance; a section of a Vftrace feature
@@ -23,7 +26,8 @@
  * Invalid input never stops the program.  A bad value gets a message and the
  * key keeps the value it had before (the default, or the file's value when a
  * bad environment variable overrides it).  When nothing sensible remains
- * (unreadable or malformed file, output directory missing or not writable)
+ * (unreadable or malformed file, output directory not writable or, when
+ * missing, not one that can be made)
  * capture switches off.
  *
  * Ownership: a struct vftr_config owns its strings, rank lists and regexes;
@@ -115,7 +119,8 @@ struct vftr_config {
     char *outfile_basename;          /* [NULL = the executable's name]; no '/' */
     struct vftr_rangelist logfile_for_ranks;  /* ["0"; Vftrace "none"] */
     bool print_config;               /* [true] configuration appended to the log */
-    bool strip_module_names;         /* [false] Fortran module prefixes dropped */
+    bool strip_module_names;         /* [true; Vftrace false] module procedures as
+                                        module::name (false: raw symbols) */
     bool demangle_cxx;               /* [false] */
     bool include_cxx_prelude;        /* [false] profile what runs before main */
     enum vftr_clock clock;           /* [tsc] (vftr) */
@@ -139,11 +144,6 @@ struct vftr_config {
     /* stacklist */
     bool stacklist_show_stacklist;                  /* [true] */
 
-    /* sampling (the .vfd trace) */
-    bool sampling_active;            /* [true; Vftrace false] write the trace */
-    double sampling_sample_interval; /* [0 = every event; Vftrace 0.005] seconds, >= 0 */
-    uint64_t sampling_outbuffer_size;/* [8] MiB per thread buffer, >= 1 */
-    struct vftr_regex *sampling_precise_functions;  /* [NULL] always traced */
 
     /* mpi */
     bool mpi_show_table;             /* [true] */
@@ -154,16 +154,21 @@ struct vftr_config {
     enum vftr_sort_column mpi_sort_table_column;    /* [none] */
     bool mpi_sort_table_ascending;   /* [false] */
 
-    /* trace (vftr) */
-    uint64_t trace_max_size;         /* [1 GiB] bytes of .vfd per rank; past it
-                                        tracing stops, the profile goes on.
+    /* trace (the .vfd; Vftrace's section "sampling", whose names stay valid) */
+    bool trace_active;               /* [true; Vftrace false] write the trace */
+    double trace_sample_interval;    /* [0 = every event; Vftrace 0.005] seconds, >= 0 */
+    uint64_t trace_outbuffer_size;   /* [8] MiB per thread buffer, >= 1 */
+    struct vftr_regex *trace_precise_functions;  /* [NULL] always traced */
+    uint64_t trace_max_size;         /* [1 GiB] bytes of .vfd per rank (vftr); past
+                                        it tracing stops, the profile goes on.
                                         0 = no cap */
+    uint64_t trace_max_job_size;     /* [64 GiB] bytes of .vfd over the ranks of a
+                                        job (vftr): a rank's cap is at most this
+                                        over the number of ranks.  0 = no cap */
     uint64_t trace_keep_free;        /* [256 MiB] bytes the trace leaves free on
                                         its file system: tracing stops before
                                         the free space falls below it.
                                         0 = no reserve */
-    uint64_t trace_max_job_size;     /* [0 = none] bytes of the job's traces: a rank's
-                                        cap is its share (capture/hooks.c) */
 
     /* filter (vftr): a function is instrumented iff (include is NULL or
      * matches its name) and (exclude is NULL or does not match it); decided
@@ -178,6 +183,11 @@ struct vftr_config {
     bool throttle_active;            /* [true] */
     uint64_t throttle_calls;         /* [100000] calls before throttling may set in */
     double throttle_per_call;        /* [1e-5] seconds per call below which it does */
+
+    /* counters (vftr): performance counters read at region boundaries
+     * (capture/counters.c) */
+    char *counters_events;           /* [NULL = none] comma-separated names */
+    struct vftr_regex *counters_functions;          /* [NULL = all] */
 
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */
@@ -266,7 +276,8 @@ enum vftr_config_type {
     VFTR_CONFIG_DOUBLE,    /* double: a number within [min, max] */
     VFTR_CONFIG_SIZE,      /* uint64_t bytes: a number of bytes or "512 MiB", "1.5G" */
     VFTR_CONFIG_STRING,    /* char *: a string, or null where the key allows */
-    VFTR_CONFIG_PATH,      /* char *: a directory that must exist and be writable */
+    VFTR_CONFIG_PATH,      /* char *: a directory that exists and is writable, or one
+                              capture can make (capture/outdir.h) */
     VFTR_CONFIG_RANKS,     /* struct vftr_rangelist: "all", "none", "0-3,7" or a number */
     VFTR_CONFIG_REGEX,     /* struct vftr_regex *: a PCRE2 pattern, or null */
     VFTR_CONFIG_SORT,      /* enum vftr_sort_column: one of the key's `choices` */
@@ -283,7 +294,9 @@ typedef int vftr_config_validate_fn(const void *value, char *msg, size_t len);
 
 /* One configuration key.  The table is constant and shared. */
 struct vftr_config_key {
-    const char *path;          /* JSON path: "sampling.sample_interval" */
+    const char *path;          /* JSON path: "trace.sample_interval" */
+    const char *vftrace_path;  /* Vftrace's path where it differs ("sampling.sample_interval"),
+                                  accepted as well in files and as VFTR_<PATH>; else NULL */
     enum vftr_config_type type;
     const char *def;           /* default in the environment variables' syntax
                                   (parsed by the same code), NULL = null */
@@ -305,9 +318,13 @@ struct vftr_config_key {
  * *n receives the number of keys.  Borrowed, static. */
 const struct vftr_config_key *vftr_config_keys(size_t *n);
 
-/* The environment variable of a key ("VFTR_SAMPLING_ACTIVE") into buf;
+/* The environment variable of a key ("VFTR_TRACE_ACTIVE") into buf;
  * returns the full length (snprintf rule). */
 size_t vftr_config_env_name(const struct vftr_config_key *key, char *buf, size_t size);
+
+/* The same for the key's Vftrace name ("VFTR_SAMPLING_ACTIVE"); 0 (and buf
+ * untouched) when the key has none. */
+size_t vftr_config_vftrace_env_name(const struct vftr_config_key *key, char *buf, size_t size);
 
 /* The name of a type as the reference page shows it ("boolean", "size"...). */
 const char *vftr_config_type_name(enum vftr_config_type type);

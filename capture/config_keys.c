@@ -7,6 +7,7 @@
  * advisor takes its candidates from it.  Adding a key: a field in struct
  * vftr_config, a row here, a line in the hand-written golden files of
  * test/data/config/ (the tests count the keys, so they notice a missing one),
+ * `.vftrace_path` where Vftrace calls the key otherwise (both names are read),
  * and `vftr-config --reference > share/doc/configuration.md` (plus --man for
  * share/man/man5/vftr-config.5; a test compares both with the table).
  */
@@ -134,8 +135,11 @@ static const struct vftr_config_key keys[] = {
       .help = "Switch capture off: the program runs as if vftr were not there. "
               "VFTR_OFF=1 does the same, as with Vftrace." },
     { PATH("output_directory", ".", output_directory),
-      .help = "Directory of the .vfd trace and the .log files. It must exist and be "
-              "writable; otherwise capture switches off with a message." },
+      .help = "Directory of the .vfd trace and the .log files, made with its parents if "
+              "missing (capture switches off with a message if it cannot be made or written). "
+              "The files of an earlier run of the same program there are moved into "
+              "<directory>/<basename>.old/ before this run writes its own, replacing the run "
+              "kept there before: a run never overwrites another." },
     { STRING("outfile_basename", NULL, outfile_basename), .validate = check_basename,
       .help = "Base of the output file names: <basename>_<rank>.vfd and "
               "<basename>_<rank>.log. null: the name of the executable." },
@@ -144,10 +148,16 @@ static const struct vftr_config_key keys[] = {
               "\"0-3,7\". A program without MPI is rank 0." },
     { BOOL("print_config", "true", print_config),
       .help = "Append the configuration in use to the log." },
-    { BOOL("strip_module_names", "false", strip_module_names),
-      .help = "Drop Fortran module prefixes from function names." },
-    { BOOL("demangle_cxx", "false", demangle_cxx),
-      .help = "Demangle C++ function names." },
+    { BOOL("strip_module_names", "true", strip_module_names), .vftrace_def = "false",
+      .help = "Strip the compilers' decoration from the names of Fortran module procedures, "
+              "keeping the module, written as C++ writes a namespace: \"heat_mod::smooth\" "
+              "for gfortran's __heat_mod_MOD_smooth, Intel's heat_mod_mp_smooth_, NAG's and "
+              "flang's spellings alike. Unlike Vftrace's, the module is never dropped: "
+              "procedures of one name in two modules stay apart. false: the names as the "
+              "symbol table has them." },
+    { BOOL("demangle_cxx", "true", demangle_cxx), .vftrace_def = "false",
+      .help = "Demangle C++ function names (\"geo::scale(double)\" for _ZN3geo5scaleEd). "
+              "false: the mangled names, as the symbol table has them." },
     { BOOL("include_cxx_prelude", "false", include_cxx_prelude),
       .help = "Also profile what runs before main (C++ static initialisers); otherwise "
               "measurement starts at main." },
@@ -208,26 +218,6 @@ static const struct vftr_config_key keys[] = {
     { BOOL("stacklist.show_stacklist", "true", stacklist_show_stacklist),
       .help = "List the call paths with their ids in the log." },
 
-    /* ------------------------------------------------------------- sampling */
-    { BOOL("sampling.active", "true", sampling_active), .vftrace_def = "false",
-      .help = "Write the .vfd trace. false: profile only (Vftrace's default)." },
-    { DOUBLE("sampling.sample_interval", "0", sampling_sample_interval, 0, 1e9),
-      .vftrace_def = "0.005",
-      .help = "Seconds: an enter or exit is written only if this much time has passed "
-              "since the last one written (calls of precise functions always are). "
-              "0: every event." },
-    { UINT64("sampling.outbuffer_size", "8", sampling_outbuffer_size, 1, MAX_OUTBUFFER_MIB),
-      .help = "Vftrace's write buffer, in MiB. In vftr an upper bound of each thread's trace "
-              "buffer, which is 256 KiB (small enough to stay in the CPU cache between the "
-              "events going in and the buffer going out; the tuning variable VFTR_BUFFER_KIB "
-              "sets it): a value other than 8 changes nothing unless VFTR_BUFFER_KIB is larger, "
-              "and gets a warning saying so.",
-      .no_effect = "each thread's trace buffer is 256 KiB, below any value of this key, which "
-                   "only bounds the tuning variable VFTR_BUFFER_KIB" },
-    { REGEX("sampling.precise_functions", sampling_precise_functions),
-      .help = "Regular expression (PCRE2): calls of the functions whose names match are "
-              "always written, whatever the sample interval. null: none." },
-
     /* ------------------------------------------------------------------ mpi */
     { BOOL("mpi.show_table", "true", mpi_show_table),
       .help = "Write the MPI table in each log of an MPI run: one row per call path of an MPI "
@@ -256,17 +246,44 @@ static const struct vftr_config_key keys[] = {
     { BOOL("mpi.sort_table.ascending", "false", mpi_sort_table_ascending),
       .help = "Sort in ascending order (default: descending)." },
 
-    /* ---------------------------------------------------------- trace (vftr) */
+    /* ---------------------------------------------------------------- trace
+     * Vftrace's section "sampling" by the name of what it is about: the
+     * .vfd trace (with an interval of 0, vftr's default, nothing is
+     * sampled).  Vftrace's names stay valid (`vftrace_path`). */
+    { BOOL("trace.active", "true", trace_active), .vftrace_def = "false",
+      .vftrace_path = "sampling.active",
+      .help = "Write the .vfd trace. false: profile only (Vftrace's default)." },
+    { DOUBLE("trace.sample_interval", "0", trace_sample_interval, 0, 1e9),
+      .vftrace_def = "0.005", .vftrace_path = "sampling.sample_interval",
+      .help = "Seconds: an enter or exit is written only if this much time has passed "
+              "since the last one written (calls of precise functions always are). "
+              "0: every event." },
+    { UINT64("trace.outbuffer_size", "8", trace_outbuffer_size, 1, MAX_OUTBUFFER_MIB),
+      .vftrace_path = "sampling.outbuffer_size",
+      .help = "Vftrace's write buffer, in MiB. In vftr an upper bound of each thread's trace "
+              "buffer, which is 256 KiB (small enough to stay in the CPU cache between the "
+              "events going in and the buffer going out; the tuning variable VFTR_BUFFER_KIB "
+              "sets it): a value other than 8 changes nothing unless VFTR_BUFFER_KIB is larger, "
+              "and gets a warning saying so.",
+      .no_effect = "each thread's trace buffer is 256 KiB, below any value of this key, which "
+                   "only bounds the tuning variable VFTR_BUFFER_KIB" },
+    { REGEX("trace.precise_functions", trace_precise_functions),
+      .vftrace_path = "sampling.precise_functions",
+      .help = "Regular expression (PCRE2): calls of the functions whose names match are "
+              "always written, whatever the sample interval. null: none." },
     { SIZE("trace.max_size", "1 GiB", trace_max_size, 0, MAX_TRACE_SIZE), .vftr_only = true,
       .help = "Largest .vfd file per rank, in bytes or with a unit (\"512 MiB\", \"2G\"). "
               "Past it tracing stops, the profile goes on, and the log and stderr say "
               "so once. Near it (90 %) only MPI, OpenMP and vftr.h region events are traced "
               "any more (the program's functions are throttled), which stderr says once. "
-              "0: no cap." },
-    { SIZE("trace.max_job_size", "0", trace_max_job_size, 0, MAX_TRACE_SIZE), .vftr_only = true,
-      .help = "Largest trace of the whole job: each of the launcher's ranks gets an equal "
-              "share as its cap (the smaller of the share and trace.max_size applies), "
-              "with the same behaviour near and at the cap. 0: no cap." },
+              "0: no cap (trace.max_job_size may still set one)." },
+    { SIZE("trace.max_job_size", "64 GiB", trace_max_job_size, 0, MAX_TRACE_SIZE),
+      .vftr_only = true,
+      .help = "Largest trace of a job, all its ranks together: each rank's cap is this "
+              "divided by the number of ranks, where that is below trace.max_size (with the "
+              "defaults: 1 GiB per rank up to 64 ranks, 64 MiB per rank with 1024). The "
+              "number of ranks is the launcher's (mpirun, srun) or MPI_Comm_size of "
+              "MPI_COMM_WORLD. 0: no cap per job." },
     { SIZE("trace.keep_free", "256 MiB", trace_keep_free, 0, MAX_TRACE_SIZE), .vftr_only = true,
       .help = "Free space the trace leaves on the file system of the output directory, in "
               "bytes or with a unit, for the program's own files: before a write of the trace "
@@ -319,6 +336,20 @@ static const struct vftr_config_key keys[] = {
     { DOUBLE("throttle.per_call", "1e-05", throttle_per_call, 0, 1e9), .vftr_only = true,
       .help = "Seconds: a call path whose mean inclusive time per call stays below this after "
               "throttle.calls calls is throttled (TAU_THROTTLE_PERCALL, 10 microseconds)." },
+
+    /* ------------------------------------------------------- counters (vftr) */
+    { STRING("counters.events", NULL, counters_events), .vftr_only = true,
+      .help = "Performance counters read at the enter and exit of each measured function, "
+              "per thread, comma-separated: cycles, instructions, cache-misses, "
+              "branch-misses (hardware, through perf_event_open), task-clock, page-faults, "
+              "context-switches, cpu-migrations (software), or PAPI presets (PAPI_TOT_CYC) "
+              "where vftr was built with PAPI. A counter this machine or its "
+              "perf_event_paranoid setting does not allow is left out with one message "
+              "naming the cause. Written to the trace, the log and the converted traces. "
+              "null: none." },
+    { REGEX("counters.functions", counters_functions), .vftr_only = true,
+      .help = "Regular expression (PCRE2): counters are read only at the boundaries of the "
+              "functions whose names match. null: all measured functions." },
 
     /* -------------------------------------------------------- control (vftr) */
     { BOOL("control.active", "true", control_active), .vftr_only = true,
@@ -383,20 +414,30 @@ const struct vftr_config_key *vftr_config_keys(size_t *n)
     return keys;
 }
 
-size_t vftr_config_env_name(const struct vftr_config_key *key, char *buf, size_t size)
+static size_t env_name(const char *path, char *buf, size_t size)
 {
     static const char prefix[] = "VFTR_";
-    size_t len = sizeof prefix - 1 + strlen(key->path);
+    size_t len = sizeof prefix - 1 + strlen(path);
 
     if (size == 0)
         return len;
     size_t i = 0;
     for (const char *p = prefix; *p && i + 1 < size; p++)
         buf[i++] = *p;
-    for (const char *p = key->path; *p && i + 1 < size; p++)
+    for (const char *p = path; *p && i + 1 < size; p++)
         buf[i++] = *p == '.' ? '_' : (*p >= 'a' && *p <= 'z') ? (char)(*p - 'a' + 'A') : *p;
     buf[i] = '\0';
     return len;
+}
+
+size_t vftr_config_env_name(const struct vftr_config_key *key, char *buf, size_t size)
+{
+    return env_name(key->path, buf, size);
+}
+
+size_t vftr_config_vftrace_env_name(const struct vftr_config_key *key, char *buf, size_t size)
+{
+    return key->vftrace_path ? env_name(key->vftrace_path, buf, size) : 0;
 }
 
 const char *vftr_config_type_name(enum vftr_config_type type)

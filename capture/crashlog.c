@@ -27,6 +27,7 @@
 
 #include "capture.h"
 #include "crashlog.h"
+#include "outdir.h"
 
 /* ------------------------------------------------------------ numbers */
 
@@ -590,6 +591,8 @@ VFTR_NI int vftr_crashlog_write(int sig)
         return 0;
     if (!log_path(path, sizeof path, rank))
         return -ENAMETOOLONG;
+    (void)vftr_outdir_make_room(path);   /* an earlier run's log is kept, not overwritten */
+    vftr_outdir_written(path);
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         size_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "outdir.h"
 #include "ext.h"
 #include "io.h"
 #include "logfile.h"
@@ -88,6 +89,7 @@ VFTR_EXT_API int vftr_ext_set_rank(int rank, int size)
     vftr_proc.rank = rank;
     vftr_proc.size = size;
     vftr_proc.is_rank0 = rank == 0;
+    vftr_trace_set_ranks(size);   /* the job's share of trace.max_job_size */
     if ((w = atomic_load(&vftr_proc.writer)) != NULL) {
         vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
         vftr_vfd_writer_update(w, &info);
@@ -110,18 +112,25 @@ VFTR_EXT_API int vftr_ext_set_run_id(const uint8_t id[16])
     struct vftr_vfd_writer *w;
     uint8_t chunk[VFTR_VFD_CHUNK_HEADER_SIZE + 16];
     size_t len;
+    int rc;
 
     vftr_init_once();   /* MPI_Init may come before any hook */
     if (id == NULL)
         return -EINVAL;
     memcpy(vftr_proc.run_id, id, sizeof vftr_proc.run_id);
-    if ((w = atomic_load(&vftr_proc.writer)) == NULL)
+    if ((w = atomic_load(&vftr_proc.writer)) == NULL) {
+        vftr_outdir_keep_old_once();
         return 0;
+    }
     vftr_trace_info(&info, false, vftr_clock_ticks_per_second(0));
     vftr_vfd_writer_update(w, &info);
     (void)vftr_vfd_writer_sync(w);   /* the header names the run, as the chunk does */
     len = vftr_vfd_encode_run_id(id, chunk, sizeof chunk);
-    return vftr_ext_chunk(chunk, len);
+    rc = vftr_ext_chunk(chunk, len);
+    /* the run is known now: rank 0 moves an earlier run's files aside
+     * before any rank writes its own (outdir.h) */
+    vftr_outdir_keep_old_once();
+    return rc;
 }
 
 VFTR_EXT_API int vftr_ext_flush(void)
@@ -236,6 +245,11 @@ VFTR_EXT_API uint32_t vftr_ext_current_path(void *fn)
     if (fn == NULL || t == NULL || (cur = t->cur) == NULL || cur->fn != fn)
         return 0;
     return cur->id;
+}
+
+VFTR_EXT_API uint64_t vftr_ext_trace_bytes(void)
+{
+    return vftr_proc.recording ? vftr_trace_bytes() : 0;
 }
 
 VFTR_EXT_API double vftr_ext_run_time(void)

@@ -137,6 +137,10 @@ VFTR_EXT_API uint32_t vftr_ext_current_path(void *fn);
 /* Seconds since capture started on this process (0 when it is off). */
 VFTR_EXT_API double vftr_ext_run_time(void);
 
+/* Bytes of this process's .vfd written so far (0 without a trace): what
+ * its trace cost, for the log over the ranks. */
+VFTR_EXT_API uint64_t vftr_ext_trace_bytes(void);
+
 /* MPI statistics per call path of an MPI function (struct vftr_mpi_row of
  * logfile.h) for this process's log: the MPI library registers, at
  * MPI_Init, a function that stores up to max rows and returns how many it
@@ -152,11 +156,13 @@ VFTR_EXT_API void vftr_ext_register_mpi_paths(vftr_ext_mpi_paths_fn *fn);
 long vftr_ext_mpi_paths(struct vftr_mpi_row **rows) __attribute__((no_instrument_function));
 
 /* Rank 0 at MPI_Finalize: merges the ranks' rows (capture/collate.h; in is
- * reordered) and writes <outdir>/<base>_all.log as the configuration says.
- * 0 or -errno (-EAGAIN when capture is off). */
+ * reordered) and writes <outdir>/<base>_all.log as the configuration says,
+ * with what the ranks' traces cost (trace_bytes: nranks entries, the
+ * ranks' vftr_ext_trace_bytes(); NULL: not known).  0 or -errno (-EAGAIN
+ * when capture is off). */
 struct vftr_collate_in;
 VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, int nranks,
-                                        const double *run_times);
+                                        const double *run_times, const uint64_t *trace_bytes);
 
 /* MPI-IO (io.h; the IO record and IO_FILES of vftr_vfd_ext.h).
  * vftr_ext_io_file: the file id of path (as the program gave it, made

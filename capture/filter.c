@@ -85,15 +85,16 @@ static _Atomic int near_cap_said;
 
 static VFTR_NI bool near_cap(void)
 {
-    uint64_t cap = vftr_proc.set.max_bytes;
+    uint64_t cap = atomic_load_explicit(&vftr_proc.cap_bytes, memory_order_relaxed);
 
     if (cap == 0 || (double)vftr_trace_bytes() < VFTR_NEAR_CAP * (double)cap)
         return false;
     if (!atomic_exchange(&near_cap_said, 1) && vftr_proc.is_rank0)
         vftr_msg("trace %s is near its size cap (%s = %" PRIu64 " bytes): from here on only MPI, "
                  "OpenMP and vftr.h region events are traced; the profile goes on",
-                 vftr_trace_path(), vftr_proc.set.max_bytes_key ? vftr_proc.set.max_bytes_key
-                                                                : "trace.max_size", cap);
+                 vftr_trace_path(), cap == vftr_proc.set.max_bytes
+                                    ? "trace.max_size" : "this rank's share of trace.max_job_size",
+                 cap);
     return true;
 }
 

@@ -27,6 +27,7 @@
 #include "io.h"
 #include "logfile.h"
 #include "ompt.h"
+#include "outdir.h"
 
 VFTR_NI void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd,
                           uint64_t trace_bytes, uint64_t end_ns)
@@ -45,12 +46,13 @@ VFTR_NI void vftr_run_info(struct vftr_run_info *run, int rank, const char *vfd,
     memcpy(run->run_id, vftr_proc.run_id, sizeof run->run_id);
     run->trace_bytes = trace_bytes;
     run->trace_events = atomic_load(&vftr_proc.events_written);
-    run->trace_cap = vftr_proc.set.max_bytes;
+    run->trace_cap = atomic_load(&vftr_proc.cap_bytes);
+    run->trace_job_cap = vftr_proc.set.max_job_bytes;
     run->trace_capped = atomic_load(&vftr_proc.cap_hit);
     run->trace_active = vfd != NULL && !atomic_load(&vftr_proc.trace_off);
     run->clock = vftr_clock_kind == VFTR_CLK_TSC ? "tsc"
                  : vftr_clock_kind == VFTR_CLK_TEST ? "test" : "monotonic";
-    run->sample_interval = vftr_proc.cfg.sampling_sample_interval;
+    run->sample_interval = vftr_proc.cfg.trace_sample_interval;
 }
 
 VFTR_NI bool vftr_hooks_seen(void)
@@ -156,25 +158,38 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
     if (why)
         run.trace_message = why;
     else if (run.trace_capped)
-        run.trace_message = vftr_proc.set.max_bytes_key && strcmp(vftr_proc.set.max_bytes_key,
-                                                                  "trace.max_size") != 0
-                            ? "the trace reached its size cap (this rank's share of "
-                              "trace.max_job_size)"
-                            : "the trace reached its size cap (trace.max_size)";
+        run.trace_message = "the trace reached its size cap (trace.max_size, "
+                            "trace.max_job_size)";
     else if (atomic_load(&vftr_proc.reserve_hit))
         run.trace_message = "its file system reached the free space the trace leaves to the "
                             "program (trace.keep_free); the profile went on";
     else if (vftr_proc.write_errno)
         run.trace_message = strerror(vftr_proc.write_errno);
-    else if (!vftr_proc.cfg.sampling_active)
-        run.trace_message = "tracing off (sampling.active = false)";
+    else if (!vftr_proc.cfg.trace_active)
+        run.trace_message = "tracing off (trace.active = false)";
 
     if ((size_t)snprintf(log, len, "%s/%s_%d.log", vftr_proc.dir, vftr_proc.base, rank) >= len) {
         log[0] = '\0';
         rc = -ENAMETOOLONG;
-    } else if ((rc = vftr_logfile_write(log, prof, &vftr_proc.cfg, &run)) < 0) {
-        vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
-        log[0] = '\0';
+    } else {
+        (void)vftr_outdir_make_room(log);   /* an earlier run's log is kept (outdir.h) */
+        rc = vftr_logfile_write(log, prof, &vftr_proc.cfg, &run);
+        vftr_outdir_written(log);
+        if (rc < 0) {
+            vftr_msg("rank %d: cannot write the profile log %s: %s", rank, log, strerror(-rc));
+            log[0] = '\0';
+        } else if (vftr_ctr_count() > 0) {
+            /* the counter table (counters.c) after the log's own sections */
+            FILE *f = fopen(log, "a");
+            bool bad = f == NULL;
+
+            if (f) {
+                bad |= vftr_ctr_log(f) < 0;
+                bad |= fclose(f) != 0;
+            }
+            if (bad)
+                vftr_msg("rank %d: cannot add the counter table to %s", rank, log);
+        }
     }
     prof->mpi = NULL;
     prof->nmpi = 0;
@@ -219,7 +234,9 @@ VFTR_NI void vftr_finalize(void)
     }
     /* The open frames end now, innermost first, OpenMP regions among them
      * (a worker's last implicit task ends only when libomp shuts down,
-     * after this); then the regions still open that no frame holds. */
+     * after this: a worker waiting since its last region ended is idle from
+     * there); then the regions still open that no frame holds. */
+    vftr_ompt_idle_all(end_ticks);
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         if (t != self && atomic_load_explicit(&t->guard, memory_order_acquire) == VFTR_GUARD_IN_HOOK)
             continue;   /* stuck in a hook: leave it alone */
@@ -237,6 +254,9 @@ VFTR_NI void vftr_finalize(void)
      * between the two clock reads of a measurement), and so would every
      * time of the log from the trace's */
     tps = vftr_clock_ticks_per_second(10);
+    /* an MPI program that never called MPI_Init: the earlier run's files
+     * move now, before this run's take their names (outdir.h) */
+    vftr_outdir_keep_old_once();
     /* a thread stuck in a hook keeps the writer: it is not freed under it */
     rc = vftr_trace_close(vfd, sizeof vfd, busy > 0, tps);
     (void)rc;

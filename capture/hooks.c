@@ -21,6 +21,7 @@
  * call, no stack frame.  About 55 instructions per hook (cachegrind), of
  * which three compare-and-branch pairs guard the event.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,8 @@
 #include "ompt.h"
 #include "config.h"
 #include "ctl.h"
+#include "names.h"
+#include "outdir.h"
 #include "symbols.h"
 #include "util/errmsg.h"
 #include "util/number.h"
@@ -371,18 +374,20 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
     (void)arg;
     if (symtab == NULL && !symtab_failed) {
         unsigned flags = (vftr_proc.cfg.demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
-                         | (vftr_proc.cfg.strip_module_names ? VFTR_SYMTAB_STRIP_MODULES : 0);
+                         /* the module stays: never VFTR_SYMTAB_STRIP_MODULES (issue 16) */
+                         | (vftr_proc.cfg.strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
 
         symtab = vftr_symtab_new(flags);
         symtab_failed = symtab == NULL;
     }
+    /* the symbol's name, or the Fortran main program's and OpenMP outlined
+     * functions' (names.h); the raw symbol for Score-P's MANGLED rules */
     if (symtab != NULL) {
+        const char *name = vftr_names_resolve(symtab, addr);
         struct vftr_symbol sym;
 
-        if (vftr_symtab_find(symtab, addr, &sym) == 0) {
-            resolved_raw = sym.raw_name;
-            return sym.name;
-        }
+        resolved_raw = vftr_symtab_find(symtab, addr, &sym) == 0 ? sym.raw_name : NULL;
+        return name;
     }
     resolved_raw = NULL;
     return NULL;
@@ -401,9 +406,10 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
     const struct vftr_config *cfg = arg;
     uint32_t flags = 0;
 
-    if (!vftr_config_function_selected(cfg, name) || vftr_filter_excludes(name, resolved_raw))
+    if (!vftr_config_function_selected(cfg, name) || vftr_names_hidden(name) ||
+        vftr_filter_excludes(name, resolved_raw))
         flags |= VFTR_FN_EXCLUDED;
-    if (cfg->sampling_precise_functions && vftr_regex_match(cfg->sampling_precise_functions, name))
+    if (cfg->trace_precise_functions && vftr_regex_match(cfg->trace_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
     return flags;
 }
@@ -536,20 +542,20 @@ static VFTR_NI void init(void)
     (void)vftr_filter_setup(cfg, vftr_proc.is_rank0);
     max_depth = cfg->filter_max_depth;
     memset(&s, 0, sizeof s);
-    s.trace = cfg->sampling_active;
-    s.sample_interval = cfg->sampling_sample_interval;
+    s.trace = cfg->trace_active;
+    s.sample_interval = cfg->trace_sample_interval;
     s.min_duration = cfg->filter_min_duration;
     /* Per-thread event buffer: the events are encoded as they come (2 to
      * 4 bytes each), and a flush reads the buffer once more (CRC, write).
      * It should stay in the cache between the two: VFTR_BUFFER_KIB (a
      * tuning knob, not a configuration key) or 256 KiB, at most
-     * sampling.outbuffer_size MiB. */
+     * trace.outbuffer_size MiB. */
     {
         const char *kib = getenv("VFTR_BUFFER_KIB");
         uint64_t n = 256;
         char err[VFTR_ERRMSG_MAX];
-        size_t want, most = (size_t)(cfg->sampling_outbuffer_size > 0 ?
-                                     cfg->sampling_outbuffer_size : 1) << 20;
+        size_t want, most = (size_t)(cfg->trace_outbuffer_size > 0 ?
+                                     cfg->trace_outbuffer_size : 1) << 20;
 
         /* The tools' count syntax: a value that is no count, or out of
          * range, is said and the default kept (never clamped or wrapped). */
@@ -562,19 +568,8 @@ static VFTR_NI void init(void)
         s.buffer_bytes = want < most ? want : most;
     }
     s.max_bytes = cfg->trace_max_size;
+    s.max_job_bytes = cfg->trace_max_job_size;
     s.keep_free = cfg->trace_keep_free;
-    s.max_bytes_key = "trace.max_size";
-    if (cfg->trace_max_job_size) {
-        /* the job's cap in equal shares over the launcher's ranks */
-        uint64_t share = cfg->trace_max_job_size / (uint64_t)(vftr_proc.size > 1 ? vftr_proc.size : 1);
-
-        if (share < 8192)
-            share = 8192;   /* the header and a chunk */
-        if (s.max_bytes == 0 || share < s.max_bytes) {
-            s.max_bytes = share;
-            s.max_bytes_key = "this rank's share of trace.max_job_size";
-        }
-    }
     s.prelude = cfg->include_cxx_prelude;
     s.classify = classify;
     s.classify_arg = cfg;
@@ -588,10 +583,24 @@ static VFTR_NI void init(void)
              cfg->outfile_basename ? cfg->outfile_basename : program_invocation_short_name);
     if (gethostname(vftr_proc.host, sizeof vftr_proc.host - 1) != 0)
         vftr_proc.host[0] = '\0';
+    {   /* the directory is made if missing (outdir.h) */
+        char failed[1100];
+        int err = vftr_outdir_prepare(vftr_proc.dir, failed, sizeof failed);
+
+        if (err < 0) {
+            if (vftr_proc.is_rank0)
+                vftr_msg("output_directory \"%s\": cannot make %s (%s); capture switched off",
+                         vftr_proc.dir, failed[0] ? failed : "it", strerror(-err));
+            atomic_store(&vftr_proc.phase, VFTR_PHASE_STOPPED);
+            return;
+        }
+    }
     if (s.trace)
         vftr_trace_open(vftr_proc.dir, vftr_proc.base);
     if (vftr_proc.writer == NULL)
         vftr_proc.set.trace = false;
+    if (vftr_ctr_setup(cfg, vftr_proc.is_rank0) > 0 && vftr_proc.writer)
+        (void)vftr_ctr_define(vftr_proc.writer);
 
     /* keeps ompt_start_tool (ompt.c) in a program linked with the static
      * libvftrcapture.a, where nothing else refers to it; without a runtime
@@ -602,6 +611,10 @@ static VFTR_NI void init(void)
     vftr_signals_setup();
     vftr_proc.hook_cost = calibrate_hooks();
     vftr_proc.recording = true;
+    /* a program without MPI knows its run now: an earlier run's files move
+     * aside (outdir.h); an MPI program's rank 0 does it at MPI_Init */
+    if (dlsym(RTLD_DEFAULT, "MPI_Init") == NULL)
+        vftr_outdir_keep_old_once();
     vftr_io_setup();    /* file I/O (io.h): interposed calls record from here on */
     atexit(vftr_finalize);
     vftr_ctl_setup();   /* external control (ctl.h): a failure leaves one message */

@@ -951,6 +951,16 @@ static void print_summary_over(FILE *out, const struct vftr_profile *p,
     print_time(out, "end", &run->end);
     fprintf(out, "  %-16s%.6f s, summed over the ranks\n", "run time", p->run_time);
     fprintf(out, "  %-16s%s\n", "clock", name_or(run->clock, "-"));
+    /* what the job's trace cost, and what it may cost at most */
+    if (run->job_trace_bytes)
+        fprintf(out, "  %-16s%" PRIu64 " bytes over the %" PRIu32 " ranks by MPI_Finalize "
+                "(largest: rank %d, %" PRIu64 " bytes)\n", "trace", run->job_trace_bytes,
+                p->nranks, run->job_trace_max_rank, run->job_trace_max);
+    if (run->trace_cap)
+        fprintf(out, "  %-16s%" PRIu64 " bytes a rank\n", "size cap", run->trace_cap);
+    if (run->trace_job_cap)
+        fprintf(out, "  %-16s%" PRIu64 " bytes over the job's %" PRIu32 " ranks "
+                "(trace.max_job_size)\n", "job cap", run->trace_job_cap, p->nranks);
 }
 
 static void print_summary(FILE *out, const struct vftr_profile *p, const struct vftr_run_info *run,
@@ -1007,6 +1017,10 @@ static void print_summary(FILE *out, const struct vftr_profile *p, const struct 
                                     "not reached");
     else if (run->trace_capped)
         fprintf(out, "  %-16sreached: tracing stopped there, the profile went on\n", "size cap");
+    /* what the job's trace may cost in all, and this rank's share of it */
+    if (run->trace_job_cap)
+        fprintf(out, "  %-16s%" PRIu64 " bytes over the job's %d rank%s (trace.max_job_size)\n",
+                "job cap", run->trace_job_cap, run->size, run->size == 1 ? "" : "s");
     if (run->trace_message)
         fprintf(out, "  %-16s%s\n", "trace stopped", run->trace_message);
 }

@@ -105,7 +105,12 @@ struct vftr_run_info {
     uint8_t run_id[16];
     uint64_t trace_bytes;              /* bytes of the .vfd written */
     uint64_t trace_events;             /* events written to it */
-    uint64_t trace_cap;                /* configured cap in bytes (0: none) */
+    uint64_t trace_cap;                /* the rank's cap in bytes (0: none) */
+    uint64_t trace_job_cap;            /* trace.max_job_size (0: none or not known) */
+    uint64_t job_trace_bytes;          /* log over ranks: the ranks' .vfd bytes summed at
+                                          MPI_Finalize (0: not known) */
+    uint64_t job_trace_max;            /* ... the largest rank's, and that rank */
+    int job_trace_max_rank;
     bool trace_active;                 /* the trace was still on at the end */
     bool trace_capped;                 /* the cap was reached and tracing stopped */
     const char *trace_message;         /* why the trace stopped or switched off (NULL: it did not) */

@@ -139,6 +139,16 @@ VFTR_NI uint32_t vftr_ompt_parallel_regions(void)
     return 0;
 }
 
+VFTR_NI bool vftr_ompt_active(void)
+{
+    return false;
+}
+
+VFTR_NI void vftr_ompt_idle_all(uint64_t now)
+{
+    (void)now;
+}
+
 VFTR_NI void vftr_ompt_forget(uintptr_t lo, uintptr_t hi)
 {
     (void)lo;
@@ -183,12 +193,17 @@ static uint32_t overflow_id[VFTR_VFD_OMP_KIND_COUNT];   /* under map_lock */
  * the trace, and so in the profile). */
 #define MAX_IDS (MAP_LIMIT + VFTR_VFD_OMP_KIND_COUNT + 1u)
 static struct vftr_fn *_Atomic region_fn[MAX_IDS];
+/* The code address of each region id's definition (stored before the id
+ * is published): a barrier the runtime reports without one takes its
+ * parallel region's, found through the implicit task's id. */
+static _Atomic uintptr_t region_code[MAX_IDS];
 static struct vftr_fn *name_map[MAP_CAP];
 static size_t map_count;                                /* under map_lock */
 static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t next_region = 1;
 static _Atomic uint32_t next_parallel = 1;
 static _Atomic uint32_t next_task = 1;
+static _Atomic bool tool_active;   /* the runtime took our callbacks */
 
 /* The source line resolver, under map_lock: opened at the first
  * definition, never again once it failed or was released. */
@@ -365,8 +380,10 @@ static VFTR_NI void define_region(uint32_t id, uint32_t kind, uintptr_t code)
     source_of(code, &r.file, &r.line);
     v = (struct vftr_vfd_omp_region_view){ r, strlen(r.function), strlen(r.file) };
     vftr_vfd_omp_region_name(&v, name, sizeof name);
-    if (id < MAX_IDS)
+    if (id < MAX_IDS) {
+        atomic_store_explicit(&region_code[id], code, memory_order_relaxed);
         atomic_store_explicit(&region_fn[id], fn_named(name), memory_order_release);
+    }
     cap = vftr_vfd_omp_regions_bound(&r, 1);
     if (cap > sizeof small && (buf = malloc(cap)) == NULL)
         return;
@@ -416,6 +433,12 @@ out:
     return id;
 }
 
+/* The code address of region id's definition (0 when unknown). */
+static inline VFTR_NI uintptr_t code_of(uint32_t id)
+{
+    return id < MAX_IDS ? atomic_load_explicit(&region_code[id], memory_order_relaxed) : 0;
+}
+
 /* The OMP_REGIONS id of (kind, code), defined on first sight. */
 static inline VFTR_NI uint32_t region_id(uint32_t kind, const void *codeptr)
 {
@@ -444,6 +467,7 @@ struct frame {
     uint32_t kind;
     uint64_t instance;
     uint64_t value;
+    uint64_t since;             /* time of its (last) BEGIN */
     bool recorded;              /* its BEGIN is in the trace */
     bool counted;               /* its BEGIN and END move the call tree: it is on the
                                  * stack of the trace's readers, or would be if the
@@ -533,11 +557,18 @@ static VFTR_NI void node_begin(struct othread *t, struct frame *f, uint64_t now)
     f->node = fn ? vftr_omp_enter(t->vt, fn, f->region, now) : NULL;
 }
 
-static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uint64_t instance,
-                          uint64_t value)
+static VFTR_NI void close_frame(struct othread *t, uint32_t i, uint64_t now);
+
+/* Frame of kind on top of t's stack, or NULL. */
+static inline VFTR_NI struct frame *top_of(struct othread *t, uint32_t kind)
+{
+    return t->depth && !t->deeper && t->f[t->depth - 1].kind == kind ? &t->f[t->depth - 1] : NULL;
+}
+
+static VFTR_NI void begin_at(struct othread *t, uint32_t kind, uint32_t region,
+                             uint64_t instance, uint64_t value, uint64_t now)
 {
     struct frame *f;
-    uint64_t now;
 
     if (t->depth == VFTR_OMPT_DEPTH) {
         t->deeper++;
@@ -548,10 +579,21 @@ static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uin
     f->kind = kind;
     f->instance = instance;
     f->value = value;
+    f->since = now;
     f->counted = true;
-    now = vftr_ext_now();
     node_begin(t, f, now);
     f->recorded = emit_on(t->vt, VFTR_VFD_OMP_BEGIN, f, now);
+}
+
+/* Anything a thread does ends its idle time (see idle_split). */
+static VFTR_NI void begin(struct othread *t, uint32_t kind, uint32_t region, uint64_t instance,
+                          uint64_t value)
+{
+    uint64_t now = vftr_ext_now();
+
+    if (top_of(t, VFTR_VFD_OMP_IDLE))
+        close_frame(t, t->depth - 1, now);
+    begin_at(t, kind, region, instance, value, now);
 }
 
 /* Closes frame i of t and, for frames above it, closes and reopens them
@@ -571,6 +613,7 @@ static VFTR_NI void close_frame(struct othread *t, uint32_t i, uint64_t now)
         struct frame *f = &t->f[j - 1];
 
         *f = t->f[j];
+        f->since = now;
         if (f->counted)
             node_begin(t, f, now);
         if (f->recorded)
@@ -830,6 +873,95 @@ static VFTR_NI uint32_t mutex_held_kind(ompt_mutex_t m)
     }
 }
 
+/* ----------------------------------------------------- workers' idle time
+ *
+ * libomp (LLVM 14 to 18 at least) reports a worker's implicit barrier at
+ * the end of a parallel region without a code address, and ends it, with
+ * the worker's implicit task, only when the worker is woken for the next
+ * parallel region (or when the runtime shuts down): the time a worker
+ * waits for work between regions would count as "barrier", often the
+ * largest row of a worker's profile.  So when a worker's barrier ends after
+ * its parallel region has ended (the encountering thread's parallel_end,
+ * whose time is kept here per region), the barrier, the implicit task and
+ * the worker's share of the region end at the region's end, and an IDLE
+ * frame ("omp idle") runs from there until the worker does anything else.
+ */
+
+#define END_RING 1024u   /* parallel regions whose end time is remembered */
+
+/* The IDLE region, defined when a worker first joins a team: the finalizer
+ * may begin idle time, when no definition can be written any more. */
+static _Atomic uint32_t idle_region;
+
+static struct {
+    _Atomic uint32_t seq;       /* the parallel region's number; written last */
+    _Atomic uint64_t time;
+} par_end[END_RING];
+
+static VFTR_NI void note_parallel_end(uint32_t seq, uint64_t now)
+{
+    atomic_store_explicit(&par_end[seq % END_RING].seq, 0, memory_order_relaxed);
+    atomic_store_explicit(&par_end[seq % END_RING].time, now, memory_order_relaxed);
+    atomic_store_explicit(&par_end[seq % END_RING].seq, seq, memory_order_release);
+}
+
+/* The end time of parallel region seq, if it has ended and is remembered. */
+static VFTR_NI bool parallel_ended(uint32_t seq, uint64_t *when)
+{
+    uint32_t a = atomic_load_explicit(&par_end[seq % END_RING].seq, memory_order_acquire);
+    uint64_t tm = atomic_load_explicit(&par_end[seq % END_RING].time, memory_order_relaxed);
+
+    atomic_thread_fence(memory_order_acquire);
+    if (seq == 0 || a != seq
+        || atomic_load_explicit(&par_end[seq % END_RING].seq, memory_order_relaxed) != seq)
+        return false;
+    *when = tm;
+    return true;
+}
+
+/* If t's innermost frames are a worker's barrier in its implicit task in its
+ * share of a parallel region that has ended, at most at now: end the three
+ * at the region's end and begin t's idle time there.  Whether it did. */
+static VFTR_NI bool idle_split(struct othread *t, uint64_t now)
+{
+    uint32_t d = t->depth;
+    struct frame *b, *it, *p;
+    uint64_t at;
+
+    if (d < 3 || t->deeper)
+        return false;
+    b = &t->f[d - 1];
+    it = &t->f[d - 2];
+    p = &t->f[d - 3];
+    if (b->kind != VFTR_VFD_OMP_BARRIER || it->kind != VFTR_VFD_OMP_IMPLICIT_TASK
+        || p->kind != VFTR_VFD_OMP_PARALLEL_WORKER
+        || atomic_load_explicit(&idle_region, memory_order_relaxed) == 0 || b->instance != it->instance
+        || it->instance != p->instance || !parallel_ended((uint32_t)p->instance, &at))
+        return false;
+    if (at > now)
+        at = now;
+    if (at < b->since)   /* clocks of two threads: never before the barrier began */
+        at = b->since;
+    uint64_t seq = p->instance;
+
+    close_frame(t, d - 1, at);
+    close_frame(t, d - 2, at);
+    close_frame(t, d - 3, at);
+    begin_at(t, VFTR_VFD_OMP_IDLE, atomic_load_explicit(&idle_region, memory_order_relaxed), seq,
+             0, at);
+    return true;
+}
+
+VFTR_NI void vftr_ompt_idle_all(uint64_t now)
+{
+    for (struct othread *t = atomic_load_explicit(&registry, memory_order_acquire); t;
+         t = t->next) {
+        if (atomic_load_explicit(&t->busy, memory_order_acquire) || t->vt == NULL)
+            continue;   /* inside a callback: leave it alone */
+        (void)idle_split(t, now);
+    }
+}
+
 /* ---------------------------------------------------------- callbacks */
 
 /* Each callback claims the thread's stack for its duration (claim()). */
@@ -894,6 +1026,7 @@ static VFTR_NI void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, in
      * slot's previous users') */
     slot_take(parallel);
     if ((t = claim()) != NULL) {
+        note_parallel_end((uint32_t)low32(parallel), vftr_ext_now());
         end(t, VFTR_VFD_OMP_PARALLEL, low32(parallel), 0);
         release(t);
     }
@@ -919,12 +1052,29 @@ static VFTR_NI void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t
             rid = region_id(VFTR_VFD_OMP_IMPLICIT_TASK, NULL);
         if (task)
             task->value = seq;
-        /* the encountering thread learns the real team size here */
+        /* the encountering thread learns the real team size here; a worker
+         * gets a frame of the region around its implicit task, so that its
+         * calls hang under the region as the encountering thread's do */
         if (index == 0 && (p = find(t, VFTR_VFD_OMP_PARALLEL, seq)) != NULL)
             p->value = actual;
+        else if (index != 0) {
+            if (atomic_load_explicit(&idle_region, memory_order_relaxed) == 0)
+                atomic_store_explicit(&idle_region, region_id(VFTR_VFD_OMP_IDLE, NULL),
+                                      memory_order_relaxed);
+            begin(t, VFTR_VFD_OMP_PARALLEL_WORKER,
+                  region_id(VFTR_VFD_OMP_PARALLEL_WORKER, (const void *)code_of(rid)), seq, actual);
+        }
         begin(t, VFTR_VFD_OMP_IMPLICIT_TASK, rid, seq, index);
     } else if (endpoint == ompt_scope_end) {
-        end(t, VFTR_VFD_OMP_IMPLICIT_TASK, task ? task->value : ANY_INSTANCE, 0);
+        uint64_t seq = task ? task->value : ANY_INSTANCE;
+        struct frame *w;
+
+        if (top_of(t, VFTR_VFD_OMP_IDLE))   /* woken: the idle time ends */
+            close_frame(t, t->depth - 1, vftr_ext_now());
+        end(t, VFTR_VFD_OMP_IMPLICIT_TASK, seq, 0);
+        if ((w = top_of(t, VFTR_VFD_OMP_PARALLEL_WORKER)) != NULL
+            && (seq == ANY_INSTANCE || w->instance == seq))
+            close_frame(t, t->depth - 1, vftr_ext_now());
     }
     slot_give(task);
     slot_give(parallel);
@@ -962,10 +1112,22 @@ static VFTR_NI void on_sync_region(ompt_sync_region_t skind, ompt_scope_endpoint
     uint32_t kind = sync_kind(skind);
     bool barrier = parallel
                    && (kind == VFTR_VFD_OMP_BARRIER || kind == VFTR_VFD_OMP_BARRIER_EXPLICIT);
+    struct othread *t;
 
     (void)task;
     if (barrier && endpoint != ompt_scope_begin)
         TSAN_ACQUIRE(parallel);
+    /* a worker's barrier at the end of a parallel region comes without a
+     * code address: it is the region's, at the region's pragma */
+    if (codeptr == NULL && barrier && high32(parallel) != 0)
+        codeptr = (const void *)code_of(high32(parallel));
+    if (kind == VFTR_VFD_OMP_BARRIER && endpoint == ompt_scope_end && (t = claim()) != NULL) {
+        bool split = idle_split(t, vftr_ext_now());
+
+        release(t);
+        if (split)
+            return;
+    }
     scoped(kind, endpoint, parallel, 0, codeptr);
     /* after the begin's own work: the barrier's node in the call tree is
      * what a worker writes last before it waits (the join barrier's end
@@ -1103,7 +1265,13 @@ static VFTR_NI int tool_initialize(ompt_function_lookup_t lookup, int initial_de
     note_runtime(lookup);
     for (size_t i = 0; i < sizeof callbacks / sizeof callbacks[0]; i++)
         set(callbacks[i].event, callbacks[i].fn);
+    atomic_store_explicit(&tool_active, true, memory_order_release);
     return 1;
+}
+
+VFTR_NI bool vftr_ompt_active(void)
+{
+    return atomic_load_explicit(&tool_active, memory_order_acquire);
 }
 
 static VFTR_NI void tool_finalize(ompt_data_t *tool_data)
@@ -1133,7 +1301,7 @@ VFTR_EXPORT VFTR_NI ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_v
      * that initialization installs while it runs: it would never record). */
     vftr_thread_attach();
     cfg = vftr_ext_config();
-    if (cfg == NULL || !cfg->sampling_active)
+    if (cfg == NULL || !cfg->trace_active)
         return NULL;                /* nothing records OpenMP events: no tool, no cost */
     return &result;
 }

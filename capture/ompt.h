@@ -60,6 +60,19 @@ struct vftr_node;
 void vftr_ompt_trace_node(struct vftr_thread *t, const struct vftr_node *n, bool on,
                           uint64_t when) __attribute__((no_instrument_function));
 
+/* A worker whose barrier at the end of a parallel region is still open
+ * after the region ended (libomp ends it only when the worker is woken
+ * again, or at shutdown) has it end at the region's end and is idle from
+ * there ("omp idle"), for each thread not inside a callback; the
+ * finalizer calls it, before it ends the open frames at now.  Threads as
+ * for vftr_ompt_close_all. */
+void vftr_ompt_idle_all(uint64_t now) __attribute__((no_instrument_function));
+
+/* Whether the OpenMP runtime reports regions to the tool (it registered
+ * its callbacks): their frames then stand for the outlined functions
+ * (names.h).  Thread-safe (one atomic load). */
+bool vftr_ompt_active(void) __attribute__((no_instrument_function));
+
 /* Parallel regions the tool has seen begin so far (0 when it never ran).
  * Thread-safe, async-signal-safe (one atomic load). */
 uint32_t vftr_ompt_parallel_regions(void) __attribute__((no_instrument_function));

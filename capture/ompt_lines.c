@@ -54,6 +54,15 @@ int vftr_ompt_lines_find(struct vftr_ompt_lines *l, uintptr_t addr, const char *
     return -ENOTSUP;
 }
 
+int vftr_ompt_lines_function(struct vftr_ompt_lines *l, uintptr_t addr, char *buf, size_t size)
+{
+    (void)l;
+    (void)addr;
+    if (buf && size)
+        buf[0] = '\0';
+    return -ENOTSUP;
+}
+
 void vftr_ompt_lines_free(struct vftr_ompt_lines *l)
 {
     (void)l;
@@ -62,10 +71,12 @@ void vftr_ompt_lines_free(struct vftr_ompt_lines *l)
 #else /* VFTR_HAVE_LIBDW */
 
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <limits.h>
 #include <link.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #define FAILED_MAX 16   /* objects remembered as unreadable */
@@ -186,8 +197,11 @@ out:
     return m;
 }
 
-/* The line of addr in mod by the units' own ranges (see struct cu_range). */
-static Dwarf_Line *line_by_ranges(struct vftr_ompt_lines *l, Dwfl_Module *mod, uintptr_t addr)
+/* The unit range of mod that holds addr and has what want() asks for, by
+ * the units' own ranges (see struct cu_range); NULL when none. */
+static struct cu_range *range_of(struct vftr_ompt_lines *l, Dwfl_Module *mod, uintptr_t addr,
+                                 bool (*want)(struct cu_range *r, uintptr_t addr, void *arg),
+                                 void *arg)
 {
     struct mod_ranges *m = module_ranges(l, mod);
     size_t lo = 0, hi, k;
@@ -207,14 +221,31 @@ static Dwarf_Line *line_by_ranges(struct vftr_ompt_lines *l, Dwfl_Module *mod, u
     for (k = lo; k-- > 0 && lo - k <= 8;) {
         struct cu_range *r = &m->r[k];
 
-        if (addr >= r->lo && addr < r->hi) {
-            Dwarf_Line *ln = dwarf_getsrc_die(&r->cu, addr - r->bias);
-
-            if (ln)
-                return ln;
-        }
+        if (addr >= r->lo && addr < r->hi && want(r, addr, arg))
+            return r;
     }
     return NULL;
+}
+
+static bool has_line(struct cu_range *r, uintptr_t addr, void *arg)
+{
+    return (*(Dwarf_Line **)arg = dwarf_getsrc_die(&r->cu, addr - r->bias)) != NULL;
+}
+
+static bool any_unit(struct cu_range *r, uintptr_t addr, void *arg)
+{
+    (void)r;
+    (void)addr;
+    (void)arg;
+    return true;
+}
+
+/* The line of addr in mod by the units' own ranges (see struct cu_range). */
+static Dwarf_Line *line_by_ranges(struct vftr_ompt_lines *l, Dwfl_Module *mod, uintptr_t addr)
+{
+    Dwarf_Line *ln = NULL;
+
+    return range_of(l, mod, addr, has_line, &ln) ? ln : NULL;
 }
 
 static bool failed_before(const struct vftr_ompt_lines *l, const struct link_map *lm)
@@ -269,6 +300,50 @@ static int report_object(struct vftr_ompt_lines *l, uintptr_t addr)
     return 0;
 }
 
+/* The session's module of addr, reporting its object first if needed;
+ * NULL when no object holds addr or its file cannot be read. */
+static Dwfl_Module *module_of(struct vftr_ompt_lines *l, uintptr_t addr)
+{
+    Dwfl_Module *mod = dwfl_addrmodule(l->dwfl, addr);
+
+    if (mod == NULL && report_object(l, addr) == 0)
+        mod = dwfl_addrmodule(l->dwfl, addr);
+    return mod;
+}
+
+int vftr_ompt_lines_function(struct vftr_ompt_lines *l, uintptr_t addr, char *buf, size_t size)
+{
+    Dwfl_Module *mod;
+    Dwarf_Die *cu, *scopes = NULL;
+    Dwarf_Addr bias = 0;
+    const char *name = NULL;
+    int n;
+
+    if (buf && size)
+        buf[0] = '\0';
+    if (l == NULL || buf == NULL || size == 0)
+        return -EINVAL;
+    if (addr == 0 || (mod = module_of(l, addr)) == NULL)
+        return -ENOENT;
+    if ((cu = dwfl_module_addrdie(mod, addr, &bias)) == NULL) {
+        /* no .debug_aranges (clang): the units' own ranges */
+        struct cu_range *r = range_of(l, mod, addr, any_unit, NULL);
+
+        if (r == NULL)
+            return -ENODATA;
+        cu = &r->cu;
+        bias = r->bias;
+    }
+    n = dwarf_getscopes(cu, addr - bias, &scopes);
+    for (int i = 0; i < n && name == NULL; i++)
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+            name = dwarf_diename(&scopes[i]);
+    if (name != NULL)
+        snprintf(buf, size, "%s", name);
+    free(scopes);
+    return name != NULL && name[0] != '\0' ? 0 : -ENODATA;
+}
+
 int vftr_ompt_lines_find(struct vftr_ompt_lines *l, uintptr_t addr, const char **file,
                          uint32_t *line, const char **object)
 {
@@ -286,16 +361,8 @@ int vftr_ompt_lines_find(struct vftr_ompt_lines *l, uintptr_t addr, const char *
         *line = 0;
     if (l == NULL || file == NULL || line == NULL)
         return -EINVAL;
-    if (addr == 0)
+    if (addr == 0 || (mod = module_of(l, addr)) == NULL)
         return -ENOENT;
-    if ((mod = dwfl_addrmodule(l->dwfl, addr)) == NULL) {
-        int rc = report_object(l, addr);
-
-        if (rc < 0)
-            return rc;
-        if ((mod = dwfl_addrmodule(l->dwfl, addr)) == NULL)
-            return -ENOENT;
-    }
     if ((dl = dwfl_module_getsrc(mod, addr)) != NULL) {
         src = dwfl_lineinfo(dl, NULL, &lineno, NULL, NULL, NULL);
     } else if ((ln = line_by_ranges(l, mod, addr)) != NULL) {

@@ -4,7 +4,8 @@
  * executable or a shared library, wherever the loader put it).
  *
  * The OpenMP tool (ompt.c) asks once per region definition, never per
- * event.  The reading is elfutils' libdw (libdwfl): an object is opened and
+ * event; capture/names.c once per function it names from the debug
+ * information.  The reading is elfutils' libdw (libdwfl): an object is opened and
  * its line tables are read the first time an address inside it is asked
  * for; the DWARF comes from the object itself or, when the object was
  * stripped with a separate debug file, from that file found by build id
@@ -46,6 +47,14 @@ struct vftr_ompt_lines *vftr_ompt_lines_new(void) __attribute__((no_instrument_f
  * and to NULL otherwise. */
 int vftr_ompt_lines_find(struct vftr_ompt_lines *l, uintptr_t addr, const char **file,
                          uint32_t *line, const char **object)
+    __attribute__((no_instrument_function));
+
+/* The name the debug information gives the function whose code holds addr
+ * (DW_AT_name of the innermost DW_TAG_subprogram around it: the PROGRAM
+ * name of a Fortran main program, whose symbol is MAIN__), copied into buf
+ * (cut to size).  0, -ENOENT (no object holds addr), -ENODATA (no debug
+ * information there, or no name), -EINVAL. */
+int vftr_ompt_lines_function(struct vftr_ompt_lines *l, uintptr_t addr, char *buf, size_t size)
     __attribute__((no_instrument_function));
 
 /* Ends the session: closes the objects' files and frees every string handed

@@ -505,8 +505,8 @@ VFTR_NI bool vftr_guard_take_slow(struct vftr_thread *t, bool taken)
 
         if (p == VFTR_PHASE_RUNNING || p == VFTR_PHASE_PAUSED) {
             vftr_phase_catch_up(t, vftr_phase_switches(w));
-            t->fast_key = p == VFTR_PHASE_RUNNING && vftr_clock_kind == VFTR_CLK_TSC
-                          ? w : VFTR_KEY_NONE;
+            t->fast_key = p == VFTR_PHASE_RUNNING && vftr_clock_kind == VFTR_CLK_TSC &&
+                          t->ctr == NULL ? w : VFTR_KEY_NONE;
             return true;
         }
         vftr_guard_drop(t);

@@ -23,7 +23,11 @@
  *    up with dlsym(RTLD_DEFAULT) (it is there whenever the program is C++,
  *    which is when names are mangled); when it is absent or fails, the
  *    mangled name is kept.
- *  - VFTR_SYMTAB_STRIP_MODULES: Fortran module prefixes are dropped:
+ *  - VFTR_SYMTAB_FORTRAN_MODULES: Fortran module procedures are shown as
+ *    C++ shows a namespace: gfortran's "__<module>_MOD_<name>", Intel's
+ *    "<module>_mp_<name>_", NAG's and flang's spellings give
+ *    "<module>::<name>".
+ *  - VFTR_SYMTAB_STRIP_MODULES: Fortran module prefixes are dropped instead:
  *    gfortran's "__<module>_MOD_<name>" gives "<name>", the Intel/NAG style
  *    "<module>_mp_<name>_" gives "<name>".  The trailing underscore of a
  *    plain (module-less) Fortran name such as "solve_" is kept, because in
@@ -53,6 +57,7 @@ enum {
     VFTR_SYMTAB_DEMANGLE = 1u << 0,         /* demangle C++ names */
     VFTR_SYMTAB_STRIP_MODULES = 1u << 1,    /* drop Fortran module prefixes */
     VFTR_SYMTAB_STRIP_UNDERSCORE = 1u << 2, /* drop a plain name's trailing '_' */
+    VFTR_SYMTAB_FORTRAN_MODULES = 1u << 3,  /* module procedures as "module::name" */
 };
 
 /* Receives one lower-case line without newline, e.g.

@@ -50,6 +50,7 @@ static VFTR_NI void thread_exit(void *arg)
         vftr_trace_close_frames(t, vftr_clock_now());
         vftr_trace_flush_thread(t, false);
     }
+    vftr_ctr_thread_close(t->ctr);
     t->finished = true;
     atomic_store_explicit(&t->guard, VFTR_GUARD_DONE, memory_order_release);
 }
@@ -93,6 +94,8 @@ VFTR_NI struct vftr_thread *vftr_thread_new(bool current)
     t->min_ticks = (uint64_t)(s->min_duration * vftr_clock_ticks_per_second(0));
     t->tid = (pid_t)syscall(SYS_gettid);
     t->created = vftr_clock_now();
+    if (current)
+        t->ctr = vftr_ctr_thread_new();
     /* the recording state of the process and the place in its log of
      * switches, taken under the log's lock together with the registration:
      * no switch can come between the two, and the log keeps what the

@@ -37,6 +37,7 @@
 #include <sys/resource.h>
 
 #include "capture.h"
+#include "outdir.h"
 #include "vfd/vftr_vfd_ext.h"
 
 /* Definitions are encoded in small batches: the signal handler may run on
@@ -140,12 +141,22 @@ VFTR_NI void vftr_trace_stop(int err)
             return;
         append(msg, sizeof msg, "trace ");
         append(msg, sizeof msg, vftr_proc.tmp_path);
-        append(msg, sizeof msg, " reached its size cap (");
-        append(msg, sizeof msg, vftr_proc.set.max_bytes_key ? vftr_proc.set.max_bytes_key
-                                                             : "trace.max_size");
-        append(msg, sizeof msg, " = ");
-        append_u64(msg, sizeof msg, vftr_proc.set.max_bytes);
-        append(msg, sizeof msg, " bytes): tracing stops, the profile goes on");
+        uint64_t cap = atomic_load_explicit(&vftr_proc.cap_bytes, memory_order_relaxed);
+
+        if (cap == vftr_proc.set.max_bytes) {
+            append(msg, sizeof msg, " reached its size cap (trace.max_size = ");
+            append_u64(msg, sizeof msg, cap);
+            append(msg, sizeof msg, " bytes)");
+        } else {
+            append(msg, sizeof msg, " reached its size cap (");
+            append_u64(msg, sizeof msg, cap);
+            append(msg, sizeof msg, " bytes: trace.max_job_size = ");
+            append_u64(msg, sizeof msg, vftr_proc.set.max_job_bytes);
+            append(msg, sizeof msg, " bytes over ");
+            append_u64(msg, sizeof msg, (uint64_t)(vftr_proc.size < 1 ? 1 : vftr_proc.size));
+            append(msg, sizeof msg, " ranks)");
+        }
+        append(msg, sizeof msg, ": tracing stops, the profile goes on");
     } else {
         vftr_proc.write_errno = -err;
         append(msg, sizeof msg, "rank ");
@@ -157,6 +168,25 @@ VFTR_NI void vftr_trace_stop(int err)
         append(msg, sizeof msg, "; tracing stops, the profile goes on");
     }
     vftr_msg_raw(msg);
+}
+
+VFTR_NI uint64_t vftr_trace_cap(uint64_t per_rank, uint64_t per_job, int nranks)
+{
+    uint64_t share;
+
+    if (per_job == 0)
+        return per_rank;
+    share = per_job / (uint64_t)(nranks < 1 ? 1 : nranks);
+    if (share == 0)
+        share = 1;   /* 0 would mean no cap at all */
+    return per_rank == 0 || share < per_rank ? share : per_rank;
+}
+
+VFTR_NI void vftr_trace_set_ranks(int nranks)
+{
+    atomic_store_explicit(&vftr_proc.cap_bytes,
+                          vftr_trace_cap(vftr_proc.set.max_bytes, vftr_proc.set.max_job_bytes,
+                                         nranks), memory_order_relaxed);
 }
 
 /*
@@ -203,14 +233,14 @@ VFTR_NI int vftr_trace_room(size_t len)
  * tracing.  0 or -1. */
 static VFTR_NI int put(const uint8_t *chunk, size_t len, bool events)
 {
+    uint64_t cap = atomic_load_explicit(&vftr_proc.cap_bytes, memory_order_relaxed);
     int rc;
 
     if (atomic_load(&vftr_proc.trace_off))
         return -1;
     /* Definitions may pass the cap (they are small and events that are
      * already on disk may need them); events may not. */
-    if (events && vftr_proc.set.max_bytes
-        && vftr_vfd_writer_bytes(vftr_proc.writer) + len > vftr_proc.set.max_bytes) {
+    if (events && cap && vftr_vfd_writer_bytes(vftr_proc.writer) + len > cap) {
         vftr_trace_stop(0);
         return -1;
     }
@@ -242,13 +272,13 @@ static VFTR_NI size_t fit_cap(struct vftr_thread *t, size_t used, size_t len, ui
                               bool *last)
 {
     uint64_t bytes = vftr_vfd_writer_bytes(vftr_proc.writer), room, t_last;
+    uint64_t cap = atomic_load_explicit(&vftr_proc.cap_bytes, memory_order_relaxed);
     size_t keep;
 
-    if (bytes + len <= vftr_proc.set.max_bytes)
+    if (cap == 0 || bytes + len <= cap)
         return len;
     *last = true;
-    room = bytes + VFTR_VFD_CHUNK_HEADER_SIZE < vftr_proc.set.max_bytes
-           ? vftr_proc.set.max_bytes - bytes - VFTR_VFD_CHUNK_HEADER_SIZE : 0;
+    room = bytes + VFTR_VFD_CHUNK_HEADER_SIZE < cap ? cap - bytes - VFTR_VFD_CHUNK_HEADER_SIZE : 0;
     if (vftr_vfd_events_prefix(t->buf + VFTR_VFD_CHUNK_HEADER_SIZE, used, (size_t)room,
                                t->first_time, &keep, count, &t_last) < 0 || *count == 0)
         return 0;
@@ -354,7 +384,7 @@ VFTR_NI int vftr_trace_flush_thread(struct vftr_thread *t, bool from_signal)
         /* the events are encoded already: fill in the header, write */
         len = vftr_vfd_events_finish(t->buf, used, count, t->index, t->first_time, t->last_time);
         written = count;
-        if (len && vftr_proc.set.max_bytes)
+        if (len)
             len = fit_cap(t, used, len, &written, &last);
         if (len == 0 && last)   /* not one event fits */
             vftr_trace_stop(0);
@@ -533,8 +563,11 @@ VFTR_NI void vftr_trace_abandon(int sig, bool fatal)
      * own handler may recover, the name waits for the normal end. */
     if (fatal && vftr_proc.tmp_path[0] != '\0' &&
         final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank) &&
-        rename(vftr_proc.tmp_path, vftr_proc.final_path) == 0)
+        (vftr_outdir_make_room(vftr_proc.final_path), true) &&
+        rename(vftr_proc.tmp_path, vftr_proc.final_path) == 0) {
         vftr_proc.tmp_path[0] = '\0';
+        vftr_outdir_written(vftr_proc.final_path);
+    }
 }
 
 /* The header of the run's end (now). */
@@ -558,6 +591,8 @@ static VFTR_NI int rename_final(char *path_out, size_t len)
 {
     if (!final_name(vftr_proc.final_path, sizeof vftr_proc.final_path, vftr_proc.rank))
         return -ENAMETOOLONG;
+    /* a file of another run in the way is kept, not overwritten (outdir.h) */
+    (void)vftr_outdir_make_room(vftr_proc.final_path);
     if (rename(vftr_proc.tmp_path, vftr_proc.final_path) != 0) {
         int err = errno;
 
@@ -567,6 +602,7 @@ static VFTR_NI int rename_final(char *path_out, size_t len)
             snprintf(path_out, len, "%s", vftr_proc.tmp_path);
         return -err;
     }
+    vftr_outdir_written(vftr_proc.final_path);
     if (path_out && len)
         snprintf(path_out, len, "%s", vftr_proc.final_path);
     return 0;

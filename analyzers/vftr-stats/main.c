@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "model/iostat.h"
+#include "counters.h"
 #include "model/messages.h"
 #include "model/profile.h"
 #include "model/replay.h"
@@ -466,23 +467,12 @@ struct pathrow {
     int exact;                /* calls known */
 };
 
-/* Siblings together (by parent), the larger inclusive time first, then by
- * name, then by function token (deterministic). */
+/* The call-path tree's one order (replay.h). */
 static int cmp_siblings(const void *a, const void *b)
 {
     const struct pathrow *x = a, *y = b;
-    int d;
 
-    if (x->p->parent != y->p->parent)
-        return x->p->parent < y->p->parent ? -1 : 1;
-    if (x->p->incl != y->p->incl)
-        return x->p->incl > y->p->incl ? -1 : 1;
-    d = strcmp(x->name, y->name);
-    if (d)
-        return d;
-    /* siblings differ in function: an order independent of path ids,
-     * which depend on the order events were replayed and merged (--jobs) */
-    return x->p->function < y->p->function ? -1 : x->p->function > y->p->function;
+    return vftr_pathstat_order(x->p, x->name, y->p, y->name);
 }
 
 static void print_path_row(FILE *out, unsigned format, const struct pathrow *r, double res,
@@ -1031,6 +1021,15 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         goto written;
     }
 
+    if (args->view == VIEW_COUNTERS) {
+        rc = stats_counters(stdout, src, range.start, range.end, procs, args->format == FMT_CSV,
+                            err, sizeof err);
+        if (rc < 0) {
+            rc = vftr_tool_fail(tool, stderr, "%s", err);
+            goto out;
+        }
+        goto written;
+    }
     if (args->view == VIEW_MESSAGES) {
         struct vftr_window_handler h = { .send = m_send, .recv = m_recv, .collop = m_collop,
                                          .coll_begin = m_coll_begin, .coll_end = m_coll_end };
@@ -1167,7 +1166,7 @@ out:
 int main(int argc, char **argv)
 {
     struct stats_args args = { .sel = VFTR_TRACESEL_INIT, .top = -1, .fold = 1 };
-    int callpath = 0, messages = 0, io = 0, waits = 0, critpath = 0, delays = 0;
+    int callpath = 0, messages = 0, io = 0, counters = 0, waits = 0, critpath = 0, delays = 0;
     char err[VFTR_ERRMSG_MAX];
     const struct vftr_opt opts[] = {
         { VFTR_OPT_STRING, "sort", 's', "COL[,COL]",
@@ -1191,6 +1190,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_FLAG, "io", 'I', NULL,
           "print the file I/O per file and per function:\noperations, bytes, time, bandwidth",
           &io, 1, NULL },
+        { VFTR_OPT_FLAG, "counters", 'K', NULL,
+          "print the performance counters per call path\n(inclusive and exclusive; capture's "
+          "counters.events)", &counters, 1, NULL },
         { VFTR_OPT_FLAG, "waits", 0, NULL,
           "print the wait states (Scalasca's patterns) per\npattern, call path and process",
           &waits, 1, NULL },
@@ -1248,7 +1250,8 @@ int main(int argc, char **argv)
         "empty.  Calls cut by the window count with their time inside it; calls\n"
         "counts the enters inside the window.\n"
         "\n"
-        "--callpath and --messages ignore --sort, --top and --match.  Processes are\n"
+        "--callpath, --messages and --counters ignore --sort, --top and --match;\n"
+        "--counters prints text or CSV.  Processes are\n"
         "named rank 3, rank 3 thread 2 (from 0) in --messages and --process.\n"
         "--io ignores --sort (busiest first: time, bytes, operations) and applies\n"
         "--top and --match to each of its tables (files, functions).  An operation\n"
@@ -1277,10 +1280,11 @@ int main(int argc, char **argv)
         return rc == -EINVAL ? VFTR_EXIT_USAGE : VFTR_EXIT_ERROR;
     }
     args.view = waits ? VIEW_WAITS : critpath ? VIEW_CRITPATH : delays ? VIEW_DELAYS
-              : io ? VIEW_IO : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
+              : io ? VIEW_IO : counters ? VIEW_COUNTERS : messages ? VIEW_MESSAGES : callpath ? VIEW_CALLPATH : VIEW_PROFILE;
     args.callpath = callpath;
     const struct { int on; const char *name; } views[] = {
         { callpath && !critpath, "--callpath" }, { messages, "--messages" }, { io, "--io" },
+        { counters, "--counters" },
         { waits, "--waits" }, { critpath, "--critical-path" }, { delays, "--delays" },
     };
     const char *one = NULL, *two = NULL;

@@ -4,9 +4,10 @@
  * lines, a call path written as its function names from the root
  * (capture/collate.h):
  *     "R  run-seconds"
+ *     "T  trace-bytes"        (the .vfd written so far)
  *     "P  path  calls  excl  incl  overhead"
  *     "M  path  sends  recvs  sent-bytes  recv-bytes"
- *     "T  trace-file"   (the .tmpvfd it writes, for the largest waits)
+ *     "F  trace-file"   (the .tmpvfd it writes, for the largest waits)
  * rank 0 gathers them (PMPI_Gather of the lengths, PMPI_Gatherv of the
  * text), turns them back into rows and hands them to capture, which merges
  * and prints them like its own logs (vftr_ext_write_all_log).  Text keeps
@@ -127,8 +128,9 @@ static VFTR_MPI_NI void own_lines(struct text *t)
     const char *trace = vftr_ext_trace_file();
 
     text_add(t, "R\t%.17g\n", vftr_ext_run_time());
+    text_add(t, "T\t%llu\n", (unsigned long long)vftr_ext_trace_bytes());
     if (trace[0] && !strpbrk(trace, "\t\n"))
-        text_add(t, "T\t%s\n", trace);
+        text_add(t, "F\t%s\n", trace);
     if (nmpi > 0 && (mpi = calloc((size_t)nmpi, sizeof *mpi)) != NULL)
         nmpi = vftr_mpi_path_stats(mpi, (size_t)nmpi);
     else
@@ -168,10 +170,11 @@ out:
 }
 
 /* Splits the gathered text in place into rows for the collation; the run
- * times go to run_times[rank].  Returns the number of rows. */
+ * times go to run_times[rank], the trace sizes to trace_bytes[rank].
+ * Returns the number of rows. */
 static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, int size,
                                 struct vftr_collate_in **out, double *run_times,
-                                const char **traces)
+                                uint64_t *trace_bytes, const char **traces)
 {
     size_t n = 0, cap = 0;
     struct vftr_collate_in *v = NULL;
@@ -201,6 +204,10 @@ static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, i
                 continue;
             }
             if (fld[0][0] == 'T' && k >= 2) {
+                trace_bytes[r] = strtoull(fld[1], NULL, 10);
+                continue;
+            }
+            if (fld[0][0] == 'F' && k >= 2) {
                 traces[r] = fld[1];
                 continue;
             }
@@ -278,10 +285,12 @@ VFTR_MPI_NI void vftr_mpi_collate(MPI_Comm comm, int rank, int size)
     if (rank == 0 && all && vftr_mpi_is_active()) {
         struct vftr_collate_in *v = NULL;
         double *run_times = calloc((size_t)size, sizeof *run_times);
+        uint64_t *trace_bytes = calloc((size_t)size, sizeof *trace_bytes);
         const char **traces = calloc((size_t)size, sizeof *traces);
-        size_t n = run_times && traces ? parse(all, lens, displs, size, &v, run_times, traces)
-                                       : 0;
-        int rc = run_times && traces ? vftr_ext_write_all_log(v, n, size, run_times) : -ENOMEM;
+        size_t n = run_times && trace_bytes && traces
+                   ? parse(all, lens, displs, size, &v, run_times, trace_bytes, traces) : 0;
+        int rc = run_times && trace_bytes && traces
+                 ? vftr_ext_write_all_log(v, n, size, run_times, trace_bytes) : -ENOMEM;
         int all_traced = rc == 0;
 
         for (int r = 0; all_traced && r < size; r++)
@@ -295,6 +304,7 @@ VFTR_MPI_NI void vftr_mpi_collate(MPI_Comm comm, int rank, int size)
         free(traces);
         free(v);
         free(run_times);
+        free(trace_bytes);
     }
     free(t.s);
     free(lens);

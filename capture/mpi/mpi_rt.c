@@ -254,10 +254,14 @@ VFTR_MPI_NI void vftr_mpi_sync(int fn, const char *sync_name, MPI_Comm comm)
 /* ---------------------------------------------------- communicators */
 
 /* Immutable once published; kept until the process ends (a request may
- * still point at the entry of a freed communicator). */
+ * still point at the entry of a freed communicator); only the name
+ * changes (MPI_Comm_set_name), under comm_lock. */
+#define COMM_NAME 160   /* longest name kept (derived names grow with nesting) */
+
 struct comm_info {
     MPI_Comm comm;
     uint64_t id;
+    char name[COMM_NAME];       /* as the program knows it; under comm_lock */
     int size;                   /* local group */
     int32_t *world;             /* world ranks of the local group, NULL: identity */
     int rsize;                  /* remote group of an intercommunicator, else 0 */
@@ -415,9 +419,18 @@ static VFTR_MPI_NI const struct comm_info *comm_lookup(MPI_Comm comm)
     if ((ci = comm_describe(comm)) == NULL)
         return NULL;
     ci->id = comm_fallback_id(ci);
+    snprintf(ci->name, sizeof ci->name, "unknown");
     comm_publish(ci);
-    comm_write(ci, "unknown");
+    comm_write(ci, ci->name);
     return ci;
+}
+
+/* The name of ci now, into buf. */
+static VFTR_MPI_NI void comm_name(const struct comm_info *ci, char *buf, size_t size)
+{
+    pthread_mutex_lock(&comm_lock);
+    snprintf(buf, size, "%s", ci ? ci->name : "unknown");
+    pthread_mutex_unlock(&comm_lock);
 }
 
 /* World rank of rank r of ci (the remote group's for an intercommunicator),
@@ -444,11 +457,11 @@ static VFTR_MPI_NI int32_t root_world(const struct comm_info *ci, int root)
 }
 
 VFTR_MPI_NI void vftr_mpi_comm_new(struct vftr_mpi_call *c, MPI_Comm parent,
-                                   const MPI_Comm *newcomm, const char *how)
+                                   const MPI_Comm *newcomm, const char *how, int color)
 {
     struct comm_info *ci;
     const struct comm_info *pi;
-    char name[96];
+    char name[COMM_NAME];
     int lo = 0;
 
     (void)c;
@@ -470,9 +483,31 @@ VFTR_MPI_NI void vftr_mpi_comm_new(struct vftr_mpi_call *c, MPI_Comm parent,
         PMPI_Bcast(&ci->id, 1, MPI_UINT64_T, lo, *newcomm);
     }
     pi = comm_lookup(parent);
-    snprintf(name, sizeof name, "%s of %llu", how, pi ? (unsigned long long)pi->id : 0ULL);
+    comm_name(pi, name, sizeof name);
+    /* cut, not failed, when names nest deeply (the parent's is cut to
+     * leave room for the rest) */
+    if (color >= 0)
+        snprintf(ci->name, sizeof ci->name, "%.16s of %.110s (color %d)", how, name, color);
+    else
+        snprintf(ci->name, sizeof ci->name, "%.16s of %.110s", how, name);
     comm_publish(ci);
-    comm_write(ci, name);
+    comm_write(ci, ci->name);
+}
+
+VFTR_MPI_NI void vftr_mpi_comm_set_name(struct vftr_mpi_call *c, MPI_Comm comm, const char *name)
+{
+    /* every entry is a non-const object: world_info, self_info, the heap */
+    struct comm_info *ci = (struct comm_info *)comm_lookup(comm);
+    char copy[COMM_NAME];
+
+    (void)c;
+    if (ci == NULL || name == NULL)
+        return;
+    pthread_mutex_lock(&comm_lock);
+    snprintf(ci->name, sizeof ci->name, "%s", name);
+    snprintf(copy, sizeof copy, "%s", ci->name);
+    pthread_mutex_unlock(&comm_lock);
+    comm_write(ci, copy);
 }
 
 VFTR_MPI_NI void vftr_mpi_comm_forget(struct vftr_mpi_call *c, MPI_Comm comm)
@@ -1412,15 +1447,17 @@ VFTR_MPI_NI void vftr_mpi_after_init(struct vftr_mpi_call *c)
     world_info.comm = MPI_COMM_WORLD;
     world_info.size = world_size;
     world_info.live = 1;
+    snprintf(world_info.name, sizeof world_info.name, "MPI_COMM_WORLD");
     self_rank = world_rank;
     self_info = (struct comm_info){ .comm = MPI_COMM_SELF, .id = VFTR_VFD_COMM_SELF(world_rank),
                                     .size = 1, .world = &self_rank, .live = 1 };
+    snprintf(self_info.name, sizeof self_info.name, "MPI_COMM_SELF %d", world_rank);
     vftr_ext_get_run_id(id);
     PMPI_Bcast(id, 16, MPI_BYTE, 0, priv_comm);
     if (vftr_mpi_is_active()) {
         (void)vftr_ext_set_run_id(id);
-        comm_write(&world_info, "MPI_COMM_WORLD");
-        comm_write(&self_info, "MPI_COMM_SELF");
+        comm_write(&world_info, world_info.name);
+        comm_write(&self_info, self_info.name);
     }
     clock_offsets(VFTR_VFD_CLOCK_INIT);
 }

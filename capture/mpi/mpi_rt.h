@@ -244,10 +244,17 @@ void vftr_mpi_coll_reduce_scatter(struct vftr_mpi_call *c, uint32_t op, int recv
                                   const int *recvcounts, MPI_Datatype type, MPI_Comm comm,
                                   const MPI_Request *req);
 
-/* -- communicators */
+/* -- communicators
+ * Each is named as the program made it: "MPI_COMM_WORLD", "MPI_COMM_SELF r"
+ * (r its world rank), "<how> of <parent's name>" ("dup of MPI_COMM_WORLD",
+ * "split of solver (color 1)": color >= 0 for a split), and by the name the
+ * program gives it with MPI_Comm_set_name, which also names what is made
+ * from it later.  A new name is written as another MPI_COMMS entry of the
+ * same id (readers take the last entry of the file that defined it). */
 void vftr_mpi_comm_new(struct vftr_mpi_call *c, MPI_Comm parent, const MPI_Comm *newcomm,
-                       const char *how);
+                       const char *how, int color);
 void vftr_mpi_comm_forget(struct vftr_mpi_call *c, MPI_Comm comm);
+void vftr_mpi_comm_set_name(struct vftr_mpi_call *c, MPI_Comm comm, const char *name);
 
 /* -- MPI-IO: every MPI_File the program opened is followed (its file id
  * and a handle, vftr_ext_io_file / vftr_ext_io_handle) until it is closed;

@@ -97,8 +97,8 @@ static const char *const type_syntax[] = {
                          "range is refused, never cut. The same syntax as the sizes of every "
                          "vftr tool (lib/util/number.h).",
     [VFTR_CONFIG_STRING] = "A string, or null where the default is null.",
-    [VFTR_CONFIG_PATH] = "A directory name. It must exist and be writable when capture "
-                         "starts, otherwise capture switches off.",
+    [VFTR_CONFIG_PATH] = "A directory name. Capture makes it (and its parents) when it "
+                         "starts; if it cannot be made or written, capture switches off.",
     [VFTR_CONFIG_RANKS] = "\"all\", \"none\", or a comma-separated list of ranks and "
                           "inclusive ranges such as \"0-3,7,15-23\" (a JSON number is one "
                           "rank).",
@@ -284,7 +284,14 @@ static void md_key(FILE *out, const struct key_text *kt)
     fprintf(out, "- default: `%s`", kt->def);
     if (k->vftrace_def)
         fprintf(out, " (Vftrace: `%s`)", k->vftrace_def);
-    fprintf(out, "\n- environment: `%s`\n\n%s\n", kt->env, k->help);
+    fprintf(out, "\n- environment: `%s`\n", kt->env);
+    if (k->vftrace_path) {
+        char env[256];
+
+        vftr_config_vftrace_env_name(k, env, sizeof env);
+        fprintf(out, "- Vftrace's name, read as well: `%s` (`%s`)\n", k->vftrace_path, env);
+    }
+    fprintf(out, "\n%s\n", k->help);
 }
 
 static const struct ref_format markdown = { md_head, md_type, md_section, md_key, NULL };
@@ -375,7 +382,16 @@ static void man_key(FILE *out, const struct key_text *kt)
         roff(out, k->vftrace_def);
         fputs(")", out);
     }
-    fprintf(out, ".\nEnvironment: \\fB%s\\fR.\n.br\n", kt->env);
+    fprintf(out, ".\nEnvironment: \\fB%s\\fR.\n", kt->env);
+    if (k->vftrace_path) {
+        char env[256];
+
+        vftr_config_vftrace_env_name(k, env, sizeof env);
+        fputs("Vftrace's name, read as well: \\fB", out);
+        roff(out, k->vftrace_path);
+        fprintf(out, "\\fR (\\fB%s\\fR).\n", env);
+    }
+    fputs(".br\n", out);
     roff(out, k->help);
     fputc('\n', out);
 }

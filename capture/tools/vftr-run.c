@@ -59,7 +59,8 @@ static const struct vftr_opt opts[] = {
     { VFTR_OPT_STRING, "config", 'c', "FILE", "configuration file (sets VFTR_CONFIG)",
       &config_file, 0, NULL },
     { VFTR_OPT_STRING, "output", 'o', "DIR",
-      "directory for the .vfd and .log files\n(sets VFTR_OUTPUT_DIRECTORY)", &out_dir, 0, NULL },
+      "directory for the .vfd and .log files, made if missing;\nan earlier run's files "
+      "there move to DIR/BASE.old/\n(sets VFTR_OUTPUT_DIRECTORY)", &out_dir, 0, NULL },
     { VFTR_OPT_FLAG, "off", 0, NULL, "run with capture switched off (sets VFTR_OFF=1)", &off, 0,
       NULL },
     { VFTR_OPT_STRING, "filter", 'f', "FILE",

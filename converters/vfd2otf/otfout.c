@@ -232,6 +232,15 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
     const struct vftr_vfdconv_file *fl = vftr_vfdconv_files(c, &n);
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefFile(ws, fl[i].token, fl[i].name, fl[i].group) == 1;
+    /* performance counters: a thread's count since its counters were
+     * opened, read at region boundaries (accumulated from the start) */
+    const struct vftr_vfdconv_counter *ctr = vftr_vfdconv_counters(c, &n);
+    if (n)
+        ok &= OTF_WStream_writeDefCounterGroup(ws, 1, "counters") == 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= OTF_WStream_writeDefCounter(ws, ctr[i].token, ctr[i].name,
+                                          OTF_COUNTER_TYPE_ACC | OTF_COUNTER_SCOPE_START, 1,
+                                          ctr[i].unit) == 1;
     if (ok && o->snap_flags) {
         uint64_t first, last, *b = NULL;
         size_t nb = 0;
@@ -346,6 +355,9 @@ static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
     case VFTR_VFDCONV_FILE_END:
         ok = OTF_WStream_writeEndFileOperation(ws, e->time, e->process, e->file, e->match,
                                                e->received, e->op, e->bytes, 0);
+        break;
+    case VFTR_VFDCONV_COUNTER:
+        ok = OTF_WStream_writeCounter(ws, e->time, e->process, e->op, e->bytes);
         break;
     default:
         ok = 1;

@@ -574,6 +574,21 @@ const struct vftr_pathstat *vftr_replay_paths(const struct vftr_replay *r, size_
     return r->paths;
 }
 
+int vftr_pathstat_order(const struct vftr_pathstat *x, const char *xname,
+                        const struct vftr_pathstat *y, const char *yname)
+{
+    int d;
+
+    if (x->parent != y->parent)
+        return x->parent < y->parent ? -1 : 1;
+    if (x->incl != y->incl)
+        return x->incl > y->incl ? -1 : 1;
+    d = strcmp(xname, yname);
+    if (d)
+        return d;
+    return (x->function > y->function) - (x->function < y->function);
+}
+
 const struct vftr_replay_counts *vftr_replay_counts(const struct vftr_replay *r)
 {
     return &r->counts;

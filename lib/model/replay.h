@@ -148,6 +148,14 @@ const struct vftr_funcstat *vftr_replay_funcstats(const struct vftr_replay *r, s
 const struct vftr_pathstat *vftr_replay_paths(const struct vftr_replay *r, size_t *n);
 const struct vftr_replay_counts *vftr_replay_counts(const struct vftr_replay *r);
 
+/* The one order of a call-path tree's rows (vftr-stats --callpath, the
+ * report's tree): siblings together (by parent), the larger inclusive time
+ * first, then by name, then by function token.  Path ids depend on the
+ * order events were replayed and merged (--jobs), so they never decide.
+ * Returns <0, 0 or >0 as for qsort. */
+int vftr_pathstat_order(const struct vftr_pathstat *x, const char *xname,
+                        const struct vftr_pathstat *y, const char *yname);
+
 /* Number of processes that had at least one event inside the window (or
  * a call under way across it). */
 size_t vftr_replay_nprocesses(const struct vftr_replay *r);

@@ -446,6 +446,14 @@ static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t err
             if ((rc = vftr_source_add_file(s, fl[i].token, fl[i].group, fl[i].name)) < 0)
                 return vftr_errmsg(err, errlen, rc, "out of memory");
     }
+    {
+        size_t nk;
+        const struct vftr_vfdconv_counter *k = vftr_vfdconv_counters(v->conv, &nk);
+
+        for (size_t i = 0; i < nk; i++)
+            if ((rc = vftr_source_add_counter(s, k[i].token, k[i].name, k[i].unit)) < 0)
+                return vftr_errmsg(err, errlen, rc, "out of memory");
+    }
     ops_coll = vftr_vfdconv_collops(v->conv, &nc);
     for (size_t i = 0; i < nc; i++)
         if ((rc = vftr_source_add_collop(s, ops_coll[i], vftr_vfd_coll_name(ops_coll[i]))) < 0)

@@ -42,6 +42,7 @@
 
 #include "u64map.h"
 #include "vfd/vftr_vfd.h"
+#include "vfd/vftr_vfd_counters.h"
 #include "vfd/vftr_vfd_ext.h"
 #include "vfd/vftr_vfd_scan.h"
 
@@ -225,6 +226,7 @@ struct rank {
     int64_t shift;
     uint8_t run_id[16];
     int have_run_id;
+    uint32_t ctok[VFTR_VFD_CTR_MAX];  /* counter id - 1 -> token (0: not defined) */
     uint64_t events;
     char host[VFTR_VFD_HOST_MAX];
     /* the event chunks the first pass read and how many of their records
@@ -282,6 +284,8 @@ struct vftr_vfdconv {
     uint8_t collop_used[VFTR_VFD_COLL_COUNT];
     uint32_t collops[VFTR_VFD_COLL_COUNT];
     size_t ncollops;
+    struct vftr_vfdconv_counter *ctrs;
+    size_t nctrs;
     char comment[512];
     struct vftr_vfdconv_stats stats;
 };
@@ -660,7 +664,55 @@ static int add_io_files(struct vftr_vfdconv *c, struct rank *r, const uint8_t *p
     return rc < 0 ? -EBADMSG : 0;
 }
 
-static int add_comms(struct vftr_vfdconv *c, const uint8_t *p, size_t len, uint32_t count)
+/* A COUNTERS chunk of rank r: each counter gets the token of its name
+ * (a new one for a name not met before), r's id of it maps to that. */
+static int add_counters(struct vftr_vfdconv *c, struct rank *r, const uint8_t *p, size_t len,
+                        uint32_t count)
+{
+    struct vftr_vfd_cursor cur;
+    struct vftr_vfd_counter_view v;
+    int rc;
+
+    vftr_vfd_cursor_init(&cur, p, len, count);
+    while ((rc = vftr_vfd_next_counter(&cur, &v)) == 1) {
+        size_t k;
+
+        if (v.c.id > VFTR_VFD_CTR_MAX)
+            continue;   /* more than an event can carry: never in the events */
+        for (k = 0; k < c->nctrs; k++)
+            if (strlen(c->ctrs[k].name) == v.name_len &&
+                memcmp(c->ctrs[k].name, v.c.name, v.name_len) == 0)
+                break;
+        if (k == c->nctrs) {
+            struct vftr_vfdconv_counter *n = realloc(c->ctrs, (k + 1) * sizeof *n);
+
+            if (n == NULL)
+                return -ENOMEM;
+            c->ctrs = n;
+            n[k].token = (uint32_t)k + 1;
+            n[k].name = strndup_safe(v.c.name, v.name_len);
+            n[k].unit = strndup_safe(v.c.unit, v.unit_len);
+            if (n[k].name == NULL || n[k].unit == NULL) {
+                free(n[k].name);
+                free(n[k].unit);
+                return -ENOMEM;
+            }
+            c->nctrs++;
+        }
+        r->ctok[v.c.id - 1] = c->ctrs[k].token;
+    }
+    return rc;
+}
+
+/*
+ * Every member of a communicator defines it; the first file to do so (in
+ * the order the files were given) names it, and a later entry of that file
+ * renames it (capture writes one when the program calls MPI_Comm_set_name:
+ * the name a rank gives is its own, so one rank's counts).  World's members
+ * come from the ranks, its name from the entries as any other's.
+ */
+static int add_comms(struct vftr_vfdconv *c, size_t file, const uint8_t *p, size_t len,
+                     uint32_t count)
 {
     struct vftr_vfd_cursor cur;
     struct vftr_vfd_comm_view v;
@@ -668,15 +720,31 @@ static int add_comms(struct vftr_vfdconv *c, const uint8_t *p, size_t len, uint3
 
     vftr_vfd_cursor_init(&cur, p, len, count);
     while ((rc = vftr_vfd_next_comm(&cur, &v)) == 1) {
-        long g;
+        long g = vftr_u64map_get(&c->gmap, v.c.id);
 
+        if (g >= 0) {
+            struct vftr_vfdconv_group *gr = &c->groups[g];
+
+            if (gr->named_by == 0)
+                gr->named_by = file + 1;
+            if (gr->named_by == file + 1 && v.name_len
+                && (strlen(gr->name) != v.name_len
+                    || memcmp(gr->name, v.c.name, v.name_len) != 0)) {
+                char *name = strndup_safe(v.c.name, v.name_len);
+
+                if (!name)
+                    return -ENOMEM;
+                free(gr->name);
+                gr->name = name;
+            }
+            continue;
+        }
         if (v.c.id == VFTR_VFD_COMM_WORLD)
             continue;           /* world is built from the ranks */
-        if (vftr_u64map_get(&c->gmap, v.c.id) >= 0)
-            continue;           /* every member defines it */
         g = group_of(c, v.c.id, v.name_len ? v.c.name : NULL, v.name_len);
         if (g < 0)
             return (int)g;
+        c->groups[g].named_by = file + 1;
         c->groups[g].procs = calloc(v.c.size ? v.c.size : 1, sizeof(uint32_t));
         if (!c->groups[g].procs)
             return -ENOMEM;
@@ -733,7 +801,8 @@ static int note_comm(struct vftr_vfdconv *c, uint64_t comm)
  * actions file after file in the order the files were given, so tokens and
  * warnings come out exactly as from one serial read. */
 
-enum act_type { ACT_FUNC = 1, ACT_OMP, ACT_COMMS, ACT_COMM, ACT_COLLOP, ACT_WARN, ACT_IOFILES };
+enum act_type { ACT_FUNC = 1, ACT_OMP, ACT_COMMS, ACT_COMM, ACT_COLLOP, ACT_WARN, ACT_IOFILES,
+                ACT_COUNTERS };
 
 struct act_head {               /* followed by len bytes */
     uint32_t type, len;
@@ -967,6 +1036,12 @@ static int scan_file(struct rank *r, struct vftr_vfd_reader *rd, char *err, size
 
             switch (rec.u.unknown.kind) {
             case VFTR_VFD_CHUNK_EVENTS: rc = scan_events(r, &rec, &stop); break;
+            case VFTR_VFD_CHUNK_COUNTERS: {
+                uint64_t a[2] = { rec.offset, (uint64_t)n << 16 | rec.u.unknown.kind };
+
+                rc = act_put(r, ACT_COUNTERS, a, sizeof a, p, len);
+                break;
+            }
             case VFTR_VFD_CHUNK_OMP_REGIONS:
             case VFTR_VFD_CHUNK_MPI_COMMS:
             case VFTR_VFD_CHUNK_IO_FILES: {
@@ -1065,7 +1140,8 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
                                      [ACT_OMP] = 2 * sizeof(uint64_t),
                                      [ACT_COMMS] = 2 * sizeof(uint64_t),
                                      [ACT_COMM] = sizeof(uint64_t),
-                                     [ACT_COLLOP] = sizeof(uint32_t), [ACT_WARN] = 0 };
+                                     [ACT_COLLOP] = sizeof(uint32_t), [ACT_WARN] = 0,
+                                     [ACT_COUNTERS] = 2 * sizeof(uint64_t) };
 
     for (size_t at = 0; at < r->nacts && rc == 0;) {
         struct act_head h;
@@ -1105,7 +1181,8 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
                      ? add_omp_regions(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16))
                  : h.type == ACT_IOFILES
                      ? add_io_files(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16))
-                     : add_comms(c, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16));
+                     : add_comms(c, r->file, p + sizeof a, h.len - sizeof a,
+                                 (uint32_t)(a[1] >> 16));
             if (rc == -EBADMSG) {
                 warn(c, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped", r->path,
                      a[0], (unsigned)(a[1] & 0xffff));
@@ -1133,6 +1210,18 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
         case ACT_WARN:
             warn(c, "%.*s", (int)h.len, (const char *)p);
             break;
+        case ACT_COUNTERS: {
+            uint64_t a[2];
+
+            memcpy(a, p, sizeof a);
+            rc = add_counters(c, r, p + sizeof a, h.len - sizeof a, (uint32_t)(a[1] >> 16));
+            if (rc == -EBADMSG) {
+                warn(c, "%s: offset %" PRIu64 ": malformed chunk of kind %u skipped", r->path,
+                     a[0], (unsigned)(a[1] & 0xffff));
+                rc = 0;
+            }
+            break;
+        }
         default:
             break;
         }
@@ -2286,6 +2375,11 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
     for (size_t i = 0; i < c->nfuncs; i++)
         free(c->funcs[i].name);
     free(c->funcs);
+    for (size_t i = 0; i < c->nctrs; i++) {
+        free(c->ctrs[i].name);
+        free(c->ctrs[i].unit);
+    }
+    free(c->ctrs);
     for (size_t i = 0; i < c->ngroups; i++) {
         free(c->groups[i].name);
         free(c->groups[i].procs);
@@ -2337,6 +2431,12 @@ const struct vftr_vfdconv_scl *vftr_vfdconv_scls(const struct vftr_vfdconv *c, s
 {
     *n = c->nscls;
     return c->scls;
+}
+
+const struct vftr_vfdconv_counter *vftr_vfdconv_counters(const struct vftr_vfdconv *c, size_t *n)
+{
+    *n = c->nctrs;
+    return c->ctrs;
 }
 
 const uint32_t *vftr_vfdconv_collops(const struct vftr_vfdconv *c, size_t *n)
@@ -2477,6 +2577,8 @@ struct src {
     struct early *early;
     size_t nearly, cearly;
     uint32_t nsend_seen, ncoll_seen, nio_seen;
+    /* the counter values of the COUNTERS record between ext_raw() and transform() */
+    struct vftr_vfd_ctr_values cv;
     /* receives between ext_raw() and transform(), FIFO (rcap 0 or a power of two) */
     struct rmsg *rq;
     size_t rhead, rlen, rcap;
@@ -2645,6 +2747,8 @@ static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x, struct s
         x->id = o.region;
         return 1;
     }
+    if (x->kind == VFTR_VFD_COUNTERS)
+        return vftr_vfd_ctr_values_decode(ev->data, ev->id, &s->cv) == 0;
     if (x->kind == VFTR_VFD_MPI_COLL) {
         struct vftr_vfd_mpi_coll cl;
 
@@ -2998,6 +3102,17 @@ static int transform(struct src *s, const struct raw *x)
             }
             s->iohead = (s->iohead + 1) & (s->iocap - 1);
             s->iolen--;
+        }
+        return 0;
+    case VFTR_VFD_COUNTERS:
+        for (uint32_t i = 0; i < s->cv.n; i++) {
+            struct vftr_vfdconv_event *e;
+
+            if (s->r->ctok[i] == 0)
+                continue;
+            e = emit_mpi(s, VFTR_VFDCONV_COUNTER, x->time);
+            e->op = s->r->ctok[i];
+            e->bytes = s->cv.v[i];
         }
         return 0;
     default:

@@ -80,6 +80,7 @@ enum vftr_vfdconv_type {
     VFTR_VFDCONV_END_PROCESS,
     VFTR_VFDCONV_FILE_BEGIN,    /* a file operation, at its start */
     VFTR_VFDCONV_FILE_END,      /* ... and at its completion */
+    VFTR_VFDCONV_COUNTER,       /* op: counter token, bytes: its value (vftr_vfdconv_counters) */
 };
 
 struct vftr_vfdconv_event {
@@ -145,7 +146,8 @@ struct vftr_vfdconv_func {
 struct vftr_vfdconv_group {     /* a communicator */
     uint32_t token;
     uint64_t comm;              /* vftr's communicator id */
-    char *name;
+    char *name;                 /* the last name the first file to define it gives it */
+    size_t named_by;            /* 1 + index of that file; 0: none (yet) */
     uint32_t n;
     uint32_t *procs;            /* process tokens of its ranks' main threads */
 };
@@ -242,6 +244,16 @@ const struct vftr_vfdconv_scl *vftr_vfdconv_scls(const struct vftr_vfdconv *c, s
 const struct vftr_vfdconv_file *vftr_vfdconv_files(const struct vftr_vfdconv *c, size_t *n);
 const uint32_t *vftr_vfdconv_filegroups(const struct vftr_vfdconv *c, size_t *n);
 const char *vftr_vfdconv_filegroup_name(uint32_t group);
+/* Performance counters of the run (COUNTERS chunks; one token per name
+ * over the ranks, from 1).  Their events are COUNTER events after the
+ * Enter or Leave of the boundary they were read at, one per counter, the
+ * thread's count since its counters were opened. */
+struct vftr_vfdconv_counter {
+    uint32_t token;
+    char *name, *unit;
+};
+const struct vftr_vfdconv_counter *vftr_vfdconv_counters(const struct vftr_vfdconv *c,
+                                                        size_t *n);
 /* Collective operations used by the run: tokens (enum vftr_vfd_coll_op). */
 const uint32_t *vftr_vfdconv_collops(const struct vftr_vfdconv *c, size_t *n);
 /* "run 0123...ef: ./heat on host, 4 ranks" */

@@ -135,6 +135,8 @@ static int deliver(struct vftr_winstate *w, const struct vftr_vfdconv_event *e)
 
         return fn ? fn(h->arg, e->time, e->process, &op) : 0;
     }
+    case VFTR_VFDCONV_COUNTER:
+        return h->counter ? h->counter(h->arg, e->time, e->process, e->op, e->bytes) : 0;
     default:
         return 0;
     }

@@ -863,20 +863,12 @@ static int make_table(struct vftr_report *r, struct rep_table *t, struct vftr_fs
     return 0;
 }
 
-/* vftr-stats --callpath's order: siblings by inclusive time, name, token. */
+/* vftr-stats --callpath's order (replay.h). */
 static int cmp_siblings(const void *a, const void *b)
 {
     const struct rep_path *x = a, *y = b;
-    int d;
 
-    if (x->p->parent != y->p->parent)
-        return x->p->parent < y->p->parent ? -1 : 1;
-    if (x->p->incl != y->p->incl)
-        return x->p->incl > y->p->incl ? -1 : 1;
-    d = strcmp(x->name, y->name);
-    if (d)
-        return d;
-    return (x->p->function > y->p->function) - (x->p->function < y->p->function);
+    return vftr_pathstat_order(x->p, x->name, y->p, y->name);
 }
 
 static int make_tree(struct vftr_report *r)

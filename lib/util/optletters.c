@@ -18,6 +18,7 @@ static const struct vftr_optletter letters[] = {
     { 'F', "fold-threads", 0, "threads booked under their rank" },
     { 'I', "io",           0, "file I/O per file and per function" },
     { 'J', "json",         0, "JSON output" },
+    { 'K', "counters",     0, "the performance counters per call path" },
     { 'M', "messages",     0, "the message matrix and collective operations" },
     { 'S', "stats",        0, "statistics records (summaries)" },
     { 'T', "threads",      0, "threads kept apart, one process each" },

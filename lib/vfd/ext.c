@@ -276,6 +276,8 @@ static const char *const omp_kinds[VFTR_VFD_OMP_KIND_COUNT] = {
     [VFTR_VFD_OMP_ORDERED_WAIT] = "ordered wait",
     [VFTR_VFD_OMP_ORDERED] = "ordered",
     [VFTR_VFD_OMP_TASK] = "task",
+    [VFTR_VFD_OMP_PARALLEL_WORKER] = "parallel (worker)",
+    [VFTR_VFD_OMP_IDLE] = "idle",
 };
 
 const char *vftr_vfd_omp_kind_name(uint32_t kind)
@@ -341,6 +343,9 @@ size_t vftr_vfd_omp_region_name(const struct vftr_vfd_omp_region_view *v, char *
         return 0;
     if (kind == NULL)
         kind = "region";
+    /* a worker's share of a parallel region is that region */
+    if (v->r.kind == VFTR_VFD_OMP_PARALLEL_WORKER)
+        kind = vftr_vfd_omp_kind_name(VFTR_VFD_OMP_PARALLEL);
     /* the base name keeps the names short */
     for (size_t k = 0; k < v->file_len; k++)
         if (v->r.file[k] == '/') {

@@ -46,6 +46,7 @@ enum vftr_vfd_chunk_kind {
     VFTR_VFD_CHUNK_CALLPATHS = 3,   /* call path definitions */
     VFTR_VFD_CHUNK_THREADS = 4,     /* thread definitions */
     /* 5..15 reserved for vftr's own future definition kinds */
+    VFTR_VFD_CHUNK_COUNTERS = 12,   /* counter definitions (vftr_vfd_counters.h) */
     /* Reserved for issue 4 (MPI, OpenMP); payloads described in vfd-format.md */
     VFTR_VFD_CHUNK_MPI_MESSAGES = 16,
     VFTR_VFD_CHUNK_MPI_COLLECTIVES = 17,
@@ -82,7 +83,8 @@ enum {
     VFTR_VFD_RESUME = 5,    /* vftr_resume(): recording goes on */
     VFTR_VFD_THROTTLE = 6,  /* payload: varint call path id: from here on its calls are
                              * not traced (throttled), only counted in the profile */
-    /* 7..15 reserved for vftr's future extended kinds */
+    /* 7..11 and 13..15 reserved for vftr's future extended kinds */
+    VFTR_VFD_COUNTERS = 12, /* counter values at a region boundary (vftr_vfd_counters.h) */
     VFTR_VFD_EXT_MPI_FIRST = 16, /* 16..47 reserved for MPI kinds (issue 4) */
     VFTR_VFD_EXT_MPI_LAST = 47,
     VFTR_VFD_EXT_OMP_FIRST = 48, /* 48..79 reserved for OpenMP kinds (issue 4) */

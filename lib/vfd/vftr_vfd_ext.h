@@ -157,6 +157,12 @@ enum vftr_vfd_omp_kind {
     VFTR_VFD_OMP_ORDERED_WAIT,
     VFTR_VFD_OMP_ORDERED,
     VFTR_VFD_OMP_TASK,          /* an explicit task executing */
+    VFTR_VFD_OMP_PARALLEL_WORKER, /* a worker's share of a parallel region: around its
+                                   * implicit task, so that its calls hang under the
+                                   * region as the encountering thread's do; named as
+                                   * the parallel region it is part of */
+    VFTR_VFD_OMP_IDLE,          /* a worker between parallel regions, waiting for work
+                                   (no code address) */
     VFTR_VFD_OMP_KIND_COUNT     /* number of kinds + 1 */
 };
 
@@ -330,7 +336,8 @@ int vftr_vfd_next_omp_region(struct vftr_vfd_cursor *c, struct vftr_vfd_omp_regi
  * @FILE:LINE" with the base name of the file when the definition has a
  * file and a line, else "omp KIND @FUNCTION" when it names its function,
  * else "omp KIND"; KIND is vftr_vfd_omp_kind_name()'s ("region" for an
- * unknown kind), and the file's base name and the function are cut to
+ * unknown kind; "parallel" for PARALLEL_WORKER, whose regions are the
+ * parallel regions of their code address), and the file's base name and the function are cut to
  * VFTR_VFD_OMP_NAME_PART bytes, so the name is shorter than
  * VFTR_VFD_OMP_NAME_MAX.  Writes the name, cut to size - 1 bytes, and a NUL
  * into buf (nothing when size is 0); returns the bytes written before the

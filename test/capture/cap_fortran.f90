@@ -1,6 +1,7 @@
 ! cap_fortran — Fortran names: a module procedure (gfortran's symbol
-! __physics_MOD_advance) and a plain external subroutine (relax_), each
-! called 100 times; the program prints its own counts.
+! __physics_MOD_advance, shown as physics::advance) and a plain external
+! subroutine (relax_), each called 100 times; the program prints its own
+! counts.
 module physics
   implicit none
   integer :: n_advance = 0

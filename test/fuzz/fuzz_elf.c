@@ -2,7 +2,8 @@
  * fuzz_elf.c — libFuzzer target for capture/symbols' ELF reader: the input
  * is taken as an ELF file, walked with vftr_elf_parse_buffer, made into a
  * table with vftr_symtab_new_buffer and looked up at a few addresses; the
- * Fortran name rules get the input's first bytes as a name.  Any crash,
+ * Fortran name rules get the input's first bytes as a name, under every
+ * combination of the name flags.  Any crash,
  * hang or sanitizer report is a bug; rejected files are expected.
  */
 #include <stdint.h>
@@ -24,7 +25,9 @@ static int count_symbol(void *arg, const struct vftr_elf_symbol *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char err[256], name[65];
-    size_t chars = 0, off, len, n;
+    size_t chars = 0, n;
+    struct vftr_fortran_name fn;
+    char *out;
     struct vftr_symtab *t;
 
     (void)vftr_elf_parse_buffer(data, size, count_symbol, &chars, err, sizeof err);
@@ -42,8 +45,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     n = size < sizeof name - 1 ? size : sizeof name - 1;
     memcpy(name, data, n);
     name[n] = '\0';
-    if (vftr_demangle_fortran(name, VFTR_SYMTAB_STRIP_MODULES | VFTR_SYMTAB_STRIP_UNDERSCORE,
-                              &off, &len) && (off > n || len > n - off))
-        abort();   /* the kept part must lie inside the name */
+    if (vftr_demangle_fortran(name, &fn))
+        for (unsigned i = 0; i < fn.n; i++)
+            if (fn.piece[i].len == 0 || fn.piece[i].off > n || fn.piece[i].len > n - fn.piece[i].off)
+                abort();   /* every piece non-empty and inside the name */
+    for (unsigned flags = 0; flags < 16; flags++)
+        if (vftr_demangle(name, flags, NULL, &out) == 0)
+            free(out);
     return 0;
 }

@@ -46,7 +46,7 @@ check "--check of the defaults says valid" "$tmp/default.json: valid" "$out"
 check "--check of the defaults prints no message" "" "$(cat "$tmp/err")"
 
 # The environment does not change --default, and --check ignores it.
-# (four keys are "active": true by default: sampling.active, throttle.active,
+# (four keys are "active": true by default: trace.active, throttle.active,
 # control.active and io.active)
 out=$(VFTR_SAMPLING_ACTIVE=0 "$TOOL" --default | grep -c '"active": true')
 check "--default ignores VFTR_ variables" 4 "$out"
@@ -57,6 +57,11 @@ check "--check ignores VFTR_ variables" "0 default.json: valid" "$rc $out"
 out=$(VFTR_SAMPLING_ACTIVE=no VFTR_TRACE_MAX_SIZE=2048KiB "$TOOL" --effective 2>&1)
 check "--effective applies VFTR_SAMPLING_ACTIVE" 1 "$(grep -c '"active": false' <<<"$out")"
 check "--effective applies VFTR_TRACE_MAX_SIZE" 1 "$(grep -c '"max_size": "2 MiB"' <<<"$out")"
+# the trace keys by vftr's names (Vftrace's above): printed in "trace"
+out=$(VFTR_TRACE_ACTIVE=no VFTR_TRACE_MAX_JOB_SIZE=8G "$TOOL" --effective 2>&1)
+check "--effective applies VFTR_TRACE_ACTIVE, printed as trace.active" "false" \
+    "$(awk '/^  "trace": \{/ { t = 1 } t && /"active":/ { gsub(/[ ,]/, ""); sub(/.*:/, ""); print; exit }' <<<"$out")"
+check "--effective applies VFTR_TRACE_MAX_JOB_SIZE" 1 "$(grep -c '"max_job_size": "8 GiB"' <<<"$out")"
 out=$(VFTR_CONFIG="$DATA/vftrace.json" "$TOOL" --effective 2>&1)
 check "--effective reads VFTR_CONFIG" 1 "$(grep -c '"sample_interval": 0.005' <<<"$out")"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
-# capture_errors.sh — never harm the program: an output directory that is
-# missing or cannot be written, a full disk, a bad or misspelt configuration
+# capture_errors.sh — never harm the program: an output directory that
+# cannot be made or written, a full disk, a bad or misspelt configuration
 # each give one message on stderr, and the program's output and exit status
 # stay those of a run without vftr.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,16 +17,19 @@ unharmed() {
     check "$1: program output unchanged" "$ref_out" "$(cat "$2/.stdout")"
 }
 
-# ---- output directory that does not exist
+# ---- an output directory that cannot be made (below a file): a missing
+# one is made (capture_outdir.sh)
 d=$cap_tmp/missing2
 mkdir -p "$d"
-(cd "$d" && timeout -s KILL "$RUN_TIMEOUT" "$VFTR_RUN" --out "$cap_tmp/no/such/dir" -- \
+: >"$cap_tmp/afile"
+(cd "$d" && timeout -s KILL "$RUN_TIMEOUT" "$VFTR_RUN" --out "$cap_tmp/afile/no/such/dir" -- \
     "$CAPDIR/cap_fib" 22 >.stdout 2>.stderr; echo $? >.rc)
-unharmed "missing output directory" "$d"
-check "missing output directory: one message" 1 "$(vftr_lines "$d")"
-check "missing output directory: the message names it" 1 "$(grep -c "$cap_tmp/no/such/dir" "$d/.stderr")"
-check "missing output directory: nothing written in the working directory" "" "$(ls -A "$d" | grep -v '^\.')"
-check "missing output directory: not created" no "$([ -e "$cap_tmp/no" ] && echo yes || echo no)"
+unharmed "output directory that cannot be made" "$d"
+check "output directory that cannot be made: one message" 1 "$(vftr_lines "$d")"
+check "output directory that cannot be made: the message names it" 1 \
+    "$(grep -c "$cap_tmp/afile/no/such/dir" "$d/.stderr")"
+check "output directory that cannot be made: nothing written in the working directory" "" \
+    "$(ls -A "$d" | grep -v '^\.')"
 
 # ---- a directory that exists but cannot be written (even by root: /proc)
 d=$cap_tmp/ro

@@ -1,6 +1,6 @@
 #!/bin/bash
-# capture_trace.sh — trace options: the size cap (tracing stops, the profile
-# stays complete, one message), a sampling interval (far fewer events, the
+# capture_trace.sh — trace options: the size cap per rank and per job
+# (tracing stops, the profile stays complete, one message), a sampling interval (far fewer events, the
 # profile still exact), precise functions (every call recorded while
 # sampling), and the include/exclude filters.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +35,40 @@ if [ -f "$log" ]; then
 else
     fail "size cap: no profile log"
 fi
+
+# ---- the cap per job (trace.max_job_size): 4 MiB over a launcher job of 4
+# ranks leaves rank 0 1 MiB of fib(27)'s several MiB
+d=$cap_tmp/jobcap
+PMIX_NAMESPACE=jobcap PMIX_RANK=0 PMIX_SIZE=4 VFTR_TRACE_MAX_JOB_SIZE="4 MiB" \
+    vrun "$d" "$CAPDIR/cap_fib" 27
+check "job cap: exit status" 0 "$(cat "$d/.rc")"
+check "job cap: one message, naming the job's cap and ranks" 1 \
+    "$(grep -c 'reached its size cap (1048576 bytes: trace.max_job_size = 4194304 bytes over 4 ranks)' "$d/.stderr")"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check_le "job cap: the file is at most 1 MiB" "$(stat -c %s "$vfd")" 1048576
+    check_le "job cap: and filled close to it" 1000000 "$(stat -c %s "$vfd")"
+    check "job cap: header says capped" 1 "$(vkey "$vfd" capped)"
+else
+    fail "job cap: no readable .vfd $vfd"; show "$d/.stderr"
+fi
+check "job cap: the log gives the rank's cap" "1048576 bytes, reached: tracing stopped there, the profile went on" \
+    "$(logline "$d/cap_fib_0.log" "size cap")"
+check "job cap: and the job's" "4194304 bytes over the job's 4 ranks (trace.max_job_size)" \
+    "$(logline "$d/cap_fib_0.log" "job cap")"
+check "job cap: the profile still counts all 635621 calls" 635621 "$(logcalls "$d/cap_fib_0.log" fib)"
+
+# the defaults scale with the job: 1 GiB a rank up to 64 ranks, 64 GiB over
+# 256 ranks is 256 MiB a rank; the log says both
+for n in 1 256; do
+    d=$cap_tmp/jobdef$n
+    PMIX_NAMESPACE=jobdef$n PMIX_RANK=0 PMIX_SIZE=$n vrun "$d" "$CAPDIR/cap_fib" 10
+    want=$((n == 1 ? 1073741824 : 268435456))
+    check "default caps, $n rank(s): the rank's" "$want bytes, not reached" \
+        "$(logline "$d/cap_fib_0.log" "size cap")"
+    check "default caps, $n rank(s): the job's" \
+        "68719476736 bytes over the job's $n rank$([ "$n" = 1 ] || echo s) (trace.max_job_size)" \
+        "$(logline "$d/cap_fib_0.log" "job cap")"
+done
 
 # ---- a cap smaller than one thread buffer (64 KiB against the 256 KiB
 # buffer): what fits goes in, then tracing stops

@@ -186,8 +186,8 @@ TUI=1 scenario fib exact -- "$B/vftr-run" "$CAP/cap_fib" 22
 COUNTS='leaves=^leaf[0-7][0-7]$' scenario wide exact -- "$B/vftr-run" "$CAP/cap_wide" 2000
 scenario deep exact -- "$B/vftr-run" "$CAP/cap_deep" 2000
 COUNTS='area=Square::area scale_int=scale\(int\) scale_double=scale\(double\) twice=twice<int>' \
-    scenario cxx exact -- env VFTR_DEMANGLE_CXX=true "$B/vftr-run" "$CAP/cap_cxx"
-[ -x "$CAP/cap_fortran" ] && COUNTS='advance=_MOD_advance$ relax=^relax_$' \
+    scenario cxx exact -- "$B/vftr-run" "$CAP/cap_cxx"
+[ -x "$CAP/cap_fortran" ] && COUNTS='advance=^physics::advance$ relax=^relax_$' \
     scenario fortran exact -- "$B/vftr-run" "$CAP/cap_fortran"
 TUI=1 scenario threads exact -- "$B/vftr-run" "$CAP/cap_threads" 8 200
 # the calls made while paused are not in the profile (the program counts

@@ -24,6 +24,12 @@ for mode in init thread; do
     basics "fortran ($mode)" "$d" 4 mpi_fortran
     messages "fortran ($mode)" "$d" 4
     matching "fortran ($mode)" "$d" 4
+    # MPI_COMM_SET_NAME's CHARACTER argument, trailing blanks dropped
+    for r in 0 1 2 3; do
+        check "fortran ($mode): rank $r names the dup as MPI_COMM_SET_NAME said" "fortran dup" \
+            "$(awk '$1 == "comm" { $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print }' "$d/.got_$r" |
+               grep -x 'fortran dup')"
+    done
 done
 
 # MPI-IO through the Fortran wrappers (strings, MPI_Offset, MPI_File

@@ -237,6 +237,8 @@ program mpi_fortran
   ! communicators and groups
   call MPI_COMM_SPLIT(MPI_COMM_WORLD, mod(me, 2), me, split, ierr)
   call MPI_COMM_DUP(MPI_COMM_WORLD, dup, ierr)
+  ! a CHARACTER argument: blank-padded, its length passed hidden
+  call MPI_COMM_SET_NAME(dup, 'fortran dup   ', ierr)
   call MPI_COMM_DUP_WITH_INFO(MPI_COMM_WORLD, MPI_INFO_NULL, dupi, ierr)
   call MPI_COMM_SPLIT_TYPE(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, shared, ierr)
   call MPI_COMM_GROUP(MPI_COMM_WORLD, wgroup, ierr)

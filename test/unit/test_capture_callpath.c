@@ -634,6 +634,25 @@ START_TEST(naming_a_function_is_not_the_programs_time)
 }
 END_TEST
 
+/* A rank's trace cap: the smaller of the per-rank cap and its share of the
+ * job's, either side 0 meaning none (values worked by hand). */
+START_TEST(trace_cap_per_rank_and_per_job)
+{
+    const uint64_t G = 1ull << 30, M = 1ull << 20;
+
+    ck_assert_uint_eq(vftr_trace_cap(G, 64 * G, 1), G);          /* the rank's cap */
+    ck_assert_uint_eq(vftr_trace_cap(G, 64 * G, 64), G);         /* 64 GiB / 64 = 1 GiB */
+    ck_assert_uint_eq(vftr_trace_cap(G, 64 * G, 256), 256 * M);  /* the job's share */
+    ck_assert_uint_eq(vftr_trace_cap(G, 64 * G, 1024), 64 * M);
+    ck_assert_uint_eq(vftr_trace_cap(G, 64 * G, -1), G);         /* unknown: one rank */
+    ck_assert_uint_eq(vftr_trace_cap(G, 0, 1024), G);            /* no job cap */
+    ck_assert_uint_eq(vftr_trace_cap(0, 64 * G, 1024), 64 * M);  /* no rank cap */
+    ck_assert_uint_eq(vftr_trace_cap(0, 0, 4), 0);               /* none at all */
+    ck_assert_uint_eq(vftr_trace_cap(0, 3, 4), 1);               /* never 0 = no cap */
+    ck_assert_uint_eq(vftr_trace_cap(G, 10 * M + 3, 5), 2 * M);  /* rounded down */
+}
+END_TEST
+
 /*
  * Code unmapped (dlclose) and other code mapped at its addresses: the
  * functions a and b lie in the range unmapped, a2 and b2 replace them.
@@ -701,6 +720,7 @@ static Suite *callpath_suite(void)
     tcase_add_test(tc, unresolved_function_ends_the_prelude);
     tcase_add_test(tc, regions_are_recorded_without_main);
     tcase_add_test(tc, naming_a_function_is_not_the_programs_time);
+    tcase_add_test(tc, trace_cap_per_rank_and_per_job);
     tcase_add_test(tc, unmapped_code_gets_new_call_paths);
     suite_add_tcase(s, tc);
     return s;

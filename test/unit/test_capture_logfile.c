@@ -457,6 +457,11 @@ START_TEST(ranks_log)
 
     run_info(&run);
     run.exe = "/opt/app/cg";
+    /* what the job's trace cost (the ranks' bytes at MPI_Finalize) and its caps */
+    run.job_trace_bytes = 30000;
+    run.job_trace_max = 12000;
+    run.job_trace_max_rank = 2;
+    run.trace_job_cap = 68719476736u;
     vftr_logfile_opts_default(&o);
     o.mpi_sort_column = VFTR_SORT_MESSAGES;
     o.mpi_show_callpath = true;

@@ -484,25 +484,35 @@ START_TEST(close_all_at_finalize)
     for (int i = 0; i < 2; i++)
         ck_assert_int_eq(pthread_create(&th[i], NULL, leaves_open, (void *)(intptr_t)i), 0);
     pthread_barrier_wait(&opened);
-    ck_assert_int_eq(vftr_ompt_close_all(test_put, 12345), 4);
-    ck_assert_int_eq(nputs, 4);
+    /* thread 0: barrier, implicit task; thread 1 (a worker of the team)
+     * also its share of the parallel region, outermost */
+    ck_assert_int_eq(vftr_ompt_close_all(test_put, 12345), 5);
+    ck_assert_int_eq(nputs, 5);
     for (int i = 0; i < 2; i++) {
-        int b = -1, it = -1;
+        int b = -1, it = -1, pw = -1;
 
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 5; k++) {
             if (puts_seen[k].vt != worker_vt[i])
                 continue;
             ck_assert_uint_eq(puts_seen[k].time, 12345);
             ck_assert_uint_eq(puts_seen[k].kind, VFTR_VFD_OMP_END);
             if (b < 0)
                 b = k;
-            else
+            else if (it < 0)
                 it = k;
+            else
+                pw = k;
         }
         ck_assert_int_ge(b, 0);
         ck_assert_int_gt(it, b);   /* the barrier (inner) first */
         ck_assert_uint_eq(puts_seen[it].o.value, (uint64_t)i);   /* thread number */
         ck_assert_uint_ne(puts_seen[b].o.region, puts_seen[it].o.region);
+        if (i == 0) {
+            ck_assert_int_lt(pw, 0);
+        } else {
+            ck_assert_int_gt(pw, it);
+            ck_assert_uint_eq(puts_seen[pw].o.value, 2);   /* the team's size */
+        }
     }
     ck_assert_ptr_ne(worker_vt[0], worker_vt[1]);
     ck_assert_int_eq(vftr_ompt_close_all(test_put, 12346), 0);
@@ -810,11 +820,12 @@ static void finish_profile(struct vftr_profile *p)
  *            barrier(implicit, no code)@85 .. @90 } @95 } @100 } @120
  * main: incl 120, excl 120 - 90 = 30; parallel: 90, excl 90 - 75 = 15;
  * implicit task: 75, excl 75 - 50 - 5 = 20; outlined: 50, excl 50 - 30 =
- * 20; explicit barrier 30; implicit barrier 5.  Worker (1), whose implicit
- * task is the root of its tree:
- *   itask@22 { outlined@32 { barrier@45 .. @70 } @78 } @96
+ * 20; explicit barrier 30; implicit barrier 5 (reported without a code
+ * address, it takes the parallel region's).  Worker (1):
+ *   par@22 { itask@22 { outlined@32 { barrier@45 .. @70 } @78 } @96 } @96
  * implicit task: 74, excl 74 - 46 = 28; outlined 46, excl 46 - 25 = 21;
- * barrier 25.  In the trace the outlined function's call path has main
+ * barrier 25; its share of the parallel region (PARALLEL_WORKER, named as
+ * the region) 74, excl 0.  In the trace the outlined function's call path has main
  * (thread 0) or none (thread 1) as its parent: the regions are no call
  * paths there.
  */
@@ -885,9 +896,11 @@ START_TEST(profile_parallel_barrier_in_outlined)
     const char *par = name_of(VFTR_VFD_OMP_PARALLEL, IN(ompt_test_marker_a));
     const char *itask = name_of(VFTR_VFD_OMP_IMPLICIT_TASK, IN(ompt_test_marker_a));
     const char *bar = name_of(VFTR_VFD_OMP_BARRIER_EXPLICIT, IN(ompt_test_marker_b));
-    const char *ibar = name_of(VFTR_VFD_OMP_BARRIER, NULL);
+    const char *ibar = name_of(VFTR_VFD_OMP_BARRIER, IN(ompt_test_marker_a));
 
-    ck_assert_str_eq(ibar, "omp barrier");
+    /* the implicit barrier, reported without a code address, is the
+     * parallel region's, at its place */
+    ck_assert_str_eq(strchr(ibar, '@'), strchr(par, '@'));
     expect_row(&p, 0, PATH("main"), 1, 120, 30);
     expect_row(&p, 0, PATH("main", par), 1, 90, 15);
     expect_row(&p, 0, PATH("main", par, itask), 1, 75, 20);
@@ -895,12 +908,162 @@ START_TEST(profile_parallel_barrier_in_outlined)
     expect_row(&p, 0, PATH("main", par, itask, "ompt_test_outlined", bar), 1, 30, 30);
     expect_row(&p, 0, PATH("main", par, itask, ibar), 1, 5, 5);
     ck_assert_uint_eq(rows_of(&p, 0), 6);
-    expect_row(&p, 1, PATH(itask), 1, 74, 28);
-    expect_row(&p, 1, PATH(itask, "ompt_test_outlined"), 1, 46, 21);
-    expect_row(&p, 1, PATH(itask, "ompt_test_outlined", bar), 1, 25, 25);
-    ck_assert_uint_eq(rows_of(&p, 1), 3);
+    /* the worker's share of the region holds its implicit task */
+    expect_row(&p, 1, PATH(par), 1, 74, 0);
+    expect_row(&p, 1, PATH(par, itask), 1, 74, 28);
+    expect_row(&p, 1, PATH(par, itask, "ompt_test_outlined"), 1, 46, 21);
+    expect_row(&p, 1, PATH(par, itask, "ompt_test_outlined", bar), 1, 25, 25);
+    ck_assert_uint_eq(rows_of(&p, 1), 4);
     same_as_converted(&p);
     vftr_callpath_profile_release(&p);
+}
+END_TEST
+
+/*
+ * A worker's idle time.  libomp ends a worker's implicit barrier at the end
+ * of a parallel region (and its implicit task) only when it wakes the
+ * worker for the next region: the wait between regions is idle time, not
+ * barrier.  Two parallel regions of two threads, the barriers without code
+ * address (as libomp reports them).  Primary thread (0):
+ *   main@0 { par1@10 { it@20 { bar@60 .. @70 } @75 } @80
+ *            par2@100 { it@105 { bar@120 .. @130 } @135 } @140 } @300
+ * Worker (1): it1@22, bar@50, woken at 100 (barrier and task end), it2@102,
+ * bar@125, never woken again (the finalizer at 310 ends it):
+ *   par1@22 { it1@22 { bar@50 .. @80 } @80 } @80, idle@80 .. @100,
+ *   par2@102 { it2@102 { bar@125 .. @140 } @140 } @140, idle@140 .. @310
+ * where 80 and 140 are the regions' ends.  Worker rows: par1 58 (excl 0),
+ * it1 58 (excl 28), bar 30; par2 38 (excl 0), it2 38 (excl 23), bar 15;
+ * "omp idle" 2 calls, 20 + 170 = 190, a root.
+ */
+static ompt_data_t par_i1, par_i2;
+static pthread_barrier_t step;
+
+static void *worker_idle(void *arg)
+{
+    ompt_data_t thr = { 0 }, t1 = { 0 }, t2 = { 0 };
+
+    (void)arg;
+    at(21);
+    CB(ompt_callback_thread_begin)(ompt_thread_worker, &thr);
+    at(22);
+    CB(ompt_callback_implicit_task)(ompt_scope_begin, &par_i1, &t1, 2, 1, ompt_task_implicit);
+    at(50);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin,
+                                  &par_i1, &t1, NULL);
+    pthread_barrier_wait(&step);   /* 1: the primary thread ends region 1, begins 2 */
+    pthread_barrier_wait(&step);   /* 2: woken; the clock is this thread's until 3 */
+    at(100);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end,
+                                  &par_i1, &t1, NULL);
+    CB(ompt_callback_implicit_task)(ompt_scope_end, NULL, &t1, 0, 1, ompt_task_implicit);
+    at(102);
+    CB(ompt_callback_implicit_task)(ompt_scope_begin, &par_i2, &t2, 2, 1, ompt_task_implicit);
+    at(125);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin,
+                                  &par_i2, &t2, NULL);
+    pthread_barrier_wait(&step);   /* 3: the primary's rest, the end of the run */
+    pthread_barrier_wait(&step);   /* 4: after the finalizer */
+    return NULL;
+}
+
+/* One parallel region of the primary thread: begin at t0, implicit task
+ * t0+a .. t0+d, its barrier t0+b .. t0+c, end at t0+e. */
+static void primary_region(ompt_data_t *par, const void *code, uint64_t t0, uint64_t a,
+                           uint64_t b, uint64_t c, uint64_t d, uint64_t e, bool stop_after_begin)
+{
+    ompt_data_t task = { 0 }, enc = { 0 };
+
+    at(t0);
+    CB(ompt_callback_parallel_begin)(&enc, NULL, par, 2, ompt_parallel_team, code);
+    if (stop_after_begin) {            /* the worker wakes, the clock is its own */
+        pthread_barrier_wait(&step);
+        pthread_barrier_wait(&step);
+    }
+    at(t0 + a);
+    CB(ompt_callback_implicit_task)(ompt_scope_begin, par, &task, 2, 0, ompt_task_implicit);
+    at(t0 + b);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel, ompt_scope_begin,
+                                  par, &task, NULL);
+    at(t0 + c);
+    CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel, ompt_scope_end,
+                                  par, &task, NULL);
+    at(t0 + d);
+    CB(ompt_callback_implicit_task)(ompt_scope_end, NULL, &task, 0, 0, ompt_task_implicit);
+    at(t0 + e);
+    CB(ompt_callback_parallel_end)(par, &enc, ompt_parallel_team, code);
+}
+
+START_TEST(profile_worker_idle)
+{
+    ompt_data_t thr = { 0 };
+    struct vftr_profile p;
+    pthread_t w;
+
+    start();
+    use_test_clock();
+    pthread_barrier_init(&step, NULL, 2);
+    CB(ompt_callback_thread_begin)(ompt_thread_initial, &thr);
+    fenter(MAIN, 0);
+    /* region 1, the worker joining in before the primary's barrier */
+    {
+        ompt_data_t task = { 0 }, enc = { 0 };
+
+        at(10);
+        CB(ompt_callback_parallel_begin)(&enc, NULL, &par_i1, 2, ompt_parallel_team,
+                                         IN(ompt_test_marker_a));
+        at(20);
+        CB(ompt_callback_implicit_task)(ompt_scope_begin, &par_i1, &task, 2, 0,
+                                        ompt_task_implicit);
+        ck_assert_int_eq(pthread_create(&w, NULL, worker_idle, NULL), 0);
+        pthread_barrier_wait(&step);   /* 1 */
+        at(60);
+        CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel,
+                                      ompt_scope_begin, &par_i1, &task, NULL);
+        at(70);
+        CB(ompt_callback_sync_region)(ompt_sync_region_barrier_implicit_parallel,
+                                      ompt_scope_end, &par_i1, &task, NULL);
+        at(75);
+        CB(ompt_callback_implicit_task)(ompt_scope_end, NULL, &task, 0, 0, ompt_task_implicit);
+        at(80);
+        CB(ompt_callback_parallel_end)(&par_i1, &enc, ompt_parallel_team,
+                                       IN(ompt_test_marker_a));
+    }
+    /* region 2: the worker wakes when it begins */
+    primary_region(&par_i2, IN(ompt_test_marker_b), 100, 5, 20, 30, 35, 40, true);   /* 2, 3 */
+    fexit(MAIN, 300);
+    at(310);
+    finish_profile(&p);
+    pthread_barrier_wait(&step);   /* 4 */
+    pthread_join(w, NULL);
+
+    const char *par1 = name_of(VFTR_VFD_OMP_PARALLEL, IN(ompt_test_marker_a));
+    const char *it1 = name_of(VFTR_VFD_OMP_IMPLICIT_TASK, IN(ompt_test_marker_a));
+    const char *bar1 = name_of(VFTR_VFD_OMP_BARRIER, IN(ompt_test_marker_a));
+    const char *par2 = name_of(VFTR_VFD_OMP_PARALLEL, IN(ompt_test_marker_b));
+    const char *it2 = name_of(VFTR_VFD_OMP_IMPLICIT_TASK, IN(ompt_test_marker_b));
+    const char *bar2 = name_of(VFTR_VFD_OMP_BARRIER, IN(ompt_test_marker_b));
+    const char *idle = name_of(VFTR_VFD_OMP_IDLE, NULL);
+
+    ck_assert_str_eq(idle, "omp idle");
+    expect_row(&p, 0, PATH("main"), 1, 300, 190);
+    expect_row(&p, 0, PATH("main", par1), 1, 70, 15);
+    expect_row(&p, 0, PATH("main", par1, it1), 1, 55, 45);
+    expect_row(&p, 0, PATH("main", par1, it1, bar1), 1, 10, 10);
+    expect_row(&p, 0, PATH("main", par2), 1, 40, 10);
+    expect_row(&p, 0, PATH("main", par2, it2), 1, 30, 20);
+    expect_row(&p, 0, PATH("main", par2, it2, bar2), 1, 10, 10);
+    ck_assert_uint_eq(rows_of(&p, 0), 7);
+    expect_row(&p, 1, PATH(par1), 1, 58, 0);
+    expect_row(&p, 1, PATH(par1, it1), 1, 58, 28);
+    expect_row(&p, 1, PATH(par1, it1, bar1), 1, 30, 30);
+    expect_row(&p, 1, PATH(idle), 2, 190, 190);
+    expect_row(&p, 1, PATH(par2), 1, 38, 0);
+    expect_row(&p, 1, PATH(par2, it2), 1, 38, 23);
+    expect_row(&p, 1, PATH(par2, it2, bar2), 1, 15, 15);
+    ck_assert_uint_eq(rows_of(&p, 1), 7);
+    same_as_converted(&p);
+    vftr_callpath_profile_release(&p);
+    pthread_barrier_destroy(&step);
 }
 END_TEST
 
@@ -1107,6 +1270,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tasks_and_nest_locks);
     tcase_add_test(tc, close_all_at_finalize);
     tcase_add_test(tc, profile_parallel_barrier_in_outlined);
+    tcase_add_test(tc, profile_worker_idle);
     tcase_add_test(tc, profile_out_of_order_release);
     tcase_add_test(tc, profile_region_across_a_pause);
     tcase_add_test(tc, profile_region_closed_by_a_function);

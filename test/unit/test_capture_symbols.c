@@ -1018,6 +1018,40 @@ START_TEST(test_fortran_rules)
 }
 END_TEST
 
+/* Module procedures as "module::name" (VFTR_SYMTAB_FORTRAN_MODULES), the
+ * spellings of gfortran, Intel, NAG and flang written out by hand. */
+START_TEST(test_fortran_modules)
+{
+    const unsigned F = VFTR_SYMTAB_FORTRAN_MODULES, M = VFTR_SYMTAB_STRIP_MODULES,
+                   U = VFTR_SYMTAB_STRIP_UNDERSCORE;
+
+    check_fortran("__heat_mod_MOD_smooth", F, "heat_mod::smooth");
+    check_fortran("__heat_mod_MOD_smooth", F | M, "smooth");   /* stripping wins */
+    check_fortran("__a_MOD_b", F, "a::b");
+    check_fortran("__MOD_x", F, NULL);
+    check_fortran("__m_MOD_", F, NULL);
+    check_fortran("heat_mp_smooth_", F, "heat::smooth");
+    check_fortran("heat_mp_smooth_", F | U, "heat::smooth");
+    check_fortran("nagmod_MP_solve", F, "nagmod::solve");
+    check_fortran("_QMheatPsmooth", F, "heat::smooth");
+    check_fortran("_QMheatPsmooth", M, "smooth");
+    check_fortran("_QMheatPsmooth", 0, NULL);
+    check_fortran("_QMmSsubFhostPinner", F, "m::sub::host::inner");
+    check_fortran("_QMmSsubFhostPinner", M, "host::inner");
+    check_fortran("_QPsolve", F, "solve");
+    check_fortran("_QFhostPinner", F | M, "host::inner");
+    check_fortran("_QQmain", F | M, NULL);       /* the main program: capture/names */
+    check_fortran("_QMheat", F, NULL);           /* no procedure */
+    check_fortran("_QMheatPSmooth", F, NULL);    /* flang writes lower case */
+    check_fortran("_QPsolveMx", F, NULL);        /* the procedure comes last */
+    check_fortran("_QX", F, NULL);
+    check_fortran("_Q", F, NULL);
+    check_fortran("solve_", F, NULL);            /* plain names keep their '_' */
+    check_fortran("main", F, NULL);
+    check_fortran("_ZN3geo5scaleEi", F | M, NULL);
+}
+END_TEST
+
 static char *fake_cxa_ok(const char *mangled, char *buf, size_t *len, int *status)
 {
     char *s = malloc(strlen(mangled) + 3);
@@ -1106,6 +1140,7 @@ static Suite *symbols_suite(void)
 
     tc = tcase_create("names");
     tcase_add_test(tc, test_fortran_rules);
+    tcase_add_test(tc, test_fortran_modules);
     tcase_add_test(tc, test_cxx_plumbing);
     suite_add_tcase(s, tc);
     return s;

@@ -1,0 +1,458 @@
+/*
+ * counters.c — performance counters through perf_event_open (counters.h).
+ *
+ * Why groups, and why only for hardware events: one read(2) of a group
+ * gives every member's count together with the group's time enabled and
+ * running, so the hardware events cost one system call per boundary and
+ * the scaling of a multiplexed group applies to all its members alike.
+ * Software events are not multiplexed (they never compete for counters)
+ * and each gets a descriptor of its own: grouped under a task-clock leader,
+ * page-faults missed most faults (389 of 2000 touched pages, Linux 6.18),
+ * while on its own it counted every one, as getrusage does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+
+#include "capture.h"
+#include "counters.h"
+#include "vfd/vftr_vfd_counters.h"
+
+/* The names counters.events knows: perf's own names for them. */
+static const struct ctr_kind {
+    const char *name;
+    uint32_t type;              /* PERF_TYPE_HARDWARE / _SOFTWARE */
+    uint64_t config;
+    const char *unit;
+} kinds[] = {
+    { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles" },
+    { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions" },
+    { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "misses" },
+    { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, "misses" },
+    { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "ns" },
+    { "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "faults" },
+    { "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, "switches" },
+    { "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, "migrations" },
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+#define MAXC VFTR_VFD_CTR_MAX
+
+/* The counters kept at setup (process wide, read-only afterwards). */
+static struct {
+    unsigned n;
+    const struct ctr_kind *k[MAXC];
+    const struct vftr_regex *functions;
+} ctr;
+
+/* Groups: one of the hardware events, one per software event. */
+#define NGROUPS (MAXC + 1)
+
+struct vftr_ctr {
+    int leader[NGROUPS];        /* -1: no group */
+    int fd[MAXC];               /* -1: not opened on this thread */
+    uint32_t ngroups;
+    uint32_t nmem[NGROUPS];
+    uint8_t member[NGROUPS][MAXC];   /* counter index of each member, in group order */
+    /* per node (index n->idx), ctr.n values each */
+    uint32_t cap;
+    uint64_t *start, *incl;
+    uint64_t *calls;
+    uint8_t *sel;               /* 0 not decided, 1 counted, 2 not; | OPEN while entered */
+};
+#define SEL_YES 1u
+#define SEL_NO 2u
+#define SEL_OPEN 4u
+
+static VFTR_NI long perf_open(struct perf_event_attr *a, int group)
+{
+    return syscall(SYS_perf_event_open, a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+static VFTR_NI int open_one(const struct ctr_kind *k, int group)
+{
+    struct perf_event_attr a;
+    long fd;
+
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = k->type;
+    a.config = k->config;
+    a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+                    PERF_FORMAT_TOTAL_TIME_RUNNING;
+    /* per-thread counts of user and kernel work of this thread; the
+     * paranoid levels 2 allows software events and user-space hardware
+     * counting only */
+    a.exclude_kernel = k->type == PERF_TYPE_HARDWARE;
+    a.exclude_hv = 1;
+    fd = perf_open(&a, group);
+    return fd < 0 ? -errno : (int)fd;
+}
+
+/* Why an open failed, in words. */
+static VFTR_NI const char *cause(int err, char *buf, size_t len)
+{
+    int level = -1;
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+    if (f) {
+        if (fscanf(f, "%d", &level) != 1)
+            level = -1;
+        fclose(f);
+    }
+    switch (err) {
+    case -ENOENT:
+    case -EOPNOTSUPP:
+    case -ENODEV:
+        return "no hardware performance counters (PMU) on this machine";
+    case -EACCES:
+    case -EPERM:
+        snprintf(buf, len, "kernel.perf_event_paranoid is %d", level);
+        return buf;
+    case -ENOSYS:
+        return "the kernel has no perf_event_open";
+    default:
+        snprintf(buf, len, "perf_event_open: %s", strerror(-err));
+        return buf;
+    }
+}
+
+static VFTR_NI const struct ctr_kind *kind_named(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NKINDS; i++)
+        if (strlen(kinds[i].name) == len && memcmp(kinds[i].name, name, len) == 0)
+            return &kinds[i];
+    return NULL;
+}
+
+VFTR_NI int vftr_ctr_setup(const struct vftr_config *cfg, bool rank0)
+{
+    const char *p = cfg->counters_events;
+    char left[512] = "", why[128] = "", buf[128];
+    int first_err = 0;
+
+    memset(&ctr, 0, sizeof ctr);
+    if (p == NULL)
+        return 0;
+    ctr.functions = cfg->counters_functions;
+    while (*p) {
+        size_t len;
+        const struct ctr_kind *k;
+        int fd;
+
+        p += strspn(p, ", \t");
+        len = strcspn(p, ", \t");
+        if (len == 0)
+            break;
+        k = kind_named(p, len);
+        if (k == NULL) {
+            if (rank0) {
+                char known[256] = "";
+
+                for (size_t i = 0; i < NKINDS; i++)
+                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                             i ? ", " : "", kinds[i].name);
+                vftr_msg("counters.events: unknown counter \"%.*s\" (%s%s); no counters "
+                         "recorded", (int)len, p, strncmp(p, "PAPI_", 5) == 0 ?
+                         "vftr was built without PAPI; known: " : "known: ", known);
+            }
+            memset(&ctr, 0, sizeof ctr);
+            return -EINVAL;
+        }
+        p += len;
+        if (ctr.n == MAXC) {
+            if (rank0)
+                vftr_msg("counters.events: at most %u counters: \"%.*s\" left out", MAXC,
+                         (int)len, p - len);
+            continue;
+        }
+        fd = open_one(k, -1);
+        if (fd < 0) {
+            /* the first failure's cause is the message's: the others are
+             * alike (one machine, one paranoid level) or named with it */
+            if (first_err == 0) {
+                first_err = fd;
+                snprintf(why, sizeof why, "%s", cause(fd, buf, sizeof buf));
+            }
+            snprintf(left + strlen(left), sizeof left - strlen(left), "%s%s",
+                     left[0] ? ", " : "", k->name);
+            continue;
+        }
+        close(fd);
+        ctr.k[ctr.n++] = k;
+    }
+    if (left[0] && rank0)
+        vftr_msg("counters unavailable: %s (%s); %s", left, why,
+                 ctr.n ? "the others are recorded" : "no counters recorded");
+    return (int)ctr.n;
+}
+
+VFTR_NI unsigned vftr_ctr_count(void)
+{
+    return ctr.n;
+}
+
+VFTR_NI const char *vftr_ctr_name(unsigned i)
+{
+    return i < ctr.n ? ctr.k[i]->name : NULL;
+}
+
+VFTR_NI int vftr_ctr_define(struct vftr_vfd_writer *w)
+{
+    struct vftr_vfd_counter d[MAXC];
+    uint8_t chunk[VFTR_VFD_CHUNK_HEADER_SIZE + MAXC * 96];
+    size_t len;
+
+    if (ctr.n == 0 || w == NULL)
+        return 0;
+    for (unsigned i = 0; i < ctr.n; i++)
+        d[i] = (struct vftr_vfd_counter){ i + 1, 0, ctr.k[i]->name, ctr.k[i]->unit };
+    len = vftr_vfd_encode_counters(d, ctr.n, chunk, sizeof chunk);
+    if (len == 0)
+        return -EINVAL;
+    return vftr_vfd_writer_put(w, chunk, len);
+}
+
+VFTR_NI struct vftr_ctr *vftr_ctr_thread_new(void)
+{
+    struct vftr_ctr *c;
+    bool any = false;
+
+    if (ctr.n == 0 || (c = calloc(1, sizeof *c)) == NULL)
+        return NULL;
+    for (unsigned g = 0; g < NGROUPS; g++)
+        c->leader[g] = -1;
+    for (unsigned i = 0; i < MAXC; i++)
+        c->fd[i] = -1;
+    c->ngroups = 1;   /* group 0: the hardware events */
+    for (unsigned i = 0; i < ctr.n; i++) {
+        uint32_t g = ctr.k[i]->type == PERF_TYPE_HARDWARE ? 0 : c->ngroups;
+        int fd = open_one(ctr.k[i], c->leader[g]);
+
+        if (fd < 0)
+            continue;   /* said at setup for the process; this thread counts 0 */
+        c->fd[i] = fd;
+        if (c->leader[g] < 0)
+            c->leader[g] = fd;
+        if (g == c->ngroups)
+            c->ngroups++;
+        c->member[g][c->nmem[g]++] = (uint8_t)i;
+        any = true;
+    }
+    if (!any) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+VFTR_NI void vftr_ctr_thread_close(struct vftr_ctr *c)
+{
+    if (c == NULL)
+        return;
+    for (unsigned i = 0; i < MAXC; i++)
+        if (c->fd[i] >= 0) {
+            close(c->fd[i]);
+            c->fd[i] = -1;
+        }
+    for (unsigned g = 0; g < NGROUPS; g++)
+        c->leader[g] = -1;
+}
+
+VFTR_NI void vftr_ctr_thread_free(struct vftr_ctr *c)
+{
+    if (c == NULL)
+        return;
+    vftr_ctr_thread_close(c);
+    free(c->start);
+    free(c->incl);
+    free(c->calls);
+    free(c->sel);
+    free(c);
+}
+
+/*
+ * One read per group: { nr, time_enabled, time_running, value[nr] }.  A
+ * group multiplexed with others counted only while running: its counts are
+ * scaled up to the time enabled (perf stat's estimate); one that never ran
+ * reads 0.
+ */
+VFTR_NI int vftr_ctr_read(struct vftr_ctr *c, uint64_t *v)
+{
+    for (uint32_t g = 0; g < c->ngroups; g++) {
+        uint64_t b[3 + MAXC];
+        ssize_t got;
+
+        if (c->leader[g] < 0)
+            continue;
+        got = read(c->leader[g], b, sizeof b);
+        if (got < (ssize_t)(3 * sizeof(uint64_t)) || b[0] > c->nmem[g])
+            return got < 0 ? -errno : -EIO;
+        for (uint64_t j = 0; j < b[0]; j++) {
+            uint64_t x = b[3 + j];
+
+            if (b[2] == 0)
+                x = 0;
+            else if (b[2] < b[1])
+                x = (uint64_t)((unsigned __int128)x * b[1] / b[2]);
+            v[c->member[g][j]] = x;
+        }
+    }
+    return 0;
+}
+
+/* Room for node index idx in the per-node arrays (grown by doubling). */
+static VFTR_NI int reserve(struct vftr_ctr *c, uint32_t idx)
+{
+    uint32_t cap = c->cap ? c->cap : 256;
+    uint64_t *s, *in, *calls;
+    uint8_t *sel;
+
+    if (idx < c->cap)
+        return 0;
+    while (cap <= idx)
+        cap *= 2;
+    s = realloc(c->start, (size_t)cap * ctr.n * sizeof *s);
+    if (s)
+        c->start = s;
+    in = realloc(c->incl, (size_t)cap * ctr.n * sizeof *in);
+    if (in)
+        c->incl = in;
+    calls = realloc(c->calls, (size_t)cap * sizeof *calls);
+    if (calls)
+        c->calls = calls;
+    sel = realloc(c->sel, cap);
+    if (sel)
+        c->sel = sel;
+    if (!s || !in || !calls || !sel)
+        return -ENOMEM;
+    memset(c->incl + (size_t)c->cap * ctr.n, 0, (size_t)(cap - c->cap) * ctr.n * sizeof *in);
+    memset(c->calls + c->cap, 0, (size_t)(cap - c->cap) * sizeof *calls);
+    memset(c->sel + c->cap, 0, cap - c->cap);
+    c->cap = cap;
+    return 0;
+}
+
+/* Whether n's boundaries are read (decided once per call path). */
+static VFTR_NI bool selected(struct vftr_ctr *c, const struct vftr_node *n)
+{
+    uint8_t *s;
+
+    if (n->fn == NULL || reserve(c, n->idx) < 0)
+        return false;
+    s = &c->sel[n->idx];
+    if (*s == 0)
+        *s = ctr.functions == NULL || vftr_regex_match(ctr.functions, n->fn->name) ? SEL_YES
+                                                                                : SEL_NO;
+    return *s & SEL_YES;
+}
+
+/* The values into the trace after the event of the boundary, when that
+ * event was written (a sampled trace leaves most out). */
+static VFTR_NI void put(struct vftr_thread *t, const struct vftr_node *n, uint64_t now,
+                        uint32_t boundary, const uint64_t *v)
+{
+    struct vftr_vfd_ctr_values cv = { n->id, boundary, ctr.n, { 0 } };
+    uint8_t out[VFTR_VFD_EXT_MAX];
+    size_t len;
+
+    if (!t->trace || (t->interval && t->last_written != now))
+        return;
+    memcpy(cv.v, v, ctr.n * sizeof *v);
+    len = vftr_vfd_ctr_values_encode(&cv, out);
+    if (len)
+        (void)vftr_trace_put_ext(t, now, VFTR_VFD_COUNTERS, out, (uint32_t)len);
+}
+
+VFTR_NI void vftr_ctr_enter(struct vftr_thread *t, const struct vftr_node *n, uint64_t now)
+{
+    struct vftr_ctr *c = t->ctr;
+    uint64_t v[MAXC] = { 0 };
+
+    if (!selected(c, n) || vftr_ctr_read(c, v) < 0)
+        return;
+    memcpy(c->start + (size_t)n->idx * ctr.n, v, ctr.n * sizeof *v);
+    c->sel[n->idx] |= SEL_OPEN;
+    put(t, n, now, VFTR_VFD_CTR_ENTER, v);
+}
+
+VFTR_NI void vftr_ctr_exit(struct vftr_thread *t, const struct vftr_node *n, uint64_t now)
+{
+    struct vftr_ctr *c = t->ctr;
+    uint64_t v[MAXC] = { 0 };
+    uint64_t *in, *st;
+
+    if (n->fn == NULL || n->idx >= c->cap || !(c->sel[n->idx] & SEL_OPEN) ||
+        vftr_ctr_read(c, v) < 0)
+        return;
+    c->sel[n->idx] &= (uint8_t)~SEL_OPEN;
+    in = c->incl + (size_t)n->idx * ctr.n;
+    st = c->start + (size_t)n->idx * ctr.n;
+    for (unsigned i = 0; i < ctr.n; i++)
+        in[i] += v[i] >= st[i] ? v[i] - st[i] : 0;
+    c->calls[n->idx]++;
+    put(t, n, now, VFTR_VFD_CTR_EXIT, v);
+}
+
+/*
+ * The log's table: per thread and counted call path, the calls whose
+ * counts were taken, then per counter the inclusive sum and the exclusive
+ * one (the inclusive minus that of the counted call paths right below).
+ */
+VFTR_NI int vftr_ctr_log(FILE *out)
+{
+    struct vftr_thread *t;
+
+    if (ctr.n == 0)
+        return 0;
+    fprintf(out, "\nCounters (per call path; inclusive / exclusive; counted calls)\n");
+    fprintf(out, "%6s %8s %10s", "thread", "stack_id", "calls");
+    for (unsigned i = 0; i < ctr.n; i++)
+        fprintf(out, " %18s %18s", ctr.k[i]->name, "excl");
+    fprintf(out, "  function\n");
+    for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
+        struct vftr_ctr *c = t->ctr;
+        uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        int64_t *ex;
+        struct vftr_node_walk w;
+
+        if (c == NULL)
+            continue;
+        if (nn > c->cap)
+            nn = c->cap;
+        ex = malloc(((size_t)nn * ctr.n + 1) * sizeof *ex);
+        if (ex == NULL)
+            return -ENOMEM;
+        for (size_t i = 0; i < (size_t)nn * ctr.n; i++)
+            ex[i] = (int64_t)c->incl[i];
+        w = vftr_node_walk_first(t, nn);
+        for (uint32_t i = 0; i < nn; i++) {
+            const struct vftr_node *n = vftr_node_walk_next(&w), *p = n->parent;
+
+            if (!(c->sel[i] & SEL_YES) || p == NULL || p == &t->root || p->idx >= nn ||
+                !(c->sel[p->idx] & SEL_YES))
+                continue;
+            for (unsigned k = 0; k < ctr.n; k++)
+                ex[(size_t)p->idx * ctr.n + k] -= (int64_t)c->incl[(size_t)i * ctr.n + k];
+        }
+        w = vftr_node_walk_first(t, nn);
+        for (uint32_t i = 0; i < nn; i++) {
+            const struct vftr_node *n = vftr_node_walk_next(&w);
+
+            if (!(c->sel[i] & SEL_YES) || c->calls[i] == 0)
+                continue;
+            fprintf(out, "%6u %8u %10llu", t->index, n->id, (unsigned long long)c->calls[i]);
+            for (unsigned k = 0; k < ctr.n; k++)
+                fprintf(out, " %18llu %18lld",
+                        (unsigned long long)c->incl[(size_t)i * ctr.n + k],
+                        (long long)ex[(size_t)i * ctr.n + k]);
+            fprintf(out, "  %s\n", n->fn ? n->fn->name : "?");
+        }
+        free(ex);
+    }
+    return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,149 @@
+/*
+ * test_capture_counters.c — Check suite for capture/counters.c: the names
+ * counters.events accepts, and the software counters read on the calling
+ * thread against what the test does between two reads (pages it touches
+ * for the first time, CPU time it burns, measured by its own clock).
+ * Hardware counters are tested where the machine lets this process open
+ * them, skipped with a note otherwise.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "counters.h"
+#include "vfd/vftr_vfd_counters.h"
+
+/* Writes one byte into each of n pages.  Not instrumented by ASan: its
+ * checks would fault the shadow pages in too (one per 8 pages touched),
+ * faults of the sanitizer, not of the work. */
+#if defined(__has_attribute)
+#if __has_attribute(no_sanitize)
+__attribute__((no_sanitize("address")))
+#endif
+#endif
+static void touch(char *p, long n, long size)
+{
+    for (long i = 0; i < n; i++)
+        p[i * size] = 1;
+}
+
+static int setup_with(const char *events)
+{
+    static struct vftr_config cfg;
+    static char buf[256];
+
+    memset(&cfg, 0, sizeof cfg);
+    snprintf(buf, sizeof buf, "%s", events);
+    cfg.counters_events = buf;
+    return vftr_ctr_setup(&cfg, false);
+}
+
+START_TEST(unknown_name_turns_counters_off)
+{
+    ck_assert_int_eq(setup_with("task-clock,cycels"), -EINVAL);
+    ck_assert_uint_eq(vftr_ctr_count(), 0);
+    ck_assert_ptr_null(vftr_ctr_thread_new());
+}
+END_TEST
+
+/* Nine names: the ninth is left out (an event carries eight values). */
+START_TEST(at_most_eight)
+{
+    ck_assert_int_eq(setup_with("task-clock,page-faults,context-switches,cpu-migrations,"
+                                "task-clock,page-faults,context-switches,cpu-migrations,"
+                                "task-clock"), 8);
+    ck_assert_uint_eq(vftr_ctr_count(), 8);
+}
+END_TEST
+
+START_TEST(software_counters_count_the_work)
+{
+    const long pages = 500, size = sysconf(_SC_PAGESIZE);
+    uint64_t a[VFTR_VFD_CTR_MAX], b[VFTR_VFD_CTR_MAX];
+    struct timespec t0, t1, w0, w1;
+    struct vftr_ctr *c;
+    char *p;
+
+    ck_assert_int_eq(setup_with(" page-faults, task-clock ,context-switches"), 3);
+    ck_assert_str_eq(vftr_ctr_name(0), "page-faults");
+    ck_assert_str_eq(vftr_ctr_name(1), "task-clock");
+    ck_assert_ptr_null(vftr_ctr_name(3));
+    c = vftr_ctr_thread_new();
+    ck_assert_ptr_nonnull(c);
+    p = mmap(NULL, (size_t)(pages * size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+             -1, 0);
+    ck_assert_ptr_ne(p, MAP_FAILED);
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    ck_assert_int_eq(vftr_ctr_read(c, a), 0);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    touch(p, pages, size);
+    do
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+    while ((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) < 20000000L);
+    ck_assert_int_eq(vftr_ctr_read(c, b), 0);
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    /* every fresh page faults once between the reads (clock_gettime is a
+     * vDSO call: no faults of its own once mapped) */
+    ck_assert_uint_ge(b[0] - a[0], (uint64_t)pages);
+    ck_assert_uint_le(b[0] - a[0], (uint64_t)pages + 4);
+    /* the loop spun 20 ms by the thread's CPU clock, a time source other
+     * than perf's task clock (they differ by a few microseconds here): at
+     * least 19 ms, and a thread's CPU time between two reads is at most the
+     * wall time between them (the exact comparison, with getrusage, is
+     * test/integration/capture_counters.sh's) */
+    ck_assert_uint_ge(b[1] - a[1], 19000000u);
+    ck_assert_uint_le(b[1] - a[1], (uint64_t)((w1.tv_sec - w0.tv_sec) * 1000000000L +
+                                              (w1.tv_nsec - w0.tv_nsec)));
+    munmap(p, (size_t)(pages * size));
+    vftr_ctr_thread_close(c);
+    ck_assert_int_eq(vftr_ctr_read(c, a), 0);   /* nothing open: nothing read, no error */
+    vftr_ctr_thread_free(c);
+}
+END_TEST
+
+START_TEST(hardware_counters_where_allowed)
+{
+    uint64_t a[VFTR_VFD_CTR_MAX], b[VFTR_VFD_CTR_MAX];
+    volatile unsigned long x = 0;
+    struct vftr_ctr *c;
+
+    if (setup_with("instructions") != 1) {
+        printf("test_capture_counters: hardware counters unavailable here: skipped\n");
+        return;
+    }
+    c = vftr_ctr_thread_new();
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(vftr_ctr_read(c, a), 0);
+    for (int i = 0; i < 1000000; i++)
+        x += (unsigned long)i;
+    ck_assert_int_eq(vftr_ctr_read(c, b), 0);
+    /* a million iterations of a load, an add and a store at least */
+    ck_assert_uint_ge(b[0] - a[0], 3000000u);
+    vftr_ctr_thread_free(c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("capture_counters");
+    TCase *tc = tcase_create("counters");
+    SRunner *sr;
+    int failed;
+
+    tcase_add_test(tc, unknown_name_turns_counters_off);
+    tcase_add_test(tc, at_most_eight);
+    tcase_add_test(tc, software_counters_count_the_work);
+    tcase_add_test(tc, hardware_counters_where_allowed);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
