@@ -1124,6 +1124,19 @@ static void omp_set(struct aproc *p, struct dblock *b)
     p->omp_bound = b;
 }
 
+/*
+ * Whether an "omp parallel" call of p is a worker's share of a region
+ * rather than a fork: capture puts one around a worker's implicit task, at
+ * the root of the worker's paths, named as the region (capture.md, "Names").
+ * A fork is made inside a thread's code, never at its root; the process's
+ * own thread forks from below main.
+ */
+static bool worker_share(struct vftr_analysis *a, struct aproc *p, uint32_t path)
+{
+    return pidx(a, p) != p->master && path > 0 && path <= a->npaths
+           && a->paths[path - 1].parent == 0;
+}
+
 static int omp_parallel_begin(struct vftr_analysis *a, struct aproc *p,
                               const struct vftr_syncrec *r, uint32_t path, uint32_t top)
 {
@@ -1408,9 +1421,12 @@ static int rec_call_begin(struct vftr_analysis *a, struct aproc *p, const struct
     case VFTR_SYNC_F_MPI_FINALIZE:
         return fin_begin(a, p, r, path, top);
     case VFTR_SYNC_F_OMP_PARALLEL:
-        return omp_parallel_begin(a, p, r, path, top);
+        return worker_share(a, p, path) ? 0 : omp_parallel_begin(a, p, r, path, top);
     case VFTR_SYNC_F_OMP_ITASK:
         return omp_itask_begin(a, p, r);
+    case VFTR_SYNC_F_OMP_IDLE:
+        p->idle_path = path;
+        return 0;
     case VFTR_SYNC_F_OMP_BARRIER:
     case VFTR_SYNC_F_OMP_EBARRIER:
         return omp_barrier_begin(a, p, r, path, top);
@@ -1443,7 +1459,8 @@ static int rec_call_end(struct vftr_analysis *a, struct aproc *p, const struct v
     }
     switch (c) {
     case VFTR_SYNC_F_OMP_PARALLEL:
-        omp_parallel_end(a, p, r);
+        if (!worker_share(a, p, path))
+            omp_parallel_end(a, p, r);
         return 0;
     case VFTR_SYNC_F_OMP_ITASK:
         omp_itask_end(a, p, r);

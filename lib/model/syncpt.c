@@ -75,6 +75,7 @@ static const uint8_t omp_fclass[VFTR_VFD_OMP_KIND_COUNT] = {
     [VFTR_VFD_OMP_CRITICAL] = VFTR_SYNC_F_OMP_CRITICAL,
     [VFTR_VFD_OMP_LOCK] = VFTR_SYNC_F_OMP_LOCK,
     [VFTR_VFD_OMP_ORDERED] = VFTR_SYNC_F_OMP_ORDERED,
+    [VFTR_VFD_OMP_IDLE] = VFTR_SYNC_F_OMP_IDLE,
 };
 
 /* lib/vfd's collective op numbered by a name, with or without "MPI_", any
@@ -317,7 +318,7 @@ static bool begins_record(enum vftr_sync_fclass c)
     switch (c) {
     case VFTR_SYNC_F_MPI_RECV: case VFTR_SYNC_F_MPI_SENDRECV: case VFTR_SYNC_F_MPI_FINALIZE:
     case VFTR_SYNC_F_OMP_PARALLEL: case VFTR_SYNC_F_OMP_ITASK: case VFTR_SYNC_F_OMP_BARRIER:
-    case VFTR_SYNC_F_OMP_EBARRIER:
+    case VFTR_SYNC_F_OMP_EBARRIER: case VFTR_SYNC_F_OMP_IDLE:
         return true;
     default:
         return false;

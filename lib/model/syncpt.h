@@ -61,7 +61,8 @@ enum vftr_sync_fclass {
     VFTR_SYNC_F_MPI_ICOLL,      /* the start of a nonblocking one */
     VFTR_SYNC_F_MPI_INIT,       /* MPI_Init, MPI_Init_thread */
     VFTR_SYNC_F_MPI_FINALIZE,
-    VFTR_SYNC_F_OMP_PARALLEL,   /* "omp parallel" (the encountering thread) */
+    VFTR_SYNC_F_OMP_PARALLEL,   /* "omp parallel": the encountering thread's region, or a
+                                 * worker's share of it (a root of the worker's paths) */
     VFTR_SYNC_F_OMP_ITASK,      /* "omp implicit task" */
     VFTR_SYNC_F_OMP_BARRIER,    /* "omp barrier": implicit */
     VFTR_SYNC_F_OMP_EBARRIER,   /* "omp barrier (explicit)" */
@@ -71,6 +72,7 @@ enum vftr_sync_fclass {
     VFTR_SYNC_F_OMP_CRITICAL,   /* held */
     VFTR_SYNC_F_OMP_LOCK,
     VFTR_SYNC_F_OMP_ORDERED,
+    VFTR_SYNC_F_OMP_IDLE,       /* "omp idle": a worker waiting for work between regions */
     VFTR_SYNC_F_OMP,            /* other OpenMP regions */
     VFTR_SYNC_F_COUNT
 };

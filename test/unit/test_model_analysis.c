@@ -77,6 +77,7 @@ START_TEST(function_classes)
         { "omp lock wait @omp_set_lock", VFTR_SYNC_F_OMP_LOCK_WAIT },
         { "omp implicit task @h.c:1", VFTR_SYNC_F_OMP_ITASK },
         { "omp parallel", VFTR_SYNC_F_OMP_PARALLEL }, { "omp loop @h.c:2", VFTR_SYNC_F_OMP },
+        { "omp idle", VFTR_SYNC_F_OMP_IDLE }, { "omp idler", VFTR_SYNC_F_OMP },
         { "omp barrierx", VFTR_SYNC_F_OMP }, { "main", VFTR_SYNC_F_NONE },
         { "!$omp barrier @a.f:1", VFTR_SYNC_F_NONE }, { "mpi_send_", VFTR_SYNC_F_NONE },
     };

@@ -5,7 +5,7 @@
  * time stamp is spelled out here (in microseconds, written as ns), so the
  * expected figures in the test are worked out by hand from this file.
  *
- *   mkwaits SCENARIO DIR      p2p, chain3, coll, order, omp
+ *   mkwaits SCENARIO DIR      p2p, chain3, coll, order, omp, ompidle
  *   mkwaits big DIR N R       about N events per rank over R ranks
  *
  * Every rank runs main, MPI_Init at 10..50 (unless said otherwise) and
@@ -494,6 +494,84 @@ static void omp_run(const char *dir)
 }
 
 /*
+ * ompidle: the omp scenario's OpenMP as capture records it with libomp
+ * (capture.md, "Names"): a worker's implicit task inside its share of the
+ * region (a frame named as the region, at the root of its paths), its join
+ * barrier ended at the region's end, and "omp idle" from there until its
+ * next share.  1 rank, 2 threads.  Regions (omp.c): 1 parallel :10, 2
+ * implicit task :10, 3 barrier :10, 4 parallel :20, 5 implicit task :20,
+ * 6 barrier :20, 10 and 11 the workers' shares of 1 and 4, 12 idle.
+ *   thread 0: main 0..10000 { parallel(1) 1000..5000 { task(2) 1010..4990
+ *                 { work 1020..1900; barrier(3) 1900..4980 } };
+ *             parallel(4) 6000..8000 { task(5) 6010..7990 { work 6020..7000;
+ *                 barrier(6) 7000..7980 } } }
+ *   thread 1: share(10) 1100..5000 { task(2) 1100..5000 { work 1110..4000;
+ *                 barrier(3) 4000..5000 } }; idle(12) 5000..6050;
+ *             share(11) 6050..8000 { task(5) 6050..8000 { work 6060..6500;
+ *                 barrier(6) 6500..8000 } }; idle(12) 8000..9990
+ * Worker call paths: work under region 2's task 23, region 5's 26.
+ */
+static void ompidle_run(const char *dir)
+{
+    static struct buf b;
+    const struct vftr_vfd_callpath extra[] = {
+        { 23, 0, F_WORK, 1 }, { 26, 0, F_WORK, 1 },
+    };
+    const struct vftr_vfd_omp_region reg[] = {
+        { 1, VFTR_VFD_OMP_PARALLEL, 0x2010, "main", "/src/omp.c", 10 },
+        { 2, VFTR_VFD_OMP_IMPLICIT_TASK, 0x2010, "main", "/src/omp.c", 10 },
+        { 3, VFTR_VFD_OMP_BARRIER, 0x2011, "main", "/src/omp.c", 10 },
+        { 4, VFTR_VFD_OMP_PARALLEL, 0x2020, "main", "/src/omp.c", 20 },
+        { 5, VFTR_VFD_OMP_IMPLICIT_TASK, 0x2020, "main", "/src/omp.c", 20 },
+        { 6, VFTR_VFD_OMP_BARRIER, 0x2021, "main", "/src/omp.c", 20 },
+        { 10, VFTR_VFD_OMP_PARALLEL_WORKER, 0x2010, "main", "/src/omp.c", 10 },
+        { 11, VFTR_VFD_OMP_PARALLEL_WORKER, 0x2020, "main", "/src/omp.c", 20 },
+        { 12, VFTR_VFD_OMP_IDLE, 0, "", "", 0 },
+    };
+    struct vftr_vfd_writer *w = open_rank(dir, "ompidle", 0, 1, 2, extra, 2);
+
+    put(w, vftr_vfd_encode_omp_regions(reg, 9, chunk, sizeof chunk));
+    in(&b, 0, F_MAIN);
+    omp(&b, 1000, 1, 1);
+    omp(&b, 1010, 1, 2);
+    call(&b, 1020, 1900, F_WORK);
+    omp(&b, 1900, 1, 3);
+    omp(&b, 4980, 0, 3);
+    omp(&b, 4990, 0, 2);
+    omp(&b, 5000, 0, 1);
+    omp(&b, 6000, 1, 4);
+    omp(&b, 6010, 1, 5);
+    call(&b, 6020, 7000, F_WORK);
+    omp(&b, 7000, 1, 6);
+    omp(&b, 7980, 0, 6);
+    omp(&b, 7990, 0, 5);
+    omp(&b, 8000, 0, 4);
+    out(&b, 10000, F_MAIN);
+    flush(w, &b, 0);
+
+    omp(&b, 1100, 1, 10);
+    omp(&b, 1100, 1, 2);
+    call(&b, 1110, 4000, 23);
+    omp(&b, 4000, 1, 3);
+    omp(&b, 5000, 0, 3);
+    omp(&b, 5000, 0, 2);
+    omp(&b, 5000, 0, 10);
+    omp(&b, 5000, 1, 12);
+    omp(&b, 6050, 0, 12);
+    omp(&b, 6050, 1, 11);
+    omp(&b, 6050, 1, 5);
+    call(&b, 6060, 6500, 26);
+    omp(&b, 6500, 1, 6);
+    omp(&b, 8000, 0, 6);
+    omp(&b, 8000, 0, 5);
+    omp(&b, 8000, 0, 11);
+    omp(&b, 8000, 1, 12);
+    omp(&b, 9990, 0, 12);
+    flush(w, &b, 1);
+    close_rank(w);
+}
+
+/*
  * big: about N events per rank over R ranks for the benchmark: iterations
  * of work (a nest of 4 calls) that take rank r (r + 1) * 3 units, a ring
  * exchange (MPI_Send to r + 1, MPI_Recv from r - 1, the receive waiting for
@@ -585,6 +663,8 @@ int main(int argc, char **argv)
         order_run(argv[2]);
     else if (strcmp(argv[1], "omp") == 0)
         omp_run(argv[2]);
+    else if (strcmp(argv[1], "ompidle") == 0)
+        ompidle_run(argv[2]);
     else if (strcmp(argv[1], "big") == 0 && argc >= 5)
         big_run(argv[2], strtoull(argv[3], NULL, 10), atoi(argv[4]));
     else {
