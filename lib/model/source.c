@@ -306,28 +306,27 @@ int vftr_source_defs_done(struct vftr_source *s)
     for (size_t i = 0; i < s->nfuncs; i++)
         if (vftr_u64map_put(&s->funcmap, s->funcs[i].token, (uint32_t)i) < 0)
             return -ENOMEM;
-    if (!s->ranks_known) {
-        /* ranks: the processes without parent in token order; threads: the
-         * other processes of a rank in token order, from 1 */
-        uint32_t nranks = 0;
-        uint32_t *nthreads = calloc(s->nprocs ? s->nprocs : 1, sizeof *nthreads);
+    if (!s->ranks_known && s->nprocs) {
+        /* the tools' one numbering rule (tracesel.h): ranks are the
+         * processes without parent, threads the others of a rank */
+        struct vftr_procid *ids = malloc(s->nprocs * sizeof *ids);
+        uint32_t *parents = malloc(s->nprocs * sizeof *parents);
+        int rc = ids && parents ? 0 : -ENOMEM;
 
-        if (!nthreads)
-            return -ENOMEM;
-        for (size_t i = 0; i < s->nprocs; i++)
-            if (root_of(s, i) == i) {
-                s->procs[i].rank = nranks++;
-                s->procs[i].thread = 0;
-            }
-        for (size_t i = 0; i < s->nprocs; i++) {
-            size_t r = root_of(s, i);
-
-            if (r != i) {
-                s->procs[i].rank = s->procs[r].rank;
-                s->procs[i].thread = ++nthreads[r];
-            }
+        for (size_t i = 0; rc == 0 && i < s->nprocs; i++) {
+            ids[i].token = s->procs[i].token;
+            parents[i] = s->procs[i].parent;
         }
-        free(nthreads);
+        if (rc == 0)
+            rc = vftr_procids_number(ids, parents, s->nprocs);
+        for (size_t i = 0; rc == 0 && i < s->nprocs; i++) {
+            s->procs[i].rank = ids[i].rank;
+            s->procs[i].thread = ids[i].thread;
+        }
+        free(ids);
+        free(parents);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }
