@@ -9,7 +9,8 @@ PACKAGES="build-essential make pkg-config python3 zlib1g-dev libisal-dev \
 libcjson-dev libpcre2-dev libncurses-dev check \
 libopenmpi-dev openmpi-bin gfortran clang libomp-dev libclang-rt-14-dev llvm \
 otf-trace libopen-trace-format-dev swig python3-dev tmux uftrace valgrind libdw-dev \
-libopen-trace-format2-dev otf2-tools python3-otf2 protobuf-compiler chromium"
+libopen-trace-format2-dev otf2-tools python3-otf2 protobuf-compiler chromium \
+libunwind-dev libpapi-dev papi-tools"
 
 missing=""
 for p in $PACKAGES; do
