@@ -884,7 +884,7 @@ static int plot(const struct vftr_tool *tool, const struct stats_args *args, cha
                                : args->groups ? VFTR_REPORT_CHART_RANKS
                                               : VFTR_REPORT_CHART_IMBALANCE;
     struct vftr_report_opts ro = { NULL, tool->name, args->jobs, args->sel.window,
-                                   args->sel.have_procs ? &args->sel.procs : NULL, 0, 1 };
+                                   args->sel.have_procs ? &args->sel.procs : NULL, 0, 1, 1 };
     struct vftr_report *rep = NULL;
     char err[VFTR_ERRMSG_MAX + 512], tmp[4096];
     FILE *f;

@@ -601,11 +601,14 @@ int vftr_report_write_html(const struct vftr_report *rc, FILE *out)
     fputs("</style>\n</head>\n<body>\n<header>\n<h1>vftr report: <span class=\"trace\">", out);
     rep_put_escaped(out, r->info->name);
     fputs("</span></h1>\n<nav aria-label=\"sections\">", out);
-    for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
+    for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++) {
         fprintf(out, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].title);
+        if (i == 0 && r->have_waits)        /* the section after the summary */
+            fputs("<a href=\"#waits\">Waits</a>", out);
+    }
     fputs("</nav>\n</header>\n<main>\n", out);
     section_summary(out, r);
-    /* the wait analysis's section, when the model has one (waits.c) */
+    /* the wait analysis's section, when the trace synchronises (waits.c) */
     waits = rep_waits_html(r, out);
     if (waits < 0)
         return -EIO;
