@@ -134,6 +134,10 @@ void rep_proc_label(const struct vftr_source_proc *p, char *buf, size_t size);
 /* The rank index (into r->ranks) of a process token; r->nranks if none. */
 size_t rep_rank_index(const struct vftr_report *r, uint32_t token);
 
+/* A sortable table's column header (html.c): data-type tells the page's
+ * script how to compare ("num" or "text"); help (may be NULL) its tooltip. */
+void rep_th(FILE *out, const char *key, const char *text, int numeric, const char *help);
+
 /* Text escaped for HTML and XML (both renderers): & < > " '. */
 void rep_put_escaped(FILE *out, const char *s);
 /* A JSON string (the page's data): quotes, and '<' as \u003c so that no

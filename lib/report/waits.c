@@ -175,16 +175,6 @@ void rep_waits_free(struct vftr_report *r)
     r->nwaits = 0;
 }
 
-static void th(FILE *out, const char *key, const char *text, int numeric, const char *help)
-{
-    fprintf(out, "<th scope=\"col\" data-key=\"%s\" data-type=\"%s\" title=\"", key,
-            numeric ? "num" : "text");
-    rep_put_escaped(out, help);
-    fputs("\"><button type=\"button\">", out);
-    rep_put_escaped(out, text);
-    fputs("</button></th>", out);
-}
-
 int rep_waits_html(const struct vftr_report *r, FILE *out)
 {
     size_t shown = r->nwaits < REP_MAX_WAITS ? r->nwaits : REP_MAX_WAITS;
@@ -208,13 +198,13 @@ int rep_waits_html(const struct vftr_report *r, FILE *out)
             shown < r->nwaits ? "the " : "all ", shown, r->nwaits);
     fprintf(out, "<table class=\"sortable\" id=\"waits-table\" data-listed=\"%zu\" "
             "data-rows=\"%zu\">\n<thead><tr>", shown, r->nwaits);
-    th(out, "pattern", "pattern", 0, "the wait state (pattern key)");
-    th(out, "time", "time [s]", 1, "time waited, summed over the rank's threads");
-    th(out, "pct", "pct", 1, "% of the processes' time");
-    th(out, "count", "count", 1, "waits (instances)");
-    th(out, "max", "max [s]", 1, "the longest single wait");
-    th(out, "process", "process", 1, "the rank's process (token)");
-    th(out, "callpath", "call path", 0, "where it waited: function<caller<...<root");
+    rep_th(out, "pattern", "pattern", 0, "the wait state (pattern key)");
+    rep_th(out, "time", "time [s]", 1, "time waited, summed over the rank's threads");
+    rep_th(out, "pct", "pct", 1, "% of the processes' time");
+    rep_th(out, "count", "count", 1, "waits (instances)");
+    rep_th(out, "max", "max [s]", 1, "the longest single wait");
+    rep_th(out, "process", "process", 1, "the rank's process (token)");
+    rep_th(out, "callpath", "call path", 0, "where it waited: function<caller<...<root");
     fputs("</tr></thead>\n<tbody>\n", out);
     for (size_t i = 0; i < shown; i++) {
         const struct rep_wait *w = &r->waits[i];
