@@ -253,10 +253,13 @@ struct vftr_tracesel;
 int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
                               size_t errlen);
 
-/* A progress line (util/progress.h, borrowed; NULL: none) that profiles of
- * .vfd input advance by the bytes of the files read, its total set here;
- * the caller draws its end (vftr_progress_end).  Other formats read what a
- * window needs and draw nothing. */
+/* A progress line (util/progress.h, borrowed; NULL: none) that profiles
+ * advance, its total set here: .vfd input by the bytes of the files read,
+ * OTF by the bytes of the event files its replay reads (otfreplay.h),
+ * OTF2 by the event records read of those the location definitions
+ * announce.  The caller draws its end (vftr_progress_end).  A profile
+ * taken from an OTF trace's summaries or snapshots reads little and draws
+ * nothing. */
 struct vftr_progress;
 void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p);
 

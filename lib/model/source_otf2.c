@@ -62,6 +62,7 @@
 #include "otf2map.h"
 #include "winstate.h"
 #include "util/errmsg.h"
+#include "util/progress.h"
 
 /* ------------------------------------------------------------ the state */
 
@@ -1319,6 +1320,9 @@ static OTF2_CallbackCode e_iodelete(OTF2_LocationRef loc, OTF2_TimeStamp t, void
     return io_point(r, loc, t, al, token, 5u, 0);
 }
 
+/* Event records read between two updates of a progress line. */
+#define PROGRESS_PIECE 65536
+
 /* One read of the events of the selected locations, through winstate. */
 static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, char *err,
                        size_t errlen)
@@ -1372,7 +1376,26 @@ static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, ch
     OTF2_GlobalEvtReaderCallbacks_SetIoDeleteFileCallback(cb, e_iodelete);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, cb, r);
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-    ec = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
+    if (!s->progress) {
+        ec = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
+    } else {
+        /* a profile with a progress line: the events in pieces, the line
+         * advanced between them (records read of those announced) */
+        s->progress->total = 0;
+        for (size_t i = 0; i < o->nlocs; i++)
+            if (!r->ws.procs || vftr_proclist_contains(r->ws.procs, o->locs[i].token))
+                s->progress->total += o->locs[i].nevents;
+        vftr_progress_update(s->progress, 0, 0, 1);
+        for (;;) {
+            uint64_t got = 0;
+
+            ec = OTF2_Reader_ReadGlobalEvents(rdr, ger, PROGRESS_PIECE, &got);
+            n += got;
+            if (ec != OTF2_SUCCESS || r->stop || got < PROGRESS_PIECE)
+                break;
+            vftr_progress_update(s->progress, n, n, 0);
+        }
+    }
     OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
     OTF2_Reader_CloseEvtFiles(rdr);
     s->info.skipped = n > r->handled ? n - r->handled : 0;
