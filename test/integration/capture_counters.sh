@@ -143,6 +143,29 @@ else
     fail "vftr-convert cannot convert the trace to OTF2"; show "$d/conv2.err"
 fi
 
+# What the values are: a thread's count since its counters were opened,
+# read at a boundary, i.e. accumulated from the start.  vfd2otf says so in
+# its DefCounter (ACC/START); vftr-convert's OTF must say the same, and its
+# OTF2 the mode that means it (ACCUMULATED_START), whether it converts the
+# .vfd or vfd2otf's OTF; and OTF -> OTF2 -> OTF keeps it.  Read by the
+# reference otfprint and otf2-print.
+ctrprops() { otfprint "$1" 2>&1 | sed -n 's/.*DefCounter: .*counter \([0-9]*\), name "\([^"]*\)", properties \([^,]*\),.*unit "\([^"]*\)".*/\1 \2 \3 \4/p'; }
+ctrmodes() { otf2-print -G "$1/traces.otf2" 2>&1 | sed -n 's/^METRIC_MEMBER .*Name: "\([^"]*\)".*Mode: \([A-Z_]*\),.*/\1 \2/p' | tr '\n' ' '; }
+if command -v otfprint >/dev/null && command -v otf2-print >/dev/null && [ -f "$d/otf/t.otf" ]; then
+    ref=$(ctrprops "$d/otf/t.otf")
+    case $ref in *ACC/START*) pass "vfd2otf: counters accumulated from the start (ACC/START)" ;;
+        *) fail "vfd2otf's DefCounter: $ref" ;; esac
+    want_modes=$(for e in $kept; do printf '%s ACCUMULATED_START ' "$e"; done)
+    mkdir -p "$d/props"
+    "$CONVERT" -o "$d/props/v.otf" "$vfd" >/dev/null 2>&1
+    check "vftr-convert .vfd -> OTF: DefCounter properties = vfd2otf's" "$ref" "$(ctrprops "$d/props/v.otf")"
+    check "vftr-convert .vfd -> OTF2: metric modes" "$want_modes" "$(ctrmodes "$d/otf2/t.otf2")"
+    "$CONVERT" -o "$d/props/o.otf2" "$d/otf/t.otf" >/dev/null 2>&1
+    check "vftr-convert vfd2otf's OTF -> OTF2: metric modes" "$want_modes" "$(ctrmodes "$d/props/o.otf2")"
+    "$CONVERT" -o "$d/props/r.otf" "$d/props/o.otf2" >/dev/null 2>&1
+    check "vftr-convert OTF -> OTF2 -> OTF: DefCounter properties = vfd2otf's" "$ref" "$(ctrprops "$d/props/r.otf")"
+fi
+
 # --counters with another view: a usage error; a trace without counters: an error.
 "$STATS" --counters --callpath "$vfd" >/dev/null 2>"$d/usage.err"
 check "vftr-stats --counters --callpath: exit 2" 2 $?
