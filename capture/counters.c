@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -24,7 +25,9 @@
 #include <sys/syscall.h>
 
 #include "capture.h"
+#include "collate.h"
 #include "counters.h"
+#include "ext.h"
 #include "papi/vftr_papi.h"
 #include "vfd/vftr_vfd_counters.h"
 
@@ -47,6 +50,7 @@ static const struct ctr_kind {
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
 #define MAXC VFTR_VFD_CTR_MAX
+_Static_assert(MAXC <= VFTR_COLLATE_MAXCTR, "the counters of a thread fit a collated row");
 /* the type of a counter read through PAPI (not one of perf's) */
 #define TYPE_PAPI UINT32_MAX
 #define NAMELEN 64
@@ -582,4 +586,125 @@ VFTR_NI int vftr_ctr_log(FILE *out)
         free(ex);
     }
     return ferror(out) ? -EIO : 0;
+}
+
+/* A growing text (vftr_ext_counter_lines); failed: memory ran short. */
+struct lines {
+    char *s;
+    size_t len, cap;
+    bool failed;
+};
+
+static VFTR_NI void lines_add(struct lines *l, const char *s, size_t n)
+{
+    if (l->failed)
+        return;
+    if (l->len + n + 1 > l->cap) {
+        size_t cap = (l->cap ? l->cap * 2 : 4096) + n;
+        char *p = realloc(l->s, cap);
+
+        if (p == NULL) {
+            l->failed = true;
+            return;
+        }
+        l->s = p;
+        l->cap = cap;
+    }
+    memcpy(l->s + l->len, s, n);
+    l->len += n;
+    l->s[l->len] = '\0';
+}
+
+/* Node n's path from the root: names, VFTR_COLLATE_SEP between. */
+static VFTR_NI void lines_path(struct lines *l, const struct vftr_thread *t,
+                               const struct vftr_node *n)
+{
+    const struct vftr_node *up[256];
+    unsigned depth = 0;
+
+    for (; n && n != &t->root && depth < sizeof up / sizeof up[0]; n = n->parent)
+        up[depth++] = n;
+    while (depth > 0) {
+        const struct vftr_node *x = up[--depth];
+        const char *name = x->fn ? x->fn->name : "?";
+
+        for (; *name; name++) {
+            char ch = *name == '\t' || *name == '\n' || *name == VFTR_COLLATE_SEP ? ' ' : *name;
+
+            lines_add(l, &ch, 1);
+        }
+        if (depth > 0) {
+            char sep = VFTR_COLLATE_SEP;
+
+            lines_add(l, &sep, 1);
+        }
+    }
+}
+
+VFTR_EXT_API char *vftr_ext_counter_lines(void)
+{
+    const struct timespec nap = { 0, 100000 };
+    pid_t self = (pid_t)syscall(SYS_gettid);
+    struct lines l = { 0 };
+    char buf[32];
+
+    if (ctr.n == 0)
+        return NULL;
+    lines_add(&l, "K\t", 2);
+    for (unsigned i = 0; i < ctr.n; i++) {
+        if (i)
+            lines_add(&l, ",", 1);
+        lines_add(&l, ctr.k[i]->name, strlen(ctr.k[i]->name));
+    }
+    lines_add(&l, "\n", 1);
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next) {
+        struct vftr_ctr *c = t->ctr;
+        uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        struct vftr_node_walk w;
+
+        bool lent = false;
+
+        if (c == NULL)
+            continue;
+        /* another thread may still run hooks at MPI_Finalize (they grow the
+         * arrays read here): its guard, lent while reading; the calling
+         * thread's own and a finished thread's need none */
+        if (t->tid != self) {
+            for (int tries = 0; !(lent = vftr_thread_borrow(t)) && tries < 1000; tries++) {
+                int g = atomic_load_explicit(&t->guard, memory_order_acquire);
+
+                if (g == VFTR_GUARD_DONE)
+                    break;
+                nanosleep(&nap, NULL);
+            }
+            if (!lent && atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_DONE)
+                continue;   /* busy for 100 ms: left out rather than read while it changes */
+            nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        }
+        if (nn > c->cap)
+            nn = c->cap;
+        w = vftr_node_walk_first(t, nn);
+        for (uint32_t i = 0; i < nn; i++) {
+            const struct vftr_node *n = vftr_node_walk_next(&w);
+
+            if (!(c->sel[i] & SEL_YES) || c->calls[i] == 0)
+                continue;
+            lines_add(&l, "C\t", 2);
+            lines_path(&l, t, n);
+            lines_add(&l, buf, (size_t)snprintf(buf, sizeof buf, "\t%llu",
+                                                (unsigned long long)c->calls[i]));
+            for (unsigned k = 0; k < ctr.n; k++)
+                lines_add(&l, buf, (size_t)snprintf(buf, sizeof buf, "\t%llu",
+                                                    (unsigned long long)c->incl[(size_t)i * ctr.n + k]));
+            lines_add(&l, "\n", 1);
+        }
+        if (lent)
+            vftr_thread_give_back(t);
+    }
+    if (l.failed) {
+        free(l.s);
+        return NULL;
+    }
+    return l.s;
 }
