@@ -342,8 +342,9 @@ static const struct vftr_config_key keys[] = {
       .help = "Performance counters read at the enter and exit of each measured function, "
               "per thread, comma-separated: cycles, instructions, cache-misses, "
               "branch-misses (hardware, through perf_event_open), task-clock, page-faults, "
-              "context-switches, cpu-migrations (software), or PAPI presets (PAPI_TOT_CYC) "
-              "where vftr was built with PAPI. A counter this machine or its "
+              "context-switches, cpu-migrations (software), or, where vftr was built with "
+              "PAPI, PAPI presets (PAPI_TOT_CYC) and native events (perf::TASK-CLOCK), read "
+              "in one PAPI event set per thread. A counter this machine or its "
               "perf_event_paranoid setting does not allow is left out with one message "
               "naming the cause. Written to the trace, the log and the converted traces. "
               "null: none." },

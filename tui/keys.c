@@ -24,6 +24,19 @@ static enum tui_result a_quit(struct tui_app *app)
     return TUI_QUIT;
 }
 
+static enum tui_result a_counter(struct tui_app *app)
+{
+    size_t n;
+
+    tui_model_counters(app->model, &n);
+    if (n == 0) {
+        say(app, "the trace has no counters");
+        return TUI_REDRAW;
+    }
+    tui_model_next_counter(app->model);
+    return TUI_REDRAW;
+}
+
 static enum tui_result a_help(struct tui_app *app)
 {
     app->help = !app->help;
@@ -479,6 +492,7 @@ const struct tui_key tui_keys[] = {
     { 'D', "D", "show one call level shallower", a_shallower },
     { TUI_KEY_ENTER, "Enter", "choose the function under the cursor or on the row", a_choose },
     { 's', "s", "sort the profile by the next column", a_sort },
+    { 'K', "K", "the profile's counter column shows the next counter", a_counter },
     { 'r', "r", "reverse the sort order", a_reverse },
     { '/', "/", "search functions by regular expression (PCRE2)", a_search },
     { 'n', "n", "next function matching the search", a_search_next },

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "model.h"
+#include "model/ctrpaths.h"
 #include "model/grow.h"
 #include "model/replay.h"
 #include "model/source.h"
@@ -466,6 +467,7 @@ void tui_model_free(struct tui_model *m)
     free(m->data.grid);
     free(m->data.marks);
     vftr_profile_release(&m->data.prof);
+    free(m->data.prof_ctr);
     free(m->data.order);
     free(m->data.stack);
     free(m->data.msgs);
@@ -1090,6 +1092,88 @@ static int take_profile(struct tui_model *m, struct vftr_profq_result *res)
     return rc;
 }
 
+/* Row of function f in rows sorted by function (pairs: function, row). */
+static int cmp_pair(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/*
+ * The profile's counter columns (data.prof_ctr): one more read of the
+ * window through lib/model/ctrpaths (what vftr-stats --counters sums), its
+ * call paths folded into the profile's functions: a path adds its counts
+ * to its function unless a path above it has the same function (the
+ * outermost frame of a recursion has them all).
+ */
+static int profile_counters(struct tui_model *m, char *err, size_t errlen)
+{
+    struct tui_data *d = &m->data;
+    size_t nc = m->ncounters < VFTR_CTRPATHS_MAX ? m->ncounters : VFTR_CTRPATHS_MAX, np = 0;
+    uint32_t tok[VFTR_CTRPATHS_MAX], *pairs = NULL;
+    struct vftr_ctrpaths *c = NULL;
+    const struct vftr_ctrpath *p;
+    struct vftr_window_handler h;
+    struct vftr_window_stats st;
+    int rc = -ENOMEM;
+
+    free(d->prof_ctr);
+    d->prof_ctr = NULL;
+    if (nc == 0)
+        return 0;
+    for (size_t i = 0; i < nc; i++)
+        tok[i] = m->counters[i].id;
+    d->prof_ctr = calloc((d->prof.nrows ? d->prof.nrows : 1) * nc, sizeof *d->prof_ctr);
+    pairs = malloc((d->prof.nrows ? d->prof.nrows : 1) * 2 * sizeof *pairs);
+    if (!d->prof_ctr || !pairs || (c = vftr_ctrpaths_new(tok, nc)) == NULL)
+        goto out;
+    h = vftr_ctrpaths_handler(c);
+    rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+    if (rc < 0)
+        goto out;
+    d->bytes_read += st.bytes_read;
+    rc = -ENOMEM;
+    if ((p = vftr_ctrpaths_result(c, &np)) == NULL && np)
+        goto out;
+    for (size_t i = 0; i < d->prof.nrows; i++) {
+        pairs[2 * i] = d->prof.rows[i].function;
+        pairs[2 * i + 1] = (uint32_t)i;
+    }
+    qsort(pairs, d->prof.nrows, 2 * sizeof *pairs, cmp_pair);
+    for (size_t i = 0; i < np; i++) {
+        uint32_t key[2] = { p[i].function, 0 }, *row;
+        bool outer = true;
+
+        for (uint32_t up = p[i].parent, hops = 0; up && up <= np && hops < np;
+             up = p[up - 1].parent, hops++)
+            if (p[up - 1].function == p[i].function) {
+                outer = false;
+                break;
+            }
+        row = outer ? bsearch(key, pairs, d->prof.nrows, 2 * sizeof *pairs, cmp_pair) : NULL;
+        for (size_t k = 0; row && k < nc; k++)
+            d->prof_ctr[(size_t)row[1] * nc + k] += p[i].incl[k];
+    }
+    rc = 0;
+out:
+    if (rc < 0) {
+        free(d->prof_ctr);
+        d->prof_ctr = NULL;
+        if (rc == -ENOMEM)
+            vftr_errmsg(err, errlen, rc, "out of memory");
+    }
+    vftr_ctrpaths_free(c);
+    free(pairs);
+    return rc;
+}
+
+void tui_model_next_counter(struct tui_model *m)
+{
+    if (m->ncounters)
+        m->view.ctr_sel = (m->view.ctr_sel + 1) % m->ncounters;
+}
+
 static const struct tui_model *sort_model;   /* qsort has no context argument */
 
 static double col_value(const struct vftr_profile_row *r, enum tui_col c)
@@ -1190,6 +1274,8 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
     free(d->grid);
     free(d->marks);
     vftr_profile_release(&d->prof);
+    free(d->prof_ctr);
+    d->prof_ctr = NULL;
     d->grid = calloc(n ? n : 1, sizeof *d->grid);
     d->marks = calloc(n ? n : 1, 1);
     d->prof_from_summaries = 0;
@@ -1259,6 +1345,8 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
         }
         vftr_profbuild_free(m->replay);
         m->replay = NULL;
+        if (rc == 0)
+            rc = profile_counters(m, err, errlen);
     }
     if (rc == 0)
         rc = comm_end(m);
@@ -1447,6 +1535,8 @@ void tui_model_abandon(struct tui_model *m)
     if (d->marks)
         memset(d->marks, 0, m->nprocs * d->ncols);
     vftr_profile_release(&d->prof);
+    free(d->prof_ctr);
+    d->prof_ctr = NULL;
     d->prof_from_summaries = 0;
     details_reset(m);
     for (size_t i = 0; i < d->ncounters; i++)

@@ -107,6 +107,7 @@ struct tui_view {
     int color_by_group;         /* timeline letters/colours and legend by function group */
     int comm;                   /* compute the communication view (tui_model_set_comm) */
     enum tui_comm_unit comm_unit;   /* what the matrix shows */
+    size_t ctr_sel;             /* the counter the profile's counter column shows */
 };
 
 struct tui_data {
@@ -119,6 +120,12 @@ struct tui_data {
     struct vftr_profile prof;
     size_t *order;              /* indices into prof.rows, sorted */
     int prof_from_summaries;    /* 1: p(S_b) - p(S_a) */
+    /* the profile's counter columns: per row of prof (rows x ncounters, in
+     * tui_model_counters order) the function's counts over its calls
+     * that began and ended in the window (a recursive call counted once,
+     * at its outermost frame), summed over the processes; NULL: the trace
+     * has no counters, or the window was sampled (not computed) */
+    uint64_t *prof_ctr;
     uint64_t prof_a, prof_b;    /* the summary times used */
     /* details: stack of the selected process at the cursor, messages */
     struct tui_frame *stack;
@@ -158,6 +165,8 @@ const char *tui_model_func_name(struct tui_model *m, uint32_t id);
 /* Function groups and counters as defined (sorted by id; borrowed). */
 const struct tui_group *tui_model_groups(const struct tui_model *m, size_t *n);
 const struct tui_counter *tui_model_counters(const struct tui_model *m, size_t *n);
+/* The profile's counter column shows the next counter (view.ctr_sel). */
+void tui_model_next_counter(struct tui_model *m);
 /* Colouring ("paint") of the timeline: by function, or by function group
  * when view.color_by_group is set.  tui_model_paints() is the number of
  * paints (functions or groups); tui_model_paint() the paint of a function

@@ -27,6 +27,7 @@
 #include "screen.h"
 
 #define MIN_LOWER 4         /* lower pane rows at least */
+#define TUI_CTR_WIDTH 14    /* the profile's counter column (a name cut to fit) */
 
 static volatile sig_atomic_t interrupted;
 static int active;          /* curses is on */
@@ -580,8 +581,10 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
     const struct vftr_window_info *info = tui_model_info(m);
     double res = info->resolution ? (double)info->resolution : 1.0;
     char line[512];
-    size_t len = 0;
+    size_t len = 0, nctr;
     int rows = l->lower_rows - 1;
+    const struct tui_counter *ctr = tui_model_counters(m, &nctr);
+    size_t cs = nctr ? v->ctr_sel % nctr : 0;
 
     for (int c = 0; c < TUI_NCOLS; c++) {
         const struct tui_column *col = &tui_columns[c];
@@ -594,6 +597,10 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
         else
             snprintf(h, sizeof h, "%s%s", col->header,
                      (int)v->sort == c ? (v->reverse ? "^" : "v") : "");
+        /* a trace with counters: the chosen one's column before the name */
+        if (c == TUI_COL_NAME && nctr)
+            len += (size_t)snprintf(line + len, sizeof line - len, " %*.*s ", TUI_CTR_WIDTH,
+                                    TUI_CTR_WIDTH, ctr[cs].name);
         if (col->width)
             len += (size_t)snprintf(line + len, sizeof line - len, "%*s ", col->width, h);
         else
@@ -636,6 +643,11 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
                       tui_columns[TUI_COL_INCL].width, (double)row->incl / res,
                       tui_columns[TUI_COL_CALLS].width, (unsigned long long)row->calls,
                       tui_columns[TUI_COL_IMBAL].width, row->imbalance);
+        if (nctr && d->prof_ctr)
+            at += snprintf(line + at, sizeof line - (size_t)at, "%*llu  ", TUI_CTR_WIDTH,
+                           (unsigned long long)d->prof_ctr[d->order[i] * nctr + cs]);
+        else if (nctr)
+            at += snprintf(line + at, sizeof line - (size_t)at, "%*s  ", TUI_CTR_WIDTH, "-");
         snprintf(line + at, sizeof line - (size_t)at, "%c %s", sym,
                  tui_model_func_name(m, row->function));
         if (i == v->prof_sel && app->focus == TUI_FOCUS_PROFILE)

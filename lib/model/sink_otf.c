@@ -422,7 +422,7 @@ static int write_defs(struct otf_sink *k, const struct vftr_source *src,
         ok &= OTF_WStream_writeDefCounterGroup(d, 1, "counters") == 1;
     for (size_t i = 0; i < nk; i++)
         ok &= OTF_WStream_writeDefCounter(d, ctr[i].token, ctr[i].name,
-                                          OTF_COUNTER_TYPE_ABS | OTF_COUNTER_SCOPE_POINT, 1,
+                                          ctr[i].properties, 1,
                                           ctr[i].unit) == 1;
     if (kv)
         OTF_KeyValueList_close(kv);

@@ -125,9 +125,15 @@ struct vftr_source_name {       /* function groups, collective operations */
     const char *name;
 };
 
+/* A counter; properties: what its values are, in OTF's terms
+ * (OTF_COUNTER_TYPE_* | OTF_COUNTER_SCOPE_*, OTF_Definitions.h): a .vfd
+ * run's counts are ACC | START (accumulated since the thread's counters were
+ * opened), an OTF trace's as its DefCounter says, an OTF2 trace's from its
+ * metric mode (vftr_otf2_counter_props).  Sinks label the values with it. */
 struct vftr_source_counter {
     uint32_t token;
     const char *name, *unit;
+    uint32_t properties;
 };
 
 /* A file of file operations (OTF's DefFile, OTF2's IoHandle of a file, a

@@ -201,8 +201,8 @@ static int on_counter(void *ud, uint32_t stream, uint32_t counter, const char *n
 {
     struct defs *d = ud;
 
-    (void)stream, (void)properties, (void)group, (void)kv;
-    return fail(d, vftr_source_add_counter(d->s, counter, name, unit));
+    (void)stream, (void)group, (void)kv;
+    return fail(d, vftr_source_add_counter(d->s, counter, name, unit, properties));
 }
 
 static int on_file(void *ud, uint32_t stream, uint32_t token, const char *name, uint32_t group,

@@ -130,7 +130,7 @@ struct otf2_impl {
     size_t ncomms, capcomms;
     struct o2class *classes;          /* classes and instances (as their class) */
     size_t nclasses, capclasses;
-    struct { uint32_t id, name; } *members;
+    struct { uint32_t id, name, mode; } *members;
     size_t nmembers, capmembers;
     uint32_t *member_unit;
     struct { uint32_t id, cls; } *instances;
@@ -344,7 +344,7 @@ static OTF2_CallbackCode d_member(void *ud, OTF2_MetricMemberRef self, OTF2_Stri
     struct otf2_impl *o = ud;
     size_t cap = o->capmembers;
 
-    (void)desc, (void)type, (void)mode, (void)vtype, (void)base, (void)exponent;
+    (void)desc, (void)type, (void)vtype, (void)base, (void)exponent;
     if (RESERVE(o, members, nmembers, capmembers) < 0)
         return def_rc(o, -ENOMEM);
     if (o->capmembers != cap) {
@@ -356,6 +356,7 @@ static OTF2_CallbackCode d_member(void *ud, OTF2_MetricMemberRef self, OTF2_Stri
     }
     o->members[o->nmembers].id = self;
     o->members[o->nmembers].name = name;
+    o->members[o->nmembers].mode = mode;
     o->member_unit[o->nmembers++] = unit;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -754,7 +755,8 @@ static int build_counters(struct vftr_source *s, struct otf2_impl *o)
 
     for (size_t i = 0; i < o->nmembers; i++)
         if ((rc = vftr_source_add_counter(s, o->members[i].id + 1u, str(o, o->members[i].name),
-                                          str(o, o->member_unit[i]))) < 0)
+                                          str(o, o->member_unit[i]),
+                                          vftr_otf2_counter_props(o->members[i].mode))) < 0)
             return rc;
     return 0;
 }
