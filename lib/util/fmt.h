@@ -36,6 +36,17 @@
 
 size_t vftr_fmt_seconds(double seconds, char *buf, size_t size);
 
+/*
+ * A point in time (a cursor, the edges of a window, counted from the trace
+ * start) to the precision `step` seconds resolves (a timeline column, one
+ * tick): in the unit that keeps it under 1000 (seconds from 1 s up, with no
+ * switch to whole seconds), with the fewest decimals (0 to 9) whose last
+ * digit is worth at most `step`.  At a step of 10 us, 100.02 ms is
+ * "100.02 ms"; at 1 ms it is "100 ms".  A step that is 0, negative or not
+ * finite: as vftr_fmt_seconds.
+ */
+size_t vftr_fmt_seconds_at(double seconds, double step, char *buf, size_t size);
+
 /* ticks at `resolution` ticks per second; resolution 0 (the trace does not
  * say): "2500 ticks". */
 size_t vftr_fmt_ticks(uint64_t ticks, uint64_t resolution, char *buf, size_t size);
