@@ -145,7 +145,7 @@ check "[0, 75us): quit" '^EXIT=0$'
 # one that starts between them: 4 received, sent before it
 start 80 24 --time 75us:100us "$tmp/plain"
 keys C
-check "matrix of [75us, 100us): none sent, 4 received from before" '^messages \(u\) in \[75\.0 us, 100\.0 us\): 0 sent, 0 B; 0 received later, 4 sent before$'
+check "matrix of [75us, 100us): none sent, 4 received from before" '^messages \(u\) in \[75 us, 100 us\): 0 sent, 0 B; 0 received later, 4 sent before$'
 keys q
 check "[75us, 100us): quit" '^EXIT=0$'
 
