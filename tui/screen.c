@@ -308,7 +308,9 @@ static void draw_status(struct tui_app *app, const struct layout *l)
 {
     const struct tui_view *v = tui_model_view(app->model);
     const struct tui_data *d = tui_model_data(app->model);
-    char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], c[VFTR_FMT_MAX], took[VFTR_FMT_MAX], line[512];
+    char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], c[VFTR_FMT_MAX], took[VFTR_FMT_MAX];
+    char core[256], tail[128], shown[256], line[768];
+    int room;
 
     fmt_rel(app, a, sizeof a, v->t0);
     fmt_rel(app, b, sizeof b, v->t1);
@@ -317,9 +319,18 @@ static void draw_status(struct tui_app *app, const struct layout *l)
     const char *name = tui_model_trace_name(app->model);
     const char *slash = strrchr(name, '/');
 
-    snprintf(line, sizeof line, "%s  [%s, %s)  cursor %s  depth %u  %s  read %llu KiB in %s",
-             slash ? slash + 1 : name, a, b, c, v->depth,
-             d->sampled ? "sampled" : "exact", (unsigned long long)(d->bytes_read / 1024), took);
+    name = slash ? slash + 1 : name;
+    snprintf(core, sizeof core, "  [%s, %s)  cursor %s  depth %u  %s", a, b, c, v->depth,
+             d->sampled ? "sampled" : "exact");
+    snprintf(tail, sizeof tail, "  read %llu KiB in %s", (unsigned long long)(d->bytes_read / 1024),
+             took);
+    /* the line fits the screen: the read statistics go first, then the
+     * trace's name loses its middle (8 columns kept) */
+    if (strlen(name) + strlen(core) + strlen(tail) > (size_t)COLS)
+        tail[0] = '\0';
+    room = COLS - (int)strlen(core);
+    vftr_fmt_elide(name, room > 8 ? (size_t)room : 8, shown, sizeof shown);
+    snprintf(line, sizeof line, "%s%s%s", shown, core, tail);
     attron(A_REVERSE);
     put(l->status, 0, COLS, line);
     attroff(A_REVERSE);
