@@ -5,6 +5,8 @@
  *   times       three significant digits in the unit that fits:
  *               "1.23 ms", "45 ns", "12.3 s", "0 s"; nanoseconds are whole
  *               (no tick is shorter); 1000 s and more as whole seconds;
+ *   points      in time (a cursor, a window's edges) to the precision a
+ *               step resolves: "100.02 ms" at a step of 10 us;
  *   imbalance   (max - avg) / max as a percentage with one decimal: "37.5%";
  *   processes   as users know them, numbered from 0: "rank 3",
  *               "rank 3 thread 2" (OTF's process tokens stay in --raw and
