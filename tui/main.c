@@ -12,12 +12,14 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "index.h"
 #include "keys.h"
 #include "model.h"
 #include "screen.h"
 #include "model/source.h"
+#include "model/vfdcache.h"
 #include "util/errmsg.h"
 #include "util/number.h"
 #include "util/opts.h"
@@ -29,6 +31,7 @@ struct tui_args {
     const char *bench_span;   /* --bench-span FRACTION */
     int keys, keys_man;
     int index, no_index;      /* --index, --no-index */
+    const char *cache_dir;    /* --cache-dir DIR */
 };
 
 /*
@@ -327,6 +330,8 @@ int main(int argc, char **argv)
           "(vftr-snap --all, in place), whatever its size", &args.index, 1, NULL },
         { VFTR_OPT_FLAG, "no-index", 0, NULL, "never add snapshots to a trace (by default\n"
           "one whose events take 16 MiB or more gets them)", &args.no_index, 1, NULL },
+        { VFTR_OPT_STRING, "cache-dir", 0, "DIR", "keep the OTF trace of .vfd input in DIR\n"
+          "(default: RUNDIR/vftr-otf/, else the user's cache)", &args.cache_dir, 0, NULL },
         { VFTR_OPT_FLAG, "keys", 'k', NULL, "print the key bindings and exit", &args.keys, 1,
           NULL },
         { VFTR_OPT_FLAG, "keys-man", 0, NULL, "print the key bindings as man(7) source",
@@ -340,15 +345,18 @@ int main(int argc, char **argv)
         VFTR_OPT_TABLE_END,
     };
     const struct vftr_tool tool = {
-        "vftr-tui", VFTR_VERSION, "[OPTION]... TRACE",
-        "Browse the OTF trace TRACE (foo or foo.otf) or OTF2 archive (traces.otf2\n"
-        "or its directory) in the terminal.",
+        "vftr-tui", VFTR_VERSION, "[OPTION]... TRACE | FILE.vfd... | RUNDIR",
+        "Browse the OTF trace TRACE (foo or foo.otf), OTF2 archive (traces.otf2\n"
+        "or its directory) or a run's .vfd files (or its directory) in the terminal.",
         "Each view reads only the time window it shows, starting from the nearest\n"
         "snapshot (vfd2otf, vftr-snap or otfaux write them; a trace without them\n"
         "whose events take 16 MiB or more gets them first, kept beside it).  Press\n"
         "? inside for the keys.\n"
         "An OTF2 archive is converted once into an OTF trace with snapshots and\n"
-        "summaries, kept in its directory (vftr-tui/) and reused.\n"
+        "summaries, kept in its directory (vftr-tui/) and reused.  A run's .vfd files\n"
+        "are converted once into the trace vfd2otf writes (with snapshots and\n"
+        "summaries), kept in RUNDIR/vftr-otf/ (or, when RUNDIR cannot be written,\n"
+        "in $XDG_CACHE_HOME/vftr/) and reused while the .vfd files are unchanged.\n"
         "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
@@ -375,13 +383,32 @@ int main(int argc, char **argv)
     }
     if (first >= argc)
         return vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
-    if (argc - first > 1)
-        return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
+    /* several operands only for a run's .vfd files (one per rank) */
+    for (int i = first + 1; i < argc; i++)
+        if (!vftr_source_is_vfd(argv[first]) || !vftr_source_is_vfd(argv[i]))
+            return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s' (several operands "
+                                        "only for .vfd files)", argv[i]);
     if (args.index && args.no_index)
         return vftr_tool_usage_fail(&tool, stderr, "--index and --no-index exclude each other");
-    if ((rc = vftr_source_check_operands(&tool, argv + first, 1,
-                                         VFTR_TAKES_OTF | VFTR_TAKES_OTF2)) != 0)
+    if ((rc = vftr_source_check_operands(&tool, argv + first, argc - first,
+                                         VFTR_TAKES_ALL)) != 0)
         return rc;
+    if (vftr_source_is_vfd(argv[first])) {
+        static char stub[8192];
+        char err[VFTR_ERRMSG_MAX + 512], home[4096];
+        struct vftr_vfdcache_opts co = {
+            "vftr-tui", stderr, isatty(STDERR_FILENO), 0, 0, args.cache_dir,
+            vftr_vfdcache_user_dir(home, sizeof home),
+        };
+
+        /* the screen is not open yet: the conversion's notes and progress
+         * go to stderr */
+        if (vftr_vfdcache_get((const char *const *)argv + first, (size_t)(argc - first), &co,
+                              stub, sizeof stub, NULL, err, sizeof err) < 0)
+            return vftr_tool_fail(&tool, stderr, "%s", err);
+        argv[first] = stub;
+        argc = first + 1;
+    }
     if (vftr_source_kind_of(argv[first]) == VFTR_SOURCE_OTF2) {
         static char stub[4400];
         char err[VFTR_ERRMSG_MAX + 512];

@@ -21,15 +21,18 @@
 #include "model/replay.h"
 #include "model/source.h"
 #include "util/errmsg.h"
+#include "util/fmt.h"
 #include "util/tracesel.h"
 
 #define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
 
 const struct tui_column tui_columns[TUI_NCOLS] = {
-    [TUI_COL_EXCL] = { "excl", "excl[s]", 10 },
-    [TUI_COL_INCL] = { "incl", "incl[s]", 10 },
+    /* times and the imbalance as util/fmt.h writes them ("1.23 ms",
+     * "37.5%"); the first column also holds the selection mark */
+    [TUI_COL_EXCL] = { "excl", "excl", 1 + VFTR_FMT_SECONDS_WIDTH },
+    [TUI_COL_INCL] = { "incl", "incl", VFTR_FMT_SECONDS_WIDTH },
     [TUI_COL_CALLS] = { "calls", "calls", 9 },
-    [TUI_COL_IMBAL] = { "imbalance", "imbal", 6 },
+    [TUI_COL_IMBAL] = { "imbalance", "imbal", VFTR_FMT_IMBALANCE_WIDTH },
     [TUI_COL_NAME] = { "function", "function", 0 },
 };
 
@@ -688,20 +691,26 @@ void tui_model_jump(struct tui_model *m, uint64_t t)
 
 char *tui_format_time(char *buf, size_t size, uint64_t ticks, uint64_t resolution)
 {
-    static const struct { const char *unit; double scale; } units[] = {
-        { "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
-    };
-    double sec;
-    size_t u = 0;
+    vftr_fmt_ticks(ticks, resolution, buf, size);
+    return buf;
+}
 
-    if (!resolution) {
-        snprintf(buf, size, "%llut", (unsigned long long)ticks);
+char *tui_model_format_at(const struct tui_model *m, uint64_t t, char *buf, size_t size)
+{
+    const struct vftr_window_info *info = tui_model_info(m);
+    uint64_t rel = t >= info->first ? t - info->first : 0;
+    double step;
+
+    if (!info->resolution) {
+        vftr_fmt_ticks(rel, 0, buf, size);
         return buf;
     }
-    sec = (double)ticks / (double)resolution;
-    while (u + 1 < sizeof units / sizeof units[0] && sec * units[u].scale < 1 && ticks)
-        u++;
-    snprintf(buf, size, "%.6g%s", sec * units[u].scale, units[u].unit);
+    /* a column spans one tick at least (set_window) */
+    step = (double)(m->view.t1 - m->view.t0) / (double)(m->data.ncols ? m->data.ncols : 1);
+    if (step < 1)
+        step = 1;
+    vftr_fmt_seconds_at((double)rel / (double)info->resolution, step / (double)info->resolution,
+                        buf, size);
     return buf;
 }
 

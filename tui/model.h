@@ -254,10 +254,17 @@ uint64_t tui_model_col_time(const struct tui_model *m, size_t c);
 /* The column of time t (clamped to the window). */
 size_t tui_model_time_col(const struct tui_model *m, uint64_t t);
 
-/* Formats `ticks` (a duration, or a time counted from the trace start)
- * with the trace's resolution: "1.250ms", "3.5s", "120ns"; bare ticks
- * ("2500t") when the resolution is unknown.  Returns buf. */
+/* Formats the duration `ticks` with the trace's resolution as util/fmt.h
+ * writes times ("1.25 ms", "3.50 s", "120 ns"); "2500 ticks" when the
+ * resolution is unknown.  Returns buf. */
 char *tui_format_time(char *buf, size_t size, uint64_t ticks, uint64_t resolution);
+
+/* Formats the time stamp t counted from the trace start, to the precision
+ * of one column of the current view (vftr_fmt_seconds_at: "100.02 ms" when
+ * zoomed in, "100 ms" on the whole trace), so that the status line, the
+ * axis and the details tell apart what the timeline tells apart;
+ * "2500 ticks" when the resolution is unknown.  Returns buf. */
+char *tui_model_format_at(const struct tui_model *m, uint64_t t, char *buf, size_t size);
 
 /* --- reading searches --- */
 /* Next (dir > 0) or previous enter of the selected function on the

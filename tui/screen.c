@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "screen.h"
+#include "util/fmt.h"
 
 #define MIN_LOWER 4         /* lower pane rows at least */
 #define TUI_CTR_WIDTH 14    /* the profile's counter column (a name cut to fit) */
@@ -297,29 +298,40 @@ static void put(int y, int x, int width, const char *s)
     mvprintw(y, x, "%-*.*s", width, width, s);
 }
 
+/* A time stamp as the screen shows it: from the trace start, to the
+ * precision of one timeline column (tui_model_format_at). */
 static void fmt_rel(struct tui_app *app, char *buf, size_t size, uint64_t t)
 {
-    const struct vftr_window_info *info = tui_model_info(app->model);
-
-    tui_format_time(buf, size, t - info->first, info->resolution);
+    tui_model_format_at(app->model, t, buf, size);
 }
 
 static void draw_status(struct tui_app *app, const struct layout *l)
 {
     const struct tui_view *v = tui_model_view(app->model);
     const struct tui_data *d = tui_model_data(app->model);
-    char a[32], b[32], c[32], line[512];
+    char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], c[VFTR_FMT_MAX], took[VFTR_FMT_MAX];
+    char core[256], tail[128], shown[256], line[768];
+    int room;
 
     fmt_rel(app, a, sizeof a, v->t0);
     fmt_rel(app, b, sizeof b, v->t1);
     fmt_rel(app, c, sizeof c, v->cursor);
+    vftr_fmt_seconds(d->seconds, took, sizeof took);
     const char *name = tui_model_trace_name(app->model);
     const char *slash = strrchr(name, '/');
 
-    snprintf(line, sizeof line, "%s  [%s, %s)  cursor %s  depth %u  %s  read %llu KiB %.1fms",
-             slash ? slash + 1 : name, a, b, c, v->depth,
-             d->sampled ? "sampled" : "exact", (unsigned long long)(d->bytes_read / 1024),
-             d->seconds * 1e3);
+    name = slash ? slash + 1 : name;
+    snprintf(core, sizeof core, "  [%s, %s)  cursor %s  depth %u  %s", a, b, c, v->depth,
+             d->sampled ? "sampled" : "exact");
+    snprintf(tail, sizeof tail, "  read %llu KiB in %s", (unsigned long long)(d->bytes_read / 1024),
+             took);
+    /* the line fits the screen: the read statistics go first, then the
+     * trace's name loses its middle (8 columns kept) */
+    if (strlen(name) + strlen(core) + strlen(tail) > (size_t)COLS)
+        tail[0] = '\0';
+    room = COLS - (int)strlen(core);
+    vftr_fmt_elide(name, room > 8 ? (size_t)room : 8, shown, sizeof shown);
+    snprintf(line, sizeof line, "%s%s%s", shown, core, tail);
     attron(A_REVERSE);
     put(l->status, 0, COLS, line);
     attroff(A_REVERSE);
@@ -340,7 +352,7 @@ static void title_off(void)
 static void draw_axis(struct tui_app *app, const struct layout *l)
 {
     const struct tui_view *v = tui_model_view(app->model);
-    char a[32], b[32], line[512];
+    char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], line[512];
     int w = l->cols;
 
     fmt_rel(app, a, sizeof a, v->t0);
@@ -579,7 +591,6 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
     const struct tui_view *v = tui_model_view(m);
     const struct tui_data *d = tui_model_data(m);
     const struct vftr_window_info *info = tui_model_info(m);
-    double res = info->resolution ? (double)info->resolution : 1.0;
     char line[512];
     size_t len = 0, nctr;
     int rows = l->lower_rows - 1;
@@ -607,7 +618,7 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
             len += (size_t)snprintf(line + len, sizeof line - len, "   %s", h);
     }
     if (d->prof_from_summaries) {
-        char a[32], b[32];
+        char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX];
 
         fmt_rel(app, a, sizeof a, d->prof_a);
         fmt_rel(app, b, sizeof b, d->prof_b);
@@ -634,22 +645,36 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
         const struct vftr_profile_row *row = &d->prof.rows[d->order[i]];
         long p = tui_model_paint(m, row->function);
         char sym = tui_model_symbol(m, p);
+        char excl[VFTR_FMT_MAX], incl[VFTR_FMT_MAX], imbal[VFTR_FMT_MAX], name[512];
         int at;
 
+        /* times in the unit that fits, the imbalance as a percentage (as
+         * vftr-stats prints them); bare ticks without a resolution */
+        if (info->resolution) {
+            tui_format_time(excl, sizeof excl, row->excl, info->resolution);
+            tui_format_time(incl, sizeof incl, row->incl, info->resolution);
+        } else {
+            snprintf(excl, sizeof excl, "%llu", (unsigned long long)row->excl);
+            snprintf(incl, sizeof incl, "%llu", (unsigned long long)row->incl);
+        }
+        vftr_fmt_imbalance(row->imbalance, imbal, sizeof imbal);
         /* '>' marks the selected row in plain text too (no colour needed) */
-        at = snprintf(line, sizeof line, "%c%*.6f %*.6f %*llu %*.3f  ",
+        at = snprintf(line, sizeof line, "%c%*s %*s %*llu %*s  ",
                       i == v->prof_sel ? '>' : ' ',
-                      tui_columns[TUI_COL_EXCL].width - 1, (double)row->excl / res,
-                      tui_columns[TUI_COL_INCL].width, (double)row->incl / res,
+                      tui_columns[TUI_COL_EXCL].width - 1, excl,
+                      tui_columns[TUI_COL_INCL].width, incl,
                       tui_columns[TUI_COL_CALLS].width, (unsigned long long)row->calls,
-                      tui_columns[TUI_COL_IMBAL].width, row->imbalance);
+                      tui_columns[TUI_COL_IMBAL].width, imbal);
         if (nctr && d->prof_ctr)
             at += snprintf(line + at, sizeof line - (size_t)at, "%*llu  ", TUI_CTR_WIDTH,
                            (unsigned long long)d->prof_ctr[d->order[i] * nctr + cs]);
         else if (nctr)
             at += snprintf(line + at, sizeof line - (size_t)at, "%*s  ", TUI_CTR_WIDTH, "-");
-        snprintf(line + at, sizeof line - (size_t)at, "%c %s", sym,
-                 tui_model_func_name(m, row->function));
+        /* a name longer than the room left loses its middle, so that its
+         * namespace and its function both show */
+        vftr_fmt_elide(tui_model_func_name(m, row->function),
+                       COLS > at + 2 ? (size_t)(COLS - at - 2) : 0, name, sizeof name);
+        snprintf(line + at, sizeof line - (size_t)at, "%c %s", sym, name);
         if (i == v->prof_sel && app->focus == TUI_FOCUS_PROFILE)
             attron(A_REVERSE);
         if (row->function == v->func_sel)
@@ -668,7 +693,7 @@ static void draw_details(struct tui_app *app, const struct layout *l)
     const struct tui_data *d = tui_model_data(m);
     size_t np;
     const struct tui_proc *procs = tui_model_procs(m, &np);
-    char line[512], t[32], c[32];
+    char line[512], t[VFTR_FMT_MAX], c[VFTR_FMT_MAX];
     int y = l->lower_top, end = l->lower_top + l->lower_rows;
 
     fmt_rel(app, c, sizeof c, v->cursor);
@@ -721,7 +746,8 @@ static void draw_details(struct tui_app *app, const struct layout *l)
 }
 
 /* A matrix cell's figure in at most 7 columns: counts and bytes with k, M,
- * G (and Ki, Mi, Gi) past 5 digits, times in the trace's units. */
+ * G past 5 digits, times in the unit that fits ("1.23 ms"; ticks, as
+ * counts, without a resolution). */
 static void cell_text(struct tui_app *app, char *buf, size_t size, uint64_t v,
                       enum tui_comm_unit unit)
 {
@@ -729,7 +755,7 @@ static void cell_text(struct tui_app *app, char *buf, size_t size, uint64_t v,
     double x = (double)v;
     size_t k = 0;
 
-    if (unit == TUI_COMM_TIME) {
+    if (unit == TUI_COMM_TIME && tui_model_info(app->model)->resolution) {
         tui_format_time(buf, size, v, tui_model_info(app->model)->resolution);
         return;
     }
@@ -765,7 +791,7 @@ static void draw_comm(struct tui_app *app, const struct layout *l)
     const struct tui_proc *pr = tui_model_procs(m, &np);
     int y = l->lower_top, end = l->lower_top + l->lower_rows, label = l->label;
     int ncols = (COLS - label) / CELL, nrows = l->lower_rows - 2;
-    char line[1024], a[32], b[32], txt[64], shown[256];
+    char line[1024], a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], txt[64], shown[256];
     uint64_t max = 1, total = 0;
 
     fmt_rel(app, a, sizeof a, v->t0);

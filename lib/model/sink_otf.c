@@ -1,6 +1,6 @@
 /*
  * sink_otf.c — the OTF 1.x writer of sink.h, through lib/otf's write
- * streams and master control (as vfd2otf's otfout.c: no OTF_Writer, whose
+ * streams and master control (as vfd2otf's vfdotf.c: no OTF_Writer, whose
  * DefVersion and DefUniqueId records a vfd2otf trace does not have).
  *
  * Laid out as vfd2otf lays out a run: one stream per rank with its threads,
