@@ -40,7 +40,7 @@ tc_spin=$(logval spin 4) tc_touch=$(logval touch_pages 4) pf_touch=$(logval touc
     { echo "FAIL: vfd2otf"; exit 1; }
 
 # a profile row: '>' or ' ', excl incl calls imbal COUNTER, symbol, name
-row() { printf '^[> ] *[0-9.]+ +[0-9.]+ +1 +[0-9.]+ +%s  . %s$' "$1" "$2"; }
+row() { printf '^[> ] *[0-9.]+ [a-z]+ +[0-9.]+ [a-z]+ +1 +[0-9.]+%% +%s  . %s$' "$1" "$2"; }
 
 start 100 30 "$tmp/ev.otf"
 check "events only: the counter column is task-clock" 'imbal +task-clock +function'
