@@ -718,8 +718,11 @@ static VFTR_MPI_NI void req_release(struct req_info *ri)
     free(ri);
 }
 
-static VFTR_MPI_NI struct req_info *req_new(struct vftr_mpi_call *c, int kind, MPI_Comm comm,
-                                            uint32_t flags, const MPI_Request *req)
+/* A new entry (not yet in the table) of request *req on the communicator
+ * of ci, or NULL when capture keeps no tables or memory is short. */
+static VFTR_MPI_NI struct req_info *req_new_ci(struct vftr_mpi_call *c, int kind,
+                                               const struct comm_info *ci, uint32_t flags,
+                                               const MPI_Request *req)
 {
     struct req_info *ri;
 
@@ -733,9 +736,17 @@ static VFTR_MPI_NI struct req_info *req_new(struct vftr_mpi_call *c, int kind, M
     ri->persistent = (flags & VFTR_VFD_MSG_PERSISTENT) != 0;
     ri->active = !ri->persistent;
     ri->start = c->t0;
-    ri->ci = comm_lookup(comm);
+    ri->ci = ci;
     ri->flags = flags;
     return ri;
+}
+
+static VFTR_MPI_NI struct req_info *req_new(struct vftr_mpi_call *c, int kind, MPI_Comm comm,
+                                            uint32_t flags, const MPI_Request *req)
+{
+    if (!c->tables || req == NULL || *req == MPI_REQUEST_NULL)
+        return NULL;
+    return req_new_ci(c, kind, comm_lookup(comm), flags, req);
 }
 
 VFTR_MPI_NI void vftr_mpi_req_send(struct vftr_mpi_call *c, int count, MPI_Datatype type,
@@ -854,6 +865,100 @@ VFTR_MPI_NI void vftr_mpi_restore(struct vftr_mpi_call *c)
         if (c->saved[i].info)
             req_add(c->saved[i].info);
     c->nsave = 0;
+}
+
+/* --------------------------------------------------- matched probes */
+
+/* The message handles MPI_Mprobe / MPI_Improbe gave out and not yet
+ * received, with their communicators.  A program holds few at a time (it
+ * receives what it probed), so a short list does; Open MPI may hand out
+ * the same handle again once it was received, which the take before the
+ * receive allows. */
+struct msg_info {
+    MPI_Message msg;
+    const struct comm_info *ci;
+    struct msg_info *next;
+};
+
+static struct msg_info *msg_list;
+static pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
+
+VFTR_MPI_NI void vftr_mpi_msg_probed(struct vftr_mpi_call *c, MPI_Comm comm, int flag,
+                                     const MPI_Message *msg)
+{
+    struct msg_info *mi;
+
+    if (!c->tables || !flag || *msg == MPI_MESSAGE_NULL || *msg == MPI_MESSAGE_NO_PROC)
+        return;
+    if ((mi = malloc(sizeof *mi)) == NULL)
+        return;
+    mi->msg = *msg;
+    mi->ci = comm_lookup(comm);
+    pthread_mutex_lock(&msg_lock);
+    mi->next = msg_list;
+    msg_list = mi;
+    pthread_mutex_unlock(&msg_lock);
+}
+
+VFTR_MPI_NI void vftr_mpi_msg_take(struct vftr_mpi_call *c, MPI_Message msg)
+{
+    struct msg_info **pp, *mi;
+
+    c->msg_ci = NULL;
+    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
+        return;
+    pthread_mutex_lock(&msg_lock);
+    for (pp = &msg_list; (mi = *pp) != NULL; pp = &mi->next)
+        if (mi->msg == msg) {
+            *pp = mi->next;
+            break;
+        }
+    pthread_mutex_unlock(&msg_lock);
+    if (mi) {
+        c->msg_ci = mi->ci;
+        free(mi);
+    }
+}
+
+VFTR_MPI_NI void vftr_mpi_mreceived(struct vftr_mpi_call *c, const MPI_Status *status)
+{
+    int source, tag;
+    uint64_t bytes;
+
+    /* a message probed while capture kept no tables has no communicator:
+     * its source cannot be named, and it is not recorded */
+    if (!c->counting || c->msg_ci == NULL || !status_msg(status, &source, &tag, &bytes))
+        return;
+    put_msg(c, VFTR_VFD_MPI_RECV, comm_world_rank(c->msg_ci, source), tag, bytes, c->msg_ci,
+            c->t0, 0);
+}
+
+VFTR_MPI_NI void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *req)
+{
+    struct req_info *ri;
+
+    if (c->msg_ci == NULL)
+        return;
+    if ((ri = req_new_ci(c, REQ_RECV, c->msg_ci, VFTR_VFD_MSG_NONBLOCKING, req)) != NULL)
+        req_add(ri);
+}
+
+/* ------------------------------------------------------------- RMA */
+
+VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, int target, int sent_count,
+                              MPI_Datatype sent_type, int recv_count, MPI_Datatype recv_type)
+{
+    uint64_t sent, received;
+
+    if (!c->counting || target == MPI_PROC_NULL)
+        return;
+    sent = type_bytes(sent_count, sent_type);
+    received = type_bytes(recv_count, recv_type);
+    /* one message each way that moved data, as for a collective */
+    c->sends += sent > 0;
+    c->recvs += received > 0;
+    c->sent_bytes += sent;
+    c->recv_bytes += received;
 }
 
 /* ----------------------------------------------------------- MPI-IO */
@@ -1548,4 +1653,31 @@ VFTR_MPI_API void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_F
 
     *ierr = MPI_Init_thread(NULL, NULL, (int)*required, &p);
     *provided = p;
+}
+
+/* The mpi_f08 bindings of the three (Open MPI's symbols; IERROR is
+ * OPTIONAL there: NULL when left out). */
+VFTR_MPI_API void mpi_pcontrol_f08_(MPI_Fint *level);
+VFTR_MPI_API void mpi_pcontrol_f08_(MPI_Fint *level)
+{
+    (void)MPI_Pcontrol((int)*level);
+}
+
+VFTR_MPI_API void mpi_init_f08_(MPI_Fint *ierr);
+VFTR_MPI_API void mpi_init_f08_(MPI_Fint *ierr)
+{
+    int rc = MPI_Init(NULL, NULL);
+
+    if (ierr != NULL)
+        *ierr = rc;
+}
+
+VFTR_MPI_API void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+VFTR_MPI_API void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    int p = 0, rc = MPI_Init_thread(NULL, NULL, (int)*required, &p);
+
+    *provided = p;
+    if (ierr != NULL)
+        *ierr = rc;
 }

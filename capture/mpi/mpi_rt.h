@@ -65,6 +65,8 @@ extern MPI_Fint mpi_fortran_status_ignore_[], mpi_fortran_statuses_ignore_[];
 #define VFTR_MPI_F_STATUS_IGNORE (mpi_fortran_status_ignore_)
 #define VFTR_MPI_F_STATUSES_IGNORE (mpi_fortran_statuses_ignore_)
 
+struct comm_info;                       /* mpi_rt.c */
+
 /* Names of the wrapped functions, indexed by VFTR_MPI_FN_* (generated). */
 extern const char *const vftr_mpi_fn_names[VFTR_MPI_FN_COUNT];
 
@@ -101,6 +103,9 @@ struct vftr_mpi_call {
     uint32_t io_file;
     uint64_t io_handle;
     MPI_File io_fh;
+    /* MPI_Mrecv / MPI_Imrecv: the communicator of the matched message,
+     * taken before the call (which sets the handle to MPI_MESSAGE_NULL) */
+    const struct comm_info *msg_ci;
 };
 
 /* Whether capture records at all: -1 until the first wrapped call asks
@@ -187,6 +192,32 @@ void vftr_mpi_sent(struct vftr_mpi_call *c, int count, MPI_Datatype type, int de
                    MPI_Comm comm, uint32_t flags);
 void vftr_mpi_received(struct vftr_mpi_call *c, const MPI_Status *status, MPI_Comm comm,
                        uint32_t flags);
+
+/* -- matched probes: MPI_Mprobe / MPI_Improbe hand out a message handle
+ * (kept here with its communicator until the receive takes it: the
+ * handle alone does not tell the communicator); MPI_Mrecv is a receive
+ * like MPI_Recv, MPI_Imrecv like MPI_Irecv, with the message's source,
+ * tag and bytes from the receive's status.  A message of MPI_PROC_NULL
+ * (MPI_MESSAGE_NO_PROC) is no message. */
+void vftr_mpi_msg_probed(struct vftr_mpi_call *c, MPI_Comm comm, int flag,
+                         const MPI_Message *msg);
+void vftr_mpi_msg_take(struct vftr_mpi_call *c, MPI_Message msg);      /* before the receive */
+void vftr_mpi_mreceived(struct vftr_mpi_call *c, const MPI_Status *status);
+void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *req);
+
+/* -- one-sided communication (RMA): each data-moving call is recorded as
+ * the MPI function it is, with the bytes this rank's origin buffers move:
+ * sent, what goes to the target (put, accumulate: origin count x origin
+ * type size; get_accumulate, fetch_and_op: the same, 0 with MPI_NO_OP;
+ * compare_and_swap: one element of the datatype), received, what comes
+ * back into origin memory (get: origin count x type size; get_accumulate:
+ * result count x type size; fetch_and_op, compare_and_swap: one element).
+ * Counted as one message each way that moved data, as a collective is, in
+ * the MPI statistics of the call's path; the request forms (MPI_Rput...)
+ * count at the call, the data then being in flight.  Nothing with target
+ * MPI_PROC_NULL. */
+void vftr_mpi_rma(struct vftr_mpi_call *c, int target, int sent_count, MPI_Datatype sent_type,
+                  int recv_count, MPI_Datatype recv_type);
 
 /* -- requests: registered at the call that makes them, started (persistent
  * ones), completed by the wait and test calls, forgotten at Request_free */
