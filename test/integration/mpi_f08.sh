@@ -21,8 +21,6 @@ if [ ! -x "$prog" ]; then
     skip "mpi_f08 test" "mpif90 not found at build time"
     exit 0
 fi
-# as in mpi_rma.sh: Open MPI's UCX one-sided component is not reliable here
-export OMPI_MCA_osc=sm,pt2pt
 
 np=3
 d=$mpi_tmp/f08

@@ -18,10 +18,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../mpi/common.sh
 . "$here/../mpi/common.sh"
 
-# Open MPI 4.1's UCX one-sided component fails window creation now and
-# then in a container (MPI_ERR_WIN, with or without vftr); shared memory
-# and point-to-point ones do all of it.
-export OMPI_MCA_osc=sm,pt2pt
 
 np=3
 d=$mpi_tmp/rma
