@@ -945,20 +945,110 @@ VFTR_MPI_NI void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *
 
 /* ------------------------------------------------------------- RMA */
 
-VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, int target, int sent_count,
-                              MPI_Datatype sent_type, int recv_count, MPI_Datatype recv_type)
+/* The windows the program made, from their creation to MPI_Win_free: an
+ * id equal on all members (handed out as communicator ids are) and the
+ * communicator entry of their group (world ranks of targets).  Kept in a
+ * short list: programs hold few windows. */
+struct win_info {
+    MPI_Win win;
+    uint64_t id;
+    const struct comm_info *ci;
+    struct win_info *next;
+};
+
+static struct win_info *win_list;
+static pthread_mutex_t win_lock = PTHREAD_MUTEX_INITIALIZER;
+
+VFTR_MPI_NI void vftr_mpi_win_new(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Win *win)
 {
-    uint64_t sent, received;
+    const struct comm_info *ci;
+    struct win_info *wi;
+    int lo = 0;
+
+    /* every member takes part (the Bcast below), whatever capture does */
+    (void)c;
+    if (*win == MPI_WIN_NULL || (ci = comm_lookup(comm)) == NULL || ci->rworld)
+        return;
+    if ((wi = calloc(1, sizeof *wi)) == NULL)
+        return;
+    wi->win = *win;
+    wi->ci = ci;
+    for (int i = 1; i < ci->size; i++)
+        if (comm_world_rank(ci, i) >= 0 && comm_world_rank(ci, i) < comm_world_rank(ci, lo))
+            lo = i;
+    if (comm_world_rank(ci, lo) == world_rank)
+        wi->id = ((uint64_t)(world_rank + 1) << 32)
+                 | (uint64_t)(atomic_fetch_add(&comm_counter, 1) + 1);
+    PMPI_Bcast(&wi->id, 1, MPI_UINT64_T, lo, comm);
+    pthread_mutex_lock(&win_lock);
+    wi->next = win_list;
+    win_list = wi;
+    pthread_mutex_unlock(&win_lock);
+}
+
+VFTR_MPI_NI void vftr_mpi_win_forget(struct vftr_mpi_call *c, MPI_Win win)
+{
+    struct win_info **pp, *wi;
+
+    (void)c;
+    pthread_mutex_lock(&win_lock);
+    for (pp = &win_list; (wi = *pp) != NULL; pp = &wi->next)
+        if (wi->win == win) {
+            *pp = wi->next;
+            break;
+        }
+    pthread_mutex_unlock(&win_lock);
+    free(wi);
+}
+
+/* Id and communicator entry of win; 0 when vftr did not see it made. */
+static VFTR_MPI_NI int win_find(MPI_Win win, uint64_t *id, const struct comm_info **ci)
+{
+    const struct win_info *wi;
+
+    pthread_mutex_lock(&win_lock);
+    for (wi = win_list; wi; wi = wi->next)
+        if (wi->win == win) {
+            *id = wi->id;
+            *ci = wi->ci;
+            break;
+        }
+    pthread_mutex_unlock(&win_lock);
+    return wi != NULL;
+}
+
+VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t flags, MPI_Win win,
+                              int target, int sent_count, MPI_Datatype sent_type,
+                              int recv_count, MPI_Datatype recv_type)
+{
+    struct vftr_vfd_mpi_rma a = { .op = op, .flags = flags, .start = c->t0 };
+    const struct comm_info *ci = NULL;
+    uint8_t buf[VFTR_VFD_EXT_MAX];
+    uint64_t now;
+    size_t len;
 
     if (!c->counting || target == MPI_PROC_NULL)
         return;
-    sent = type_bytes(sent_count, sent_type);
-    received = type_bytes(recv_count, recv_type);
+    a.sent = type_bytes(sent_count, sent_type);
+    a.received = type_bytes(recv_count, recv_type);
     /* one message each way that moved data, as for a collective */
-    c->sends += sent > 0;
-    c->recvs += received > 0;
-    c->sent_bytes += sent;
-    c->recv_bytes += received;
+    c->sends += a.sent > 0;
+    c->recvs += a.received > 0;
+    c->sent_bytes += a.sent;
+    c->recv_bytes += a.received;
+    /* a window vftr did not see made (capture was off) has no id to give */
+    if (!c->on || !atomic_load_explicit(&log_records, memory_order_relaxed)
+        || !win_find(win, &a.win, &ci))
+        return;
+    a.comm = ci->id;
+    a.target = comm_world_rank(ci, target);
+    /* written at once, inside the call (not with its exit: capture's exit
+     * records take messages and collectives only) */
+    now = vftr_ext_now();
+    if (a.start > now)
+        a.start = now;
+    if ((len = vftr_vfd_mpi_rma_encode(&a, now, buf)) > 0)
+        (void)vftr_ext_event(now, VFTR_VFD_MPI_RMA, buf, (uint32_t)len);
 }
 
 /* ----------------------------------------------------------- MPI-IO */

@@ -206,18 +206,26 @@ void vftr_mpi_mreceived(struct vftr_mpi_call *c, const MPI_Status *status);
 void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *req);
 
 /* -- one-sided communication (RMA): each data-moving call is recorded as
- * the MPI function it is, with the bytes this rank's origin buffers move:
- * sent, what goes to the target (put, accumulate: origin count x origin
- * type size; get_accumulate, fetch_and_op: the same, 0 with MPI_NO_OP;
- * compare_and_swap: one element of the datatype), received, what comes
- * back into origin memory (get: origin count x type size; get_accumulate:
- * result count x type size; fetch_and_op, compare_and_swap: one element).
- * Counted as one message each way that moved data, as a collective is, in
- * the MPI statistics of the call's path; the request forms (MPI_Rput...)
- * count at the call, the data then being in flight.  Nothing with target
- * MPI_PROC_NULL. */
-void vftr_mpi_rma(struct vftr_mpi_call *c, int target, int sent_count, MPI_Datatype sent_type,
-                  int recv_count, MPI_Datatype recv_type);
+ * the MPI function it is and, with the call, one MPI_RMA record
+ * (lib/vfd/vftr_vfd_ext.h: op, target as a world rank, window id, the
+ * window's communicator, bytes) of the bytes this rank's origin buffers
+ * move: sent, what goes to the target (put, accumulate: origin count x
+ * origin type size; get_accumulate, fetch_and_op: the same, 0 with
+ * MPI_NO_OP; compare_and_swap: one element of the datatype), received,
+ * what comes back into origin memory (get: origin count x type size;
+ * get_accumulate: result count x type size; fetch_and_op,
+ * compare_and_swap: one element).  The bytes count as one message each way
+ * that moved data, as a collective's do, in the MPI statistics of the
+ * call's path; the request forms (MPI_Rput...) count at the call, the data
+ * then being in flight (flags VFTR_VFD_MSG_NONBLOCKING).  Nothing with
+ * target MPI_PROC_NULL.  Windows get an id agreed by their members at
+ * creation (vftr_mpi_win_new: a broadcast over the window's communicator,
+ * which the creation call is collective over); a transfer on a window
+ * vftr did not see made is counted but has no record. */
+void vftr_mpi_win_new(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Win *win);
+void vftr_mpi_win_forget(struct vftr_mpi_call *c, MPI_Win win);   /* before MPI_Win_free */
+void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t flags, MPI_Win win, int target,
+                  int sent_count, MPI_Datatype sent_type, int recv_count, MPI_Datatype recv_type);
 
 /* -- requests: registered at the call that makes them, started (persistent
  * ones), completed by the wait and test calls, forgotten at Request_free */

@@ -13,6 +13,10 @@
 #  - MPI_Mrecv and MPI_Imrecv are receives: the .vfd's messages equal the
 #    program's, each send matches one receive, and vftr-stats' message
 #    matrix has them matched, with their bytes;
+#  - every transfer conserved: per rank, the .vfd's MPI_RMA records (op,
+#    target, bytes, request form) equal the program's list (rma_<rank>.txt),
+#    and so do the RMAPut / RMAGet / RMAEnd records of the OTF trace
+#    vfd2otf writes, as the reference otfprint reads them;
 #  - the program calls every RMA and matched-probe function of the table.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../mpi/common.sh
@@ -78,6 +82,44 @@ want=$(for ((r = 0; r < np; r++)); do
 got=$("$mpi_build/bin/vftr-stats" -M --csv "$d" 2>/dev/null |
       awk -F, 'NR > 1 && NF == 6 && $1 ~ /^[0-9]+$/ { print $1 "," $2 "," $3 "," $4 "," $5 }' | sort)
 check "rma: vftr-stats -M: messages and bytes per pair, all matched" "$want" "$got"
+
+# the .vfd's MPI_RMA records: each transfer as the program made it (op,
+# target world rank, bytes sent and received, request form)
+for ((r = 0; r < np; r++)); do
+    sort "$d/rma_$r.txt" >"$d/.rma_want_$r"
+    awk '$1 == "rma" { print $2, $3, $6, $7, $8 }' "$d/.got_$r" | sort >"$d/.rma_got_$r"
+    if [ -s "$d/.rma_want_$r" ] && cmp -s "$d/.rma_want_$r" "$d/.rma_got_$r"; then
+        pass "rma: rank $r: its $(wc -l <"$d/.rma_want_$r") one-sided transfers in the .vfd as the program made them"
+    else
+        fail "rma: rank $r: one-sided transfers differ (< program, > .vfd)"
+        diff "$d/.rma_want_$r" "$d/.rma_got_$r" | show
+    fi
+done
+# ... and in the OTF trace vfd2otf writes, read by the reference otfprint:
+# an RMAPut for what a transfer sent (put and accumulate always), an RMAGet
+# for what it received (get always), each with its RMAEnd, initiator and
+# origin the rank's process, target the target's (processes from 1)
+if command -v otfprint >/dev/null; then
+    mkdir -p "$d/otf"
+    "$mpi_build/bin/vfd2otf" -q -o "$d/otf/t" "$d" 2>"$d/.vfd2otf.err" ||
+        fail "rma: vfd2otf: $(head -1 "$d/.vfd2otf.err")"
+    want=$(for ((r = 0; r < np; r++)); do
+               awk -v p=$((r + 1)) '
+                   $3 > 0 || $1 == "MPI_Put" || $1 == "MPI_Accumulate" { print "put", p, p, $2 + 1, $3 }
+                   $4 > 0 || $1 == "MPI_Get" { print "get", p, p, $2 + 1, $4 }' "$d/rma_$r.txt"
+           done | sort)
+    otfprint "$d/otf/t.otf" >"$d/.otfprint" 2>/dev/null
+    got=$(awk '/RMAPut:|RMAGet:/ { k = /RMAPut/ ? "put" : "get"; gsub(/,/, "")
+                                  for (i = 1; i <= NF; i++) v[$i] = $(i + 1)
+                                  print k, v["initiator"], v["origin"], v["target"], v["bytes"] }' \
+              "$d/.otfprint" | sort)
+    check "rma: otfprint: $(echo "$want" | wc -l) RMAPut/RMAGet records as the program made them" \
+        "$want" "$got"
+    check "rma: otfprint: an RMAEnd for each" "$(echo "$want" | wc -l)" \
+        "$(grep -c 'RMAEnd:' "$d/.otfprint")"
+else
+    skip "rma: OTF records" "no otfprint"
+fi
 
 # every RMA and matched-probe function of the table is called
 want=$(awk '$1 ~ /^MPI_(Win_|Put$|Get$|Accumulate$|Get_accumulate$|Fetch_and_op$|Compare_and_swap$|R(put|get|accumulate|get_accumulate)$|Mprobe$|Improbe$|Mrecv$|Imrecv$)/ { print $1 }' "$GEN_LIST" | sort)

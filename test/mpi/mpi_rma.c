@@ -15,6 +15,7 @@
  * The program writes DIR/expect_<rank>.txt (mpitest.h: its messages) and
  * DIR/calls_<rank>.txt, one line per MPI function it called:
  *   NAME CALLS SENT RECEIVED
+ * and DIR/rma_<rank>.txt, one line per one-sided transfer (see xfer()).
  * SENT / RECEIVED: the bytes its origin buffers moved to and from targets
  * (mpi_rt.h says which), and those of the messages it received (MPI_Mrecv,
  * the MPI_Wait of MPI_Imrecv), computed from its own counts and sizes.
@@ -44,6 +45,29 @@ static void count(const char *name, long sent, long received)
 #define CALL(name, sent, received, x) \
     do { check((x) == MPI_SUCCESS, name); count(name, sent, received); } while (0)
 
+static FILE *xfer_file;
+
+/* The same for a one-sided transfer to world rank target (window members
+ * are world ranks here), also written to DIR/rma_<rank>.txt as
+ *   NAME TARGET SENT RECEIVED FLAGS
+ * NAME the blocking name, FLAGS 1 for a request form (MPI_Rput...): what
+ * vftr's MPI_RMA records must hold.  Nothing for MPI_PROC_NULL. */
+static void xfer(const char *name, int target, long sent, long received)
+{
+    int req = name[4] == 'R' && name[5] != 'e';   /* MPI_Rput, not MPI_Recv */
+    char base[64];
+
+    if (target == MPI_PROC_NULL)
+        return;
+    snprintf(base, sizeof base, "MPI_%s", name + 4 + req);
+    if (req)
+        base[4] = (char)(base[4] - 'a' + 'A');
+    fprintf(xfer_file, "%s %d %ld %ld %d\n", base, target, sent, received, req);
+}
+
+#define RMA(target, name, sent, received, x) \
+    do { CALL(name, sent, received, x); xfer(name, target, sent, received); } while (0)
+
 static int rank, size, right, left;
 
 int main(int argc, char **argv)
@@ -67,6 +91,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     expect_open(argv[1]);
+    snprintf(path, sizeof path, "%s/rma_%d.txt", argv[1], rank);
+    check((xfer_file = fopen(path, "w")) != NULL, "rma file");
     right = (rank + 1) % size;
     left = (rank + size - 1) % size;
     for (int i = 0; i < 16; i++)
@@ -87,32 +113,32 @@ int main(int argc, char **argv)
 
     /* fence epoch: put, get, accumulate (and a put to nobody) */
     CALL("MPI_Win_fence", 0, 0, MPI_Win_fence(0, win));
-    CALL("MPI_Put", 4 * sizeof(int), 0, MPI_Put(buf, 4, MPI_INT, right, 0, 4, MPI_INT, win));
-    CALL("MPI_Put", 0, 0, MPI_Put(buf, 4, MPI_INT, MPI_PROC_NULL, 0, 4, MPI_INT, win));
-    CALL("MPI_Get", 0, 3 * sizeof(int), MPI_Get(results, 3, MPI_INT, left, 8, 3, MPI_INT, win));
-    CALL("MPI_Accumulate", 2 * sizeof(int), 0,
+    RMA(right, "MPI_Put", 4 * sizeof(int), 0, MPI_Put(buf, 4, MPI_INT, right, 0, 4, MPI_INT, win));
+    RMA(MPI_PROC_NULL, "MPI_Put", 0, 0, MPI_Put(buf, 4, MPI_INT, MPI_PROC_NULL, 0, 4, MPI_INT, win));
+    RMA(left, "MPI_Get", 0, 3 * sizeof(int), MPI_Get(results, 3, MPI_INT, left, 8, 3, MPI_INT, win));
+    RMA(left, "MPI_Accumulate", 2 * sizeof(int), 0,
          MPI_Accumulate(buf, 2, MPI_INT, left, 12, 2, MPI_INT, MPI_SUM, win));
     CALL("MPI_Win_fence", 0, 0, MPI_Win_fence(0, win));
     check(base[0] == left * 100, "put arrived");
 
     /* lock epochs on the allocated window (long long) */
     CALL("MPI_Win_lock", 0, 0, MPI_Win_lock(MPI_LOCK_SHARED, right, 0, wal));
-    CALL("MPI_Get_accumulate", 2 * sizeof(long long), 2 * sizeof(long long),
+    RMA(right, "MPI_Get_accumulate", 2 * sizeof(long long), 2 * sizeof(long long),
          MPI_Get_accumulate(ll, 2, MPI_LONG_LONG, llr, 2, MPI_LONG_LONG, right, 0, 2,
                             MPI_LONG_LONG, MPI_SUM, wal));
     CALL("MPI_Win_flush", 0, 0, MPI_Win_flush(right, wal));
     {
         long long tmp[3];
 
-        CALL("MPI_Get_accumulate", 0, 3 * sizeof(long long),
+        RMA(right, "MPI_Get_accumulate", 0, 3 * sizeof(long long),
              MPI_Get_accumulate(NULL, 0, MPI_LONG_LONG, tmp, 3, MPI_LONG_LONG, right, 0, 3,
                                 MPI_LONG_LONG, MPI_NO_OP, wal));
     }
-    CALL("MPI_Fetch_and_op", sizeof(long long), sizeof(long long),
+    RMA(right, "MPI_Fetch_and_op", sizeof(long long), sizeof(long long),
          MPI_Fetch_and_op(ll, llr, MPI_LONG_LONG, right, 4, MPI_SUM, wal));
-    CALL("MPI_Fetch_and_op", 0, sizeof(long long),
+    RMA(right, "MPI_Fetch_and_op", 0, sizeof(long long),
          MPI_Fetch_and_op(NULL, llr, MPI_LONG_LONG, right, 4, MPI_NO_OP, wal));
-    CALL("MPI_Compare_and_swap", sizeof(long long), sizeof(long long),
+    RMA(right, "MPI_Compare_and_swap", sizeof(long long), sizeof(long long),
          MPI_Compare_and_swap(ll, &llc, llr, MPI_LONG_LONG, right, 5, wal));
     CALL("MPI_Win_flush_local", 0, 0, MPI_Win_flush_local(right, wal));
     CALL("MPI_Win_unlock", 0, 0, MPI_Win_unlock(right, wal));
@@ -120,13 +146,13 @@ int main(int argc, char **argv)
     expect_coll("MPI_Barrier", -1, 0, 0, 0);
     /* request forms under lock_all */
     CALL("MPI_Win_lock_all", 0, 0, MPI_Win_lock_all(0, wal));
-    CALL("MPI_Rput", sizeof(long long), 0,
+    RMA(right, "MPI_Rput", sizeof(long long), 0,
          MPI_Rput(ll, 1, MPI_LONG_LONG, right, 8, 1, MPI_LONG_LONG, wal, &rq[0]));
-    CALL("MPI_Rget", 0, 2 * sizeof(long long),
+    RMA(left, "MPI_Rget", 0, 2 * sizeof(long long),
          MPI_Rget(results, 2, MPI_LONG_LONG, left, 10, 2, MPI_LONG_LONG, wal, &rq[1]));
-    CALL("MPI_Raccumulate", sizeof(long long), 0,
+    RMA(left, "MPI_Raccumulate", sizeof(long long), 0,
          MPI_Raccumulate(ll, 1, MPI_LONG_LONG, left, 12, 1, MPI_LONG_LONG, MPI_SUM, wal, &rq[2]));
-    CALL("MPI_Rget_accumulate", sizeof(long long), sizeof(long long),
+    RMA(right, "MPI_Rget_accumulate", sizeof(long long), sizeof(long long),
          MPI_Rget_accumulate(ll, 1, MPI_LONG_LONG, llr, 1, MPI_LONG_LONG, right, 13, 1,
                              MPI_LONG_LONG, MPI_MAX, wal, &rq[3]));
     CALL("MPI_Waitall", 0, 0, MPI_Waitall(4, rq, MPI_STATUSES_IGNORE));
@@ -146,7 +172,7 @@ int main(int argc, char **argv)
         MPI_Group_free(&nb);
         MPI_Group_incl(world_group, 1, &to, &nb);
         CALL("MPI_Win_start", 0, 0, MPI_Win_start(nb, 0, win));
-        CALL("MPI_Put", 5 * sizeof(int), 0, MPI_Put(buf, 5, MPI_INT, right, 0, 5, MPI_INT, win));
+        RMA(right, "MPI_Put", 5 * sizeof(int), 0, MPI_Put(buf, 5, MPI_INT, right, 0, 5, MPI_INT, win));
         CALL("MPI_Win_complete", 0, 0, MPI_Win_complete(win));
         MPI_Group_free(&nb);
         do
@@ -158,7 +184,7 @@ int main(int argc, char **argv)
         MPI_Group_free(&nb);
         MPI_Group_incl(world_group, 1, &to, &nb);
         CALL("MPI_Win_start", 0, 0, MPI_Win_start(nb, 0, win));
-        CALL("MPI_Get", 0, sizeof(int), MPI_Get(&res, 1, MPI_INT, right, 1, 1, MPI_INT, win));
+        RMA(right, "MPI_Get", 0, sizeof(int), MPI_Get(&res, 1, MPI_INT, right, 1, 1, MPI_INT, win));
         CALL("MPI_Win_complete", 0, 0, MPI_Win_complete(win));
         MPI_Group_free(&nb);
         CALL("MPI_Win_wait", 0, 0, MPI_Win_wait(win));
@@ -177,7 +203,7 @@ int main(int argc, char **argv)
         expect_msg("send", left, 7, sizeof(MPI_Aint), SR);
         expect_msg("recv", right, 7, sizeof(MPI_Aint), SR);
         CALL("MPI_Win_lock", 0, 0, MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, wdy));
-        CALL("MPI_Get", 0, 2 * sizeof(int), MPI_Get(results, 2, MPI_INT, right, raddr, 2, MPI_INT, wdy));
+        RMA(right, "MPI_Get", 0, 2 * sizeof(int), MPI_Get(results, 2, MPI_INT, right, raddr, 2, MPI_INT, wdy));
         CALL("MPI_Win_unlock", 0, 0, MPI_Win_unlock(right, wdy));
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -225,6 +251,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < NFN && fns[i].name; i++)
         fprintf(f, "%s %ld %ld %ld\n", fns[i].name, fns[i].calls, fns[i].sent, fns[i].received);
     fclose(f);
+    fclose(xfer_file);
     expect_close();
     MPI_Finalize();
     return 0;
