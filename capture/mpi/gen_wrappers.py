@@ -60,7 +60,7 @@ def parse(path):
         actions = fields[2] if len(fields) > 2 else ""
         plist = [] if params in ("", "void") else [Param(p) for p in params.split(", ")]
         f = {"name": name, "params": plist, "pre": [], "post": [], "done": [], "fortran": True,
-             "sync": None}
+             "sync": None, "if": None}
         for a in [a.strip() for a in actions.split(" ; ") if a.strip()]:
             if a.startswith("sync:"):
                 f["sync"] = a[5:]
@@ -72,6 +72,8 @@ def parse(path):
                 f["done"].append(a[5:])
             elif a == "fortran=no":
                 f["fortran"] = False
+            elif a.startswith("if:"):
+                f["if"] = a[3:]
             else:
                 raise SystemExit("%s:%d: unknown action %r" % (path, lineno, a))
         funcs.append(f)
@@ -275,6 +277,8 @@ def main():
         o.write('    [VFTR_MPI_FN_Pcontrol] = "MPI_Pcontrol",  /* hand-written: mpi_rt.c */\n')
         o.write("};\n\n")
         for f in funcs:
+            if f["if"]:
+                o.write("#if %s\n" % f["if"])
             o.write(c_wrapper(f))
             o.write("\n")
             if f["fortran"]:
@@ -282,6 +286,8 @@ def main():
                 o.write("\n")
                 o.write(f08_wrapper(f))
                 o.write("\n")
+            if f["if"]:
+                o.write("#endif\n\n")
     with open(out_txt, "w", encoding="utf-8") as o:
         for f in funcs:
             fsym = f["name"].lower() + "_"

@@ -1344,7 +1344,7 @@ static VFTR_MPI_NI void complete(struct vftr_mpi_call *c, int i, const MPI_Statu
         break;
     case REQ_COLL:
         put_coll(c, ri->op, ri->ci, ri->root, ri->sent, ri->received, ri->start,
-                 VFTR_VFD_MSG_NONBLOCKING);
+                 ri->persistent ? VFTR_VFD_MSG_PERSISTENT : VFTR_VFD_MSG_NONBLOCKING);
         break;
     case REQ_IO:
         io_complete(c, ri, st);
@@ -1401,7 +1401,8 @@ static VFTR_MPI_NI void coll(struct vftr_mpi_call *c, uint32_t op, const struct 
         return;
     ri->req = *req;
     ri->kind = REQ_COLL;
-    ri->active = 1;
+    ri->persistent = c->persistent;
+    ri->active = !c->persistent;    /* a persistent one waits for its start */
     ri->start = c->t0;
     ri->ci = ci;
     ri->op = op;

@@ -40,6 +40,16 @@
 #define VFTR_CAPTURE_MPI_RT_H
 
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+/* Open MPI's extensions (MPIX_*): the persistent collectives of the
+ * table are wrapped where the library has them */
+#include <mpi-ext.h>
+#endif
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define VFTR_MPI_PCOLLREQ 1
+#else
+#define VFTR_MPI_PCOLLREQ 0
+#endif
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -84,6 +94,7 @@ struct vftr_mpi_call {
     int counting;               /* statistics are kept (capture records, not paused) */
     int tables;                 /* capture records: requests are tracked */
     uint64_t t0;                /* ticks at the call */
+    int persistent;             /* a persistent collective's init (MPIX_*_init) */
     int nsave;                  /* requests saved by vftr_mpi_save() */
     struct vftr_mpi_saved *saved;   /* save_buf or malloc'ed */
     struct vftr_mpi_saved save_buf[VFTR_MPI_STACK];
@@ -157,6 +168,7 @@ static inline VFTR_MPI_NI void vftr_mpi_begin(struct vftr_mpi_call *c, int fn)
     c->saved = c->save_buf;
     c->msgs = c->sends = c->recvs = c->sent_bytes = c->recv_bytes = 0;
     c->pend_kind = 0;
+    c->persistent = 0;
     c->tables = vftr_mpi_is_active();
     c->counting = c->tables && !atomic_load_explicit(&vftr_mpi_paused, memory_order_relaxed);
     c->on = c->counting && vftr_ext_tracing();
@@ -257,7 +269,9 @@ void vftr_mpi_done_some(struct vftr_mpi_call *c, int outcount, const int *indice
  * MPI_STATUSES_IGNORE itself when memory is short. */
 MPI_Status *vftr_mpi_statuses(int n, MPI_Status *stack, MPI_Status **heap);
 
-/* -- collectives (req NULL: blocking, recorded now; else at completion) */
+/* -- collectives (req NULL: blocking, recorded now; else at completion;
+ * with c->persistent a persistent request, recorded at the completion of
+ * each MPI_Start(all) of it with VFTR_VFD_MSG_PERSISTENT) */
 void vftr_mpi_coll_barrier(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Request *req);
 void vftr_mpi_coll_bcast(struct vftr_mpi_call *c, int count, MPI_Datatype type, int root,
                          MPI_Comm comm, const MPI_Request *req);

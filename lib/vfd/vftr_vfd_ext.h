@@ -109,7 +109,7 @@ struct vftr_vfd_mpi_coll {
     int32_t root;               /* world rank of the root, -1 for rootless operations */
     uint64_t sent, received;    /* bytes this rank sent and received */
     uint64_t start;             /* ticks */
-    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING or 0 */
+    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING, _PERSISTENT or 0 */
 };
 
 /* One-sided operations (vftr_vfd_mpi_rma.op); names in vftr_vfd_rma_name(). */
