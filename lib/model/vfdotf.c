@@ -359,6 +359,17 @@ static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
     case VFTR_VFDCONV_COUNTER:
         ok = OTF_WStream_writeCounter(ws, e->time, e->process, e->op, e->bytes);
         break;
+    case VFTR_VFDCONV_RMA_PUT:
+        ok = OTF_WStream_writeRMAPut(ws, e->time, e->process, e->process, e->peer, e->group,
+                                     e->tag, e->bytes, 0);
+        break;
+    case VFTR_VFDCONV_RMA_GET:
+        ok = OTF_WStream_writeRMAGet(ws, e->time, e->process, e->process, e->peer, e->group,
+                                     e->tag, e->bytes, 0);
+        break;
+    case VFTR_VFDCONV_RMA_END:
+        ok = OTF_WStream_writeRMAEnd(ws, e->time, e->process, e->peer, e->group, e->tag, 0);
+        break;
     default:
         ok = 1;
         break;
