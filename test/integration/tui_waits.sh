@@ -27,12 +27,13 @@ TUI=$BUILD/bin/vftr-tui
 STATS=$BUILD/bin/vftr-stats
 V2O=$BUILD/bin/vfd2otf
 MK=$BUILD/test/waits/mkwaits
+GEN=$BUILD/test/tui/vftr/tui_gen
 tmp=$(mktemp -d /tmp/vftr-tui-waits.XXXXXX)
 S=vftr-tui-waits-$$
 fails=0
 . "$(dirname "$0")/../tui/tmux_lib.sh"
 
-for p in "$TUI" "$STATS" "$V2O" "$MK"; do
+for p in "$TUI" "$STATS" "$V2O" "$MK" "$GEN"; do
     [ -x "$p" ] || { echo "FAIL: $p not built"; exit 1; }
 done
 command -v tmux >/dev/null || { echo "FAIL: tmux not installed"; exit 1; }
@@ -98,7 +99,8 @@ for line in sys.stdin:
         continue
     if not on:
         continue
-    m = re.match(r"^ +([0-9.]+) +([0-9]+) +([0-9.]+)  (\S+) +rank (\d+)(?: thread (\d+))? +(\S.*?)\s*$", line)
+    m = re.match(r"^ +([0-9.]+) +([0-9]+) +([0-9.]+)  (\S+) +"
+                 r"rank (\d+)(?: thread (\d+))? +(\S.*?)\s*$", line)
     if not m:
         break
     t, c, mx, pat, r, th, path = m.groups()
@@ -115,7 +117,12 @@ stats_csv() {
 }
 
 same() {
-    if cmp -s "$2" "$3"; then pass "$1"; else fail "$1"; diff "$2" "$3" | sed -n '1,20s/^/    /p'; fi
+    if cmp -s "$2" "$3"; then
+        pass "$1"
+    else
+        fail "$1"
+        diff "$2" "$3" | sed -n '1,20s/^/    /p'
+    fi
 }
 
 # wait_table NAME: waits until the table's title is on screen
@@ -243,8 +250,8 @@ wait_table "omp table: shown"
 table_csv >"$tmp/got"
 stats_csv "$tmp/omp.otf" >"$tmp/stats"
 same "omp table: per thread, as vftr-stats --waits --threads" "$tmp/stats" "$tmp/got"
-grep -qx 'omp_lock_wait,0.000400,1,0.000400,2097153,omp lock wait @omp.c:24<omp implicit task @omp.c:20' \
-    "$tmp/got" && pass "omp table: thread 2's lock wait of 400 us, by hand" ||
+lock='omp_lock_wait,0.000400,1,0.000400,2097153,omp lock wait @omp.c:24<omp implicit task @omp.c:20'
+grep -qx "$lock" "$tmp/got" && pass "omp table: thread 2's lock wait of 400 us, by hand" ||
     { fail "omp table: no lock wait of 400 us on thread 2"; sed 's/^/    /' "$tmp/got"; }
 keys q
 check "omp: quit" '^EXIT=0$'
@@ -272,5 +279,38 @@ keys w
 check "chain3: both on, one line" '^cp: rank 0  \|  wait: none of rank 0 here'
 keys q
 check "chain3: quit" '^EXIT=0$'
+
+# ---- a long analysis shows its progress, Escape stops it and switches the
+# views off.  The trace: tui_gen's with a stream that inflates a
+# thousandfold in its middle (as tui_robust.sh builds it): the first view
+# reads into it (Escape leaves it empty), and so does the critical path of
+# the whole trace.
+"$GEN" -p 2 -i 10 "$tmp/t" || { echo "FAIL: tui_gen"; exit 1; }
+mkdir "$tmp/bomb"
+cp "$tmp/t.otf" "$tmp/t.0.def" "$tmp/t.2.events" "$tmp/bomb/"
+python3 - "$tmp/t.1.events" "$tmp/bomb/t.1.events.z" <<'EOF'
+import sys, zlib
+ev = open(sys.argv[1], 'rb').read()
+half = ev.rfind(b'\n', 0, len(ev) // 2) + 1
+c = zlib.compressobj(9)
+data = c.compress(ev[:half]) + c.flush(zlib.Z_FULL_FLUSH)
+block = c.compress(b'\n' * (1 << 20)) + c.flush(zlib.Z_FULL_FLUSH)
+data += block * 1000
+data += c.compress(ev[half:]) + c.flush(zlib.Z_FULL_FLUSH)
+open(sys.argv[2], 'wb').write(data)
+EOF
+start 100 30 "$tmp/bomb/t"
+check "long analysis: the first view reads the stream" 'reading the trace: [0-9.]+ MB so far' 5
+keys Escape
+check "long analysis: Escape leaves the view empty" 'stopped reading after [0-9.]+ MB' 5
+keys P
+check "long analysis: P reads it again, with its progress" \
+    'reading the trace: [0-9.]+ MB so far \.\.\. Esc stops' 5
+keys Escape
+check "long analysis: Escape stops it, its views off" \
+    'stopped the wait analysis after [0-9.]+ MB: its views \(w, P, W\) are off' 5
+check_gone "long analysis: no line at the cursor" '^cp: '
+keys q
+check "long analysis: quit" '^EXIT=0$'
 
 exit $((fails > 0))
