@@ -948,6 +948,9 @@ static void draw_wait_info(struct tui_app *app, const struct layout *l)
 
         if (!c || !tui_waits_have(app->waits, TUI_WAITS_WAITS, v->t0, v->t1)) {
             snprintf(out, room, "wait: not computed for this window");
+        } else if (tui_waits_overflow(app->waits)) {
+            snprintf(out, room, "wait: more than %u waits in this window, not drawn (zoom in; "
+                     "W lists them)", TUI_WAITS_MAX_KEPT);
         } else if (!c->wait) {
             snprintf(out, room, "wait: none of %s here", procs[v->proc_sel].label);
         } else {
