@@ -517,6 +517,11 @@ struct vftr_window *tui_model_window(struct tui_model *m)
     return m->win;
 }
 
+struct vftr_source *tui_model_source(struct tui_model *m)
+{
+    return m->src;
+}
+
 struct tui_view *tui_model_view(struct tui_model *m)
 {
     return &m->view;

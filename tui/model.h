@@ -32,6 +32,8 @@
 
 #define TUI_SAMPLE_INTERVALS 8
 
+struct vftr_source;
+
 struct tui_proc {
     uint32_t id;
     char *name;
@@ -179,6 +181,9 @@ const char *tui_model_paint_name(const struct tui_model *m, size_t paint);
 const struct vftr_window_info *tui_model_info(const struct tui_model *m);
 const char *tui_model_trace_name(const struct tui_model *m);
 struct vftr_window *tui_model_window(struct tui_model *m);
+/* The trace source the model reads (borrowed; for the wait analysis,
+ * waits.h, which reads through the same window). */
+struct vftr_source *tui_model_source(struct tui_model *m);
 
 struct tui_view *tui_model_view(struct tui_model *m);
 const struct tui_data *tui_model_data(const struct tui_model *m);

@@ -148,7 +148,7 @@ int tui_screen_getkey(void)
  * backgrounds, one with 8 the 7 non-black ones; without colours the
  * symbols alone tell the functions apart.
  */
-static short npaint_pairs, pair_line, pair_heat;
+static short npaint_pairs, pair_line, pair_heat, pair_wait;
 
 static void colours_init(void)
 {
@@ -161,8 +161,8 @@ static void colours_init(void)
     int wide = COLORS >= 256;
     short n = wide ? (short)(sizeof bg256 / sizeof bg256[0]) : (short)(sizeof bg8 / sizeof bg8[0]);
 
-    if (COLOR_PAIRS < n + 1 + 4 + 1)
-        n = (short)(COLOR_PAIRS > 6 ? COLOR_PAIRS - 6 : 0);
+    if (COLOR_PAIRS < n + 1 + 4 + 1 + 1)
+        n = (short)(COLOR_PAIRS > 7 ? COLOR_PAIRS - 7 : 0);
     for (short i = 0; i < n; i++)
         init_pair((short)(i + 1), COLOR_BLACK, wide ? bg256[i] : bg8[i]);
     npaint_pairs = n;
@@ -171,6 +171,8 @@ static void colours_init(void)
     pair_heat = (short)(n + 2);
     for (short i = 0; i < 4; i++)
         init_pair((short)(pair_heat + i), i == 3 || i == 0 ? COLOR_WHITE : COLOR_BLACK, heat[i]);
+    pair_wait = (short)(pair_heat + 4);
+    init_pair(pair_wait, COLOR_WHITE, COLOR_RED);
 }
 
 /* The attribute of paint p's cells (0 without colours or paint). */
@@ -188,6 +190,7 @@ static attr_t paint_attr(long p)
 
 struct layout {
     int status, axis, tl_top, tl_rows, legend, legend_rows, lower_top, lower_rows, msg;
+    int info;                /* the line of the wait analysis at the cursor, -1 none */
     int label;               /* columns of the process names, the '|' included */
     int cols;                /* timeline columns */
 };
@@ -256,7 +259,9 @@ static struct layout layout_of(struct tui_app *app)
         l.legend_rows = LEGEND_MAX;
     /* the timeline gets what the lower pane (header + MIN_LOWER rows) leaves,
      * at most half the screen when there are many processes */
-    int avail = h - 2 - l.legend_rows - 1 - 1 - MIN_LOWER;  /* status, axis, legend, header, msg */
+    int info = app->wait_overlay || app->critpath;
+    int avail = h - 2 - l.legend_rows - info - 1 - 1 - MIN_LOWER;  /* status, axis, legend,
+                                                                       wait line, header, msg */
     int want = (int)np;
 
     if (want > (h - 5) / 2 && want > avail)
@@ -267,7 +272,8 @@ static struct layout layout_of(struct tui_app *app)
         want = 1;
     l.tl_rows = want;
     l.legend = l.tl_top + l.tl_rows;
-    l.lower_top = l.legend + l.legend_rows;
+    l.info = info ? l.legend + l.legend_rows : -1;
+    l.lower_top = l.legend + l.legend_rows + info;
     lower = h - 1 - l.lower_top;
     l.lower_rows = lower > 0 ? lower : 0;
     l.msg = h - 1;
@@ -285,6 +291,7 @@ size_t tui_screen_layout(struct tui_app *app)
     app->proc_rows = (size_t)l.tl_rows;
     app->prof_rows = l.lower_rows > 1 ? (size_t)l.lower_rows - 1 : 1;
     app->comm_rows = l.lower_rows > 2 ? (size_t)l.lower_rows - 2 : 1;
+    app->waits_rows = l.lower_rows > 2 ? (size_t)l.lower_rows - 2 : 1;
     return (size_t)l.cols;
 }
 
@@ -418,6 +425,29 @@ static void draw_flights(struct tui_app *app, const struct layout *l)
     }
 }
 
+/* The wait overlay and the critical path on one cell (waits.h): a
+ * waiting cell shows its pattern kind's character in the wait colour (bold
+ * without colours), a cell on the critical path is bold and underlined.
+ * Only results of the visible window count. */
+static void wait_cell(struct tui_app *app, uint32_t process, size_t c, chtype *ch, attr_t *attr)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    uint64_t a = tui_model_col_time(m, c), b = tui_model_col_time(m, c + 1);
+    unsigned pat;
+
+    if (!app->waits)
+        return;
+    if (app->wait_overlay && tui_waits_have(app->waits, TUI_WAITS_WAITS, v->t0, v->t1) &&
+        (pat = tui_waits_cell(app->waits, process, a, b)) != 0) {
+        *ch = (chtype)(unsigned char)tui_waits_symbol(pat - 1);
+        *attr = npaint_pairs ? COLOR_PAIR(pair_wait) : A_BOLD;
+    }
+    if (app->critpath && tui_waits_have(app->waits, TUI_WAITS_CRITPATH, v->t0, v->t1) &&
+        tui_waits_cp_cell(app->waits, process, a, b))
+        *attr |= A_BOLD | A_UNDERLINE;
+}
+
 static void draw_timeline(struct tui_app *app, const struct layout *l)
 {
     struct tui_model *m = app->model;
@@ -462,6 +492,7 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
                 attr |= A_BOLD | A_UNDERLINE;
             if (v->show_messages && d->marks && d->marks[pi * d->ncols + c])
                 ch = d->marks[pi * d->ncols + c] & 1 ? '*' : '#';
+            wait_cell(app, procs[pi].id, c, &ch, &attr);
             if (c == cur)
                 attr |= A_REVERSE;
             mvaddch(y, l->label + (int)c, ch | attr);
@@ -470,6 +501,9 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
     if (app->pane == TUI_PANE_COMM)
         draw_flights(app, l);
 }
+
+#define LEGEND_WAIT (-2)     /* legend entries that are no paint */
+#define LEGEND_CP (-3)
 
 /* One legend entry ("A=main") into buf; its length. */
 static int legend_entry(struct tui_app *app, size_t i, char *buf, size_t size, long *paint)
@@ -494,7 +528,29 @@ static int legend_entry(struct tui_app *app, size_t i, char *buf, size_t size, l
     if (others && i == 0)
         return snprintf(buf, size, "%c=%zu more function%s", TUI_SYMBOL_OTHER, others,
                         others == 1 ? "" : "s");
+    i -= others ? 1 : 0;
+    /* then the wait overlay's characters and the critical path's look */
+    for (size_t k = 0; app->wait_overlay && tui_waits_kinds[k].symbol; k++)
+        if (i-- == 0) {
+            *paint = LEGEND_WAIT;
+            return snprintf(buf, size, "%c=%s wait", tui_waits_kinds[k].symbol,
+                             tui_waits_kinds[k].name);
+        }
+    if (app->critpath && i == 0) {
+        *paint = LEGEND_CP;
+        return snprintf(buf, size, "_=critical path (bold, underlined)");
+    }
     return -1;
+}
+
+/* The attribute of a legend entry's symbol. */
+static attr_t legend_attr(long paint)
+{
+    if (paint == LEGEND_WAIT)
+        return npaint_pairs ? COLOR_PAIR(pair_wait) : A_BOLD;
+    if (paint == LEGEND_CP)
+        return A_BOLD | A_UNDERLINE;
+    return paint_attr(paint);
 }
 
 static size_t legend_count(struct tui_app *app)
@@ -502,9 +558,11 @@ static size_t legend_count(struct tui_app *app)
     const long *paints;
     size_t others;
     int none;
-    size_t n = tui_model_legend(app->model, &paints, &others, &none);
+    size_t n = tui_model_legend(app->model, &paints, &others, &none), k = 0;
 
-    return n + (size_t)none + (others ? 1 : 0);
+    while (app->wait_overlay && tui_waits_kinds[k].symbol)
+        k++;
+    return n + (size_t)none + (others ? 1 : 0) + k + (app->critpath ? 1 : 0);
 }
 
 #define LEGEND_GAP 2
@@ -570,7 +628,7 @@ static void draw_legend(struct tui_app *app, const struct layout *l)
             line++;
             x = 0;
         }
-        mvaddch(l->legend + line, x, (chtype)(unsigned char)buf[0] | paint_attr(p));
+        mvaddch(l->legend + line, x, (chtype)(unsigned char)buf[0] | legend_attr(p));
         put(l->legend + line, x + 1, len - 1, buf + 1);
         x += len + LEGEND_GAP;
     }
@@ -876,6 +934,156 @@ static void draw_comm(struct tui_app *app, const struct layout *l)
     }
 }
 
+/* The label of a process token ("process N" when the trace does not
+ * define it). */
+static const char *proc_label(struct tui_app *app, uint32_t id, char *buf, size_t size)
+{
+    size_t np;
+    const struct tui_proc *p = tui_model_procs(app->model, &np);
+
+    for (size_t i = 0; i < np; i++)
+        if (p[i].id == id)
+            return p[i].label;
+    snprintf(buf, size, "process %u", id);
+    return buf;
+}
+
+/*
+ * The line of the wait analysis at the cursor (w, P): the wait of the
+ * selected process in the cursor's cell — its pattern, length and span,
+ * its call path, and the late partner with the call it arrived in — and
+ * the process the critical path runs on there.
+ */
+static void draw_wait_info(struct tui_app *app, const struct layout *l)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    const struct tui_wait_cursor *c = app->wait_cursor;
+    const struct vftr_window_info *info = tui_model_info(m);
+    size_t np;
+    const struct tui_proc *procs = tui_model_procs(m, &np);
+    char line[2048], t[32], a[32], b[32], pb[64];
+    size_t len = 0;
+
+    if (l->info < 0)
+        return;
+    line[0] = '\0';
+    /* the critical path first: it is short, the wait's line may not fit */
+    if (app->critpath) {
+        if (!c || !tui_waits_have(app->waits, TUI_WAITS_CRITPATH, v->t0, v->t1))
+            len += (size_t)snprintf(line, sizeof line, "cp: not computed");
+        else if (c->on_cp)
+            len += (size_t)snprintf(line, sizeof line, "cp: %s",
+                                    proc_label(app, c->cp_process, pb, sizeof pb));
+        else
+            len += (size_t)snprintf(line, sizeof line, "cp: not here");
+        if (app->wait_overlay)
+            len += (size_t)snprintf(line + len, sizeof line - len, "  |  ");
+    }
+    if (app->wait_overlay && len < sizeof line) {
+        char *out = line + len;
+        size_t room = sizeof line - len;
+
+        if (!c || !tui_waits_have(app->waits, TUI_WAITS_WAITS, v->t0, v->t1)) {
+            snprintf(out, room, "wait: not computed for this window");
+        } else if (tui_waits_overflow(app->waits)) {
+            snprintf(out, room, "wait: more than %u waits in this window, not drawn (zoom in; "
+                     "W lists them)", TUI_WAITS_MAX_KEPT);
+        } else if (!c->wait) {
+            snprintf(out, room, "wait: none of %s here", procs[v->proc_sel].label);
+        } else {
+            size_t k;
+
+            tui_format_time(t, sizeof t, c->w.end - c->w.start, info->resolution);
+            fmt_rel(app, a, sizeof a, c->w.start);
+            fmt_rel(app, b, sizeof b, c->w.end);
+            /* the late partner before the wait's own call path: that one
+             * the timeline shows, the partner's it does not */
+            k = (size_t)snprintf(out, room, "wait: %s %s",
+                                 vftr_wait_pattern_info(c->w.pattern)->name, t);
+            if (c->w.cause && k < room) {
+                char at[32];
+
+                fmt_rel(app, at, sizeof at, c->w.cause_time);
+                k += (size_t)snprintf(out + k, room - k, "; late: %s in %s at %s",
+                                      proc_label(app, c->w.cause, pb, sizeof pb),
+                                      c->partner_path, at);
+            }
+            if (k < room)
+                snprintf(out + k, room - k, "; in %s [%s, %s)", c->path, a, b);
+        }
+    }
+    attron(A_BOLD);
+    put(l->info, 0, COLS, line);
+    attroff(A_BOLD);
+}
+
+/*
+ * The pattern table of the visible window (W): every (pattern, call path,
+ * process) that waited in it, its waiting time, the instances and the
+ * largest, sorted by time — the figures of vftr-stats --waits --threads
+ * --time for the window, in seconds as it prints them.  Up and Down (with
+ * the focus) scroll.
+ */
+static void draw_waits(struct tui_app *app, const struct layout *l)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    const struct vftr_window_info *info = tui_model_info(m);
+    double res = info->resolution ? (double)info->resolution : 1.0;
+    int y = l->lower_top, end = l->lower_top + l->lower_rows;
+    char line[1024], a[32], b[32], pb[64];
+    size_t n = 0;
+    const struct tui_wait_row *r = NULL;
+    int have = app->waits && tui_waits_have(app->waits, TUI_WAITS_WAITS, v->t0, v->t1);
+
+    fmt_rel(app, a, sizeof a, v->t0);
+    fmt_rel(app, b, sizeof b, v->t1);
+    if (have) {
+        uint64_t total = tui_waits_total(app->waits), pt = tui_waits_proc_time(app->waits);
+
+        r = tui_waits_rows(app->waits, &n);
+        snprintf(line, sizeof line, "wait states in [%s, %s): %.6f%s in all (%.2f %% of the "
+                 "processes' time), %zu rows", a, b, (double)total / res,
+                 info->resolution ? " s" : " ticks", pt ? 100.0 * (double)total / (double)pt : 0.0,
+                 n);
+    } else {
+        snprintf(line, sizeof line, "wait states in [%s, %s): not computed", a, b);
+    }
+    title_on(app, TUI_FOCUS_WAITS);
+    put(y++, 0, COLS, line);
+    title_off();
+    if (have && y < end) {
+        snprintf(line, sizeof line, " %12s %8s %12s  %-22s %-16s %s",
+                 info->resolution ? "time[s]" : "time[t]", "count",
+                 info->resolution ? "max[s]" : "max[t]", "pattern", "process", "call path");
+        attron(A_BOLD);
+        put(y++, 0, COLS, line);
+        attroff(A_BOLD);
+    }
+    if (have && n == 0 && y < end)
+        put(y++, 0, COLS, "  (no process waits in this window)");
+    if (app->waits_top >= n)
+        app->waits_top = n ? n - 1 : 0;
+    for (size_t i = app->waits_top; have && i < n && y < end; i++) {
+        /* the last row says how many more there are when they do not fit */
+        if (y == end - 1 && i + 1 < n) {
+            snprintf(line, sizeof line, "  +%zu more rows (Tab, then Down)", n - i);
+            put(y++, 0, COLS, line);
+            break;
+        }
+        snprintf(line, sizeof line, " %12.6f %8llu %12.6f  %-22s %-16s %s",
+                 (double)r[i].time / res, (unsigned long long)r[i].count,
+                 (double)r[i].max / res, vftr_wait_pattern_info(r[i].pattern)->key,
+                 proc_label(app, r[i].process, pb, sizeof pb), r[i].callpath);
+        put(y++, 0, COLS, line);
+    }
+    while (y < end) {
+        move(y++, 0);
+        clrtoeol();
+    }
+}
+
 static void draw_help(const struct layout *l, size_t *help_top)
 {
     size_t n = tui_keys_help_lines();
@@ -914,10 +1122,13 @@ void tui_screen_draw(struct tui_app *app)
         draw_axis(app, &l);
         draw_timeline(app, &l);
         draw_legend(app, &l);
+        draw_wait_info(app, &l);
         if (app->pane == TUI_PANE_PROFILE)
             draw_profile(app, &l);
         else if (app->pane == TUI_PANE_COMM)
             draw_comm(app, &l);
+        else if (app->pane == TUI_PANE_WAITS)
+            draw_waits(app, &l);
         else
             draw_details(app, &l);
     }
