@@ -1005,9 +1005,11 @@ void vftr_msg_raw(const char *text) VFTR_NI;
  * say: print what goes wrong).  0 or -errno (no filter file then). */
 int vftr_filter_setup(const struct vftr_config *cfg, bool say) VFTR_NI;
 
-/* Whether filter.file excludes the function (mangled: its symbol name,
- * NULL: name).  Thread-safe. */
-bool vftr_filter_excludes(const char *name, const char *mangled) VFTR_NI;
+/* Whether filter.file excludes the function at addr (mangled: its symbol
+ * name, NULL: name; addr 0: no source file, only the region rules apply).
+ * The file rules read the debug information (names.h): under the
+ * function table's lock, once per function. */
+bool vftr_filter_excludes(const char *name, const char *mangled, uintptr_t addr) VFTR_NI;
 
 /* Marks t's call paths that throttling stops tracing as pending (their
  * next event settles it: vftr_throttle_event).  The thread's own guard

@@ -362,16 +362,20 @@ static VFTR_NI void config_report(void *arg, int severity, const char *message)
 
 static struct vftr_symtab *symtab;
 static bool symtab_failed;
-/* The symbol name of the function resolve() named last, for the filter
- * file's MANGLED rules in classify(): the two run one after the other
- * under the function table's lock (callpath.c: fn_get), which guards it. */
+/* The symbol name and the address of the function resolve() named last,
+ * for the filter file's MANGLED and file rules in classify(): the two run
+ * one after the other under the function table's lock (callpath.c:
+ * fn_get), which guards them; classify() takes them (a region's
+ * classification, with no resolve() before it, finds them cleared). */
 static const char *resolved_raw;
+static uintptr_t resolved_addr;
 
 /* Resolver of the settings: the symbol table is read on first use, under
  * the function table's lock (callpath.c), so only once. */
 static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
 {
     (void)arg;
+    resolved_addr = addr;
     if (symtab == NULL && !symtab_failed) {
         unsigned flags = (vftr_proc.cfg.demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
                          /* the module stays: never VFTR_SYMTAB_STRIP_MODULES (issue 16) */
@@ -398,6 +402,7 @@ VFTR_NI void vftr_symbols_forget(uintptr_t lo, uintptr_t hi)
     /* the resolver's lock: the table is made under it */
     pthread_mutex_lock(&vftr_proc.fn_lock);
     (void)vftr_symtab_forget(symtab, lo, hi);
+    vftr_names_forget();
     pthread_mutex_unlock(&vftr_proc.fn_lock);
 }
 
@@ -405,9 +410,13 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
 {
     const struct vftr_config *cfg = arg;
     uint32_t flags = 0;
+    const char *raw = resolved_raw;
+    uintptr_t addr = resolved_addr;
 
+    resolved_raw = NULL;
+    resolved_addr = 0;
     if (!vftr_config_function_selected(cfg, name) || vftr_names_hidden(name) ||
-        vftr_filter_excludes(name, resolved_raw))
+        vftr_filter_excludes(name, raw, addr))
         flags |= VFTR_FN_EXCLUDED;
     if (cfg->trace_precise_functions && vftr_regex_match(cfg->trace_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
