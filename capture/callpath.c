@@ -405,7 +405,7 @@ struct vftr_node vftr_node_none = { .addr = VFTR_NODE_NONE_ADDR, .last_child = &
                                     .succ = &vftr_node_none };
 
 /* capture.h: the skip cache */
-struct vftr_skip_slot vftr_skip[VFTR_SKIP_SLOTS];
+struct vftr_skip_slot vftr_skip[VFTR_SKIP_SLOTS] __attribute__((aligned(64)));
 
 /*
  * A function the filters exclude goes into the skip cache, where the hooks
