@@ -306,8 +306,10 @@ static const struct vftr_config_key keys[] = {
               "vftr-score --generate write them: the functions it excludes are not measured. Applied "
               "after filter.include and filter.exclude (a function any of them excludes is "
               "out). MPI functions, OpenMP regions and vftr.h regions are never filtered. "
-              "SCOREP_FILE_NAMES blocks are read but not applied (vftr does not know the "
-              "source files of functions): a warning says so. null: none." },
+              "SCOREP_FILE_NAMES blocks apply as in Score-P (a function is out when its name "
+              "or its source file is excluded): the file is the debug information's (-g) "
+              "for the function's entry, a full path as the line table has it; a function "
+              "without debug information is left to the region rules. null: none." },
 
     { INT("filter.max_depth", "0", filter_max_depth, 0, INT_MAX), .vftr_only = true,
       .help = "Deepest call path measured, in frames from the thread's root (main is 1), as "
