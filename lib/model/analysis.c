@@ -102,9 +102,20 @@ static uint32_t get_path(struct vftr_analysis *a, uint32_t parent, uint32_t func
     return (uint32_t)++a->npaths;
 }
 
+static uint32_t gpath_slow(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc);
+
 /* Stream s's path `local` in the analysis's numbering (0 for 0); created
  * on first use, parents first.  *rc -ENOMEM or -EINVAL (unknown path). */
-static uint32_t gpath(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc)
+static inline uint32_t gpath(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc)
+{
+    if (local == 0)
+        return 0;
+    if (s < a->nstreams && local < a->streams[s].nmap && a->streams[s].map[local])
+        return a->streams[s].map[local];
+    return gpath_slow(a, s, local, rc);
+}
+
+static uint32_t gpath_slow(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc)
 {
     struct stream *st;
     uint32_t chain[64], n = 0, g = 0;
@@ -127,7 +138,7 @@ static uint32_t gpath(struct vftr_analysis *a, uint16_t s, uint32_t local, int *
             break;
         }
         if (n == 64) {              /* deep: map the ancestor first */
-            g = gpath(a, s, l, rc);
+            g = gpath_slow(a, s, l, rc);
             if (!g)
                 return 0;
             break;
@@ -238,9 +249,37 @@ static struct aproc *proc_at(struct vftr_analysis *a, uint32_t i)
     return &a->procs[i];
 }
 
+#define DIRECT_PROCS 65536u
+
 static long proc_index(struct vftr_analysis *a, uint32_t token)
 {
+    if (token < a->npdirect)
+        return (long)a->pdirect[token] - 1;
+    if (token < DIRECT_PROCS)
+        return -1;
     return vftr_u64map_get(&a->procmap, token);
+}
+
+/* Token -> index, in the direct table for the small tokens (every record
+ * asks), else in the map.  0 or -ENOMEM. */
+static int proc_put(struct vftr_analysis *a, uint32_t token, uint32_t index)
+{
+    if (token >= DIRECT_PROCS)
+        return vftr_u64map_put(&a->procmap, token, index);
+    if (token >= a->npdirect) {
+        size_t n = a->npdirect ? a->npdirect : 64;
+        uint32_t *p;
+
+        while (n <= token)
+            n *= 2;
+        if (!(p = realloc(a->pdirect, n * sizeof *p)))
+            return -ENOMEM;
+        memset(p + a->npdirect, 0, (n - a->npdirect) * sizeof *p);
+        a->pdirect = p;
+        a->npdirect = n;
+    }
+    a->pdirect[token] = index + 1;
+    return 0;
 }
 
 /* The process of token, made for a token the definitions do not have. */
@@ -251,7 +290,7 @@ static struct aproc *proc_of(struct vftr_analysis *a, uint32_t token)
     if (i >= 0)
         return &a->procs[i];
     if (vftr_reserve((void **)&a->procs, &a->capprocs, a->nprocs, sizeof *a->procs) < 0 ||
-        vftr_u64map_put(&a->procmap, token, (uint32_t)a->nprocs) < 0)
+        proc_put(a, token, (uint32_t)a->nprocs) < 0)
         return NULL;
     a->procs[a->nprocs] = (struct aproc){ .token = token, .rankproc = token,
                                           .master = (uint32_t)a->nprocs,
@@ -454,6 +493,8 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
             }
             p->ls[at] = (struct lsent){ c->ls_send_t, c->enter, c->ls_idle, c->path };
             p->nls++;
+            if (c->ls_send_t > p->ls_max)
+                p->ls_max = c->ls_send_t;
         }
         if (cp_on(a) && c->ls_node)
             rc = cp_jump(a, p, c->ls_node, c->ls_cause_time, now, c->path);
@@ -617,13 +658,20 @@ static void wrong_order(struct vftr_analysis *a, struct aproc *p, uint64_t send_
 {
     size_t keep = 0;
 
+    /* messages mostly come in order: none of the ring sent later */
+    if (p->ls_max <= send_t)
+        return;
+    p->ls_max = 0;
     for (size_t i = 0; i < p->nls; i++) {
         struct lsent e = p->ls[(p->headls + i) % LSWO_BUFFER];
 
-        if (e.send_t > send_t)
+        if (e.send_t > send_t) {
             book(a, VFTR_WAIT_LATE_SENDER_WO, p, e.path, e.start, e.start + e.idle, 0, 0);
-        else
+        } else {
             p->ls[(p->headls + keep++) % LSWO_BUFFER] = e;
+            if (e.send_t > p->ls_max)
+                p->ls_max = e.send_t;
+        }
     }
     p->nls = keep;
 }
@@ -1774,6 +1822,7 @@ void vftr_analysis_free(struct vftr_analysis *a)
     free(a->drows);
     vftr_u64map_release(&a->pathmap);
     vftr_u64map_release(&a->procmap);
+    free(a->pdirect);
     vftr_u64map_release(&a->rankidx);
     vftr_u64map_release(&a->commmap);
     vftr_messages_free(a->matcher);

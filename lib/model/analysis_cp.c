@@ -41,6 +41,8 @@ static void unlink_node(struct vftr_analysis *a, struct cpnode *n)
     a->nlive--;
 }
 
+/* A node let go goes to the analysis's free list (linked through parent),
+ * with its map if that is still small: nodes come and go a few per record. */
 static void free_node(struct vftr_analysis *a, struct cpnode *n)
 {
     struct cppiece *p = n->first;
@@ -51,9 +53,10 @@ static void free_node(struct vftr_analysis *a, struct cpnode *n)
         free(p);
         p = next;
     }
-    vftr_tally_release(&n->own);
+    vftr_tally_reset(&n->own);
     unlink_node(a, n);
-    free(n);
+    n->parent = a->cpfree;
+    a->cpfree = n;
 }
 
 void cp_unref(struct vftr_analysis *a, struct cpnode *n)
@@ -105,14 +108,20 @@ static struct cpnode *node_new(struct vftr_analysis *a, struct cpnode *parent, u
         cp_compact(a);
         a->live_after = a->nlive;
     }
-    n = calloc(1, sizeof *n);
-    if (!n)
+    if ((n = a->cpfree)) {
+        struct vftr_tally own = n->own;
+
+        a->cpfree = n->parent;
+        *n = (struct cpnode){ .own = own };
+    } else if (!(n = calloc(1, sizeof *n))) {
         return NULL;
+    } else {
+        n->own = (struct vftr_tally)VFTR_TALLY_INIT;
+    }
     n->parent = cp_ref(parent);
     n->refs = 1;
     n->process = process;
     n->start = start;
-    n->own = (struct vftr_tally)VFTR_TALLY_INIT;
     n->lnext = a->live;
     if (a->live)
         a->live->lprev = n;
@@ -325,5 +334,12 @@ void cp_release(struct vftr_analysis *a)
 
         n->parent = NULL;
         free_node(a, n);
+    }
+    while (a->cpfree) {
+        struct cpnode *n = a->cpfree;
+
+        a->cpfree = n->parent;
+        vftr_tally_release(&n->own);
+        free(n);
     }
 }

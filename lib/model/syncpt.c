@@ -357,7 +357,12 @@ struct xproc {
     uint64_t last_before_b;
     bool open_at_b;
     size_t hold_depth;          /* a call of the kind it may wait in, open at b: its depth */
-    struct vftr_tally seg;      /* path -> ticks since the last record */
+    /* path -> ticks since the last record: in the order first booked,
+     * found by a look from the end (a few paths between two records), or
+     * through segidx (path -> index) once there are more */
+    struct vftr_syncseg *segv;
+    uint32_t nsegv, capsegv;
+    struct vftr_tally segidx;
     /* a CollectiveOperation record's end, emitted at the first event at or
      * after it */
     bool coll_pending;
@@ -383,8 +388,6 @@ struct vftr_syncx {
     uint32_t *pdirect;          /* token < DIRECT_PROCS -> index + 1 */
     size_t npdirect;
     struct vftr_u64map pmap;
-    struct vftr_syncseg *segbuf;   /* a record's segment, from the tally */
-    size_t capseg;
     uint64_t events, records;
     bool crossed;               /* an event at or after b was read */
     size_t pending;             /* processes with hold_depth */
@@ -414,7 +417,7 @@ static struct xproc *xproc_slow(struct vftr_syncx *x, uint32_t token)
         }
         x->pdirect[token] = (uint32_t)x->nprocs + 1;
     }
-    x->procs[x->nprocs] = (struct xproc){ .token = token, .seg = VFTR_TALLY_INIT };
+    x->procs[x->nprocs] = (struct xproc){ .token = token, .segidx = VFTR_TALLY_INIT };
     return &x->procs[x->nprocs++];
 }
 
@@ -423,6 +426,49 @@ static inline struct xproc *xproc(struct vftr_syncx *x, uint32_t token)
     if (token < x->npdirect && x->pdirect[token])
         return &x->procs[x->pdirect[token] - 1];
     return xproc_slow(x, token);
+}
+
+#define SEG_LINEAR 8
+
+/* Adds ticks to path in p's segment. */
+static int seg_add(struct xproc *p, uint32_t path, uint64_t ticks)
+{
+    uint32_t n = p->nsegv;
+
+    if (n && p->segv[n - 1].path == path) {
+        p->segv[n - 1].ticks += ticks;
+        return 0;
+    }
+    if (n <= SEG_LINEAR) {
+        for (uint32_t i = n; i-- > 0;)
+            if (p->segv[i].path == path) {
+                p->segv[i].ticks += ticks;
+                return 0;
+            }
+    } else {
+        const struct vftr_tally_slot *s = vftr_tally_find(&p->segidx, path);
+
+        if (s) {
+            p->segv[s->v.i].ticks += ticks;
+            return 0;
+        }
+    }
+    if (n == p->capsegv) {
+        uint32_t cap = n ? 2 * n : 16;
+        struct vftr_syncseg *v = realloc(p->segv, (size_t)cap * sizeof *v);
+
+        if (!v)
+            return -ENOMEM;
+        p->segv = v;
+        p->capsegv = cap;
+    }
+    p->segv[n] = (struct vftr_syncseg){ path, ticks };
+    p->nsegv = n + 1;
+    /* past the linear look: every entry indexed */
+    for (uint32_t i = p->segidx.used; n + 1 > SEG_LINEAR && i <= n; i++)
+        if (vftr_tally_set_i(&p->segidx, p->segv[i].path, i) < 0)
+            return -ENOMEM;
+    return 0;
 }
 
 /* Books the time since p's latest event, inside the window, to the path on
@@ -442,38 +488,27 @@ static inline int book(struct vftr_syncx *x, struct xproc *p, uint64_t t)
         to = x->o.b;
     if (to <= from)
         return 0;
-    return vftr_tally_add_i(&p->seg, p->top, (int64_t)(to - from));
+    return seg_add(p, p->top, to - from);
 }
 
-/* Hands r (its process's fields, seq and segment filled in here) on. */
+/* Hands r (its process's fields, seq and segment filled in here) on; the
+ * segment is borrowed for the call and then emptied. */
 static int emit(struct vftr_syncx *x, struct xproc *p, struct vftr_syncrec *r)
 {
-    size_t n = 0, pos = 0;
-    const struct vftr_tally_slot *s;
+    int rc;
 
     r->process = p->token;
     r->seq = p->seq++;
     r->stream = x->o.stream;
     r->top = p->top;
-    if (p->seg.used > x->capseg) {
-        size_t cap = x->capseg ? x->capseg : 16;
-        struct vftr_syncseg *b;
-
-        while (cap < p->seg.used)
-            cap *= 2;
-        if (!(b = realloc(x->segbuf, cap * sizeof *b)))
-            return -ENOMEM;
-        x->segbuf = b;
-        x->capseg = cap;
-    }
-    while ((s = vftr_tally_next(&p->seg, &pos)))
-        if (s->v.i)
-            x->segbuf[n++] = (struct vftr_syncseg){ (uint32_t)s->key, (uint64_t)s->v.i };
-    r->seg = x->segbuf;
-    r->nseg = (uint32_t)n;
-    vftr_tally_clear(&p->seg);
+    r->seg = p->segv;
+    r->nseg = p->nsegv;
     x->records++;
-    return x->o.emit(x->o.arg, r);
+    rc = x->o.emit(x->o.arg, r);
+    p->nsegv = 0;
+    if (p->segidx.used)
+        vftr_tally_clear(&p->segidx);
+    return rc;
 }
 
 /* Emits p's held record, as it is. */
@@ -827,10 +862,12 @@ void vftr_syncx_free(struct vftr_syncx *x)
     if (!x)
         return;
     for (size_t i = 0; i < x->nprocs; i++)
-        vftr_tally_release(&x->procs[i].seg);
+    {
+        free(x->procs[i].segv);
+        vftr_tally_release(&x->procs[i].segidx);
+    }
     free(x->procs);
     free(x->pdirect);
-    free(x->segbuf);
     vftr_u64map_release(&x->pmap);
     vftr_replay_free(x->replay);
     free(x);
@@ -969,17 +1006,22 @@ void vftr_syncsort_free(struct vftr_syncsort *s)
     free(s);
 }
 
-static int cmp_held(const void *a, const void *b)
-{
-    return vftr_syncrec_cmp(&((const struct held *)a)->r, &((const struct held *)b)->r);
-}
-
 int vftr_syncsort_flush(struct vftr_syncsort *s)
 {
     int rc = 0;
 
-    if (s->n > 1)
-        qsort(s->v, s->n, sizeof *s->v, cmp_held);
+    /* a handful at a time, mostly in order already: insertion sort (the
+     * keys are unique, so any sort gives this order) */
+    for (size_t i = 1; i < s->n; i++) {
+        if (vftr_syncrec_cmp(&s->v[i - 1].r, &s->v[i].r) <= 0)
+            continue;
+        struct held h = s->v[i];
+        size_t j = i;
+
+        for (; j > 0 && vftr_syncrec_cmp(&s->v[j - 1].r, &h.r) > 0; j--)
+            s->v[j] = s->v[j - 1];
+        s->v[j] = h;
+    }
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         s->v[i].r.seg = s->pool + s->v[i].seg;
         rc = s->out(s->arg, &s->v[i].r);
