@@ -188,14 +188,21 @@ static uint32_t gpath_slow(struct vftr_analysis *a, uint16_t s, uint32_t local, 
  * path.  Cached per path; 0 stays 0 (and 0 on ENOMEM: booked as outside
  * calls, not lost).
  */
-static uint32_t dpath(struct vftr_analysis *a, uint32_t path)
+static uint32_t dpath_slow(struct vftr_analysis *a, uint32_t path);
+
+static inline uint32_t dpath(struct vftr_analysis *a, uint32_t path)
+{
+    if (path && path <= a->ncanon && path <= a->npaths && a->canon[path - 1])
+        return a->canon[path - 1];
+    return dpath_slow(a, path);
+}
+
+static uint32_t dpath_slow(struct vftr_analysis *a, uint32_t path)
 {
     uint32_t chain[256], n = 0, top = 0, g = 0;
 
     if (path == 0 || path > a->npaths)
         return path;
-    if (path <= a->ncanon && a->canon[path - 1])
-        return a->canon[path - 1];
     for (uint32_t p = path; p && n < 256; p = a->paths[p - 1].parent) {
         chain[n++] = p;
         if (vftr_syncdefs_fclass(&a->defs, a->paths[p - 1].function) == VFTR_SYNC_F_OMP_ITASK)
