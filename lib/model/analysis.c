@@ -313,6 +313,26 @@ static uint32_t pidx(const struct vftr_analysis *a, const struct aproc *p)
 
 /* ------------------------------------------------------------ the table */
 
+/* Adds v to call path `path`'s busy time (a dense array: paths are numbered
+ * from 1, 0 is outside calls).  0 or -ENOMEM. */
+static int busy_add(struct vftr_analysis *a, uint32_t path, int64_t v)
+{
+    if (path >= a->nbusy) {
+        size_t n = a->nbusy ? a->nbusy : 64;
+        int64_t *b;
+
+        while (n <= path)
+            n *= 2;
+        if (!(b = realloc(a->busy, n * sizeof *b)))
+            return -ENOMEM;
+        memset(b + a->nbusy, 0, (n - a->nbusy) * sizeof *b);
+        a->busy = b;
+        a->nbusy = n;
+    }
+    a->busy[path] += v;
+    return 0;
+}
+
 /*
  * Books a wait of `pattern` of process p on call path `path`: the part of
  * [start, end) inside the window.  Returns that part (0: none).
@@ -344,7 +364,7 @@ static uint64_t book(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
     /* waiting is not busy: an idle worker's time is on its own path, which
      * its caller subtracts (the row names the encountering thread's) */
     if (patterns[pattern].caused && pattern != VFTR_WAIT_OMP_IDLE)
-        vftr_tally_add_i(&a->busy, path, -(int64_t)len);
+        busy_add(a, path, -(int64_t)len);
     if (a->o.on_wait) {
         struct vftr_wait_instance w = { pattern, p->token, path, s, e, cause, cause_time };
 
@@ -1259,7 +1279,7 @@ static int omp_itask_begin(struct vftr_analysis *a, struct aproc *q, const struc
         uint64_t omega = book(a, VFTR_WAIT_OMP_IDLE, q, t->fork_path, q->idle_since, r->enter,
                               fp->token, t->fork);
 
-        vftr_tally_add_i(&a->busy, q->idle_path, -(int64_t)omega);
+        busy_add(a, q->idle_path, -(int64_t)omega);
         if (cp_on(a) && t->fork_node && t->fork > q->idle_since)
             rc = cp_jump(a, q, t->fork_node, t->fork, r->time, 0);
         if (rc == 0 && delays_on(a) && t->fork_to) {
@@ -1578,7 +1598,7 @@ static int rec_proc_end(struct vftr_analysis *a, struct aproc *p, const struct v
             uint64_t omega = book(a, VFTR_WAIT_OMP_IDLE, q, outer, since, p->end, p->token,
                                   p->end);
 
-            vftr_tally_add_i(&a->busy, on, -(int64_t)omega);
+            busy_add(a, on, -(int64_t)omega);
         }
     }
     return rc;
@@ -1623,7 +1643,7 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
             for (uint32_t k = 0; k < n; k++) {
                 gp[k] = gpath(a, r->stream, r->seg[i + k].path, &rc);
                 if (rc == 0)
-                    rc = vftr_tally_add_i(&a->busy, gp[k], (int64_t)r->seg[i + k].ticks);
+                    rc = busy_add(a, gp[k], (int64_t)r->seg[i + k].ticks);
             }
             if (rc == 0 && cp_on(a))
                 rc = cp_add(a, p, r->seg + i, n, gp);
@@ -1823,7 +1843,7 @@ void vftr_analysis_free(struct vftr_analysis *a)
         vftr_tally_release(&a->dshort[i]);
         vftr_tally_release(&a->dlong[i]);
     }
-    vftr_tally_release(&a->busy);
+    free(a->busy);
     free(a->cprows);
     free(a->segs);
     free(a->drows);
@@ -1876,7 +1896,7 @@ const struct vftr_analysis_summary *vftr_analysis_summary(const struct vftr_anal
 
 uint64_t vftr_analysis_busy(const struct vftr_analysis *a, uint32_t path)
 {
-    int64_t v = vftr_tally_get_i(&a->busy, path);
+    int64_t v = path < a->nbusy ? a->busy[path] : 0;
 
     return v > 0 ? (uint64_t)v : 0;
 }

@@ -42,7 +42,9 @@ static void unlink_node(struct vftr_analysis *a, struct cpnode *n)
 }
 
 /* A node let go goes to the analysis's free list (linked through parent),
- * with its map if that is still small: nodes come and go a few per record. */
+ * with its map unless that grew large: nodes come and go a few per record.
+ * (The order a node's map iterates in matters nowhere: its sums are
+ * integers, and cp_finish sorts the rows.) */
 static void free_node(struct vftr_analysis *a, struct cpnode *n)
 {
     struct cppiece *p = n->first;
@@ -53,7 +55,10 @@ static void free_node(struct vftr_analysis *a, struct cpnode *n)
         free(p);
         p = next;
     }
-    vftr_tally_reset(&n->own);
+    if (n->own.cap <= 64)
+        vftr_tally_clear(&n->own);
+    else
+        vftr_tally_release(&n->own);
     unlink_node(a, n);
     n->parent = a->cpfree;
     a->cpfree = n;

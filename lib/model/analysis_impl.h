@@ -271,7 +271,8 @@ struct vftr_analysis {
     struct vftr_wait_row *rows;
     size_t nrows, caprows;
     struct vftr_u64map rowmap[VFTR_WAIT_COUNT];   /* process << 32 | path -> row */
-    struct vftr_tally busy;           /* path -> exclusive ticks less waits */
+    int64_t *busy;                    /* path -> exclusive ticks less waits */
+    size_t nbusy;
 
     /* critical path */
     struct cpnode *live;              /* list of live nodes */
