@@ -83,23 +83,190 @@ static int get(struct rbuf *b, void *v, size_t n)
 
 #define GET(b, v) get((b), &(v), sizeof(v))
 
-static int put_rec(struct wbuf *b, const struct vftr_syncrec *r)
-{
-    uint64_t u[7] = { r->time, r->seq, r->enter, r->t2, r->bytes, r->received, r->match };
-    uint32_t w[10] = { r->process, r->function, r->path, r->top, r->peer, r->comm, r->tag,
-                       r->op, r->root, r->nseg };
-    uint16_t kind = r->kind;
-    int rc = put(b, u, sizeof u);
+/*
+ * A record on the wire: most of its fields are 0 or small, and its time is
+ * close to the one before it, so it goes as varints (7 bits a byte) behind
+ * its kind and a mask of the fields that are not 0: about a fifth of its
+ * size in memory.  Times: the record's as the difference to the previous
+ * record's in the message, enter and t2 as their difference to the
+ * record's own (zigzag: either sign).
+ */
+enum {
+    F_ENTER = 1 << 0, F_T2 = 1 << 1, F_BYTES = 1 << 2, F_RECEIVED = 1 << 3, F_MATCH = 1 << 4,
+    F_FUNCTION = 1 << 5, F_PATH = 1 << 6, F_TOP = 1 << 7, F_PEER = 1 << 8, F_COMM = 1 << 9,
+    F_TAG = 1 << 10, F_OP = 1 << 11, F_ROOT = 1 << 12, F_NSEG = 1 << 13,
+};
 
-    if (rc == 0)
-        rc = put(b, w, sizeof w);
-    if (rc == 0)
-        rc = PUT(b, kind);
-    for (uint32_t i = 0; rc == 0 && i < r->nseg; i++) {
-        rc = PUT(b, r->seg[i].path);
-        if (rc == 0)
-            rc = PUT(b, r->seg[i].ticks);
+#define VARINT_MAX 10
+
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
     }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t zigzag(uint64_t a, uint64_t b)     /* a - b, either sign */
+{
+    int64_t d = (int64_t)(a - b);
+
+    return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static inline uint64_t unzigzag(uint64_t base, uint64_t z)
+{
+    return base + (uint64_t)((int64_t)(z >> 1) ^ -(int64_t)(z & 1));
+}
+
+static int put_rec(struct wbuf *b, const struct vftr_syncrec *r, uint64_t *prev)
+{
+    size_t most = 3 + 17 * VARINT_MAX + (size_t)r->nseg * 2 * VARINT_MAX;
+    unsigned mask = (r->enter != r->time ? F_ENTER : 0) | (r->t2 != r->time ? F_T2 : 0) |
+                    (r->bytes ? F_BYTES : 0) | (r->received ? F_RECEIVED : 0) |
+                    (r->match ? F_MATCH : 0) | (r->function ? F_FUNCTION : 0) |
+                    (r->path ? F_PATH : 0) | (r->top ? F_TOP : 0) | (r->peer ? F_PEER : 0) |
+                    (r->comm ? F_COMM : 0) | (r->tag ? F_TAG : 0) | (r->op ? F_OP : 0) |
+                    (r->root ? F_ROOT : 0) | (r->nseg ? F_NSEG : 0);
+    uint8_t *p;
+
+    if (b->len + most > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        uint8_t *q;
+
+        while (cap < b->len + most)
+            cap *= 2;
+        if (!(q = realloc(b->p, cap)))
+            return -ENOMEM;
+        b->p = q;
+        b->cap = cap;
+    }
+    p = b->p + b->len;
+    *p++ = (uint8_t)r->kind;
+    *p++ = (uint8_t)mask;
+    *p++ = (uint8_t)(mask >> 8);
+    p = put_varint(p, zigzag(r->time, *prev));
+    *prev = r->time;
+    p = put_varint(p, r->seq);
+    p = put_varint(p, r->process);
+    if (mask & F_ENTER)
+        p = put_varint(p, zigzag(r->enter, r->time));
+    if (mask & F_T2)
+        p = put_varint(p, zigzag(r->t2, r->time));
+    if (mask & F_BYTES)
+        p = put_varint(p, r->bytes);
+    if (mask & F_RECEIVED)
+        p = put_varint(p, r->received);
+    if (mask & F_MATCH)
+        p = put_varint(p, r->match);
+    if (mask & F_FUNCTION)
+        p = put_varint(p, r->function);
+    if (mask & F_PATH)
+        p = put_varint(p, r->path);
+    if (mask & F_TOP)
+        p = put_varint(p, r->top);
+    if (mask & F_PEER)
+        p = put_varint(p, r->peer);
+    if (mask & F_COMM)
+        p = put_varint(p, r->comm);
+    if (mask & F_TAG)
+        p = put_varint(p, r->tag);
+    if (mask & F_OP)
+        p = put_varint(p, r->op);
+    if (mask & F_ROOT)
+        p = put_varint(p, r->root);
+    if (mask & F_NSEG)
+        p = put_varint(p, r->nseg);
+    for (uint32_t i = 0; i < r->nseg; i++) {
+        p = put_varint(p, r->seg[i].path);
+        p = put_varint(p, r->seg[i].ticks);
+    }
+    b->len = (size_t)(p - b->p);
+    return 0;
+}
+
+/* A varint of at most `bits` bits.  0 or -EBADMSG. */
+static int get_varint(struct rbuf *b, uint64_t *v, unsigned bits)
+{
+    uint64_t x = 0;
+
+    for (unsigned shift = 0; shift < 70; shift += 7) {
+        uint8_t c;
+
+        if (b->pos == b->len)
+            return -EBADMSG;
+        c = b->p[b->pos++];
+        if (shift == 63 && c > 1)
+            return -EBADMSG;
+        x |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            if (bits < 64 && x >> bits)
+                return -EBADMSG;
+            *v = x;
+            return 0;
+        }
+    }
+    return -EBADMSG;
+}
+
+static int get_u32(struct rbuf *b, uint32_t *v)
+{
+    uint64_t x;
+    int rc = get_varint(b, &x, 32);
+
+    *v = (uint32_t)x;
+    return rc;
+}
+
+/* One record (its segments to be read by the caller: r->nseg of them). */
+static int get_rec(struct rbuf *b, struct vftr_syncrec *r, uint64_t *prev)
+{
+    uint64_t z;
+    unsigned mask;
+    int rc;
+
+    if (b->len - b->pos < 3)
+        return -EBADMSG;
+    *r = (struct vftr_syncrec){ .kind = b->p[b->pos] };
+    mask = b->p[b->pos + 1] | (unsigned)b->p[b->pos + 2] << 8;
+    b->pos += 3;
+    if ((rc = get_varint(b, &z, 64)) < 0)
+        return rc;
+    r->time = unzigzag(*prev, z);
+    *prev = r->time;
+    r->enter = r->t2 = r->time;
+    if ((rc = get_varint(b, &r->seq, 64)) < 0 || (rc = get_u32(b, &r->process)) < 0)
+        return rc;
+    if ((mask & F_ENTER) && (rc = get_varint(b, &z, 64)) == 0)
+        r->enter = unzigzag(r->time, z);
+    if (rc == 0 && (mask & F_T2) && (rc = get_varint(b, &z, 64)) == 0)
+        r->t2 = unzigzag(r->time, z);
+    if (rc == 0 && (mask & F_BYTES))
+        rc = get_varint(b, &r->bytes, 64);
+    if (rc == 0 && (mask & F_RECEIVED))
+        rc = get_varint(b, &r->received, 64);
+    if (rc == 0 && (mask & F_MATCH))
+        rc = get_varint(b, &r->match, 64);
+    if (rc == 0 && (mask & F_FUNCTION))
+        rc = get_u32(b, &r->function);
+    if (rc == 0 && (mask & F_PATH))
+        rc = get_u32(b, &r->path);
+    if (rc == 0 && (mask & F_TOP))
+        rc = get_u32(b, &r->top);
+    if (rc == 0 && (mask & F_PEER))
+        rc = get_u32(b, &r->peer);
+    if (rc == 0 && (mask & F_COMM))
+        rc = get_u32(b, &r->comm);
+    if (rc == 0 && (mask & F_TAG))
+        rc = get_u32(b, &r->tag);
+    if (rc == 0 && (mask & F_OP))
+        rc = get_u32(b, &r->op);
+    if (rc == 0 && (mask & F_ROOT))
+        rc = get_u32(b, &r->root);
+    if (rc == 0 && (mask & F_NSEG))
+        rc = get_u32(b, &r->nseg);
     return rc;
 }
 
@@ -111,6 +278,7 @@ struct worker {
     struct wbuf recs;
     uint32_t nrec;
     uint32_t paths_sent;          /* the extractor's paths 1..paths_sent went out */
+    uint64_t prev;                /* the time of the last record put in recs */
     struct wbuf msg;
 };
 
@@ -140,6 +308,7 @@ static int ship(struct worker *w, int tag)
         rc = w->t->send(w->t->ctx, 0, tag, w->msg.p, w->msg.len);
     w->paths_sent += n;
     w->recs.len = 0;
+    w->prev = 0;
     w->nrec = 0;
     return rc;
 }
@@ -147,7 +316,7 @@ static int ship(struct worker *w, int tag)
 static int worker_emit(void *arg, const struct vftr_syncrec *r)
 {
     struct worker *w = arg;
-    int rc = put_rec(&w->recs, r);
+    int rc = put_rec(&w->recs, r, &w->prev);
 
     if (rc == 0)
         w->nrec++;
@@ -311,6 +480,7 @@ static int decode(struct rstream *s, const void *msg, size_t len)
 {
     struct rbuf b = { msg, len, 0 };
     uint32_t first, n, nrec;
+    uint64_t prev = 0;
     int rc;
 
     if (s->qhead == s->qn)              /* all taken: start over */
@@ -330,16 +500,8 @@ static int decode(struct rstream *s, const void *msg, size_t len)
     if ((rc = GET(&b, nrec)) < 0)
         return rc;
     for (uint32_t i = 0; i < nrec; i++) {
-        uint64_t u[7];
-        uint32_t w[10];
-        uint16_t kind;
         struct vftr_syncrec *r;
 
-        if ((rc = get(&b, u, sizeof u)) < 0 || (rc = get(&b, w, sizeof w)) < 0 ||
-            (rc = GET(&b, kind)) < 0)
-            return rc;
-        if (w[9] > (b.len - b.pos) / 12)
-            return -EBADMSG;
         {
             size_t cap = s->qcap;
 
@@ -353,19 +515,18 @@ static int decode(struct rstream *s, const void *msg, size_t len)
                 s->segoff = o;
             }
         }
-        if ((rc = grow((void **)&s->segs, &s->capsegs, s->nsegs + w[9], sizeof *s->segs)) < 0)
-            return rc;
         r = &s->q[s->qn];
-        *r = (struct vftr_syncrec){
-            .time = u[0], .seq = u[1], .enter = u[2], .t2 = u[3], .bytes = u[4],
-            .received = u[5], .match = u[6], .process = w[0], .function = w[1], .path = w[2],
-            .top = w[3], .peer = w[4], .comm = w[5], .tag = w[6], .op = w[7], .root = w[8],
-            .nseg = w[9], .kind = kind,
-        };
+        if ((rc = get_rec(&b, r, &prev)) < 0)
+            return rc;
+        if (r->nseg > (b.len - b.pos) / 2)
+            return -EBADMSG;
+        if ((rc = grow((void **)&s->segs, &s->capsegs, s->nsegs + r->nseg, sizeof *s->segs)) < 0)
+            return rc;
         s->segoff[s->qn] = s->nsegs;
-        for (uint32_t j = 0; j < w[9]; j++) {
-            GET(&b, s->segs[s->nsegs].path);
-            GET(&b, s->segs[s->nsegs].ticks);
+        for (uint32_t j = 0; j < r->nseg; j++) {
+            if ((rc = get_u32(&b, &s->segs[s->nsegs].path)) < 0 ||
+                (rc = get_varint(&b, &s->segs[s->nsegs].ticks, 64)) < 0)
+                return rc;
             s->nsegs++;
         }
         s->qn++;
