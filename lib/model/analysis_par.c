@@ -3,17 +3,18 @@
  * job (analysis.h, vftr_analysis_run_par).  The first half of the analysis
  * (syncpt.h: each process's events replayed into sync records) is the one
  * that reads the trace and costs per event; it needs nothing of other
- * processes, so the workers (ranks 1 .. size-1) each make it for a share of
- * the processes (all threads of a rank together, rank processes dealt out
- * round-robin), reading only those.  Rank 0 merges the workers' canonical
- * streams by the canonical key and runs the second half (matching, the
- * patterns, the critical path, the delays) on the merged sequence: the
- * sequence one extractor over the whole trace gives, so the output is the
- * serial one.
+ * processes, so every rank makes it for a share of the processes (all
+ * threads of a rank together, rank processes dealt out round-robin),
+ * reading only those: ranks 1 .. size-1 as workers, rank 0 in a thread of
+ * its own (a worker whose messages go through two short queues).  Rank 0
+ * merges the canonical streams by the canonical key and runs the second
+ * half (matching, the patterns, the critical path, the delays) on the
+ * merged sequence: the sequence one extractor over the whole trace gives,
+ * so the output is the serial one.
  *
- * Protocol (the caller's transport carries opaque byte messages; a worker's
- * sends must block until rank 0 takes them, as MPI_Ssend does, which keeps
- * the workers close to rank 0's merge point and bounds the memory):
+ * Protocol (the caller's transport carries opaque byte messages and keeps
+ * a bounded number in flight, which keeps the workers close to rank 0's
+ * merge point and bounds the memory):
  *   DATA  worker -> 0: the call paths the worker's extractor defined since
  *         its last message, then records (each with its segments);
  *   DONE  worker -> 0: its events are read; the latest end of its processes;
@@ -25,9 +26,12 @@
  * worker is DONE with nothing queued rank 0 takes in the other workers'
  * remaining records (the trace's tail) until all are DONE, then sends GO.
  *
- * Records travel in the host's byte order: the ranks of one job share it.
+ * The message's framing travels in the host's byte order (the ranks of one
+ * job share it), the records as varints (put_rec).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,7 +329,7 @@ static int worker_emit(void *arg, const struct vftr_syncrec *r)
     return rc;
 }
 
-/* The processes of worker k (1..nw): the rank processes in token order
+/* The processes of share k (0..nw - 1): the rank processes in token order
  * dealt out round-robin, each with its threads. */
 static int share(const struct vftr_source *s, int k, int nw, struct vftr_proclist *pl,
                  size_t *count)
@@ -351,7 +355,7 @@ static int share(const struct vftr_source *s, int k, int nw, struct vftr_proclis
         while (j < nrank && ranks[j] != rp)
             j++;
         /* a process whose rank process is not defined goes by its own index */
-        if ((j < nrank ? j : nrank + i) % (size_t)nw == (size_t)(k - 1)) {
+        if ((j < nrank ? j : nrank + i) % (size_t)nw == (size_t)k) {
             rc = vftr_proclist_add(pl, p[i].token, p[i].token);
             (*count)++;
         }
@@ -360,8 +364,11 @@ static int share(const struct vftr_source *s, int k, int nw, struct vftr_proclis
     return rc;
 }
 
+/* Extracts share k of nshares as stream k + 1 and sends it to rank 0
+ * through t (a worker rank's MPI, or rank 0's own thread's queue). */
 static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *opts,
-                      const struct vftr_analysis_transport *t, char *err, size_t errlen)
+                      const struct vftr_analysis_transport *t, int k, int nshares, char *err,
+                      size_t errlen)
 {
     struct vftr_syncdefs defs = VFTR_SYNCDEFS_INIT;
     struct vftr_syncsort *sort = NULL;
@@ -377,7 +384,7 @@ static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *op
 
     vftr_proclist_init(&pl);
     if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 ||
-        (rc = share(s, t->rank, t->size - 1, &pl, &mine)) < 0 ||
+        (rc = share(s, k, nshares, &pl, &mine)) < 0 ||
         !(sort = vftr_syncsort_new(worker_emit, &w))) {
         rc = -ENOMEM;
         goto fail;
@@ -385,7 +392,7 @@ static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *op
     struct vftr_syncx_opts xo = {
         opts->a, b, (opts->what & (VFTR_ANALYSIS_CRITPATH | VFTR_ANALYSIS_DELAYS |
                                    VFTR_ANALYSIS_SEGMENTS)) != 0,
-        lookahead, (uint16_t)t->rank, vftr_syncsort_push, sort,
+        lookahead, (uint16_t)(k + 1), vftr_syncsort_push, sort,
     };
     if (!(w.x = vftr_syncx_new(&defs, &xo))) {
         rc = -ENOMEM;
@@ -430,6 +437,122 @@ out:
     vftr_syncdefs_release(&defs);
     vftr_proclist_release(&pl);
     return rc;
+}
+
+/* ------------------------------------------------------------ rank 0's share */
+
+/*
+ * Rank 0 extracts a share too, in a thread of its own (it calls no MPI):
+ * a worker like the others, whose messages go through two short queues
+ * instead of MPI.  Either side that fails closes them, so that the other
+ * one's waits end.
+ */
+#define LOCAL_WINDOW 4
+
+struct lqueue {
+    struct lmsg {
+        int tag;
+        void *msg;
+        size_t len;
+    } v[LOCAL_WINDOW];
+    int head, n;
+};
+
+struct local {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct lqueue up, down;           /* thread -> rank 0, rank 0 -> thread */
+    bool closed;
+    struct lend {
+        struct local *l;
+        bool root;
+    } thread_end, root_end;
+    struct vftr_analysis_transport wt, rt;   /* the thread's side, rank 0's */
+    struct vftr_source *s;
+    const struct vftr_analysis_opts *opts;
+    int nshares, rc;
+    char err[512];
+};
+
+static int lsend(void *ctx, int to, int tag, const void *msg, size_t len)
+{
+    struct lend *e = ctx;
+    struct local *l = e->l;
+    struct lqueue *q = e->root ? &l->down : &l->up;
+    void *copy = malloc(len ? len : 1);
+
+    (void)to;
+    if (!copy)
+        return -ENOMEM;
+    memcpy(copy, msg, len);
+    pthread_mutex_lock(&l->mu);
+    while (!l->closed && q->n == LOCAL_WINDOW)
+        pthread_cond_wait(&l->cv, &l->mu);
+    if (l->closed) {
+        pthread_mutex_unlock(&l->mu);
+        free(copy);
+        return -EPIPE;
+    }
+    q->v[(q->head + q->n) % LOCAL_WINDOW] = (struct lmsg){ tag, copy, len };
+    q->n++;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+}
+
+static int lrecv(void *ctx, int from, int *tag, void **msg, size_t *len)
+{
+    struct lend *e = ctx;
+    struct local *l = e->l;
+    struct lqueue *q = e->root ? &l->up : &l->down;
+
+    (void)from;
+    pthread_mutex_lock(&l->mu);
+    while (!l->closed && q->n == 0)
+        pthread_cond_wait(&l->cv, &l->mu);
+    if (q->n == 0) {
+        pthread_mutex_unlock(&l->mu);
+        return -EPIPE;
+    }
+    *tag = q->v[q->head].tag;
+    *msg = q->v[q->head].msg;
+    *len = q->v[q->head].len;
+    q->head = (q->head + 1) % LOCAL_WINDOW;
+    q->n--;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+}
+
+static void local_close(struct local *l)
+{
+    pthread_mutex_lock(&l->mu);
+    l->closed = true;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+}
+
+static void *local_main(void *arg)
+{
+    struct local *l = arg;
+
+    l->rc = run_worker(l->s, l->opts, &l->wt, 0, l->nshares, l->err, sizeof l->err);
+    if (l->rc < 0)
+        local_close(l);
+    return NULL;
+}
+
+static void local_release(struct local *l)
+{
+    for (int d = 0; d < 2; d++) {
+        struct lqueue *q = d ? &l->down : &l->up;
+
+        for (int i = 0; i < q->n; i++)
+            free(q->v[(q->head + i) % LOCAL_WINDOW].msg);
+        q->n = 0;
+    }
+    pthread_cond_destroy(&l->cv);
+    pthread_mutex_destroy(&l->mu);
 }
 
 /* ------------------------------------------------------------ rank 0 */
@@ -566,9 +689,14 @@ static int take(const struct vftr_analysis_transport *t, int k, struct rstream *
     return rc;
 }
 
-static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transport *t)
+/* Stream k's transport and peer: rank 0's own thread for 0, worker rank k
+ * for the others. */
+#define VIA(k) ((k) == 0 ? lt : t), ((k) == 0 ? 0 : (k))
+
+static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transport *t,
+                    const struct vftr_analysis_transport *lt)
 {
-    int nw = t->size - 1, rc = 0;
+    int nw = t->size, rc = 0;
     struct rstream *s = calloc((size_t)nw, sizeof *s);
 
     if (!s)
@@ -581,7 +709,7 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
         /* every worker with nothing queued gives its next message */
         for (int k = 0; k < nw && rc == 0; k++)
             while (rc == 0 && s[k].qhead == s[k].qn && s[k].state == S_ACTIVE)
-                rc = take(t, k + 1, &s[k]);
+                rc = take(VIA(k), &s[k]);
         for (int k = 0; k < nw; k++)
             if (s[k].qhead == s[k].qn && s[k].state == S_DONE)
                 stuck = 1;
@@ -592,17 +720,19 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
 
             for (int k = 0; k < nw && rc == 0; k++)
                 while (rc == 0 && s[k].state == S_ACTIVE)
-                    rc = take(t, k + 1, &s[k]);
+                    rc = take(VIA(k), &s[k]);
             for (int k = 0; k < nw; k++)
                 if (s[k].last > last)
                     last = s[k].last;
             for (int k = 0; k < nw && rc == 0; k++) {
-                rc = t->send(t->ctx, k + 1, TAG_GO, &last, sizeof last);
+                const struct vftr_analysis_transport *via = k == 0 ? lt : t;
+
+                rc = via->send(via->ctx, k, TAG_GO, &last, sizeof last);
                 s[k].state = S_GO;
             }
             for (int k = 0; k < nw && rc == 0; k++)
                 while (rc == 0 && s[k].state == S_GO)
-                    rc = take(t, k + 1, &s[k]);
+                    rc = take(VIA(k), &s[k]);
             continue;
         }
         if (rc < 0)
@@ -648,21 +778,53 @@ int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts
     if (!t || t->size <= 1)
         return vftr_analysis_run(s, opts, out, err, errlen);
     if (t->rank != 0)
-        return run_worker(s, opts, t, err, errlen);
+        return run_worker(s, opts, t, t->rank, t->size, err, errlen);
     if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 || !(a = vftr_analysis_new(&defs, opts))) {
         vftr_syncdefs_release(&defs);
         vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
         return -ENOMEM;
     }
     vftr_syncdefs_release(&defs);
-    if ((rc = run_root(a, t)) < 0) {
-        vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
-                    : rc == -EINVAL ? "records out of order"
-                    : rc == -EBADMSG || rc == -EPROTO ? "bad message from a worker rank"
-                    : strerror(-rc));
+
+    struct local *l = calloc(1, sizeof *l);
+    pthread_t th;
+
+    if (!l) {
         vftr_analysis_free(a);
-        return rc;
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     }
-    *out = a;
-    return 0;
+    pthread_mutex_init(&l->mu, NULL);
+    pthread_cond_init(&l->cv, NULL);
+    l->thread_end = (struct lend){ l, false };
+    l->root_end = (struct lend){ l, true };
+    l->wt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->thread_end };
+    l->rt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->root_end };
+    l->s = s;
+    l->opts = opts;
+    l->nshares = t->size;
+    if ((rc = pthread_create(&th, NULL, local_main, l)) != 0) {
+        local_release(l);
+        free(l);
+        vftr_analysis_free(a);
+        return vftr_errmsg(err, errlen, -rc, "cannot start a thread: %s", strerror(rc));
+    }
+    rc = run_root(a, t, &l->rt);
+    if (rc < 0)
+        local_close(l);
+    pthread_join(th, NULL);
+    if (rc < 0) {
+        if (l->rc < 0 && l->err[0])
+            vftr_errmsg(err, errlen, l->rc, "%s", l->err);
+        else
+            vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
+                        : rc == -EINVAL ? "records out of order"
+                        : rc == -EBADMSG || rc == -EPROTO ? "bad message from a worker rank"
+                        : strerror(-rc));
+        vftr_analysis_free(a);
+    } else {
+        *out = a;
+    }
+    local_release(l);
+    free(l);
+    return rc < 0 ? rc : 0;
 }

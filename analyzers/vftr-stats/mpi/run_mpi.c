@@ -2,9 +2,10 @@
  * run_mpi.c — vftr-stats-mpi: vftr-stats with its analysis views
  * (--waits, --critical-path, --delays) spread over the ranks of an MPI job
  * (lib/model's vftr_analysis_run_par): `mpirun -np N vftr-stats-mpi
- * --waits RUN` prints what `vftr-stats --waits RUN` prints.  The ranks
- * other than 0 read their share of the processes and send their sync
- * records to rank 0; only rank 0 prints.  Linked in place of run.c.
+ * --waits RUN` prints what `vftr-stats --waits RUN` prints.  Every rank
+ * reads its share of the processes (rank 0 in a thread); the others send
+ * their sync records to rank 0, which merges them and prints.  Linked in
+ * place of run.c.
  *
  * MPI is started before main (the command line is vftr-stats's own, parsed
  * by main) and ended after it; the other views run on every rank alike,
@@ -157,7 +158,10 @@ static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
 
 __attribute__((constructor)) static void start(void)
 {
-    if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+    int provided = 0;
+
+    /* rank 0 extracts its share in a thread that calls no MPI */
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fputs("vftr-stats-mpi: MPI_Init failed\n", stderr);
         exit(1);
     }
