@@ -191,8 +191,19 @@ static int put_rec(struct wbuf *b, const struct vftr_syncrec *r, uint64_t *prev)
     return 0;
 }
 
-/* A varint of at most `bits` bits.  0 or -EBADMSG. */
-static int get_varint(struct rbuf *b, uint64_t *v, unsigned bits)
+/* A varint of at most `bits` bits.  0 or -EBADMSG.  Most are one byte. */
+static int get_varint_slow(struct rbuf *b, uint64_t *v, unsigned bits);
+
+static inline int get_varint(struct rbuf *b, uint64_t *v, unsigned bits)
+{
+    if (b->pos < b->len && b->p[b->pos] < 0x80) {
+        *v = b->p[b->pos++];
+        return 0;
+    }
+    return get_varint_slow(b, v, bits);
+}
+
+static int get_varint_slow(struct rbuf *b, uint64_t *v, unsigned bits)
 {
     uint64_t x = 0;
 
@@ -215,9 +226,9 @@ static int get_varint(struct rbuf *b, uint64_t *v, unsigned bits)
     return -EBADMSG;
 }
 
-static int get_u32(struct rbuf *b, uint32_t *v)
+static inline int get_u32(struct rbuf *b, uint32_t *v)
 {
-    uint64_t x;
+    uint64_t x = 0;
     int rc = get_varint(b, &x, 32);
 
     *v = (uint32_t)x;
@@ -225,7 +236,7 @@ static int get_u32(struct rbuf *b, uint32_t *v)
 }
 
 /* One record (its segments to be read by the caller: r->nseg of them). */
-static int get_rec(struct rbuf *b, struct vftr_syncrec *r, uint64_t *prev)
+static inline int get_rec(struct rbuf *b, struct vftr_syncrec *r, uint64_t *prev)
 {
     uint64_t z;
     unsigned mask;
