@@ -290,7 +290,16 @@ static int proc_put(struct vftr_analysis *a, uint32_t token, uint32_t index)
 }
 
 /* The process of token, made for a token the definitions do not have. */
-static struct aproc *proc_of(struct vftr_analysis *a, uint32_t token)
+static struct aproc *proc_of_slow(struct vftr_analysis *a, uint32_t token);
+
+static inline struct aproc *proc_of(struct vftr_analysis *a, uint32_t token)
+{
+    if (token < a->npdirect && a->pdirect[token])
+        return &a->procs[a->pdirect[token] - 1];
+    return proc_of_slow(a, token);
+}
+
+static struct aproc *proc_of_slow(struct vftr_analysis *a, uint32_t token)
 {
     long i = proc_index(a, token);
 
@@ -1615,8 +1624,10 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
         return -EINVAL;
     if (a->have_last && vftr_syncrec_cmp(r, &a->last) <= 0)
         return -EINVAL;
-    a->last = *r;
-    a->last.seg = NULL;
+    /* the order check and the finish need only these */
+    a->last.time = r->time;
+    a->last.process = r->process;
+    a->last.seq = r->seq;
     a->have_last = true;
     a->sum.records++;
     if (!(p = proc_of(a, r->process)))

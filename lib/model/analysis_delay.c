@@ -106,7 +106,8 @@ void d_unref(struct aproc *p, struct dblock *b)
         return;
     /* nobody starts an interval here any more: one block with the one before */
     prev = b->prev;
-    if (vftr_tally_absorb_i(&prev->t, &b->t) < 0 || vftr_tally_absorb_d(&prev->g, &b->g) < 0)
+    if ((b->t.used && vftr_tally_absorb_i(&prev->t, &b->t) < 0) ||
+        (b->g.used && vftr_tally_absorb_d(&prev->g, &b->g) < 0))
         return;                         /* out of memory: kept apart, still correct */
     prev->w += b->w;
     prev->next = b->next;
@@ -160,13 +161,16 @@ static struct dblock *bound_of(const struct vftr_tally *t, uint32_t key)
 /* Replaces the block under key (takes b's reference; releases the old). */
 static void set_bound(struct aproc *p, struct vftr_tally *t, uint32_t key, struct dblock *b)
 {
-    struct dblock *old = bound_of(t, key);
+    struct vftr_tally_slot *s = vftr_tally_find(t, key);
 
-    if (vftr_tally_set_i(t, key, (int64_t)(intptr_t)b) < 0) {
-        d_unref(p, b);                  /* out of memory: the older bound stays */
-        return;
+    if (s) {                            /* the common case: one look-up */
+        struct dblock *old = (struct dblock *)(intptr_t)s->v.i;
+
+        s->v.i = (int64_t)(intptr_t)b;
+        d_unref(p, old);
+    } else if (vftr_tally_set_i(t, key, (int64_t)(intptr_t)b) < 0) {
+        d_unref(p, b);                  /* out of memory: no bound, the head stands in */
     }
-    d_unref(p, old);
 }
 
 struct dblock *d_since(struct vftr_analysis *a, struct aproc *p, const struct aproc *q)

@@ -452,7 +452,7 @@ static inline struct xproc *xproc(struct vftr_syncx *x, uint32_t token)
 #define SEG_LINEAR 8
 
 /* Adds ticks to path in p's segment. */
-static int seg_add(struct xproc *p, uint32_t path, uint64_t ticks)
+static inline int seg_add(struct xproc *p, uint32_t path, uint64_t ticks)
 {
     uint32_t n = p->nsegv;
 

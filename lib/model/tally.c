@@ -133,6 +133,8 @@ const struct vftr_tally_slot *vftr_tally_next(const struct vftr_tally *t, size_t
 
 void vftr_tally_clear(struct vftr_tally *t)
 {
+    if (t->used == 0)                   /* no key is ever taken out alone: all free */
+        return;
     for (uint32_t i = 0; i < t->cap; i++)
         t->slots[i].key = VFTR_TALLY_NOKEY;
     t->used = 0;
