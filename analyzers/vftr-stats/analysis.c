@@ -18,6 +18,7 @@
 
 #include "stats.h"
 #include "util/errmsg.h"
+#include "util/fmt.h"
 #include "util/json.h"
 #include "util/proclist.h"
 
@@ -26,7 +27,7 @@ enum { SRC_PATTERN = -1, SRC_PROCESS = -2, SRC_NAME = -3 };
 
 struct acolumn {
     const char *key;             /* --sort, CSV header, JSON member */
-    const char *header;          /* text header */
+    const char *header;          /* text header (a time's gets "[ticks]" without a resolution) */
     enum colkind kind;
     int src;                     /* SRC_* or an index into arow.v */
 };
@@ -40,39 +41,39 @@ struct arow {
 
 static const struct acolumn wait_cols[] = {
     { "pattern", "pattern", COL_NAME, SRC_PATTERN },
-    { "time", "time[s]", COL_SECONDS, 0 },
+    { "time", "time", COL_SECONDS, 0 },
     { "pct", "pct", COL_PERCENT, 1 },
     { "count", "count", COL_COUNT, 2 },
-    { "max", "max[s]", COL_SECONDS, 3 },
+    { "max", "max", COL_SECONDS, 3 },
     { "process", "process", COL_COUNT, SRC_PROCESS },
     { "callpath", "call path", COL_NAME, SRC_NAME },
 };
 
 static const struct acolumn cp_cols[] = {
-    { "time", "cp[s]", COL_SECONDS, 0 },
+    { "time", "cp", COL_SECONDS, 0 },
     { "pct", "cp%", COL_PERCENT, 1 },
-    { "imbalance", "imbalance[s]", COL_SECONDS, 2 },
+    { "imbalance", "imbalance", COL_SECONDS, 2 },
     { "function", "function", COL_NAME, SRC_NAME },
 };
 
 static const struct acolumn cp_path_cols[] = {
-    { "time", "cp[s]", COL_SECONDS, 0 },
+    { "time", "cp", COL_SECONDS, 0 },
     { "pct", "cp%", COL_PERCENT, 1 },
-    { "imbalance", "imbalance[s]", COL_SECONDS, 2 },
+    { "imbalance", "imbalance", COL_SECONDS, 2 },
     { "callpath", "call path", COL_NAME, SRC_NAME },
 };
 
 static const struct acolumn cp_proc_cols[] = {
     { "process", "process", COL_COUNT, SRC_PROCESS },
-    { "time", "cp[s]", COL_SECONDS, 0 },
+    { "time", "cp", COL_SECONDS, 0 },
     { "pct", "cp%", COL_PERCENT, 1 },
 };
 
 static const struct acolumn delay_cols[] = {
     { "pattern", "caused", COL_NAME, SRC_PATTERN },
-    { "short", "short[s]", COL_SECONDS, 0 },
-    { "long", "long[s]", COL_SECONDS, 1 },
-    { "total", "total[s]", COL_SECONDS, 2 },
+    { "short", "short", COL_SECONDS, 0 },
+    { "long", "long", COL_SECONDS, 1 },
+    { "total", "total", COL_SECONDS, 2 },
     { "pct", "pct", COL_PERCENT, 3 },
     { "process", "process", COL_COUNT, SRC_PROCESS },
     { "callpath", "call path", COL_NAME, SRC_NAME },
@@ -291,6 +292,48 @@ static const char *path_name(struct pathnames *pn, uint32_t path)
 
 /* ------------------------------------------------------------ output */
 
+/* Text output writes times as the profile does (util/fmt.h): in the unit
+ * that fits, or, for a trace that does not give its timer resolution (the
+ * values are then ticks), whole ticks under "[ticks]" headers.  CSV and
+ * JSON keep plain numbers (seconds, or ticks without a resolution). */
+static int in_ticks;
+
+#define TEXT_COL 12
+
+/* A time of a table cell (no unit in ticks: the header has it). */
+static void text_time(char *buf, size_t size, double v)
+{
+    if (in_ticks)
+        snprintf(buf, size, "%.0f", v);
+    else
+        vftr_fmt_seconds(v, buf, size);
+}
+
+/* A time in a sentence: ticks at resolution res (0: unknown). */
+static const char *say_time(char *buf, size_t size, uint64_t ticks, uint64_t res)
+{
+    vftr_fmt_ticks(ticks, res, buf, size);
+    return buf;
+}
+
+static const char *say_seconds(char *buf, size_t size, double v)
+{
+    if (in_ticks)
+        snprintf(buf, size, "%.0f ticks", v);
+    else
+        vftr_fmt_seconds(v, buf, size);
+    return buf;
+}
+
+static const char *text_header(char *buf, size_t size, const struct acolumn *c)
+{
+    if (c->kind == COL_SECONDS && in_ticks)
+        snprintf(buf, size, "%s[ticks]", c->header);
+    else
+        snprintf(buf, size, "%s", c->header);
+    return buf;
+}
+
 static void format_cell(char *buf, size_t size, const struct acolumn *c, const struct arow *r)
 {
     switch (c->kind) {
@@ -311,7 +354,9 @@ static void print_table_text(FILE *out, const struct atable *t, size_t n)
         return;
     /* a name column that is not the last one is padded to its widest cell */
     for (size_t i = 0; i < t->ncols; i++) {
-        width[i] = 12;
+        width[i] = (int)strlen(text_header(buf, sizeof buf, &t->cols[i]));
+        if (width[i] < TEXT_COL)
+            width[i] = TEXT_COL;
         if (t->cols[i].kind == COL_NAME) {
             width[i] = (int)strlen(t->cols[i].header);
             for (size_t k = 0; k < n; k++) {
@@ -323,21 +368,25 @@ static void print_table_text(FILE *out, const struct atable *t, size_t n)
         }
     }
     for (size_t i = 0; i < t->ncols; i++) {
+        text_header(buf, sizeof buf, &t->cols[i]);
         if (t->cols[i].kind != COL_NAME)
-            fprintf(out, "%s%*s", i ? " " : "", 12, t->cols[i].header);
+            fprintf(out, "%s%*s", i ? " " : "", width[i], buf);
         else if (i + 1 == t->ncols)
-            fprintf(out, "  %s", t->cols[i].header);
+            fprintf(out, "  %s", buf);
         else
-            fprintf(out, "%s%-*s", i ? "  " : "", width[i], t->cols[i].header);
+            fprintf(out, "%s%-*s", i ? "  " : "", width[i], buf);
     }
     fputc('\n', out);
     for (size_t k = 0; k < n; k++) {
         for (size_t i = 0; i < t->ncols; i++) {
             const struct acolumn *c = &t->cols[i];
 
-            format_cell(buf, sizeof buf, c, &t->rows[k]);
+            if (c->kind == COL_SECONDS)
+                text_time(buf, sizeof buf, col_value(c, &t->rows[k]));
+            else
+                format_cell(buf, sizeof buf, c, &t->rows[k]);
             if (c->kind != COL_NAME)
-                fprintf(out, "%s%*s", i ? " " : "", 12, buf);
+                fprintf(out, "%s%*s", i ? " " : "", width[i], buf);
             else if (i + 1 == t->ncols)
                 fprintf(out, "  %s", col_text(c, &t->rows[k]));
             else
@@ -398,7 +447,8 @@ struct ctx {
     const struct stats_args *args;
     const struct vftr_source *src;
     const struct vftr_analysis *an;
-    double res;                  /* ticks per second */
+    double res;                  /* ticks per second (1: not known) */
+    uint64_t ures;               /* the trace's resolution (0: not known) */
     uint64_t first;              /* the trace's first time stamp */
     struct pathnames pn;
     pcre2_code *re;
@@ -487,9 +537,12 @@ static int view_waits(struct ctx *x)
         print_table_json(stdout, "waits", &t, shown);
         fputs("}\n", stdout);
     } else {
-        fprintf(stdout, "waits: %.6f s in all (%.2f %% of the processes' %.6f s)%s\n", total,
+        char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX];
+
+        fprintf(stdout, "waits: %s in all (%.2f %% of the processes' %s)%s\n",
+                say_seconds(a, sizeof a, total),
                 sum->proc_time ? 100.0 * total * x->res / (double)sum->proc_time : 0.0,
-                (double)sum->proc_time / x->res,
+                say_time(b, sizeof b, sum->proc_time, x->ures),
                 x->args->sel.window ? " in the window" : "");
         print_table_text(stdout, &t, shown);
     }
@@ -607,10 +660,12 @@ static int view_critpath(struct ctx *x)
         print_table_json(stdout, "processes", &tp, nproc);
         fputs("}\n", stdout);
     } else {
-        fprintf(stdout, "critical path: %.6f s, from %.6f s to %.6f s, ending on process %"
-                PRIu32 "\n", len,
-                sum->cp_length ? (double)(sum->cp_start - x->first) / x->res : 0.0,
-                sum->cp_length ? (double)(sum->cp_end - x->first) / x->res : 0.0,
+        char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], e[VFTR_FMT_MAX];
+
+        fprintf(stdout, "critical path: %s, from %s to %s, ending on process %" PRIu32 "\n",
+                say_time(a, sizeof a, sum->cp_length, x->ures),
+                say_time(b, sizeof b, sum->cp_length ? sum->cp_start - x->first : 0, x->ures),
+                say_time(e, sizeof e, sum->cp_length ? sum->cp_end - x->first : 0, x->ures),
                 sum->cp_end_process);
         print_table_text(stdout, &t, shown);
         fputc('\n', stdout);
@@ -659,8 +714,10 @@ static int view_delays(struct ctx *x)
         print_table_json(stdout, "delays", &t, shown);
         fputs("}\n", stdout);
     } else {
-        fprintf(stdout, "delay costs: %.6f s of waiting caused in all (short: directly, long: "
-                "through the waits it caused)\n", total);
+        char a[VFTR_FMT_MAX];
+
+        fprintf(stdout, "delay costs: %s of waiting caused in all (short: directly, long: "
+                "through the waits it caused)\n", say_seconds(a, sizeof a, total));
         print_table_text(stdout, &t, shown);
     }
     free(r);
@@ -682,13 +739,14 @@ int stats_analysis(const struct vftr_tool *tool, struct stats_args *args,
     struct vftr_analysis *an = NULL;
     char err[VFTR_ERRMSG_MAX + 512] = "";
     struct ctx x = { args, src, NULL, info->resolution ? (double)info->resolution : 1.0,
-                     info->first, { names, NULL, 0, NULL }, re, md };
+                     info->resolution, info->first, { names, NULL, 0, NULL }, re, md };
     int rc = stats_analysis_run(src, &o, &an, err, sizeof err);
 
     if (rc < 0) {
         rc = vftr_tool_fail(tool, stderr, "%s: %s", info->name, err[0] ? err : strerror(-rc));
         goto out;
     }
+    in_ticks = !info->resolution;
     if (!an) {                          /* not the process that prints */
         rc = VFTR_EXIT_OK;
         goto out;

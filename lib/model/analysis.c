@@ -102,9 +102,20 @@ static uint32_t get_path(struct vftr_analysis *a, uint32_t parent, uint32_t func
     return (uint32_t)++a->npaths;
 }
 
+static uint32_t gpath_slow(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc);
+
 /* Stream s's path `local` in the analysis's numbering (0 for 0); created
  * on first use, parents first.  *rc -ENOMEM or -EINVAL (unknown path). */
-static uint32_t gpath(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc)
+static inline uint32_t gpath(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc)
+{
+    if (local == 0)
+        return 0;
+    if (s < a->nstreams && local < a->streams[s].nmap && a->streams[s].map[local])
+        return a->streams[s].map[local];
+    return gpath_slow(a, s, local, rc);
+}
+
+static uint32_t gpath_slow(struct vftr_analysis *a, uint16_t s, uint32_t local, int *rc)
 {
     struct stream *st;
     uint32_t chain[64], n = 0, g = 0;
@@ -127,7 +138,7 @@ static uint32_t gpath(struct vftr_analysis *a, uint16_t s, uint32_t local, int *
             break;
         }
         if (n == 64) {              /* deep: map the ancestor first */
-            g = gpath(a, s, l, rc);
+            g = gpath_slow(a, s, l, rc);
             if (!g)
                 return 0;
             break;
@@ -177,14 +188,21 @@ static uint32_t gpath(struct vftr_analysis *a, uint16_t s, uint32_t local, int *
  * path.  Cached per path; 0 stays 0 (and 0 on ENOMEM: booked as outside
  * calls, not lost).
  */
-static uint32_t dpath(struct vftr_analysis *a, uint32_t path)
+static uint32_t dpath_slow(struct vftr_analysis *a, uint32_t path);
+
+static inline uint32_t dpath(struct vftr_analysis *a, uint32_t path)
+{
+    if (path && path <= a->ncanon && path <= a->npaths && a->canon[path - 1])
+        return a->canon[path - 1];
+    return dpath_slow(a, path);
+}
+
+static uint32_t dpath_slow(struct vftr_analysis *a, uint32_t path)
 {
     uint32_t chain[256], n = 0, top = 0, g = 0;
 
     if (path == 0 || path > a->npaths)
         return path;
-    if (path <= a->ncanon && a->canon[path - 1])
-        return a->canon[path - 1];
     for (uint32_t p = path; p && n < 256; p = a->paths[p - 1].parent) {
         chain[n++] = p;
         if (vftr_syncdefs_fclass(&a->defs, a->paths[p - 1].function) == VFTR_SYNC_F_OMP_ITASK)
@@ -238,20 +256,57 @@ static struct aproc *proc_at(struct vftr_analysis *a, uint32_t i)
     return &a->procs[i];
 }
 
+#define DIRECT_PROCS 65536u
+
 static long proc_index(struct vftr_analysis *a, uint32_t token)
 {
+    if (token < a->npdirect)
+        return (long)a->pdirect[token] - 1;
+    if (token < DIRECT_PROCS)
+        return -1;
     return vftr_u64map_get(&a->procmap, token);
 }
 
+/* Token -> index, in the direct table for the small tokens (every record
+ * asks), else in the map.  0 or -ENOMEM. */
+static int proc_put(struct vftr_analysis *a, uint32_t token, uint32_t index)
+{
+    if (token >= DIRECT_PROCS)
+        return vftr_u64map_put(&a->procmap, token, index);
+    if (token >= a->npdirect) {
+        size_t n = a->npdirect ? a->npdirect : 64;
+        uint32_t *p;
+
+        while (n <= token)
+            n *= 2;
+        if (!(p = realloc(a->pdirect, n * sizeof *p)))
+            return -ENOMEM;
+        memset(p + a->npdirect, 0, (n - a->npdirect) * sizeof *p);
+        a->pdirect = p;
+        a->npdirect = n;
+    }
+    a->pdirect[token] = index + 1;
+    return 0;
+}
+
 /* The process of token, made for a token the definitions do not have. */
-static struct aproc *proc_of(struct vftr_analysis *a, uint32_t token)
+static struct aproc *proc_of_slow(struct vftr_analysis *a, uint32_t token);
+
+static inline struct aproc *proc_of(struct vftr_analysis *a, uint32_t token)
+{
+    if (token < a->npdirect && a->pdirect[token])
+        return &a->procs[a->pdirect[token] - 1];
+    return proc_of_slow(a, token);
+}
+
+static struct aproc *proc_of_slow(struct vftr_analysis *a, uint32_t token)
 {
     long i = proc_index(a, token);
 
     if (i >= 0)
         return &a->procs[i];
     if (vftr_reserve((void **)&a->procs, &a->capprocs, a->nprocs, sizeof *a->procs) < 0 ||
-        vftr_u64map_put(&a->procmap, token, (uint32_t)a->nprocs) < 0)
+        proc_put(a, token, (uint32_t)a->nprocs) < 0)
         return NULL;
     a->procs[a->nprocs] = (struct aproc){ .token = token, .rankproc = token,
                                           .master = (uint32_t)a->nprocs,
@@ -266,6 +321,26 @@ static uint32_t pidx(const struct vftr_analysis *a, const struct aproc *p)
 }
 
 /* ------------------------------------------------------------ the table */
+
+/* Adds v to call path `path`'s busy time (a dense array: paths are numbered
+ * from 1, 0 is outside calls).  0 or -ENOMEM. */
+static int busy_add(struct vftr_analysis *a, uint32_t path, int64_t v)
+{
+    if (path >= a->nbusy) {
+        size_t n = a->nbusy ? a->nbusy : 64;
+        int64_t *b;
+
+        while (n <= path)
+            n *= 2;
+        if (!(b = realloc(a->busy, n * sizeof *b)))
+            return -ENOMEM;
+        memset(b + a->nbusy, 0, (n - a->nbusy) * sizeof *b);
+        a->busy = b;
+        a->nbusy = n;
+    }
+    a->busy[path] += v;
+    return 0;
+}
 
 /*
  * Books a wait of `pattern` of process p on call path `path`: the part of
@@ -298,7 +373,7 @@ static uint64_t book(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
     /* waiting is not busy: an idle worker's time is on its own path, which
      * its caller subtracts (the row names the encountering thread's) */
     if (patterns[pattern].caused && pattern != VFTR_WAIT_OMP_IDLE)
-        vftr_tally_add_i(&a->busy, path, -(int64_t)len);
+        busy_add(a, path, -(int64_t)len);
     if (a->o.on_wait) {
         struct vftr_wait_instance w = { pattern, p->token, path, s, e, cause, cause_time };
 
@@ -454,6 +529,8 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
             }
             p->ls[at] = (struct lsent){ c->ls_send_t, c->enter, c->ls_idle, c->path };
             p->nls++;
+            if (c->ls_send_t > p->ls_max)
+                p->ls_max = c->ls_send_t;
         }
         if (cp_on(a) && c->ls_node)
             rc = cp_jump(a, p, c->ls_node, c->ls_cause_time, now, c->path);
@@ -617,13 +694,20 @@ static void wrong_order(struct vftr_analysis *a, struct aproc *p, uint64_t send_
 {
     size_t keep = 0;
 
+    /* messages mostly come in order: none of the ring sent later */
+    if (p->ls_max <= send_t)
+        return;
+    p->ls_max = 0;
     for (size_t i = 0; i < p->nls; i++) {
         struct lsent e = p->ls[(p->headls + i) % LSWO_BUFFER];
 
-        if (e.send_t > send_t)
+        if (e.send_t > send_t) {
             book(a, VFTR_WAIT_LATE_SENDER_WO, p, e.path, e.start, e.start + e.idle, 0, 0);
-        else
+        } else {
             p->ls[(p->headls + keep++) % LSWO_BUFFER] = e;
+            if (e.send_t > p->ls_max)
+                p->ls_max = e.send_t;
+        }
     }
     p->nls = keep;
 }
@@ -1204,7 +1288,7 @@ static int omp_itask_begin(struct vftr_analysis *a, struct aproc *q, const struc
         uint64_t omega = book(a, VFTR_WAIT_OMP_IDLE, q, t->fork_path, q->idle_since, r->enter,
                               fp->token, t->fork);
 
-        vftr_tally_add_i(&a->busy, q->idle_path, -(int64_t)omega);
+        busy_add(a, q->idle_path, -(int64_t)omega);
         if (cp_on(a) && t->fork_node && t->fork > q->idle_since)
             rc = cp_jump(a, q, t->fork_node, t->fork, r->time, 0);
         if (rc == 0 && delays_on(a) && t->fork_to) {
@@ -1523,7 +1607,7 @@ static int rec_proc_end(struct vftr_analysis *a, struct aproc *p, const struct v
             uint64_t omega = book(a, VFTR_WAIT_OMP_IDLE, q, outer, since, p->end, p->token,
                                   p->end);
 
-            vftr_tally_add_i(&a->busy, on, -(int64_t)omega);
+            busy_add(a, on, -(int64_t)omega);
         }
     }
     return rc;
@@ -1540,8 +1624,10 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
         return -EINVAL;
     if (a->have_last && vftr_syncrec_cmp(r, &a->last) <= 0)
         return -EINVAL;
-    a->last = *r;
-    a->last.seg = NULL;
+    /* the order check and the finish need only these */
+    a->last.time = r->time;
+    a->last.process = r->process;
+    a->last.seq = r->seq;
     a->have_last = true;
     a->sum.records++;
     if (!(p = proc_of(a, r->process)))
@@ -1568,7 +1654,7 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
             for (uint32_t k = 0; k < n; k++) {
                 gp[k] = gpath(a, r->stream, r->seg[i + k].path, &rc);
                 if (rc == 0)
-                    rc = vftr_tally_add_i(&a->busy, gp[k], (int64_t)r->seg[i + k].ticks);
+                    rc = busy_add(a, gp[k], (int64_t)r->seg[i + k].ticks);
             }
             if (rc == 0 && cp_on(a))
                 rc = cp_add(a, p, r->seg + i, n, gp);
@@ -1768,12 +1854,13 @@ void vftr_analysis_free(struct vftr_analysis *a)
         vftr_tally_release(&a->dshort[i]);
         vftr_tally_release(&a->dlong[i]);
     }
-    vftr_tally_release(&a->busy);
+    free(a->busy);
     free(a->cprows);
     free(a->segs);
     free(a->drows);
     vftr_u64map_release(&a->pathmap);
     vftr_u64map_release(&a->procmap);
+    free(a->pdirect);
     vftr_u64map_release(&a->rankidx);
     vftr_u64map_release(&a->commmap);
     vftr_messages_free(a->matcher);
@@ -1820,7 +1907,7 @@ const struct vftr_analysis_summary *vftr_analysis_summary(const struct vftr_anal
 
 uint64_t vftr_analysis_busy(const struct vftr_analysis *a, uint32_t path)
 {
-    int64_t v = vftr_tally_get_i(&a->busy, path);
+    int64_t v = path < a->nbusy ? a->busy[path] : 0;
 
     return v > 0 ? (uint64_t)v : 0;
 }

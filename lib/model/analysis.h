@@ -213,17 +213,19 @@ int vftr_analysis_run(struct vftr_source *s, const struct vftr_analysis_opts *op
                       struct vftr_analysis **out, char *err, size_t errlen);
 
 /*
- * The same over the ranks of a parallel job (analysis_par.c): the workers
- * (ranks 1 .. size-1) each read a share of the processes (a rank with its
- * threads) and make their sync records, rank 0 merges them in the
- * canonical order and analyses them, so that its result is
- * vftr_analysis_run's.  Every rank calls it with the same source and opts;
- * *out is the analysis on rank 0, NULL on the others.  The transport moves
- * byte messages between rank 0 and a worker (MPI in vftr-stats-mpi): send
- * must not return before the receiver took the message (MPI_Ssend), recv
- * gives the next message from `from` in order (*msg to free()).  Both
- * return 0 or -errno.  size <= 1 is vftr_analysis_run.  An error leaves the
- * other ranks waiting: the caller ends the job (MPI_Abort).
+ * The same over the ranks of a parallel job (analysis_par.c): every rank
+ * reads a share of the processes (a rank with its threads) and makes their
+ * sync records (rank 0 in a thread of its own, which calls nothing of the
+ * transport), rank 0 merges them in the canonical order and analyses them,
+ * so that its result is vftr_analysis_run's.  Every rank calls it with the
+ * same source and opts; *out is the analysis on rank 0, NULL on the others.
+ * The transport moves byte messages between rank 0 and a worker (MPI in
+ * vftr-stats-mpi): send copies the message or keeps it until the receiver
+ * took it, and may return before that, but it keeps a bounded number of
+ * messages in flight (so memory stays bounded); recv gives the next message
+ * from `from` in order (*msg to free()).  Both return 0 or -errno, and are
+ * called from the calling thread only.  size <= 1 is vftr_analysis_run.  An
+ * error leaves the other ranks waiting: the caller ends the job (MPI_Abort).
  */
 struct vftr_analysis_transport {
     int rank, size;

@@ -41,6 +41,10 @@ static void unlink_node(struct vftr_analysis *a, struct cpnode *n)
     a->nlive--;
 }
 
+/* A node let go goes to the analysis's free list (linked through parent),
+ * with its map unless that grew large: nodes come and go a few per record.
+ * (The order a node's map iterates in matters nowhere: its sums are
+ * integers, and cp_finish sorts the rows.) */
 static void free_node(struct vftr_analysis *a, struct cpnode *n)
 {
     struct cppiece *p = n->first;
@@ -51,9 +55,13 @@ static void free_node(struct vftr_analysis *a, struct cpnode *n)
         free(p);
         p = next;
     }
-    vftr_tally_release(&n->own);
+    if (n->own.cap <= 64)
+        vftr_tally_clear(&n->own);
+    else
+        vftr_tally_release(&n->own);
     unlink_node(a, n);
-    free(n);
+    n->parent = a->cpfree;
+    a->cpfree = n;
 }
 
 void cp_unref(struct vftr_analysis *a, struct cpnode *n)
@@ -105,14 +113,20 @@ static struct cpnode *node_new(struct vftr_analysis *a, struct cpnode *parent, u
         cp_compact(a);
         a->live_after = a->nlive;
     }
-    n = calloc(1, sizeof *n);
-    if (!n)
+    if ((n = a->cpfree)) {
+        struct vftr_tally own = n->own;
+
+        a->cpfree = n->parent;
+        *n = (struct cpnode){ .own = own };
+    } else if (!(n = calloc(1, sizeof *n))) {
         return NULL;
+    } else {
+        n->own = (struct vftr_tally)VFTR_TALLY_INIT;
+    }
     n->parent = cp_ref(parent);
     n->refs = 1;
     n->process = process;
     n->start = start;
-    n->own = (struct vftr_tally)VFTR_TALLY_INIT;
     n->lnext = a->live;
     if (a->live)
         a->live->lprev = n;
@@ -325,5 +339,12 @@ void cp_release(struct vftr_analysis *a)
 
         n->parent = NULL;
         free_node(a, n);
+    }
+    while (a->cpfree) {
+        struct cpnode *n = a->cpfree;
+
+        a->cpfree = n->parent;
+        vftr_tally_release(&n->own);
+        free(n);
     }
 }

@@ -38,19 +38,36 @@ struct dblock *d_ref(struct dblock *b)
     return b;
 }
 
-static struct dblock *block_new(uint64_t start)
+/* Blocks are made and merged away all the time (a few per message):
+ * each process keeps the ones it let go, with their small maps, for its
+ * next ones (linked through next). */
+static struct dblock *block_new(struct aproc *p, uint64_t start)
 {
-    struct dblock *b = calloc(1, sizeof *b);
+    struct dblock *b = p->dfree;
 
     if (b) {
-        b->start = start;
+        p->dfree = b->next;
+        b->prev = b->next = NULL;
+        b->refs = 0;
+        b->w = 0;
+    } else if ((b = calloc(1, sizeof *b))) {
         b->t = (struct vftr_tally)VFTR_TALLY_INIT;
         b->g = (struct vftr_tally)VFTR_TALLY_INIT;
     }
+    if (b)
+        b->start = start;
     return b;
 }
 
-static void block_free(struct dblock *b)
+static void block_free(struct aproc *p, struct dblock *b)
+{
+    vftr_tally_reset(&b->t);
+    vftr_tally_reset(&b->g);
+    b->next = p->dfree;
+    p->dfree = b;
+}
+
+static void block_destroy(struct dblock *b)
 {
     vftr_tally_release(&b->t);
     vftr_tally_release(&b->g);
@@ -62,7 +79,7 @@ int d_begin(struct vftr_analysis *a, struct aproc *p, uint64_t t)
     (void)a;
     /* the first block is held by the process itself: an interval with a
      * partner it never synchronised with starts there */
-    if (!(p->head = p->tail = block_new(t)))
+    if (!(p->head = p->tail = block_new(p, t)))
         return -ENOMEM;
     p->head->refs = 1;
     return 0;
@@ -89,7 +106,8 @@ void d_unref(struct aproc *p, struct dblock *b)
         return;
     /* nobody starts an interval here any more: one block with the one before */
     prev = b->prev;
-    if (vftr_tally_absorb_i(&prev->t, &b->t) < 0 || vftr_tally_absorb_d(&prev->g, &b->g) < 0)
+    if ((b->t.used && vftr_tally_absorb_i(&prev->t, &b->t) < 0) ||
+        (b->g.used && vftr_tally_absorb_d(&prev->g, &b->g) < 0))
         return;                         /* out of memory: kept apart, still correct */
     prev->w += b->w;
     prev->next = b->next;
@@ -97,7 +115,7 @@ void d_unref(struct aproc *p, struct dblock *b)
         b->next->prev = prev;
     else
         p->tail = prev;
-    block_free(b);
+    block_free(p, b);
 }
 
 struct dblock *d_cut(struct aproc *p, uint64_t at, uint64_t now, uint32_t path)
@@ -111,7 +129,7 @@ struct dblock *d_cut(struct aproc *p, uint64_t at, uint64_t now, uint32_t path)
         at = t->start;
     if (at > now)
         at = now;
-    if (!(b = block_new(at)))
+    if (!(b = block_new(p, at)))
         return NULL;
     if (path && now > at) {
         struct vftr_tally_slot *s = vftr_tally_find(&t->t, path);
@@ -121,7 +139,7 @@ struct dblock *d_cut(struct aproc *p, uint64_t at, uint64_t now, uint32_t path)
             s->v.i -= (int64_t)moved;
             if (vftr_tally_add_i(&b->t, path, (int64_t)moved) < 0) {
                 s->v.i += (int64_t)moved;
-                block_free(b);
+                block_free(p, b);
                 return NULL;
             }
         }
@@ -143,13 +161,16 @@ static struct dblock *bound_of(const struct vftr_tally *t, uint32_t key)
 /* Replaces the block under key (takes b's reference; releases the old). */
 static void set_bound(struct aproc *p, struct vftr_tally *t, uint32_t key, struct dblock *b)
 {
-    struct dblock *old = bound_of(t, key);
+    struct vftr_tally_slot *s = vftr_tally_find(t, key);
 
-    if (vftr_tally_set_i(t, key, (int64_t)(intptr_t)b) < 0) {
-        d_unref(p, b);                  /* out of memory: the older bound stays */
-        return;
+    if (s) {                            /* the common case: one look-up */
+        struct dblock *old = (struct dblock *)(intptr_t)s->v.i;
+
+        s->v.i = (int64_t)(intptr_t)b;
+        d_unref(p, old);
+    } else if (vftr_tally_set_i(t, key, (int64_t)(intptr_t)b) < 0) {
+        d_unref(p, b);                  /* out of memory: no bound, the head stands in */
     }
-    d_unref(p, old);
 }
 
 struct dblock *d_since(struct vftr_analysis *a, struct aproc *p, const struct aproc *q)
@@ -336,13 +357,16 @@ void d_release_proc(struct aproc *p)
 {
     struct dblock *b = p->head;
 
-    while (b) {
-        struct dblock *next = b->next;
+    for (int list = 0; list < 2; list++) {
+        while (b) {
+            struct dblock *next = b->next;
 
-        block_free(b);
-        b = next;
+            block_destroy(b);
+            b = next;
+        }
+        b = p->dfree;
     }
-    p->head = p->tail = NULL;
+    p->head = p->tail = p->dfree = NULL;
     vftr_tally_release(&p->p2p_bound);
     vftr_tally_release(&p->coll_bound);
     p->omp_bound = NULL;

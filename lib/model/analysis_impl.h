@@ -106,6 +106,7 @@ struct aproc {
     /* Late Sender instances for "wrong order": a ring */
     struct lsent *ls;
     size_t nls, headls;
+    uint64_t ls_max;                  /* no instance in it was sent later (may be above) */
     /* collectives begun and not ended: matching id -> instance */
     struct opencoll { uint64_t match; uint32_t comm; uint64_t k; } *oc;
     size_t noc, capoc;
@@ -129,6 +130,7 @@ struct aproc {
     struct cpnode *cur;
     /* delays: its blocks, first the oldest */
     struct dblock *head, *tail;
+    struct dblock *dfree;             /* blocks let go, for reuse */
     struct vftr_tally p2p_bound;      /* partner process -> block of their last sync */
     struct vftr_tally coll_bound;     /* communicator -> block after its last collective */
     struct dblock *omp_bound;         /* after its last OpenMP synchronisation */
@@ -237,7 +239,9 @@ struct vftr_analysis {
 
     struct aproc *procs;
     size_t nprocs, capprocs;
-    struct vftr_u64map procmap;       /* token -> index */
+    struct vftr_u64map procmap;       /* token -> index (large tokens) */
+    uint32_t *pdirect;                /* token < 65536 -> index + 1 (0: none) */
+    size_t npdirect;
     uint32_t *ranks;                  /* aproc indices of the rank processes (defs order) */
     size_t nranks;
     struct vftr_u64map rankidx;       /* rank process token -> index in ranks */
@@ -267,10 +271,12 @@ struct vftr_analysis {
     struct vftr_wait_row *rows;
     size_t nrows, caprows;
     struct vftr_u64map rowmap[VFTR_WAIT_COUNT];   /* process << 32 | path -> row */
-    struct vftr_tally busy;           /* path -> exclusive ticks less waits */
+    int64_t *busy;                    /* path -> exclusive ticks less waits */
+    size_t nbusy;
 
     /* critical path */
     struct cpnode *live;              /* list of live nodes */
+    struct cpnode *cpfree;            /* nodes let go, for reuse (through parent) */
     size_t nlive, live_after;
     struct vftr_cp_row *cprows;
     size_t ncprows;

@@ -3,17 +3,18 @@
  * job (analysis.h, vftr_analysis_run_par).  The first half of the analysis
  * (syncpt.h: each process's events replayed into sync records) is the one
  * that reads the trace and costs per event; it needs nothing of other
- * processes, so the workers (ranks 1 .. size-1) each make it for a share of
- * the processes (all threads of a rank together, rank processes dealt out
- * round-robin), reading only those.  Rank 0 merges the workers' canonical
- * streams by the canonical key and runs the second half (matching, the
- * patterns, the critical path, the delays) on the merged sequence: the
- * sequence one extractor over the whole trace gives, so the output is the
- * serial one.
+ * processes, so every rank makes it for a share of the processes (all
+ * threads of a rank together, rank processes dealt out round-robin),
+ * reading only those: ranks 1 .. size-1 as workers, rank 0 in a thread of
+ * its own (a worker whose messages go through two short queues).  Rank 0
+ * merges the canonical streams by the canonical key and runs the second
+ * half (matching, the patterns, the critical path, the delays) on the
+ * merged sequence: the sequence one extractor over the whole trace gives,
+ * so the output is the serial one.
  *
- * Protocol (the caller's transport carries opaque byte messages; a worker's
- * sends must block until rank 0 takes them, as MPI_Ssend does, which keeps
- * the workers close to rank 0's merge point and bounds the memory):
+ * Protocol (the caller's transport carries opaque byte messages and keeps
+ * a bounded number in flight, which keeps the workers close to rank 0's
+ * merge point and bounds the memory):
  *   DATA  worker -> 0: the call paths the worker's extractor defined since
  *         its last message, then records (each with its segments);
  *   DONE  worker -> 0: its events are read; the latest end of its processes;
@@ -25,9 +26,12 @@
  * worker is DONE with nothing queued rank 0 takes in the other workers'
  * remaining records (the trace's tail) until all are DONE, then sends GO.
  *
- * Records travel in the host's byte order: the ranks of one job share it.
+ * The message's framing travels in the host's byte order (the ranks of one
+ * job share it), the records as varints (put_rec).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,23 +87,201 @@ static int get(struct rbuf *b, void *v, size_t n)
 
 #define GET(b, v) get((b), &(v), sizeof(v))
 
-static int put_rec(struct wbuf *b, const struct vftr_syncrec *r)
-{
-    uint64_t u[7] = { r->time, r->seq, r->enter, r->t2, r->bytes, r->received, r->match };
-    uint32_t w[10] = { r->process, r->function, r->path, r->top, r->peer, r->comm, r->tag,
-                       r->op, r->root, r->nseg };
-    uint16_t kind = r->kind;
-    int rc = put(b, u, sizeof u);
+/*
+ * A record on the wire: most of its fields are 0 or small, and its time is
+ * close to the one before it, so it goes as varints (7 bits a byte) behind
+ * its kind and a mask of the fields that are not 0: about a fifth of its
+ * size in memory.  Times: the record's as the difference to the previous
+ * record's in the message, enter and t2 as their difference to the
+ * record's own (zigzag: either sign).
+ */
+enum {
+    F_ENTER = 1 << 0, F_T2 = 1 << 1, F_BYTES = 1 << 2, F_RECEIVED = 1 << 3, F_MATCH = 1 << 4,
+    F_FUNCTION = 1 << 5, F_PATH = 1 << 6, F_TOP = 1 << 7, F_PEER = 1 << 8, F_COMM = 1 << 9,
+    F_TAG = 1 << 10, F_OP = 1 << 11, F_ROOT = 1 << 12, F_NSEG = 1 << 13,
+};
 
-    if (rc == 0)
-        rc = put(b, w, sizeof w);
-    if (rc == 0)
-        rc = PUT(b, kind);
-    for (uint32_t i = 0; rc == 0 && i < r->nseg; i++) {
-        rc = PUT(b, r->seg[i].path);
-        if (rc == 0)
-            rc = PUT(b, r->seg[i].ticks);
+#define VARINT_MAX 10
+
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
     }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t zigzag(uint64_t a, uint64_t b)     /* a - b, either sign */
+{
+    int64_t d = (int64_t)(a - b);
+
+    return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static inline uint64_t unzigzag(uint64_t base, uint64_t z)
+{
+    return base + (uint64_t)((int64_t)(z >> 1) ^ -(int64_t)(z & 1));
+}
+
+static int put_rec(struct wbuf *b, const struct vftr_syncrec *r, uint64_t *prev)
+{
+    size_t most = 3 + 17 * VARINT_MAX + (size_t)r->nseg * 2 * VARINT_MAX;
+    unsigned mask = (r->enter != r->time ? F_ENTER : 0) | (r->t2 != r->time ? F_T2 : 0) |
+                    (r->bytes ? F_BYTES : 0) | (r->received ? F_RECEIVED : 0) |
+                    (r->match ? F_MATCH : 0) | (r->function ? F_FUNCTION : 0) |
+                    (r->path ? F_PATH : 0) | (r->top ? F_TOP : 0) | (r->peer ? F_PEER : 0) |
+                    (r->comm ? F_COMM : 0) | (r->tag ? F_TAG : 0) | (r->op ? F_OP : 0) |
+                    (r->root ? F_ROOT : 0) | (r->nseg ? F_NSEG : 0);
+    uint8_t *p;
+
+    if (b->len + most > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        uint8_t *q;
+
+        while (cap < b->len + most)
+            cap *= 2;
+        if (!(q = realloc(b->p, cap)))
+            return -ENOMEM;
+        b->p = q;
+        b->cap = cap;
+    }
+    p = b->p + b->len;
+    *p++ = (uint8_t)r->kind;
+    *p++ = (uint8_t)mask;
+    *p++ = (uint8_t)(mask >> 8);
+    p = put_varint(p, zigzag(r->time, *prev));
+    *prev = r->time;
+    p = put_varint(p, r->seq);
+    p = put_varint(p, r->process);
+    if (mask & F_ENTER)
+        p = put_varint(p, zigzag(r->enter, r->time));
+    if (mask & F_T2)
+        p = put_varint(p, zigzag(r->t2, r->time));
+    if (mask & F_BYTES)
+        p = put_varint(p, r->bytes);
+    if (mask & F_RECEIVED)
+        p = put_varint(p, r->received);
+    if (mask & F_MATCH)
+        p = put_varint(p, r->match);
+    if (mask & F_FUNCTION)
+        p = put_varint(p, r->function);
+    if (mask & F_PATH)
+        p = put_varint(p, r->path);
+    if (mask & F_TOP)
+        p = put_varint(p, r->top);
+    if (mask & F_PEER)
+        p = put_varint(p, r->peer);
+    if (mask & F_COMM)
+        p = put_varint(p, r->comm);
+    if (mask & F_TAG)
+        p = put_varint(p, r->tag);
+    if (mask & F_OP)
+        p = put_varint(p, r->op);
+    if (mask & F_ROOT)
+        p = put_varint(p, r->root);
+    if (mask & F_NSEG)
+        p = put_varint(p, r->nseg);
+    for (uint32_t i = 0; i < r->nseg; i++) {
+        p = put_varint(p, r->seg[i].path);
+        p = put_varint(p, r->seg[i].ticks);
+    }
+    b->len = (size_t)(p - b->p);
+    return 0;
+}
+
+/* A varint of at most `bits` bits.  0 or -EBADMSG.  Most are one byte. */
+static int get_varint_slow(struct rbuf *b, uint64_t *v, unsigned bits);
+
+static inline int get_varint(struct rbuf *b, uint64_t *v, unsigned bits)
+{
+    if (b->pos < b->len && b->p[b->pos] < 0x80) {
+        *v = b->p[b->pos++];
+        return 0;
+    }
+    return get_varint_slow(b, v, bits);
+}
+
+static int get_varint_slow(struct rbuf *b, uint64_t *v, unsigned bits)
+{
+    uint64_t x = 0;
+
+    for (unsigned shift = 0; shift < 70; shift += 7) {
+        uint8_t c;
+
+        if (b->pos == b->len)
+            return -EBADMSG;
+        c = b->p[b->pos++];
+        if (shift == 63 && c > 1)
+            return -EBADMSG;
+        x |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) {
+            if (bits < 64 && x >> bits)
+                return -EBADMSG;
+            *v = x;
+            return 0;
+        }
+    }
+    return -EBADMSG;
+}
+
+static inline int get_u32(struct rbuf *b, uint32_t *v)
+{
+    uint64_t x = 0;
+    int rc = get_varint(b, &x, 32);
+
+    *v = (uint32_t)x;
+    return rc;
+}
+
+/* One record (its segments to be read by the caller: r->nseg of them). */
+static inline int get_rec(struct rbuf *b, struct vftr_syncrec *r, uint64_t *prev)
+{
+    uint64_t z;
+    unsigned mask;
+    int rc;
+
+    if (b->len - b->pos < 3)
+        return -EBADMSG;
+    *r = (struct vftr_syncrec){ .kind = b->p[b->pos] };
+    mask = b->p[b->pos + 1] | (unsigned)b->p[b->pos + 2] << 8;
+    b->pos += 3;
+    if ((rc = get_varint(b, &z, 64)) < 0)
+        return rc;
+    r->time = unzigzag(*prev, z);
+    *prev = r->time;
+    r->enter = r->t2 = r->time;
+    if ((rc = get_varint(b, &r->seq, 64)) < 0 || (rc = get_u32(b, &r->process)) < 0)
+        return rc;
+    if ((mask & F_ENTER) && (rc = get_varint(b, &z, 64)) == 0)
+        r->enter = unzigzag(r->time, z);
+    if (rc == 0 && (mask & F_T2) && (rc = get_varint(b, &z, 64)) == 0)
+        r->t2 = unzigzag(r->time, z);
+    if (rc == 0 && (mask & F_BYTES))
+        rc = get_varint(b, &r->bytes, 64);
+    if (rc == 0 && (mask & F_RECEIVED))
+        rc = get_varint(b, &r->received, 64);
+    if (rc == 0 && (mask & F_MATCH))
+        rc = get_varint(b, &r->match, 64);
+    if (rc == 0 && (mask & F_FUNCTION))
+        rc = get_u32(b, &r->function);
+    if (rc == 0 && (mask & F_PATH))
+        rc = get_u32(b, &r->path);
+    if (rc == 0 && (mask & F_TOP))
+        rc = get_u32(b, &r->top);
+    if (rc == 0 && (mask & F_PEER))
+        rc = get_u32(b, &r->peer);
+    if (rc == 0 && (mask & F_COMM))
+        rc = get_u32(b, &r->comm);
+    if (rc == 0 && (mask & F_TAG))
+        rc = get_u32(b, &r->tag);
+    if (rc == 0 && (mask & F_OP))
+        rc = get_u32(b, &r->op);
+    if (rc == 0 && (mask & F_ROOT))
+        rc = get_u32(b, &r->root);
+    if (rc == 0 && (mask & F_NSEG))
+        rc = get_u32(b, &r->nseg);
     return rc;
 }
 
@@ -111,6 +293,7 @@ struct worker {
     struct wbuf recs;
     uint32_t nrec;
     uint32_t paths_sent;          /* the extractor's paths 1..paths_sent went out */
+    uint64_t prev;                /* the time of the last record put in recs */
     struct wbuf msg;
 };
 
@@ -140,6 +323,7 @@ static int ship(struct worker *w, int tag)
         rc = w->t->send(w->t->ctx, 0, tag, w->msg.p, w->msg.len);
     w->paths_sent += n;
     w->recs.len = 0;
+    w->prev = 0;
     w->nrec = 0;
     return rc;
 }
@@ -147,7 +331,7 @@ static int ship(struct worker *w, int tag)
 static int worker_emit(void *arg, const struct vftr_syncrec *r)
 {
     struct worker *w = arg;
-    int rc = put_rec(&w->recs, r);
+    int rc = put_rec(&w->recs, r, &w->prev);
 
     if (rc == 0)
         w->nrec++;
@@ -156,7 +340,7 @@ static int worker_emit(void *arg, const struct vftr_syncrec *r)
     return rc;
 }
 
-/* The processes of worker k (1..nw): the rank processes in token order
+/* The processes of share k (0..nw - 1): the rank processes in token order
  * dealt out round-robin, each with its threads. */
 static int share(const struct vftr_source *s, int k, int nw, struct vftr_proclist *pl,
                  size_t *count)
@@ -182,7 +366,7 @@ static int share(const struct vftr_source *s, int k, int nw, struct vftr_proclis
         while (j < nrank && ranks[j] != rp)
             j++;
         /* a process whose rank process is not defined goes by its own index */
-        if ((j < nrank ? j : nrank + i) % (size_t)nw == (size_t)(k - 1)) {
+        if ((j < nrank ? j : nrank + i) % (size_t)nw == (size_t)k) {
             rc = vftr_proclist_add(pl, p[i].token, p[i].token);
             (*count)++;
         }
@@ -191,8 +375,11 @@ static int share(const struct vftr_source *s, int k, int nw, struct vftr_proclis
     return rc;
 }
 
+/* Extracts share k of nshares as stream k + 1 and sends it to rank 0
+ * through t (a worker rank's MPI, or rank 0's own thread's queue). */
 static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *opts,
-                      const struct vftr_analysis_transport *t, char *err, size_t errlen)
+                      const struct vftr_analysis_transport *t, int k, int nshares, char *err,
+                      size_t errlen)
 {
     struct vftr_syncdefs defs = VFTR_SYNCDEFS_INIT;
     struct vftr_syncsort *sort = NULL;
@@ -208,7 +395,7 @@ static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *op
 
     vftr_proclist_init(&pl);
     if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 ||
-        (rc = share(s, t->rank, t->size - 1, &pl, &mine)) < 0 ||
+        (rc = share(s, k, nshares, &pl, &mine)) < 0 ||
         !(sort = vftr_syncsort_new(worker_emit, &w))) {
         rc = -ENOMEM;
         goto fail;
@@ -216,7 +403,7 @@ static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *op
     struct vftr_syncx_opts xo = {
         opts->a, b, (opts->what & (VFTR_ANALYSIS_CRITPATH | VFTR_ANALYSIS_DELAYS |
                                    VFTR_ANALYSIS_SEGMENTS)) != 0,
-        lookahead, (uint16_t)t->rank, vftr_syncsort_push, sort,
+        lookahead, (uint16_t)(k + 1), vftr_syncsort_push, sort,
     };
     if (!(w.x = vftr_syncx_new(&defs, &xo))) {
         rc = -ENOMEM;
@@ -261,6 +448,122 @@ out:
     vftr_syncdefs_release(&defs);
     vftr_proclist_release(&pl);
     return rc;
+}
+
+/* ------------------------------------------------------------ rank 0's share */
+
+/*
+ * Rank 0 extracts a share too, in a thread of its own (it calls no MPI):
+ * a worker like the others, whose messages go through two short queues
+ * instead of MPI.  Either side that fails closes them, so that the other
+ * one's waits end.
+ */
+#define LOCAL_WINDOW 4
+
+struct lqueue {
+    struct lmsg {
+        int tag;
+        void *msg;
+        size_t len;
+    } v[LOCAL_WINDOW];
+    int head, n;
+};
+
+struct local {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct lqueue up, down;           /* thread -> rank 0, rank 0 -> thread */
+    bool closed;
+    struct lend {
+        struct local *l;
+        bool root;
+    } thread_end, root_end;
+    struct vftr_analysis_transport wt, rt;   /* the thread's side, rank 0's */
+    struct vftr_source *s;
+    const struct vftr_analysis_opts *opts;
+    int nshares, rc;
+    char err[512];
+};
+
+static int lsend(void *ctx, int to, int tag, const void *msg, size_t len)
+{
+    struct lend *e = ctx;
+    struct local *l = e->l;
+    struct lqueue *q = e->root ? &l->down : &l->up;
+    void *copy = malloc(len ? len : 1);
+
+    (void)to;
+    if (!copy)
+        return -ENOMEM;
+    memcpy(copy, msg, len);
+    pthread_mutex_lock(&l->mu);
+    while (!l->closed && q->n == LOCAL_WINDOW)
+        pthread_cond_wait(&l->cv, &l->mu);
+    if (l->closed) {
+        pthread_mutex_unlock(&l->mu);
+        free(copy);
+        return -EPIPE;
+    }
+    q->v[(q->head + q->n) % LOCAL_WINDOW] = (struct lmsg){ tag, copy, len };
+    q->n++;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+}
+
+static int lrecv(void *ctx, int from, int *tag, void **msg, size_t *len)
+{
+    struct lend *e = ctx;
+    struct local *l = e->l;
+    struct lqueue *q = e->root ? &l->up : &l->down;
+
+    (void)from;
+    pthread_mutex_lock(&l->mu);
+    while (!l->closed && q->n == 0)
+        pthread_cond_wait(&l->cv, &l->mu);
+    if (q->n == 0) {
+        pthread_mutex_unlock(&l->mu);
+        return -EPIPE;
+    }
+    *tag = q->v[q->head].tag;
+    *msg = q->v[q->head].msg;
+    *len = q->v[q->head].len;
+    q->head = (q->head + 1) % LOCAL_WINDOW;
+    q->n--;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+    return 0;
+}
+
+static void local_close(struct local *l)
+{
+    pthread_mutex_lock(&l->mu);
+    l->closed = true;
+    pthread_cond_broadcast(&l->cv);
+    pthread_mutex_unlock(&l->mu);
+}
+
+static void *local_main(void *arg)
+{
+    struct local *l = arg;
+
+    l->rc = run_worker(l->s, l->opts, &l->wt, 0, l->nshares, l->err, sizeof l->err);
+    if (l->rc < 0)
+        local_close(l);
+    return NULL;
+}
+
+static void local_release(struct local *l)
+{
+    for (int d = 0; d < 2; d++) {
+        struct lqueue *q = d ? &l->down : &l->up;
+
+        for (int i = 0; i < q->n; i++)
+            free(q->v[(q->head + i) % LOCAL_WINDOW].msg);
+        q->n = 0;
+    }
+    pthread_cond_destroy(&l->cv);
+    pthread_mutex_destroy(&l->mu);
 }
 
 /* ------------------------------------------------------------ rank 0 */
@@ -311,6 +614,7 @@ static int decode(struct rstream *s, const void *msg, size_t len)
 {
     struct rbuf b = { msg, len, 0 };
     uint32_t first, n, nrec;
+    uint64_t prev = 0;
     int rc;
 
     if (s->qhead == s->qn)              /* all taken: start over */
@@ -330,16 +634,8 @@ static int decode(struct rstream *s, const void *msg, size_t len)
     if ((rc = GET(&b, nrec)) < 0)
         return rc;
     for (uint32_t i = 0; i < nrec; i++) {
-        uint64_t u[7];
-        uint32_t w[10];
-        uint16_t kind;
         struct vftr_syncrec *r;
 
-        if ((rc = get(&b, u, sizeof u)) < 0 || (rc = get(&b, w, sizeof w)) < 0 ||
-            (rc = GET(&b, kind)) < 0)
-            return rc;
-        if (w[9] > (b.len - b.pos) / 12)
-            return -EBADMSG;
         {
             size_t cap = s->qcap;
 
@@ -353,19 +649,18 @@ static int decode(struct rstream *s, const void *msg, size_t len)
                 s->segoff = o;
             }
         }
-        if ((rc = grow((void **)&s->segs, &s->capsegs, s->nsegs + w[9], sizeof *s->segs)) < 0)
-            return rc;
         r = &s->q[s->qn];
-        *r = (struct vftr_syncrec){
-            .time = u[0], .seq = u[1], .enter = u[2], .t2 = u[3], .bytes = u[4],
-            .received = u[5], .match = u[6], .process = w[0], .function = w[1], .path = w[2],
-            .top = w[3], .peer = w[4], .comm = w[5], .tag = w[6], .op = w[7], .root = w[8],
-            .nseg = w[9], .kind = kind,
-        };
+        if ((rc = get_rec(&b, r, &prev)) < 0)
+            return rc;
+        if (r->nseg > (b.len - b.pos) / 2)
+            return -EBADMSG;
+        if ((rc = grow((void **)&s->segs, &s->capsegs, s->nsegs + r->nseg, sizeof *s->segs)) < 0)
+            return rc;
         s->segoff[s->qn] = s->nsegs;
-        for (uint32_t j = 0; j < w[9]; j++) {
-            GET(&b, s->segs[s->nsegs].path);
-            GET(&b, s->segs[s->nsegs].ticks);
+        for (uint32_t j = 0; j < r->nseg; j++) {
+            if ((rc = get_u32(&b, &s->segs[s->nsegs].path)) < 0 ||
+                (rc = get_varint(&b, &s->segs[s->nsegs].ticks, 64)) < 0)
+                return rc;
             s->nsegs++;
         }
         s->qn++;
@@ -405,9 +700,14 @@ static int take(const struct vftr_analysis_transport *t, int k, struct rstream *
     return rc;
 }
 
-static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transport *t)
+/* Stream k's transport and peer: rank 0's own thread for 0, worker rank k
+ * for the others. */
+#define VIA(k) ((k) == 0 ? lt : t), ((k) == 0 ? 0 : (k))
+
+static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transport *t,
+                    const struct vftr_analysis_transport *lt)
 {
-    int nw = t->size - 1, rc = 0;
+    int nw = t->size, rc = 0;
     struct rstream *s = calloc((size_t)nw, sizeof *s);
 
     if (!s)
@@ -420,7 +720,7 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
         /* every worker with nothing queued gives its next message */
         for (int k = 0; k < nw && rc == 0; k++)
             while (rc == 0 && s[k].qhead == s[k].qn && s[k].state == S_ACTIVE)
-                rc = take(t, k + 1, &s[k]);
+                rc = take(VIA(k), &s[k]);
         for (int k = 0; k < nw; k++)
             if (s[k].qhead == s[k].qn && s[k].state == S_DONE)
                 stuck = 1;
@@ -431,17 +731,19 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
 
             for (int k = 0; k < nw && rc == 0; k++)
                 while (rc == 0 && s[k].state == S_ACTIVE)
-                    rc = take(t, k + 1, &s[k]);
+                    rc = take(VIA(k), &s[k]);
             for (int k = 0; k < nw; k++)
                 if (s[k].last > last)
                     last = s[k].last;
             for (int k = 0; k < nw && rc == 0; k++) {
-                rc = t->send(t->ctx, k + 1, TAG_GO, &last, sizeof last);
+                const struct vftr_analysis_transport *via = k == 0 ? lt : t;
+
+                rc = via->send(via->ctx, k, TAG_GO, &last, sizeof last);
                 s[k].state = S_GO;
             }
             for (int k = 0; k < nw && rc == 0; k++)
                 while (rc == 0 && s[k].state == S_GO)
-                    rc = take(t, k + 1, &s[k]);
+                    rc = take(VIA(k), &s[k]);
             continue;
         }
         if (rc < 0)
@@ -487,21 +789,53 @@ int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts
     if (!t || t->size <= 1)
         return vftr_analysis_run(s, opts, out, err, errlen);
     if (t->rank != 0)
-        return run_worker(s, opts, t, err, errlen);
+        return run_worker(s, opts, t, t->rank, t->size, err, errlen);
     if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 || !(a = vftr_analysis_new(&defs, opts))) {
         vftr_syncdefs_release(&defs);
         vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
         return -ENOMEM;
     }
     vftr_syncdefs_release(&defs);
-    if ((rc = run_root(a, t)) < 0) {
-        vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
-                    : rc == -EINVAL ? "records out of order"
-                    : rc == -EBADMSG || rc == -EPROTO ? "bad message from a worker rank"
-                    : strerror(-rc));
+
+    struct local *l = calloc(1, sizeof *l);
+    pthread_t th;
+
+    if (!l) {
         vftr_analysis_free(a);
-        return rc;
+        return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     }
-    *out = a;
-    return 0;
+    pthread_mutex_init(&l->mu, NULL);
+    pthread_cond_init(&l->cv, NULL);
+    l->thread_end = (struct lend){ l, false };
+    l->root_end = (struct lend){ l, true };
+    l->wt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->thread_end };
+    l->rt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->root_end };
+    l->s = s;
+    l->opts = opts;
+    l->nshares = t->size;
+    if ((rc = pthread_create(&th, NULL, local_main, l)) != 0) {
+        local_release(l);
+        free(l);
+        vftr_analysis_free(a);
+        return vftr_errmsg(err, errlen, -rc, "cannot start a thread: %s", strerror(rc));
+    }
+    rc = run_root(a, t, &l->rt);
+    if (rc < 0)
+        local_close(l);
+    pthread_join(th, NULL);
+    if (rc < 0) {
+        if (l->rc < 0 && l->err[0])
+            vftr_errmsg(err, errlen, l->rc, "%s", l->err);
+        else
+            vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
+                        : rc == -EINVAL ? "records out of order"
+                        : rc == -EBADMSG || rc == -EPROTO ? "bad message from a worker rank"
+                        : strerror(-rc));
+        vftr_analysis_free(a);
+    } else {
+        *out = a;
+    }
+    local_release(l);
+    free(l);
+    return rc < 0 ? rc : 0;
 }

@@ -1,6 +1,9 @@
 /*
- * syncpt.c — see syncpt.h.  The extractor rides on a call-stack replay
- * (replay.h) for the stacks and the call-path numbering; what it adds per
+ * syncpt.c — see syncpt.h.  The extractor keeps each process's call stack
+ * and numbers the call paths itself, by replay.h's rules (a leave closes
+ * the frames above its function, one of a function not on the stack is
+ * ignored, time that goes back stays where it was), without the profile a
+ * replay books per call: the analysis needs the stacks only; what it adds per
  * event is one look at the top of the stack (its path, for the segment) and
  * one table look-up of the function's class.  Records are rare next to
  * events: only the classes that matter to the analysis make them.
@@ -344,9 +347,19 @@ static bool ends_record(enum vftr_sync_fclass c)
 #define MPI_FRAME_SEARCH 8
 #define DIRECT_PROCS 65536u
 
+/* A frame of a process's stack. */
+struct xframe {
+    uint32_t function, path;
+    uint64_t enter;
+};
+
 struct xproc {
     uint32_t token;
     bool seen;
+    struct xframe *stack;       /* depth frames */
+    size_t capstack;
+    bool rseen;
+    uint64_t rlast;             /* its latest enter or leave (the stack's clock) */
     uint64_t seq;
     uint64_t last;              /* its latest event time */
     uint32_t top;               /* path on top after its latest event */
@@ -357,7 +370,12 @@ struct xproc {
     uint64_t last_before_b;
     bool open_at_b;
     size_t hold_depth;          /* a call of the kind it may wait in, open at b: its depth */
-    struct vftr_tally seg;      /* path -> ticks since the last record */
+    /* path -> ticks since the last record: in the order first booked,
+     * found by a look from the end (a few paths between two records), or
+     * through segidx (path -> index) once there are more */
+    struct vftr_syncseg *segv;
+    uint32_t nsegv, capsegv;
+    struct vftr_tally segidx;
     /* a CollectiveOperation record's end, emitted at the first event at or
      * after it */
     bool coll_pending;
@@ -376,15 +394,21 @@ struct vftr_syncx {
     const struct vftr_syncdefs *d;
     struct vftr_syncx_opts o;
     struct vftr_window_handler h;
-    struct vftr_replay *replay;
+    /* call paths: (parent, function) -> id from 1; each path remembers
+     * its last child looked up */
+    struct xpath {
+        uint32_t parent, function;
+        uint32_t cfunc, cpath;
+    } *paths;
+    size_t npaths, cappaths;
+    struct vftr_u64map pathmap;
+    uint32_t root_func, root_path;
     bool finished;
     struct xproc *procs;
     size_t nprocs, capprocs;
     uint32_t *pdirect;          /* token < DIRECT_PROCS -> index + 1 */
     size_t npdirect;
     struct vftr_u64map pmap;
-    struct vftr_syncseg *segbuf;   /* a record's segment, from the tally */
-    size_t capseg;
     uint64_t events, records;
     bool crossed;               /* an event at or after b was read */
     size_t pending;             /* processes with hold_depth */
@@ -414,7 +438,7 @@ static struct xproc *xproc_slow(struct vftr_syncx *x, uint32_t token)
         }
         x->pdirect[token] = (uint32_t)x->nprocs + 1;
     }
-    x->procs[x->nprocs] = (struct xproc){ .token = token, .seg = VFTR_TALLY_INIT };
+    x->procs[x->nprocs] = (struct xproc){ .token = token, .segidx = VFTR_TALLY_INIT };
     return &x->procs[x->nprocs++];
 }
 
@@ -423,6 +447,133 @@ static inline struct xproc *xproc(struct vftr_syncx *x, uint32_t token)
     if (token < x->npdirect && x->pdirect[token])
         return &x->procs[x->pdirect[token] - 1];
     return xproc_slow(x, token);
+}
+
+#define SEG_LINEAR 8
+
+/* Adds ticks to path in p's segment. */
+static inline int seg_add(struct xproc *p, uint32_t path, uint64_t ticks)
+{
+    uint32_t n = p->nsegv;
+
+    if (n && p->segv[n - 1].path == path) {
+        p->segv[n - 1].ticks += ticks;
+        return 0;
+    }
+    if (n <= SEG_LINEAR) {
+        for (uint32_t i = n; i-- > 0;)
+            if (p->segv[i].path == path) {
+                p->segv[i].ticks += ticks;
+                return 0;
+            }
+    } else {
+        const struct vftr_tally_slot *s = vftr_tally_find(&p->segidx, path);
+
+        if (s) {
+            p->segv[s->v.i].ticks += ticks;
+            return 0;
+        }
+    }
+    if (n == p->capsegv) {
+        uint32_t cap = n ? 2 * n : 16;
+        struct vftr_syncseg *v = realloc(p->segv, (size_t)cap * sizeof *v);
+
+        if (!v)
+            return -ENOMEM;
+        p->segv = v;
+        p->capsegv = cap;
+    }
+    p->segv[n] = (struct vftr_syncseg){ path, ticks };
+    p->nsegv = n + 1;
+    /* past the linear look: every entry indexed */
+    for (uint32_t i = p->segidx.used; n + 1 > SEG_LINEAR && i <= n; i++)
+        if (vftr_tally_set_i(&p->segidx, p->segv[i].path, i) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
+/* The id of path parent/function, made on first use; 0 on ENOMEM. */
+static uint32_t path_slow(struct vftr_syncx *x, uint32_t parent, uint32_t function)
+{
+    uint64_t key = (uint64_t)parent << 32 | function;
+    long i = vftr_u64map_get(&x->pathmap, key);
+    uint32_t id;
+
+    if (i >= 0) {
+        id = (uint32_t)i + 1;
+    } else {
+        if (x->npaths >= UINT32_MAX - 1 ||
+            vftr_reserve((void **)&x->paths, &x->cappaths, x->npaths, sizeof *x->paths) < 0 ||
+            vftr_u64map_put(&x->pathmap, key, (uint32_t)x->npaths) < 0)
+            return 0;
+        x->paths[x->npaths] = (struct xpath){ parent, function, 0, 0 };
+        id = (uint32_t)++x->npaths;
+    }
+    if (parent) {
+        x->paths[parent - 1].cfunc = function;
+        x->paths[parent - 1].cpath = id;
+    } else {
+        x->root_func = function;
+        x->root_path = id;
+    }
+    return id;
+}
+
+static inline uint32_t path_of(struct vftr_syncx *x, uint32_t parent, uint32_t function)
+{
+    if (parent ? x->paths[parent - 1].cpath && x->paths[parent - 1].cfunc == function
+               : x->root_path && x->root_func == function)
+        return parent ? x->paths[parent - 1].cpath : x->root_path;
+    return path_slow(x, parent, function);
+}
+
+/* The stack's clock: an enter or leave earlier than the latest one of its
+ * process is taken at that one's time. */
+static inline uint64_t stack_time(struct xproc *p, uint64_t t)
+{
+    if (!p->rseen)
+        p->rseen = true;
+    else if (t < p->rlast)
+        t = p->rlast;
+    p->rlast = t;
+    return t;
+}
+
+static int push_frame(struct vftr_syncx *x, struct xproc *p, uint32_t function, uint64_t t)
+{
+    uint32_t path = path_of(x, p->depth ? p->stack[p->depth - 1].path : 0, function);
+
+    if (!path ||
+        vftr_reserve((void **)&p->stack, &p->capstack, p->depth, sizeof *p->stack) < 0)
+        return -ENOMEM;
+    p->stack[p->depth++] = (struct xframe){ function, path, stack_time(p, t) };
+    return 0;
+}
+
+/* A leave of `function` (0: the top): the top if it is that function,
+ * else the frames from its nearest frame up; none if it is not on the
+ * stack. */
+static void pop_frames(struct xproc *p, uint32_t function, uint64_t t)
+{
+    (void)stack_time(p, t);
+    if (p->depth == 0)
+        return;
+    if (function == 0 || p->stack[p->depth - 1].function == function) {
+        p->depth--;
+        return;
+    }
+    for (size_t k = p->depth - 1; k-- > 0;)
+        if (p->stack[k].function == function) {
+            p->depth = k;
+            return;
+        }
+}
+
+/* Frame k (from the bottom) of p, as replay.h gives it. */
+static inline struct vftr_replay_frame frame_at(const struct xproc *p, size_t k)
+{
+    return (struct vftr_replay_frame){ p->stack[k].function, p->stack[k].path,
+                                       p->stack[k].enter };
 }
 
 /* Books the time since p's latest event, inside the window, to the path on
@@ -442,38 +593,27 @@ static inline int book(struct vftr_syncx *x, struct xproc *p, uint64_t t)
         to = x->o.b;
     if (to <= from)
         return 0;
-    return vftr_tally_add_i(&p->seg, p->top, (int64_t)(to - from));
+    return seg_add(p, p->top, to - from);
 }
 
-/* Hands r (its process's fields, seq and segment filled in here) on. */
+/* Hands r (its process's fields, seq and segment filled in here) on; the
+ * segment is borrowed for the call and then emptied. */
 static int emit(struct vftr_syncx *x, struct xproc *p, struct vftr_syncrec *r)
 {
-    size_t n = 0, pos = 0;
-    const struct vftr_tally_slot *s;
+    int rc;
 
     r->process = p->token;
     r->seq = p->seq++;
     r->stream = x->o.stream;
     r->top = p->top;
-    if (p->seg.used > x->capseg) {
-        size_t cap = x->capseg ? x->capseg : 16;
-        struct vftr_syncseg *b;
-
-        while (cap < p->seg.used)
-            cap *= 2;
-        if (!(b = realloc(x->segbuf, cap * sizeof *b)))
-            return -ENOMEM;
-        x->segbuf = b;
-        x->capseg = cap;
-    }
-    while ((s = vftr_tally_next(&p->seg, &pos)))
-        if (s->v.i)
-            x->segbuf[n++] = (struct vftr_syncseg){ (uint32_t)s->key, (uint64_t)s->v.i };
-    r->seg = x->segbuf;
-    r->nseg = (uint32_t)n;
-    vftr_tally_clear(&p->seg);
+    r->seg = p->segv;
+    r->nseg = p->nsegv;
     x->records++;
-    return x->o.emit(x->o.arg, r);
+    rc = x->o.emit(x->o.arg, r);
+    p->nsegv = 0;
+    if (p->segidx.used)
+        vftr_tally_clear(&p->segidx);
+    return rc;
 }
 
 /* Emits p's held record, as it is. */
@@ -515,10 +655,7 @@ static void cross(struct vftr_syncx *x)
         p->open_at_b = p->depth > 0;
         p->hold_depth = 0;
         for (size_t k = 0; k < p->depth; k++) {
-            struct vftr_replay_frame f;
-
-            if (vftr_replay_frame(x->replay, p->token, k, &f) == 0 &&
-                may_wait(vftr_syncdefs_fclass(x->d, f.function))) {
+            if (may_wait(vftr_syncdefs_fclass(x->d, p->stack[k].function))) {
                 p->hold_depth = k + 1;
                 x->pending++;
                 break;
@@ -584,10 +721,8 @@ static struct xproc *start_event(struct vftr_syncx *x, uint32_t process, uint64_
 
 static void after_event(struct vftr_syncx *x, struct xproc *p)
 {
-    struct vftr_replay_frame top;
-
-    p->depth = vftr_replay_top(x->replay, p->token, &top);
-    p->top = p->depth ? top.path : 0;
+    (void)x;
+    p->top = p->depth ? p->stack[p->depth - 1].path : 0;
     if (p->sync_depth > p->depth)
         p->sync_depth = 0;
 }
@@ -601,7 +736,7 @@ static int x_enter(void *arg, uint64_t time, uint32_t process, uint32_t function
 
     if (!p)
         return rc;
-    if ((rc = vftr_replay_enter(x->replay, process, function, time)) < 0)
+    if ((rc = push_frame(x, p, function, time)) < 0)
         return rc;
     after_event(x, p);
     c = vftr_syncdefs_fclass(x->d, function);
@@ -639,12 +774,12 @@ static int x_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
      * frame up (replay.h's rules); records for those that matter, top down */
     depth = p->depth;
     first = depth;
-    if (depth > 0 && vftr_replay_frame(x->replay, process, depth - 1, &f) == 0) {
-        if (function == 0 || f.function == function) {
+    if (depth > 0) {
+        if (function == 0 || p->stack[depth - 1].function == function) {
             first = depth - 1;
         } else {
             for (size_t k = depth - 1; k-- > 0;)
-                if (vftr_replay_frame(x->replay, process, k, &f) == 0 && f.function == function) {
+                if (p->stack[k].function == function) {
                     first = k;
                     break;
                 }
@@ -653,8 +788,7 @@ static int x_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
     for (size_t k = depth; k-- > first;) {
         enum vftr_sync_fclass c;
 
-        if (vftr_replay_frame(x->replay, process, k, &f) < 0)
-            break;
+        f = frame_at(p, k);
         if (k == 0)
             p->last_root = f.path;
         c = vftr_syncdefs_fclass(x->d, f.function);
@@ -669,8 +803,7 @@ static int x_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
                 return rc;
         }
     }
-    if ((rc = vftr_replay_leave(x->replay, process, function, time)) < 0)
-        return rc;
+    pop_frames(p, function, time);
     after_event(x, p);
     return lookahead_done(x, p);
 }
@@ -681,9 +814,10 @@ static size_t mpi_frame(struct vftr_syncx *x, struct xproc *p, uint64_t t,
                         struct vftr_replay_frame *f)
 {
     for (size_t k = p->depth, n = 0; k-- > 0 && n < MPI_FRAME_SEARCH; n++)
-        if (vftr_replay_frame(x->replay, p->token, k, f) == 0 &&
-            vftr_sync_fclass_mpi(vftr_syncdefs_fclass(x->d, f->function)))
+        if (vftr_sync_fclass_mpi(vftr_syncdefs_fclass(x->d, p->stack[k].function))) {
+            *f = frame_at(p, k);
             return k + 1;
+        }
     *f = (struct vftr_replay_frame){ 0, 0, t };
     return 0;
 }
@@ -810,12 +944,6 @@ struct vftr_syncx *vftr_syncx_new(const struct vftr_syncdefs *d, const struct vf
     x->o = *o;
     if (x->o.b <= x->o.a)
         x->o.b = UINT64_MAX;
-    x->replay = vftr_replay_new(0, UINT64_MAX);
-    if (!x->replay) {
-        free(x);
-        errno = ENOMEM;
-        return NULL;
-    }
     x->h = (struct vftr_window_handler){ .arg = x, .enter = x_enter, .leave = x_leave,
                                          .send = x_send, .recv = x_recv, .collop = x_collop,
                                          .coll_begin = x_coll_begin, .coll_end = x_coll_end };
@@ -826,13 +954,16 @@ void vftr_syncx_free(struct vftr_syncx *x)
 {
     if (!x)
         return;
-    for (size_t i = 0; i < x->nprocs; i++)
-        vftr_tally_release(&x->procs[i].seg);
+    for (size_t i = 0; i < x->nprocs; i++) {
+        free(x->procs[i].stack);
+        free(x->procs[i].segv);
+        vftr_tally_release(&x->procs[i].segidx);
+    }
     free(x->procs);
     free(x->pdirect);
-    free(x->segbuf);
     vftr_u64map_release(&x->pmap);
-    vftr_replay_free(x->replay);
+    free(x->paths);
+    vftr_u64map_release(&x->pathmap);
     free(x);
 }
 
@@ -900,9 +1031,7 @@ int vftr_syncx_finish_at(struct vftr_syncx *x, uint64_t last)
         }
         if ((rc = book(x, p, end)) != 0)
             return rc;
-        struct vftr_replay_frame f;
-        uint32_t outer = vftr_replay_frame(x->replay, p->token, 0, &f) == 0 ? f.path
-                                                                           : p->last_root;
+        uint32_t outer = p->depth ? p->stack[0].path : p->last_root;
         struct vftr_syncrec r = { .time = last, .kind = VFTR_SYNC_PROC_END, .t2 = end,
                                   .path = outer };
         if ((rc = emit(x, p, &r)) != 0)
@@ -915,13 +1044,11 @@ int vftr_syncx_finish_at(struct vftr_syncx *x, uint64_t last)
 int vftr_syncx_pathdef(void *arg, uint32_t local, uint32_t *parent, uint32_t *function)
 {
     const struct vftr_syncx *x = arg;
-    size_t n;
-    const struct vftr_pathstat *ps = vftr_replay_paths(x->replay, &n);
 
-    if (local == 0 || local > n)
+    if (local == 0 || local > x->npaths)
         return -ENOENT;
-    *parent = ps[local - 1].parent;
-    *function = ps[local - 1].function;
+    *parent = x->paths[local - 1].parent;
+    *function = x->paths[local - 1].function;
     return 0;
 }
 
@@ -969,17 +1096,22 @@ void vftr_syncsort_free(struct vftr_syncsort *s)
     free(s);
 }
 
-static int cmp_held(const void *a, const void *b)
-{
-    return vftr_syncrec_cmp(&((const struct held *)a)->r, &((const struct held *)b)->r);
-}
-
 int vftr_syncsort_flush(struct vftr_syncsort *s)
 {
     int rc = 0;
 
-    if (s->n > 1)
-        qsort(s->v, s->n, sizeof *s->v, cmp_held);
+    /* a handful at a time, mostly in order already: insertion sort (the
+     * keys are unique, so any sort gives this order) */
+    for (size_t i = 1; i < s->n; i++) {
+        if (vftr_syncrec_cmp(&s->v[i - 1].r, &s->v[i].r) <= 0)
+            continue;
+        struct held h = s->v[i];
+        size_t j = i;
+
+        for (; j > 0 && vftr_syncrec_cmp(&s->v[j - 1].r, &h.r) > 0; j--)
+            s->v[j] = s->v[j - 1];
+        s->v[j] = h;
+    }
     for (size_t i = 0; i < s->n && rc == 0; i++) {
         s->v[i].r.seg = s->pool + s->v[i].seg;
         rc = s->out(s->arg, &s->v[i].r);

@@ -6,18 +6,9 @@
 
 #include "tally.h"
 
-static inline uint32_t mix(uint64_t x)
-{
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185u;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44du;
-    return (uint32_t)(x ^ (x >> 33));
-}
-
 static void insert(struct vftr_tally_slot *slots, uint32_t cap, uint64_t key, union vftr_tally_val v)
 {
-    uint32_t i = mix(key) & (cap - 1);
+    uint32_t i = vftr_tally_mix_(key) & (cap - 1);
 
     while (slots[i].key != VFTR_TALLY_NOKEY)
         i = (i + 1) & (cap - 1);
@@ -46,29 +37,13 @@ static int grow(struct vftr_tally *t)
     return 0;
 }
 
-struct vftr_tally_slot *vftr_tally_find(const struct vftr_tally *t, uint64_t key)
+struct vftr_tally_slot *vftr_tally_insert_(struct vftr_tally *t, uint64_t key)
 {
-    if (t->cap == 0 || key == VFTR_TALLY_NOKEY)
-        return NULL;
-    for (uint32_t i = mix(key) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-        if (t->slots[i].key == key)
-            return &t->slots[i];
-        if (t->slots[i].key == VFTR_TALLY_NOKEY)
-            return NULL;
-    }
-}
-
-/* The slot of key, made (value 0) when absent; NULL on ENOMEM. */
-static struct vftr_tally_slot *slot_of(struct vftr_tally *t, uint64_t key)
-{
-    struct vftr_tally_slot *s = vftr_tally_find(t, key);
     uint32_t i;
 
-    if (s)
-        return s;
     if (4 * ((uint64_t)t->used + 1) > 3 * (uint64_t)t->cap && grow(t) < 0)
         return NULL;
-    for (i = mix(key) & (t->cap - 1); t->slots[i].key != VFTR_TALLY_NOKEY;
+    for (i = vftr_tally_mix_(key) & (t->cap - 1); t->slots[i].key != VFTR_TALLY_NOKEY;
          i = (i + 1) & (t->cap - 1))
         ;
     t->slots[i].key = key;
@@ -77,54 +52,16 @@ static struct vftr_tally_slot *slot_of(struct vftr_tally *t, uint64_t key)
     return &t->slots[i];
 }
 
-int vftr_tally_add_i(struct vftr_tally *t, uint64_t key, int64_t delta)
-{
-    struct vftr_tally_slot *s;
-
-    if (key == VFTR_TALLY_NOKEY)
-        return -EINVAL;
-    if (!(s = slot_of(t, key)))
-        return -ENOMEM;
-    s->v.i += delta;
-    return 0;
-}
-
-int vftr_tally_add_d(struct vftr_tally *t, uint64_t key, double delta)
-{
-    struct vftr_tally_slot *s;
-
-    if (key == VFTR_TALLY_NOKEY)
-        return -EINVAL;
-    if (!(s = slot_of(t, key)))
-        return -ENOMEM;
-    s->v.d += delta;             /* a fresh slot's 0 is also +0.0 */
-    return 0;
-}
-
 int vftr_tally_set_i(struct vftr_tally *t, uint64_t key, int64_t value)
 {
     struct vftr_tally_slot *s;
 
     if (key == VFTR_TALLY_NOKEY)
         return -EINVAL;
-    if (!(s = slot_of(t, key)))
+    if (!(s = vftr_tally_find(t, key)) && !(s = vftr_tally_insert_(t, key)))
         return -ENOMEM;
     s->v.i = value;
     return 0;
-}
-
-int64_t vftr_tally_get_i(const struct vftr_tally *t, uint64_t key)
-{
-    const struct vftr_tally_slot *s = vftr_tally_find(t, key);
-
-    return s ? s->v.i : 0;
-}
-
-double vftr_tally_get_d(const struct vftr_tally *t, uint64_t key)
-{
-    const struct vftr_tally_slot *s = vftr_tally_find(t, key);
-
-    return s ? s->v.d : 0.0;
 }
 
 int vftr_tally_merge_i(struct vftr_tally *dst, const struct vftr_tally *src)
@@ -196,9 +133,19 @@ const struct vftr_tally_slot *vftr_tally_next(const struct vftr_tally *t, size_t
 
 void vftr_tally_clear(struct vftr_tally *t)
 {
+    if (t->used == 0)                   /* no key is ever taken out alone: all free */
+        return;
     for (uint32_t i = 0; i < t->cap; i++)
         t->slots[i].key = VFTR_TALLY_NOKEY;
     t->used = 0;
+}
+
+void vftr_tally_reset(struct vftr_tally *t)
+{
+    if (t->cap == 4)
+        vftr_tally_clear(t);
+    else
+        vftr_tally_release(t);
 }
 
 void vftr_tally_release(struct vftr_tally *t)

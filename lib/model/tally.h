@@ -21,6 +21,7 @@
 #ifndef VFTR_MODEL_TALLY_H
 #define VFTR_MODEL_TALLY_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,20 +44,76 @@ struct vftr_tally {
 #define VFTR_TALLY_INIT { NULL, 0, 0 }
 #define VFTR_TALLY_NOKEY UINT64_MAX
 
+/* The slot holding key, or NULL.  Inline with the adds below: the
+ * analysis looks keys up per record and per event, and most are found. */
+static inline uint32_t vftr_tally_mix_(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185u;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44du;
+    return (uint32_t)(x ^ (x >> 33));
+}
+
+static inline struct vftr_tally_slot *vftr_tally_find(const struct vftr_tally *t, uint64_t key)
+{
+    if (t->cap == 0 || key == VFTR_TALLY_NOKEY)
+        return NULL;
+    for (uint32_t i = vftr_tally_mix_(key) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        if (t->slots[i].key == key)
+            return &t->slots[i];
+        if (t->slots[i].key == VFTR_TALLY_NOKEY)
+            return NULL;
+    }
+}
+
+/* The slot of a key that is not in t yet, made with value 0 (NULL on
+ * ENOMEM); for the adds below. */
+struct vftr_tally_slot *vftr_tally_insert_(struct vftr_tally *t, uint64_t key);
+
 /* Adds delta to key's value (a missing key starts at 0).  0, -EINVAL
  * (reserved key), -ENOMEM (map unchanged). */
-int vftr_tally_add_i(struct vftr_tally *t, uint64_t key, int64_t delta);
-int vftr_tally_add_d(struct vftr_tally *t, uint64_t key, double delta);
+static inline int vftr_tally_add_i(struct vftr_tally *t, uint64_t key, int64_t delta)
+{
+    struct vftr_tally_slot *s;
+
+    if (key == VFTR_TALLY_NOKEY)
+        return -EINVAL;
+    if (!(s = vftr_tally_find(t, key)) && !(s = vftr_tally_insert_(t, key)))
+        return -ENOMEM;
+    s->v.i += delta;
+    return 0;
+}
+
+static inline int vftr_tally_add_d(struct vftr_tally *t, uint64_t key, double delta)
+{
+    struct vftr_tally_slot *s;
+
+    if (key == VFTR_TALLY_NOKEY)
+        return -EINVAL;
+    if (!(s = vftr_tally_find(t, key)) && !(s = vftr_tally_insert_(t, key)))
+        return -ENOMEM;
+    s->v.d += delta;             /* a fresh slot's 0 is also +0.0 */
+    return 0;
+}
 
 /* Sets key's value.  0, -EINVAL, -ENOMEM. */
 int vftr_tally_set_i(struct vftr_tally *t, uint64_t key, int64_t value);
 
 /* key's value, 0 when absent. */
-int64_t vftr_tally_get_i(const struct vftr_tally *t, uint64_t key);
-double vftr_tally_get_d(const struct vftr_tally *t, uint64_t key);
+static inline int64_t vftr_tally_get_i(const struct vftr_tally *t, uint64_t key)
+{
+    const struct vftr_tally_slot *s = vftr_tally_find(t, key);
 
-/* The slot holding key, or NULL. */
-struct vftr_tally_slot *vftr_tally_find(const struct vftr_tally *t, uint64_t key);
+    return s ? s->v.i : 0;
+}
+
+static inline double vftr_tally_get_d(const struct vftr_tally *t, uint64_t key)
+{
+    const struct vftr_tally_slot *s = vftr_tally_find(t, key);
+
+    return s ? s->v.d : 0.0;
+}
 
 /*
  * Adds every entry of src, scaled by factor (1 for a plain sum), into dst.
@@ -79,6 +136,13 @@ const struct vftr_tally_slot *vftr_tally_next(const struct vftr_tally *t, size_t
 
 /* Empties the map and keeps its slots for reuse. */
 void vftr_tally_clear(struct vftr_tally *t);
+
+/* Empties the map for reuse as a new one: its slots are kept only at the
+ * first size (4), where a map fills and iterates exactly as a new one
+ * does; a larger map's are freed.  For the analysis's recycled nodes and
+ * blocks: no malloc for the common small map, and the same iteration
+ * order as without the recycling. */
+void vftr_tally_reset(struct vftr_tally *t);
 void vftr_tally_release(struct vftr_tally *t);
 
 #endif /* VFTR_MODEL_TALLY_H */

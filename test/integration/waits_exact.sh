@@ -244,6 +244,30 @@ EOF
 run ompidle --critical-path --csv --threads | sed 's/^\([^,]*,[^,]*\),[^,]*,\([^,]*\)$/\1,\2/' >"$T/out"
 same "ompidle: critical path from the master through the worker's barrier entry" "$T/want" "$T/out"
 
+# text output writes times as the profile does (util/fmt.h): in the unit
+# that fits, headers without "[s]"; a trace that does not give its timer
+# resolution gets whole ticks under "[ticks]" headers (p2p's ticks are ns)
+run p2p --waits >"$T/out"
+if head -2 "$T/out" | grep -q '\[s\]'; then bad "p2p --waits: [s] in a text header"; sed -n 1,2p "$T/out"
+else pass "p2p --waits: no [s] in the text headers"; fi
+grep -Eq '^late_sender +4\.00 ms +20\.01 +1 +4\.00 ms +2 +MPI_Recv<main$' "$T/out" &&
+grep -q '^waits: 7\.11 ms in all' "$T/out" && pass "p2p --waits: times in ms, as the profile writes them" ||
+    { bad "p2p --waits: times not in the unit that fits"; cat "$T/out"; }
+mkdir -p "$T/nores"
+"$V2O" -q -o "$T/nores/p2p" "$T/p2p" >/dev/null 2>&1 || bad "vfd2otf p2p (no resolution)"
+grep -v '^DTR' "$T/nores/p2p.0.def" >"$T/nores/def" && mv "$T/nores/def" "$T/nores/p2p.0.def"
+for v in --waits --critical-path --delays; do
+    "$STATS" $v "$T/nores/p2p" >"$T/out" 2>/dev/null
+    if grep -q '\[s\]\| s\b\| ms\b\| us\b' "$T/out" || ! sed -n 2p "$T/out" | grep -q '\[ticks\]'; then
+        bad "no timer resolution: $v not in ticks"; sed -n 1,3p "$T/out"
+    else pass "no timer resolution: $v in ticks"; fi
+done
+"$STATS" --waits "$T/nores/p2p" 2>/dev/null | grep -Eq '^late_sender +4000000 +20\.01 +1 +4000000 +2 ' &&
+    pass "no timer resolution: Late Sender 4000 us as 4000000 ticks" ||
+    bad "no timer resolution: Late Sender in ticks"
+"$STATS" --waits --csv "$T/nores/p2p" 2>/dev/null | grep -q '^late_sender,4000000\.000000,' &&
+    pass "no timer resolution: CSV keeps plain numbers" || bad "no timer resolution: CSV"
+
 # the critical path covers the run once: its processes' shares add up to it
 for s in p2p chain3 coll order omp ompidle; do
     run "$s" --critical-path --json --threads >"$T/out"
