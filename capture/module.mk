@@ -15,7 +15,7 @@ CAPTURE_OBJ    := $(patsubst %.c,$(OBJ)/%.o,$(CAPTURE_SRC))
 # which a tool or test linking the archive must never pick up.
 CAPTURE_SO_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(wildcard capture/preload/*.c))
 CAPTURE_A      := $(LIB)/libvftrcapture.a
-CAPTURE_LDLIBS := -lcjson -lpcre2-8 -ldl -lpthread -lm
+CAPTURE_LDLIBS := -lcjson -lpcre2-8 -lunwind -ldl -lpthread -lm
 CAPTURE_TOOLS  := $(sort $(notdir $(basename $(wildcard capture/tools/*.c))))
 CAPTURE_BINS   := $(addprefix $(BIN)/,$(CAPTURE_TOOLS))
 CAPTURE_SOVERSION  := 0
