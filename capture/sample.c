@@ -52,7 +52,7 @@
 #define SMP_SIGNAL SIGPROF
 #define SMP_DEPTH 64u           /* frames kept per sample (the innermost ones) */
 #define SMP_SLOTS 256u          /* ring slots per thread (a power of two) */
-#define SMP_PERIOD_NS 10000000L /* the collector empties the rings this often */
+#define SMP_PERIOD_NS 50000000L /* the collector empties the rings this often */
 #define SMP_PC_CACHE 4096u      /* return address -> function, direct-mapped */
 
 struct smp_slot {
@@ -92,7 +92,8 @@ static struct {
     pthread_mutex_t lock;       /* list */
     struct smp_thread *list;
     /* collector only */
-    struct vftr_symtab *symtab;
+    struct vftr_symtab *symtab;  /* read at the first samples, not at the program's start */
+    unsigned symtab_flags;
     struct smp_fn *fn_hash[1024];
     struct { uintptr_t pc; struct smp_fn *f; } pc_cache[SMP_PC_CACHE];
     struct vftr_fn unknown;     /* frames without a symbol */
@@ -409,6 +410,8 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
 
     if (h == tl)
         return;
+    if (smp.symtab == NULL)
+        smp.symtab = vftr_symtab_new(smp.symtab_flags);
     if (s->out == NULL) {
         s->out = vftr_thread_new(false);
         if (s->out)
@@ -515,8 +518,8 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
         return 0;
     smp.interval = cfg->sample_interval;
     dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
-    smp.symtab = vftr_symtab_new((cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
-                                 | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0));
+    smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
+                       | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
     smp.unknown.addr = 1;
     smp.unknown.name = "[no symbol]";
     smp.unknown.id = atomic_fetch_add(&vftr_proc.next_fn_id, 1);
