@@ -127,9 +127,11 @@ else
     fail "single: no log or trace"; show "$d/.stderr"
 fi
 
-# --- two threads created after start, 1 s of CPU each ------------------------
+# --- two threads created after start, 2 s of CPU each (as many samples each
+# as the single run: two threads on a shared machine's cores are preempted
+# often, and each preemption makes a coarser sample) -------------------------
 d=$cap_tmp/threads
-VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -t 2 -r 10 -u 10
+VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -t 2 -r 20 -u 10
 check "threads: program exits 0" 0 "$(cat "$d/.rc")"
 log=$d/spin_shares_0.log
 if [ -f "$log" ]; then
