@@ -5,6 +5,12 @@
  * exec functions are (exports.map): unversioned, the next definition found
  * with dlsym(RTLD_NEXT).  With sampling off the wrapper only passes the
  * call on.  In the shared library only (capture/module.mk), as start.c.
+ *
+ * Not under ThreadSanitizer: there the sanitizer's pthread_create comes
+ * first (its runtime is preloaded before capture) and calls this one with
+ * its own start routine, which must be the first code the new thread runs
+ * (instrumented code before it, such as thread_start, finds no thread
+ * state); with TSan only the main thread is sampled.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -58,6 +64,10 @@ VFTR_EXPORT VFTR_NI int pthread_create(pthread_t *th, const pthread_attr_t *attr
             return EAGAIN;
         atomic_store_explicit(&next, fn, memory_order_release);
     }
+#ifdef VFTR_TSAN
+    if (1)
+        return fn(th, attr, start, arg);
+#endif
     if (!vftr_sample_active() || (void *)start == vftr_sample_collector_fn()
         || (a = malloc(sizeof *a)) == NULL)
         return fn(th, attr, start, arg);

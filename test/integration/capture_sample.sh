@@ -131,10 +131,18 @@ fi
 # as the single run: two threads on a shared machine's cores are preempted
 # often, and each preemption makes a coarser sample) -------------------------
 d=$cap_tmp/threads
+# under TSan the sanitizer's pthread_create comes before capture's, which
+# then gives new threads no timer (capture/preload/thread.c)
+if [ "$CAP_SAN" = thread ]; then
+    skip "threads: each worker sampled" "ThreadSanitizer's pthread_create comes first"
+else
 VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -t 2 -r 20 -u 10
 check "threads: program exits 0" 0 "$(cat "$d/.rc")"
 log=$d/spin_shares_0.log
-if [ -f "$log" ]; then
+fi
+if [ "$CAP_SAN" = thread ]; then
+    :
+elif [ -f "$log" ]; then
     within3 "threads: log, both threads" "$(log_shares "$log")"
     # per thread of the log: work()'s sampled time, one row per worker
     awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6, $3 }' "$log" | sort >"$d/per_thread"
@@ -156,9 +164,13 @@ d=$cap_tmp/robust
 VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -t 2 -r 4 -u 5 -m -x
 check "robust: malloc churn, fork and exec under sampling: exits 0" 0 "$(cat "$d/.rc")"
 check "robust: the program finished" done "$(tail -1 "$d/.stdout")"
-awk '$7 == "malloc" || $7 == "free" || $7 == "churn" { f = 1 } END { exit !f }' \
-    "$d/spin_shares_0.log" 2>/dev/null \
-    && pass "robust: the malloc thread was sampled" || fail "robust: no sample of the malloc thread"
+if [ "$CAP_SAN" = thread ]; then
+    skip "robust: the malloc thread sampled" "ThreadSanitizer's pthread_create comes first"
+else
+    awk '$7 == "malloc" || $7 == "free" || $7 == "churn" { f = 1 } END { exit !f }' \
+        "$d/spin_shares_0.log" 2>/dev/null \
+        && pass "robust: the malloc thread was sampled" || fail "robust: no sample of the malloc thread"
+fi
 
 # --- controls ----------------------------------------------------------------
 d=$cap_tmp/off
