@@ -187,10 +187,11 @@ static VFTR_NI void on_signal(int sig, siginfo_t *si, void *ucv)
     }
     weight = 1u + (si->si_overrun > 0 ? (uint32_t)si->si_overrun : 0u);
     t = vftr_tls;
-    /* inside a hook, or inside an exactly recorded region: that time is in
-     * the exact records already */
+    /* inside a hook, or inside an exactly recorded call (an MPI call, a
+     * hooked function): that time is in the exact records already.  An
+     * OpenMP region is no call: the work inside it is what sampling is for */
     if (t && (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE
-              || t->cur != &t->root)) {
+              || (t->cur != &t->root && !(t->cur->flags & VFTR_FN_OMP)))) {
         atomic_fetch_add_explicit(&s->exact, weight, memory_order_relaxed);
         errno = saved;
         return;
@@ -600,7 +601,7 @@ VFTR_NI int vftr_sample_log(FILE *f)
                "  interval:           %g s of each thread's CPU time\n"
                "  booked:             %llu intervals (the call paths of functions marked\n"
                "                      sampled: calls are samples, times samples x interval)\n"
-               "  in exact regions:   %llu intervals (hooks, MPI, OpenMP: recorded exactly)\n"
+               "  in exact calls:     %llu intervals (hooks, MPI calls: recorded exactly)\n"
                "  lost:               %llu intervals (a thread's ring was full)\n"
                "  paused:             %llu intervals\n",
             smp.interval, (unsigned long long)smp.booked, (unsigned long long)exact,

@@ -18,9 +18,9 @@
  * names them a statistical profile.
  *
  * A sample taken while the thread is inside a hook or an exactly recorded
- * region (an MPI call, an OpenMP region, a hooked function: the thread's
- * shadow stack is not empty) is not booked: that time is recorded exactly
- * already.  See share/doc/sampling.md.
+ * call (an MPI call, a hooked function: the top of the thread's shadow
+ * stack is one) is not booked: that time is recorded exactly already.  The
+ * work inside an OpenMP region (an OpenMP node on top) is sampled.  See share/doc/sampling.md.
  *
  * Threads: vftr_sample_setup once from initialization (the main thread);
  * vftr_sample_thread_begin / _end in each thread the program creates (the

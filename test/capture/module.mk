@@ -76,6 +76,17 @@ $(CAPTEST_DIR)/spin_shares: test/capture/spin_shares.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS) -lpthread
 
+# The same in OpenMP threads (-o N): clang's libomp, which has OMPT (as
+# test/omp), unsanitized like those programs; only where clang has omp.h.
+CAPTEST_OMPCC := $(shell command -v clang 2>/dev/null)
+CAPTEST_OMP   := $(if $(CAPTEST_OMPCC),$(shell echo '\#include <omp.h>' | \
+                   $(CAPTEST_OMPCC) -fopenmp -E -x c - >/dev/null 2>&1 && echo yes))
+CAPTEST_BINS  += $(if $(CAPTEST_OMP),$(CAPTEST_DIR)/spin_shares_omp)
+$(CAPTEST_DIR)/spin_shares_omp: test/capture/spin_shares.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_OMPCC) -std=c11 -D_GNU_SOURCE -O2 -g -fopenmp $(WARN) -o $@ $< -lpthread
+
 # A program without compiler hooks (capture_nohooks.sh): no -finstrument-functions.
 $(CAPTEST_DIR)/nohooks: test/capture/nohooks.c
 	$(call say,CC,$@)

@@ -1,4 +1,4 @@
-/* spin_shares [-t THREADS] [-r ROUNDS] [-u MS] [-m] [-x] — a program with known
+/* spin_shares [-t THREADS] [-o THREADS] [-r ROUNDS] [-u MS] [-m] [-x] — a program with known
  * time shares, built WITHOUT -finstrument-functions (test/capture/module.mk)
  * for statistical sampling (capture_sample.sh, make bench-sample).
  *
@@ -7,7 +7,9 @@
  * (CLOCK_THREAD_CPUTIME_ID, so that other load on the machine does not
  * change the shares): 10 %, 30 % and 60 % of the thread's work.  With -t N
  * the work runs in N threads created after capture started (the main thread
- * waits in pthread_join); without, in the main thread.  -m adds a thread
+ * waits in pthread_join); with -o N (built with -fopenmp: spin_shares_omp)
+ * in an OpenMP parallel region of N threads; without, in the main thread.
+ * -m adds a thread
  * that mallocs and frees without pause (a sample landing inside malloc must
  * not deadlock), -x forks a child that execs /bin/true (fork and exec under
  * sampling).  Prints per working thread "thread I share_10 S share_30 S
@@ -20,6 +22,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static long rounds = 20, unit_us = 5000;
 static atomic_int stop_malloc;
@@ -32,14 +37,15 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static volatile unsigned long sink;
+
 static __attribute__((noinline)) double spin(double seconds)
 {
     double t0 = cpu_now(), t;
-    volatile unsigned long x = 0;
 
     do {
         for (int i = 0; i < 200; i++)
-            x += (unsigned long)i;
+            sink += (unsigned long)i;
         t = cpu_now();
     } while (t - t0 < seconds);
     return t - t0;
@@ -88,19 +94,20 @@ static void *churn(void *p)
 
 int main(int argc, char **argv)
 {
-    int nthreads = 0, opt, domalloc = 0, doexec = 0;
+    int nthreads = 0, opt, domalloc = 0, doexec = 0, nomp = 0;
     struct work *w;
     pthread_t *th, mt;
 
-    while ((opt = getopt(argc, argv, "t:r:u:mx")) != -1) {
+    while ((opt = getopt(argc, argv, "t:o:r:u:mx")) != -1) {
         switch (opt) {
         case 't': nthreads = atoi(optarg); break;
+        case 'o': nomp = nthreads = atoi(optarg); break;
         case 'r': rounds = atol(optarg); break;
         case 'u': unit_us = atol(optarg) * 1000; break;
         case 'm': domalloc = 1; break;
         case 'x': doexec = 1; break;
         default:
-            fprintf(stderr, "usage: spin_shares [-t N] [-r ROUNDS] [-u MS] [-m] [-x]\n");
+            fprintf(stderr, "usage: spin_shares [-t N] [-o N] [-r ROUNDS] [-u MS] [-m] [-x]\n");
             return 2;
         }
     }
@@ -124,7 +131,15 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    if (nthreads == 0) {
+    if (nomp) {
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nomp)
+        work(&w[omp_get_thread_num()]);
+#else
+        fprintf(stderr, "spin_shares: -o needs a build with -fopenmp\n");
+        return 2;
+#endif
+    } else if (nthreads == 0) {
         work(&w[0]);
         nthreads = 1;
     } else {

@@ -159,6 +159,32 @@ else
     fail "threads: no log"; show "$d/.stderr"
 fi
 
+# --- OpenMP (libomp with OMPT): regions exact, the work in them sampled -----
+d=$cap_tmp/omp
+if [ -x "$CAPDIR/spin_shares_omp" ]; then
+    VRUN_OPTS="--sample 1ms" vrun "$d" "$CAPDIR/spin_shares_omp" -o 2 -r 20 -u 10
+    check "omp: program exits 0" 0 "$(cat "$d/.rc")"
+    log=$d/spin_shares_omp_0.log
+    if [ -f "$log" ]; then
+        within3 "omp: log, both threads" "$(log_shares "$log")"
+        check "omp: the parallel region is recorded exactly (one call per thread)" "1 1" \
+            "$(awk '$7 == "omp" && $8 == "parallel" && $1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }' "$log")"
+        awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6, $3 }' "$log" | sort >"$d/per_thread"
+        check "omp: each OpenMP thread's work is sampled" 2 "$(wc -l <"$d/per_thread")"
+        own=$(awk '$1 == "thread" { print $4 + $6 + $8 }' "$d/.stdout" | sort -n)
+        got=$(awk '{ print $2 }' "$d/per_thread" | sort -n)
+        i=0
+        for g in $got; do
+            i=$((i + 1))
+            near "omp: thread $i's sampled work is its CPU time" "$g" "$(echo "$own" | sed -n "${i}p")" 0.10
+        done
+    else
+        fail "omp: no log"; show "$d/.stderr"
+    fi
+else
+    skip "omp: sampling inside OpenMP regions" "no clang with omp.h to build spin_shares_omp"
+fi
+
 # --- robustness: samples inside malloc, fork + exec -------------------------
 d=$cap_tmp/robust
 VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -t 2 -r 4 -u 5 -m -x
