@@ -98,6 +98,8 @@ static struct {
     struct { uintptr_t pc; struct smp_fn *f; } pc_cache[SMP_PC_CACHE];
     struct vftr_fn unknown;     /* frames without a symbol */
     uint64_t booked, paused;    /* intervals booked, dropped while paused */
+    struct { uint32_t index; pid_t tid; } outs[16];   /* sampled threads, for the log */
+    uint32_t nouts;
     uint64_t lost, exact;       /* of threads already freed */
     /* code where the handler must not call libunwind (loader, libc) */
     uintptr_t no_unw_lo[4], no_unw_hi[4];
@@ -415,8 +417,12 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
         smp.symtab = vftr_symtab_new(smp.symtab_flags);
     if (s->out == NULL) {
         s->out = vftr_thread_new(false);
-        if (s->out)
+        if (s->out) {
             s->out->tid = s->tid;
+            if (smp.nouts < sizeof smp.outs / sizeof smp.outs[0])
+                smp.outs[smp.nouts] = (__typeof__(smp.outs[0])){ s->out->index, s->tid };
+            smp.nouts++;
+        }
     }
     if (s->out == NULL || !out_take(s->out)) {
         atomic_store_explicit(&s->tail, h, memory_order_release);
@@ -599,12 +605,20 @@ VFTR_NI int vftr_sample_log(FILE *f)
     pthread_mutex_unlock(&smp.lock);
     fprintf(f, "\nStatistical call-stack samples (sample.interval)\n"
                "  interval:           %g s of each thread's CPU time\n"
-               "  booked:             %llu intervals (the call paths of functions marked\n"
-               "                      sampled: calls are samples, times samples x interval)\n"
+               "  sampled threads:   ",
+            smp.interval);
+    for (uint32_t i = 0; i < smp.nouts && i < sizeof smp.outs / sizeof smp.outs[0]; i++)
+        fprintf(f, "%s %u (tid %ld)", i ? "," : "", smp.outs[i].index, (long)smp.outs[i].tid);
+    if (smp.nouts > sizeof smp.outs / sizeof smp.outs[0])
+        fprintf(f, " and %u more", smp.nouts - (uint32_t)(sizeof smp.outs / sizeof smp.outs[0]));
+    fprintf(f, "%s\n"
+               "                      (the profile's Thread column: their call paths are\n"
+               "                      statistical, Calls are samples, times samples x interval)\n"
+               "  booked:             %llu intervals\n"
                "  in exact calls:     %llu intervals (hooks, MPI calls: recorded exactly)\n"
                "  lost:               %llu intervals (a thread's ring was full)\n"
                "  paused:             %llu intervals\n",
-            smp.interval, (unsigned long long)smp.booked, (unsigned long long)exact,
+            smp.nouts ? "" : " none", (unsigned long long)smp.booked, (unsigned long long)exact,
             (unsigned long long)lost, (unsigned long long)smp.paused);
     return ferror(f) ? -EIO : 0;
 }

@@ -147,6 +147,10 @@ elif [ -f "$log" ]; then
     # per thread of the log: work()'s sampled time, one row per worker
     awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6, $3 }' "$log" | sort >"$d/per_thread"
     check "threads: each worker is a sampled thread of its own" 2 "$(wc -l <"$d/per_thread")"
+    # the log's sampling section names those threads (the log's label)
+    check "threads: the log's sampling section names the sampled threads" \
+        "$(awk '{ print $1 }' "$d/per_thread" | sort -n | tr '\n' ' ')" \
+        "$(sed -n 's/^  sampled threads: *//p' "$log" | tr ',' '\n' | awk '{ print $1 }' | sort -n | tr '\n' ' ')"
     own=$(awk '$1 == "thread" { print $4 + $6 + $8 }' "$d/.stdout" | sort -n)
     got=$(awk '{ print $2 }' "$d/per_thread" | sort -n)
     i=0
