@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "io.h"
 #include "names.h"
 #include "symbols.h"
 
@@ -89,7 +90,8 @@ static struct {
     _Atomic bool stop;
     double interval;            /* seconds */
     pthread_t collector;
-    pthread_mutex_t lock;       /* list */
+    pthread_mutex_t lock;       /* list; with wake, the collector's sleep */
+    pthread_cond_t wake;        /* stop: the collector ends at once */
     struct smp_thread *list;
     /* collector only */
     struct vftr_symtab *symtab;  /* read at the first samples, not at the program's start */
@@ -106,7 +108,7 @@ static struct {
     unsigned nno_unw;
     uintptr_t self_lo, self_hi; /* capture's own code: frames left out */
     struct sigaction old;
-} smp = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} smp = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
 
 static __thread struct smp_thread *smp_tls __attribute__((tls_model("initial-exec")));
 
@@ -466,16 +468,31 @@ static VFTR_NI void drain_all(void)
 
 static VFTR_NI void *collector(void *arg)
 {
-    const struct timespec period = { 0, SMP_PERIOD_NS };
     sigset_t block;
 
     (void)arg;
-    /* the collector is capture's: never sampled, never interrupted by it */
+    /* the collector is capture's: never sampled, never interrupted by it,
+     * and its file I/O (the trace, the symbol files) is never the program's */
     sigemptyset(&block);
     sigaddset(&block, SMP_SIGNAL);
     pthread_sigmask(SIG_BLOCK, &block, NULL);
-    while (!atomic_load(&smp.stop)) {
-        nanosleep(&period, NULL);
+    vftr_io_mute++;
+    for (;;) {
+        struct timespec until;
+
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += SMP_PERIOD_NS;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&smp.lock);
+        while (!atomic_load(&smp.stop)
+               && pthread_cond_timedwait(&smp.wake, &smp.lock, &until) == 0)
+            ;   /* woken without stop: sleep on */
+        pthread_mutex_unlock(&smp.lock);
+        if (atomic_load(&smp.stop))
+            break;
         drain_all();
     }
     return NULL;
@@ -580,7 +597,10 @@ VFTR_NI void vftr_sample_finalize(void)
         }
     pthread_mutex_unlock(&smp.lock);
     if (smp.collector_running) {
+        pthread_mutex_lock(&smp.lock);
         atomic_store(&smp.stop, true);
+        pthread_cond_signal(&smp.wake);
+        pthread_mutex_unlock(&smp.lock);
         pthread_join(smp.collector, NULL);
         smp.collector_running = false;
     }
