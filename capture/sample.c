@@ -52,7 +52,7 @@
 
 #define SMP_SIGNAL SIGPROF
 #define SMP_DEPTH 64u           /* frames kept per sample (the innermost ones) */
-#define SMP_SLOTS 256u          /* ring slots per thread (a power of two) */
+#define SMP_SLOTS 128u          /* ring slots per thread (a power of two): 2.5 periods at 1 ms */
 #define SMP_PERIOD_NS 50000000L /* the collector empties the rings this often */
 #define SMP_PC_CACHE 4096u      /* return address -> function, direct-mapped */
 
