@@ -12,7 +12,8 @@
 #     own (a thread of its own in the log), each with its CPU time;
 #   - the samples reach every tool labelled as such: the function group
 #     "sampled (statistical)" in the OTF written by vfd2otf (read back by the
-#     reference otfprint) and in vftr-convert's OTF2, vftr-stats' "(sampled)"
+#     reference otfprint; otfprofile profiles the sampled functions) and in
+#     vftr-convert's OTF2, vftr-stats' "(sampled)"
 #     mark and note on all three;
 #   - robustness: a thread that mallocs without pause and a fork + exec
 #     while sampling, the program finishes (no deadlock) and exits 0;
@@ -110,6 +111,16 @@ if [ -f "$log" ] && [ -f "$vfd" ]; then
                 || { fail "single: otfprint shows no sampled group"; show "$d/otfprint.txt"; }
         else
             skip "single: otfprint" "not installed"
+        fi
+        if command -v otfprofile >/dev/null; then
+            if (cd "$d" && otfprofile -i run.otf -o "$d/prof" >"$d/prof.log" 2>&1) \
+                && grep -q 'verb|share_60|' "$d/prof.tex"; then
+                pass "single: the reference otfprofile profiles the sampled functions"
+            else
+                fail "single: otfprofile"; show "$d/prof.log"
+            fi
+        else
+            skip "single: otfprofile" "not installed"
         fi
         "$STATS" --csv "$d/run.otf" >"$d/otf.csv" 2>&1
         check "single: vftr-stats on the OTF gives the .vfd's shares" "$ss" \
