@@ -148,6 +148,14 @@ static VFTR_NI struct vftr_fn *fn_get(uintptr_t addr, bool *created)
 
 VFTR_NI void vftr_fn_forget(uintptr_t lo, uintptr_t hi)
 {
+    /* the skip cache first: code mapped at the place later is another
+     * function, which its own filter decision must meet */
+    for (size_t i = 0; i < VFTR_SKIP_SLOTS; i++) {
+        uintptr_t fn = atomic_load_explicit(&vftr_skip[i].fn, memory_order_relaxed);
+
+        if (fn >= lo && fn < hi)
+            atomic_store_explicit(&vftr_skip[i].fn, 0, memory_order_relaxed);
+    }
     pthread_mutex_lock(&vftr_proc.fn_lock);
     for (size_t i = 0; vftr_proc.fn_table != NULL && i < vftr_proc.fn_cap; i++) {
         struct vftr_fn **p = &vftr_proc.fn_table[i];
@@ -391,18 +399,26 @@ static VFTR_NI void book_setup(struct vftr_thread *t, struct vftr_node *cur, uin
     vftr_record(t, n, end, VFTR_VFD_EXIT);
 }
 
+/* capture.h: the look-up's empty cache (its own successor, so that
+ * following succ from it stays on it) */
+struct vftr_node vftr_node_none = { .addr = VFTR_NODE_NONE_ADDR, .last_child = &vftr_node_none,
+                                    .succ = &vftr_node_none };
+
+/* capture.h: the skip cache */
+struct vftr_skip_slot vftr_skip[VFTR_SKIP_SLOTS] __attribute__((aligned(64)));
+
 /*
- * A function the filters exclude everywhere goes into the thread's skip
- * cache, where the hooks look first: from then on its enter and exit cost
- * a compare (hooks.c).  Only the thread itself writes its cache (a
- * borrowed thread's is left alone: its owner reads it without the guard).
- * A slot taken by another excluded function is overwritten; that one then
- * finds its marker node again (below) and takes the slot back.
+ * A function the filters exclude goes into the skip cache, where the hooks
+ * look first: from then on its enter and exit cost a probe (hooks.c).  A
+ * slot taken by another excluded function is overwritten; that one then
+ * finds its marker node again (below) and takes the slot back.  Only for
+ * the calling thread's own calls (a borrowed thread's are replayed by
+ * someone else, where nothing is to be saved).
  */
 static VFTR_NI void skip_remember(struct vftr_thread *t, const struct vftr_fn *f)
 {
     if (t == vftr_tls && f != NULL && (f->flags & VFTR_FN_EXCLUDED) && !(f->flags & VFTR_FN_REGION))
-        t->skip[vftr_skip_slot(f->addr)] = f->addr;
+        atomic_store_explicit(&vftr_skip_slot(f->addr)->fn, f->addr, memory_order_relaxed);
 }
 
 /*
@@ -424,7 +440,7 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
             skip_remember(t, n->fn);
             return NULL;
         }
-        if (cur->last_child != NULL)   /* the sequence of calls, for next time */
+        if (cur->last_child != &vftr_node_none)   /* the sequence of calls, for next time */
             cur->last_child->succ = n;
         cur->last_child = n;
         return n;
@@ -454,6 +470,7 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
     if (n == NULL)
         return NULL;
     n->addr = addr;
+    n->last_child = n->succ = &vftr_node_none;
     n->parent = cur;
     n->fn = f;
     n->flags = f->flags & (VFTR_FN_EXCLUDED | VFTR_FN_PRECISE | VFTR_FN_OMP);
@@ -517,11 +534,11 @@ VFTR_NI struct vftr_node *vftr_omp_enter(struct vftr_thread *t, struct vftr_fn *
     struct vftr_node *cur = t->cur, *n = cur->last_child;
 
     /* the hooks' lookup: the cached child, its successor, the table */
-    if (n == NULL || n->addr != f->addr) {
-        struct vftr_node *s = n ? n->succ : NULL;
+    if (n->addr != f->addr) {
+        struct vftr_node *s = n->succ;
         uint64_t ignored = now;   /* a known record: no setup to book */
 
-        if (s != NULL && s->addr == f->addr) {
+        if (s->addr == f->addr) {
             cur->last_child = s;
             n = s;
         } else if ((n = vftr_node_child(t, cur, f->addr, f, &ignored)) == NULL) {
@@ -564,11 +581,11 @@ VFTR_NI void vftr_enter_quiet(struct vftr_thread *t, uintptr_t addr, struct vftr
 {
     struct vftr_node *cur = t->cur, *n = cur->last_child;
 
-    if (n == NULL || n->addr != addr) {
-        struct vftr_node *s = n ? n->succ : NULL;
+    if (n->addr != addr) {
+        struct vftr_node *s = n->succ;
         uint64_t now = vftr_clock_now();   /* vftr_node_child's discount: no use here */
 
-        if (s != NULL && s->addr == addr) {
+        if (s->addr == addr) {
             cur->last_child = s;
             n = s;
         } else if ((n = vftr_node_child(t, cur, addr, known, &now)) == NULL) {

@@ -184,14 +184,16 @@ struct vftr_fn {
 struct vftr_node {
     /* hot: touched on every enter and exit */
     uintptr_t addr;               /* function address (0 for the root) */
-    struct vftr_node *last_child; /* cache of the last child entered */
+    struct vftr_node *last_child; /* cache of the last child entered, never NULL:
+                                   * vftr_node_none when there is none */
     struct vftr_node *parent;     /* NULL for the root */
     uint64_t t_enter;             /* tick of the current activation */
     uint64_t calls;
     uint64_t time_incl;           /* ticks, summed over finished activations */
     uint32_t id;                  /* global call path id, 0 for the root and markers */
     uint32_t enc;                 /* the ENTER tag as written (vftr_node_enc), 0: none */
-    struct vftr_node *succ;       /* the sibling entered after this one last time */
+    struct vftr_node *succ;       /* the sibling entered after this one last time,
+                                   * never NULL: vftr_node_none when there is none */
     /* cold */
     uint32_t flags;               /* VFTR_FN_PRECISE / _EXCLUDED / _OMP copied from fn */
     uint32_t region;              /* OpenMP nodes: the OMP_REGIONS id of the current
@@ -211,6 +213,12 @@ struct vftr_node {
     uint32_t md_pos, md_count;    /* bytes and events in the buffer before it */
 };
 
+/* What last_child and succ point to when they name no node, so that the
+ * hooks' look-up needs no test for NULL: an address no function has, and
+ * itself as its successor.  Never written. */
+extern struct vftr_node vftr_node_none VFTR_HIDDEN;
+#define VFTR_NODE_NONE_ADDR ((uintptr_t)1)
+
 /* Nodes of a thread live in blocks that never move (see vftr_node_at). */
 #define VFTR_NODE_BLOCK 256
 
@@ -223,14 +231,36 @@ struct vftr_node_block {
 
 struct vftr_phase_chunk;
 
-/* Slots of a thread's cache of excluded functions (a power of two). */
+/*
+ * The skip cache: addresses of functions the filters exclude (everywhere:
+ * exclusion is a property of the function), as the hooks met them.  The
+ * hooks look here before anything else, the thread's state included, and
+ * return on a hit: one probe of a process-wide table, no TLS access
+ * (hooks.c).  A slot is 16 bytes, the alignment compilers give functions,
+ * so that the slot's byte offset is the address's bits 4 to 12 as they
+ * are: an and, no shift.  Any thread writes (callpath.c: skip_remember),
+ * any reads, relaxed (a slot is one word; a lost update costs a slow-path
+ * call, which writes it again); 0: empty.  Code that is unmapped leaves
+ * the cache (vftr_fn_forget).
+ */
 #define VFTR_SKIP_SLOTS 512u
+struct vftr_skip_slot {
+    _Atomic uintptr_t fn;
+    uintptr_t unused;   /* the stride: see above */
+};
+extern struct vftr_skip_slot vftr_skip[VFTR_SKIP_SLOTS] VFTR_HIDDEN;
 
-/* The slot of function address fn in vftr_thread.skip: functions start at
- * 16-byte boundaries as compilers align them, so the bits above those. */
-static inline VFTR_NI unsigned vftr_skip_slot(uintptr_t fn)
+/* The slot of function address fn. */
+static inline VFTR_NI struct vftr_skip_slot *vftr_skip_slot(uintptr_t fn)
 {
-    return (unsigned)(fn >> 4) & (VFTR_SKIP_SLOTS - 1u);
+    return (struct vftr_skip_slot *)((char *)vftr_skip
+                                     + (fn & ((VFTR_SKIP_SLOTS - 1u) << 4)));
+}
+
+/* Whether fn is in the skip cache. */
+static inline VFTR_NI bool vftr_skipped(uintptr_t fn)
+{
+    return atomic_load_explicit(&vftr_skip_slot(fn)->fn, memory_order_relaxed) == fn;
 }
 
 struct vftr_thread {
@@ -257,11 +287,6 @@ struct vftr_thread {
                                    * capture runs and the clock is the TSC
                                    * (VFTR_KEY_NONE: never) */
     uint8_t *buf;                 /* chunk buffer (NULL: no trace) */
-    /* addresses of functions the filters exclude everywhere, as the hooks
-     * met them (vftr_skip_slot): an enter or exit of one returns before
-     * the guard, the clock or the call path; written by the thread itself
-     * only (filter.c), 0: empty */
-    uintptr_t skip[VFTR_SKIP_SLOTS];
 
     size_t room;                  /* flush before an event when used > room */
     uint64_t interval;            /* sampling interval in ticks, 0: all */
@@ -311,8 +336,10 @@ struct vftr_thread {
  * is LENT (a control event works on the thread's state, the world held:
  * ctl.c); the finalizer and the signal handler wait (bounded) while it is
  * IN_HOOK and may read a thread whose guard is FREE or DONE
- * (release/acquire). */
-enum { VFTR_GUARD_FREE = 0, VFTR_GUARD_IN_HOOK = 1, VFTR_GUARD_DONE = 2, VFTR_GUARD_LENT = 3 };
+ * (release/acquire).  ATTACH is the guard of vftr_thread_unattached only
+ * (below): the hook attaches the thread. */
+enum { VFTR_GUARD_FREE = 0, VFTR_GUARD_IN_HOOK = 1, VFTR_GUARD_DONE = 2, VFTR_GUARD_LENT = 3,
+       VFTR_GUARD_ATTACH = 4 };
 
 /* Payload bytes of events in t's buffer (t->buf != NULL). */
 static inline VFTR_NI size_t vftr_trace_used(struct vftr_thread *t)
@@ -342,8 +369,24 @@ static inline VFTR_NI uint32_t vftr_node_enc(uint32_t id)
     return 3u << 24 | (tag & 0x7f) | 0x80 | ((tag >> 7 & 0x7f) | 0x80) << 8 | (tag >> 14) << 16;
 }
 
-/* The calling thread's state; NULL before its first hook. */
+/* The calling thread's state; NULL before its first hook.  Set it with
+ * vftr_tls_set only. */
 extern __thread struct vftr_thread *vftr_tls __attribute__((tls_model("initial-exec")));
+
+/* The compiler hooks' copy of vftr_tls: the same state, or, where vftr_tls
+ * is NULL, vftr_thread_unattached, whose guard (VFTR_GUARD_ATTACH) sends
+ * the hook to the path that attaches the thread.  Never NULL (its initial
+ * value is the address of the unattached state), so that the hooks'
+ * common path needs no test for a thread without a state. */
+extern __thread struct vftr_thread *vftr_hook_tls __attribute__((tls_model("initial-exec")));
+extern struct vftr_thread vftr_thread_unattached VFTR_HIDDEN;
+
+/* Makes t the calling thread's state (NULL: none), for the hooks too. */
+static inline VFTR_NI void vftr_tls_set(struct vftr_thread *t)
+{
+    vftr_tls = t;
+    vftr_hook_tls = t ? t : &vftr_thread_unattached;
+}
 
 /* ------------------------------------------------------------- process */
 
@@ -1007,9 +1050,11 @@ void vftr_msg_raw(const char *text) VFTR_NI;
  * say: print what goes wrong).  0 or -errno (no filter file then). */
 int vftr_filter_setup(const struct vftr_config *cfg, bool say) VFTR_NI;
 
-/* Whether filter.file excludes the function (mangled: its symbol name,
- * NULL: name).  Thread-safe. */
-bool vftr_filter_excludes(const char *name, const char *mangled) VFTR_NI;
+/* Whether filter.file excludes the function at addr (mangled: its symbol
+ * name, NULL: name; addr 0: no source file, only the region rules apply).
+ * The file rules read the debug information (names.h): under the
+ * function table's lock, once per function. */
+bool vftr_filter_excludes(const char *name, const char *mangled, uintptr_t addr) VFTR_NI;
 
 /* Marks t's call paths that throttling stops tracing as pending (their
  * next event settles it: vftr_throttle_event).  The thread's own guard
@@ -1091,10 +1136,10 @@ static inline VFTR_NI void vftr_enter_at(struct vftr_thread *t, uintptr_t addr,
     /* The same child as last time (a loop around one call, recursion), or
      * the one that followed it last time (a loop around a sequence of
      * calls); else the children's table. */
-    if (VFTR_UNLIKELY(n == NULL || n->addr != addr)) {
-        struct vftr_node *s = n ? n->succ : NULL;
+    if (VFTR_UNLIKELY(n->addr != addr)) {
+        struct vftr_node *s = n->succ;
 
-        if (s != NULL && s->addr == addr) {
+        if (s->addr == addr) {
             cur->last_child = s;
             n = s;
         } else {

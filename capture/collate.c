@@ -3,8 +3,9 @@
  * vftr_ext_write_all_log() that writes it as <basename>_all.log.
  *
  * Sorting the input by (path, kind, rank) does all the grouping: the rows
- * of a call path are adjacent, within them the MPI rows come first ('M' <
- * 'P'), and the profile rows of one rank (its threads) are adjacent.
+ * of a call path are adjacent, within them the counter rows come first,
+ * then the MPI rows ('C' < 'M' < 'P'), and the rows of one kind and rank
+ * (its threads) are adjacent.
  * Because VFTR_COLLATE_SEP sorts below every character of a name, the
  * byte order of the paths is a pre-order of the call tree: "main" <
  * "main\001a" < "main\001a\001b" < "main\001b" < "mainx".
@@ -93,6 +94,9 @@ void vftr_collated_release(struct vftr_collated *c)
     free(c->names);
     free(c->rows);
     free(c->mpi);
+    free(c->ctr);
+    for (unsigned i = 0; i < VFTR_COLLATE_MAXCTR; i++)
+        free(c->ctr_names[i]);
     memset(c, 0, sizeof *c);
 }
 
@@ -100,15 +104,28 @@ int vftr_collate(struct vftr_collated *c, struct vftr_collate_in *in, size_t n, 
                  const double *run_times)
 {
     const char **paths = NULL;
-    size_t m = 0, npaths = 0, nmpi = 0;
+    size_t m = 0, npaths = 0, nmpi = 0, nctr = 0;
 
     memset(c, 0, sizeof *c);
     if (nranks < 1 || (n && !in))
         return -EINVAL;
+    /* the counters' names: the first names row's */
+    for (size_t i = 0; i < n && c->nctr == 0; i++)
+        if (in[i].kind == VFTR_COLLATE_CTR_NAMES && in[i].path && in[i].path[0]) {
+            for (const char *p = in[i].path; *p && c->nctr < VFTR_COLLATE_MAXCTR;) {
+                size_t len = strcspn(p, ",");
+
+                if ((c->ctr_names[c->nctr] = strndup(p, len)) == NULL)
+                    goto nomem;
+                c->nctr++;
+                p += len + (p[len] == ',');
+            }
+        }
     /* keep the usable rows, in front */
     for (size_t i = 0; i < n; i++)
         if (in[i].rank >= 0 && in[i].rank < nranks && in[i].path && in[i].path[0] &&
-            (in[i].kind == VFTR_COLLATE_PROFILE || in[i].kind == VFTR_COLLATE_MPI)) {
+            (in[i].kind == VFTR_COLLATE_PROFILE || in[i].kind == VFTR_COLLATE_MPI ||
+             (in[i].kind == VFTR_COLLATE_COUNTERS && c->nctr))) {
             struct vftr_collate_in t = in[m];
             in[m++] = in[i];
             in[i] = t;
@@ -118,15 +135,20 @@ int vftr_collate(struct vftr_collated *c, struct vftr_collate_in *in, size_t n, 
     for (size_t i = 0; i < m; i++) {
         if (i == 0 || strcmp(in[i].path, in[i - 1].path) != 0)
             npaths++;
-        if (in[i].kind == VFTR_COLLATE_MPI &&
-            (i == 0 || strcmp(in[i].path, in[i - 1].path) != 0 || in[i - 1].kind != in[i].kind))
-            nmpi++;
+        if (in[i].kind != VFTR_COLLATE_PROFILE &&
+            (i == 0 || strcmp(in[i].path, in[i - 1].path) != 0 || in[i - 1].kind != in[i].kind)) {
+            if (in[i].kind == VFTR_COLLATE_MPI)
+                nmpi++;
+            else
+                nctr++;
+        }
     }
     paths = malloc((npaths ? npaths : 1) * sizeof *paths);
     c->rows = calloc(npaths ? npaths : 1, sizeof *c->rows);
     c->mpi = calloc(nmpi ? nmpi : 1, sizeof *c->mpi);
     c->names = calloc(2 * npaths + 1, sizeof *c->names);
-    if (!paths || !c->rows || !c->mpi || !c->names)
+    c->ctr = calloc(nctr ? nctr : 1, sizeof *c->ctr);
+    if (!paths || !c->rows || !c->mpi || !c->names || !c->ctr)
         goto nomem;
     for (size_t i = 0, k = 0; i < m; i++)
         if (i == 0 || strcmp(in[i].path, in[i - 1].path) != 0)
@@ -156,9 +178,38 @@ int vftr_collate(struct vftr_collated *c, struct vftr_collate_in *in, size_t n, 
         if (!r->function || !r->caller)
             goto nomem;
 
-        /* MPI rows first (kind 'M' < 'P'), then the profile rows by rank */
+        /* counter rows first ('C' < 'M' < 'P'), by rank: a rank's threads
+         * summed, then over the ranks */
         size_t k = i;
-        if (in[k].kind == VFTR_COLLATE_MPI) {
+        if (in[k].kind == VFTR_COLLATE_COUNTERS) {
+            struct vftr_collate_ctr *cr = &c->ctr[c->nctr_rows++];
+
+            cr->callpath_id = r->callpath_id;
+            while (k < j && in[k].kind == VFTR_COLLATE_COUNTERS) {
+                int rank = in[k].rank;
+                uint64_t v[VFTR_COLLATE_MAXCTR] = { 0 };
+
+                for (; k < j && in[k].kind == VFTR_COLLATE_COUNTERS && in[k].rank == rank; k++) {
+                    cr->calls += in[k].calls;
+                    for (unsigned x = 0; x < c->nctr && x < in[k].nctr; x++)
+                        v[x] += in[k].ctr[x];
+                }
+                for (unsigned x = 0; x < c->nctr; x++) {
+                    cr->sum[x] += v[x];
+                    if (cr->ranks == 0 || v[x] < cr->min[x]) {
+                        cr->min[x] = v[x];
+                        cr->rank_min[x] = rank;
+                    }
+                    if (cr->ranks == 0 || v[x] > cr->max[x]) {
+                        cr->max[x] = v[x];
+                        cr->rank_max[x] = rank;
+                    }
+                }
+                cr->ranks++;
+            }
+        }
+        /* MPI rows next ('M' < 'P'), then the profile rows by rank */
+        if (k < j && in[k].kind == VFTR_COLLATE_MPI) {
             struct vftr_mpi_row *mr = &c->mpi[mi++];
 
             mr->callpath_id = r->callpath_id;
@@ -212,6 +263,38 @@ nomem:
     return -ENOMEM;
 }
 
+/*
+ * The counter table over ranks: per counted call path (its STID in the
+ * profile above), the counted calls and ranks, then per counter the sum
+ * over the ranks and the smallest and largest rank's value with its rank.
+ */
+int vftr_collate_print_counters(FILE *out, const struct vftr_collated *c)
+{
+    if (c->nctr == 0 || c->nctr_rows == 0)
+        return 0;
+    fprintf(out, "\nCounters over %u rank%s (per call path; inclusive: summed over the ranks, "
+            "min and max over the ranks that counted it, [rank]; counted calls)\n",
+            c->prof.nranks, c->prof.nranks == 1 ? "" : "s");
+    fprintf(out, "%8s %10s %6s", "STID", "calls", "ranks");
+    for (unsigned x = 0; x < c->nctr; x++)
+        fprintf(out, " %18s %24s %24s", c->ctr_names[x], "min [rank]", "max [rank]");
+    fprintf(out, "  function\n");
+    for (size_t i = 0; i < c->nctr_rows; i++) {
+        const struct vftr_collate_ctr *r = &c->ctr[i];
+        const struct vftr_profile_row *p = &c->rows[r->callpath_id - 1];
+        char mn[40], mx[40];
+
+        fprintf(out, "%8u %10llu %6u", r->callpath_id, (unsigned long long)r->calls, r->ranks);
+        for (unsigned x = 0; x < c->nctr; x++) {
+            snprintf(mn, sizeof mn, "%llu [%d]", (unsigned long long)r->min[x], r->rank_min[x]);
+            snprintf(mx, sizeof mx, "%llu [%d]", (unsigned long long)r->max[x], r->rank_max[x]);
+            fprintf(out, " %18llu %24s %24s", (unsigned long long)r->sum[x], mn, mx);
+        }
+        fprintf(out, "  %s\n", p->function ? p->function : "?");
+    }
+    return ferror(out) ? -EIO : 0;
+}
+
 /* ------------------------------------------------------ the exported writer */
 
 VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, int nranks,
@@ -242,6 +325,15 @@ VFTR_EXT_API int vftr_ext_write_all_log(struct vftr_collate_in *in, size_t n, in
     }
     (void)vftr_outdir_make_room(path);   /* an earlier run's log is kept, not overwritten */
     rc = vftr_logfile_write(path, &c.prof, &vftr_proc.cfg, &run);
+    if (rc == 0 && c.nctr) {
+        /* the counter table after the log's own sections, as in the
+         * ranks' logs (finalize.c) */
+        FILE *f = fopen(path, "a");
+
+        rc = f == NULL ? -errno : vftr_collate_print_counters(f, &c);
+        if (f && fclose(f) != 0 && rc == 0)
+            rc = -EIO;
+    }
     vftr_outdir_written(path);
     vftr_collated_release(&c);
     return rc;

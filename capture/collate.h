@@ -29,7 +29,13 @@
  *     those of the merged profile row; a path with MPI rows but no profile
  *     row (it cannot happen with capture's own data) gets a row of its own
  *     with no calls;
- *   - run_time of the result is the ranks' run times summed.
+ *   - run_time of the result is the ranks' run times summed;
+ *   - counter rows (the per-rank logs' counter tables: a thread's counted
+ *     calls and inclusive counts of a call path) are summed over a rank's
+ *     threads, then over the ranks, with the smallest and largest rank's
+ *     value per counter (their ranks, the lowest on ties), into one row per
+ *     call path, numbered as the profile's; the counters' names come from
+ *     the first names row (every rank has the same counters.events).
  *
  * Ownership: the input is borrowed (and reordered); the result owns its
  * rows, names and MPI rows until vftr_collated_release().  Pure: no global
@@ -40,6 +46,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "logfile.h"
 
@@ -48,7 +55,11 @@
 enum vftr_collate_kind {
     VFTR_COLLATE_PROFILE = 'P',   /* calls, excl, incl, overhead */
     VFTR_COLLATE_MPI = 'M',       /* sends, recvs, sent_bytes, recv_bytes */
+    VFTR_COLLATE_COUNTERS = 'C',  /* calls (counted), ctr[0..nctr) inclusive */
+    VFTR_COLLATE_CTR_NAMES = 'K', /* path: the counters' names, comma-separated */
 };
+
+#define VFTR_COLLATE_MAXCTR 8
 
 /* One call path of one rank (or one thread of a rank). */
 struct vftr_collate_in {
@@ -58,6 +69,17 @@ struct vftr_collate_in {
     uint64_t calls;               /* PROFILE */
     double excl, incl, overhead;  /* PROFILE: seconds */
     uint64_t sends, recvs, sent_bytes, recv_bytes;   /* MPI (see struct vftr_mpi_row) */
+    uint64_t ctr[VFTR_COLLATE_MAXCTR];                /* COUNTERS */
+    unsigned nctr;
+};
+
+/* A call path's counters over the ranks (callpath_id: its profile row's). */
+struct vftr_collate_ctr {
+    uint32_t callpath_id;
+    uint32_t ranks;               /* ranks with counted calls of the path */
+    uint64_t calls;
+    uint64_t sum[VFTR_COLLATE_MAXCTR], min[VFTR_COLLATE_MAXCTR], max[VFTR_COLLATE_MAXCTR];
+    int rank_min[VFTR_COLLATE_MAXCTR], rank_max[VFTR_COLLATE_MAXCTR];
 };
 
 struct vftr_collated {
@@ -66,6 +88,10 @@ struct vftr_collated {
     struct vftr_mpi_row *mpi;
     char **names;                 /* owned copies of the function and caller names */
     size_t nnames;
+    struct vftr_collate_ctr *ctr; /* nctr_rows rows, in call-path order; owned */
+    size_t nctr_rows;
+    unsigned nctr;                /* counters (0: none) */
+    char *ctr_names[VFTR_COLLATE_MAXCTR];   /* owned */
 };
 
 /*
@@ -76,6 +102,10 @@ struct vftr_collated {
  */
 int vftr_collate(struct vftr_collated *c, struct vftr_collate_in *in, size_t n, int nranks,
                  const double *run_times);
+
+/* Appends the counter table over ranks of c to out (nothing without
+ * counters).  0 or -EIO. */
+int vftr_collate_print_counters(FILE *out, const struct vftr_collated *c);
 
 /* Frees what c owns and zeroes it.  NULL-safe, idempotent. */
 void vftr_collated_release(struct vftr_collated *c);

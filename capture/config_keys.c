@@ -319,8 +319,10 @@ static const struct vftr_config_key keys[] = {
               "vftr-score --generate write them: the functions it excludes are not measured. Applied "
               "after filter.include and filter.exclude (a function any of them excludes is "
               "out). MPI functions, OpenMP regions and vftr.h regions are never filtered. "
-              "SCOREP_FILE_NAMES blocks are read but not applied (vftr does not know the "
-              "source files of functions): a warning says so. null: none." },
+              "SCOREP_FILE_NAMES blocks apply as in Score-P (a function is out when its name "
+              "or its source file is excluded): the file is the debug information's (-g) "
+              "for the function's entry, a full path as the line table has it; a function "
+              "without debug information is left to the region rules. null: none." },
 
     { INT("filter.max_depth", "0", filter_max_depth, 0, INT_MAX), .vftr_only = true,
       .help = "Deepest call path measured, in frames from the thread's root (main is 1), as "
@@ -355,8 +357,9 @@ static const struct vftr_config_key keys[] = {
       .help = "Performance counters read at the enter and exit of each measured function, "
               "per thread, comma-separated: cycles, instructions, cache-misses, "
               "branch-misses (hardware, through perf_event_open), task-clock, page-faults, "
-              "context-switches, cpu-migrations (software), or PAPI presets (PAPI_TOT_CYC) "
-              "where vftr was built with PAPI. A counter this machine or its "
+              "context-switches, cpu-migrations (software), or, where vftr was built with "
+              "PAPI, PAPI presets (PAPI_TOT_CYC) and native events (perf::TASK-CLOCK), read "
+              "in one PAPI event set per thread. A counter this machine or its "
               "perf_event_paranoid setting does not allow is left out with one message "
               "naming the cause. Written to the trace, the log and the converted traces. "
               "null: none." },

@@ -9,9 +9,15 @@
  * and each gets a descriptor of its own: grouped under a task-clock leader,
  * page-faults missed most faults (389 of 2000 touched pages, Linux 6.18),
  * while on its own it counted every one, as getrusage does.
+ *
+ * Names the table below does not have are PAPI's (presets, native events),
+ * read through capture/papi/ (vftr_papi.h) when the build has PAPI: one
+ * event set per thread beside the perf_event_open groups, so that a run may
+ * mix the two.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -19,7 +25,10 @@
 #include <sys/syscall.h>
 
 #include "capture.h"
+#include "collate.h"
 #include "counters.h"
+#include "ext.h"
+#include "papi/vftr_papi.h"
 #include "vfd/vftr_vfd_counters.h"
 
 /* The names counters.events knows: perf's own names for them. */
@@ -41,12 +50,22 @@ static const struct ctr_kind {
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
 #define MAXC VFTR_VFD_CTR_MAX
+_Static_assert(MAXC <= VFTR_COLLATE_MAXCTR, "the counters of a thread fit a collated row");
+/* the type of a counter read through PAPI (not one of perf's) */
+#define TYPE_PAPI UINT32_MAX
+#define NAMELEN 64
 
-/* The counters kept at setup (process wide, read-only afterwards). */
+/* The counters kept at setup (process wide, read-only afterwards): perf's
+ * point into kinds[], PAPI's into papi[] with their names and units. */
 static struct {
     unsigned n;
     const struct ctr_kind *k[MAXC];
     const struct vftr_regex *functions;
+    unsigned npapi;
+    const char *papi_names[MAXC];      /* the PAPI counters' names, in counter order */
+    uint8_t papi_idx[MAXC];            /* their counter indexes */
+    struct ctr_kind papi[MAXC];
+    char names[MAXC][NAMELEN], units[MAXC][NAMELEN];
 } ctr;
 
 /* Groups: one of the hardware events, one per software event. */
@@ -58,6 +77,7 @@ struct vftr_ctr {
     uint32_t ngroups;
     uint32_t nmem[NGROUPS];
     uint8_t member[NGROUPS][MAXC];   /* counter index of each member, in group order */
+    struct vftr_papi *papi;     /* the PAPI counters' event set (NULL: none) */
     /* per node (index n->idx), ctr.n values each */
     uint32_t cap;
     uint64_t *start, *incl;
@@ -129,13 +149,95 @@ static VFTR_NI const struct ctr_kind *kind_named(const char *name, size_t len)
     return NULL;
 }
 
+/* The counters left out at setup, by cause: one message names them all. */
+struct left_out {
+    unsigned n;
+    struct { char why[160], names[256]; } c[4];
+};
+
+static VFTR_NI void leave_out(struct left_out *l, const char *name, size_t len, const char *why)
+{
+    unsigned i;
+
+    for (i = 0; i < l->n && strcmp(l->c[i].why, why) != 0; i++)
+        ;
+    if (i == l->n) {
+        if (l->n == sizeof l->c / sizeof l->c[0])
+            i--;        /* more causes than room: the last one's list takes it */
+        else
+            snprintf(l->c[l->n++].why, sizeof l->c[0].why, "%s", why);
+    }
+    snprintf(l->c[i].names + strlen(l->c[i].names), sizeof l->c[i].names - strlen(l->c[i].names),
+             "%s%.*s", l->c[i].names[0] ? ", " : "", (int)len, name);
+}
+
+/* Whether the machine has hardware counters perf_event_open can open: the
+ * cause to add when PAPI cannot count one of its hardware events. */
+static VFTR_NI const char *pmu_cause(char *buf, size_t len)
+{
+    int fd = open_one(&kinds[0], -1);
+
+    if (fd >= 0) {
+        close(fd);
+        return NULL;
+    }
+    return cause(fd, buf, len);
+}
+
+/* A name of PAPI's: its counter, or why not (0 kept, -ENOENT unknown). */
+static VFTR_NI int setup_papi(const char *p, size_t len, int init_rc, const char *init_why,
+                              struct left_out *l)
+{
+    char why[160], unit[NAMELEN], buf[128];
+    const char *pmu;
+    int rc;
+
+    if (init_rc < 0) {
+        /* without PAPI every name of PAPI's is unknown; with a PAPI that
+         * would not start, unavailable */
+        if (!vftr_papi_built())
+            return -ENOENT;
+        leave_out(l, p, len, init_why);
+        return 0;
+    }
+    rc = vftr_papi_probe(p, len, unit, sizeof unit, why, sizeof why);
+    if (rc == -ENOENT)
+        return -ENOENT;
+    if (rc < 0) {
+        if ((pmu = pmu_cause(buf, sizeof buf)) != NULL)
+            snprintf(why + strlen(why), sizeof why - strlen(why), "; %s", pmu);
+        leave_out(l, p, len, why);
+        return 0;
+    }
+    if (len >= NAMELEN) {
+        leave_out(l, p, len, "name too long");
+        return 0;
+    }
+    {
+        unsigned i = ctr.npapi;
+        struct ctr_kind *k = &ctr.papi[i];
+
+        memcpy(ctr.names[i], p, len);
+        ctr.names[i][len] = '\0';
+        snprintf(ctr.units[i], NAMELEN, "%s", unit[0] ? unit : "events");
+        *k = (struct ctr_kind){ ctr.names[i], TYPE_PAPI, 0, ctr.units[i] };
+        ctr.papi_names[i] = ctr.names[i];
+        ctr.papi_idx[i] = (uint8_t)ctr.n;
+        ctr.npapi++;
+        ctr.k[ctr.n++] = k;
+    }
+    return 0;
+}
+
 VFTR_NI int vftr_ctr_setup(const struct vftr_config *cfg, bool rank0)
 {
     const char *p = cfg->counters_events;
-    char left[512] = "", why[128] = "", buf[128];
-    int first_err = 0;
+    char buf[128], init_why[160] = "";
+    struct left_out l;
+    int init_rc = 1;    /* 1: PAPI not asked for yet */
 
     memset(&ctr, 0, sizeof ctr);
+    memset(&l, 0, sizeof l);
     if (p == NULL)
         return 0;
     ctr.functions = cfg->counters_functions;
@@ -148,46 +250,57 @@ VFTR_NI int vftr_ctr_setup(const struct vftr_config *cfg, bool rank0)
         len = strcspn(p, ", \t");
         if (len == 0)
             break;
+        if (ctr.n == MAXC) {
+            if (rank0)
+                vftr_msg("counters.events: at most %u counters: \"%.*s\" left out", MAXC,
+                         (int)len, p);
+            p += len;
+            continue;
+        }
         k = kind_named(p, len);
         if (k == NULL) {
+            /* not one of perf's: PAPI's, when the build has PAPI */
+            if (init_rc == 1)
+                init_rc = vftr_papi_init(init_why, sizeof init_why);
+            if (setup_papi(p, len, init_rc, init_why, &l) == 0) {
+                p += len;
+                continue;
+            }
             if (rank0) {
                 char known[256] = "";
 
                 for (size_t i = 0; i < NKINDS; i++)
                     snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
                              i ? ", " : "", kinds[i].name);
-                vftr_msg("counters.events: unknown counter \"%.*s\" (%s%s); no counters "
-                         "recorded", (int)len, p, strncmp(p, "PAPI_", 5) == 0 ?
-                         "vftr was built without PAPI; known: " : "known: ", known);
+                vftr_msg("counters.events: unknown counter \"%.*s\" (%s%s%s%s); no counters "
+                         "recorded", (int)len, p,
+                         vftr_papi_built() ? "" : strncmp(p, "PAPI_", 5) == 0 ?
+                         "vftr was built without PAPI; " : "",
+                         "known: ", known,
+                         vftr_papi_built() ? ", and PAPI's presets and native events "
+                                             "(papi_avail, papi_native_avail)" : "");
             }
             memset(&ctr, 0, sizeof ctr);
             return -EINVAL;
         }
         p += len;
-        if (ctr.n == MAXC) {
-            if (rank0)
-                vftr_msg("counters.events: at most %u counters: \"%.*s\" left out", MAXC,
-                         (int)len, p - len);
-            continue;
-        }
         fd = open_one(k, -1);
         if (fd < 0) {
-            /* the first failure's cause is the message's: the others are
-             * alike (one machine, one paranoid level) or named with it */
-            if (first_err == 0) {
-                first_err = fd;
-                snprintf(why, sizeof why, "%s", cause(fd, buf, sizeof buf));
-            }
-            snprintf(left + strlen(left), sizeof left - strlen(left), "%s%s",
-                     left[0] ? ", " : "", k->name);
+            leave_out(&l, k->name, strlen(k->name), cause(fd, buf, sizeof buf));
             continue;
         }
         close(fd);
         ctr.k[ctr.n++] = k;
     }
-    if (left[0] && rank0)
-        vftr_msg("counters unavailable: %s (%s); %s", left, why,
+    if (l.n && rank0) {
+        char msg[1200] = "";
+
+        for (unsigned i = 0; i < l.n; i++)
+            snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s%s (%s)", i ? "; " : "",
+                     l.c[i].names, l.c[i].why);
+        vftr_msg("counters unavailable: %s; %s", msg,
                  ctr.n ? "the others are recorded" : "no counters recorded");
+    }
     return (int)ctr.n;
 }
 
@@ -231,7 +344,11 @@ VFTR_NI struct vftr_ctr *vftr_ctr_thread_new(void)
     c->ngroups = 1;   /* group 0: the hardware events */
     for (unsigned i = 0; i < ctr.n; i++) {
         uint32_t g = ctr.k[i]->type == PERF_TYPE_HARDWARE ? 0 : c->ngroups;
-        int fd = open_one(ctr.k[i], c->leader[g]);
+        int fd;
+
+        if (ctr.k[i]->type == TYPE_PAPI)
+            continue;
+        fd = open_one(ctr.k[i], c->leader[g]);
 
         if (fd < 0)
             continue;   /* said at setup for the process; this thread counts 0 */
@@ -243,6 +360,8 @@ VFTR_NI struct vftr_ctr *vftr_ctr_thread_new(void)
         c->member[g][c->nmem[g]++] = (uint8_t)i;
         any = true;
     }
+    if (ctr.npapi && (c->papi = vftr_papi_thread_new(ctr.papi_names, ctr.npapi, false)) != NULL)
+        any = true;
     if (!any) {
         free(c);
         return NULL;
@@ -261,6 +380,8 @@ VFTR_NI void vftr_ctr_thread_close(struct vftr_ctr *c)
         }
     for (unsigned g = 0; g < NGROUPS; g++)
         c->leader[g] = -1;
+    vftr_papi_thread_free(c->papi);
+    c->papi = NULL;
 }
 
 VFTR_NI void vftr_ctr_thread_free(struct vftr_ctr *c)
@@ -301,6 +422,16 @@ VFTR_NI int vftr_ctr_read(struct vftr_ctr *c, uint64_t *v)
                 x = (uint64_t)((unsigned __int128)x * b[1] / b[2]);
             v[c->member[g][j]] = x;
         }
+    }
+    if (c->papi) {
+        /* PAPI scales a multiplexed set's counts itself */
+        uint64_t pv[MAXC];
+        int rc = vftr_papi_read(c->papi, pv);
+
+        if (rc < 0)
+            return rc;
+        for (unsigned k = 0; k < ctr.npapi; k++)
+            v[ctr.papi_idx[k]] = pv[k];
     }
     return 0;
 }
@@ -455,4 +586,125 @@ VFTR_NI int vftr_ctr_log(FILE *out)
         free(ex);
     }
     return ferror(out) ? -EIO : 0;
+}
+
+/* A growing text (vftr_ext_counter_lines); failed: memory ran short. */
+struct lines {
+    char *s;
+    size_t len, cap;
+    bool failed;
+};
+
+static VFTR_NI void lines_add(struct lines *l, const char *s, size_t n)
+{
+    if (l->failed)
+        return;
+    if (l->len + n + 1 > l->cap) {
+        size_t cap = (l->cap ? l->cap * 2 : 4096) + n;
+        char *p = realloc(l->s, cap);
+
+        if (p == NULL) {
+            l->failed = true;
+            return;
+        }
+        l->s = p;
+        l->cap = cap;
+    }
+    memcpy(l->s + l->len, s, n);
+    l->len += n;
+    l->s[l->len] = '\0';
+}
+
+/* Node n's path from the root: names, VFTR_COLLATE_SEP between. */
+static VFTR_NI void lines_path(struct lines *l, const struct vftr_thread *t,
+                               const struct vftr_node *n)
+{
+    const struct vftr_node *up[256];
+    unsigned depth = 0;
+
+    for (; n && n != &t->root && depth < sizeof up / sizeof up[0]; n = n->parent)
+        up[depth++] = n;
+    while (depth > 0) {
+        const struct vftr_node *x = up[--depth];
+        const char *name = x->fn ? x->fn->name : "?";
+
+        for (; *name; name++) {
+            char ch = *name == '\t' || *name == '\n' || *name == VFTR_COLLATE_SEP ? ' ' : *name;
+
+            lines_add(l, &ch, 1);
+        }
+        if (depth > 0) {
+            char sep = VFTR_COLLATE_SEP;
+
+            lines_add(l, &sep, 1);
+        }
+    }
+}
+
+VFTR_EXT_API char *vftr_ext_counter_lines(void)
+{
+    const struct timespec nap = { 0, 100000 };
+    pid_t self = (pid_t)syscall(SYS_gettid);
+    struct lines l = { 0 };
+    char buf[32];
+
+    if (ctr.n == 0)
+        return NULL;
+    lines_add(&l, "K\t", 2);
+    for (unsigned i = 0; i < ctr.n; i++) {
+        if (i)
+            lines_add(&l, ",", 1);
+        lines_add(&l, ctr.k[i]->name, strlen(ctr.k[i]->name));
+    }
+    lines_add(&l, "\n", 1);
+    for (struct vftr_thread *t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire);
+         t; t = t->next) {
+        struct vftr_ctr *c = t->ctr;
+        uint32_t nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        struct vftr_node_walk w;
+
+        bool lent = false;
+
+        if (c == NULL)
+            continue;
+        /* another thread may still run hooks at MPI_Finalize (they grow the
+         * arrays read here): its guard, lent while reading; the calling
+         * thread's own and a finished thread's need none */
+        if (t->tid != self) {
+            for (int tries = 0; !(lent = vftr_thread_borrow(t)) && tries < 1000; tries++) {
+                int g = atomic_load_explicit(&t->guard, memory_order_acquire);
+
+                if (g == VFTR_GUARD_DONE)
+                    break;
+                nanosleep(&nap, NULL);
+            }
+            if (!lent && atomic_load_explicit(&t->guard, memory_order_acquire) != VFTR_GUARD_DONE)
+                continue;   /* busy for 100 ms: left out rather than read while it changes */
+            nn = atomic_load_explicit(&t->nnodes, memory_order_acquire);
+        }
+        if (nn > c->cap)
+            nn = c->cap;
+        w = vftr_node_walk_first(t, nn);
+        for (uint32_t i = 0; i < nn; i++) {
+            const struct vftr_node *n = vftr_node_walk_next(&w);
+
+            if (!(c->sel[i] & SEL_YES) || c->calls[i] == 0)
+                continue;
+            lines_add(&l, "C\t", 2);
+            lines_path(&l, t, n);
+            lines_add(&l, buf, (size_t)snprintf(buf, sizeof buf, "\t%llu",
+                                                (unsigned long long)c->calls[i]));
+            for (unsigned k = 0; k < ctr.n; k++)
+                lines_add(&l, buf, (size_t)snprintf(buf, sizeof buf, "\t%llu",
+                                                    (unsigned long long)c->incl[(size_t)i * ctr.n + k]));
+            lines_add(&l, "\n", 1);
+        }
+        if (lent)
+            vftr_thread_give_back(t);
+    }
+    if (l.failed) {
+        free(l.s);
+        return NULL;
+    }
+    return l.s;
 }

@@ -10,7 +10,10 @@
  * the thread's counts are read: written to the trace after the ENTER or
  * EXIT (a VFTR_VFD_COUNTERS event, lib/vfd/vftr_vfd_counters.h), and the
  * exit's difference to the enter added to the call path's inclusive sums,
- * from which the log's counter table is made.
+ * from which the log's counter table is made.  Names that are not perf's
+ * are PAPI's (presets, native events) when vftr was built with PAPI: each
+ * thread counts them in one PAPI event set beside its perf groups
+ * (papi/vftr_papi.h).
  *
  * Which counters a run has is decided once, at initialization, by opening
  * each on the initializing thread: those the machine (no PMU in a VM) or

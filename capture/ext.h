@@ -179,6 +179,14 @@ VFTR_EXT_API uint32_t vftr_ext_io_file(const char *path, uint32_t iface);
 VFTR_EXT_API uint32_t vftr_ext_io_handle(void);
 VFTR_EXT_API int vftr_ext_io(uint64_t time, const struct vftr_vfd_io *io);
 
+/* This process's counter table for <base>_all.log (capture/collate.h): a
+ * line "K\t<names, comma-separated>\n", then per thread and counted call
+ * path "C\t<path>\t<calls>\t<inclusive>...\n" (the path as its names from
+ * the root, VFTR_COLLATE_SEP between, tabs and newlines in a name made
+ * blanks).  Caller frees.  NULL when counters are off or memory is short.
+ * When no thread is inside a hook (MPI_Finalize). */
+VFTR_EXT_API char *vftr_ext_counter_lines(void);
+
 /* The trace file this process is writing ("" when it writes none). */
 VFTR_EXT_API const char *vftr_ext_trace_file(void);
 

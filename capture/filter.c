@@ -5,6 +5,9 @@
  * Filters decide once per function address, when its record is made
  * (hooks.c: classify); the hooks find an excluded function in the thread's
  * skip cache (callpath.c: skip_remember) and return before anything else.
+ * The file rules need the function's source file, which the debug
+ * information gives (libdw, names.h): read then, once per address, never
+ * on the hooks' path.
  *
  * Throttling decides per call path, out of line: each time a thread's
  * buffer is flushed its call paths are looked at, and one with more than
@@ -25,9 +28,12 @@
 #include <string.h>
 
 #include "capture.h"
+#include "names.h"
 #include "util/scorepfilter.h"
 
 static struct vftr_scorep_filter *scorep;
+static bool file_rules;   /* scorep has SCOREP_FILE_NAMES rules */
+static bool say_file;     /* a missing libdw is still to be said (rank 0) */
 static uint64_t throttle_calls;
 static double throttle_per_call;
 static bool throttle_on;
@@ -52,15 +58,40 @@ VFTR_NI int vftr_filter_setup(const struct vftr_config *cfg, bool say)
             vftr_msg("error: filter.file: %s; no filter file applied", err);
         return -errno;
     }
-    if (say && vftr_scorep_filter_file_rules(scorep) > 0)
-        vftr_msg("warning: %s: SCOREP_FILE_NAMES rules are not applied (vftr does not know the "
-                 "source files of functions); the region rules are", cfg->filter_file);
+    file_rules = vftr_scorep_filter_file_rules(scorep) > 0;
+    say_file = say;
     return 0;
 }
 
-VFTR_NI bool vftr_filter_excludes(const char *name, const char *mangled)
+/*
+ * Score-P's rule: a region is out when its name is or its source file is
+ * (SCOREP_Filter_Match: the file rules or the region rules).  The region
+ * rules are asked first, since they need no debug information; the file
+ * is looked up only when they keep the function, through libdw
+ * (names.h), once per function address: the caller caches the decision
+ * (callpath.c: the function record and the skip cache).  A function whose
+ * file is unknown (no -g, stripped, no libdw) is left to the region rules,
+ * as Score-P leaves a region without a file name.
+ */
+VFTR_NI bool vftr_filter_excludes(const char *name, const char *mangled, uintptr_t addr)
 {
-    return scorep != NULL && vftr_scorep_filter_excludes(scorep, name, mangled, NULL);
+    const char *file;
+    int why = 0;
+
+    if (scorep == NULL)
+        return false;
+    if (vftr_scorep_filter_excludes(scorep, name, mangled, NULL))
+        return true;
+    if (!file_rules || addr == 0)
+        return false;
+    file = vftr_names_source_file(addr, &why);
+    if (file == NULL && why == -ENOTSUP && say_file) {
+        say_file = false;
+        vftr_msg("warning: %s: SCOREP_FILE_NAMES rules are not applied (this library was built "
+                 "without libdw, which reads the source files of functions); the region rules "
+                 "are", vftr_proc.cfg.filter_file);
+    }
+    return file != NULL && vftr_scorep_filter_excludes(scorep, name, mangled, file);
 }
 
 /* Whether node n may be throttled at all: a function of the program's (not

@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/fmt.h"
+
 
 #define CELL_MAX 64
 
@@ -426,7 +428,8 @@ static const char *c_ranks(const void *ctx, size_t i, char *buf)
 
 static const char *c_imbal(const void *ctx, size_t i, char *buf)
 {
-    snprintf(buf, CELL_MAX, "%.2f", 100.0 * PROW(ctx, i)->imbalance);
+    /* written as every vftr tool writes an imbalance (lib/util/fmt.h) */
+    vftr_fmt_imbalance(PROW(ctx, i)->imbalance, buf, CELL_MAX);
     return buf;
 }
 
@@ -501,7 +504,7 @@ static int print_profile(FILE *out, const struct vftr_profile *p, const struct i
     if (o->show_overhead)
         cols[nc++] = (struct column){ "overhead[s]", RIGHT, c_overhead, NULL };
     if (imbal) {
-        cols[nc++] = (struct column){ "Imbal[%]", RIGHT, c_imbal, NULL };
+        cols[nc++] = (struct column){ "Imbal", RIGHT, c_imbal, NULL };
         cols[nc++] = (struct column){ "on rank", RIGHT, c_rank_max, NULL };
     }
     cols[nc++] = (struct column){ "STID", RIGHT, c_stid, NULL };

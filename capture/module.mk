@@ -10,12 +10,14 @@
 # links the OTF library and is never built with -finstrument-functions.
 
 CAPTURE_SRC    := $(wildcard capture/*.c)
-CAPTURE_OBJ    := $(patsubst %.c,$(OBJ)/%.o,$(CAPTURE_SRC))
+CAPTURE_LDLIBS := -lcjson -lpcre2-8 -lunwind -ldl -lpthread -lm
+# the counters' PAPI backend or its stub (CAPTURE_PAPI_OBJ, CAPTURE_LDLIBS)
+include capture/papi/module.mk
+CAPTURE_OBJ    := $(patsubst %.c,$(OBJ)/%.o,$(CAPTURE_SRC)) $(CAPTURE_PAPI_OBJ)
 # In the shared library only: capture/preload/ interposes __libc_start_main,
 # which a tool or test linking the archive must never pick up.
 CAPTURE_SO_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(wildcard capture/preload/*.c))
 CAPTURE_A      := $(LIB)/libvftrcapture.a
-CAPTURE_LDLIBS := -lcjson -lpcre2-8 -lunwind -ldl -lpthread -lm
 CAPTURE_TOOLS  := $(sort $(notdir $(basename $(wildcard capture/tools/*.c))))
 CAPTURE_BINS   := $(addprefix $(BIN)/,$(CAPTURE_TOOLS))
 CAPTURE_SOVERSION  := 0

@@ -33,6 +33,7 @@ static struct kept *kept;
 /* The debug information, opened on first need (fn_lock held). */
 static struct vftr_ompt_lines *dwarf;
 static bool dwarf_tried;
+static int dwarf_err;   /* -errno of the failed opening */
 
 /* The name given to the Fortran main program (fn_lock held to set it). */
 static const char *_Atomic main_name;
@@ -47,6 +48,7 @@ static VFTR_NI struct vftr_ompt_lines *debug_info(void)
     if (!dwarf_tried) {
         dwarf_tried = true;
         dwarf = vftr_ompt_lines_new();
+        dwarf_err = dwarf ? 0 : -(errno ? errno : EIO);
     }
     return dwarf;
 }
@@ -188,6 +190,25 @@ const char *vftr_names_resolve(struct vftr_symtab *t, uintptr_t addr)
     name = keep(out);
     free(out);
     return name ? name : sym.name;
+}
+
+const char *vftr_names_source_file(uintptr_t addr, int *why)
+{
+    const char *file = NULL;
+    uint32_t line = 0;
+    int rc = debug_info() == NULL ? dwarf_err
+                                  : vftr_ompt_lines_find(dwarf, addr, &file, &line, NULL);
+
+    if (why)
+        *why = rc;
+    return rc == 0 ? file : NULL;
+}
+
+void vftr_names_forget(void)
+{
+    vftr_ompt_lines_free(dwarf);
+    dwarf = NULL;
+    dwarf_tried = false;
 }
 
 bool vftr_names_hidden(const char *name)

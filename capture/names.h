@@ -48,6 +48,23 @@ struct vftr_symtab;
 const char *vftr_names_resolve(struct vftr_symtab *t, uintptr_t addr)
     __attribute__((no_instrument_function));
 
+/* The source file of the code at addr (the DWARF line table's file of its
+ * first instruction: for a function's entry address, the file the function
+ * is defined in), through the debug-information session this file opens
+ * on first need and shares.  Borrowed until vftr_names_forget; NULL
+ * when unknown (no object holds addr, no line table there, built without
+ * libdw: *why, when why is not NULL, is then the -errno of
+ * capture/ompt_lines.h, -ENOTSUP for no libdw).  Under the function table's
+ * lock, as vftr_names_resolve. */
+const char *vftr_names_source_file(uintptr_t addr, int *why)
+    __attribute__((no_instrument_function));
+
+/* Code was unmapped (dlclose): the debug-information session is closed,
+ * since libdwfl would go on answering for the unmapped object at its
+ * addresses; the next need opens a new one.  Names handed out stay (they
+ * are copies).  Under the function table's lock. */
+void vftr_names_forget(void) __attribute__((no_instrument_function));
+
 /* Whether the function of display name `name` is hidden (see above). */
 bool vftr_names_hidden(const char *name) __attribute__((no_instrument_function));
 

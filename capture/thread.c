@@ -20,6 +20,11 @@
 
 __thread struct vftr_thread *vftr_tls __attribute__((tls_model("initial-exec")));
 
+/* capture.h: never touched but for its guard, which never changes */
+struct vftr_thread vftr_thread_unattached = { .guard = VFTR_GUARD_ATTACH };
+__thread struct vftr_thread *vftr_hook_tls __attribute__((tls_model("initial-exec")))
+    = &vftr_thread_unattached;
+
 struct vftr_thread vftr_thread_off = { .guard = VFTR_GUARD_DONE };
 
 static pthread_key_t thread_key;
@@ -73,6 +78,7 @@ VFTR_NI struct vftr_thread *vftr_thread_new(bool current)
     if (t == NULL)
         return NULL;
     t->cur = &t->root;
+    t->root.last_child = t->root.succ = &vftr_node_none;
     /* buffers whenever the trace records: the thread may start during a
      * pause or with the trace stopped, and trace after the resume */
     if (s->trace && vftr_proc.writer && !atomic_load(&vftr_proc.trace_off)) {
@@ -125,7 +131,7 @@ VFTR_NI struct vftr_thread *vftr_thread_attach(void)
 
     if (t)
         return t;
-    vftr_tls = &vftr_thread_off;
+    vftr_tls_set(&vftr_thread_off);
     vftr_init_once();
     if (!vftr_proc.recording
         || vftr_phase_of(atomic_load(&vftr_proc.phase)) == VFTR_PHASE_STOPPED)
@@ -133,6 +139,6 @@ VFTR_NI struct vftr_thread *vftr_thread_attach(void)
     t = vftr_thread_new(true);
     if (t == NULL)
         return &vftr_thread_off;
-    vftr_tls = t;
+    vftr_tls_set(t);
     return t;
 }

@@ -2,7 +2,7 @@
 # files into one OTF trace.  The engine is lib/model/vfdconv; the OTF writer
 # and the command line are shared by both tools (converters/vfd2otf/).
 
-CONV_COMMON_SRC := converters/vfd2otf/otfout.c converters/vfd2otf/vfd2otf_cli.c
+CONV_COMMON_SRC := converters/vfd2otf/vfd2otf_cli.c
 CONV_COMMON_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(CONV_COMMON_SRC))
 VFD2OTF := $(BIN)/vfd2otf
 

@@ -24,6 +24,19 @@ static enum tui_result a_quit(struct tui_app *app)
     return TUI_QUIT;
 }
 
+static enum tui_result a_counter(struct tui_app *app)
+{
+    size_t n;
+
+    tui_model_counters(app->model, &n);
+    if (n == 0) {
+        say(app, "the trace has no counters");
+        return TUI_REDRAW;
+    }
+    tui_model_next_counter(app->model);
+    return TUI_REDRAW;
+}
+
 static enum tui_result a_help(struct tui_app *app)
 {
     app->help = !app->help;
@@ -72,6 +85,13 @@ static void move_selection(struct tui_app *app, long n)
         long s = (long)app->comm_top + n;
 
         app->comm_top = s < 0 || rows == 0 ? 0 : (size_t)s >= rows ? rows - 1 : (size_t)s;
+    } else if (app->focus == TUI_FOCUS_WAITS) {
+        size_t rows = 0;
+        long s = (long)app->waits_top + n;
+
+        if (app->waits)
+            tui_waits_rows(app->waits, &rows);
+        app->waits_top = s < 0 || rows == 0 ? 0 : (size_t)s >= rows ? rows - 1 : (size_t)s;
     } else {
         size_t nrows;
         const size_t *rows = tui_model_rows(app->model, &nrows);
@@ -99,7 +119,8 @@ static enum tui_result a_down(struct tui_app *app)
 static long page(const struct tui_app *app)
 {
     return (long)(app->focus == TUI_FOCUS_PROFILE ? app->prof_rows
-                  : app->focus == TUI_FOCUS_COMM ? app->comm_rows : app->proc_rows);
+                  : app->focus == TUI_FOCUS_COMM ? app->comm_rows
+                  : app->focus == TUI_FOCUS_WAITS ? app->waits_rows : app->proc_rows);
 }
 
 static enum tui_result a_page_up(struct tui_app *app)
@@ -122,7 +143,8 @@ static void show_pane(struct tui_app *app, enum tui_pane p)
     tui_model_set_comm(app->model, p == TUI_PANE_COMM);
     if (app->focus != TUI_FOCUS_TIMELINE)
         app->focus = p == TUI_PANE_PROFILE ? TUI_FOCUS_PROFILE
-                   : p == TUI_PANE_COMM ? TUI_FOCUS_COMM : TUI_FOCUS_TIMELINE;
+                   : p == TUI_PANE_COMM ? TUI_FOCUS_COMM
+                   : p == TUI_PANE_WAITS ? TUI_FOCUS_WAITS : TUI_FOCUS_TIMELINE;
 }
 
 static enum tui_result a_focus(struct tui_app *app)
@@ -133,7 +155,8 @@ static enum tui_result a_focus(struct tui_app *app)
     }
     if (app->pane == TUI_PANE_DETAILS)       /* the details take no focus: the profile does */
         show_pane(app, TUI_PANE_PROFILE);
-    app->focus = app->pane == TUI_PANE_COMM ? TUI_FOCUS_COMM : TUI_FOCUS_PROFILE;
+    app->focus = app->pane == TUI_PANE_COMM ? TUI_FOCUS_COMM
+               : app->pane == TUI_PANE_WAITS ? TUI_FOCUS_WAITS : TUI_FOCUS_PROFILE;
     return TUI_REDRAW;
 }
 
@@ -163,6 +186,33 @@ static enum tui_result a_comm_unit(struct tui_app *app)
     return TUI_REDRAW;
 }
 
+/* The wait analysis's views (waits.h): each is computed by the event loop
+ * for the visible window when it is on, so the keys only switch them. */
+static enum tui_result a_wait_overlay(struct tui_app *app)
+{
+    app->wait_overlay = !app->wait_overlay;
+    say(app, app->wait_overlay ? "wait overlay: waiting time drawn =, %, & (MPI p2p, "
+                                 "collective, OpenMP); the line above the pane names the wait "
+                                 "at the cursor"
+                               : "wait overlay off");
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_critpath(struct tui_app *app)
+{
+    app->critpath = !app->critpath;
+    say(app, app->critpath ? "critical path (to the window's end): its cells bold and underlined"
+                           : "critical path off");
+    return TUI_REDRAW;
+}
+
+static enum tui_result a_wait_table(struct tui_app *app)
+{
+    app->waits_top = 0;
+    show_pane(app, app->pane == TUI_PANE_WAITS ? TUI_PANE_PROFILE : TUI_PANE_WAITS);
+    return TUI_REDRAW;
+}
+
 /* The next page of the legend (wraps round); the screen says how many
  * entries the last page showed. */
 static enum tui_result a_legend(struct tui_app *app)
@@ -172,6 +222,11 @@ static enum tui_result a_legend(struct tui_app *app)
     int none;
     /* the entries: the symbols, then '?' and '~' when on screen */
     size_t n = tui_model_legend(app->model, &paints, &others, &none) + (size_t)none + !!others;
+
+    /* and the wait analysis's entries (screen.c puts them last) */
+    for (size_t k = 0; app->wait_overlay && tui_waits_kinds[k].symbol; k++)
+        n++;
+    n += app->critpath ? 1 : 0;
 
     if (app->legend_top == 0 && app->legend_shown >= n) {
         say(app, "the legend shows every symbol on screen");
@@ -463,6 +518,11 @@ const struct tui_key tui_keys[] = {
     { 'v', "v", "lower pane: profile or details (stack, messages)", a_pane },
     { 'C', "C", "lower pane: message matrix of the window; lines at the cursor", a_comm },
     { 'u', "u", "the matrix shows messages, bytes or transfer time", a_comm_unit },
+    { 'w', "w", "wait overlay: waiting time on the timeline, the wait at the cursor",
+      a_wait_overlay },
+    { 'P', "P", "critical-path mode: the critical path to the window's end highlighted",
+      a_critpath },
+    { 'W', "W", "lower pane: the wait-state pattern table of the window", a_wait_table },
     { 'L', "L", "the next page of the legend", a_legend },
     { '+', "+", "zoom in around the cursor", a_zoom_in },
     { '=', "=", NULL, a_zoom_in },
@@ -479,6 +539,7 @@ const struct tui_key tui_keys[] = {
     { 'D', "D", "show one call level shallower", a_shallower },
     { TUI_KEY_ENTER, "Enter", "choose the function under the cursor or on the row", a_choose },
     { 's', "s", "sort the profile by the next column", a_sort },
+    { 'K', "K", "the profile's counter column shows the next counter", a_counter },
     { 'r', "r", "reverse the sort order", a_reverse },
     { '/', "/", "search functions by regular expression (PCRE2)", a_search },
     { 'n', "n", "next function matching the search", a_search_next },

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "waits.h"
 
 /* Keys beyond ASCII, as the screen layer reports them. */
 enum {
@@ -29,10 +30,10 @@ enum tui_result {
     TUI_QUIT = 2,
 };
 
-enum tui_pane { TUI_PANE_PROFILE, TUI_PANE_DETAILS, TUI_PANE_COMM };
+enum tui_pane { TUI_PANE_PROFILE, TUI_PANE_DETAILS, TUI_PANE_COMM, TUI_PANE_WAITS };
 /* The focused pane (where Up/Down/PgUp/PgDn act) is drawn with its title
  * line in reverse video.  The details cannot take it. */
-enum tui_focus { TUI_FOCUS_TIMELINE, TUI_FOCUS_PROFILE, TUI_FOCUS_COMM };
+enum tui_focus { TUI_FOCUS_TIMELINE, TUI_FOCUS_PROFILE, TUI_FOCUS_COMM, TUI_FOCUS_WAITS };
 
 struct tui_app {
     struct tui_model *model;
@@ -48,6 +49,14 @@ struct tui_app {
     size_t legend_shown;        /* entries the legend showed (set by the screen) */
     size_t comm_top;            /* first sender row and receiver column of the matrix */
     size_t comm_rows;           /* matrix rows that fit (set by the screen) */
+    /* the wait analysis (waits.h): computed by the event loop for the
+     * visible window while one of its views is on */
+    struct tui_waits *waits;    /* owned by the app's creator */
+    int wait_overlay;           /* waits drawn on the timeline, the line at the cursor */
+    int critpath;               /* the critical path highlighted */
+    size_t waits_top;           /* first row of the pattern table shown */
+    size_t waits_rows;          /* table rows that fit (set by the screen) */
+    const struct tui_wait_cursor *wait_cursor;  /* at the cursor (NULL: not known) */
     char message[640];          /* shown in the message line until the next key */
     /* Asks the user for a line of text; 0 with buf filled, -1 cancelled.
      * Provided by the screen layer. */

@@ -12,12 +12,14 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "index.h"
 #include "keys.h"
 #include "model.h"
 #include "screen.h"
 #include "model/source.h"
+#include "model/vfdcache.h"
 #include "util/errmsg.h"
 #include "util/number.h"
 #include "util/opts.h"
@@ -28,7 +30,9 @@ struct tui_args {
     const char *bench;        /* --bench N */
     const char *bench_span;   /* --bench-span FRACTION */
     int keys, keys_man;
+    int bench_waits;          /* --bench-waits */
     int index, no_index;      /* --index, --no-index */
+    const char *cache_dir;    /* --cache-dir DIR */
 };
 
 /*
@@ -119,7 +123,46 @@ static int cmp_double(const void *a, const void *b)
  * whole trace), then `n` jumps to pseudo-random times with a window of
  * `span` of the trace, each timed from the key to the refreshed model.
  */
-static int bench(const struct vftr_tool *tool, const char *trace, long n, double span)
+/*
+ * What the wait analysis costs (--bench-waits): the waits and the critical
+ * path of the window left by the jumps, then the waits of the whole trace,
+ * each computed afresh as the first w, P or W of a session computes them.
+ */
+static int bench_waits(struct tui_model *m, char *err, size_t errlen)
+{
+    const struct tui_view *v = tui_model_view(m);
+    const struct vftr_window_info *info = tui_model_info(m);
+    struct {
+        const char *name;
+        unsigned kind;
+        uint64_t a, b;
+    } runs[] = {
+        { "waits_window", TUI_WAITS_WAITS, v->t0, v->t1 },
+        { "critpath_window", TUI_WAITS_CRITPATH, v->t0, v->t1 },
+        { "waits_full", TUI_WAITS_WAITS, info->first, info->last + 1 },
+    };
+
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        struct tui_waits *w = tui_waits_new();
+        double a = now(), ca = cpu_now();
+        size_t nrows;
+        int rc;
+
+        if (!w)
+            return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
+        rc = tui_waits_update(w, m, runs[i].kind, runs[i].a, runs[i].b, err, errlen);
+        tui_waits_rows(w, &nrows);
+        printf("%s_ms %.3f\n%s_cpu_ms %.3f\n%s_rows %zu\n", runs[i].name, (now() - a) * 1e3,
+               runs[i].name, (cpu_now() - ca) * 1e3, runs[i].name, nrows);
+        tui_waits_free(w);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int bench(const struct vftr_tool *tool, const char *trace, long n, double span,
+                 int waits)
 {
     char err[VFTR_ERRMSG_MAX];
     double t0 = now(), c0 = cpu_now(), first, first_cpu, *jumps, *cpu;
@@ -177,6 +220,12 @@ static int bench(const struct vftr_tool *tool, const char *trace, long n, double
         if (tui_model_data(m)->bytes_read > bytes_max)
             bytes_max = tui_model_data(m)->bytes_read;
     }
+    if (waits && bench_waits(m, err, sizeof err) < 0) {
+        free(jumps);
+        free(cpu);
+        tui_model_free(m);
+        return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
+    }
     qsort(jumps, (size_t)n, sizeof *jumps, cmp_double);
     qsort(cpu, (size_t)n, sizeof *cpu, cmp_double);
     getrusage(RUSAGE_SELF, &ru);
@@ -217,6 +266,71 @@ static int refresh(struct tui_app *app, char *err, size_t errlen)
     return rc < 0 ? rc : 0;
 }
 
+/*
+ * The wait analysis of the visible window, when a view that shows it is
+ * on and it is not known yet (waits.h): announced on the message line
+ * (it reads the trace from its start), shown and stoppable as the other
+ * reads; then the line at the cursor.  A stopped analysis switches its
+ * views off, so that moving on does not start it again; a failed one says
+ * why in the message line.  Returns 2 when q or a signal stopped it.
+ */
+static int refresh_waits(struct tui_app *app)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    unsigned kinds = (app->wait_overlay || app->pane == TUI_PANE_WAITS ? TUI_WAITS_WAITS : 0) |
+                     (app->critpath ? TUI_WAITS_CRITPATH : 0);
+    char err[VFTR_ERRMSG_MAX];
+    int rc = 0, stop = 0;
+
+    app->wait_cursor = NULL;
+    if (!kinds || !app->waits)
+        return 0;
+    if (tui_waits_missing(app->waits, kinds, v->t0, v->t1)) {
+        uint64_t bytes;
+        double t = now();
+
+        snprintf(app->message, sizeof app->message, "computing the wait analysis of the "
+                 "window (reads the trace from its start) ... Esc stops");
+        tui_screen_status(NULL, app);
+        tui_screen_progress_reset();
+        vftr_window_set_progress(tui_model_window(m), tui_screen_progress, NULL);
+        rc = tui_waits_update(app->waits, m, kinds, v->t0, v->t1, err, sizeof err);
+        stop = tui_screen_progress_stopped(&bytes);
+        vftr_window_set_progress(tui_model_window(m), NULL, NULL);
+        if (rc < 0 && stop) {
+            app->wait_overlay = app->critpath = 0;
+            if (app->pane == TUI_PANE_WAITS)
+                app->pane = TUI_PANE_PROFILE;
+            if (app->focus == TUI_FOCUS_WAITS)
+                app->focus = TUI_FOCUS_PROFILE;
+            snprintf(app->message, sizeof app->message, "stopped the wait analysis after "
+                     "%.1f MB: its views (w, P, W) are off", (double)bytes / 1e6);
+            return stop;
+        }
+        if (rc < 0) {
+            snprintf(app->message, sizeof app->message, "wait analysis: %s", err);
+            return 0;
+        }
+        snprintf(app->message, sizeof app->message, "wait analysis of the window: %.2f s "
+                 "(kept for this window)", now() - t);
+    } else if ((rc = tui_waits_update(app->waits, m, kinds, v->t0, v->t1, err,
+                                      sizeof err)) < 0) {
+        snprintf(app->message, sizeof app->message, "wait analysis: %s", err);
+        return 0;
+    }
+    if (app->wait_overlay || app->critpath) {
+        size_t np, cur = tui_model_time_col(m, v->cursor);
+        const struct tui_proc *procs = tui_model_procs(m, &np);
+
+        if (tui_waits_cursor(app->waits, m, procs[v->proc_sel].id, tui_model_col_time(m, cur),
+                             tui_model_col_time(m, cur + 1), &app->wait_cursor, err,
+                             sizeof err) < 0)
+            snprintf(app->message, sizeof app->message, "wait analysis: %s", err);
+    }
+    return 0;
+}
+
 static int run(const struct vftr_tool *tool, const struct tui_args *args, const char *trace)
 {
     char err[VFTR_ERRMSG_MAX], note[512];
@@ -235,6 +349,11 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
         return vftr_tool_fail(tool, stderr, "%s", err);
     }
     app.model = m;
+    if (!(app.waits = tui_waits_new())) {
+        tui_screen_close();
+        tui_model_free(m);
+        return vftr_tool_fail(tool, stderr, "out of memory");
+    }
     app.prompt = tui_screen_prompt;
     app.status = tui_screen_status;
     if (note[0])
@@ -257,6 +376,7 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
     if (first < 0) {
         tui_screen_close();
         tui_model_free(m);
+        tui_waits_free(app.waits);
         return vftr_tool_fail(tool, stderr, "%s: %s", trace, err);
     }
     while (first != 2) {
@@ -266,7 +386,7 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
         rc = VFTR_EXIT_OK;
         m = app.model;           /* an action may have reopened the trace */
         r = refresh(&app, err, sizeof err);
-        if (r == 2)
+        if (r == 2 || (r == 0 && refresh_waits(&app) == 2))
             break;
         if (r < 0) {
             snprintf(app.message, sizeof app.message, "cannot read the trace: %s", err);
@@ -305,6 +425,7 @@ static int run(const struct vftr_tool *tool, const struct tui_args *args, const 
     }
     tui_screen_close();
     tui_model_free(app.model);
+    tui_waits_free(app.waits);
     if (tui_screen_interrupted()) {
         /* die of the signal after the terminal is restored, so that the
          * parent sees what happened */
@@ -327,6 +448,8 @@ int main(int argc, char **argv)
           "(vftr-snap --all, in place), whatever its size", &args.index, 1, NULL },
         { VFTR_OPT_FLAG, "no-index", 0, NULL, "never add snapshots to a trace (by default\n"
           "one whose events take 16 MiB or more gets them)", &args.no_index, 1, NULL },
+        { VFTR_OPT_STRING, "cache-dir", 0, "DIR", "keep the OTF trace of .vfd input in DIR\n"
+          "(default: RUNDIR/vftr-otf/, else the user's cache)", &args.cache_dir, 0, NULL },
         { VFTR_OPT_FLAG, "keys", 'k', NULL, "print the key bindings and exit", &args.keys, 1,
           NULL },
         { VFTR_OPT_FLAG, "keys-man", 0, NULL, "print the key bindings as man(7) source",
@@ -337,18 +460,23 @@ int main(int argc, char **argv)
         { VFTR_OPT_STRING, "bench-span", 0, "FRACTION",
           "window of the --bench jumps, as a fraction of the\ntrace (default 0.001)",
           &args.bench_span, 0, NULL },
+        { VFTR_OPT_FLAG, "bench-waits", 0, NULL, "with --bench: also time the wait analysis "
+          "of the\nlast jump's window and of the whole trace", &args.bench_waits, 1, NULL },
         VFTR_OPT_TABLE_END,
     };
     const struct vftr_tool tool = {
-        "vftr-tui", VFTR_VERSION, "[OPTION]... TRACE",
-        "Browse the OTF trace TRACE (foo or foo.otf) or OTF2 archive (traces.otf2\n"
-        "or its directory) in the terminal.",
+        "vftr-tui", VFTR_VERSION, "[OPTION]... TRACE | FILE.vfd... | RUNDIR",
+        "Browse the OTF trace TRACE (foo or foo.otf), OTF2 archive (traces.otf2\n"
+        "or its directory) or a run's .vfd files (or its directory) in the terminal.",
         "Each view reads only the time window it shows, starting from the nearest\n"
         "snapshot (vfd2otf, vftr-snap or otfaux write them; a trace without them\n"
         "whose events take 16 MiB or more gets them first, kept beside it).  Press\n"
         "? inside for the keys.\n"
         "An OTF2 archive is converted once into an OTF trace with snapshots and\n"
-        "summaries, kept in its directory (vftr-tui/) and reused.\n"
+        "summaries, kept in its directory (vftr-tui/) and reused.  A run's .vfd files\n"
+        "are converted once into the trace vfd2otf writes (with snapshots and\n"
+        "summaries), kept in RUNDIR/vftr-otf/ (or, when RUNDIR cannot be written,\n"
+        "in $XDG_CACHE_HOME/vftr/) and reused while the .vfd files are unchanged.\n"
         "\n"
         "Exit status: 0 ok, 1 the trace cannot be read, 2 bad command line.\n",
         opts,
@@ -375,13 +503,32 @@ int main(int argc, char **argv)
     }
     if (first >= argc)
         return vftr_tool_usage_fail(&tool, stderr, "missing TRACE operand");
-    if (argc - first > 1)
-        return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s'", argv[first + 1]);
+    /* several operands only for a run's .vfd files (one per rank) */
+    for (int i = first + 1; i < argc; i++)
+        if (!vftr_source_is_vfd(argv[first]) || !vftr_source_is_vfd(argv[i]))
+            return vftr_tool_usage_fail(&tool, stderr, "extra operand '%s' (several operands "
+                                        "only for .vfd files)", argv[i]);
     if (args.index && args.no_index)
         return vftr_tool_usage_fail(&tool, stderr, "--index and --no-index exclude each other");
-    if ((rc = vftr_source_check_operands(&tool, argv + first, 1,
-                                         VFTR_TAKES_OTF | VFTR_TAKES_OTF2)) != 0)
+    if ((rc = vftr_source_check_operands(&tool, argv + first, argc - first,
+                                         VFTR_TAKES_ALL)) != 0)
         return rc;
+    if (vftr_source_is_vfd(argv[first])) {
+        static char stub[8192];
+        char err[VFTR_ERRMSG_MAX + 512], home[4096];
+        struct vftr_vfdcache_opts co = {
+            "vftr-tui", stderr, isatty(STDERR_FILENO), 0, 0, args.cache_dir,
+            vftr_vfdcache_user_dir(home, sizeof home),
+        };
+
+        /* the screen is not open yet: the conversion's notes and progress
+         * go to stderr */
+        if (vftr_vfdcache_get((const char *const *)argv + first, (size_t)(argc - first), &co,
+                              stub, sizeof stub, NULL, err, sizeof err) < 0)
+            return vftr_tool_fail(&tool, stderr, "%s", err);
+        argv[first] = stub;
+        argc = first + 1;
+    }
     if (vftr_source_kind_of(argv[first]) == VFTR_SOURCE_OTF2) {
         static char stub[4400];
         char err[VFTR_ERRMSG_MAX + 512];
@@ -403,7 +550,7 @@ int main(int argc, char **argv)
             return vftr_tool_usage_fail(&tool, stderr, "bad --bench-span '%.64s': expected a "
                                         "fraction of the trace, above 0 and at most 1",
                                         args.bench_span);
-        return bench(&tool, argv[first], (long)n, span);
+        return bench(&tool, argv[first], (long)n, span, args.bench_waits);
     }
     return run(&tool, &args, argv[first]);
 }

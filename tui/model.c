@@ -16,19 +16,23 @@
 #include <time.h>
 
 #include "model.h"
+#include "model/ctrpaths.h"
 #include "model/grow.h"
 #include "model/replay.h"
 #include "model/source.h"
 #include "util/errmsg.h"
+#include "util/fmt.h"
 #include "util/tracesel.h"
 
 #define HANDLER(fn) ((OTF_FunctionPointer *)(void (*)(void))(fn))
 
 const struct tui_column tui_columns[TUI_NCOLS] = {
-    [TUI_COL_EXCL] = { "excl", "excl[s]", 10 },
-    [TUI_COL_INCL] = { "incl", "incl[s]", 10 },
+    /* times and the imbalance as util/fmt.h writes them ("1.23 ms",
+     * "37.5%"); the first column also holds the selection mark */
+    [TUI_COL_EXCL] = { "excl", "excl", 1 + VFTR_FMT_SECONDS_WIDTH },
+    [TUI_COL_INCL] = { "incl", "incl", VFTR_FMT_SECONDS_WIDTH },
     [TUI_COL_CALLS] = { "calls", "calls", 9 },
-    [TUI_COL_IMBAL] = { "imbalance", "imbal", 6 },
+    [TUI_COL_IMBAL] = { "imbalance", "imbal", VFTR_FMT_IMBALANCE_WIDTH },
     [TUI_COL_NAME] = { "function", "function", 0 },
 };
 
@@ -466,6 +470,7 @@ void tui_model_free(struct tui_model *m)
     free(m->data.grid);
     free(m->data.marks);
     vftr_profile_release(&m->data.prof);
+    free(m->data.prof_ctr);
     free(m->data.order);
     free(m->data.stack);
     free(m->data.msgs);
@@ -510,6 +515,11 @@ const char *tui_model_trace_name(const struct tui_model *m)
 struct vftr_window *tui_model_window(struct tui_model *m)
 {
     return m->win;
+}
+
+struct vftr_source *tui_model_source(struct tui_model *m)
+{
+    return m->src;
 }
 
 struct tui_view *tui_model_view(struct tui_model *m)
@@ -686,20 +696,26 @@ void tui_model_jump(struct tui_model *m, uint64_t t)
 
 char *tui_format_time(char *buf, size_t size, uint64_t ticks, uint64_t resolution)
 {
-    static const struct { const char *unit; double scale; } units[] = {
-        { "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
-    };
-    double sec;
-    size_t u = 0;
+    vftr_fmt_ticks(ticks, resolution, buf, size);
+    return buf;
+}
 
-    if (!resolution) {
-        snprintf(buf, size, "%llut", (unsigned long long)ticks);
+char *tui_model_format_at(const struct tui_model *m, uint64_t t, char *buf, size_t size)
+{
+    const struct vftr_window_info *info = tui_model_info(m);
+    uint64_t rel = t >= info->first ? t - info->first : 0;
+    double step;
+
+    if (!info->resolution) {
+        vftr_fmt_ticks(rel, 0, buf, size);
         return buf;
     }
-    sec = (double)ticks / (double)resolution;
-    while (u + 1 < sizeof units / sizeof units[0] && sec * units[u].scale < 1 && ticks)
-        u++;
-    snprintf(buf, size, "%.6g%s", sec * units[u].scale, units[u].unit);
+    /* a column spans one tick at least (set_window) */
+    step = (double)(m->view.t1 - m->view.t0) / (double)(m->data.ncols ? m->data.ncols : 1);
+    if (step < 1)
+        step = 1;
+    vftr_fmt_seconds_at((double)rel / (double)info->resolution, step / (double)info->resolution,
+                        buf, size);
     return buf;
 }
 
@@ -1090,6 +1106,88 @@ static int take_profile(struct tui_model *m, struct vftr_profq_result *res)
     return rc;
 }
 
+/* Row of function f in rows sorted by function (pairs: function, row). */
+static int cmp_pair(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/*
+ * The profile's counter columns (data.prof_ctr): one more read of the
+ * window through lib/model/ctrpaths (what vftr-stats --counters sums), its
+ * call paths folded into the profile's functions: a path adds its counts
+ * to its function unless a path above it has the same function (the
+ * outermost frame of a recursion has them all).
+ */
+static int profile_counters(struct tui_model *m, char *err, size_t errlen)
+{
+    struct tui_data *d = &m->data;
+    size_t nc = m->ncounters < VFTR_CTRPATHS_MAX ? m->ncounters : VFTR_CTRPATHS_MAX, np = 0;
+    uint32_t tok[VFTR_CTRPATHS_MAX], *pairs = NULL;
+    struct vftr_ctrpaths *c = NULL;
+    const struct vftr_ctrpath *p;
+    struct vftr_window_handler h;
+    struct vftr_window_stats st;
+    int rc = -ENOMEM;
+
+    free(d->prof_ctr);
+    d->prof_ctr = NULL;
+    if (nc == 0)
+        return 0;
+    for (size_t i = 0; i < nc; i++)
+        tok[i] = m->counters[i].id;
+    d->prof_ctr = calloc((d->prof.nrows ? d->prof.nrows : 1) * nc, sizeof *d->prof_ctr);
+    pairs = malloc((d->prof.nrows ? d->prof.nrows : 1) * 2 * sizeof *pairs);
+    if (!d->prof_ctr || !pairs || (c = vftr_ctrpaths_new(tok, nc)) == NULL)
+        goto out;
+    h = vftr_ctrpaths_handler(c);
+    rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+    if (rc < 0)
+        goto out;
+    d->bytes_read += st.bytes_read;
+    rc = -ENOMEM;
+    if ((p = vftr_ctrpaths_result(c, &np)) == NULL && np)
+        goto out;
+    for (size_t i = 0; i < d->prof.nrows; i++) {
+        pairs[2 * i] = d->prof.rows[i].function;
+        pairs[2 * i + 1] = (uint32_t)i;
+    }
+    qsort(pairs, d->prof.nrows, 2 * sizeof *pairs, cmp_pair);
+    for (size_t i = 0; i < np; i++) {
+        uint32_t key[2] = { p[i].function, 0 }, *row;
+        bool outer = true;
+
+        for (uint32_t up = p[i].parent, hops = 0; up && up <= np && hops < np;
+             up = p[up - 1].parent, hops++)
+            if (p[up - 1].function == p[i].function) {
+                outer = false;
+                break;
+            }
+        row = outer ? bsearch(key, pairs, d->prof.nrows, 2 * sizeof *pairs, cmp_pair) : NULL;
+        for (size_t k = 0; row && k < nc; k++)
+            d->prof_ctr[(size_t)row[1] * nc + k] += p[i].incl[k];
+    }
+    rc = 0;
+out:
+    if (rc < 0) {
+        free(d->prof_ctr);
+        d->prof_ctr = NULL;
+        if (rc == -ENOMEM)
+            vftr_errmsg(err, errlen, rc, "out of memory");
+    }
+    vftr_ctrpaths_free(c);
+    free(pairs);
+    return rc;
+}
+
+void tui_model_next_counter(struct tui_model *m)
+{
+    if (m->ncounters)
+        m->view.ctr_sel = (m->view.ctr_sel + 1) % m->ncounters;
+}
+
 static const struct tui_model *sort_model;   /* qsort has no context argument */
 
 static double col_value(const struct vftr_profile_row *r, enum tui_col c)
@@ -1190,6 +1288,8 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
     free(d->grid);
     free(d->marks);
     vftr_profile_release(&d->prof);
+    free(d->prof_ctr);
+    d->prof_ctr = NULL;
     d->grid = calloc(n ? n : 1, sizeof *d->grid);
     d->marks = calloc(n ? n : 1, 1);
     d->prof_from_summaries = 0;
@@ -1259,6 +1359,8 @@ static int refresh_window(struct tui_model *m, char *err, size_t errlen)
         }
         vftr_profbuild_free(m->replay);
         m->replay = NULL;
+        if (rc == 0)
+            rc = profile_counters(m, err, errlen);
     }
     if (rc == 0)
         rc = comm_end(m);
@@ -1447,6 +1549,8 @@ void tui_model_abandon(struct tui_model *m)
     if (d->marks)
         memset(d->marks, 0, m->nprocs * d->ncols);
     vftr_profile_release(&d->prof);
+    free(d->prof_ctr);
+    d->prof_ctr = NULL;
     d->prof_from_summaries = 0;
     details_reset(m);
     for (size_t i = 0; i < d->ncounters; i++)

@@ -32,6 +32,8 @@
 
 #define TUI_SAMPLE_INTERVALS 8
 
+struct vftr_source;
+
 struct tui_proc {
     uint32_t id;
     char *name;
@@ -107,6 +109,7 @@ struct tui_view {
     int color_by_group;         /* timeline letters/colours and legend by function group */
     int comm;                   /* compute the communication view (tui_model_set_comm) */
     enum tui_comm_unit comm_unit;   /* what the matrix shows */
+    size_t ctr_sel;             /* the counter the profile's counter column shows */
 };
 
 struct tui_data {
@@ -119,6 +122,12 @@ struct tui_data {
     struct vftr_profile prof;
     size_t *order;              /* indices into prof.rows, sorted */
     int prof_from_summaries;    /* 1: p(S_b) - p(S_a) */
+    /* the profile's counter columns: per row of prof (rows x ncounters, in
+     * tui_model_counters order) the function's counts over its calls
+     * that began and ended in the window (a recursive call counted once,
+     * at its outermost frame), summed over the processes; NULL: the trace
+     * has no counters, or the window was sampled (not computed) */
+    uint64_t *prof_ctr;
     uint64_t prof_a, prof_b;    /* the summary times used */
     /* details: stack of the selected process at the cursor, messages */
     struct tui_frame *stack;
@@ -158,6 +167,8 @@ const char *tui_model_func_name(struct tui_model *m, uint32_t id);
 /* Function groups and counters as defined (sorted by id; borrowed). */
 const struct tui_group *tui_model_groups(const struct tui_model *m, size_t *n);
 const struct tui_counter *tui_model_counters(const struct tui_model *m, size_t *n);
+/* The profile's counter column shows the next counter (view.ctr_sel). */
+void tui_model_next_counter(struct tui_model *m);
 /* Colouring ("paint") of the timeline: by function, or by function group
  * when view.color_by_group is set.  tui_model_paints() is the number of
  * paints (functions or groups); tui_model_paint() the paint of a function
@@ -170,6 +181,9 @@ const char *tui_model_paint_name(const struct tui_model *m, size_t paint);
 const struct vftr_window_info *tui_model_info(const struct tui_model *m);
 const char *tui_model_trace_name(const struct tui_model *m);
 struct vftr_window *tui_model_window(struct tui_model *m);
+/* The trace source the model reads (borrowed; for the wait analysis,
+ * waits.h, which reads through the same window). */
+struct vftr_source *tui_model_source(struct tui_model *m);
 
 struct tui_view *tui_model_view(struct tui_model *m);
 const struct tui_data *tui_model_data(const struct tui_model *m);
@@ -245,10 +259,17 @@ uint64_t tui_model_col_time(const struct tui_model *m, size_t c);
 /* The column of time t (clamped to the window). */
 size_t tui_model_time_col(const struct tui_model *m, uint64_t t);
 
-/* Formats `ticks` (a duration, or a time counted from the trace start)
- * with the trace's resolution: "1.250ms", "3.5s", "120ns"; bare ticks
- * ("2500t") when the resolution is unknown.  Returns buf. */
+/* Formats the duration `ticks` with the trace's resolution as util/fmt.h
+ * writes times ("1.25 ms", "3.50 s", "120 ns"); "2500 ticks" when the
+ * resolution is unknown.  Returns buf. */
 char *tui_format_time(char *buf, size_t size, uint64_t ticks, uint64_t resolution);
+
+/* Formats the time stamp t counted from the trace start, to the precision
+ * of one column of the current view (vftr_fmt_seconds_at: "100.02 ms" when
+ * zoomed in, "100 ms" on the whole trace), so that the status line, the
+ * axis and the details tell apart what the timeline tells apart;
+ * "2500 ticks" when the resolution is unknown.  Returns buf. */
+char *tui_model_format_at(const struct tui_model *m, uint64_t t, char *buf, size_t size);
 
 /* --- reading searches --- */
 /* Next (dir > 0) or previous enter of the selected function on the

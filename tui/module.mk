@@ -4,7 +4,8 @@
 
 TUI_SRC      := $(wildcard tui/*.c)
 TUI_OBJ      := $(patsubst %.c,$(OBJ)/%.o,$(TUI_SRC))
-TUI_CORE_OBJ := $(OBJ)/tui/model.o $(OBJ)/tui/keys.o $(OBJ)/tui/snaprun.o $(OBJ)/tui/comm.o
+TUI_CORE_OBJ := $(OBJ)/tui/model.o $(OBJ)/tui/keys.o $(OBJ)/tui/snaprun.o $(OBJ)/tui/comm.o \
+                $(OBJ)/tui/waits.o
 TUI_LDLIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 $(OBJ)/tui/%.o: CPPFLAGS += -DVFTR_VERSION=\"$(VERSION)\" -Itui

@@ -25,8 +25,10 @@
 #include <unistd.h>
 
 #include "screen.h"
+#include "util/fmt.h"
 
 #define MIN_LOWER 4         /* lower pane rows at least */
+#define TUI_CTR_WIDTH 14    /* the profile's counter column (a name cut to fit) */
 
 static volatile sig_atomic_t interrupted;
 static int active;          /* curses is on */
@@ -146,7 +148,7 @@ int tui_screen_getkey(void)
  * backgrounds, one with 8 the 7 non-black ones; without colours the
  * symbols alone tell the functions apart.
  */
-static short npaint_pairs, pair_line, pair_heat;
+static short npaint_pairs, pair_line, pair_heat, pair_wait;
 
 static void colours_init(void)
 {
@@ -159,8 +161,8 @@ static void colours_init(void)
     int wide = COLORS >= 256;
     short n = wide ? (short)(sizeof bg256 / sizeof bg256[0]) : (short)(sizeof bg8 / sizeof bg8[0]);
 
-    if (COLOR_PAIRS < n + 1 + 4 + 1)
-        n = (short)(COLOR_PAIRS > 6 ? COLOR_PAIRS - 6 : 0);
+    if (COLOR_PAIRS < n + 1 + 4 + 1 + 1)
+        n = (short)(COLOR_PAIRS > 7 ? COLOR_PAIRS - 7 : 0);
     for (short i = 0; i < n; i++)
         init_pair((short)(i + 1), COLOR_BLACK, wide ? bg256[i] : bg8[i]);
     npaint_pairs = n;
@@ -169,6 +171,8 @@ static void colours_init(void)
     pair_heat = (short)(n + 2);
     for (short i = 0; i < 4; i++)
         init_pair((short)(pair_heat + i), i == 3 || i == 0 ? COLOR_WHITE : COLOR_BLACK, heat[i]);
+    pair_wait = (short)(pair_heat + 4);
+    init_pair(pair_wait, COLOR_WHITE, COLOR_RED);
 }
 
 /* The attribute of paint p's cells (0 without colours or paint). */
@@ -186,6 +190,7 @@ static attr_t paint_attr(long p)
 
 struct layout {
     int status, axis, tl_top, tl_rows, legend, legend_rows, lower_top, lower_rows, msg;
+    int info;                /* the line of the wait analysis at the cursor, -1 none */
     int label;               /* columns of the process names, the '|' included */
     int cols;                /* timeline columns */
 };
@@ -254,7 +259,9 @@ static struct layout layout_of(struct tui_app *app)
         l.legend_rows = LEGEND_MAX;
     /* the timeline gets what the lower pane (header + MIN_LOWER rows) leaves,
      * at most half the screen when there are many processes */
-    int avail = h - 2 - l.legend_rows - 1 - 1 - MIN_LOWER;  /* status, axis, legend, header, msg */
+    int info = app->wait_overlay || app->critpath;
+    int avail = h - 2 - l.legend_rows - info - 1 - 1 - MIN_LOWER;  /* status, axis, legend,
+                                                                       wait line, header, msg */
     int want = (int)np;
 
     if (want > (h - 5) / 2 && want > avail)
@@ -265,7 +272,8 @@ static struct layout layout_of(struct tui_app *app)
         want = 1;
     l.tl_rows = want;
     l.legend = l.tl_top + l.tl_rows;
-    l.lower_top = l.legend + l.legend_rows;
+    l.info = info ? l.legend + l.legend_rows : -1;
+    l.lower_top = l.legend + l.legend_rows + info;
     lower = h - 1 - l.lower_top;
     l.lower_rows = lower > 0 ? lower : 0;
     l.msg = h - 1;
@@ -283,6 +291,7 @@ size_t tui_screen_layout(struct tui_app *app)
     app->proc_rows = (size_t)l.tl_rows;
     app->prof_rows = l.lower_rows > 1 ? (size_t)l.lower_rows - 1 : 1;
     app->comm_rows = l.lower_rows > 2 ? (size_t)l.lower_rows - 2 : 1;
+    app->waits_rows = l.lower_rows > 2 ? (size_t)l.lower_rows - 2 : 1;
     return (size_t)l.cols;
 }
 
@@ -296,29 +305,40 @@ static void put(int y, int x, int width, const char *s)
     mvprintw(y, x, "%-*.*s", width, width, s);
 }
 
+/* A time stamp as the screen shows it: from the trace start, to the
+ * precision of one timeline column (tui_model_format_at). */
 static void fmt_rel(struct tui_app *app, char *buf, size_t size, uint64_t t)
 {
-    const struct vftr_window_info *info = tui_model_info(app->model);
-
-    tui_format_time(buf, size, t - info->first, info->resolution);
+    tui_model_format_at(app->model, t, buf, size);
 }
 
 static void draw_status(struct tui_app *app, const struct layout *l)
 {
     const struct tui_view *v = tui_model_view(app->model);
     const struct tui_data *d = tui_model_data(app->model);
-    char a[32], b[32], c[32], line[512];
+    char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], c[VFTR_FMT_MAX], took[VFTR_FMT_MAX];
+    char core[256], tail[128], shown[256], line[768];
+    int room;
 
     fmt_rel(app, a, sizeof a, v->t0);
     fmt_rel(app, b, sizeof b, v->t1);
     fmt_rel(app, c, sizeof c, v->cursor);
+    vftr_fmt_seconds(d->seconds, took, sizeof took);
     const char *name = tui_model_trace_name(app->model);
     const char *slash = strrchr(name, '/');
 
-    snprintf(line, sizeof line, "%s  [%s, %s)  cursor %s  depth %u  %s  read %llu KiB %.1fms",
-             slash ? slash + 1 : name, a, b, c, v->depth,
-             d->sampled ? "sampled" : "exact", (unsigned long long)(d->bytes_read / 1024),
-             d->seconds * 1e3);
+    name = slash ? slash + 1 : name;
+    snprintf(core, sizeof core, "  [%s, %s)  cursor %s  depth %u  %s", a, b, c, v->depth,
+             d->sampled ? "sampled" : "exact");
+    snprintf(tail, sizeof tail, "  read %llu KiB in %s", (unsigned long long)(d->bytes_read / 1024),
+             took);
+    /* the line fits the screen: the read statistics go first, then the
+     * trace's name loses its middle (8 columns kept) */
+    if (strlen(name) + strlen(core) + strlen(tail) > (size_t)COLS)
+        tail[0] = '\0';
+    room = COLS - (int)strlen(core);
+    vftr_fmt_elide(name, room > 8 ? (size_t)room : 8, shown, sizeof shown);
+    snprintf(line, sizeof line, "%s%s%s", shown, core, tail);
     attron(A_REVERSE);
     put(l->status, 0, COLS, line);
     attroff(A_REVERSE);
@@ -339,7 +359,7 @@ static void title_off(void)
 static void draw_axis(struct tui_app *app, const struct layout *l)
 {
     const struct tui_view *v = tui_model_view(app->model);
-    char a[32], b[32], line[512];
+    char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], line[512];
     int w = l->cols;
 
     fmt_rel(app, a, sizeof a, v->t0);
@@ -405,6 +425,29 @@ static void draw_flights(struct tui_app *app, const struct layout *l)
     }
 }
 
+/* The wait overlay and the critical path on one cell (waits.h): a
+ * waiting cell shows its pattern kind's character in the wait colour (bold
+ * without colours), a cell on the critical path is bold and underlined.
+ * Only results of the visible window count. */
+static void wait_cell(struct tui_app *app, uint32_t process, size_t c, chtype *ch, attr_t *attr)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    uint64_t a = tui_model_col_time(m, c), b = tui_model_col_time(m, c + 1);
+    unsigned pat;
+
+    if (!app->waits)
+        return;
+    if (app->wait_overlay && tui_waits_have(app->waits, TUI_WAITS_WAITS, v->t0, v->t1) &&
+        (pat = tui_waits_cell(app->waits, process, a, b)) != 0) {
+        *ch = (chtype)(unsigned char)tui_waits_symbol(pat - 1);
+        *attr = npaint_pairs ? COLOR_PAIR(pair_wait) : A_BOLD;
+    }
+    if (app->critpath && tui_waits_have(app->waits, TUI_WAITS_CRITPATH, v->t0, v->t1) &&
+        tui_waits_cp_cell(app->waits, process, a, b))
+        *attr |= A_BOLD | A_UNDERLINE;
+}
+
 static void draw_timeline(struct tui_app *app, const struct layout *l)
 {
     struct tui_model *m = app->model;
@@ -449,6 +492,7 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
                 attr |= A_BOLD | A_UNDERLINE;
             if (v->show_messages && d->marks && d->marks[pi * d->ncols + c])
                 ch = d->marks[pi * d->ncols + c] & 1 ? '*' : '#';
+            wait_cell(app, procs[pi].id, c, &ch, &attr);
             if (c == cur)
                 attr |= A_REVERSE;
             mvaddch(y, l->label + (int)c, ch | attr);
@@ -457,6 +501,9 @@ static void draw_timeline(struct tui_app *app, const struct layout *l)
     if (app->pane == TUI_PANE_COMM)
         draw_flights(app, l);
 }
+
+#define LEGEND_WAIT (-2)     /* legend entries that are no paint */
+#define LEGEND_CP (-3)
 
 /* One legend entry ("A=main") into buf; its length. */
 static int legend_entry(struct tui_app *app, size_t i, char *buf, size_t size, long *paint)
@@ -481,7 +528,29 @@ static int legend_entry(struct tui_app *app, size_t i, char *buf, size_t size, l
     if (others && i == 0)
         return snprintf(buf, size, "%c=%zu more function%s", TUI_SYMBOL_OTHER, others,
                         others == 1 ? "" : "s");
+    i -= others ? 1 : 0;
+    /* then the wait overlay's characters and the critical path's look */
+    for (size_t k = 0; app->wait_overlay && tui_waits_kinds[k].symbol; k++)
+        if (i-- == 0) {
+            *paint = LEGEND_WAIT;
+            return snprintf(buf, size, "%c=%s wait", tui_waits_kinds[k].symbol,
+                             tui_waits_kinds[k].name);
+        }
+    if (app->critpath && i == 0) {
+        *paint = LEGEND_CP;
+        return snprintf(buf, size, "_=critical path (bold, underlined)");
+    }
     return -1;
+}
+
+/* The attribute of a legend entry's symbol. */
+static attr_t legend_attr(long paint)
+{
+    if (paint == LEGEND_WAIT)
+        return npaint_pairs ? COLOR_PAIR(pair_wait) : A_BOLD;
+    if (paint == LEGEND_CP)
+        return A_BOLD | A_UNDERLINE;
+    return paint_attr(paint);
 }
 
 static size_t legend_count(struct tui_app *app)
@@ -489,9 +558,11 @@ static size_t legend_count(struct tui_app *app)
     const long *paints;
     size_t others;
     int none;
-    size_t n = tui_model_legend(app->model, &paints, &others, &none);
+    size_t n = tui_model_legend(app->model, &paints, &others, &none), k = 0;
 
-    return n + (size_t)none + (others ? 1 : 0);
+    while (app->wait_overlay && tui_waits_kinds[k].symbol)
+        k++;
+    return n + (size_t)none + (others ? 1 : 0) + k + (app->critpath ? 1 : 0);
 }
 
 #define LEGEND_GAP 2
@@ -557,7 +628,7 @@ static void draw_legend(struct tui_app *app, const struct layout *l)
             line++;
             x = 0;
         }
-        mvaddch(l->legend + line, x, (chtype)(unsigned char)buf[0] | paint_attr(p));
+        mvaddch(l->legend + line, x, (chtype)(unsigned char)buf[0] | legend_attr(p));
         put(l->legend + line, x + 1, len - 1, buf + 1);
         x += len + LEGEND_GAP;
     }
@@ -578,10 +649,11 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
     const struct tui_view *v = tui_model_view(m);
     const struct tui_data *d = tui_model_data(m);
     const struct vftr_window_info *info = tui_model_info(m);
-    double res = info->resolution ? (double)info->resolution : 1.0;
     char line[512];
-    size_t len = 0;
+    size_t len = 0, nctr;
     int rows = l->lower_rows - 1;
+    const struct tui_counter *ctr = tui_model_counters(m, &nctr);
+    size_t cs = nctr ? v->ctr_sel % nctr : 0;
 
     for (int c = 0; c < TUI_NCOLS; c++) {
         const struct tui_column *col = &tui_columns[c];
@@ -594,13 +666,17 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
         else
             snprintf(h, sizeof h, "%s%s", col->header,
                      (int)v->sort == c ? (v->reverse ? "^" : "v") : "");
+        /* a trace with counters: the chosen one's column before the name */
+        if (c == TUI_COL_NAME && nctr)
+            len += (size_t)snprintf(line + len, sizeof line - len, " %*.*s ", TUI_CTR_WIDTH,
+                                    TUI_CTR_WIDTH, ctr[cs].name);
         if (col->width)
             len += (size_t)snprintf(line + len, sizeof line - len, "%*s ", col->width, h);
         else
             len += (size_t)snprintf(line + len, sizeof line - len, "   %s", h);
     }
     if (d->prof_from_summaries) {
-        char a[32], b[32];
+        char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX];
 
         fmt_rel(app, a, sizeof a, d->prof_a);
         fmt_rel(app, b, sizeof b, d->prof_b);
@@ -627,17 +703,36 @@ static void draw_profile(struct tui_app *app, const struct layout *l)
         const struct vftr_profile_row *row = &d->prof.rows[d->order[i]];
         long p = tui_model_paint(m, row->function);
         char sym = tui_model_symbol(m, p);
+        char excl[VFTR_FMT_MAX], incl[VFTR_FMT_MAX], imbal[VFTR_FMT_MAX], name[512];
         int at;
 
+        /* times in the unit that fits, the imbalance as a percentage (as
+         * vftr-stats prints them); bare ticks without a resolution */
+        if (info->resolution) {
+            tui_format_time(excl, sizeof excl, row->excl, info->resolution);
+            tui_format_time(incl, sizeof incl, row->incl, info->resolution);
+        } else {
+            snprintf(excl, sizeof excl, "%llu", (unsigned long long)row->excl);
+            snprintf(incl, sizeof incl, "%llu", (unsigned long long)row->incl);
+        }
+        vftr_fmt_imbalance(row->imbalance, imbal, sizeof imbal);
         /* '>' marks the selected row in plain text too (no colour needed) */
-        at = snprintf(line, sizeof line, "%c%*.6f %*.6f %*llu %*.3f  ",
+        at = snprintf(line, sizeof line, "%c%*s %*s %*llu %*s  ",
                       i == v->prof_sel ? '>' : ' ',
-                      tui_columns[TUI_COL_EXCL].width - 1, (double)row->excl / res,
-                      tui_columns[TUI_COL_INCL].width, (double)row->incl / res,
+                      tui_columns[TUI_COL_EXCL].width - 1, excl,
+                      tui_columns[TUI_COL_INCL].width, incl,
                       tui_columns[TUI_COL_CALLS].width, (unsigned long long)row->calls,
-                      tui_columns[TUI_COL_IMBAL].width, row->imbalance);
-        snprintf(line + at, sizeof line - (size_t)at, "%c %s", sym,
-                 tui_model_func_name(m, row->function));
+                      tui_columns[TUI_COL_IMBAL].width, imbal);
+        if (nctr && d->prof_ctr)
+            at += snprintf(line + at, sizeof line - (size_t)at, "%*llu  ", TUI_CTR_WIDTH,
+                           (unsigned long long)d->prof_ctr[d->order[i] * nctr + cs]);
+        else if (nctr)
+            at += snprintf(line + at, sizeof line - (size_t)at, "%*s  ", TUI_CTR_WIDTH, "-");
+        /* a name longer than the room left loses its middle, so that its
+         * namespace and its function both show */
+        vftr_fmt_elide(tui_model_func_name(m, row->function),
+                       COLS > at + 2 ? (size_t)(COLS - at - 2) : 0, name, sizeof name);
+        snprintf(line + at, sizeof line - (size_t)at, "%c %s", sym, name);
         if (i == v->prof_sel && app->focus == TUI_FOCUS_PROFILE)
             attron(A_REVERSE);
         if (row->function == v->func_sel)
@@ -656,7 +751,7 @@ static void draw_details(struct tui_app *app, const struct layout *l)
     const struct tui_data *d = tui_model_data(m);
     size_t np;
     const struct tui_proc *procs = tui_model_procs(m, &np);
-    char line[512], t[32], c[32];
+    char line[512], t[VFTR_FMT_MAX], c[VFTR_FMT_MAX];
     int y = l->lower_top, end = l->lower_top + l->lower_rows;
 
     fmt_rel(app, c, sizeof c, v->cursor);
@@ -709,7 +804,8 @@ static void draw_details(struct tui_app *app, const struct layout *l)
 }
 
 /* A matrix cell's figure in at most 7 columns: counts and bytes with k, M,
- * G (and Ki, Mi, Gi) past 5 digits, times in the trace's units. */
+ * G past 5 digits, times in the unit that fits ("1.23 ms"; ticks, as
+ * counts, without a resolution). */
 static void cell_text(struct tui_app *app, char *buf, size_t size, uint64_t v,
                       enum tui_comm_unit unit)
 {
@@ -717,7 +813,7 @@ static void cell_text(struct tui_app *app, char *buf, size_t size, uint64_t v,
     double x = (double)v;
     size_t k = 0;
 
-    if (unit == TUI_COMM_TIME) {
+    if (unit == TUI_COMM_TIME && tui_model_info(app->model)->resolution) {
         tui_format_time(buf, size, v, tui_model_info(app->model)->resolution);
         return;
     }
@@ -753,7 +849,7 @@ static void draw_comm(struct tui_app *app, const struct layout *l)
     const struct tui_proc *pr = tui_model_procs(m, &np);
     int y = l->lower_top, end = l->lower_top + l->lower_rows, label = l->label;
     int ncols = (COLS - label) / CELL, nrows = l->lower_rows - 2;
-    char line[1024], a[32], b[32], txt[64], shown[256];
+    char line[1024], a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], txt[64], shown[256];
     uint64_t max = 1, total = 0;
 
     fmt_rel(app, a, sizeof a, v->t0);
@@ -838,6 +934,156 @@ static void draw_comm(struct tui_app *app, const struct layout *l)
     }
 }
 
+/* The label of a process token ("process N" when the trace does not
+ * define it). */
+static const char *proc_label(struct tui_app *app, uint32_t id, char *buf, size_t size)
+{
+    size_t np;
+    const struct tui_proc *p = tui_model_procs(app->model, &np);
+
+    for (size_t i = 0; i < np; i++)
+        if (p[i].id == id)
+            return p[i].label;
+    snprintf(buf, size, "process %u", id);
+    return buf;
+}
+
+/*
+ * The line of the wait analysis at the cursor (w, P): the wait of the
+ * selected process in the cursor's cell — its pattern, length and span,
+ * its call path, and the late partner with the call it arrived in — and
+ * the process the critical path runs on there.
+ */
+static void draw_wait_info(struct tui_app *app, const struct layout *l)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    const struct tui_wait_cursor *c = app->wait_cursor;
+    const struct vftr_window_info *info = tui_model_info(m);
+    size_t np;
+    const struct tui_proc *procs = tui_model_procs(m, &np);
+    char line[2048], t[32], a[32], b[32], pb[64];
+    size_t len = 0;
+
+    if (l->info < 0)
+        return;
+    line[0] = '\0';
+    /* the critical path first: it is short, the wait's line may not fit */
+    if (app->critpath) {
+        if (!c || !tui_waits_have(app->waits, TUI_WAITS_CRITPATH, v->t0, v->t1))
+            len += (size_t)snprintf(line, sizeof line, "cp: not computed");
+        else if (c->on_cp)
+            len += (size_t)snprintf(line, sizeof line, "cp: %s",
+                                    proc_label(app, c->cp_process, pb, sizeof pb));
+        else
+            len += (size_t)snprintf(line, sizeof line, "cp: not here");
+        if (app->wait_overlay)
+            len += (size_t)snprintf(line + len, sizeof line - len, "  |  ");
+    }
+    if (app->wait_overlay && len < sizeof line) {
+        char *out = line + len;
+        size_t room = sizeof line - len;
+
+        if (!c || !tui_waits_have(app->waits, TUI_WAITS_WAITS, v->t0, v->t1)) {
+            snprintf(out, room, "wait: not computed for this window");
+        } else if (tui_waits_overflow(app->waits)) {
+            snprintf(out, room, "wait: more than %u waits in this window, not drawn (zoom in; "
+                     "W lists them)", TUI_WAITS_MAX_KEPT);
+        } else if (!c->wait) {
+            snprintf(out, room, "wait: none of %s here", procs[v->proc_sel].label);
+        } else {
+            size_t k;
+
+            tui_format_time(t, sizeof t, c->w.end - c->w.start, info->resolution);
+            fmt_rel(app, a, sizeof a, c->w.start);
+            fmt_rel(app, b, sizeof b, c->w.end);
+            /* the late partner before the wait's own call path: that one
+             * the timeline shows, the partner's it does not */
+            k = (size_t)snprintf(out, room, "wait: %s %s",
+                                 vftr_wait_pattern_info(c->w.pattern)->name, t);
+            if (c->w.cause && k < room) {
+                char at[32];
+
+                fmt_rel(app, at, sizeof at, c->w.cause_time);
+                k += (size_t)snprintf(out + k, room - k, "; late: %s in %s at %s",
+                                      proc_label(app, c->w.cause, pb, sizeof pb),
+                                      c->partner_path, at);
+            }
+            if (k < room)
+                snprintf(out + k, room - k, "; in %s [%s, %s)", c->path, a, b);
+        }
+    }
+    attron(A_BOLD);
+    put(l->info, 0, COLS, line);
+    attroff(A_BOLD);
+}
+
+/*
+ * The pattern table of the visible window (W): every (pattern, call path,
+ * process) that waited in it, its waiting time, the instances and the
+ * largest, sorted by time — the figures of vftr-stats --waits --threads
+ * --time for the window, in seconds as it prints them.  Up and Down (with
+ * the focus) scroll.
+ */
+static void draw_waits(struct tui_app *app, const struct layout *l)
+{
+    struct tui_model *m = app->model;
+    const struct tui_view *v = tui_model_view(m);
+    const struct vftr_window_info *info = tui_model_info(m);
+    double res = info->resolution ? (double)info->resolution : 1.0;
+    int y = l->lower_top, end = l->lower_top + l->lower_rows;
+    char line[1024], a[32], b[32], pb[64];
+    size_t n = 0;
+    const struct tui_wait_row *r = NULL;
+    int have = app->waits && tui_waits_have(app->waits, TUI_WAITS_WAITS, v->t0, v->t1);
+
+    fmt_rel(app, a, sizeof a, v->t0);
+    fmt_rel(app, b, sizeof b, v->t1);
+    if (have) {
+        uint64_t total = tui_waits_total(app->waits), pt = tui_waits_proc_time(app->waits);
+
+        r = tui_waits_rows(app->waits, &n);
+        snprintf(line, sizeof line, "wait states in [%s, %s): %.6f%s in all (%.2f %% of the "
+                 "processes' time), %zu rows", a, b, (double)total / res,
+                 info->resolution ? " s" : " ticks", pt ? 100.0 * (double)total / (double)pt : 0.0,
+                 n);
+    } else {
+        snprintf(line, sizeof line, "wait states in [%s, %s): not computed", a, b);
+    }
+    title_on(app, TUI_FOCUS_WAITS);
+    put(y++, 0, COLS, line);
+    title_off();
+    if (have && y < end) {
+        snprintf(line, sizeof line, " %12s %8s %12s  %-22s %-16s %s",
+                 info->resolution ? "time[s]" : "time[t]", "count",
+                 info->resolution ? "max[s]" : "max[t]", "pattern", "process", "call path");
+        attron(A_BOLD);
+        put(y++, 0, COLS, line);
+        attroff(A_BOLD);
+    }
+    if (have && n == 0 && y < end)
+        put(y++, 0, COLS, "  (no process waits in this window)");
+    if (app->waits_top >= n)
+        app->waits_top = n ? n - 1 : 0;
+    for (size_t i = app->waits_top; have && i < n && y < end; i++) {
+        /* the last row says how many more there are when they do not fit */
+        if (y == end - 1 && i + 1 < n) {
+            snprintf(line, sizeof line, "  +%zu more rows (Tab, then Down)", n - i);
+            put(y++, 0, COLS, line);
+            break;
+        }
+        snprintf(line, sizeof line, " %12.6f %8llu %12.6f  %-22s %-16s %s",
+                 (double)r[i].time / res, (unsigned long long)r[i].count,
+                 (double)r[i].max / res, vftr_wait_pattern_info(r[i].pattern)->key,
+                 proc_label(app, r[i].process, pb, sizeof pb), r[i].callpath);
+        put(y++, 0, COLS, line);
+    }
+    while (y < end) {
+        move(y++, 0);
+        clrtoeol();
+    }
+}
+
 static void draw_help(const struct layout *l, size_t *help_top)
 {
     size_t n = tui_keys_help_lines();
@@ -876,10 +1122,13 @@ void tui_screen_draw(struct tui_app *app)
         draw_axis(app, &l);
         draw_timeline(app, &l);
         draw_legend(app, &l);
+        draw_wait_info(app, &l);
         if (app->pane == TUI_PANE_PROFILE)
             draw_profile(app, &l);
         else if (app->pane == TUI_PANE_COMM)
             draw_comm(app, &l);
+        else if (app->pane == TUI_PANE_WAITS)
+            draw_waits(app, &l);
         else
             draw_details(app, &l);
     }

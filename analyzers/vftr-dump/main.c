@@ -41,6 +41,7 @@
 struct dump_args {
     unsigned kinds;
     int count_only;
+    int raw;                     /* ids only, no names after them */
     int check;
     struct vftr_tracesel sel;    /* --process, --time */
 };
@@ -166,6 +167,17 @@ static int dump(const struct vftr_tool *tool, struct dump_args *args, const char
         goto out;
     }
 
+    /* names without --defs: the definitions are read first, unprinted, for
+     * the names the other records refer to */
+    if (out && (args->kinds & VFTR_OTF_PRINT_NAMES) && !(args->kinds & VFTR_OTF_PRINT_DEFS)) {
+        vftr_otf_print_select(handlers, 0);
+        if (read_definitions(reader, handlers) == OTF_READ_ERROR) {
+            rc = vftr_tool_fail(tool, stderr, "%s.otf: cannot read definitions (%s)", stub,
+                                vftr_trace_otf_reason(why, sizeof why));
+            goto out;
+        }
+        vftr_otf_print_select(handlers, args->kinds);
+    }
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         if (!(args->kinds & sections[i].kind))
             continue;
@@ -239,7 +251,7 @@ static int check(const struct vftr_tool *tool, char *const *ops, int n)
 
 int main(int argc, char **argv)
 {
-    struct dump_args args = { 0, 0, 0, VFTR_TRACESEL_INIT };
+    struct dump_args args = { 0, 0, 0, 0, VFTR_TRACESEL_INIT };
     const struct vftr_opt opts[] = {
         { VFTR_OPT_BITS, "defs", 'd', NULL, "print definitions",
           &args.kinds, VFTR_OTF_PRINT_DEFS, NULL },
@@ -257,6 +269,9 @@ int main(int argc, char **argv)
         { VFTR_OPT_CALLBACK, "process", 'p', "LIST",
           "only events, snapshots and statistics of these\nprocesses: rank 3, rank 3 thread 2 "
           "(from 0),\nor OTF tokens 1-4,9 (may be repeated)", &args.sel, 0, vftr_tracesel_opt_process },
+        { VFTR_OPT_FLAG, "raw", 0, NULL,
+          "OTF, OTF2: ids only, no definition names after\nthem (\"function=1\", not \"function=1 (main)\")",
+          &args.raw, 1, NULL },
         { VFTR_OPT_FLAG, "count", 0, NULL, "print only the number of records per type",
           &args.count_only, 1, NULL },
         { VFTR_OPT_FLAG, "check", 0, NULL,
@@ -270,6 +285,10 @@ int main(int argc, char **argv)
         "file TRACE, or of the OTF2 archive TRACE (traces.otf2 or its directory),\n"
         "one per line.",
         "Without --defs, --events, --snaps, --stats or --markers everything is printed.\n"
+        "A field that refers to a definition is followed by the definition's name:\n"
+        "\"Enter function=1 (main)\", \"SendMsg receiver=2 (rank 1) group=1\n"
+        "(MPI_COMM_WORLD)\" (--raw: the ids alone; the second column, the process,\n"
+        "is always its token).\n"
         "\n"
         "TIMES are counted from the trace's first time stamp: a bare number is\n"
         "timer ticks (2500), a number with a unit s, ms, us or ns is converted\n"
@@ -320,6 +339,8 @@ int main(int argc, char **argv)
     } else {
         if (args.kinds == 0)
             args.kinds = ALL_KINDS;
+        if (!args.raw)
+            args.kinds |= VFTR_OTF_PRINT_NAMES;
         if (vftr_source_kind_of(argv[first]) == VFTR_SOURCE_OTF2) {
             struct vftr_dump_model_args ma = { args.kinds, args.count_only, &args.sel };
 

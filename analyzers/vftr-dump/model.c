@@ -226,7 +226,7 @@ int vftr_dump_model(const struct vftr_tool *tool, const struct vftr_dump_model_a
     struct vftr_timerange range = { 0, UINT64_MAX };
     const struct vftr_proclist *procs = args->sel->have_procs ? &args->sel->procs : NULL;
     FILE *out = args->count_only ? NULL : stdout;
-    int rc = vftr_source_open(&src, &trace, 1, &so, err, sizeof err);
+    int names_only, rc = vftr_source_open(&src, &trace, 1, &so, err, sizeof err);
 
     if (rc < 0)
         return rc == -EINVAL ? vftr_tool_usage_fail(tool, stderr, "%s", err)
@@ -252,10 +252,18 @@ int vftr_dump_model(const struct vftr_tool *tool, const struct vftr_dump_model_a
         goto out;
     }
     p.scl = t.func_scl;
-    if ((args->kinds & VFTR_OTF_PRINT_DEFS) && print_defs(&p, &t) < 0) {
+    /* names without --defs: the definitions are handed to the printer
+     * unprinted, for the names the events refer to */
+    names_only = out && (args->kinds & VFTR_OTF_PRINT_NAMES) &&
+                 !(args->kinds & VFTR_OTF_PRINT_DEFS);
+    if (names_only)
+        vftr_otf_print_select(p.h, 0);
+    if ((args->kinds & VFTR_OTF_PRINT_DEFS || names_only) && print_defs(&p, &t) < 0) {
         rc = vftr_tool_fail(tool, stderr, "out of memory");
         goto out;
     }
+    if (names_only)
+        vftr_otf_print_select(p.h, args->kinds);
     if (args->kinds & VFTR_OTF_PRINT_EVENTS) {
         struct vftr_window_handler h = {
             .arg = &p, .enter = m_enter, .leave = m_leave, .send = m_send, .recv = m_recv,

@@ -10,7 +10,8 @@
 #include "util/tracesel.h"
 
 struct vftr_dump_model_args {
-    unsigned kinds;                   /* VFTR_OTF_PRINT_DEFS | _EVENTS (others: nothing) */
+    unsigned kinds;                   /* VFTR_OTF_PRINT_DEFS | _EVENTS (others: nothing),
+                                         | _NAMES (names after ids) */
     int count_only;
     struct vftr_tracesel *sel;        /* rank names resolved when the trace is open */
 };

@@ -35,12 +35,12 @@ int vftr_dump_is_vfd(const char *path)
 /* Record counts for --count, by line keyword. */
 enum {
     C_THREAD, C_FUNCTION, C_CALLPATH, C_COMM, C_OMPREGION, C_CLOCK, C_RUNID, C_IOFILE, C_CHUNK,
-    C_ENTER, C_EXIT, C_SAMPLE, C_PAUSE, C_RESUME, C_SEND, C_RECV, C_COLL, C_OMP_BEGIN,
+    C_ENTER, C_EXIT, C_SAMPLE, C_PAUSE, C_RESUME, C_SEND, C_RECV, C_COLL, C_RMA, C_OMP_BEGIN,
     C_OMP_END, C_IO, C_EVENT, C_N
 };
 static const char *const count_name[C_N] = {
     "THREAD", "FUNCTION", "CALLPATH", "COMM", "OMPREGION", "CLOCKOFFSET", "RUNID", "IOFILE",
-    "CHUNK", "ENTER", "EXIT", "SAMPLE", "PAUSE", "RESUME", "SEND", "RECV", "COLL", "OMP_BEGIN",
+    "CHUNK", "ENTER", "EXIT", "SAMPLE", "PAUSE", "RESUME", "SEND", "RECV", "COLL", "RMA", "OMP_BEGIN",
     "OMP_END", "IO", "EVENT",
 };
 
@@ -218,6 +218,21 @@ static int print_event(struct ctx *c, struct vftr_vfd_reader *rd, const struct v
                     " sent=%" PRIu64 " received=%" PRIu64 " start=%" PRIu64 " flags=0x%" PRIx32
                     "\n", t, th, name ? name : "?", m.comm, m.root, m.sent, m.received, m.start,
                     m.flags);
+        return 0;
+    }
+    case VFTR_VFD_MPI_RMA: {
+        struct vftr_vfd_mpi_rma a;
+        const char *name;
+
+        if (vftr_vfd_mpi_rma_decode(d, id, t, &a) < 0)
+            return -EBADMSG;
+        name = vftr_vfd_rma_name(a.op);
+        c->counts[C_RMA]++;
+        if (out)
+            fprintf(out, "%" PRIu64 " T%" PRIu32 " RMA op=%s target=%" PRId32 " win=0x%" PRIx64
+                    " comm=0x%" PRIx64 " sent=%" PRIu64 " received=%" PRIu64 " start=%" PRIu64
+                    " flags=0x%" PRIx32 "\n", t, th, name ? name : "?", a.target, a.win, a.comm,
+                    a.sent, a.received, a.start, a.flags);
         return 0;
     }
     case VFTR_VFD_OMP_BEGIN:

@@ -21,6 +21,7 @@
 
 #include "model/snapshot.h"
 #include "model/source.h"
+#include "model/vfdcache.h"
 #include "util/errmsg.h"
 #include "util/number.h"
 #include "util/opts.h"
@@ -37,7 +38,41 @@ struct args {
     struct snap_job job;       /* the defaults every job starts from */
     long parallel;             /* -j */
     const char *script;
+    const char *cache_dir;     /* --cache-dir */
 };
+
+/*
+ * A job on a run's .vfd files (a run directory or a .vfd file) runs on the
+ * run's OTF trace, the one vfd2otf writes by default, made once and kept
+ * (lib/model/vfdcache.h: beside the run, in the user's cache, or in
+ * --cache-dir): with -o its copy goes there, without -o the snapshots are
+ * written into that trace, and a line says where it is.  0, or an exit
+ * status (the message printed).
+ */
+static int vfd_jobs(const struct vftr_tool *tool, struct snap_job *jobs, size_t njobs,
+                    const char *cache_dir, int quiet)
+{
+    for (size_t i = 0; i < njobs; i++) {
+        char stub[8192], err[VFTR_ERRMSG_MAX + 512], home[4096], *copy;
+        const char *op = jobs[i].trace;
+        struct vftr_vfdcache_opts co = {
+            tool->name, stderr, !quiet && isatty(STDERR_FILENO), quiet, 0, cache_dir,
+            vftr_vfdcache_user_dir(home, sizeof home),
+        };
+
+        if (!op || !vftr_source_is_vfd(op))
+            continue;
+        if (vftr_vfdcache_get(&op, 1, &co, stub, sizeof stub, NULL, err, sizeof err) < 0)
+            return vftr_tool_fail(tool, stderr, "%s", err);
+        if (!(copy = strdup(stub)))
+            return vftr_tool_fail(tool, stderr, "out of memory");
+        if (!jobs[i].output && !quiet)
+            fprintf(stderr, "%s: %s: writing into its OTF trace %s.otf\n", tool->name, op, stub);
+        free(jobs[i].trace);
+        jobs[i].trace = copy;
+    }
+    return VFTR_EXIT_OK;
+}
 
 static int opt_n(void *dest, const char *arg, char *err, size_t errlen)
 {
@@ -353,6 +388,8 @@ int main(int argc, char **argv)
           "(see vftr-snap(1))", &a.script, 0, NULL },
         { VFTR_OPT_CALLBACK, "thumbnail-samples", 0, "N", "at most N samples per process in the\n"
           "thumbnail (default 4096)", &a, 0, opt_samples },
+        { VFTR_OPT_STRING, "cache-dir", 0, "DIR", "keep the OTF trace of .vfd input in DIR\n"
+          "(default: RUNDIR/vftr-otf/, else the user's cache)", &a.cache_dir, 0, NULL },
         { VFTR_OPT_FLAG, "force", 0, NULL, "write even when the output is estimated past\n"
           "its limit or the free space (see vftr-snap(1))", &a.job.force, 1, NULL },
         { VFTR_OPT_FLAG, "quiet", 'q', NULL, "no progress line (drawn on a terminal when one\n"
@@ -364,6 +401,11 @@ int main(int argc, char **argv)
     const struct vftr_tool tool = {
         "vftr-snap", VFTR_VERSION, "[OPTION]... TRACE...",
         "Adds snapshots and statistical summaries to OTF traces.",
+        "A TRACE may also be a run directory or a .vfd file: its OTF trace (what\n"
+        "vfd2otf writes) is made once, kept in RUNDIR/vftr-otf/ (or, when RUNDIR\n"
+        "cannot be written, in $XDG_CACHE_HOME/vftr/) and reused while the .vfd\n"
+        "files are unchanged; without -o the snapshots go into that trace.\n"
+        "\n"
         "Exit status: 0 when every trace succeeded, 1 when one failed, 2 for a bad\n"
         "command line or options a trace cannot honour (more breaks than it can\n"
         "hold, output past the size limit without --force).  SIGINT, SIGTERM and\n"
@@ -422,11 +464,11 @@ int main(int argc, char **argv)
             status = vftr_tool_usage_fail(&tool, stderr, "-o takes one TRACE only");
             goto out;
         }
-        /* snapshots and summaries are OTF records: an OTF2 archive or a
-         * run's .vfd files get them through their OTF conversion (the
-         * message says what to run) */
+        /* snapshots and summaries are OTF records: a run's .vfd files get
+         * them in the run's OTF trace (vfd_jobs), an OTF2 archive through
+         * its conversion (the message says what to run) */
         if ((status = vftr_source_check_operands(&tool, argv + first, ntraces,
-                                                 VFTR_TAKES_OTF)) != 0)
+                                                 VFTR_TAKES_OTF | VFTR_TAKES_VFD)) != 0)
             goto out;
         jobs = calloc((size_t)ntraces, sizeof *jobs);
         if (!jobs) {
@@ -446,6 +488,8 @@ int main(int argc, char **argv)
             }
         }
     }
+    if ((status = vfd_jobs(&tool, jobs, njobs, a.cache_dir, quiet)) != VFTR_EXIT_OK)
+        goto out;
     catch_signals();
     struct outcome o = run_all(&tool, jobs, njobs, a.parallel);
     if (caught && o.unstarted)

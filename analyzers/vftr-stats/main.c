@@ -917,7 +917,7 @@ static int plot(const struct vftr_tool *tool, const struct stats_args *args, cha
                                : args->groups ? VFTR_REPORT_CHART_RANKS
                                               : VFTR_REPORT_CHART_IMBALANCE;
     struct vftr_report_opts ro = { NULL, tool->name, args->jobs, args->sel.window,
-                                   args->sel.have_procs ? &args->sel.procs : NULL, 0, 1 };
+                                   args->sel.have_procs ? &args->sel.procs : NULL, 0, 1, 1 };
     struct vftr_report *rep = NULL;
     char err[VFTR_ERRMSG_MAX + 512], tmp[4096];
     FILE *f;
@@ -1097,7 +1097,8 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         (args->view == VIEW_CALLPATH ? VFTR_PROFQ_PATHS : 0) |
             (args->groups ? VFTR_PROFQ_INCL_ONCE : 0),
     };
-    /* .vfd input is read whole: a progress line on a terminal */
+    /* a progress line on a terminal while the events are read (.vfd, OTF,
+     * OTF2; the source sets its total) */
     vftr_progress_init(&line, tool->name, stderr, 0, args->quiet);
     vftr_source_set_progress(src, &line);
     rc = vftr_source_profile(src, &q, &res, err, sizeof err);
@@ -1255,7 +1256,7 @@ int main(int argc, char **argv)
           "read the trace's streams with N threads (default:\nthe online CPUs; at most one per stream)",
           &args, 0, parse_jobs },
         { VFTR_OPT_FLAG, "quiet", 'q', NULL,
-          "no progress line (drawn only on a terminal, while\na run's .vfd files are read)",
+          "no progress line (drawn only on a terminal, while\nthe events of a profile are read)",
           &args.quiet, 1, NULL },
         { VFTR_OPT_STRING, "plot", 0, "FILE.svg",
           "also draw the view as an SVG chart: imbalance\n(profile), icicle (--callpath), time per rank\n"

@@ -66,7 +66,7 @@ if [ -z "$full" ]; then
     exit 1
 fi
 target=$(awk -v f="$full" 'BEGIN { printf "%.0f", f / 10 }')
-"$score" -g "$tmp/gen.filt" --target "$target" "$tmp/profile" >/dev/null 2>"$tmp/gen.err" \
+"$score" --generate "$tmp/gen.filt" --target "$target" "$tmp/profile" >/dev/null 2>"$tmp/gen.err" \
     || failed+=("vftr-score -g: $(head -c 300 "$tmp/gen.err")")
 
 variants=(plain trace throttled filtered)

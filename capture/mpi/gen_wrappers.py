@@ -8,8 +8,9 @@ OUT.c: for each function a C wrapper over PMPI and a Fortran wrapper
 (mpif.h / `use mpi` symbol name: lower case, one trailing underscore) that
 converts handles, statuses and strings (gfortran passes a string's length
 after the last argument; the copy is trimmed of trailing blanks) and calls
-the C wrapper.  OUT.txt: one line
-per wrapper, "C-NAME FORTRAN-SYMBOL|-" (the tests check every one is
+the C wrapper, and the mpi_f08 binding (mpi_x_f08_: the same arguments,
+IERROR optional) over the Fortran one.  OUT.txt: one line per wrapper,
+"C-NAME FORTRAN-SYMBOL|- F08-SYMBOL|-" (the tests check every one is
 called).  Both are build products, never kept in the tree.
 """
 import re
@@ -18,7 +19,7 @@ import sys
 HANDLES = {  # C handle type -> conversion function stem
     "MPI_Comm": "Comm", "MPI_Datatype": "Type", "MPI_Op": "Op",
     "MPI_Group": "Group", "MPI_Info": "Info", "MPI_Request": "Request",
-    "MPI_File": "File",
+    "MPI_File": "File", "MPI_Win": "Win", "MPI_Message": "Message",
 }
 
 
@@ -59,7 +60,7 @@ def parse(path):
         actions = fields[2] if len(fields) > 2 else ""
         plist = [] if params in ("", "void") else [Param(p) for p in params.split(", ")]
         f = {"name": name, "params": plist, "pre": [], "post": [], "done": [], "fortran": True,
-             "sync": None}
+             "sync": None, "if": None}
         for a in [a.strip() for a in actions.split(" ; ") if a.strip()]:
             if a.startswith("sync:"):
                 f["sync"] = a[5:]
@@ -71,6 +72,8 @@ def parse(path):
                 f["done"].append(a[5:])
             elif a == "fortran=no":
                 f["fortran"] = False
+            elif a.startswith("if:"):
+                f["if"] = a[3:]
             else:
                 raise SystemExit("%s:%d: unknown action %r" % (path, lineno, a))
         funcs.append(f)
@@ -155,9 +158,12 @@ def f_wrapper(f):
             if n == "array_of_indices":
                 post.append("if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)"
                             " for (int i = 0; i < *outcount; i++) %s[i]++;" % n)
-        elif p.base == "MPI_Offset" and not p.pointer and not p.array:  # INTEGER(MPI_OFFSET_KIND)
-            fdecl.append("MPI_Offset *%s" % n)
+        elif p.base in ("MPI_Offset", "MPI_Aint") and not p.pointer and not p.array:
+            fdecl.append("%s *%s" % (p.base, n))               # INTEGER(MPI_*_KIND)
             args.append("*%s" % n)
+        elif p.base == "MPI_Aint" and p.pointer and not p.array:  # an output
+            fdecl.append("MPI_Aint *%s" % n)
+            args.append(n)
         elif p.base in HANDLES and p.array:
             stem = HANDLES[p.base]
             fdecl.append("MPI_Fint *%s" % n)
@@ -226,6 +232,37 @@ def f_wrapper(f):
     return "\n".join(out)
 
 
+def f08_wrapper(f):
+    """The mpi_f08 binding (Open MPI's symbol mpi_x_f08_): the same
+    arguments as the mpif.h one (a handle is a TYPE holding its INTEGER,
+    passed by reference; a status is the same array) except IERROR, which
+    is OPTIONAL there (NULL when the caller leaves it out)."""
+    name, ps = f["name"], f["params"]
+    sym = name.lower() + "_"
+    fdecl, args, hidden, hargs = [], [], [], []
+    for p in ps:
+        if p.base == "char" and p.pointer:
+            fdecl.append("char *%s" % p.name)
+            hidden.append("size_t %s_len" % p.name)
+            hargs.append("%s_len" % p.name)
+        elif p.base == "void":
+            fdecl.append("void *%s" % p.name)
+        elif p.base in ("MPI_Offset", "MPI_Aint"):
+            fdecl.append("%s *%s" % (p.base, p.name))
+        else:
+            fdecl.append("MPI_Fint *%s" % p.name)
+        args.append(p.name)
+    decl = ", ".join(fdecl + ["MPI_Fint *ierr"] + hidden)
+    out = ["VFTR_MPI_API void %sf08_(%s);" % (sym, decl),
+           "VFTR_MPI_API void %sf08_(%s)\n{" % (sym, decl),
+           "    MPI_Fint e;\n",
+           "    %s(%s);" % (sym, ", ".join(args + ["&e"] + hargs)),
+           "    if (ierr != NULL)",
+           "        *ierr = e;",
+           "}\n"]
+    return "\n".join(out)
+
+
 def main():
     if len(sys.argv) != 4:
         raise SystemExit("usage: gen_wrappers.py TABLE OUT.c OUT.txt")
@@ -240,14 +277,22 @@ def main():
         o.write('    [VFTR_MPI_FN_Pcontrol] = "MPI_Pcontrol",  /* hand-written: mpi_rt.c */\n')
         o.write("};\n\n")
         for f in funcs:
+            if f["if"]:
+                o.write("#if %s\n" % f["if"])
             o.write(c_wrapper(f))
             o.write("\n")
             if f["fortran"]:
                 o.write(f_wrapper(f))
                 o.write("\n")
+                o.write(f08_wrapper(f))
+                o.write("\n")
+            if f["if"]:
+                o.write("#endif\n\n")
     with open(out_txt, "w", encoding="utf-8") as o:
         for f in funcs:
-            o.write("%s %s\n" % (f["name"], f["name"].lower() + "_" if f["fortran"] else "-"))
+            fsym = f["name"].lower() + "_"
+            o.write("%s %s %s\n" % (f["name"], fsym if f["fortran"] else "-",
+                                    fsym[:-1] + "_f08_" if f["fortran"] else "-"))
     # the enum of function indices goes into a header next to OUT.c
     with open(out_c[:-2] + "_fn.h", "w", encoding="utf-8") as o:
         o.write("/* Generated by capture/mpi/gen_wrappers.py from %s: do not edit. */\n" % table)

@@ -8,6 +8,8 @@
  *     "P  path  calls  excl  incl  overhead"
  *     "M  path  sends  recvs  sent-bytes  recv-bytes"
  *     "F  trace-file"   (the .tmpvfd it writes, for the largest waits)
+ *     "K  counter-names" and "C  path  calls  inclusive..." (the counter
+ *                       table, vftr_ext_counter_lines: only with counters)
  * rank 0 gathers them (PMPI_Gather of the lengths, PMPI_Gatherv of the
  * text), turns them back into rows and hands them to capture, which merges
  * and prints them like its own logs (vftr_ext_write_all_log).  Text keeps
@@ -161,6 +163,13 @@ static VFTR_MPI_NI void own_lines(struct text *t)
                  (unsigned long long)mpi[k].recvs, (unsigned long long)mpi[k].sent_bytes,
                  (unsigned long long)mpi[k].recv_bytes);
     }
+    {
+        char *ctr = vftr_ext_counter_lines();
+
+        if (ctr)
+            text_add(t, "%s", ctr);
+        free(ctr);
+    }
 out:
     if (n >= 0)
         vftr_ext_profile_free(rows);
@@ -183,13 +192,13 @@ static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, i
         char *p = all + displs[r], *end = p + lens[r];
 
         while (p < end) {
-            char *nl = memchr(p, '\n', (size_t)(end - p)), *fld[9];
+            char *nl = memchr(p, '\n', (size_t)(end - p)), *fld[3 + VFTR_COLLATE_MAXCTR];
             int k = 0;
 
             if (nl == NULL)
                 break;
             *nl = '\0';
-            for (char *q = p; k < 9; k++) {
+            for (char *q = p; k < 3 + VFTR_COLLATE_MAXCTR; k++) {
                 fld[k] = q;
                 q = strchr(q, '\t');
                 if (q == NULL) {
@@ -235,6 +244,17 @@ static VFTR_MPI_NI size_t parse(char *all, const int *lens, const int *displs, i
                 l->recvs = strtoull(fld[3], NULL, 10);
                 l->sent_bytes = strtoull(fld[4], NULL, 10);
                 l->recv_bytes = strtoull(fld[5], NULL, 10);
+                n++;
+            } else if (fld[0][0] == 'K' && k >= 2) {
+                l->kind = VFTR_COLLATE_CTR_NAMES;
+                l->path = fld[1];
+                n++;
+            } else if (fld[0][0] == 'C' && k >= 3) {
+                l->kind = VFTR_COLLATE_COUNTERS;
+                l->path = fld[1];
+                l->calls = strtoull(fld[2], NULL, 10);
+                for (l->nctr = 0; (int)l->nctr + 3 < k; l->nctr++)
+                    l->ctr[l->nctr] = strtoull(fld[3 + l->nctr], NULL, 10);
                 n++;
             }
         }

@@ -718,8 +718,11 @@ static VFTR_MPI_NI void req_release(struct req_info *ri)
     free(ri);
 }
 
-static VFTR_MPI_NI struct req_info *req_new(struct vftr_mpi_call *c, int kind, MPI_Comm comm,
-                                            uint32_t flags, const MPI_Request *req)
+/* A new entry (not yet in the table) of request *req on the communicator
+ * of ci, or NULL when capture keeps no tables or memory is short. */
+static VFTR_MPI_NI struct req_info *req_new_ci(struct vftr_mpi_call *c, int kind,
+                                               const struct comm_info *ci, uint32_t flags,
+                                               const MPI_Request *req)
 {
     struct req_info *ri;
 
@@ -733,9 +736,17 @@ static VFTR_MPI_NI struct req_info *req_new(struct vftr_mpi_call *c, int kind, M
     ri->persistent = (flags & VFTR_VFD_MSG_PERSISTENT) != 0;
     ri->active = !ri->persistent;
     ri->start = c->t0;
-    ri->ci = comm_lookup(comm);
+    ri->ci = ci;
     ri->flags = flags;
     return ri;
+}
+
+static VFTR_MPI_NI struct req_info *req_new(struct vftr_mpi_call *c, int kind, MPI_Comm comm,
+                                            uint32_t flags, const MPI_Request *req)
+{
+    if (!c->tables || req == NULL || *req == MPI_REQUEST_NULL)
+        return NULL;
+    return req_new_ci(c, kind, comm_lookup(comm), flags, req);
 }
 
 VFTR_MPI_NI void vftr_mpi_req_send(struct vftr_mpi_call *c, int count, MPI_Datatype type,
@@ -854,6 +865,190 @@ VFTR_MPI_NI void vftr_mpi_restore(struct vftr_mpi_call *c)
         if (c->saved[i].info)
             req_add(c->saved[i].info);
     c->nsave = 0;
+}
+
+/* --------------------------------------------------- matched probes */
+
+/* The message handles MPI_Mprobe / MPI_Improbe gave out and not yet
+ * received, with their communicators.  A program holds few at a time (it
+ * receives what it probed), so a short list does; Open MPI may hand out
+ * the same handle again once it was received, which the take before the
+ * receive allows. */
+struct msg_info {
+    MPI_Message msg;
+    const struct comm_info *ci;
+    struct msg_info *next;
+};
+
+static struct msg_info *msg_list;
+static pthread_mutex_t msg_lock = PTHREAD_MUTEX_INITIALIZER;
+
+VFTR_MPI_NI void vftr_mpi_msg_probed(struct vftr_mpi_call *c, MPI_Comm comm, int flag,
+                                     const MPI_Message *msg)
+{
+    struct msg_info *mi;
+
+    if (!c->tables || !flag || *msg == MPI_MESSAGE_NULL || *msg == MPI_MESSAGE_NO_PROC)
+        return;
+    if ((mi = malloc(sizeof *mi)) == NULL)
+        return;
+    mi->msg = *msg;
+    mi->ci = comm_lookup(comm);
+    pthread_mutex_lock(&msg_lock);
+    mi->next = msg_list;
+    msg_list = mi;
+    pthread_mutex_unlock(&msg_lock);
+}
+
+VFTR_MPI_NI void vftr_mpi_msg_take(struct vftr_mpi_call *c, MPI_Message msg)
+{
+    struct msg_info **pp, *mi;
+
+    c->msg_ci = NULL;
+    if (msg == MPI_MESSAGE_NULL || msg == MPI_MESSAGE_NO_PROC)
+        return;
+    pthread_mutex_lock(&msg_lock);
+    for (pp = &msg_list; (mi = *pp) != NULL; pp = &mi->next)
+        if (mi->msg == msg) {
+            *pp = mi->next;
+            break;
+        }
+    pthread_mutex_unlock(&msg_lock);
+    if (mi) {
+        c->msg_ci = mi->ci;
+        free(mi);
+    }
+}
+
+VFTR_MPI_NI void vftr_mpi_mreceived(struct vftr_mpi_call *c, const MPI_Status *status)
+{
+    int source, tag;
+    uint64_t bytes;
+
+    /* a message probed while capture kept no tables has no communicator:
+     * its source cannot be named, and it is not recorded */
+    if (!c->counting || c->msg_ci == NULL || !status_msg(status, &source, &tag, &bytes))
+        return;
+    put_msg(c, VFTR_VFD_MPI_RECV, comm_world_rank(c->msg_ci, source), tag, bytes, c->msg_ci,
+            c->t0, 0);
+}
+
+VFTR_MPI_NI void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *req)
+{
+    struct req_info *ri;
+
+    if (c->msg_ci == NULL)
+        return;
+    if ((ri = req_new_ci(c, REQ_RECV, c->msg_ci, VFTR_VFD_MSG_NONBLOCKING, req)) != NULL)
+        req_add(ri);
+}
+
+/* ------------------------------------------------------------- RMA */
+
+/* The windows the program made, from their creation to MPI_Win_free: an
+ * id equal on all members (handed out as communicator ids are) and the
+ * communicator entry of their group (world ranks of targets).  Kept in a
+ * short list: programs hold few windows. */
+struct win_info {
+    MPI_Win win;
+    uint64_t id;
+    const struct comm_info *ci;
+    struct win_info *next;
+};
+
+static struct win_info *win_list;
+static pthread_mutex_t win_lock = PTHREAD_MUTEX_INITIALIZER;
+
+VFTR_MPI_NI void vftr_mpi_win_new(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Win *win)
+{
+    const struct comm_info *ci;
+    struct win_info *wi;
+    int lo = 0;
+
+    /* every member takes part (the Bcast below), whatever capture does */
+    (void)c;
+    if (*win == MPI_WIN_NULL || (ci = comm_lookup(comm)) == NULL || ci->rworld)
+        return;
+    if ((wi = calloc(1, sizeof *wi)) == NULL)
+        return;
+    wi->win = *win;
+    wi->ci = ci;
+    for (int i = 1; i < ci->size; i++)
+        if (comm_world_rank(ci, i) >= 0 && comm_world_rank(ci, i) < comm_world_rank(ci, lo))
+            lo = i;
+    if (comm_world_rank(ci, lo) == world_rank)
+        wi->id = ((uint64_t)(world_rank + 1) << 32)
+                 | (uint64_t)(atomic_fetch_add(&comm_counter, 1) + 1);
+    PMPI_Bcast(&wi->id, 1, MPI_UINT64_T, lo, comm);
+    pthread_mutex_lock(&win_lock);
+    wi->next = win_list;
+    win_list = wi;
+    pthread_mutex_unlock(&win_lock);
+}
+
+VFTR_MPI_NI void vftr_mpi_win_forget(struct vftr_mpi_call *c, MPI_Win win)
+{
+    struct win_info **pp, *wi;
+
+    (void)c;
+    pthread_mutex_lock(&win_lock);
+    for (pp = &win_list; (wi = *pp) != NULL; pp = &wi->next)
+        if (wi->win == win) {
+            *pp = wi->next;
+            break;
+        }
+    pthread_mutex_unlock(&win_lock);
+    free(wi);
+}
+
+/* Id and communicator entry of win; 0 when vftr did not see it made. */
+static VFTR_MPI_NI int win_find(MPI_Win win, uint64_t *id, const struct comm_info **ci)
+{
+    const struct win_info *wi;
+
+    pthread_mutex_lock(&win_lock);
+    for (wi = win_list; wi; wi = wi->next)
+        if (wi->win == win) {
+            *id = wi->id;
+            *ci = wi->ci;
+            break;
+        }
+    pthread_mutex_unlock(&win_lock);
+    return wi != NULL;
+}
+
+VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t flags, MPI_Win win,
+                              int target, int sent_count, MPI_Datatype sent_type,
+                              int recv_count, MPI_Datatype recv_type)
+{
+    struct vftr_vfd_mpi_rma a = { .op = op, .flags = flags, .start = c->t0 };
+    const struct comm_info *ci = NULL;
+    uint8_t buf[VFTR_VFD_EXT_MAX];
+    uint64_t now;
+    size_t len;
+
+    if (!c->counting || target == MPI_PROC_NULL)
+        return;
+    a.sent = type_bytes(sent_count, sent_type);
+    a.received = type_bytes(recv_count, recv_type);
+    /* one message each way that moved data, as for a collective */
+    c->sends += a.sent > 0;
+    c->recvs += a.received > 0;
+    c->sent_bytes += a.sent;
+    c->recv_bytes += a.received;
+    /* a window vftr did not see made (capture was off) has no id to give */
+    if (!c->on || !atomic_load_explicit(&log_records, memory_order_relaxed)
+        || !win_find(win, &a.win, &ci))
+        return;
+    a.comm = ci->id;
+    a.target = comm_world_rank(ci, target);
+    /* written at once, inside the call (not with its exit: capture's exit
+     * records take messages and collectives only) */
+    now = vftr_ext_now();
+    if (a.start > now)
+        a.start = now;
+    if ((len = vftr_vfd_mpi_rma_encode(&a, now, buf)) > 0)
+        (void)vftr_ext_event(now, VFTR_VFD_MPI_RMA, buf, (uint32_t)len);
 }
 
 /* ----------------------------------------------------------- MPI-IO */
@@ -1149,7 +1344,7 @@ static VFTR_MPI_NI void complete(struct vftr_mpi_call *c, int i, const MPI_Statu
         break;
     case REQ_COLL:
         put_coll(c, ri->op, ri->ci, ri->root, ri->sent, ri->received, ri->start,
-                 VFTR_VFD_MSG_NONBLOCKING);
+                 ri->persistent ? VFTR_VFD_MSG_PERSISTENT : VFTR_VFD_MSG_NONBLOCKING);
         break;
     case REQ_IO:
         io_complete(c, ri, st);
@@ -1206,7 +1401,8 @@ static VFTR_MPI_NI void coll(struct vftr_mpi_call *c, uint32_t op, const struct 
         return;
     ri->req = *req;
     ri->kind = REQ_COLL;
-    ri->active = 1;
+    ri->persistent = c->persistent;
+    ri->active = !c->persistent;    /* a persistent one waits for its start */
     ri->start = c->t0;
     ri->ci = ci;
     ri->op = op;
@@ -1548,4 +1744,31 @@ VFTR_MPI_API void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_F
 
     *ierr = MPI_Init_thread(NULL, NULL, (int)*required, &p);
     *provided = p;
+}
+
+/* The mpi_f08 bindings of the three (Open MPI's symbols; IERROR is
+ * OPTIONAL there: NULL when left out). */
+VFTR_MPI_API void mpi_pcontrol_f08_(MPI_Fint *level);
+VFTR_MPI_API void mpi_pcontrol_f08_(MPI_Fint *level)
+{
+    (void)MPI_Pcontrol((int)*level);
+}
+
+VFTR_MPI_API void mpi_init_f08_(MPI_Fint *ierr);
+VFTR_MPI_API void mpi_init_f08_(MPI_Fint *ierr)
+{
+    int rc = MPI_Init(NULL, NULL);
+
+    if (ierr != NULL)
+        *ierr = rc;
+}
+
+VFTR_MPI_API void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr);
+VFTR_MPI_API void mpi_init_thread_f08_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
+{
+    int p = 0, rc = MPI_Init_thread(NULL, NULL, (int)*required, &p);
+
+    *provided = p;
+    if (ierr != NULL)
+        *ierr = rc;
 }

@@ -40,6 +40,16 @@
 #define VFTR_CAPTURE_MPI_RT_H
 
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+/* Open MPI's extensions (MPIX_*): the persistent collectives of the
+ * table are wrapped where the library has them */
+#include <mpi-ext.h>
+#endif
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define VFTR_MPI_PCOLLREQ 1
+#else
+#define VFTR_MPI_PCOLLREQ 0
+#endif
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -65,6 +75,8 @@ extern MPI_Fint mpi_fortran_status_ignore_[], mpi_fortran_statuses_ignore_[];
 #define VFTR_MPI_F_STATUS_IGNORE (mpi_fortran_status_ignore_)
 #define VFTR_MPI_F_STATUSES_IGNORE (mpi_fortran_statuses_ignore_)
 
+struct comm_info;                       /* mpi_rt.c */
+
 /* Names of the wrapped functions, indexed by VFTR_MPI_FN_* (generated). */
 extern const char *const vftr_mpi_fn_names[VFTR_MPI_FN_COUNT];
 
@@ -82,6 +94,7 @@ struct vftr_mpi_call {
     int counting;               /* statistics are kept (capture records, not paused) */
     int tables;                 /* capture records: requests are tracked */
     uint64_t t0;                /* ticks at the call */
+    int persistent;             /* a persistent collective's init (MPIX_*_init) */
     int nsave;                  /* requests saved by vftr_mpi_save() */
     struct vftr_mpi_saved *saved;   /* save_buf or malloc'ed */
     struct vftr_mpi_saved save_buf[VFTR_MPI_STACK];
@@ -101,6 +114,9 @@ struct vftr_mpi_call {
     uint32_t io_file;
     uint64_t io_handle;
     MPI_File io_fh;
+    /* MPI_Mrecv / MPI_Imrecv: the communicator of the matched message,
+     * taken before the call (which sets the handle to MPI_MESSAGE_NULL) */
+    const struct comm_info *msg_ci;
 };
 
 /* Whether capture records at all: -1 until the first wrapped call asks
@@ -152,6 +168,7 @@ static inline VFTR_MPI_NI void vftr_mpi_begin(struct vftr_mpi_call *c, int fn)
     c->saved = c->save_buf;
     c->msgs = c->sends = c->recvs = c->sent_bytes = c->recv_bytes = 0;
     c->pend_kind = 0;
+    c->persistent = 0;
     c->tables = vftr_mpi_is_active();
     c->counting = c->tables && !atomic_load_explicit(&vftr_mpi_paused, memory_order_relaxed);
     c->on = c->counting && vftr_ext_tracing();
@@ -188,6 +205,40 @@ void vftr_mpi_sent(struct vftr_mpi_call *c, int count, MPI_Datatype type, int de
 void vftr_mpi_received(struct vftr_mpi_call *c, const MPI_Status *status, MPI_Comm comm,
                        uint32_t flags);
 
+/* -- matched probes: MPI_Mprobe / MPI_Improbe hand out a message handle
+ * (kept here with its communicator until the receive takes it: the
+ * handle alone does not tell the communicator); MPI_Mrecv is a receive
+ * like MPI_Recv, MPI_Imrecv like MPI_Irecv, with the message's source,
+ * tag and bytes from the receive's status.  A message of MPI_PROC_NULL
+ * (MPI_MESSAGE_NO_PROC) is no message. */
+void vftr_mpi_msg_probed(struct vftr_mpi_call *c, MPI_Comm comm, int flag,
+                         const MPI_Message *msg);
+void vftr_mpi_msg_take(struct vftr_mpi_call *c, MPI_Message msg);      /* before the receive */
+void vftr_mpi_mreceived(struct vftr_mpi_call *c, const MPI_Status *status);
+void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *req);
+
+/* -- one-sided communication (RMA): each data-moving call is recorded as
+ * the MPI function it is and, with the call, one MPI_RMA record
+ * (lib/vfd/vftr_vfd_ext.h: op, target as a world rank, window id, the
+ * window's communicator, bytes) of the bytes this rank's origin buffers
+ * move: sent, what goes to the target (put, accumulate: origin count x
+ * origin type size; get_accumulate, fetch_and_op: the same, 0 with
+ * MPI_NO_OP; compare_and_swap: one element of the datatype), received,
+ * what comes back into origin memory (get: origin count x type size;
+ * get_accumulate: result count x type size; fetch_and_op,
+ * compare_and_swap: one element).  The bytes count as one message each way
+ * that moved data, as a collective's do, in the MPI statistics of the
+ * call's path; the request forms (MPI_Rput...) count at the call, the data
+ * then being in flight (flags VFTR_VFD_MSG_NONBLOCKING).  Nothing with
+ * target MPI_PROC_NULL.  Windows get an id agreed by their members at
+ * creation (vftr_mpi_win_new: a broadcast over the window's communicator,
+ * which the creation call is collective over); a transfer on a window
+ * vftr did not see made is counted but has no record. */
+void vftr_mpi_win_new(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Win *win);
+void vftr_mpi_win_forget(struct vftr_mpi_call *c, MPI_Win win);   /* before MPI_Win_free */
+void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t flags, MPI_Win win, int target,
+                  int sent_count, MPI_Datatype sent_type, int recv_count, MPI_Datatype recv_type);
+
 /* -- requests: registered at the call that makes them, started (persistent
  * ones), completed by the wait and test calls, forgotten at Request_free */
 void vftr_mpi_req_send(struct vftr_mpi_call *c, int count, MPI_Datatype type, int dest, int tag,
@@ -218,7 +269,9 @@ void vftr_mpi_done_some(struct vftr_mpi_call *c, int outcount, const int *indice
  * MPI_STATUSES_IGNORE itself when memory is short. */
 MPI_Status *vftr_mpi_statuses(int n, MPI_Status *stack, MPI_Status **heap);
 
-/* -- collectives (req NULL: blocking, recorded now; else at completion) */
+/* -- collectives (req NULL: blocking, recorded now; else at completion;
+ * with c->persistent a persistent request, recorded at the completion of
+ * each MPI_Start(all) of it with VFTR_VFD_MSG_PERSISTENT) */
 void vftr_mpi_coll_barrier(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Request *req);
 void vftr_mpi_coll_bcast(struct vftr_mpi_call *c, int count, MPI_Datatype type, int root,
                          MPI_Comm comm, const MPI_Request *req);

@@ -15,7 +15,7 @@
  * streams k+1, k+1+size, ...), each rank re-reading only the files of its
  * own streams.  Rank 0 writes the global definitions and the master file,
  * prints the warnings and the summary.  With the snapshot options rank 0
- * does the whole event pass (otfout_snap_pass): the engine needs one time
+ * does the whole event pass (vftr_vfdotf_snap_pass): the engine needs one time
  * order.
  *
  * With -o NAME.otf2 the output is an OTF2 archive (NAME.otf2/traces.otf2),
@@ -37,7 +37,7 @@
 
 #include "model/sink.h"
 #include "model/source.h"
-#include "otfout.h"
+#include "model/vfdotf.h"
 #include "util/errmsg.h"
 #include "vfd2otf_cli.h"
 
@@ -315,13 +315,13 @@ int main(int argc, char **argv)
         rc = write_otf2(&cli, conv, &sh, &ev);
     } else {
     if (sh.rank == 0)
-        rc = otfout_definitions(conv, &cli.out, err, sizeof err);
+        rc = vftr_vfdotf_definitions(conv, &cli.out, err, sizeof err);
     if (rc == 0 && cli.out.snap_flags) {
         /* snapshots need every event in one time order: rank 0 alone */
         if (sh.rank == 0)
-            rc = otfout_snap_pass(conv, &cli.out, &ev, err, sizeof err);
-    } else if (rc == 0 && (uint32_t)sh.rank < otfout_nstreams(conv, &cli.out))
-        rc = otfout_streams(conv, &cli.out, (uint32_t)sh.rank + 1, (uint32_t)sh.size, &ev, err,
+            rc = vftr_vfdotf_snap_pass(conv, &cli.out, &ev, err, sizeof err);
+    } else if (rc == 0 && (uint32_t)sh.rank < vftr_vfdotf_nstreams(conv, &cli.out))
+        rc = vftr_vfdotf_streams(conv, &cli.out, (uint32_t)sh.rank + 1, (uint32_t)sh.size, &ev, err,
                             sizeof err);
     if (rc < 0)
         fprintf(stderr, "%s: rank %d: %s\n", cli.tool.name, sh.rank, err);

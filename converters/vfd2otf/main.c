@@ -1,7 +1,7 @@
 /*
  * vfd2otf — converts the .vfd files of one run (one per rank) into one
  * multi-stream OTF trace.  The engine is lib/model/vfdconv (reading,
- * matching, clock alignment, ordering), the OTF side otfout.c; this file is
+ * matching, clock alignment, ordering), the OTF side lib/model/vfdotf.c; this file is
  * the command line.  See share/man/man1/vfd2otf.1 and share/doc/vfd2otf.md.
  */
 #include <dirent.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "otfout.h"
+#include "model/vfdotf.h"
 #include "vfd2otf_cli.h"
 
 int main(int argc, char **argv)
@@ -34,11 +34,11 @@ int main(int argc, char **argv)
     rc = vfd2otf_cli_snap_check(&cli, conv);
     if (rc != VFTR_EXIT_OK)
         goto out;
-    rc = otfout_definitions(conv, &cli.out, err, sizeof err);
+    rc = vftr_vfdotf_definitions(conv, &cli.out, err, sizeof err);
     if (rc == 0 && cli.out.snap_flags)
-        rc = otfout_snap_pass(conv, &cli.out, &events, err, sizeof err);
+        rc = vftr_vfdotf_snap_pass(conv, &cli.out, &events, err, sizeof err);
     else if (rc == 0)
-        rc = otfout_streams(conv, &cli.out, 1, 1, &events, err, sizeof err);
+        rc = vftr_vfdotf_streams(conv, &cli.out, 1, 1, &events, err, sizeof err);
     if (rc < 0) {
         rc = vftr_tool_fail(&cli.tool, stderr, "%s", err);
         goto out;

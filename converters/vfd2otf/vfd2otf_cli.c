@@ -259,7 +259,7 @@ int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv)
 int vfd2otf_cli_snap_check(struct vfd2otf_cli *cli, const struct vftr_vfdconv *conv)
 {
     char err[VFTR_ERRMSG_MAX];
-    int rc = otfout_snap_check(conv, &cli->out, err, sizeof err);
+    int rc = vftr_vfdotf_snap_check(conv, &cli->out, err, sizeof err);
 
     if (rc == 0)
         return VFTR_EXIT_OK;
@@ -302,8 +302,8 @@ int vfd2otf_cli_report(const struct vfd2otf_cli *cli, const struct vftr_vfdconv 
                PRIu64 " messages matched, %" PRIu64 " receives before their send, %" PRIu64
                " collectives, largest clock correction %.3f us\n",
                cli->tool.name, cli->out.stub, vftr_vfdconv_ranks(conv),
-               vftr_vfdconv_ranks(conv) == 1 ? "" : "s", np, otfout_nstreams(conv, &cli->out),
-               otfout_nstreams(conv, &cli->out) == 1 ? "" : "s", events, s->matched,
+               vftr_vfdconv_ranks(conv) == 1 ? "" : "s", np, vftr_vfdotf_nstreams(conv, &cli->out),
+               vftr_vfdotf_nstreams(conv, &cli->out) == 1 ? "" : "s", events, s->matched,
                s->recv_before_send, s->colls, s->max_offset_ns / 1e3);
     return VFTR_EXIT_OK;
 }

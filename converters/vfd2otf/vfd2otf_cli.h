@@ -8,7 +8,7 @@
 #ifndef VFTR_CONVERTERS_VFD2OTF_CLI_H
 #define VFTR_CONVERTERS_VFD2OTF_CLI_H
 
-#include "otfout.h"
+#include "model/vfdotf.h"
 #include "util/opts.h"
 
 #define VFD2OTF_CLI_GO (-1000)  /* parse: go on with the conversion */
@@ -16,7 +16,7 @@
 struct vfd2otf_cli {
     struct vftr_tool tool;
     struct vftr_opt opts[24];
-    struct otfout_opts out;
+    struct vftr_vfdotf_opts out;
     const char *stub, *streams, *compress, *jobs;
     const char *breaks, *thumb;     /* -n, --thumbnail-samples */
     const char **times;             /* -t values, borrowed from argv */
@@ -44,7 +44,7 @@ int vfd2otf_cli_open(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv);
  * error message (another process prints them). */
 int vfd2otf_cli_open_shared(struct vfd2otf_cli *cli, struct vftr_vfdconv **conv,
                             const struct vftr_vfdconv_share *share, int loud);
-/* The snapshot options against the run (otfout_snap_check), before
+/* The snapshot options against the run (vftr_vfdotf_snap_check), before
  * anything is written: VFTR_EXIT_OK, or the exit code after a message —
  * VFTR_EXIT_USAGE for more breaks than the run can hold or output past
  * the size limit.  Snapshots written by default (not asked for) that do

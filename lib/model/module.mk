@@ -18,3 +18,7 @@ $(VFTR_MODEL_A): $(MODEL_OBJ)
 # OTF2 reader and writer link it, never a copy of it.
 OTF2_LIBS := $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2)
 FUZZ_LDLIBS += $(OTF2_LIBS)
+
+# vfdotf.c names vfd2otf and its version as the creator of the traces it
+# writes; vfdcache.c remakes a cached trace when the version changes.
+$(OBJ)/lib/model/vfdotf.o $(OBJ)/lib/model/vfdcache.o: CPPFLAGS += -DVFTR_VERSION=\"$(VERSION)\"

@@ -11,6 +11,8 @@
 
 #include <otf2/otf2.h>
 
+#include "OTF_Definitions.h"
+
 #include "vfd/vftr_vfd_ext.h"
 
 static const struct {
@@ -280,4 +282,27 @@ void vftr_otf2_quiet(void)
 const char *vftr_otf2_reason(void)
 {
     return reason;
+}
+
+/* OTF's scope bits (START 0, POINT 4, LAST 8, NEXT 12) are OTF2's timing
+ * (START 0, POINT 16, LAST 32, NEXT 48) shifted by two; its type ACC 0 /
+ * ABS 1 is OTF2's value ACCUMULATED 0 / ABSOLUTE 1. */
+uint32_t vftr_otf2_counter_props(int mode)
+{
+    uint32_t value = (uint32_t)mode & OTF2_METRIC_VALUE_MASK;
+    uint32_t timing = (uint32_t)mode & OTF2_METRIC_TIMING_MASK;
+
+    return (value == OTF2_METRIC_VALUE_ACCUMULATED ? OTF_COUNTER_TYPE_ACC : OTF_COUNTER_TYPE_ABS) |
+           (timing >> 2);
+}
+
+int vftr_otf2_metric_mode(uint32_t props)
+{
+    uint32_t scope = props & OTF_COUNTER_SCOPE_BITS;
+
+    if ((props & OTF_COUNTER_TYPE_BITS) == OTF_COUNTER_TYPE_ACC)
+        return OTF2_METRIC_VALUE_ACCUMULATED | (int)(scope << 2);
+    if (scope == OTF_COUNTER_SCOPE_START)
+        return OTF2_METRIC_ABSOLUTE_POINT;
+    return OTF2_METRIC_VALUE_ABSOLUTE | (int)(scope << 2);
 }

@@ -82,6 +82,17 @@ const char *vftr_otf2_paradigm_name(int p);
  * @file:line"), MPI functions by what they do, FUNCTION otherwise. */
 int vftr_otf2_region_role(int paradigm, const char *name);
 
+/* What a counter's values are, between OTF's counter properties
+ * (OTF_COUNTER_TYPE_* | OTF_COUNTER_SCOPE_*) and OTF2's metric mode
+ * (OTF2_MetricMode): accumulated / absolute and start / point / last /
+ * next map one to one (ACC | START is ACCUMULATED_START).  OTF has no
+ * relative values (OTF2's RELATIVE_* become ABS of the same scope) and
+ * OTF2 no absolute values since the start (ABS | START becomes
+ * ABSOLUTE_POINT).  Other bits of props (the value's data type) are not
+ * OTF2's mode and are left out. */
+uint32_t vftr_otf2_counter_props(int mode);
+int vftr_otf2_metric_mode(uint32_t props);
+
 /* Makes libotf2 quiet: its own error reports (printed to stderr by
  * default) are kept instead, the calling thread's last one readable with
  * vftr_otf2_reason() ("" when none).  The library's handler is process-wide:

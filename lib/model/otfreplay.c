@@ -2,10 +2,12 @@
  * otfreplay.c — see otfreplay.h.  The calling thread is worker 0 and keeps
  * the reader it opened to learn the streams; workers 1..n-1 run in threads
  * of their own.  Nothing is shared between workers while they read but the
- * options (read only).
+ * options (read only) and the progress line's counters (atomic; one worker
+ * draws at a time).
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +17,7 @@
 
 #include "otfreplay.h"
 #include "util/errmsg.h"
+#include "util/progress.h"
 #include "util/tracesel.h"
 
 /* Open files per worker's manager: a worker reads few streams at a time. */
@@ -26,8 +29,18 @@ struct stream {
     unsigned worker;
 };
 
+/* The progress line shared by the workers: their bytes and events added
+ * up, drawn by the one that gets the lock (the others read on). */
+struct shared {
+    struct vftr_progress *line;
+    atomic_ullong bytes, events;
+    pthread_mutex_t lock;
+};
+
 struct worker {
     const struct vftr_otfreplay_opts *o;
+    struct shared *shared;
+    uint64_t events, events_told;     /* Enter and Leave events replayed, and told */
     unsigned index;
     const struct stream *streams;     /* all of them; this worker's have .worker == index */
     size_t nstreams;
@@ -58,6 +71,7 @@ static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process
     struct worker *w = ud;
 
     (void)source, (void)kv;
+    w->events++;
     w->handler_rc = vftr_replay_enter(w->replay, process, token(w->o, function), time);
     return w->handler_rc ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
@@ -68,6 +82,7 @@ static int on_leave(void *ud, uint64_t time, uint32_t function, uint32_t process
     struct worker *w = ud;
 
     (void)source, (void)kv;
+    w->events++;
     w->handler_rc = vftr_replay_leave(w->replay, process, token(w->o, function), time);
     return w->handler_rc ? OTF_RETURN_ABORT : OTF_RETURN_OK;
 }
@@ -83,6 +98,23 @@ static int fail_otf(struct worker *w, const char *what)
     w->rc = vftr_errmsg(w->err, sizeof w->err, -EIO, "%s (%s)", what,
                         vftr_trace_otf_reason(why, sizeof why));
     return w->rc;
+}
+
+/* The manager's progress function (every few MB a worker's reader
+ * delivers, in the worker's thread). */
+static int on_progress(void *arg, uint64_t bytes)
+{
+    struct worker *w = arg;
+    struct shared *sh = w->shared;
+
+    atomic_fetch_add(&sh->bytes, bytes);
+    atomic_fetch_add(&sh->events, w->events - w->events_told);
+    w->events_told = w->events;
+    if (pthread_mutex_trylock(&sh->lock) == 0) {
+        vftr_progress_update(sh->line, atomic_load(&sh->bytes), atomic_load(&sh->events), 0);
+        pthread_mutex_unlock(&sh->lock);
+    }
+    return 0;
 }
 
 /* Opens the worker's manager and reader unless it has them (worker 0). */
@@ -148,6 +180,8 @@ static void *worker_run(void *arg)
     if (worker_open(w) < 0)
         return NULL;
     bytes0 = vftr_otf_manager_bytes_read(w->manager);
+    if (w->shared && w->shared->line)
+        vftr_otf_manager_set_progress(w->manager, on_progress, w);
     if ((w->streams || w->o->wanted) && worker_select(w) < 0)
         goto out;
     /* from the trace start: the events before the window set the call
@@ -179,6 +213,11 @@ static void *worker_run(void *arg)
     }
     w->rc = vftr_replay_finish(w->replay);
 out:
+    if (w->shared && w->shared->line) {
+        vftr_otf_manager_set_progress(w->manager, NULL, NULL);
+        atomic_fetch_add(&w->shared->events, w->events - w->events_told);
+        w->events_told = w->events;
+    }
     w->bytes_read = vftr_otf_manager_bytes_read(w->manager) - bytes0;
     if (h)
         OTF_HandlerArray_close(h);
@@ -271,6 +310,7 @@ int vftr_otfreplay_run(const struct vftr_otfreplay_opts *o, struct vftr_replay *
     struct worker *w = NULL;
     pthread_t *tid = NULL;
     struct stream *streams = NULL;
+    struct shared shared = { o->line, 0, 0, PTHREAD_MUTEX_INITIALIZER };
     unsigned started = 0;
     long ns = 0;
     int rc = 0;
@@ -302,8 +342,28 @@ int vftr_otfreplay_run(const struct vftr_otfreplay_opts *o, struct vftr_replay *
         streams = NULL;
         ns = 0;
     }
+    if (o->line) {
+        o->line->total = 0;
+        if (ns > 0) {
+            for (long i = 0; i < ns; i++)
+                o->line->total += streams[i].bytes;
+        } else {
+            OTF_MasterControl *mc = OTF_Reader_getMasterControl(w[0].reader);
+            uint32_t n = mc ? OTF_MasterControl_getCount(mc) : 0;
+
+            for (uint32_t i = 0; i < n; i++) {
+                OTF_MapEntry *e = OTF_MasterControl_getEntryByIndex(mc, i);
+
+                if (e)
+                    o->line->total += event_bytes(o->namestub, e->argument);
+            }
+        }
+    }
+    if (o->line)      /* the line from the start, also for a trace read in a blink */
+        vftr_progress_update(o->line, 0, 0, 1);
     for (unsigned i = 0; i < jobs; i++) {
         w[i].o = o;
+        w[i].shared = &shared;
         w[i].index = i;
         w[i].streams = streams;
         w[i].nstreams = (size_t)ns;

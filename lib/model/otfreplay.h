@@ -45,6 +45,11 @@ struct vftr_otfreplay_opts {
      * e.g. its group.  Called from every thread. */
     uint32_t (*token)(void *arg, uint32_t function);
     void *arg;
+    /* A progress line (util/progress.h, borrowed; NULL: none): its total is
+     * set to the bytes of the event files read, and it is advanced by the
+     * bytes the readers deliver and the Enter and Leave events replayed,
+     * drawn by whichever thread gets to it; the caller ends it. */
+    struct vftr_progress *line;
 };
 
 struct vftr_otfreplay_stats {

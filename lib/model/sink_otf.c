@@ -1,6 +1,6 @@
 /*
  * sink_otf.c — the OTF 1.x writer of sink.h, through lib/otf's write
- * streams and master control (as vfd2otf's otfout.c: no OTF_Writer, whose
+ * streams and master control (as vfd2otf's vfdotf.c: no OTF_Writer, whose
  * DefVersion and DefUniqueId records a vfd2otf trace does not have).
  *
  * Laid out as vfd2otf lays out a run: one stream per rank with its threads,
@@ -422,7 +422,7 @@ static int write_defs(struct otf_sink *k, const struct vftr_source *src,
         ok &= OTF_WStream_writeDefCounterGroup(d, 1, "counters") == 1;
     for (size_t i = 0; i < nk; i++)
         ok &= OTF_WStream_writeDefCounter(d, ctr[i].token, ctr[i].name,
-                                          OTF_COUNTER_TYPE_ABS | OTF_COUNTER_SCOPE_POINT, 1,
+                                          ctr[i].properties, 1,
                                           ctr[i].unit) == 1;
     if (kv)
         OTF_KeyValueList_close(kv);

@@ -719,7 +719,7 @@ static int write_globals(struct otf2_sink *k)
 
         ok &= OTF2_GlobalDefWriter_WriteMetricMember(
                   g, m, sref(&t, ctr[i].name), empty, OTF2_METRIC_TYPE_OTHER,
-                  OTF2_METRIC_ABSOLUTE_POINT, OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
+                  (OTF2_MetricMode)vftr_otf2_metric_mode(ctr[i].properties), OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, 0,
                   sref(&t, ctr[i].unit)) == OTF2_SUCCESS;
         ok &= OTF2_GlobalDefWriter_WriteMetricClass(g, m, 1, &m, OTF2_METRIC_ASYNCHRONOUS,
                                                     OTF2_RECORDER_KIND_ABSTRACT) == OTF2_SUCCESS;

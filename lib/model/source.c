@@ -127,7 +127,7 @@ int vftr_source_add_collop(struct vftr_source *s, uint32_t token, const char *na
 }
 
 int vftr_source_add_counter(struct vftr_source *s, uint32_t token, const char *name,
-                            const char *unit)
+                            const char *unit, uint32_t properties)
 {
     char *n = strdup(name ? name : ""), *u = strdup(unit ? unit : "");
 
@@ -137,7 +137,7 @@ int vftr_source_add_counter(struct vftr_source *s, uint32_t token, const char *n
         free(u);
         return -ENOMEM;
     }
-    s->counters[s->ncounters++] = (struct vftr_source_counter){ token, n, u };
+    s->counters[s->ncounters++] = (struct vftr_source_counter){ token, n, u, properties };
     return 0;
 }
 

@@ -125,9 +125,15 @@ struct vftr_source_name {       /* function groups, collective operations */
     const char *name;
 };
 
+/* A counter; properties: what its values are, in OTF's terms
+ * (OTF_COUNTER_TYPE_* | OTF_COUNTER_SCOPE_*, OTF_Definitions.h): a .vfd
+ * run's counts are ACC | START (accumulated since the thread's counters were
+ * opened), an OTF trace's as its DefCounter says, an OTF2 trace's from its
+ * metric mode (vftr_otf2_counter_props).  Sinks label the values with it. */
 struct vftr_source_counter {
     uint32_t token;
     const char *name, *unit;
+    uint32_t properties;
 };
 
 /* A file of file operations (OTF's DefFile, OTF2's IoHandle of a file, a
@@ -253,10 +259,13 @@ struct vftr_tracesel;
 int vftr_source_resolve_names(const struct vftr_source *s, struct vftr_tracesel *sel, char *err,
                               size_t errlen);
 
-/* A progress line (util/progress.h, borrowed; NULL: none) that profiles of
- * .vfd input advance by the bytes of the files read, its total set here;
- * the caller draws its end (vftr_progress_end).  Other formats read what a
- * window needs and draw nothing. */
+/* A progress line (util/progress.h, borrowed; NULL: none) that profiles
+ * advance, its total set here: .vfd input by the bytes of the files read,
+ * OTF by the bytes of the event files its replay reads (otfreplay.h),
+ * OTF2 by the event records read of those the location definitions
+ * announce.  The caller draws its end (vftr_progress_end).  A profile
+ * taken from an OTF trace's summaries or snapshots reads little and draws
+ * nothing. */
 struct vftr_progress;
 void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p);
 

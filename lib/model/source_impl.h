@@ -62,7 +62,7 @@ int vftr_source_add_func(struct vftr_source *s, uint32_t token, uint32_t group, 
 int vftr_source_add_group(struct vftr_source *s, uint32_t token, const char *name);
 int vftr_source_add_collop(struct vftr_source *s, uint32_t token, const char *name);
 int vftr_source_add_counter(struct vftr_source *s, uint32_t token, const char *name,
-                            const char *unit);
+                            const char *unit, uint32_t properties);
 /* procs copied; a token defined twice keeps one definition. */
 int vftr_source_add_comm(struct vftr_source *s, uint32_t token, const char *name, uint32_t n,
                          const uint32_t *procs);

@@ -201,8 +201,8 @@ static int on_counter(void *ud, uint32_t stream, uint32_t counter, const char *n
 {
     struct defs *d = ud;
 
-    (void)stream, (void)properties, (void)group, (void)kv;
-    return fail(d, vftr_source_add_counter(d->s, counter, name, unit));
+    (void)stream, (void)group, (void)kv;
+    return fail(d, vftr_source_add_counter(d->s, counter, name, unit, properties));
 }
 
 static int on_file(void *ud, uint32_t stream, uint32_t token, const char *name, uint32_t group,
@@ -513,7 +513,7 @@ static int profile_replay(struct vftr_source *s, const struct vftr_profq *q,
     struct otf_impl *o = impl(s);
     struct vftr_otfreplay_opts ro = {
         o->stub, vftr_source_jobs(s), q->a, q->b, vftr_profq_replay_flags(q),
-        q->procs ? wanted : NULL, q->token ? token_cb : NULL, (void *)q,
+        q->procs ? wanted : NULL, q->token ? token_cb : NULL, (void *)q, s->progress,
     };
     struct vftr_otfreplay_stats st = { 0 };
     struct vftr_replay *r;

@@ -62,6 +62,7 @@
 #include "otf2map.h"
 #include "winstate.h"
 #include "util/errmsg.h"
+#include "util/progress.h"
 
 /* ------------------------------------------------------------ the state */
 
@@ -129,7 +130,7 @@ struct otf2_impl {
     size_t ncomms, capcomms;
     struct o2class *classes;          /* classes and instances (as their class) */
     size_t nclasses, capclasses;
-    struct { uint32_t id, name; } *members;
+    struct { uint32_t id, name, mode; } *members;
     size_t nmembers, capmembers;
     uint32_t *member_unit;
     struct { uint32_t id, cls; } *instances;
@@ -343,7 +344,7 @@ static OTF2_CallbackCode d_member(void *ud, OTF2_MetricMemberRef self, OTF2_Stri
     struct otf2_impl *o = ud;
     size_t cap = o->capmembers;
 
-    (void)desc, (void)type, (void)mode, (void)vtype, (void)base, (void)exponent;
+    (void)desc, (void)type, (void)vtype, (void)base, (void)exponent;
     if (RESERVE(o, members, nmembers, capmembers) < 0)
         return def_rc(o, -ENOMEM);
     if (o->capmembers != cap) {
@@ -355,6 +356,7 @@ static OTF2_CallbackCode d_member(void *ud, OTF2_MetricMemberRef self, OTF2_Stri
     }
     o->members[o->nmembers].id = self;
     o->members[o->nmembers].name = name;
+    o->members[o->nmembers].mode = mode;
     o->member_unit[o->nmembers++] = unit;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -753,7 +755,8 @@ static int build_counters(struct vftr_source *s, struct otf2_impl *o)
 
     for (size_t i = 0; i < o->nmembers; i++)
         if ((rc = vftr_source_add_counter(s, o->members[i].id + 1u, str(o, o->members[i].name),
-                                          str(o, o->member_unit[i]))) < 0)
+                                          str(o, o->member_unit[i]),
+                                          vftr_otf2_counter_props(o->members[i].mode))) < 0)
             return rc;
     return 0;
 }
@@ -1319,6 +1322,9 @@ static OTF2_CallbackCode e_iodelete(OTF2_LocationRef loc, OTF2_TimeStamp t, void
     return io_point(r, loc, t, al, token, 5u, 0);
 }
 
+/* Event records read between two updates of a progress line. */
+#define PROGRESS_PIECE 65536
+
 /* One read of the events of the selected locations, through winstate. */
 static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, char *err,
                        size_t errlen)
@@ -1372,7 +1378,26 @@ static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, ch
     OTF2_GlobalEvtReaderCallbacks_SetIoDeleteFileCallback(cb, e_iodelete);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, cb, r);
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-    ec = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
+    if (!s->progress) {
+        ec = OTF2_Reader_ReadAllGlobalEvents(rdr, ger, &n);
+    } else {
+        /* a profile with a progress line: the events in pieces, the line
+         * advanced between them (records read of those announced) */
+        s->progress->total = 0;
+        for (size_t i = 0; i < o->nlocs; i++)
+            if (!r->ws.procs || vftr_proclist_contains(r->ws.procs, o->locs[i].token))
+                s->progress->total += o->locs[i].nevents;
+        vftr_progress_update(s->progress, 0, 0, 1);
+        for (;;) {
+            uint64_t got = 0;
+
+            ec = OTF2_Reader_ReadGlobalEvents(rdr, ger, PROGRESS_PIECE, &got);
+            n += got;
+            if (ec != OTF2_SUCCESS || r->stop || got < PROGRESS_PIECE)
+                break;
+            vftr_progress_update(s->progress, n, n, 0);
+        }
+    }
     OTF2_Reader_CloseGlobalEvtReader(rdr, ger);
     OTF2_Reader_CloseEvtFiles(rdr);
     s->info.skipped = n > r->handled ? n - r->handled : 0;

@@ -26,6 +26,7 @@
 #include "util/errmsg.h"
 #include "util/progress.h"
 #include "vfd/vftr_vfd_ext.h"
+#include "OTF_Definitions.h"
 
 struct vfd_impl {
     struct vftr_vfdconv *conv;
@@ -451,7 +452,8 @@ static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t err
         const struct vftr_vfdconv_counter *k = vftr_vfdconv_counters(v->conv, &nk);
 
         for (size_t i = 0; i < nk; i++)
-            if ((rc = vftr_source_add_counter(s, k[i].token, k[i].name, k[i].unit)) < 0)
+            if ((rc = vftr_source_add_counter(s, k[i].token, k[i].name, k[i].unit,
+                                               OTF_COUNTER_TYPE_ACC | OTF_COUNTER_SCOPE_START)) < 0)
                 return vftr_errmsg(err, errlen, rc, "out of memory");
     }
     ops_coll = vftr_vfdconv_collops(v->conv, &nc);

@@ -897,6 +897,14 @@ static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *e
         }
         return act_comm(r, m.comm);
     }
+    case VFTR_VFD_MPI_RMA: {
+        struct vftr_vfd_mpi_rma a;
+
+        if (vftr_vfd_mpi_rma_decode(ev->data, ev->id, ev->time, &a) < 0)
+            return act_warn(r, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
+                            " skipped", r->path, off, ev->kind);
+        return act_comm(r, a.comm);
+    }
     case VFTR_VFD_IO: {
         struct vftr_vfd_io io;
 
@@ -2593,6 +2601,8 @@ struct src {
     uint32_t nsend_seen, ncoll_seen, nio_seen;
     /* the counter values of the COUNTERS record between ext_raw() and transform() */
     struct vftr_vfd_ctr_values cv;
+    /* likewise an MPI_RMA record */
+    struct vftr_vfd_mpi_rma rma;
     /* receives between ext_raw() and transform(), FIFO (rcap 0 or a power of two) */
     struct rmsg *rq;
     size_t rhead, rlen, rcap;
@@ -2768,6 +2778,8 @@ static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x, struct s
 
         return vftr_vfd_mpi_coll_decode(ev->data, ev->id, x->time, &cl) == 0;
     }
+    if (x->kind == VFTR_VFD_MPI_RMA)
+        return vftr_vfd_mpi_rma_decode(ev->data, ev->id, x->time, &s->rma) == 0;
     if (x->kind == VFTR_VFD_IO) {         /* its begin: placed at its start by the look-ahead */
         struct vftr_vfd_io io;
         long fi;
@@ -3118,6 +3130,31 @@ static int transform(struct src *s, const struct raw *x)
             s->iolen--;
         }
         return 0;
+    case VFTR_VFD_MPI_RMA: {
+        const struct vftr_vfd_mpi_rma *a = &s->rma;
+        long g = vftr_u64map_get(&s->c->gmap, a->comm);
+        int put = a->sent > 0 || a->op == VFTR_VFD_RMA_PUT || a->op == VFTR_VFD_RMA_ACCUMULATE;
+        int get = a->received > 0 || a->op == VFTR_VFD_RMA_GET;
+
+        if (a->target < 0)
+            return 0;
+        for (int k = 0; k < 2; k++) {
+            struct vftr_vfdconv_event *e;
+
+            if (!(k == 0 ? put : get))
+                continue;
+            for (int end = 0; end < 2; end++) {
+                e = emit_mpi(s, end ? VFTR_VFDCONV_RMA_END
+                                    : k == 0 ? VFTR_VFDCONV_RMA_PUT : VFTR_VFDCONV_RMA_GET,
+                             x->time);
+                e->peer = vftr_vfdconv_process((uint32_t)a->target, 0);
+                e->group = g < 0 ? 0 : s->c->groups[g].token;
+                e->tag = (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32);
+                e->bytes = end ? 0 : k == 0 ? a->sent : a->received;
+            }
+        }
+        return 0;
+    }
     case VFTR_VFD_COUNTERS:
         for (uint32_t i = 0; i < s->cv.n; i++) {
             struct vftr_vfdconv_event *e;

@@ -3,6 +3,7 @@
 
 #include "OTF_HandlerArray.h"
 #include "otf_internal.h"
+#include "otf_records_impl.h"
 
 OTF_HandlerArray* OTF_HandlerArray_open(void)
 {
@@ -30,7 +31,7 @@ int OTF_HandlerArray_close(OTF_HandlerArray* h)
         return 0;
     free(h->pointer);
     free(h->firsthandlerarg);
-    free(h->vftr_private);
+    vftr_otf_print_free(h->vftr_private);
     free(h);
     return 1;
 }

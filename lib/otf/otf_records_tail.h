@@ -13,6 +13,8 @@
 static int print_unknown(void* userData, uint64_t time, uint32_t process, const char* record)
 {
     vftr_otf_printer* pr = (vftr_otf_printer*)userData;
+    if (!(pr->kinds & VFTR_OTF_PRINT_ALL))
+        return OTF_RETURN_OK;       /* definitions read for their names */
     if (pr->counts)
         pr->counts[OTF_UNKNOWN_RECORD]++;
     if (pr->out == NULL)
@@ -37,17 +39,33 @@ int vftr_otf_print_install(OTF_HandlerArray* handlers, FILE* out, unsigned kinds
     }
     pr->out = out;
     pr->counts = counts;
+    pr->kinds = kinds & VFTR_OTF_PRINT_ALL;
+    pr->names = out != NULL && (kinds & VFTR_OTF_PRINT_NAMES) != 0;
+    /* with names, the definitions (and the marker definitions) are handled
+     * whatever is printed: they are where the names come from */
+    unsigned handled = pr->kinds |
+                       (pr->names ? VFTR_OTF_PRINT_DEFS | VFTR_OTF_PRINT_MARKERS : 0);
     for (uint32_t i = 0; i < OTF_NRECORDS; i++) {
-        if (printers[i] == NULL || !(record_kinds[i] & kinds))
+        if (printers[i] == NULL || !(record_kinds[i] & handled))
             continue;
         handlers->pointer[i] = printers[i];
         handlers->firsthandlerarg[i] = pr;
     }
-    if (kinds) {
+    if (handled) {
         handlers->pointer[OTF_UNKNOWN_RECORD] =
             VFTR_OTF_FNCAST(OTF_FunctionPointer*, print_unknown);
         handlers->firsthandlerarg[OTF_UNKNOWN_RECORD] = pr;
     }
+    return 0;
+}
+
+int vftr_otf_print_select(OTF_HandlerArray* handlers, unsigned kinds)
+{
+    vftr_otf_printer* pr = handlers ? handlers->vftr_private : NULL;
+
+    if (pr == NULL)
+        return -EINVAL;
+    pr->kinds = kinds & VFTR_OTF_PRINT_ALL;
     return 0;
 }
 

@@ -1,6 +1,9 @@
 /* print.c — field printers of vftr's record printer (vftr_otf_print.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "otf_kv_internal.h"
 #include "otf_records_impl.h"
@@ -51,4 +54,58 @@ void vftr_otf_print_kv(FILE* o, OTF_KeyValueList* list)
         }
     }
     fputc('}', o);
+}
+
+int vftr_otf_print_name_set(vftr_otf_printer* pr, unsigned kind, uint32_t id, const char* name)
+{
+    if (kind >= VFTR_OTF_NNAMES || id == UINT32_MAX || name == NULL || name[0] == '\0')
+        return 0;
+    char* copy = strdup(name);
+    if (copy == NULL)
+        return -ENOMEM;
+    /* a token defined twice keeps its last name, as readers take it */
+    free(vftr_otf_u32map_get(&pr->name[kind], id));
+    if (vftr_otf_u32map_put(&pr->name[kind], id, copy) < 0) {
+        free(copy);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+int vftr_otf_print_scl_set(vftr_otf_printer* pr, uint32_t scl, uint32_t file, uint32_t line)
+{
+    const char* f = file != UINT32_MAX ? vftr_otf_u32map_get(&pr->name[VFTR_OTF_NAME_SCLFILE], file)
+                                       : NULL;
+    char buf[4096];
+
+    if (f)
+        snprintf(buf, sizeof buf, "%s:%" PRIu32, f, line);
+    else
+        snprintf(buf, sizeof buf, "line %" PRIu32, line);
+    return vftr_otf_print_name_set(pr, VFTR_OTF_NAME_SCL, scl, buf);
+}
+
+void vftr_otf_print_ref(const vftr_otf_printer* pr, unsigned kind, uint32_t id)
+{
+    const char* n;
+
+    if (kind >= VFTR_OTF_NNAMES || id == UINT32_MAX || pr->out == NULL)
+        return;
+    if ((n = vftr_otf_u32map_get(&pr->name[kind], id)) != NULL)
+        fprintf(pr->out, " (%s)", n);
+}
+
+void vftr_otf_print_free(vftr_otf_printer* pr)
+{
+    if (pr == NULL)
+        return;
+    for (unsigned k = 0; k < VFTR_OTF_NNAMES; k++) {
+        vftr_otf_u32map* m = &pr->name[k];
+
+        for (uint32_t i = 0; i < m->cap; i++)
+            if (m->keys[i] != UINT32_MAX)
+                free(m->vals[i]);
+        vftr_otf_u32map_release(m);
+    }
+    free(pr);
 }

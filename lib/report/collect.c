@@ -969,6 +969,7 @@ void vftr_report_free(struct vftr_report *r)
     vftr_replay_free(r->paths);
     free(r->tree);
     vftr_messages_free(r->msgs);
+    rep_waits_free(r);
     for (int L = 0; L < r->nlevels; L++) {
         if (r->levels[L].rows)
             for (size_t i = 0; i < r->nprocs; i++)
@@ -1249,8 +1250,22 @@ int vftr_report_collect(struct vftr_report **out, const char *const *ops, size_t
         part_release(&parts[k], r);
     free(parts);
     free(tids);
+    /* the wait analysis: a read of its own, after the others (waits.c).
+     * Where it fails on what the first read took (records it cannot
+     * order), the page is still worth having: a warning, no section. */
+    if (!o->no_waits && (rc = rep_waits_collect(r, o->procs, err, errlen)) < 0) {
+        if (rc == -ENOMEM || add_warning(r, o->warn, o->prog ? o->prog : "vftr-report",
+                                         "the wait analysis failed (%s): the page has no "
+                                         "waits section", err) < 0)
+            goto nomem_late;
+        if (errlen)
+            err[0] = '\0';
+    }
     *out = r;
     return 0;
+nomem_late:                     /* parts and tids are freed */
+    parts = NULL;
+    tids = NULL;
 nomem:
     vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     rc = -ENOMEM;

@@ -122,7 +122,7 @@ static void format_cell(char *buf, size_t size, const struct pcol *c, const stru
 }
 
 /* A sortable table header: data-type tells the script how to compare. */
-static void th(FILE *out, const char *key, const char *text, int numeric, const char *help)
+void rep_th(FILE *out, const char *key, const char *text, int numeric, const char *help)
 {
     fprintf(out, "<th scope=\"col\" data-key=\"%s\" data-type=\"%s\"", key,
             numeric ? "num" : "text");
@@ -145,7 +145,7 @@ static void profile_table(FILE *out, const struct vftr_report *r, const struct r
     for (size_t i = 0; i < NPCOLS; i++) {
         const char *h = pcols[i].kind == COL_NAME ? what : pcols[i].header;
 
-        th(out, pcols[i].key, h, pcols[i].kind != COL_NAME, pcols[i].help);
+        rep_th(out, pcols[i].key, h, pcols[i].kind != COL_NAME, pcols[i].help);
     }
     fputs("</tr></thead>\n<tbody>\n", out);
     for (size_t k = 0; k < t->prof.nrows; k++) {
@@ -547,12 +547,12 @@ static int section_communication(FILE *out, struct vftr_report *r)
     }
     fputs("<h3>Messages per process pair</h3>\n<table class=\"sortable\" id=\"pairs-table\">"
           "<thead><tr>", out);
-    th(out, "sender", "sender", 1, "sending process (token)");
-    th(out, "receiver", "receiver", 1, "receiving process (token)");
-    th(out, "messages", "messages", 1, "sends");
-    th(out, "bytes", "bytes", 1, "bytes of those sends");
-    th(out, "matched", "matched", 1, "sends that found their receive");
-    th(out, "transfer", "transfer [s]", 1, "sum of receive - send time over matched messages");
+    rep_th(out, "sender", "sender", 1, "sending process (token)");
+    rep_th(out, "receiver", "receiver", 1, "receiving process (token)");
+    rep_th(out, "messages", "messages", 1, "sends");
+    rep_th(out, "bytes", "bytes", 1, "bytes of those sends");
+    rep_th(out, "matched", "matched", 1, "sends that found their receive");
+    rep_th(out, "transfer", "transfer [s]", 1, "sum of receive - send time over matched messages");
     fputs("</tr></thead><tbody>\n", out);
     for (size_t i = 0; i < np; i++)
         fprintf(out, "<tr><td>%" PRIu32 "</td><td>%" PRIu32 "</td><td>%" PRIu64 "</td><td>%"
@@ -563,10 +563,10 @@ static int section_communication(FILE *out, struct vftr_report *r)
     if (nc)
         rep_svg_chart(r, VFTR_REPORT_CHART_COLLECTIVES, out, 0);
     fputs("<table class=\"sortable\" id=\"collectives-table\"><thead><tr>", out);
-    th(out, "operation", "operation", 0, NULL);
-    th(out, "count", "count", 1, "per-process operations");
-    th(out, "bytes", "bytes", 1, "sent + received");
-    th(out, "time", "time [s]", 1, "summed durations");
+    rep_th(out, "operation", "operation", 0, NULL);
+    rep_th(out, "count", "count", 1, "per-process operations");
+    rep_th(out, "bytes", "bytes", 1, "sent + received");
+    rep_th(out, "time", "time [s]", 1, "summed durations");
     fputs("</tr></thead><tbody>\n", out);
     for (size_t i = 0; i < nc; i++) {
         const char *name = rep_token_name(r, REP_NAME_COLLOP, c[i].op);
@@ -601,11 +601,14 @@ int vftr_report_write_html(const struct vftr_report *rc, FILE *out)
     fputs("</style>\n</head>\n<body>\n<header>\n<h1>vftr report: <span class=\"trace\">", out);
     rep_put_escaped(out, r->info->name);
     fputs("</span></h1>\n<nav aria-label=\"sections\">", out);
-    for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
+    for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++) {
         fprintf(out, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].title);
+        if (i == 0 && r->have_waits)        /* the section after the summary */
+            fputs("<a href=\"#waits\">Waits</a>", out);
+    }
     fputs("</nav>\n</header>\n<main>\n", out);
     section_summary(out, r);
-    /* the wait analysis's section, when the model has one (waits.c) */
+    /* the wait analysis's section, when the trace synchronises (waits.c) */
     waits = rep_waits_html(r, out);
     if (waits < 0)
         return -EIO;

@@ -16,6 +16,9 @@
  *         --messages feeds it;
  *       the timeline: per process the function on top of its stack, binned
  *         (below);
+ *   - the largest waits: the wait analysis (model/analysis.h, a read of its
+ *     own after the first) when the trace has MPI or OpenMP
+ *     synchronisation, as vftr-stats --waits computes and orders them;
  *   - an OTF trace is read by several threads at once (opts.jobs), each
  *     with its own source and a share of the ranks, and their builds are
  *     merged (vftr_replay_merge, vftr_fsacc) — the result does not depend
@@ -64,6 +67,7 @@ struct vftr_report_opts {
     size_t cells;               /* timeline budget: bins of the finest level over
                                    all processes; 0: VFTR_REPORT_CELLS */
     int no_timeline;            /* 1: no timeline (vftr-stats --plot of another chart) */
+    int no_waits;               /* 1: no wait analysis (a chart only: vftr-stats --plot) */
 };
 
 #define VFTR_REPORT_CELLS (1u << 18)

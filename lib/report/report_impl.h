@@ -66,6 +66,18 @@ struct rep_rank {               /* a rank: its own process and its threads */
     size_t nthreads;
 };
 
+/* A row of the waits table: vftr-stats --waits's (waits.c). */
+struct rep_wait {
+    unsigned pattern;
+    uint32_t process;           /* the rank's process: threads folded */
+    uint32_t path;              /* the analysis's call path id */
+    double time, pct, count, max;   /* seconds, % of the processes' time */
+    char *name;                 /* the call path, owned */
+};
+
+/* The waits table lists at most this many rows (the largest). */
+#define REP_MAX_WAITS 100
+
 struct vftr_report {
     struct vftr_source *src;
     const struct vftr_source_info *info;
@@ -88,6 +100,12 @@ struct vftr_report {
     int have_timeline;
     struct rep_level levels[REP_MAX_LEVELS];  /* coarsest first */
     int nlevels;
+
+    int have_waits;             /* the analysis ran: the page has a waits section */
+    struct rep_wait *waits;     /* in vftr-stats --waits's order */
+    size_t nwaits;
+    double wait_total;          /* seconds waited (Late Sender's wrong-order part once) */
+    double wait_proc_time;      /* the processes' time in the window, seconds */
 
     char **warnings;
     size_t nwarnings;
@@ -116,6 +134,10 @@ void rep_proc_label(const struct vftr_source_proc *p, char *buf, size_t size);
 /* The rank index (into r->ranks) of a process token; r->nranks if none. */
 size_t rep_rank_index(const struct vftr_report *r, uint32_t token);
 
+/* A sortable table's column header (html.c): data-type tells the page's
+ * script how to compare ("num" or "text"); help (may be NULL) its tooltip. */
+void rep_th(FILE *out, const char *key, const char *text, int numeric, const char *help);
+
 /* Text escaped for HTML and XML (both renderers): & < > " '. */
 void rep_put_escaped(FILE *out, const char *s);
 /* A JSON string (the page's data): quotes, and '<' as \u003c so that no
@@ -130,10 +152,16 @@ int rep_svg_chart(const struct vftr_report *r, enum vftr_report_chart c, FILE *o
  * matrix, a report without timeline no timeline)? */
 int rep_chart_available(const struct vftr_report *r, enum vftr_report_chart c);
 
-/* waits.c: the hook for the wait analysis (issue 18).  Writes the page's
- * "Largest waits" section when the model offers the analysis; returns 1
- * when it wrote one, 0 when there is none (then the page has no such
- * section), -EIO. */
+/* waits.c: the wait analysis (model/analysis.h) of the report's source
+ * and window, for the processes in sel (NULL: all), when the trace has
+ * synchronisation; fills have_waits and the rows.  Call after the read
+ * (it reads the source again) and after the messages are finished.  0 or
+ * -errno with err.  rep_waits_free releases the rows. */
+int rep_waits_collect(struct vftr_report *r, const struct vftr_proclist *sel, char *err,
+                      size_t errlen);
+void rep_waits_free(struct vftr_report *r);
+/* Writes the page's "Largest waits" section; returns 1 when it wrote one,
+ * 0 when the report has none (no synchronisation in the trace), -EIO. */
 int rep_waits_html(const struct vftr_report *r, FILE *out);
 
 /* The page's style and script (assets generated from report.css and

@@ -1,37 +1,231 @@
 /*
- * waits.c — the hook for the page's "Largest waits" section.
+ * waits.c — the page's "Largest waits" section: the wait analysis of
+ * lib/model/analysis.h (Scalasca's patterns: late sender, wait at barrier
+ * and N x N, OpenMP barrier waiting, ...) run over the report's source and
+ * window, shown as vftr-stats --waits shows it.
  *
- * The wait analysis (late sender, wait at barrier and N x N, OpenMP
- * barrier waiting, ...) is being built in lib/model for issue 18 and is not
- * there yet, so this file writes nothing and the page has no such section.
- * When the analysis lands, this is the one place to fill in:
+ * The rows are vftr-stats --waits's rows by its rules (analyzers/vftr-stats/
+ * analysis.c): the processes the report was asked for, threads folded into
+ * their rank's process, one row per (pattern, process, call path) with
+ * time and count summed and the largest instance kept, pct of the
+ * processes' time, call paths named "function<caller<...<root", and the
+ * total order time (descending), call path, process, pattern, path id.
+ * report_figures.py compares them cell by cell with vftr-stats --waits
+ * --json, so that the two cannot drift apart unnoticed.
  *
- *   1. compute the waits in vftr_report_collect (collect.c) through the
- *      model's API and keep the result in struct vftr_report
- *      (report_impl.h).  The branch building it (wt-analysis, not in main
- *      yet) offers lib/model/analysis.h: vftr_analysis_run() over the
- *      report's open source (a pass of its own: it reads every process's
- *      records in syncpt.h's canonical order), then vftr_analysis_waits()
- *      for the rows (pattern, process, call path, time) and
- *      vftr_analysis_summary() for the totals, limited to the report's
- *      window [a, b);
- *   2. write here, between the summary and the timeline,
- *        <section id="waits"><h2>Largest waits</h2> ... </section>
- *      with a sortable table (class "sortable", headers as in html.c's th())
- *      of the largest waits: pattern, call path, process, time — the figures
- *      vftr-stats --waits prints, formatted as it formats them, so that the
- *      test comparing the page with vftr-stats covers them too;
- *   3. return 1 (a section was written); link it in html.c's nav (written
- *      before the sections: ask for the analysis first), and add "waits" to
- *      SECTIONS in test/integration/report_browser.py so that the browser
- *      test expects it.
- *
- * Until then: 0, no section.
+ * Why the analysis runs only when the trace has synchronisation (an MPI or
+ * OpenMP function the analysis classifies, or a message or collective):
+ * without one there can be no wait, and a serial trace should not pay a
+ * second read.  Such a page has no waits section (and no link to one); a
+ * trace with synchronisation but no wait gets a section saying so.
  */
 #include "report_impl.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/analysis.h"
+#include "model/syncpt.h"
+
+/* Does the trace synchronise anything the analysis looks at? */
+static int has_sync(const struct vftr_report *r)
+{
+    size_t n;
+    const struct vftr_source_func *f = vftr_source_funcs(r->src, &n);
+    const struct vftr_msg_counts *k = r->msgs ? vftr_messages_counts(r->msgs) : NULL;
+
+    if (k && (k->sends || k->recvs || k->collops))
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        if (f[i].name && vftr_sync_fclass_of_name(f[i].name) != VFTR_SYNC_F_NONE)
+            return 1;
+    return 0;
+}
+
+/* "function<caller<...<root" (vftr-stats's naming of call paths). */
+#define NO_CALL "(outside calls)"
+
+static char *path_name(struct vftr_report *r, const struct vftr_analysis_path *paths,
+                       size_t npaths, uint32_t path)
+{
+    size_t len = 1;
+    char *s;
+
+    if (path == 0 || path > npaths)
+        return strdup(NO_CALL);
+    for (uint32_t p = path; p; p = paths[p - 1].parent) {
+        const char *f = rep_token_name(r, REP_NAME_FUNCTION, paths[p - 1].function);
+
+        if (!f)
+            return NULL;
+        len += strlen(f) + 1;
+    }
+    if (!(s = malloc(len)))
+        return NULL;
+    s[0] = '\0';
+    for (uint32_t p = path; p; p = paths[p - 1].parent) {
+        if (s[0])
+            strcat(s, "<");
+        strcat(s, rep_token_name(r, REP_NAME_FUNCTION, paths[p - 1].function));
+    }
+    return s;
+}
+
+static int cmp_identity(const void *a, const void *b)
+{
+    const struct rep_wait *x = a, *y = b;
+
+    if (x->pattern != y->pattern)
+        return x->pattern < y->pattern ? -1 : 1;
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    return (x->path > y->path) - (x->path < y->path);
+}
+
+static int cmp_shown(const void *a, const void *b)
+{
+    const struct rep_wait *x = a, *y = b;
+    int d;
+
+    if (x->time != y->time)
+        return x->time < y->time ? 1 : -1;
+    if ((d = strcmp(x->name, y->name)))
+        return d;
+    if (x->process != y->process)
+        return x->process < y->process ? -1 : 1;
+    if (x->pattern != y->pattern)
+        return x->pattern < y->pattern ? -1 : 1;
+    return (x->path > y->path) - (x->path < y->path);
+}
+
+int rep_waits_collect(struct vftr_report *r, const struct vftr_proclist *sel, char *err,
+                      size_t errlen)
+{
+    struct vftr_analysis_opts o = { r->a, r->b, VFTR_ANALYSIS_WAITS, 0, NULL, NULL };
+    struct vftr_analysis *an = NULL;
+    const struct vftr_wait_row *w;
+    const struct vftr_analysis_path *paths;
+    size_t nw, npaths, n = 0;
+    struct rep_wait *v;
+    int rc;
+
+    if (!has_sync(r))
+        return 0;
+    if ((rc = vftr_analysis_run(r->src, &o, &an, err, errlen)) < 0)
+        return rc;
+    w = vftr_analysis_waits(an, &nw);
+    paths = vftr_analysis_paths(an, &npaths);
+    if (!(v = calloc(nw ? nw : 1, sizeof *v))) {
+        vftr_analysis_free(an);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < nw; i++) {
+        if (sel && !vftr_proclist_contains(sel, w[i].process))
+            continue;
+        v[n++] = (struct rep_wait){ w[i].pattern, vftr_source_rank_process(r->src, w[i].process),
+                                    w[i].path, (double)w[i].time / r->res, 0,
+                                    (double)w[i].count, (double)w[i].max / r->res, NULL };
+    }
+    /* rows of one (pattern, rank process, path): the rank's threads folded */
+    if (n) {
+        size_t out = 0;
+
+        qsort(v, n, sizeof *v, cmp_identity);
+        for (size_t i = 1; i < n; i++) {
+            if (cmp_identity(&v[out], &v[i]) == 0) {
+                v[out].time += v[i].time;
+                v[out].count += v[i].count;
+                if (v[i].max > v[out].max)
+                    v[out].max = v[i].max;
+            } else {
+                v[++out] = v[i];
+            }
+        }
+        n = out + 1;
+    }
+    r->wait_proc_time = (double)vftr_analysis_summary(an)->proc_time / r->res;
+    r->wait_total = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i].pct = r->wait_proc_time > 0 ? 100.0 * v[i].time / r->wait_proc_time : 0;
+        if (v[i].pattern != VFTR_WAIT_LATE_SENDER_WO)     /* a part of Late Sender */
+            r->wait_total += v[i].time;
+        if (!(v[i].name = path_name(r, paths, npaths, v[i].path))) {
+            r->waits = v, r->nwaits = i;      /* freed with the report */
+            vftr_analysis_free(an);
+            return -ENOMEM;
+        }
+    }
+    vftr_analysis_free(an);
+    if (n)
+        qsort(v, n, sizeof *v, cmp_shown);
+    r->waits = v;
+    r->nwaits = n;
+    r->have_waits = 1;
+    return 0;
+}
+
+void rep_waits_free(struct vftr_report *r)
+{
+    for (size_t i = 0; i < r->nwaits; i++)
+        free(r->waits[i].name);
+    free(r->waits);
+    r->waits = NULL;
+    r->nwaits = 0;
+}
+
 int rep_waits_html(const struct vftr_report *r, FILE *out)
 {
-    (void)r, (void)out;
-    return 0;
+    size_t shown = r->nwaits < REP_MAX_WAITS ? r->nwaits : REP_MAX_WAITS;
+
+    if (!r->have_waits)
+        return 0;
+    fputs("<section id=\"waits\">\n<h2>Largest waits</h2>\n", out);
+    fprintf(out, "<p id=\"wait-total\" data-wait-s=\"%.9g\" data-process-time-s=\"%.9g\">"
+            "waits: %.6f s in all (%.2f %% of the processes' %.6f s)%s</p>\n", r->wait_total,
+            r->wait_proc_time, r->wait_total,
+            r->wait_proc_time > 0 ? 100.0 * r->wait_total / r->wait_proc_time : 0.0,
+            r->wait_proc_time, r->a != 0 || r->b != UINT64_MAX ? " in the window" : "");
+    if (r->nwaits == 0) {
+        fputs("<p id=\"waits-none\" class=\"ok\">none: no process waited for another "
+              "(vftr-stats --waits finds no wait state)</p>\n</section>\n", out);
+        return ferror(out) ? -EIO : 1;
+    }
+    fprintf(out, "<p class=\"hint\">vftr-stats --waits: the wait states (Scalasca's patterns, "
+            "see vftr-stats(1)) per pattern, call path and rank, threads folded into their "
+            "rank; %s%zu of %zu rows, the largest first; click a column to sort.</p>\n",
+            shown < r->nwaits ? "the " : "all ", shown, r->nwaits);
+    fprintf(out, "<table class=\"sortable\" id=\"waits-table\" data-listed=\"%zu\" "
+            "data-rows=\"%zu\">\n<thead><tr>", shown, r->nwaits);
+    rep_th(out, "pattern", "pattern", 0, "the wait state (pattern key)");
+    rep_th(out, "time", "time [s]", 1, "time waited, summed over the rank's threads");
+    rep_th(out, "pct", "pct", 1, "% of the processes' time");
+    rep_th(out, "count", "count", 1, "waits (instances)");
+    rep_th(out, "max", "max [s]", 1, "the longest single wait");
+    rep_th(out, "process", "process", 1, "the rank's process (token)");
+    rep_th(out, "callpath", "call path", 0, "where it waited: function<caller<...<root");
+    fputs("</tr></thead>\n<tbody>\n", out);
+    for (size_t i = 0; i < shown; i++) {
+        const struct rep_wait *w = &r->waits[i];
+        const struct vftr_wait_pattern_info *pi = vftr_wait_pattern_info(w->pattern);
+        const struct vftr_source_proc *p = vftr_source_proc(r->src, w->process);
+        char lab[64] = "";
+
+        if (p)
+            rep_proc_label(p, lab, sizeof lab);
+        fputs("<tr><td class=\"name\" title=\"", out);
+        rep_put_escaped(out, pi->name);
+        fputs(": ", out);
+        rep_put_escaped(out, pi->help);
+        fputs("\">", out);
+        rep_put_escaped(out, pi->key);
+        fprintf(out, "</td><td>%.6f</td><td>%.2f</td><td>%.0f</td><td>%.6f</td>"
+                "<td title=\"%s\">%" PRIu32 "</td><td class=\"name\">", w->time, w->pct,
+                w->count, w->max, lab, w->process);
+        rep_put_escaped(out, w->name);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n</section>\n", out);
+    return ferror(out) ? -EIO : 1;
 }

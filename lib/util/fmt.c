@@ -40,6 +40,38 @@ size_t vftr_fmt_seconds(double seconds, char *buf, size_t size)
     return 0;    /* not reached: the last unit always writes */
 }
 
+size_t vftr_fmt_seconds_at(double seconds, double step, char *buf, size_t size)
+{
+    static const struct { double scale; const char *unit; } units[] = {
+        { 1e9, "ns" }, { 1e6, "us" }, { 1e3, "ms" }, { 1, "s" },
+    };
+    const size_t last = sizeof units / sizeof units[0] - 1;
+    double a = fabs(seconds);
+    size_t i = 0;
+
+    if (!(step > 0) || !isfinite(step) || seconds == 0 || !isfinite(seconds))
+        return vftr_fmt_seconds(seconds, buf, size);
+    while (i < last && a * units[i].scale >= 1000)
+        i++;
+    for (;; i++) {
+        /* the fewest decimals whose last digit is worth at most step */
+        double worth = 1 / units[i].scale, v;
+        int decimals = 0;
+
+        while (decimals < 9 && worth > step * (1 + 1e-9)) {
+            worth /= 10;
+            decimals++;
+        }
+        v = a * units[i].scale;
+        /* rounding may carry into the next unit: 999.96 us at 0.1 us is
+         * "1.0000 ms", not "1000.0 us" */
+        if (i < last && round(v * pow(10, decimals)) >= 1000 * pow(10, decimals))
+            continue;
+        return put(buf, size, snprintf(buf, size, "%s%.*f %s", seconds < 0 ? "-" : "",
+                                       decimals, v, units[i].unit));
+    }
+}
+
 size_t vftr_fmt_ticks(uint64_t ticks, uint64_t resolution, char *buf, size_t size)
 {
     if (resolution == 0)

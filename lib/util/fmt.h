@@ -5,6 +5,8 @@
  *   times       three significant digits in the unit that fits:
  *               "1.23 ms", "45 ns", "12.3 s", "0 s"; nanoseconds are whole
  *               (no tick is shorter); 1000 s and more as whole seconds;
+ *   points      in time (a cursor, a window's edges) to the precision a
+ *               step resolves: "100.02 ms" at a step of 10 us;
  *   imbalance   (max - avg) / max as a percentage with one decimal: "37.5%";
  *   processes   as users know them, numbered from 0: "rank 3",
  *               "rank 3 thread 2" (OTF's process tokens stay in --raw and
@@ -35,6 +37,17 @@
 #define VFTR_FMT_IMBALANCE_WIDTH 6
 
 size_t vftr_fmt_seconds(double seconds, char *buf, size_t size);
+
+/*
+ * A point in time (a cursor, the edges of a window, counted from the trace
+ * start) to the precision `step` seconds resolves (a timeline column, one
+ * tick): in the unit that keeps it under 1000 (seconds from 1 s up, with no
+ * switch to whole seconds), with the fewest decimals (0 to 9) whose last
+ * digit is worth at most `step`.  At a step of 10 us, 100.02 ms is
+ * "100.02 ms"; at 1 ms it is "100 ms".  A step that is 0, negative or not
+ * finite: as vftr_fmt_seconds.
+ */
+size_t vftr_fmt_seconds_at(double seconds, double step, char *buf, size_t size);
 
 /* ticks at `resolution` ticks per second; resolution 0 (the trace does not
  * say): "2500 ticks". */

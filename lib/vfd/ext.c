@@ -46,6 +46,17 @@ static const struct field coll_fields[] = {
     FIELD(F_U32, struct vftr_vfd_mpi_coll, flags),
 };
 
+static const struct field rma_fields[] = {
+    FIELD(F_U32, struct vftr_vfd_mpi_rma, op),
+    FIELD(F_S32, struct vftr_vfd_mpi_rma, target),
+    FIELD(F_U64, struct vftr_vfd_mpi_rma, win),
+    FIELD(F_U64, struct vftr_vfd_mpi_rma, comm),
+    FIELD(F_U64, struct vftr_vfd_mpi_rma, sent),
+    FIELD(F_U64, struct vftr_vfd_mpi_rma, received),
+    FIELD(F_BACK, struct vftr_vfd_mpi_rma, start),
+    FIELD(F_U32, struct vftr_vfd_mpi_rma, flags),
+};
+
 static const struct field omp_fields[] = {
     FIELD(F_U32, struct vftr_vfd_omp, region),
     FIELD(F_U64, struct vftr_vfd_omp, instance),
@@ -179,6 +190,34 @@ int vftr_vfd_mpi_coll_decode(const uint8_t *data, size_t len, uint64_t time,
                              struct vftr_vfd_mpi_coll *c)
 {
     return decode_event(data, len, c, sizeof *c, coll_fields, NFIELDS(coll_fields), time);
+}
+
+size_t vftr_vfd_mpi_rma_encode(const struct vftr_vfd_mpi_rma *a, uint64_t time,
+                               uint8_t out[VFTR_VFD_EXT_MAX])
+{
+    if (a == NULL || out == NULL)
+        return 0;
+    return (size_t)(put_fields(out, a, rma_fields, NFIELDS(rma_fields), time) - out);
+}
+
+int vftr_vfd_mpi_rma_decode(const uint8_t *data, size_t len, uint64_t time,
+                            struct vftr_vfd_mpi_rma *a)
+{
+    return decode_event(data, len, a, sizeof *a, rma_fields, NFIELDS(rma_fields), time);
+}
+
+const char *vftr_vfd_rma_name(uint32_t op)
+{
+    static const char *const names[VFTR_VFD_RMA_COUNT] = {
+        [VFTR_VFD_RMA_PUT] = "MPI_Put",
+        [VFTR_VFD_RMA_GET] = "MPI_Get",
+        [VFTR_VFD_RMA_ACCUMULATE] = "MPI_Accumulate",
+        [VFTR_VFD_RMA_GET_ACCUMULATE] = "MPI_Get_accumulate",
+        [VFTR_VFD_RMA_FETCH_AND_OP] = "MPI_Fetch_and_op",
+        [VFTR_VFD_RMA_COMPARE_AND_SWAP] = "MPI_Compare_and_swap",
+    };
+
+    return op < VFTR_VFD_RMA_COUNT ? names[op] : NULL;
 }
 
 size_t vftr_vfd_omp_encode(const struct vftr_vfd_omp *o, uint8_t out[VFTR_VFD_EXT_MAX])

@@ -36,6 +36,7 @@ enum {
     VFTR_VFD_MPI_SEND = 16,     /* struct vftr_vfd_mpi_msg: a message this rank sent */
     VFTR_VFD_MPI_RECV = 17,     /* struct vftr_vfd_mpi_msg: a message this rank received */
     VFTR_VFD_MPI_COLL = 18,     /* struct vftr_vfd_mpi_coll: one collective operation */
+    VFTR_VFD_MPI_RMA = 19,      /* struct vftr_vfd_mpi_rma: one one-sided data transfer */
     VFTR_VFD_OMP_BEGIN = 48,    /* struct vftr_vfd_omp: an OpenMP region begins on this thread */
     VFTR_VFD_OMP_END = 49,      /* struct vftr_vfd_omp: ... and ends */
     VFTR_VFD_IO = 80,           /* struct vftr_vfd_io: one file operation, at its completion */
@@ -115,8 +116,37 @@ struct vftr_vfd_mpi_coll {
     int32_t root;               /* world rank of the root, -1 for rootless operations */
     uint64_t sent, received;    /* bytes this rank sent and received */
     uint64_t start;             /* ticks */
-    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING or 0 */
+    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING, _PERSISTENT or 0 */
 };
+
+/* One-sided operations (vftr_vfd_mpi_rma.op); names in vftr_vfd_rma_name(). */
+enum vftr_vfd_rma_op {
+    VFTR_VFD_RMA_PUT = 1,
+    VFTR_VFD_RMA_GET,
+    VFTR_VFD_RMA_ACCUMULATE,
+    VFTR_VFD_RMA_GET_ACCUMULATE,
+    VFTR_VFD_RMA_FETCH_AND_OP,
+    VFTR_VFD_RMA_COMPARE_AND_SWAP,
+    VFTR_VFD_RMA_COUNT          /* number of ops + 1 */
+};
+
+/* One one-sided data transfer this rank started as origin (MPI_Put,
+ * MPI_Rget, ...), recorded when the call returns (event time; the transfer
+ * may complete later, at the window's synchronisation or, for the request
+ * forms, at the wait or test).  Bytes are those of the origin buffers:
+ * sent to the target, received back into origin memory. */
+struct vftr_vfd_mpi_rma {
+    uint32_t op;                /* enum vftr_vfd_rma_op */
+    int32_t target;             /* world rank of the target */
+    uint64_t win;               /* window id: equal on the window's members */
+    uint64_t comm;              /* communicator id of the window's group */
+    uint64_t sent, received;    /* bytes */
+    uint64_t start;             /* ticks: the call */
+    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING for the request forms */
+};
+
+/* "MPI_Put" (the blocking name also for the request form), or NULL. */
+const char *vftr_vfd_rma_name(uint32_t op);
 
 /* "MPI_Allreduce" (the blocking name also for the nonblocking form), or
  * NULL for an unknown op. */
@@ -136,6 +166,10 @@ size_t vftr_vfd_mpi_coll_encode(const struct vftr_vfd_mpi_coll *c, uint64_t time
                                 uint8_t out[VFTR_VFD_EXT_MAX]);
 int vftr_vfd_mpi_coll_decode(const uint8_t *data, size_t len, uint64_t time,
                              struct vftr_vfd_mpi_coll *c);
+size_t vftr_vfd_mpi_rma_encode(const struct vftr_vfd_mpi_rma *a, uint64_t time,
+                               uint8_t out[VFTR_VFD_EXT_MAX]);
+int vftr_vfd_mpi_rma_decode(const uint8_t *data, size_t len, uint64_t time,
+                            struct vftr_vfd_mpi_rma *a);
 
 /* ------------------------------------------------------------- OpenMP */
 

@@ -21,7 +21,7 @@ CAPTEST_CXX   ?= $(if $(CAPTEST_CLANG),clang++,g++)
 CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 
 CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot \
-             cap_io cap_counters $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
+             cap_io cap_counters cap_files $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
                   libcapswap_b.so vfdcount nohooks spin_shares \
                   nohooks_linked cap_io_fortify) \
@@ -31,6 +31,13 @@ $(CAPTEST_DIR)/cap_%: test/capture/cap_%.c test/capture/calls.h
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -Icapture -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+# cap_files: two source files and a header (capture_filter_files.sh)
+$(CAPTEST_DIR)/cap_files: test/capture/cap_files.c test/capture/capfiles_other.c \
+                          test/capture/capfiles.h test/capture/calls.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -o $@ $(filter %.c,$^) $(LDFLAGS)
 
 # cap_io built with _FORTIFY_SOURCE: it calls read's, fprintf's, fread's
 # and fgets's _chk forms (capture_io.sh)

@@ -22,7 +22,7 @@ FUZZ_TARGETS := $(patsubst test/fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard test/fuzz/fuzz
 # this fragment's own targets: the TUI's prompts and key actions (its
 # curses-free part), the control client, the whole of lib/
 FUZZ_LIBSRC   += $(wildcard lib/otf/*.c lib/vfd/*.c lib/util/*.c lib/model/*.c) $(OTF_GEN_C) \
-                 tui/model.c tui/keys.c tui/snaprun.c capture/ctlproto.c
+                 tui/model.c tui/keys.c tui/snaprun.c tui/comm.c tui/waits.c capture/ctlproto.c
 FUZZ_CPPFLAGS += -Icapture -Itui -DVFTR_VERSION=\"$(VERSION)\"
 FUZZ_LDLIBS   += -lcjson -lpcre2-8
 

@@ -72,22 +72,29 @@ col() {
         on && $NF == f && $1 == "0" { print $(c[name]); exit }' name="$3" "$1"
 }
 
-faults=$(awk '$1 == "rusage" && $2 == "touch_pages" { print $4 }' "$d/.stdout")
-cpu=$(awk '$1 == "rusage" && $2 == "spin" { print $4 }' "$d/.stdout")
-inner=$(awk '$1 == "rusage" && $2 == "spin_inner" { print $4 }' "$d/.stdout")
-pf=$(col "$log" touch_pages page-faults)
-tc=$(col "$log" spin task-clock)
-check_le "page-faults of touch_pages >= the $PAGES pages it touched" "$PAGES" "$pf"
-check_le "page-faults of touch_pages <= the program's getrusage delta" "$pf" "$faults"
 hz=$(zcat /proc/config.gz 2>/dev/null | sed -n 's/^CONFIG_HZ=//p')
 tick=$((1000000000 / ${hz:-100}))
-# getrusage's thread time is brought up to date at ticks: a delta is off by
-# less than a tick either way.  The counters are read in spin's hooks: the
-# program's getrusage around the call spans more than they do (the hooks'
-# own time), the one inside spin less: bounds without a cost to guess.
-check_le "task-clock of spin >= getrusage delta inside spin - one tick (HZ ${hz:-100 assumed})" $((inner - tick)) "$tc"
-check_le "task-clock of spin <= getrusage delta around the call + one tick" "$tc" $((cpu + tick))
-echo "INFO: touch_pages page-faults $pf (getrusage $faults), spin task-clock $tc ns (getrusage $cpu ns)"
+# known_work DIR PF TC [LABEL]: the counters PF (page faults) and TC (task
+# clock in ns) of the run in DIR against the program's own getrusage.
+known_work() {
+    local faults cpu inner pf tc l=${4:+$4: }
+    faults=$(awk '$1 == "rusage" && $2 == "touch_pages" { print $4 }' "$1/.stdout")
+    cpu=$(awk '$1 == "rusage" && $2 == "spin" { print $4 }' "$1/.stdout")
+    inner=$(awk '$1 == "rusage" && $2 == "spin_inner" { print $4 }' "$1/.stdout")
+    pf=$(col "$1/cap_counters_0.log" touch_pages "$2")
+    tc=$(col "$1/cap_counters_0.log" spin "$3")
+    check_le "$l$2 of touch_pages >= the $PAGES pages it touched" "$PAGES" "$pf"
+    check_le "$l$2 of touch_pages <= the program's getrusage delta" "$pf" "$faults"
+    # getrusage's thread time is brought up to date at ticks: a delta is off
+    # by less than a tick either way.  The counters are read in spin's
+    # hooks: the program's getrusage around the call spans more than they
+    # do (the hooks' own time), the one inside spin less: bounds without a
+    # cost to guess.
+    check_le "$l$3 of spin >= getrusage delta inside spin - one tick (HZ ${hz:-100 assumed})" $((inner - tick)) "$tc"
+    check_le "$l$3 of spin <= getrusage delta around the call + one tick" "$tc" $((cpu + tick))
+    echo "INFO: ${l}touch_pages $2 $pf (getrusage $faults), spin $3 $tc ns (getrusage $cpu ns)"
+}
+known_work "$d" page-faults task-clock
 
 # The same figures from the trace: vftr-stats --counters on the .vfd and
 # on its OTF conversion; the log's table as "path-leaf incl excl" lines.
@@ -141,6 +148,80 @@ if "$CONVERT" -o "$d/otf2/t.otf2" "$vfd" >/dev/null 2>"$d/conv2.err"; then
     fi
 else
     fail "vftr-convert cannot convert the trace to OTF2"; show "$d/conv2.err"
+fi
+
+# What the values are: a thread's count since its counters were opened,
+# read at a boundary, i.e. accumulated from the start.  vfd2otf says so in
+# its DefCounter (ACC/START); vftr-convert's OTF must say the same, and its
+# OTF2 the mode that means it (ACCUMULATED_START), whether it converts the
+# .vfd or vfd2otf's OTF; and OTF -> OTF2 -> OTF keeps it.  Read by the
+# reference otfprint and otf2-print.
+ctrprops() { otfprint "$1" 2>&1 | sed -n 's/.*DefCounter: .*counter \([0-9]*\), name "\([^"]*\)", properties \([^,]*\),.*unit "\([^"]*\)".*/\1 \2 \3 \4/p'; }
+ctrmodes() { otf2-print -G "$1/traces.otf2" 2>&1 | sed -n 's/^METRIC_MEMBER .*Name: "\([^"]*\)".*Mode: \([A-Z_]*\),.*/\1 \2/p' | tr '\n' ' '; }
+if command -v otfprint >/dev/null && command -v otf2-print >/dev/null && [ -f "$d/otf/t.otf" ]; then
+    ref=$(ctrprops "$d/otf/t.otf")
+    case $ref in *ACC/START*) pass "vfd2otf: counters accumulated from the start (ACC/START)" ;;
+        *) fail "vfd2otf's DefCounter: $ref" ;; esac
+    want_modes=$(for e in $kept; do printf '%s ACCUMULATED_START ' "$e"; done)
+    mkdir -p "$d/props"
+    "$CONVERT" -o "$d/props/v.otf" "$vfd" >/dev/null 2>&1
+    check "vftr-convert .vfd -> OTF: DefCounter properties = vfd2otf's" "$ref" "$(ctrprops "$d/props/v.otf")"
+    check "vftr-convert .vfd -> OTF2: metric modes" "$want_modes" "$(ctrmodes "$d/otf2/t.otf2")"
+    "$CONVERT" -o "$d/props/o.otf2" "$d/otf/t.otf" >/dev/null 2>&1
+    check "vftr-convert vfd2otf's OTF -> OTF2: metric modes" "$want_modes" "$(ctrmodes "$d/props/o.otf2")"
+    "$CONVERT" -o "$d/props/r.otf" "$d/props/o.otf2" >/dev/null 2>&1
+    check "vftr-convert OTF -> OTF2 -> OTF: DefCounter properties = vfd2otf's" "$ref" "$(ctrprops "$d/props/r.otf")"
+fi
+
+# PAPI, when the build has it (libvftrcapture links libpapi): native
+# events of PAPI's perf_event component (software events: this machine may
+# have no PMU) against the same known work, a preset that needs hardware
+# (PAPI_TOT_CYC: one message naming it and the cause where unavailable),
+# PAPI and perf_event_open counters in one run, and per thread.
+if ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null | grep -q libpapi; then
+    printf '{ "counters": { "events": "perf::TASK-CLOCK,perf::PAGE-FAULTS,PAPI_TOT_CYC" } }\n' >"$cfg"
+    d=$cap_tmp/papi
+    VFTR_CONFIG=$cfg vrun "$d" "$CAPDIR/cap_counters" "$PAGES" "$MS"
+    check "papi: program exits 0 under vftr" 0 "$(cat "$d/.rc")"
+    pkept=$(awk '/^Counters \(per call path/ { getline; for (i = 4; i < NF; i += 2) printf "%s ", $i; exit }' "$d/cap_counters_0.log")
+    case " $pkept " in *" perf::TASK-CLOCK perf::PAGE-FAULTS "*) pass "papi: native software events recorded" ;;
+        *) fail "papi: native software events missing (kept: $pkept)"; show "$d/.stderr" ;; esac
+    case " $pkept " in
+        *" PAPI_TOT_CYC "*) check "papi: no message when PAPI_TOT_CYC counts" 0 \
+                               "$(grep -c '^vftr: counters unavailable' "$d/.stderr")" ;;
+        *) check "papi: one message for PAPI_TOT_CYC" 1 "$(grep -c '^vftr: counters unavailable: PAPI_TOT_CYC (PAPI: ' "$d/.stderr")"
+           echo "SKIP: PAPI_TOT_CYC unavailable here ($(sed -n 's/^vftr: counters unavailable: PAPI_TOT_CYC (\(.*\)); .*/\1/p' "$d/.stderr"))" ;;
+    esac
+    known_work "$d" perf::PAGE-FAULTS perf::TASK-CLOCK papi
+    want=$(logrows "$d/cap_counters_0.log")
+    check "papi: vftr-stats --counters on the .vfd = the log's table" "$want" \
+        "$("$STATS" --counters "$d/cap_counters_0.vfd" 2>/dev/null | statrows)"
+
+    printf '{ "counters": { "events": "task-clock,perf::PAGE-FAULTS" } }\n' >"$cfg"
+    d=$cap_tmp/mixed
+    VFTR_CONFIG=$cfg vrun "$d" "$CAPDIR/cap_counters" "$PAGES" "$MS"
+    check "perf_event_open and PAPI in one run: no message" 0 "$(grep -c '^vftr:' "$d/.stderr")"
+    known_work "$d" perf::PAGE-FAULTS task-clock mixed
+
+    # per thread: 4 threads of cap_threads, each its own event set
+    printf '{ "counters": { "events": "perf::TASK-CLOCK,perf::PAGE-FAULTS" } }\n' >"$cfg"
+    d=$cap_tmp/papi_threads
+    VFTR_CONFIG=$cfg vrun "$d" "$CAPDIR/cap_threads" 4 200
+    rows=$(awk '/^Counters \(per call path/ { getline; on = 1; next } on && $NF == "thread_main" { print $4, $5 }' "$d/cap_threads_0.log")
+    check "papi threads: thread_main rows, one per thread" 4 "$(echo "$rows" | grep -c .)"
+    check "papi threads: each thread counted (task-clock > 0, exclusive >= 0)" 4 \
+        "$(echo "$rows" | awk '$1 > 0 && $2 >= 0' | wc -l)"
+    check "papi threads: the log's thread_main rows summed = vftr-stats --counters" \
+        "$(awk '/^Counters \(per call path/ { getline; on = 1; next } on && $NF == "thread_main" {
+                c += $3; for (i = 4; i < NF; i++) s[i] += $i } END { printf "%d", c; for (i = 4; i < NF; i += 2) printf " %d", s[i]; print "" }' "$d/cap_threads_0.log")" \
+        "$("$STATS" --counters "$d/cap_threads_0.vfd" 2>/dev/null | awk '$NF == "thread_main" { printf "%d", $1; for (i = 2; i < NF; i += 2) printf " %d", $i; print "" }')"
+else
+    echo "SKIP: vftr built without PAPI (no PAPI counters tested)"
+    printf '{ "counters": { "events": "task-clock,PAPI_TOT_CYC" } }\n' >"$cfg"
+    d=$cap_tmp/nopapi
+    VFTR_CONFIG=$cfg vrun "$d" "$CAPDIR/cap_counters" 100 10
+    check "without PAPI: a PAPI name is unknown, and the message says why" 1 \
+        "$(grep -c 'unknown counter "PAPI_TOT_CYC" (vftr was built without PAPI' "$d/.stderr")"
 fi
 
 # --counters with another view: a usage error; a trace without counters: an error.

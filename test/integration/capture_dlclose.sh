@@ -9,7 +9,8 @@
 # shows nothing about reuse, and the script says so).  The program's counts
 # must be what the log, the .vfd (vfdcount) and vftr-dump of the OTF trace
 # vfd2otf made from it give per name; also with a second thread that
-# called the first library and calls the second after the swap.
+# called the first library and calls the second after the swap; and with
+# the first library's function excluded by a filter (the skip cache).
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../capture/common.sh
 . "$here/../capture/common.sh"
@@ -58,5 +59,23 @@ for threads in 1 2; do
         fail "$what: vfd2otf or vftr-dump failed"; show "$d/.v2o" "$d/.dump"
     fi
 done
+
+# alpha_work excluded by a filter, bravo_work not: the skip cache must
+# forget alpha_work's address when its library goes, or bravo_work, at the
+# same address, would be skipped as well
+d=$cap_tmp/swapfilter
+VFTR_FILTER_EXCLUDE='^alpha_work$' vrun "$d" "$PROG" "$CAPDIR" 3 300 500 1
+check "alpha_work excluded: exit status" 0 "$(cat "$d/.rc")"
+if [ "$(awk '$1 == "same_address" { print $2 }' "$d/.stdout")" != 1 ]; then
+    skip "alpha_work excluded: address reuse" "the loader put the two libraries at different addresses"
+fi
+check "alpha_work excluded: the log has no alpha_work and every bravo_work" "absent 1500" \
+      "$(logcalls "$d/cap_swap_0.log" alpha_work) $(logcalls "$d/cap_swap_0.log" bravo_work)"
+if vfdc "$d/cap_swap_0.vfd"; then
+    check "alpha_work excluded: the .vfd has every bravo_work" "0 1500" \
+          "$(venter "$d/cap_swap_0.vfd" alpha_work) $(venter "$d/cap_swap_0.vfd" bravo_work)"
+else
+    fail "alpha_work excluded: the .vfd is not readable"; verr "$d/cap_swap_0.vfd" | show
+fi
 
 finish

@@ -2,7 +2,8 @@
 # first_hour.sh — the first hour of a new user, scripted (issue 16): build
 # the bundled heat example (MPI + OpenMP, -finstrument-functions), capture
 # it with vftr-run under mpirun, look at it with vftr-stats straight from the
-# run directory, convert it with vfd2otf, dump and snap it, convert it with
+# run directory, convert it with vfd2otf, dump and snap it, snap and browse
+# (vftr-tui in tmux) the run directory itself, convert it with
 # vftr-convert, and check on the way that every output speaks as the issue
 # asks: processes as "rank N" / "rank N thread T" (from 0), times with units
 # that fit, columns within 80, one option letter per meaning, wrong input
@@ -146,9 +147,45 @@ if "$B/bin/vftr-snap" -n 10 heat 2>snap.err; then
 else
     fail "vftr-snap: $(head -2 snap.err)"
 fi
-"$B/bin/vftr-snap" run >/dev/null 2>snaprun.err
-grep -q "a run directory of .vfd files of vftr's capture, where an OTF trace .* convert it first: vfd2otf -o TRACE run" snaprun.err &&
-    pass "vftr-snap on the run directory says to convert it first" || fail "vftr-snap run: $(cat snaprun.err)"
+# every tool takes the run directory: vftr-snap through the run's OTF
+# trace (kept in run/vftr-otf/), the same output as on vfd2otf's
+"$B/bin/vfd2otf" -q -o heatv run || fail "vfd2otf -o heatv run"
+"$B/bin/vftr-snap" -q -n 10 -o heatr heatv 2>/dev/null
+if "$B/bin/vftr-snap" -n 10 -o heats run 2>snaprun.err &&
+   grep -q "converting the .vfd files once into run/vftr-otf/heat/heat.otf" snaprun.err &&
+   cmp -s <(grep -av '^DUI' heatr.0.def) <(grep -av '^DUI' heats.0.def) &&
+   cmp -s heatr.1.snaps heats.1.snaps && cmp -s heatr.1.events heats.1.events; then
+    pass "vftr-snap -o on the run directory: what it writes on vfd2otf's trace"
+else
+    fail "vftr-snap run: $(head -3 snaprun.err)"
+fi
+
+# vftr-tui on the run directory (tmux as the terminal): the run's OTF trace
+# is reused, ranks and threads as users name them, times with units, the
+# imbalance as a percentage, 80 columns
+if command -v tmux >/dev/null; then
+    S=first-hour-$$
+    tmux -L "$S" new-session -d -s tui -x 80 -y 30 "TERM=xterm $B/bin/vftr-tui run 2>tui.err; sleep 30"
+    pane=
+    for _ in $(seq 100); do
+        sleep 0.1
+        pane=$(tmux -L "$S" capture-pane -t tui -p)
+        grep -q '^> ' <<<"$pane" && break
+    done
+    tmux -L "$S" kill-server 2>/dev/null
+    grep -q '^heat  \[0 s, [0-9.]* [mun]*s)  cursor 0 s  depth 1  sampled' <<<"$pane" &&
+        pass "vftr-tui run: opens the run at once (sampled, from its kept trace)" ||
+        fail "vftr-tui run: $(head -2 <<<"$pane"; cat tui.err 2>/dev/null | head -2)"
+    grep -q converting tui.err && fail "vftr-tui run: converted again (vftr-snap made the trace)"
+    grep -Eq '^[- ]?rank 1 +\|' <<<"$pane" && grep -Eq '^ +rank 1 thread 1 *\|' <<<"$pane" &&
+        pass "vftr-tui run: rows 'rank 1' and 'rank 1 thread 1'" ||
+        fail "vftr-tui run: rows named otherwise: $(grep '|' <<<"$pane" | head -4 | tr '\n' ';')"
+    grep -Eq '^[> ] +[0-9.]+ (ns|us|ms|s) +[0-9.]+ (ns|us|ms|s) +[0-9]+ +[0-9.]+%  . ' <<<"$pane" &&
+        pass "vftr-tui run: profile times with units, imbalance in percent" ||
+        fail "vftr-tui run: profile rows: $(grep '^>' <<<"$pane")"
+    awk 'length($0) > 80 { bad = 1 } END { exit bad }' <<<"$pane" &&
+        pass "vftr-tui run: within 80 columns" || fail "vftr-tui run: a line wider than 80"
+fi
 "$B/bin/vftr-stats" run/*.log >/dev/null 2>log.err
 grep -q "a text file (its first line: .*), not a trace" log.err &&
     pass "vftr-stats on a .log file: a text file, not a trace" || fail "vftr-stats on the log: $(cat log.err)"

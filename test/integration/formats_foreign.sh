@@ -48,7 +48,7 @@ cat >"$T/want.events" <<'X'
 80 3 Leave function=5 source=0
 90 3 Leave function=1 source=0
 X
-if "$DUMP" -e "$T/py" >"$T/got" 2>"$T/got.err"; then
+if "$DUMP" --raw -e "$T/py" >"$T/got" 2>"$T/got.err"; then
     sort -s -n -k2,2 "$T/got" >"$T/got.pp"
     if diff -u "$T/want.events" "$T/got.pp" >"$T/diff"; then
         pass "python3-otf2's archive: every event as worked out by hand (27, per process in order)"
@@ -61,7 +61,7 @@ if "$DUMP" -e "$T/py" >"$T/got" 2>"$T/got.err"; then
 else
     bad "vftr-dump cannot read python3-otf2's archive: $(cat "$T/got.err")"
 fi
-"$DUMP" -d "$T/py/traces.otf2" >"$T/defs" 2>/dev/null
+"$DUMP" --raw -d "$T/py/traces.otf2" >"$T/defs" 2>/dev/null
 for want in 'DefTimerResolution stream=0 ticksPerSecond=1000000' \
             'DefProcess stream=0 process=1 name="MPI Rank 0" parent=0' \
             'DefProcess stream=0 process=2 name="MPI Rank 0 OMP thread 1" parent=1' \

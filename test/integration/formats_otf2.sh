@@ -88,7 +88,7 @@ for s in basic threads sampled msgs big; do
                     "MPI_COLLECTIVE_END EndCollectiveOperation"; do
             set -- $pair
             n2=$(grep -c "^$1 " "$d.o2p")
-            n1=$(grep -c " $2 " <("$DUMP" -e "$d.otf"))
+            n1=$(grep -c " $2 " <("$DUMP" --raw -e "$d.otf"))
             [ "$n1" = "$n2" ] || { ok=0; bad "$s: otf2-print counts $n2 $1, the OTF trace $n1"; }
         done
         [ $ok = 1 ] && pass "$s: otf2-print counts the OTF trace's events of every kind"
@@ -97,7 +97,7 @@ for s in basic threads sampled msgs big; do
     fi
     # Python's otf2 module, event for event
     if $PY "$here/../formats/o2read.py" "$d.a.otf2/traces.otf2" >"$d.py" 2>"$d.py.err"; then
-        "$DUMP" -e "$d.otf" | grep -v -e ' BeginProcess$' -e ' EndProcess$' |
+        "$DUMP" --raw -e "$d.otf" | grep -v -e ' BeginProcess$' -e ' EndProcess$' |
             sed 's/ source=[0-9]*$/ source=0/' | sort >"$d.py.want"
         if sort "$d.py" | diff -u "$d.py.want" - >"$d.py.diff"; then
             pass "$s: python3-otf2 reads back the OTF trace's events ($(wc -l <"$d.py") events)"
@@ -162,7 +162,7 @@ out=$("$B/bin/vftr-snap" "$T/msgs.a.otf2" 2>&1); rc=$?
     bad "vftr-snap on OTF2: rc $rc: $out"
 
 # Errors: a missing archive, a corrupted one, writing where it cannot.
-out=$("$DUMP" "$T/none.otf2" 2>&1); rc=$?
+out=$("$DUMP" --raw "$T/none.otf2" 2>&1); rc=$?
 [ $rc = 1 ] && echo "$out" | grep -q "none.otf2" && pass "a missing archive: exit 1 naming it" ||
     bad "a missing archive: rc $rc: $out"
 cp -r "$T/basic.a.otf2" "$T/cut.otf2"

@@ -37,7 +37,7 @@ build() {
 # check LABEL DIR: the comparisons above on DIR/ArchivePath/ArchiveName.otf2
 check() {
     local label=$1 a=$2/ArchivePath/ArchiveName.otf2 d=$2
-    if ! "$DUMP" -e "$a" >"$d/got" 2>"$d/got.err"; then
+    if ! "$DUMP" --raw -e "$a" >"$d/got" 2>"$d/got.err"; then
         bad "$label: vftr-dump cannot read the archive: $(head -3 "$d/got.err")"
         return
     fi
@@ -73,7 +73,7 @@ check() {
         else
             bad "$label: otf2-print on vftr's OTF2: $(head -3 "$d/back.err")"
         fi
-        "$DUMP" -e "$d/back.otf2" 2>/dev/null | sort -s -n -k2,2 >"$d/back.events"
+        "$DUMP" --raw -e "$d/back.otf2" 2>/dev/null | sort -s -n -k2,2 >"$d/back.events"
         sort -s -n -k2,2 "$d/got" | cmp -s - "$d/back.events" &&
             pass "$label: vftr's OTF2 of it reads back to the same events" ||
             bad "$label: the OTF2 round trip changes events: $(sort -s -n -k2,2 "$d/got" | diff - "$d/back.events" | head -6)"

@@ -6,7 +6,7 @@
 #     mpirun -np 2 with 2 threads, converted by vfd2otf; and the demo's run
 #     (share/examples/heat.c, -np 4, 2 threads, as make demo builds it).
 #  2. Every figure of the page equals vftr-stats --json's, --groups,
-#     --callpath and --messages (report_figures.py reads the page's tables
+#     --callpath, --messages and --waits (report_figures.py reads the page's tables
 #     and vftr-stats's JSON): on the .vfd run directory, on its OTF
 #     conversion, on a conversion with snapshots and summaries (vftr-stats
 #     then takes its profile from the summaries), on OTF2, on a time window.
@@ -20,7 +20,9 @@
 #  5. A 2 M-event trace gives a page under 5 MB; a sampled capture, a
 #     truncated rank and a capture stopped at its size cap are warned about
 #     on the page; bad input: exit 1 or 2 with a message, no half-written
-#     page.
+#     page.  The waits section: there for MPI + OpenMP (with vftr-stats
+#     --waits's figures), saying none for one MPI rank that cannot wait,
+#     absent for a trace without MPI or OpenMP.
 . "$(dirname "$0")/../capture/common.sh"
 
 PY=/usr/bin/python3
@@ -101,6 +103,9 @@ if [ -x "$OMPDIR/omp_hybrid" ] && command -v mpirun >/dev/null 2>&1 &&
     check "hybrid: the summary says 4 processes, 2 per rank" 1 \
         "$(grep -c '<td>4 (at most 2 per rank)</td>' "$d/hyb2.html")"
     check "hybrid: a clean capture has no warning" 1 "$(grep -c 'id="warnings" class="ok"' "$d/hyb2.html")"
+    # MPI and OpenMP: the wait analysis's section (its figures: report_figures.py)
+    check "hybrid: a waits section with its table, linked from the navigation" "1 1 1" \
+        "$(grep -c '^<section id="waits">' "$d/hyb2.html") $(grep -c '<table class="sortable" id="waits-table"' "$d/hyb2.html") $(grep -c '<a href="#waits">Waits</a>' "$d/hyb2.html")"
 
     # ----------------------------------------------------------- 3. bytes, SVG
     if cmp -s "$d/hyb1.html" "$d/hyb2.html"; then
@@ -162,6 +167,9 @@ if [ -x "$GEN" ]; then
     check_le "2 M events: the page stays under 5 MB" "$sz" 5000000
     figures "$cap_tmp/big.html" "$cap_tmp/big" >"$cap_tmp/.fig"; cat "$cap_tmp/.fig"
     cap_failures=$((cap_failures + $(count_fails "$cap_tmp/.fig")))
+    # no MPI, no OpenMP: no wait analysis, no section, no link to one
+    check "no synchronisation in the trace: no waits section, no link" "0 0" \
+        "$(grep -c 'id="waits"' "$cap_tmp/big.html") $(grep -c 'href="#waits"' "$cap_tmp/big.html")"
 else
     fail "$GEN is not built (make check builds it)"
 fi
@@ -186,6 +194,15 @@ if [ -x "$MKVFD" ]; then
         "$(grep -c '<li>.*trunc_0.vfd.*truncated' "$cap_tmp/trunc.html")"
     check "a truncated rank: and that the rank's data ends early" 1 \
         "$(grep -c '<li>rank 0: its data ends early' "$cap_tmp/trunc.html")"
+    # MPI on one rank (messages to itself, small sends): synchronisation but
+    # no wait: a section that says none, as vftr-stats finds none
+    mkdir -p "$cap_tmp/alone"
+    "$MKVFD" big "$cap_tmp/alone" 3000 1 >/dev/null
+    "$REPORT" -q -o "$cap_tmp/alone.html" "$cap_tmp/alone"
+    check "one MPI rank, no wait: the waits section says none, no table" "1 1 0" \
+        "$(grep -c '^<section id="waits">' "$cap_tmp/alone.html") $(grep -c '<p id="waits-none"' "$cap_tmp/alone.html") $(grep -c 'waits-table' "$cap_tmp/alone.html")"
+    figures "$cap_tmp/alone.html" "$cap_tmp/alone" >"$cap_tmp/.figa"; cat "$cap_tmp/.figa"
+    cap_failures=$((cap_failures + $(count_fails "$cap_tmp/.figa")))
 else
     fail "$MKVFD is not built (make check builds it)"
 fi

@@ -122,7 +122,7 @@ class Browser:
             self.proc.wait()
 
 
-SECTIONS = ['summary', 'timeline', 'profile', 'calltree', 'imbalance', 'communication']
+SECTIONS = ['summary', 'waits', 'timeline', 'profile', 'calltree', 'imbalance', 'communication']
 
 # The profile table's column values, numbers as the script reads them.
 COLUMN = '''(function (key) {

@@ -2,10 +2,10 @@
 """report_figures.py PAGE STATS [STATS_ARGS...] -- compares the figures a
 vftr-report page shows with what vftr-stats prints for the same trace.
 
-Runs STATS --json, --groups --json, --callpath --json and --messages --json
-(each with STATS_ARGS, which end with the trace), reads the page's tables
-(the profile, the function groups, the call tree, the message pairs, the
-collectives, the counts) with Python's HTML parser, and compares them cell
+Runs STATS --json, --groups --json, --callpath --json, --messages --json and
+--waits --json (each with STATS_ARGS, which end with the trace), reads the
+page's tables (the profile, the function groups, the call tree, the message
+pairs, the collectives, the counts, the largest waits) with Python's HTML parser, and compares them cell
 by cell as text: the page formats figures as vftr-stats --json does, a
 null there is "-" on the page.  Prints one "PASS: ..." or "FAIL: ..." line
 per comparison; exit status 1 when one failed."""
@@ -169,6 +169,26 @@ def main():
     got = [int(c.get('data-' + k, -1)) for k in ('sends', 'recvs', 'matched', 'unmatched-sends',
                                                   'unmatched-recvs')]
     check('message counts = vftr-stats --messages --json', want, got)
+
+    # the largest waits: the page lists vftr-stats --waits's first rows (its
+    # order, its formats); no section when the trace has no synchronisation,
+    # and then vftr-stats finds no wait either
+    total, table = p.attrs.get('wait-total'), p.attrs.get('waits-table', {})
+    listed = int(table.get('data-listed', 0))
+    waits = stats(cmd, '--waits')
+    want = [[x['pattern'], '%.6f' % x['time'], '%.2f' % x['pct'], text(x['count'], 'int'),
+             '%.6f' % x['max'], text(x['process'], 'int'), x['callpath']] for x in waits['waits']]
+    if total is None:
+        check('no waits section: vftr-stats --waits --json finds no wait either', [],
+              want + (['waits-table'] if 'waits-table' in p.tables else []))
+    else:
+        check('wait totals = vftr-stats --waits --json (wait_s, process_time_s)',
+              ['%.9g' % waits['wait_s'], '%.9g' % waits['process_time_s']],
+              [total.get('data-wait-s'), total.get('data-process-time-s')])
+        check('largest waits = vftr-stats --waits --json\'s first %d rows (same order)' % listed,
+              want[:listed], p.tables.get('waits-table', []))
+        check('waits table: rows in all = vftr-stats --waits --json\'s', len(want),
+              int(table.get('data-rows', 0)))
     sys.exit(1 if failures else 0)
 
 

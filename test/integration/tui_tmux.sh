@@ -34,25 +34,31 @@ command -v tmux >/dev/null || { echo "FAIL: tmux not installed"; exit 1; }
 
 # ---- first frame
 start 80 24 "$tmp/gen"
-check "first frame: status line with the trace's span" '^gen  \[0s, 200\.021ms\)  cursor 0s  depth 1  sampled'
+check "first frame: status line with the trace's span (to a column: 2.86 ms)" '^gen  \[0 s, 200 ms\)  cursor 0 s  depth 1  sampled'
 check "first frame: every process row shows main" '^rank 3   \|A{70}$'
-check "first frame: step first, 0.32 s excl, 0.72 s incl, 8000 calls" '^> 0\.320000   0\.720000      8000 .* B step$'
-check "first frame: main 0.08008 s excl, 0.80008 s incl" '^  0\.080080   0\.800080         4 .* A main$'
-check "first frame: compute 0.18 s, io_write 0.02 s" '^  0\.020000   0\.020000       800 .* D io_write$'
+check "first frame: step first, 0.32 s excl, 0.72 s incl, 8000 calls" '^>   320 ms    720 ms      8000 .* B step$'
+check "first frame: main 0.08008 s excl, 0.80008 s incl" '^   80\.1 ms    800 ms         4   0\.0%  A main$'
+check "first frame: io_write 0.02 s" '^   20\.0 ms   20\.0 ms       800 .* D io_write$'
+# imbalance (max - avg) / max of the per-rank exclusive times, by hand:
+# compute 1800 x (22, 24, 26, 28) us: (50.4 - 45) / 50.4 = 10.7%; step
+# 2000 x (43, 41, 39, 37) us: (86 - 80) / 86 = 7.0%
+check "first frame: compute 0.18 s, imbalance 10.7%" '^    180 ms    180 ms      7200  10\.7%  C compute$'
+check "first frame: step's imbalance 7.0%" '^>   320 ms    720 ms      8000   7\.0%  B step$'
+check "first frame: header without [s], times carry their unit" '^     exclv      incl     calls  imbal    function'
 
 # ---- sort cycling: incl puts main first, then calls
 keys s
-check "sort: incl column, main first" '^> 0\.080080   0\.800080         4'
-check "sort: header marks incl" 'incl\[s\]v'
+check "sort: incl column, main first" '^>  80\.1 ms    800 ms         4'
+check "sort: header marks incl" ' inclv '
 keys s
 check "sort: calls, step (8000) before compute (7200)" 'sorted by calls'
 if screen | grep -A2 'calls' | grep -q 'step'; then pass "sort: calls order"; else fail "sort: calls order"; fi
 keys s s s
-check "sort: cycles back to excl" 'excl\[s\]v'
+check "sort: cycles back to excl" ' exclv '
 
 # ---- zoom: 5 times in around the cursor at 0: span 200021 / 2^5 -> 6250 ticks
 keys + + + + +
-check "zoom: five steps in, exact events" '^gen  \[0s, 6\.25ms\)  cursor 0s  depth 1  exact'
+check "zoom: five steps in, exact events (to a column: 89 us)" '^gen  \[0 s, 6\.25 ms\)  cursor 0 s  depth 1  exact'
 keys d d
 check "depth 3 shows compute and exchange" '^rank 0   \|.*C.*E'
 check "depth 3 legend" 'C=compute.*E=exchange'
@@ -63,7 +69,8 @@ check "depth back to 1" 'depth 1  exact'
 keys g
 check "goto prompt" 'go to time'
 keys 100ms Enter
-check "goto: cursor at 100 ms, window around it" '^gen  \[96\.875ms, 103\.125ms\)  cursor 100ms'
+check "goto: cursor at 100 ms, window around it" '^gen  \[96\.88 ms, 103\.12 ms\)  cursor 100\.00 ms'
+check "goto: the axis gives the window to a column" '^process  \|96\.88 ms +103\.12 ms$'
 
 # ---- search and n/N: functions with an 'o': compute, io_write
 keys / o Enter
@@ -81,16 +88,16 @@ check "search: ^compute\$ selects compute" '^>.* C compute$'
 # ---- next / previous call of the chosen function (compute on rank 0)
 keys Enter
 keys e
-check "next call: compute at 100.02 ms" 'cursor 100\.02ms'
+check "next call: compute at 100.02 ms" 'cursor 100\.02 ms'
 keys e
-check "next call: compute at 100.12 ms" 'cursor 100\.12ms'
+check "next call: compute at 100.12 ms" 'cursor 100\.12 ms'
 keys E
-check "previous call: back to 100.02 ms" 'cursor 100\.02ms'
+check "previous call: back to 100.02 ms" 'cursor 100\.02 ms'
 
 # ---- details pane: stack at the cursor
 keys v
-check "details: stack of rank 0" '^stack of rank 0 at 100\.02ms'
-check "details: compute on the stack" '^      compute \(since 100\.02ms\)'
+check "details: stack of rank 0" '^stack of rank 0 at 100\.02 ms'
+check "details: compute on the stack" '^      compute \(since 100\.02 ms\)'
 keys v
 
 # ---- resize
@@ -123,17 +130,17 @@ check "SIGTERM: terminal restored" '^icanon echo *$'
 "$GEN_REF" -p 4 -i 2000 "$tmp/ref" || fail "reference tui_gen"
 start 80 24 "$tmp/ref"
 check "reference trace without snapshots: exact, offers vftr-snap" 'run vftr-snap'
-check "reference trace: same profile (step 0.32 s)" '^> 0\.320000   0\.720000      8000 .* B step$'
+check "reference trace: same profile (step 0.32 s)" '^>   320 ms    720 ms      8000   7\.0%  B step$'
 keys q
 check "reference trace: quit" '^EXIT=0$'
 if command -v otfaux >/dev/null && otfaux -n 200 "$tmp/ref.otf" >/dev/null 2>&1; then
     start 80 24 "$tmp/ref"
-    check "otfaux snapshots: sampled first frame" '^ref  \[0s, 200\.021ms\)  cursor 0s  depth 1  sampled'
+    check "otfaux snapshots: sampled first frame" '^ref  \[0 s, 200 ms\)  cursor 0 s  depth 1  sampled'
     keys + + + + + d d
     check "otfaux snapshots: zoomed in, depth 3 compute and exchange" '^rank 0   \|.*C.*E'
     keys g
     keys 150ms Enter
-    check "otfaux snapshots: jump to 150 ms" 'cursor 150ms  depth 3  exact'
+    check "otfaux snapshots: jump to 150 ms" 'cursor 150\.00 ms  depth 3  exact'
     keys q
     check "otfaux trace: quit" '^EXIT=0$'
 else

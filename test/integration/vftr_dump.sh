@@ -87,6 +87,50 @@ check "definition and marker-definition lines carry the stream" 20 \
 check "the marker text is printed" 1 "$(grep -c '^Marker .*"communication starts"' "$tmp/all.txt")"
 check "foo and foo.otf name the same trace" "$(cat "$tmp/all.txt")" "$("$DUMP" "$tmp/t.otf")"
 
+# ---------------------------------------------------------------- names after ids
+# The readable mode names what an id refers to; --raw prints the ids alone.
+# dump_names.py checks every name against the definitions the reference
+# otfprint prints, that every reference to a defined id is named, and that
+# the lines without the names are --raw's.
+"$DUMP" --raw "$tmp/t" >"$tmp/raw.txt"
+check "--raw: an Enter with its function's id only" 1 \
+      "$(grep -c '^5000000 2 Enter function=1 source=0$' "$tmp/raw.txt")"
+check "names: the Enter of main" 1 "$(grep -c '^5000000 2 Enter function=1 (main) source=0$' "$tmp/all.txt")"
+check "names: the send of process 1 to P2 on MPI_COMM_WORLD" 1 \
+      "$(grep -c '^5001000 1 SendMsg receiver=2 (P2) group=1000 (MPI_COMM_WORLD) type=7 length=64 source=0$' "$tmp/all.txt")"
+check "names: the counter, its group, the function group, the marker" "1 1 1 1" \
+      "$(grep -c '^5000060 2 Counter counter=1 (iterations) value=1$' "$tmp/all.txt") $(grep -c '^DefCounter .* counterGroup=1 (COUNTERS) ' "$tmp/all.txt") $(grep -c '^DefFunction .*func=2 name="compute" funcGroup=1 (APP) ' "$tmp/all.txt") $(grep -c '^Marker time=5001000 process=1 (P1) token=1 (phase) ' "$tmp/all.txt")"
+"$DUMP" -e "$tmp/t" >"$tmp/ev_named.txt"
+check "names with --events alone (the definitions read, not printed)" "0 40" \
+      "$(grep -c '^Def' "$tmp/ev_named.txt") $(grep -c ' Enter function=2 (compute) ' "$tmp/ev_named.txt")"
+check "--count is the same with and without --raw" "$all" "$(counts "$tmp/t" --raw)"
+if command -v otfprint >/dev/null && command -v python3 >/dev/null; then
+    names() { # TRACE WHAT: dump_names.py's lines, prefixed
+        otfprint "$1.otf" >"$tmp/ref.otfprint" 2>/dev/null
+        "$DUMP" "$1" >"$tmp/named" && "$DUMP" --raw "$1" >"$tmp/rawd"
+        python3 "$(dirname "$0")/dump_names.py" "$tmp/ref.otfprint" "$tmp/named" "$tmp/rawd" |
+            sed "s/^\(PASS\|FAIL\): /\1: $2: /" >"$tmp/names.out"
+        cat "$tmp/names.out"
+        grep -q '^FAIL' "$tmp/names.out" && failed=1
+        grep -q '^PASS' "$tmp/names.out" || fail "$2: dump_names.py printed nothing"
+    }
+    names "$tmp/t" "fixture"
+    names "$tmp/z" "fixture, compressed"
+    # a vfd2otf conversion: communicators, collectives, source locations,
+    # a thread's parent (test/conv/mkvfd's basic scenario)
+    if [ -x "$BUILD/test/conv/mkvfd" ] && [ -x "$BUILD/bin/vfd2otf" ]; then
+        mkdir -p "$tmp/basic"
+        "$BUILD/test/conv/mkvfd" basic "$tmp/basic" >/dev/null &&
+            "$BUILD/bin/vfd2otf" -q -o "$tmp/b" "$tmp/basic" && names "$tmp/b" "mkvfd basic"
+        check "names: a collective's operation and communicator, a location" "2 1" \
+              "$(grep -c ' BeginCollectiveOperation collOp=1 (MPI_Barrier) matchingId=[0-9]* procGroup=1 (MPI_COMM_WORLD) ' "$tmp/named") $(grep -c '^DefFunction .* name="omp implicit task @heat.c:42" .*source=1 (/src/heat.c:42)$' "$tmp/named")"
+    else
+        fail "mkvfd or vfd2otf is not built"
+    fi
+else
+    fail "otfprint (the reference OTF tools) or python3 is missing"
+fi
+
 # ---------------------------------------------------------------- --time windows
 # events by rel time, per process: 0 BeginProcess+Enter; 100i+10 Enter;
 # 100i+60 Counter+Leave (i=0..9); 1000 Enter (+SendMsg for 1,3);
@@ -180,7 +224,7 @@ check "missing trace given as stub exits 1" 1 "$rc"
 "$DUMP" --help >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "--help exits 0" 0 "$rc"
 check "--help usage line" "Usage: vftr-dump [OPTION]... TRACE" "$(head -n 1 "$tmp/out")"
-for opt in --defs --events --snaps --stats --markers --time=A:B --process=LIST --count \
+for opt in --defs --events --snaps --stats --markers --time=A:B --process=LIST --raw --count \
            --help --version; do
     check "--help lists $opt" 1 "$(grep -cE -- "^  (-[A-Za-z], |    )$opt( |\$)" "$tmp/out")"
 done

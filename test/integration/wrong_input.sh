@@ -49,7 +49,7 @@ if "$B/bin/vftr-convert" -q -o arch.otf2 run 2>/dev/null && [ -e arch.otf2/trace
 fi
 
 ALL="expected an OTF trace \(foo or foo.otf\), an OTF2 archive .* or \.vfd files or a run directory"
-for tool in vftr-stats vftr-dump vftr-convert; do
+for tool in vftr-stats vftr-dump vftr-convert vftr-tui; do
     extra=()
     [ $tool = vftr-convert ] && extra=(-o out.json)
     expect "$tool on a log file: a text file, not a trace" 1 \
@@ -66,18 +66,11 @@ for tool in vftr-stats vftr-dump vftr-convert; do
         "^$tool: otherdir: a directory with no \.vfd file" "$B/bin/$tool" "${extra[@]}" otherdir
 done
 
-# OTF only: a run, a .vfd file and an OTF2 archive are named, with what to run
-expect "vftr-snap on a run directory: says so and to run vfd2otf" 2 \
-    "^vftr-snap: run: a run directory of \.vfd files of vftr's capture, where an OTF trace .* was expected; convert it first: vfd2otf -o TRACE run$" \
-    "$B/bin/vftr-snap" run
-expect "vftr-snap on a .vfd file: says so and to run vfd2otf" 2 \
-    "^vftr-snap: run/basic_0\.vfd: a \.vfd file of vftr's capture, where an OTF trace .* was expected; convert it first: vfd2otf -o TRACE run/basic_0\.vfd$" \
-    "$B/bin/vftr-snap" run/basic_0.vfd
-expect "vftr-snap on a log file: not a trace, an OTF trace expected" 1 \
-    "^vftr-snap: app_0\.log: a text file .*, not a trace: expected an OTF trace \(foo or foo\.otf\)$" \
+# vftr-snap: OTF and .vfd input (a run's OTF trace, vfd_input.sh); an
+# OTF2 archive is named, with what to run
+expect "vftr-snap on a log file: not a trace, an OTF trace or .vfd files expected" 1 \
+    "^vftr-snap: app_0\.log: a text file .*, not a trace: expected an OTF trace \(foo or foo\.otf\) or \.vfd files or a run directory of vftr's capture$" \
     "$B/bin/vftr-snap" app_0.log
-expect "vftr-tui on a run directory: says to convert it" 2 \
-    "^vftr-tui: run: a run directory .* convert it first: vfd2otf -o TRACE run$" "$B/bin/vftr-tui" run
 if [ $have_otf2 = 1 ]; then
     expect "vftr-snap on an OTF2 archive: says to convert it" 2 \
         "^vftr-snap: arch\.otf2: an OTF2 archive, where an OTF trace .* was expected; convert it first: vftr-convert -o TRACE\.otf arch\.otf2$" \

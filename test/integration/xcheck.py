@@ -8,6 +8,15 @@ figure, computed by different routes, must agree.
                                        profile in (from logrows, logcalls.sh)
   xcheck.py compare NAME A B [options] compares two such profiles (files
                                        written by the two commands above)
+  xcheck.py tui NAME STATS SCREEN      compares vftr-tui's profile table (the
+                                       text of its screen) with vftr-stats'
+                                       text profile of the same trace and
+                                       window: every row the TUI shows must
+                                       be in vftr-stats' with the same
+                                       figures as printed (excl, incl,
+                                       calls, imbalance; lib/util/fmt.h
+                                       writes both), names compared as
+                                       vftr-stats elides them (the middle)
   xcheck.py counts NAME OUT PROFILE [SPEC...]
                                        compares the program's own "count F N"
                                        lines (summed over its processes) with
@@ -48,6 +57,7 @@ Prints one PASS or FAIL line per comparison; exits 1 on a failure.
 """
 import csv
 import math
+import re
 import sys
 
 
@@ -170,6 +180,58 @@ def counts(name, out, prof, specs):
     return 0
 
 
+# vftr-stats' text profile: calls 10, excl 10, excl% 7, incl 10, imbal 7,
+# two blanks and the name in the rest of 80 columns (analyzers/vftr-stats).
+STATS_ROW = re.compile(r"^(.{10})(.{10})(.{7})(.{10})(.{7})  (.+)$")
+STATS_NAME_WIDTH = 80 - 2 - (10 + 10 + 7 + 10 + 7)
+# vftr-tui's profile rows: the selection mark, excl 9, incl 9, calls 9,
+# imbal 6, two blanks, the function's symbol and its name (tui/screen.c).
+TUI_ROW = re.compile(r"^[> ](.{9}) (.{9}) (.{9}) (.{6})  . (.+)$")
+TIME = re.compile(r"^[0-9]+(\.[0-9]+)? (ns|us|ms|s)$")
+PCT = re.compile(r"^[0-9]+\.[0-9]%$")
+
+
+def elide(name, width):
+    """The name as lib/util/fmt.h's vftr_fmt_elide cuts it (ASCII names)."""
+    if len(name) <= width:
+        return name
+    head = (width - 3) // 2
+    tail = width - 3 - head
+    return name[:head] + "..." + name[len(name) - tail:]
+
+
+def tui(name, stats_path, screen_path):
+    stats = {}
+    with open(stats_path) as f:
+        for line in f:
+            m = STATS_ROW.match(line.rstrip("\n"))
+            if m and m.group(1).strip().isdigit():
+                calls, excl, _, incl, imbal, fn = (g.strip() for g in m.groups())
+                stats[fn] = (excl, incl, calls, imbal)
+    rows, bad = 0, []
+    with open(screen_path) as f:
+        for line in f:
+            m = TUI_ROW.match(line.rstrip("\n"))
+            if not m:
+                continue
+            excl, incl, calls, imbal, fn = (g.strip() for g in m.groups())
+            if not (TIME.match(excl) and TIME.match(incl) and calls.isdigit() and PCT.match(imbal)):
+                continue
+            rows += 1
+            got = (excl, incl, calls, imbal)
+            want = stats.get(elide(fn, STATS_NAME_WIDTH))
+            if want != got:
+                bad.append("%s: tui %s, vftr-stats %s" % (fn, got, want))
+    if rows == 0:
+        print("FAIL: %s: no profile rows on the screen" % name)
+        return 1
+    if bad:
+        print("FAIL: %s: %s" % (name, "; ".join(bad[:3])))
+        return 1
+    print("PASS: %s (%d rows)" % (name, rows))
+    return 0
+
+
 def main(argv):
     if len(argv) < 3:
         raise SystemExit(__doc__)
@@ -188,6 +250,8 @@ def main(argv):
         if opts[0] == "--same":
             return compare(name, a, b, "same", {})
         raise SystemExit("compare: --exact, --sampled or --same")
+    if argv[1] == "tui":
+        return tui(argv[2], argv[3], argv[4])
     if argv[1] == "counts":
         return counts(argv[2], argv[3], read_prof(argv[4]), argv[5:])
     raise SystemExit(__doc__)

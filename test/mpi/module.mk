@@ -8,7 +8,7 @@
 MPITEST_DIR  := $(BUILD)/test/mpi
 MPIFC        ?= $(shell command -v mpif90 2>/dev/null)
 MPITEST_SAN  := $(filter -fsanitize%,$(CFLAGS)) $(if $(SANITIZE),-fno-omit-frame-pointer)
-MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms
+MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms mpi_rma mpi_pcoll
 
 # vfdmpi reads files; it needs no MPI.
 $(MPITEST_DIR)/vfdmpi: $(OBJ)/test/mpi/vfdmpi.o $(VFTR_VFD_A)
@@ -30,6 +30,12 @@ $(MPITEST_DIR)/mpi_fortran: test/mpi/mpi_fortran.f90
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MPIFC) -O1 -g -finstrument-functions $(MPITEST_SAN) -J $(@D) -o $@ $<
 
+# The mpi_f08 bindings (test/integration/mpi_f08.sh).
+$(MPITEST_DIR)/mpi_f08: test/mpi/mpi_f08.f90
+	$(call say,MPIFC,$@)
+	$(Q)mkdir -p $(@D)/f08mod
+	$(Q)$(MPIFC) -O1 -g -finstrument-functions $(MPITEST_SAN) -J $(@D)/f08mod -o $@ $<
+
 # The same without -finstrument-functions: all capture sees of them is
 # their MPI calls (mpi_nohooks.sh).
 $(MPITEST_DIR)/nohooks_c: test/mpi/nohooks.c
@@ -44,7 +50,8 @@ $(MPITEST_DIR)/nohooks_f: test/mpi/nohooks.f90
 	$(Q)$(MPIFC) -O1 -g $(MPITEST_SAN) -o $@ $<
 
 MPITEST_BINS := $(addprefix $(MPITEST_DIR)/,$(MPITEST_C) vfdmpi nohooks_c) \
-                $(if $(strip $(MPIFC)),$(MPITEST_DIR)/mpi_fortran $(MPITEST_DIR)/nohooks_f)
+                $(if $(strip $(MPIFC)),$(MPITEST_DIR)/mpi_fortran $(MPITEST_DIR)/mpi_f08 \
+                                        $(MPITEST_DIR)/nohooks_f)
 TEST_PROGRAMS += $(MPITEST_BINS) $(CAPMPI_SO) $(CAPMPI_GEN)/wrappers.txt
 else
 MPITEST_BINS := $(MPITEST_DIR)/vfdmpi

@@ -266,6 +266,9 @@ program mpi_fortran
   call MPI_GROUP_FREE(odds, ierr)
   call MPI_GROUP_FREE(wgroup, ierr)
 
+  ! one-sided communication and matched probes
+  call rma_probes()
+
   ! MPI-IO: every wrapped MPI_FILE routine on a file of this rank's own
   call file_io()
 
@@ -278,6 +281,113 @@ program mpi_fortran
   call MPI_FINALIZE(ierr)
 
 contains
+
+  ! Every wrapped RMA routine (windows created four ways, data moved in
+  ! fence, lock, lock_all and post/start/complete/wait epochs) and the
+  ! matched probes: a message of 3 INTEGERs (tag 40) received with
+  ! MPI_MPROBE + MPI_MRECV, one of 2 DOUBLE PRECISION (tag 41) with
+  ! MPI_IMPROBE + MPI_IMRECV.
+  subroutine rma_probes()
+    integer :: win, wal, wsh, wdy, msg, grp, nbg, du, rqs(4), wbuf(16), res(16), peer(1)
+    integer(kind=MPI_ADDRESS_KIND) :: sz, disp, bptr, qsz
+    double precision :: dw(4), dr(4)
+    logical :: fl
+    wbuf = me
+    dw = 1
+    sz = 64
+    call MPI_WIN_CREATE(wbuf, sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+    call MPI_WIN_ALLOCATE(sz, 8, MPI_INFO_NULL, MPI_COMM_WORLD, bptr, wal, ierr)
+    call MPI_WIN_ALLOCATE_SHARED(sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, bptr, wsh, ierr)
+    call MPI_WIN_SHARED_QUERY(wsh, 0, qsz, du, bptr, ierr)
+    if (qsz /= 64 .or. du /= 4) call MPI_ABORT(MPI_COMM_WORLD, 2, ierr)
+    call MPI_WIN_FENCE(0, win, ierr)
+    disp = 0
+    call MPI_PUT(ibuf, 4, MPI_INTEGER, right, disp, 4, MPI_INTEGER, win, ierr)
+    disp = 4
+    call MPI_GET(res, 3, MPI_INTEGER, left, disp, 3, MPI_INTEGER, win, ierr)
+    disp = 8
+    call MPI_ACCUMULATE(ibuf, 2, MPI_INTEGER, left, disp, 2, MPI_INTEGER, MPI_SUM, win, ierr)
+    call MPI_WIN_FENCE(0, win, ierr)
+    call MPI_WIN_LOCK(MPI_LOCK_SHARED, right, 0, wal, ierr)
+    disp = 0
+    call MPI_GET_ACCUMULATE(dbuf, 2, MPI_DOUBLE_PRECISION, dr, 2, MPI_DOUBLE_PRECISION, right, &
+                            disp, 2, MPI_DOUBLE_PRECISION, MPI_SUM, wal, ierr)
+    call MPI_FETCH_AND_OP(dbuf, dr, MPI_DOUBLE_PRECISION, right, disp, MPI_SUM, wal, ierr)
+    call MPI_COMPARE_AND_SWAP(dbuf, dw, dr, MPI_DOUBLE_PRECISION, right, disp, wal, ierr)
+    call MPI_WIN_FLUSH(right, wal, ierr)
+    call MPI_WIN_FLUSH_LOCAL(right, wal, ierr)
+    call MPI_WIN_UNLOCK(right, wal, ierr)
+    call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+    call ex_coll('MPI_Barrier', -1, 0, 0, 0)
+    call MPI_WIN_LOCK_ALL(0, wal, ierr)
+    call MPI_RPUT(dbuf, 1, MPI_DOUBLE_PRECISION, right, disp, 1, MPI_DOUBLE_PRECISION, wal, &
+                  rqs(1), ierr)
+    disp = 1
+    call MPI_RGET(dr, 1, MPI_DOUBLE_PRECISION, left, disp, 1, MPI_DOUBLE_PRECISION, wal, &
+                  rqs(2), ierr)
+    disp = 2
+    call MPI_RACCUMULATE(dbuf, 1, MPI_DOUBLE_PRECISION, left, disp, 1, MPI_DOUBLE_PRECISION, &
+                         MPI_SUM, wal, rqs(3), ierr)
+    disp = 3
+    call MPI_RGET_ACCUMULATE(dbuf, 1, MPI_DOUBLE_PRECISION, dw, 1, MPI_DOUBLE_PRECISION, right, &
+                             disp, 1, MPI_DOUBLE_PRECISION, MPI_MAX, wal, rqs(4), ierr)
+    call MPI_WAITALL(4, rqs, MPI_STATUSES_IGNORE, ierr)
+    call MPI_WIN_FLUSH_ALL(wal, ierr)
+    call MPI_WIN_FLUSH_LOCAL_ALL(wal, ierr)
+    call MPI_WIN_SYNC(wal, ierr)
+    call MPI_WIN_UNLOCK_ALL(wal, ierr)
+    ! post/start/complete: exposed to the left, access to the right
+    call MPI_COMM_GROUP(MPI_COMM_WORLD, grp, ierr)
+    peer(1) = left
+    call MPI_GROUP_INCL(grp, 1, peer, nbg, ierr)
+    call MPI_WIN_POST(nbg, 0, win, ierr)
+    call MPI_GROUP_FREE(nbg, ierr)
+    peer(1) = right
+    call MPI_GROUP_INCL(grp, 1, peer, nbg, ierr)
+    call MPI_WIN_START(nbg, 0, win, ierr)
+    disp = 0
+    call MPI_PUT(ibuf, 2, MPI_INTEGER, right, disp, 2, MPI_INTEGER, win, ierr)
+    call MPI_WIN_COMPLETE(win, ierr)
+    call MPI_GROUP_FREE(nbg, ierr)
+    fl = .false.
+    do while (.not. fl)
+      call MPI_WIN_TEST(win, fl, ierr)
+    end do
+    peer(1) = left
+    call MPI_GROUP_INCL(grp, 1, peer, nbg, ierr)
+    call MPI_WIN_POST(nbg, 0, win, ierr)
+    call MPI_GROUP_FREE(nbg, ierr)
+    peer(1) = right
+    call MPI_GROUP_INCL(grp, 1, peer, nbg, ierr)
+    call MPI_WIN_START(nbg, 0, win, ierr)
+    call MPI_WIN_COMPLETE(win, ierr)
+    call MPI_GROUP_FREE(nbg, ierr)
+    call MPI_WIN_WAIT(win, ierr)
+    call MPI_GROUP_FREE(grp, ierr)
+    call MPI_WIN_CREATE_DYNAMIC(MPI_INFO_NULL, MPI_COMM_WORLD, wdy, ierr)
+    call MPI_WIN_ATTACH(wdy, res, sz, ierr)
+    call MPI_WIN_DETACH(wdy, res, ierr)
+    call MPI_WIN_FREE(wdy, ierr)
+    call MPI_WIN_FREE(wsh, ierr)
+    call MPI_WIN_FREE(wal, ierr)
+    call MPI_WIN_FREE(win, ierr)
+    ! matched probes
+    call MPI_SEND(ibuf, 3, MPI_INTEGER, right, 40, MPI_COMM_WORLD, ierr)
+    call ex_msg('send', right, 40, 12, 0)
+    call MPI_SEND(dbuf, 2, MPI_DOUBLE_PRECISION, right, 41, MPI_COMM_WORLD, ierr)
+    call ex_msg('send', right, 41, 16, 0)
+    call MPI_MPROBE(left, 40, MPI_COMM_WORLD, msg, st, ierr)
+    call MPI_MRECV(jbuf, 64, MPI_INTEGER, msg, st, ierr)
+    if (st(MPI_SOURCE) /= left .or. msg /= MPI_MESSAGE_NULL) call MPI_ABORT(MPI_COMM_WORLD, 3, ierr)
+    call ex_msg('recv', left, 40, 12, 0)
+    fl = .false.
+    do while (.not. fl)
+      call MPI_IMPROBE(left, 41, MPI_COMM_WORLD, fl, msg, MPI_STATUS_IGNORE, ierr)
+    end do
+    call MPI_IMRECV(ebuf, 64, MPI_DOUBLE_PRECISION, msg, rqs(1), ierr)
+    call MPI_WAIT(rqs(1), st, ierr)
+    call ex_msg('recv', left, 41, 16, NB)
+  end subroutine
 
   subroutine file_io()
     integer :: fh, frq, frq2

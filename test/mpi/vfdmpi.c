@@ -9,6 +9,7 @@
  *   send PEER TAG BYTES COMM FLAGS THREAD     one per MPI_SEND event
  *   recv PEER TAG BYTES COMM FLAGS THREAD     one per MPI_RECV event
  *   coll NAME COMM ROOT SENT RECEIVED FLAGS   one per MPI_COLL event
+ *   rma NAME TARGET WIN COMM SENT RECEIVED FLAGS  one per MPI_RMA event
  *   comm ID SIZE RANK,RANK,... NAME           one per MPI_COMMS entry
  *   offset PHASE TICKS ROOT_TICKS RTT [NS]    one per CLOCK_OFFSETS entry;
  *                                             NS (with --root): this clock
@@ -124,6 +125,17 @@ int main(int argc, char **argv)
                 }
                 printf("coll %s %" PRIu64 " %d %" PRIu64 " %" PRIu64 " %u\n", name, c.comm,
                        c.root, c.sent, c.received, c.flags);
+            } else if (k == VFTR_VFD_MPI_RMA) {
+                struct vftr_vfd_mpi_rma a;
+                const char *name;
+
+                if (vftr_vfd_mpi_rma_decode(rec.u.event.data, rec.u.event.id, t, &a) != 0
+                    || a.start > t || (name = vftr_vfd_rma_name(a.op)) == NULL) {
+                    bad++;
+                    continue;
+                }
+                printf("rma %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u\n", name,
+                       a.target, a.win, a.comm, a.sent, a.received, a.flags);
             }
         } else if (rec.type == VFTR_VFD_REC_UNKNOWN) {
             struct vftr_vfd_cursor cur;

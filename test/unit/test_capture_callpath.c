@@ -258,45 +258,60 @@ START_TEST(excluded_functions_are_transparent)
 END_TEST
 
 /*
- * An excluded function goes into its thread's skip cache, where the hooks
- * look first (hooks.c), at the slot of its address; included functions
- * never do.  Only the thread itself fills its cache: a thread state that
- * is not the caller's (made with current = false, as a borrowed one) is
- * left alone.
+ * An excluded function goes into the skip cache, where the hooks look
+ * first (hooks.c), at the slot of its address; included functions never
+ * do.  Only calls of the calling thread fill it: a thread state that is
+ * not the caller's (made with current = false, as a borrowed one) leaves
+ * it alone.  Unmapped code leaves it (vftr_fn_forget).
  */
 START_TEST(excluded_functions_go_to_the_skip_cache)
 {
     struct vftr_thread *t = setup(), *own;
     unsigned k;
 
+    memset(vftr_skip, 0, sizeof vftr_skip);
     /* not the calling thread's state: no entry */
     enter(t, MAIN, 0);
     enter(t, X, 10);
     leave(t, X, 20);
     leave(t, MAIN, 30);
     for (k = 0; k < VFTR_SKIP_SLOTS; k++)
-        ck_assert_uint_eq(t->skip[k], 0);
+        ck_assert_uint_eq(vftr_skip[k].fn, 0);
 
     own = vftr_thread_new(true);
     ck_assert_ptr_nonnull(own);
     vftr_tls = own;   /* as vftr_thread_attach makes it the caller's */
     enter(own, MAIN, 0);
-    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(MAIN))], 0);
+    ck_assert(!vftr_skipped(ADDR(MAIN)));
     enter(own, X, 10);
-    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(X))], ADDR(X));
+    ck_assert(vftr_skipped(ADDR(X)));
+    ck_assert_uint_eq(vftr_skip_slot(ADDR(X))->fn, ADDR(X));
     leave(own, X, 20);
     enter(own, Y, 30);
     leave(own, Y, 40);
     leave(own, MAIN, 50);
-    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(Y))], 0);
+    ck_assert(!vftr_skipped(ADDR(Y)));
     /* a slot taken by another address is taken back at the next call,
      * through the marker node of its caller */
-    own->skip[vftr_skip_slot(ADDR(X))] = 0x77;
+    vftr_skip_slot(ADDR(X))->fn = 0x77;
     enter(own, MAIN, 60);
     enter(own, X, 70);
-    ck_assert_uint_eq(own->skip[vftr_skip_slot(ADDR(X))], ADDR(X));
+    ck_assert(vftr_skipped(ADDR(X)));
     leave(own, X, 80);
     leave(own, MAIN, 90);
+    /* code unmapped: its functions leave the cache, others stay (two
+     * addresses of different slots, one in the range, one just past it) */
+    {
+        uintptr_t in = 0x7000010, past = 0x7000020;
+
+        ck_assert_ptr_ne(vftr_skip_slot(in), vftr_skip_slot(past));
+        vftr_skip_slot(in)->fn = in;
+        vftr_skip_slot(past)->fn = past;
+        vftr_fn_forget(in, past);
+        ck_assert(!vftr_skipped(in));
+        ck_assert(vftr_skipped(past));
+    }
+    memset(vftr_skip, 0, sizeof vftr_skip);
     vftr_tls = NULL;
 }
 END_TEST

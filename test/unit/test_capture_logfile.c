@@ -530,6 +530,83 @@ START_TEST(collate_edges)
 }
 END_TEST
 
+/* Counter rows: a rank's threads summed, then over the ranks, min and max
+ * (lowest rank on ties) per counter; names from the first names row; the
+ * table numbered as the profile.  Worked by hand:
+ *   "main\001solve": rank 0's threads (10, 1) + (20, 2) = (30, 3), rank 2
+ *   (5, 3): sums (35, 6); task-clock min 5 [2], max 30 [0]; page-faults 3
+ *   on both ranks, a tie: min 3 [0], max 3 [0]; calls 1 + 2 + 4 = 7 over
+ *   2 ranks.  "main": rank 1 alone. */
+#define C(rk, pth, calls_, a, b) \
+    { .kind = VFTR_COLLATE_COUNTERS, .rank = (rk), .path = (pth), .calls = (calls_), \
+      .ctr = { (a), (b) }, .nctr = 2 }
+START_TEST(collate_counters)
+{
+    struct vftr_collate_in in[] = {
+        P(0, "main", 1, 1, 10, 0),
+        P(0, "main\001solve", 3, 5, 5, 0),
+        P(2, "main\001solve", 4, 5, 5, 0),
+        C(0, "main\001solve", 1, 10, 1),
+        { .kind = VFTR_COLLATE_CTR_NAMES, .rank = 2, .path = "task-clock,page-faults" },
+        C(2, "main\001solve", 4, 5, 3),
+        C(0, "main\001solve", 2, 20, 2),
+        { .kind = VFTR_COLLATE_CTR_NAMES, .rank = 0, .path = "task-clock,page-faults" },
+        C(1, "main", 1, 100, 7),
+    };
+    struct vftr_collated c;
+    char *got = NULL;
+    size_t len = 0;
+    FILE *out;
+
+    ck_assert_int_eq(vftr_collate(&c, in, sizeof in / sizeof in[0], 3, NULL), 0);
+    ck_assert_uint_eq(c.nctr, 2);
+    ck_assert_str_eq(c.ctr_names[0], "task-clock");
+    ck_assert_str_eq(c.ctr_names[1], "page-faults");
+    ck_assert_uint_eq(c.nctr_rows, 2);
+    /* main: rank 1 only */
+    ck_assert_uint_eq(c.ctr[0].callpath_id, 1);
+    ck_assert_uint_eq(c.ctr[0].ranks, 1);
+    ck_assert_uint_eq(c.ctr[0].sum[0], 100);
+    ck_assert_int_eq(c.ctr[0].rank_min[1], 1);
+    /* main>solve */
+    ck_assert_uint_eq(c.ctr[1].callpath_id, 2);
+    ck_assert_uint_eq(c.ctr[1].calls, 7);
+    ck_assert_uint_eq(c.ctr[1].ranks, 2);
+    ck_assert_uint_eq(c.ctr[1].sum[0], 35);
+    ck_assert_uint_eq(c.ctr[1].sum[1], 6);
+    ck_assert_uint_eq(c.ctr[1].min[0], 5);
+    ck_assert_int_eq(c.ctr[1].rank_min[0], 2);
+    ck_assert_uint_eq(c.ctr[1].max[0], 30);
+    ck_assert_int_eq(c.ctr[1].rank_max[0], 0);
+    ck_assert_uint_eq(c.ctr[1].min[1], 3);
+    ck_assert_int_eq(c.ctr[1].rank_min[1], 0);
+    ck_assert_uint_eq(c.ctr[1].max[1], 3);
+    ck_assert_int_eq(c.ctr[1].rank_max[1], 0);
+    /* the profile is what it was without counters */
+    ck_assert_uint_eq(c.prof.n, 2);
+    ck_assert_uint_eq(c.prof.rows[1].calls, 7);
+    out = open_memstream(&got, &len);
+    ck_assert_int_eq(vftr_collate_print_counters(out, &c), 0);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(got, "Counters over 3 ranks"));
+    ck_assert_ptr_nonnull(strstr(got, "\n       2          7      2                 35                    5 [2] "
+                                      "                  30 [0]                  6                    3 [0] "
+                                      "                   3 [0]  solve\n"));
+    free(got);
+    vftr_collated_release(&c);
+
+    /* counter rows without a names row: left out (in was reordered) */
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        if (in[i].kind == VFTR_COLLATE_CTR_NAMES)
+            in[i].kind = 'X';
+    ck_assert_int_eq(vftr_collate(&c, in, sizeof in / sizeof in[0], 3, NULL), 0);
+    ck_assert_uint_eq(c.nctr, 0);
+    ck_assert_uint_eq(c.nctr_rows, 0);
+    ck_assert_uint_eq(c.prof.n, 2);
+    vftr_collated_release(&c);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ MPI */
 
 /*
@@ -773,6 +850,7 @@ static Suite *logfile_suite(void)
     tcase_add_test(tc, mpi_sort_orders);
     tcase_add_test(tc, separate_files);
     tcase_add_test(tc, options_from_every_table_key);
+    tcase_add_test(tc, collate_counters);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -42,6 +42,40 @@ START_TEST(times_get_the_unit_that_fits)
 }
 END_TEST
 
+static void at_is(double s, double step, const char *want)
+{
+    char buf[VFTR_FMT_MAX];
+    size_t n = vftr_fmt_seconds_at(s, step, buf, sizeof buf);
+
+    ck_assert_msg(strcmp(buf, want) == 0, "%.12g s at %g: got '%s', want '%s'", s, step, buf,
+                  want);
+    ck_assert_uint_eq(n, strlen(want));
+}
+
+/* Points in time keep the digits their step resolves, no more. */
+START_TEST(points_in_time_to_their_step)
+{
+    at_is(0.10002, 10e-6, "100.02 ms");         /* 0.01 ms = 10 us */
+    at_is(0.10002, 89e-6, "100.02 ms");         /* 0.1 ms would be worth more than 89 us */
+    at_is(0.10002, 1e-6, "100.020 ms");
+    at_is(0.10002, 1e-3, "100 ms");
+    at_is(0.200021, 2.86e-3, "200 ms");
+    at_is(96.875e-3, 89e-6, "96.88 ms");
+    at_is(1.5, 1e-9, "1.500000000 s");
+    at_is(1.5, 0.5, "1.5 s");                   /* a digit worth 0.1 s <= 0.5 s */
+    at_is(1.75, 2, "2 s");                      /* a digit worth 1 s: rounded */
+    at_is(12.3456, 1e-3, "12.346 s");
+    at_is(2500e-9, 1e-9, "2.500 us");
+    at_is(45e-9, 1e-9, "45 ns");
+    at_is(1234.5, 0.1, "1234.5 s");             /* no switch to whole seconds */
+    at_is(999.96e-6, 0.1e-6, "1.0000 ms");      /* carried into the next unit */
+    at_is(-1.5e-3, 1e-6, "-1.500 ms");
+    /* no step: as vftr_fmt_seconds */
+    at_is(0.10002, 0, "100 ms");
+    at_is(0, 1e-6, "0 s");
+}
+END_TEST
+
 START_TEST(columns_of_times_are_wide_enough)
 {
     char buf[VFTR_FMT_MAX];
@@ -160,6 +194,7 @@ static Suite *fmt_suite(void)
     TCase *tc = tcase_create("core");
 
     tcase_add_test(tc, times_get_the_unit_that_fits);
+    tcase_add_test(tc, points_in_time_to_their_step);
     tcase_add_test(tc, columns_of_times_are_wide_enough);
     tcase_add_test(tc, ticks_imbalance_percent_process);
     tcase_add_test(tc, names_are_elided_in_the_middle);

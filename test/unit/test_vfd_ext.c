@@ -100,6 +100,33 @@ START_TEST(coll_golden)
 }
 END_TEST
 
+/* A request-form get_accumulate (op 4) to world rank 3 (zz 6) on window 5
+ * of world, 16 bytes each way, begun 10 ticks before: 04 06 05 00 10 10
+ * 0a 01; without its last field it does not decode. */
+START_TEST(rma_golden)
+{
+    struct vftr_vfd_mpi_rma a = { VFTR_VFD_RMA_GET_ACCUMULATE, 3, 5, 0, 16, 16, 90,
+                                  VFTR_VFD_MSG_NONBLOCKING }, d;
+    uint8_t out[VFTR_VFD_EXT_MAX];
+    size_t n = vftr_vfd_mpi_rma_encode(&a, 100, out);
+
+    CK_BYTES(out, n, 0x04, 0x06, 0x05, 0x00, 0x10, 0x10, 0x0a, 0x01);
+    ck_assert_int_eq(vftr_vfd_mpi_rma_decode(out, n, 100, &d), 0);
+    ck_assert_uint_eq(d.op, VFTR_VFD_RMA_GET_ACCUMULATE);
+    ck_assert_int_eq(d.target, 3);
+    ck_assert_uint_eq(d.win, 5);
+    ck_assert_uint_eq(d.sent, 16);
+    ck_assert_uint_eq(d.received, 16);
+    ck_assert_uint_eq(d.start, 90);
+    ck_assert_uint_eq(d.flags, VFTR_VFD_MSG_NONBLOCKING);
+    ck_assert_int_eq(vftr_vfd_mpi_rma_decode(out, n - 1, 100, &d), -EBADMSG);
+    ck_assert_str_eq(vftr_vfd_rma_name(VFTR_VFD_RMA_PUT), "MPI_Put");
+    ck_assert_str_eq(vftr_vfd_rma_name(VFTR_VFD_RMA_COMPARE_AND_SWAP), "MPI_Compare_and_swap");
+    ck_assert_ptr_null(vftr_vfd_rma_name(0));
+    ck_assert_ptr_null(vftr_vfd_rma_name(VFTR_VFD_RMA_COUNT));
+}
+END_TEST
+
 /* region 2, instance 300 (= 0x12c -> ac 02), value 4. */
 START_TEST(omp_golden)
 {
@@ -584,6 +611,7 @@ static Suite *ext_suite(void)
     tcase_add_test(tc, msg_golden);
     tcase_add_test(tc, msg_negative_and_self);
     tcase_add_test(tc, coll_golden);
+    tcase_add_test(tc, rma_golden);
     tcase_add_test(tc, omp_golden);
     tcase_add_test(tc, decode_extra_and_missing_fields);
     tcase_add_test(tc, decode_start_before_zero);

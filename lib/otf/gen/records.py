@@ -23,6 +23,11 @@ Each record is R(name, kind, record_id, params, fmt, ...):
   kv      which write functions exist: 'both' (X and XKV), 'list' (X takes
           the list as its last parameter), 'kvonly' (only XKV)
   alt     older keywords the reader also accepts
+  names   a definition that names something: (kind, id parameter, name
+          parameter) — the readable printer keeps the name and appends it
+          after the id wherever another record refers to it (kinds: NAME_KINDS)
+  refs    parameters that refer to a definition of a kind other than
+          REFS's rule by parameter name says ({param: kind}, None: none)
 
 Facts about the syntax come from ../../../../shared/otf-format.md (what the
 reference OTF 1.12.5 writes); the API's parameter lists are those of the OTF
@@ -31,11 +36,33 @@ reference OTF 1.12.5 writes); the API's parameter lists are those of the OTF
 
 U32, U64, STR = 'uint32_t', 'uint64_t', 'const char*'
 
+# What a definition's id names, for vftr-dump's readable printer: each kind
+# is VFTR_OTF_NAME_<kind> (lib/otf/otf_records_impl.h).
+NAME_KINDS = ['FUNCTION', 'FUNCGROUP', 'PROCESS', 'PROCGROUP', 'COUNTER', 'COUNTERGROUP',
+              'COLLOP', 'SCLFILE', 'SCL', 'FILE', 'FILEGROUP', 'MARKER']
+
+# Which parameters of a record refer to a definition, by their name in the
+# OTF API (a record's refs= says where its own differ).  The process of a
+# timed record is its line's second column and stays a bare token.
+REFS = {
+    'function': 'FUNCTION', 'funcGroup': 'FUNCGROUP',
+    'process': 'PROCESS', 'sender': 'PROCESS', 'receiver': 'PROCESS', 'recvProc': 'PROCESS',
+    'sendProc': 'PROCESS', 'rootProc': 'PROCESS', 'origin': 'PROCESS', 'target': 'PROCESS',
+    'remote': 'PROCESS', 'peer': 'PROCESS', 'parent': 'PROCESS',
+    'group': 'PROCGROUP', 'procGroup': 'PROCGROUP', 'comm': 'PROCGROUP',
+    'communicator': 'PROCGROUP',
+    'counter': 'COUNTER', 'counterGroup': 'COUNTERGROUP',
+    'collective': 'COLLOP', 'collOp': 'COLLOP',
+    'sourceFile': 'SCLFILE', 'source': 'SCL', 'scltoken': 'SCL',
+    'fileid': 'FILE', 'groupid': 'FILEGROUP',
+}
+
 
 class R:
     def __init__(self, name, kind, rid, params, fmt, time=None, process=None,
-                 kv='both', alt=(), special=None):
+                 kv='both', alt=(), special=None, names=None, refs=None):
         self.name, self.kind, self.rid = name, kind, rid
+        self.names, self.refs = names, refs or {}
         self.params = [tuple(p.rsplit(' ', 1)) for p in params]
         self.fmt, self.time, self.process = fmt, time, process
         self.kv, self.alt, self.special = kv, alt, special
@@ -71,11 +98,13 @@ RECORDS = [
       ['uint64_t ticksPerSecond'], 'DTR|DEFTIMERRESOLUTION $ticksPerSecond'),
     D('DefProcess', 'OTF_DEFPROCESS_RECORD',
       ['uint32_t process', 'const char* name', 'uint32_t parent'],
-      'DP|DEFPROCESS $process ?NM|NAME:name ?PT|PARENT:parent'),
+      'DP|DEFPROCESS $process ?NM|NAME:name ?PT|PARENT:parent',
+      names=('PROCESS', 'process', 'name')),
     D('DefProcessGroup', 'OTF_DEFPROCESSGROUP_RECORD',
       ['uint32_t procGroup', 'const char* name', 'uint32_t numberOfProcs',
        'const uint32_t* procs'],
-      'DPG|DEFPROCESSGROUP $procGroup M|MEMBERS:procs[numberOfProcs] NM|NAME:name'),
+      'DPG|DEFPROCESSGROUP $procGroup M|MEMBERS:procs[numberOfProcs] NM|NAME:name',
+      names=('PROCGROUP', 'procGroup', 'name')),
     D('DefAttributeList', 'OTF_DEFATTRLIST_RECORD',
       ['uint32_t attr_token', 'uint32_t num', 'OTF_ATTR_TYPE* array'],
       'DA|DEFATTRIBUTELIST $attr_token M|MEMBERS:array[num]'),
@@ -84,27 +113,30 @@ RECORDS = [
       'DPGA|DEFPROCESSORGROUPATTR $proc_token V|VALUE:attr_token'),
     D('DefFunction', 'OTF_DEFFUNCTION_RECORD',
       ['uint32_t func', 'const char* name', 'uint32_t funcGroup', 'uint32_t source'],
-      'DF|DEFFUNCTION $func G|GROUP:funcGroup NM|NAME:name ?X|SCL:source'),
+      'DF|DEFFUNCTION $func G|GROUP:funcGroup NM|NAME:name ?X|SCL:source',
+      names=('FUNCTION', 'func', 'name')),
     D('DefFunctionGroup', 'OTF_DEFFUNCTIONGROUP_RECORD',
       ['uint32_t funcGroup', 'const char* name'],
-      'DFG|DEFFUNCTIONGROUP $funcGroup NM|NAME:name'),
+      'DFG|DEFFUNCTIONGROUP $funcGroup NM|NAME:name', names=('FUNCGROUP', 'funcGroup', 'name')),
     D('DefCollectiveOperation', 'OTF_DEFCOLLOP_RECORD',
       ['uint32_t collOp', 'const char* name', 'uint32_t type'],
-      'DCO|DEFCOLLOP $collOp NM|NAME:name Y|TYPE:type'),
+      'DCO|DEFCOLLOP $collOp NM|NAME:name Y|TYPE:type', names=('COLLOP', 'collOp', 'name')),
     D('DefCounter', 'OTF_DEFCOUNTER_RECORD',
       ['uint32_t counter', 'const char* name', 'uint32_t properties',
        'uint32_t counterGroup', 'const char* unit'],
       'DCNT|DEFCOUNTER $counter G|GROUP:counterGroup NM|NAME:name '
-      'P|PROPERTIES:properties U|UNIT:unit'),
+      'P|PROPERTIES:properties U|UNIT:unit', names=('COUNTER', 'counter', 'name')),
     D('DefCounterGroup', 'OTF_DEFCOUNTERGROUP_RECORD',
       ['uint32_t counterGroup', 'const char* name'],
-      'DCG|DEFCOUNTERGROUP $counterGroup NM|NAME:name'),
+      'DCG|DEFCOUNTERGROUP $counterGroup NM|NAME:name',
+      names=('COUNTERGROUP', 'counterGroup', 'name')),
     D('DefScl', 'OTF_DEFSCL_RECORD',
       ['uint32_t source', 'uint32_t sourceFile', 'uint32_t line'],
-      'DS|DEFSCL $source F|FILE:sourceFile LN|LINE:line'),
+      'DS|DEFSCL $source F|FILE:sourceFile LN|LINE:line',
+      names=('SCL', 'source', None)),       # named "file:line" from its file's name
     D('DefSclFile', 'OTF_DEFSCLFILE_RECORD',
       ['uint32_t sourceFile', 'const char* name'],
-      'DSF|DEFSCLFILE $sourceFile NM|NAME:name'),
+      'DSF|DEFSCLFILE $sourceFile NM|NAME:name', names=('SCLFILE', 'sourceFile', 'name')),
     D('DefCreator', 'OTF_DEFCREATOR_RECORD',
       ['const char* creator'], 'DCR|DEFCREATOR $creator'),
     # Written only by OTF_WStream_writeUniqueId / the writer's header.
@@ -117,10 +149,11 @@ RECORDS = [
       'DV|DEFVERSION $major', special='version'),
     D('DefFile', 'OTF_DEFFILE_RECORD',
       ['uint32_t token', 'const char* name', 'uint32_t group'],
-      'DFL|DEFFILE $token NM|NAME:name G|GROUP:group'),
+      'DFL|DEFFILE $token NM|NAME:name G|GROUP:group', names=('FILE', 'token', 'name'),
+      refs={'group': 'FILEGROUP'}),
     D('DefFileGroup', 'OTF_DEFFILEGROUP_RECORD',
       ['uint32_t token', 'const char* name'],
-      'DFLG|DEFFILEGROUP $token NM|NAME:name'),
+      'DFLG|DEFFILEGROUP $token NM|NAME:name', names=('FILEGROUP', 'token', 'name')),
     D('DefKeyValue', 'OTF_DEFKEYVALUE_RECORD',
       ['uint32_t key', 'OTF_Type type', 'const char* name', 'const char* description'],
       'DK|DEFKEYVALUE $key Y|TYPE:type NM|NAME:name T|TAG:description'),
@@ -142,10 +175,11 @@ RECORDS = [
     # ---- markers (stream 0's .marker file, no state machine) -----------
     R('DefMarker', 'marker', 'OTF_DEFMARKER_RECORD',
       ['uint32_t token', 'const char* name', 'uint32_t type'],
-      'MD|MARKERDEF $token NM|NAME:name Y|TYPE:type'),
+      'MD|MARKERDEF $token NM|NAME:name Y|TYPE:type', names=('MARKER', 'token', 'name')),
     R('Marker', 'marker', 'OTF_MARKER_RECORD',
       ['uint64_t time', 'uint32_t process', 'uint32_t token', 'const char* text'],
-      'MS|MARKERSPOT $token T|TIME:time P|PROCESS:process V|VALUE:text'),
+      'MS|MARKERSPOT $token T|TIME:time P|PROCESS:process V|VALUE:text',
+      refs={'token': 'MARKER'}),
 
     # ---- events --------------------------------------------------------
     E('NoOp', 'OTF_NOOP_RECORD', ['uint64_t time', 'uint32_t process'],

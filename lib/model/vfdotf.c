@@ -1,8 +1,8 @@
 /*
- * otfout.c — see otfout.h.  The OTF calls are the only place that knows
+ * vfdotf.c — see vfdotf.h.  The OTF calls are the only place that knows
  * OTF; the order of events comes from vfdconv's replay.
  */
-#include "otfout.h"
+#include "model/vfdotf.h"
 #include "util/progress.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-uint32_t otfout_nstreams(const struct vftr_vfdconv *c, const struct otfout_opts *o)
+uint32_t vftr_vfdotf_nstreams(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o)
 {
     size_t r = vftr_vfdconv_ranks(c);
 
@@ -58,7 +58,7 @@ static uint32_t stream_of(size_t rank_index, size_t ranks, uint32_t m)
  * (a collective from one record gives two, its begin and its end), and
  * each thread adds a BeginProcess and an EndProcess: so the run has at
  * most 2 records + 2 threads distinct event times. */
-static void trace_info(const struct vftr_vfdconv *c, const struct otfout_opts *o,
+static void trace_info(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o,
                        struct vftr_snap_traceinfo *t)
 {
     size_t n, nr = vftr_vfdconv_ranks(c);
@@ -95,7 +95,7 @@ static void trace_info(const struct vftr_vfdconv *c, const struct otfout_opts *o
 }
 
 /* The snapshot options' request; outdir NULL: no free-space check. */
-static struct vftr_snap_request snap_request(const struct otfout_opts *o, const char *outdir,
+static struct vftr_snap_request snap_request(const struct vftr_vfdotf_opts *o, const char *outdir,
                                              int force)
 {
     struct vftr_snap_request rq = { o->snap_breaks, o->snap_flags, o->thumb_samples, force,
@@ -105,7 +105,7 @@ static struct vftr_snap_request snap_request(const struct otfout_opts *o, const 
 }
 
 /* The breaks of the snapshot options (caller frees *breaks). */
-static int snap_breaks(const struct vftr_vfdconv *c, const struct otfout_opts *o, uint64_t *first,
+static int snap_breaks(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o, uint64_t *first,
                        uint64_t *last, uint64_t **breaks, size_t *n, char *err, size_t errlen)
 {
     struct vftr_snap_traceinfo t;
@@ -116,7 +116,7 @@ static int snap_breaks(const struct vftr_vfdconv *c, const struct otfout_opts *o
     return vftr_snap_place_breaks(&o->snap_breaks, &t, breaks, n, err, errlen);
 }
 
-int otfout_snap_check(const struct vftr_vfdconv *c, const struct otfout_opts *o, char *err,
+int vftr_vfdotf_snap_check(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o, char *err,
                       size_t errlen)
 {
     struct vftr_snap_traceinfo t;
@@ -141,7 +141,7 @@ int otfout_snap_check(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     return rc;
 }
 
-static void setup(OTF_WStream *ws, const struct otfout_opts *o)
+static void setup(OTF_WStream *ws, const struct vftr_vfdotf_opts *o)
 {
     OTF_WStream_setBufferSizes(ws, OTF_BUFFER);
     if (o->compress > 0) {
@@ -152,14 +152,14 @@ static void setup(OTF_WStream *ws, const struct otfout_opts *o)
         OTF_WStream_setFormat(ws, OTF_WSTREAM_FORMAT_LONG);
 }
 
-int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o, char *err,
+int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o, char *err,
                        size_t errlen)
 {
     OTF_FileManager *fm = OTF_FileManager_open(MAX_OPEN_FILES);
     OTF_WStream *ws = NULL;
     OTF_MasterControl *mc = NULL;
     size_t n, nr = vftr_vfdconv_ranks(c);
-    uint32_t m = otfout_nstreams(c, o);
+    uint32_t m = vftr_vfdotf_nstreams(c, o);
     int ok = 1;
 
     if (!fm) {
@@ -298,7 +298,7 @@ int otfout_definitions(const struct vftr_vfdconv *c, const struct otfout_opts *o
 
 struct job {
     const struct vftr_vfdconv *c;
-    const struct otfout_opts *o;
+    const struct vftr_vfdotf_opts *o;
     uint32_t first, step, m;
     atomic_uint next;           /* next stream slot to take */
     atomic_ullong events;
@@ -358,6 +358,17 @@ static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
         break;
     case VFTR_VFDCONV_COUNTER:
         ok = OTF_WStream_writeCounter(ws, e->time, e->process, e->op, e->bytes);
+        break;
+    case VFTR_VFDCONV_RMA_PUT:
+        ok = OTF_WStream_writeRMAPut(ws, e->time, e->process, e->process, e->peer, e->group,
+                                     e->tag, e->bytes, 0);
+        break;
+    case VFTR_VFDCONV_RMA_GET:
+        ok = OTF_WStream_writeRMAGet(ws, e->time, e->process, e->process, e->peer, e->group,
+                                     e->tag, e->bytes, 0);
+        break;
+    case VFTR_VFDCONV_RMA_END:
+        ok = OTF_WStream_writeRMAEnd(ws, e->time, e->process, e->peer, e->group, e->tag, 0);
         break;
     default:
         ok = 1;
@@ -481,7 +492,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int otfout_streams(const struct vftr_vfdconv *c, const struct otfout_opts *o, uint32_t first,
+int vftr_vfdotf_streams(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o, uint32_t first,
                    uint32_t step, uint64_t *events, char *err, size_t errlen)
 {
     struct job j;
@@ -495,7 +506,7 @@ int otfout_streams(const struct vftr_vfdconv *c, const struct otfout_opts *o, ui
     j.o = o;
     j.first = first ? first : 1;
     j.step = step ? step : 1;
-    j.m = otfout_nstreams(c, o);
+    j.m = vftr_vfdotf_nstreams(c, o);
     j.err = err;
     j.errlen = errlen;
     for (size_t i = 0; i < nr; i++)
@@ -529,7 +540,7 @@ int otfout_streams(const struct vftr_vfdconv *c, const struct otfout_opts *o, ui
 /* ------------------------------------------------- snapshots, one pass */
 
 struct snappass {
-    const struct otfout_opts *o;
+    const struct vftr_vfdotf_opts *o;
     OTF_WStream **ws;           /* stream s at ws[s - 1] */
     struct vftr_u64map pmap;    /* process token -> stream - 1 */
     struct vftr_snap *snap;
@@ -632,7 +643,7 @@ static int write_thumb(const struct vftr_snap *s, const char *stub, char *err, s
     return rc;
 }
 
-int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
+int vftr_vfdotf_snap_pass(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o,
                      uint64_t *events, char *err, size_t errlen)
 {
     struct snappass p;
@@ -643,7 +654,7 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     struct vftr_snap_request rq = snap_request(o, NULL, o->snap_force);
     uint64_t first, last;
     size_t np = 0, nr = vftr_vfdconv_ranks(c);
-    uint32_t m = otfout_nstreams(c, o), *ranks = NULL;
+    uint32_t m = vftr_vfdotf_nstreams(c, o), *ranks = NULL;
     const struct vftr_vfdconv_proc *procs = vftr_vfdconv_procs(c, &np);
     int rc;
 
@@ -663,7 +674,7 @@ int otfout_snap_pass(const struct vftr_vfdconv *c, const struct otfout_opts *o,
     trace_info(c, o, &t);
     first = t.first;
     last = t.last;
-    /* (the free space was checked by otfout_snap_check) */
+    /* (the free space was checked by vftr_vfdotf_snap_check) */
     rc = vftr_snap_plan_make(&rq, &t, &plan, err, errlen);
     if (rc < 0)
         goto out;

@@ -1,0 +1,129 @@
+#!/bin/bash
+# mpi_rma.sh — one-sided communication and matched probes under mpirun
+# -np 3 (test/mpi/mpi_rma.c), against what the program counted itself
+# (calls_<rank>.txt: calls and origin bytes per MPI function;
+# expect_<rank>.txt: its messages):
+#  - every call conserved: per rank and function, the .vfd's MPI calls
+#    (vfdmpi) and vftr-stats' profile of the rank equal the program's;
+#  - every byte conserved: per rank and function, the bytes sent and
+#    received in the log's MPI table equal the program's (put, accumulate:
+#    origin count x type size sent; get: received; get_accumulate,
+#    fetch_and_op, compare_and_swap both ways; MPI_NO_OP and
+#    MPI_PROC_NULL move nothing); the _all.log sums them;
+#  - MPI_Mrecv and MPI_Imrecv are receives: the .vfd's messages equal the
+#    program's, each send matches one receive, and vftr-stats' message
+#    matrix has them matched, with their bytes;
+#  - every transfer conserved: per rank, the .vfd's MPI_RMA records (op,
+#    target, bytes, request form) equal the program's list (rma_<rank>.txt),
+#    and so do the RMAPut / RMAGet / RMAEnd records of the OTF trace
+#    vfd2otf writes, as the reference otfprint reads them;
+#  - the program calls every RMA and matched-probe function of the table.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../mpi/common.sh
+. "$here/../mpi/common.sh"
+
+
+np=3
+d=$mpi_tmp/rma
+mkdir -p "$d"
+cat >"$d/cfg.json" <<'EOF'
+{ "logfile_for_ranks": "all", "mpi": { "show_table": true } }
+EOF
+mkdir -p "$d/run"
+timeout -s KILL 120 mpirun -np $np --oversubscribe --bind-to none \
+    "$VFTR_RUN" --out "$d/run" --config "$d/cfg.json" -- "$MPIDIR/mpi_rma" "$d/run" \
+    >"$d/run/.stdout" 2>"$d/run/.stderr"
+echo $? >"$d/run/.rc"
+d=$d/run
+basics "rma" "$d" $np mpi_rma
+messages "rma" "$d" $np
+matching "rma" "$d" $np
+
+# (the MPI table's bytes of one function: sent received)
+table_bytes() {
+    tsv "$1" "$2" | awk -F'\t' -v fn="$3" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["Function"] == fn { s += $col["Sent[B]"]; r += $col["Recvd[B]"] }
+        END { print s + 0, r + 0 }'
+}
+
+for ((r = 0; r < np; r++)); do
+    "$mpi_build/bin/vftr-stats" --csv -p "rank $r" "$d" >"$d/.stats_$r" 2>/dev/null
+    bad_calls=0 bad_stats=0 bad_bytes=0 n=0
+    while read -r fn calls sent recvd; do
+        n=$((n + 1))
+        got=$(awk -v f="$fn" '$1 == "call" && $2 == f { print $3, $4 }' "$d/.got_$r")
+        [ "$got" = "$calls $calls" ] || { bad_calls=$((bad_calls + 1)); echo "    rank $r $fn: .vfd '$got', program $calls"; }
+        got=$(awk -F, -v f="$fn" '$12 == f { print $1 }' "$d/.stats_$r")
+        [ "$got" = "$calls" ] || { bad_stats=$((bad_stats + 1)); echo "    rank $r $fn: vftr-stats '$got', program $calls"; }
+        got=$(table_bytes "$d/mpi_rma_$r.log" "MPI:" "$fn")
+        [ "$got" = "$sent $recvd" ] || { bad_bytes=$((bad_bytes + 1)); echo "    rank $r $fn: log bytes '$got', program '$sent $recvd'"; }
+    done <"$d/calls_$r.txt"
+    check "rma: rank $r: calls of its $n functions in the .vfd as the program counted" 0 "$bad_calls"
+    check "rma: rank $r: calls of its $n functions in vftr-stats as the program counted" 0 "$bad_stats"
+    check "rma: rank $r: bytes sent and received per function in its log as the program counted" 0 "$bad_bytes"
+done
+# _all.log: the ranks' bytes summed, per function
+bad=0
+for fn in MPI_Put MPI_Get MPI_Accumulate MPI_Get_accumulate MPI_Fetch_and_op \
+          MPI_Compare_and_swap MPI_Rput MPI_Rget MPI_Raccumulate MPI_Rget_accumulate MPI_Mrecv; do
+    want=$(cat "$d"/calls_[0-9].txt | awk -v f="$fn" '$1 == f { s += $3; r += $4 } END { print s + 0, r + 0 }')
+    got=$(table_bytes "$d/mpi_rma_all.log" "MPI over" "$fn")
+    [ "$want" = "$got" ] || { bad=$((bad + 1)); echo "    $fn: _all.log '$got', program '$want'"; }
+done
+check "rma: _all.log: bytes per RMA function summed over the ranks" 0 "$bad"
+
+# vftr-stats' message matrix (processes numbered from 1): the program's
+# messages, each matched by its receive (Mrecv and Imrecv among them)
+want=$(for ((r = 0; r < np; r++)); do
+           awk -v r=$r '$1 == "send" { print r + 1, $2 + 1, $4 }' "$d/expect_$r.txt"
+       done | awk '{ n[$1 "," $2]++; b[$1 "," $2] += $3 }
+                   END { for (k in n) print k "," n[k] "," b[k] "," n[k] }' | sort)
+got=$("$mpi_build/bin/vftr-stats" -M --csv "$d" 2>/dev/null |
+      awk -F, 'NR > 1 && NF == 6 && $1 ~ /^[0-9]+$/ { print $1 "," $2 "," $3 "," $4 "," $5 }' | sort)
+check "rma: vftr-stats -M: messages and bytes per pair, all matched" "$want" "$got"
+
+# the .vfd's MPI_RMA records: each transfer as the program made it (op,
+# target world rank, bytes sent and received, request form)
+for ((r = 0; r < np; r++)); do
+    sort "$d/rma_$r.txt" >"$d/.rma_want_$r"
+    awk '$1 == "rma" { print $2, $3, $6, $7, $8 }' "$d/.got_$r" | sort >"$d/.rma_got_$r"
+    if [ -s "$d/.rma_want_$r" ] && cmp -s "$d/.rma_want_$r" "$d/.rma_got_$r"; then
+        pass "rma: rank $r: its $(wc -l <"$d/.rma_want_$r") one-sided transfers in the .vfd as the program made them"
+    else
+        fail "rma: rank $r: one-sided transfers differ (< program, > .vfd)"
+        diff "$d/.rma_want_$r" "$d/.rma_got_$r" | show
+    fi
+done
+# ... and in the OTF trace vfd2otf writes, read by the reference otfprint:
+# an RMAPut for what a transfer sent (put and accumulate always), an RMAGet
+# for what it received (get always), each with its RMAEnd, initiator and
+# origin the rank's process, target the target's (processes from 1)
+if command -v otfprint >/dev/null; then
+    mkdir -p "$d/otf"
+    "$mpi_build/bin/vfd2otf" -q -o "$d/otf/t" "$d" 2>"$d/.vfd2otf.err" ||
+        fail "rma: vfd2otf: $(head -1 "$d/.vfd2otf.err")"
+    want=$(for ((r = 0; r < np; r++)); do
+               awk -v p=$((r + 1)) '
+                   $3 > 0 || $1 == "MPI_Put" || $1 == "MPI_Accumulate" { print "put", p, p, $2 + 1, $3 }
+                   $4 > 0 || $1 == "MPI_Get" { print "get", p, p, $2 + 1, $4 }' "$d/rma_$r.txt"
+           done | sort)
+    otfprint "$d/otf/t.otf" >"$d/.otfprint" 2>/dev/null
+    got=$(awk '/RMAPut:|RMAGet:/ { k = /RMAPut/ ? "put" : "get"; gsub(/,/, "")
+                                  for (i = 1; i <= NF; i++) v[$i] = $(i + 1)
+                                  print k, v["initiator"], v["origin"], v["target"], v["bytes"] }' \
+              "$d/.otfprint" | sort)
+    check "rma: otfprint: $(echo "$want" | wc -l) RMAPut/RMAGet records as the program made them" \
+        "$want" "$got"
+    check "rma: otfprint: an RMAEnd for each" "$(echo "$want" | wc -l)" \
+        "$(grep -c 'RMAEnd:' "$d/.otfprint")"
+else
+    skip "rma: OTF records" "no otfprint"
+fi
+
+# every RMA and matched-probe function of the table is called
+want=$(awk '$1 ~ /^MPI_(Win_|Put$|Get$|Accumulate$|Get_accumulate$|Fetch_and_op$|Compare_and_swap$|R(put|get|accumulate|get_accumulate)$|Mprobe$|Improbe$|Mrecv$|Imrecv$)/ { print $1 }' "$GEN_LIST" | sort)
+have=$(cat "$d"/calls_[0-9].txt | awk '$2 > 0 { print $1 }' | sort -u)
+missing=$(comm -23 <(echo "$want") <(echo "$have") | tr '\n' ' ')
+check "rma: the program calls all $(echo "$want" | wc -l) RMA and matched-probe functions of the table" "" "$missing"
+finish
