@@ -132,7 +132,7 @@ wait_table() {
 
 # ---- p2p: the overlay's marks at the hand-worked columns
 start 80 24 --time 0:7ms "$tmp/p2p.otf"
-check "p2p: first frame, 100 us columns" '^p2p  \[0s, 7ms\)'
+check "p2p: first frame, 100 us columns" '^p2p  \[0 s, 7\.0 ms\)'
 check "p2p: no overlay before w" '^rank 1   \|A{70}$'
 check_gone "p2p: nothing computed at open" 'wait analysis'
 keys w
@@ -145,14 +145,14 @@ check "p2p overlay: rank 0 does not wait at the cursor" '^wait: none of rank 0 h
 # rank 1 at 1.5 ms: its Late Sender, the late partner rank 0 in MPI_Send
 keys j
 for i in $(seq 15); do keys Right; done
-check "p2p cursor: status at 1.5 ms" 'cursor 1\.5ms'
+check "p2p cursor: status at 1.5 ms" 'cursor 1\.5 ms'
 check "p2p cursor: the wait, its length and its late partner in MPI_Send" \
-    '^wait: Late Sender 4ms; late: rank 0 in MPI_Send<main at 5ms; in MPI_Recv<main'
+    '^wait: Late Sender 4\.00 ms; late: rank 0 in MPI_Send<main at 5\.0 ms; in MPI_Recv<'
 # rank 0 at 6 ms: waiting for rank 1's send at 7 ms
 keys k
 for i in $(seq 45); do keys Right; done
 check "p2p cursor: rank 0's wait names rank 1 in MPI_Send at 7 ms" \
-    '^wait: Late Sender 1\.8ms; late: rank 1 in MPI_Send<main at 7ms'
+    '^wait: Late Sender 1\.80 ms; late: rank 1 in MPI_Send<main at 7\.0 ms'
 # off and on again: the result is kept (no second analysis)
 keys w
 check_gone "p2p: w again hides the overlay" '^rank 0   \|A{52}={18}$'
@@ -164,7 +164,7 @@ check "p2p: quit" '^EXIT=0$'
 
 # ---- the pattern table (W) against the hand-worked figures and vftr-stats
 start 120 40 "$tmp/p2p.otf"
-check "p2p table: first frame" '^p2p  \[0s, 10ms\)'
+check "p2p table: first frame" '^p2p  \[0 s, 10\.00 ms\)'
 keys W
 wait_table "p2p table: shown"
 cat >"$tmp/want" <<'EOF'
@@ -180,13 +180,13 @@ same "p2p table: every wait of the run, as worked out by hand" "$tmp/want" "$tmp
 stats_csv "$tmp/p2p.otf" >"$tmp/stats"
 same "p2p table: as vftr-stats --waits prints it" "$tmp/stats" "$tmp/got"
 check "p2p table: total of the waits (4000 + 1800 + 800 + 500 + 10 us)" \
-    '^wait states in \[0s, 10ms\): 0\.007110 s in all'
+    '^wait states in \[0 s, 10\.00 ms\): 0\.007110 s in all'
 keys q
 check "p2p table: quit" '^EXIT=0$'
 
 # the window [0, 3 ms): rank 1's Late Sender cut at 3 ms (waits_exact.sh)
 start 120 40 --time 0:3ms "$tmp/p2p.otf"
-check "p2p window: first frame" '^p2p  \[0s, 3ms\)'
+check "p2p window: first frame" '^p2p  \[0 s, 3\.00 ms\)'
 keys W
 wait_table "p2p window: table shown"
 printf '%s\n' 'pattern,time,count,max,process,callpath' \
@@ -198,8 +198,8 @@ stats_csv --time 0:3ms "$tmp/p2p.otf" >"$tmp/stats"
 same "p2p window: as vftr-stats --waits --time 0:3ms" "$tmp/stats" "$tmp/got"
 # zoom out around the cursor (at 0): the window becomes [0, 6 ms), computed anew
 keys o
-check "p2p window: zoomed out" '^p2p  \[0s, 6ms\)'
-check "p2p window: the new window is analysed" '^wait states in \[0s, 6ms\)'
+check "p2p window: zoomed out" '^p2p  \[0 s, 6\.00 ms\)'
+check "p2p window: the new window is analysed" '^wait states in \[0 s, 6\.00 ms\)'
 table_csv >"$tmp/got"
 stats_csv --time 0:6ms "$tmp/p2p.otf" >"$tmp/stats"
 same "p2p window [0, 6 ms): as vftr-stats --waits --time 0:6ms" "$tmp/stats" "$tmp/got"
@@ -236,7 +236,7 @@ check "coll table: quit" '^EXIT=0$'
 
 # ---- OpenMP: the overlay on a worker thread, the table per thread
 start 119 40 "$tmp/omp.otf"
-check "omp: first frame" '^omp  \[0s, 10ms\)'
+check "omp: first frame" '^omp  \[0 s, 10\.0 ms\)'
 keys w
 check "omp overlay: thread 1 idle, at the barriers, idle to the end" \
     '^  rank 0 thread 1 \|&{11}[^&]{10}&{19}[^&]{9}&{12}[^&]{5}&{2}[^&]{11}&{21}$'
@@ -244,7 +244,7 @@ keys q
 check "omp overlay: quit" '^EXIT=0$'
 # wide enough for the call paths of the OpenMP constructs
 start 200 40 "$tmp/omp.otf"
-check "omp table: first frame" '^omp  \[0s, 10ms\)'
+check "omp table: first frame" '^omp  \[0 s, 10\.00 ms\)'
 keys W
 wait_table "omp table: shown"
 table_csv >"$tmp/got"
@@ -258,7 +258,7 @@ check "omp: quit" '^EXIT=0$'
 
 # ---- the critical path (P), by hand
 start 110 30 "$tmp/p2p.otf"
-check "p2p cp: first frame" '^p2p  \[0s, 10ms\)'
+check "p2p cp: first frame" '^p2p  \[0 s, 10\.0 ms\)'
 keys P
 check "p2p cp: the line at the cursor (0: rank 0)" '^cp: rank 0'
 check_ul "p2p cp: rank 0 [0, 5 ms)" "rank 0" '^U{50}\.{50}$'
@@ -269,7 +269,7 @@ keys q
 check "p2p cp: quit" '^EXIT=0$'
 
 start 70 30 "$tmp/chain3.otf"
-check "chain3 cp: first frame" '^chain3  \[0s, 6ms\)'
+check "chain3 cp: first frame" '^chain3  \[0 s, 6\.0 ms\)'
 keys P
 check_ul "chain3 cp: rank 0 [0, 3.1 ms)" "rank 0" '^U{31}\.{29}$'
 check_ul "chain3 cp: rank 1 [3.1, 3.4 ms)" "rank 1" '^\.{31}U{3}\.{26}$'
