@@ -449,7 +449,7 @@ VFTR_NI struct vftr_node *vftr_node_child(struct vftr_thread *t, struct vftr_nod
         f = fn_get(addr, &created);
     if (f == NULL)
         return NULL;
-    if (!vftr_proc.set.prelude && !(f->flags & VFTR_FN_REGION)
+    if (!vftr_proc.set.prelude && !(f->flags & (VFTR_FN_REGION | VFTR_FN_SAMPLED))
         && !atomic_load_explicit(&vftr_proc.main_seen, memory_order_relaxed)) {
         /* Calls before main (C++ static initializers) are left out unless
          * include_cxx_prelude is set; main itself ends the prelude.  A

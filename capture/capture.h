@@ -165,6 +165,8 @@ enum {
     VFTR_FN_THROTTLED = 1u << 6,
     VFTR_FN_THROTTLE_PENDING = 1u << 7,
     VFTR_FN_UNTHROTTLE_AT_EXIT = 1u << 8,   /* throttled, traced again after its exit */
+    VFTR_FN_SAMPLED = 1u << 9,    /* a frame of statistical samples (sample.c): its own
+                                   * record, never in the function table */
 };
 
 struct vftr_fn {

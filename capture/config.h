@@ -188,6 +188,8 @@ struct vftr_config {
      * (capture/counters.c) */
     char *counters_events;           /* [NULL = none] comma-separated names */
     struct vftr_regex *counters_functions;          /* [NULL = all] */
+    /* sample (vftr): statistical call-stack sampling (capture/sample.c) */
+    double sample_interval;          /* [0 = off] seconds of a thread's CPU time */
 
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */

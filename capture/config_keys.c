@@ -85,6 +85,19 @@ static int check_basename(const void *value, char *msg, size_t len)
     return 0;
 }
 
+/* sample.interval: 0 (off) or at least 100 us, below which the timer
+ * signals would cost the program more than the 2 % sampling aims at. */
+static int check_sample_interval(const void *value, char *msg, size_t len)
+{
+    double v = *(const double *)value;
+
+    if (v != 0 && v < 1e-4) {
+        snprintf(msg, len, "expected 0 (off) or at least 0.0001 seconds, got %g", v);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* io.exclude_paths: absolute directory prefixes separated by ':'. */
 static int check_prefixes(const void *value, char *msg, size_t len)
 {
@@ -353,6 +366,19 @@ static const struct vftr_config_key keys[] = {
     { REGEX("counters.functions", counters_functions), .vftr_only = true,
       .help = "Regular expression (PCRE2): counters are read only at the boundaries of the "
               "functions whose names match. null: all measured functions." },
+
+    /* --------------------------------------------------------- sample (vftr) */
+    { DOUBLE("sample.interval", "0", sample_interval, 0, 10), .vftr_only = true,
+      .validate = check_sample_interval,
+      .help = "Seconds of a thread's CPU time between two statistical call-stack samples "
+              "(vftr-run --sample 1ms), for programs built without -finstrument-functions: "
+              "each thread is interrupted at this interval of its CPU time (a timer on "
+              "CLOCK_THREAD_CPUTIME_ID) and its stack unwound (libunwind, frame pointers as "
+              "the fallback). The samples become a statistical profile in the log, the trace "
+              "and every tool, its functions in the group \"sampled (statistical)\": calls "
+              "are samples, times samples x interval. MPI and OpenMP stay recorded exactly. "
+              "Not Vftrace's sampling.* keys (which are the trace). At least 0.0001 (100 us). "
+              "0: off." },
 
     /* -------------------------------------------------------- control (vftr) */
     { BOOL("control.active", "true", control_active), .vftr_only = true,

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "sample.h"
 #include "io.h"
 
 /* Tokens of vftr_exec_begin: what vftr_exec_failed must undo. */
@@ -128,6 +129,9 @@ VFTR_NI int vftr_exec_begin(const char *what)
 
     if (getpid() != vftr_proc.pid || !vftr_proc.recording || atomic_load(&vftr_proc.finalized))
         return EXEC_NOTHING;
+    /* no sampling timer may fire into the new image (SIGPROF's default
+     * kills it): every one stops here, for good (sample.h) */
+    vftr_sample_finalize();
     /* a signal handler that interrupted one of capture's hooks: the
      * thread's state is half updated, capture's locks may be held */
     if (self != NULL && atomic_load_explicit(&self->guard, memory_order_acquire)

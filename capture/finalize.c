@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "sample.h"
 #include "ctl.h"
 #include "ext.h"
 #include "io.h"
@@ -147,7 +148,8 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
         prof->has_mpi = true;
     }
     vftr_run_info(&run, rank, vfd, vfd ? vftr_trace_bytes() : 0, end_ns);
-    run.no_hooks = !vftr_hooks_seen();
+    /* sampled functions are profiled, hooks or not (sample.h) */
+    run.no_hooks = !vftr_hooks_seen() && !vftr_sample_active();
     run.ticks_per_second = tps;
     if (vftr_throttled_count() > 0) {
         static char throttled[1024];
@@ -190,6 +192,18 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
             if (bad)
                 vftr_msg("rank %d: cannot add the counter table to %s", rank, log);
         }
+        if (rc >= 0 && vftr_sample_active()) {
+            /* what the statistical rows of the profile are (sample.c) */
+            FILE *f = fopen(log, "a");
+            bool bad = f == NULL;
+
+            if (f) {
+                bad |= vftr_sample_log(f) < 0;
+                bad |= fclose(f) != 0;
+            }
+            if (bad)
+                vftr_msg("rank %d: cannot add the sampling section to %s", rank, log);
+        }
     }
     prof->mpi = NULL;
     prof->nmpi = 0;
@@ -216,6 +230,7 @@ VFTR_NI void vftr_finalize(void)
      * program, also where the caller's address does not tell (a sanitizer's
      * interceptor between capture and the interposed call) */
     vftr_io_mute++;
+    vftr_sample_finalize();   /* timers stopped, the last samples booked */
     vftr_ctl_shutdown();   /* no control event from here on; the module hears of the end */
     /* exit() called from inside a hook (an instrumented atexit handler of a
      * library, say): keep this thread out of its own hooks from now on */
@@ -262,7 +277,7 @@ VFTR_NI void vftr_finalize(void)
     (void)rc;
 
     rank = vftr_proc.rank < 0 ? 0 : vftr_proc.rank;
-    no_hooks = !vftr_hooks_seen();
+    no_hooks = !vftr_hooks_seen() && !vftr_sample_active();
     log[0] = '\0';
     if (!vftr_rangelist_contains(&vftr_proc.cfg.logfile_for_ranks, rank))
         goto out;

@@ -38,6 +38,7 @@
 #include <sys/random.h>
 
 #include "capture.h"
+#include "sample.h"
 #include "io.h"
 #include "ext.h"
 #include "ompt.h"
@@ -630,6 +631,7 @@ static VFTR_NI void init(void)
     vftr_signals_setup();
     vftr_proc.hook_cost = calibrate_hooks();
     vftr_proc.recording = true;
+    (void)vftr_sample_setup(cfg);   /* sample.h: off unless sample.interval */
     /* a program without MPI knows its run now: an earlier run's files move
      * aside (outdir.h); an MPI program's rank 0 does it at MPI_Init */
     if (dlsym(RTLD_DEFAULT, "MPI_Init") == NULL)

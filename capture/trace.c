@@ -325,7 +325,8 @@ static VFTR_NI int flush_definitions(struct vftr_thread *t, uint8_t *buf, size_t
             fb[nf].flags = ((f->flags & VFTR_FN_REGION) ? VFTR_VFD_FUNC_REGION : 0)
                            | ((f->flags & VFTR_FN_PRECISE) ? VFTR_VFD_FUNC_PRECISE : 0)
                            | ((f->flags & VFTR_FN_UNRESOLVED) ? VFTR_VFD_FUNC_UNRESOLVED : 0)
-                           | ((f->flags & VFTR_FN_MPI) ? VFTR_VFD_FUNC_MPI : 0);
+                           | ((f->flags & VFTR_FN_MPI) ? VFTR_VFD_FUNC_MPI : 0)
+                           | ((f->flags & VFTR_FN_SAMPLED) ? VFTR_VFD_FUNC_SAMPLED : 0);
             fb[nf].address = (f->flags & VFTR_FN_REGION) ? 0 : (uint64_t)f->addr;
             fb[nf].name = f->name;
             claimed[nf++] = f;

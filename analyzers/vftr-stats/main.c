@@ -28,6 +28,7 @@
 #include "model/replay.h"
 #include "model/source.h"
 #include "model/summary.h"
+#include "model/vfdconv.h"
 #include "report/report.h"
 #include "stats.h"
 #include "util/errmsg.h"
@@ -47,6 +48,7 @@ struct row {
     const char *name;
     const struct vftr_profile_row *p;
     int exact;               /* calls known (not a sampled capture's estimate) */
+    int sampled;             /* a function of statistical call-stack samples */
 };
 
 struct table {
@@ -267,11 +269,36 @@ static int calls_exact(const struct vftr_source *src, int groups, uint32_t id)
     return f && (f->flags & VFTR_SOURCE_FN_PRECISE);
 }
 
-/* The note above every table of a sampled capture. */
+/* Is function token f one found by statistical call-stack sampling (its
+ * group is the one capture/sample.c's functions get, in any trace format)? */
+static int fn_sampled(const struct vftr_source *src, uint32_t f)
+{
+    const struct vftr_source_func *fn = vftr_source_func(src, f);
+    const char *g = fn ? vftr_source_group_name(src, fn->group) : NULL;
+
+    return g && strcmp(g, VFTR_VFDCONV_SAMPLED_GROUP_NAME) == 0;
+}
+
+static int has_samples(const struct vftr_source *src)
+{
+    size_t n;
+    const struct vftr_source_name *g = vftr_source_groups(src, &n);
+
+    for (size_t i = 0; i < n; i++)
+        if (g[i].name && strcmp(g[i].name, VFTR_VFDCONV_SAMPLED_GROUP_NAME) == 0)
+            return 1;
+    return 0;
+}
+
+/* The note above every table of a sampled capture, and of a trace with
+ * statistical call-stack samples. */
 static void print_sampled_note(FILE *out, const struct vftr_source *src, unsigned format)
 {
     double iv = vftr_source_info(src)->sample_interval;
 
+    if (format == 0 && has_samples(src))
+        fprintf(out, "statistical profile: functions marked (sampled) were found in call-stack\n"
+                "samples of the threads' CPU time: calls are samples, times samples x interval\n");
     if (iv <= 0 || format != 0)
         return;
     fprintf(out, "sampled capture: each thread's events were recorded at most every %g s "
@@ -391,6 +418,12 @@ static void print_text(FILE *out, const struct table *t, size_t n)
         for (size_t i = 0; i < NTEXT; i++) {
             text_cell(buf, sizeof buf, cols[i], &t->rows[k], t);
             fprintf(out, "%*s", text_width(cols[i]), buf);
+        }
+        if (t->rows[k].sampled) {   /* the mark stays whole: the name is elided */
+            vftr_fmt_elide(t->rows[k].name, (size_t)(TEXT_WIDTH - used) - 10, name,
+                           sizeof name);
+            fprintf(out, "  %s (sampled)\n", name);
+            continue;
         }
         vftr_fmt_elide(t->rows[k].name, (size_t)(TEXT_WIDTH - used), name, sizeof name);
         fprintf(out, "  %s\n", name);
@@ -1103,6 +1136,7 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         row->name = name;
         row->p = &prof.rows[i];
         row->exact = calls_exact(src, args->groups, f);
+        row->sampled = !args->groups && fn_sampled(src, f);
         table.nrows++;
     }
 

@@ -432,7 +432,7 @@ static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t err
             if ((rc = vftr_source_add_comm(s, g[i].token, g[i].name, g[i].n, g[i].procs)) < 0)
                 return vftr_errmsg(err, errlen, rc, "out of memory");
     }
-    for (uint32_t g = VFTR_VFDCONV_GROUP_USER; g <= VFTR_VFDCONV_GROUP_OMP; g++)
+    for (uint32_t g = VFTR_VFDCONV_GROUP_USER; g <= vftr_vfdconv_last_group(v->conv); g++)
         if ((rc = vftr_source_add_group(s, g, vftr_vfdconv_group_name(g))) < 0)
             return vftr_errmsg(err, errlen, rc, "out of memory");
     {

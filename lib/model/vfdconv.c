@@ -993,7 +993,9 @@ bad:
  * byte, and VFTR_VFDCONV_FUNC_PRECISE shifted by 8. */
 static uint32_t func_group(uint32_t flags)
 {
-    return ((flags & VFTR_VFD_FUNC_MPI) ? VFTR_VFDCONV_GROUP_MPI : VFTR_VFDCONV_GROUP_USER) |
+    return ((flags & VFTR_VFD_FUNC_MPI)       ? VFTR_VFDCONV_GROUP_MPI
+            : (flags & VFTR_VFD_FUNC_SAMPLED) ? VFTR_VFDCONV_GROUP_SAMPLED
+                                              : VFTR_VFDCONV_GROUP_USER) |
            ((flags & VFTR_VFD_FUNC_PRECISE) ? VFTR_VFDCONV_FUNC_PRECISE << 8 : 0);
 }
 
@@ -2507,9 +2509,21 @@ double vftr_vfdconv_sample_interval(const struct vftr_vfdconv *c)
 
 const char *vftr_vfdconv_group_name(uint32_t group)
 {
-    static const char *const names[] = { NULL, "user code", "MPI", "OpenMP" };
+    static const char *const names[] = { NULL, "user code", "MPI", "OpenMP",
+                                         VFTR_VFDCONV_SAMPLED_GROUP_NAME };
 
     return group < sizeof names / sizeof names[0] ? names[group] : NULL;
+}
+
+uint32_t vftr_vfdconv_last_group(const struct vftr_vfdconv *c)
+{
+    size_t n;
+    const struct vftr_vfdconv_func *f = vftr_vfdconv_funcs(c, &n);
+
+    for (size_t i = 0; i < n; i++)
+        if (f[i].group == VFTR_VFDCONV_GROUP_SAMPLED)
+            return VFTR_VFDCONV_GROUP_SAMPLED;
+    return VFTR_VFDCONV_GROUP_OMP;
 }
 
 /* ------------------------------------------------------------ replay */

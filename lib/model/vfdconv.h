@@ -67,7 +67,13 @@ enum vftr_vfdconv_fgroup {
     VFTR_VFDCONV_GROUP_USER = 1,
     VFTR_VFDCONV_GROUP_MPI = 2,
     VFTR_VFDCONV_GROUP_OMP = 3,
+    VFTR_VFDCONV_GROUP_SAMPLED = 4, /* frames of statistical samples (VFTR_VFD_FUNC_SAMPLED) */
 };
+
+/* The name of VFTR_VFDCONV_GROUP_SAMPLED: the function group by which
+ * every tool knows (also in a converted OTF or OTF2 trace) that a call
+ * path's figures are statistical (samples, samples x interval). */
+#define VFTR_VFDCONV_SAMPLED_GROUP_NAME "sampled (statistical)"
 
 enum vftr_vfdconv_type {
     VFTR_VFDCONV_ENTER = 1,
@@ -246,6 +252,10 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c);
 size_t vftr_vfdconv_ranks(const struct vftr_vfdconv *c);
 const struct vftr_vfdconv_proc *vftr_vfdconv_procs(const struct vftr_vfdconv *c, size_t *n);
 const struct vftr_vfdconv_func *vftr_vfdconv_funcs(const struct vftr_vfdconv *c, size_t *n);
+/* The last function group the trace needs: VFTR_VFDCONV_GROUP_SAMPLED when
+ * it holds statistical samples, else VFTR_VFDCONV_GROUP_OMP (groups 1 to it
+ * are written, so that a trace without samples converts as before). */
+uint32_t vftr_vfdconv_last_group(const struct vftr_vfdconv *c);
 const struct vftr_vfdconv_group *vftr_vfdconv_groups(const struct vftr_vfdconv *c, size_t *n);
 const struct vftr_vfdconv_sclfile *vftr_vfdconv_sclfiles(const struct vftr_vfdconv *c, size_t *n);
 const struct vftr_vfdconv_scl *vftr_vfdconv_scls(const struct vftr_vfdconv *c, size_t *n);

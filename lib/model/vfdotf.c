@@ -198,7 +198,7 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
     const struct vftr_vfdconv_group *g = vftr_vfdconv_groups(c, &n);
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefProcessGroup(ws, g[i].token, g[i].name, g[i].n, g[i].procs) == 1;
-    for (uint32_t i = 1; i <= 3; i++)
+    for (uint32_t i = 1; i <= vftr_vfdconv_last_group(c); i++)
         ok &= OTF_WStream_writeDefFunctionGroup(ws, i, vftr_vfdconv_group_name(i)) == 1;
     const struct vftr_vfdconv_sclfile *sf = vftr_vfdconv_sclfiles(c, &n);
     for (size_t i = 0; i < n; i++)

@@ -46,6 +46,13 @@ enum {
  * every wrapped MPI call as ENTER/EXIT of a function with this flag (and
  * VFTR_VFD_FUNC_REGION), named by the MPI function ("MPI_Send"). */
 #define VFTR_VFD_FUNC_MPI (1u << 3)
+/* A frame of statistical call-stack samples (capture/sample.c): the
+ * function is one of a sampled thread's call tree, whose ENTER/EXIT pairs
+ * are laid out by the sampler, one pair per sample and frame, each as long
+ * as the CPU time the sample stands for (share/doc/sampling.md).  Its
+ * calls are samples, its times samples x interval: a statistical profile,
+ * never exact counts. */
+#define VFTR_VFD_FUNC_SAMPLED (1u << 4)
 
 /* Communicator ids (vftr_vfd_mpi_msg.comm, ...): the same communicator has
  * the same id on every member rank, different communicators of a run have

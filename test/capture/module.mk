@@ -23,7 +23,7 @@ CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot \
              cap_io cap_counters cap_files $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
-                  libcapswap_b.so vfdcount nohooks \
+                  libcapswap_b.so vfdcount nohooks spin_shares \
                   nohooks_linked cap_io_fortify) \
                 $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran $(CAPTEST_DIR)/cap_io_f)
 
@@ -75,6 +75,24 @@ $(CAPTEST_DIR)/cap_fortran: test/capture/cap_fortran.f90
 	$(call say,FC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CAPTEST_FC) -O2 -g -finstrument-functions $(CAPTEST_SAN) -J $(@D) -o $@ $< $(LDFLAGS)
+
+# Known time shares for statistical sampling (capture_sample.sh): no
+# -finstrument-functions either.
+$(CAPTEST_DIR)/spin_shares: test/capture/spin_shares.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS) -lpthread
+
+# The same in OpenMP threads (-o N): clang's libomp, which has OMPT (as
+# test/omp), unsanitized like those programs; only where clang has omp.h.
+CAPTEST_OMPCC := $(shell command -v clang 2>/dev/null)
+CAPTEST_OMP   := $(if $(CAPTEST_OMPCC),$(shell echo '\#include <omp.h>' | \
+                   $(CAPTEST_OMPCC) -fopenmp -E -x c - >/dev/null 2>&1 && echo yes))
+CAPTEST_BINS  += $(if $(CAPTEST_OMP),$(CAPTEST_DIR)/spin_shares_omp)
+$(CAPTEST_DIR)/spin_shares_omp: test/capture/spin_shares.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_OMPCC) -std=c11 -D_GNU_SOURCE -O2 -g -fopenmp $(WARN) -o $@ $< -lpthread
 
 # A program without compiler hooks (capture_nohooks.sh): no -finstrument-functions.
 $(CAPTEST_DIR)/nohooks: test/capture/nohooks.c

@@ -498,6 +498,61 @@ START_TEST(deep_stack_left_at_once)
 }
 END_TEST
 
+/* Functions of statistical samples (FUNCTIONS flag VFTR_VFD_FUNC_SAMPLED,
+ * capture/sample.c) are in a function group of their own, which every tool
+ * names "sampled (statistical)", and only a trace that has them needs the
+ * group: main (plain), work and spin (sampled), MPI_Send (MPI). */
+START_TEST(sampled_functions_have_their_group)
+{
+    const struct vftr_vfd_function f[] = {
+        { 1, 0, 0x10, "main" }, { 2, VFTR_VFD_FUNC_SAMPLED, 0x20, "work" },
+        { 3, VFTR_VFD_FUNC_SAMPLED, 0x30, "spin" },
+        { 4, VFTR_VFD_FUNC_REGION | VFTR_VFD_FUNC_MPI, 0, "MPI_Send" },
+    };
+    const struct vftr_vfd_callpath c[] = { { 1, 0, 1, 0 }, { 2, 0, 2, 1 }, { 3, 2, 3, 1 },
+                                           { 4, 1, 4, 0 } };
+    const struct vftr_vfd_thread t[] = { { 0, VFTR_VFD_NO_THREAD, 1, 0, "main" },
+                                         { 1, 0, 1, 0, "" } };
+    const struct vftr_vfd_event ev0[] = { { 10, VFTR_VFD_ENTER, 1 }, { 100, VFTR_VFD_EXIT, 1 } };
+    const struct vftr_vfd_event ev1[] = { { 20, VFTR_VFD_ENTER, 2 }, { 20, VFTR_VFD_ENTER, 3 },
+                                          { 24, VFTR_VFD_EXIT, 3 }, { 24, VFTR_VFD_EXIT, 2 } };
+    char p0[128], plain[128];
+    const char *paths[1] = { p0 };
+    struct vftr_vfdconv *conv;
+    size_t nf;
+    int seen = 0;
+
+    struct vftr_vfd_writer *w = open_rank(0, 6, p0, sizeof p0);
+    put(w, vftr_vfd_encode_threads(t, 2, chunk, sizeof chunk));
+    put(w, vftr_vfd_encode_functions(f, 4, chunk, sizeof chunk));
+    put(w, vftr_vfd_encode_callpaths(c, 4, chunk, sizeof chunk));
+    put(w, vftr_vfd_encode_events(ev0, 2, chunk, sizeof chunk, 0));
+    put(w, vftr_vfd_encode_events(ev1, 4, chunk, sizeof chunk, 1));
+    ck_assert_int_eq(vftr_vfd_writer_close(w, NULL), 0);
+    ck_assert_int_eq(vftr_vfdconv_open(&conv, paths, 1, NULL, NULL, 0), 0);
+    const struct vftr_vfdconv_func *fn = vftr_vfdconv_funcs(conv, &nf);
+    for (size_t i = 0; i < nf; i++) {
+        uint32_t want = strcmp(fn[i].name, "MPI_Send") == 0 ? VFTR_VFDCONV_GROUP_MPI
+                        : strcmp(fn[i].name, "main") == 0   ? VFTR_VFDCONV_GROUP_USER
+                                                            : VFTR_VFDCONV_GROUP_SAMPLED;
+
+        ck_assert_uint_eq(fn[i].group, want);
+        seen += want == VFTR_VFDCONV_GROUP_SAMPLED;
+    }
+    ck_assert_int_eq(seen, 2);
+    ck_assert_uint_eq(vftr_vfdconv_last_group(conv), VFTR_VFDCONV_GROUP_SAMPLED);
+    ck_assert_str_eq(vftr_vfdconv_group_name(VFTR_VFDCONV_GROUP_SAMPLED), "sampled (statistical)");
+    vftr_vfdconv_free(conv);
+
+    /* without samples the groups end at OpenMP, as before */
+    write_rank(0, 8, plain, sizeof plain);
+    paths[0] = plain;
+    ck_assert_int_eq(vftr_vfdconv_open(&conv, paths, 1, NULL, NULL, 0), 0);
+    ck_assert_uint_eq(vftr_vfdconv_last_group(conv), VFTR_VFDCONV_GROUP_OMP);
+    vftr_vfdconv_free(conv);
+}
+END_TEST
+
 static Suite *conv_suite(void)
 {
     Suite *s = suite_create("vfd2otf");
@@ -511,6 +566,7 @@ static Suite *conv_suite(void)
     tcase_add_test(tc, stack_repairs);
     tcase_add_test(tc, first_pass_threaded_and_shared);
     tcase_add_test(tc, deep_stack_left_at_once);
+    tcase_add_test(tc, sampled_functions_have_their_group);
     suite_add_tcase(s, tc);
     return s;
 }

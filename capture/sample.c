@@ -1,0 +1,644 @@
+/*
+ * sample.c — statistical call-stack sampling (see sample.h).
+ *
+ * Why the thread's CPU-time clock and not CLOCK_MONOTONIC: a sample then
+ * stands for CPU time the thread used where it was found, so a share of
+ * the profile is a share of the thread's work whatever else runs on the
+ * machine (a thread that waits for its turn on a loaded core, or sleeps,
+ * takes no samples meanwhile and is not charged for it), idle threads cost
+ * nothing, and a blocking system call is not interrupted by a signal every
+ * interval (fewer EINTR for the program).  Waiting time is what the exact
+ * records (MPI, OpenMP) show.  The kernel checks CPU-time timers at its
+ * tick, so an interval shorter than the tick expires several times at once:
+ * si_overrun says how many, and the sample stands for all of them.
+ *
+ * The ring: the handler (the producer, on the sampled thread) writes slot
+ * head % SLOTS and then publishes head (release); the collector (the only
+ * consumer) reads slots up to head and then publishes tail.  A full ring
+ * drops the sample and counts it.  The handler reads nothing the thread
+ * could be changing half-way except its own shadow-stack pointer, which is
+ * a single aligned word.
+ *
+ * Deadlock freedom: the handler takes no lock and allocates nothing of its
+ * own.  libunwind's local unwinder finds unwind tables through
+ * dl_iterate_phdr, which takes the loader's lock: a sample that lands
+ * inside the loader (dlopen, a first call through the PLT) or inside
+ * dl_iterate_phdr would wait on it, so the handler unwinds by frame
+ * pointers instead whenever the interrupted code is the loader's or libc's
+ * (found by address ranges read at setup), and libunwind's caching is set
+ * per thread (no lock of its own).
+ */
+#define UNW_LOCAL_ONLY
+#define _GNU_SOURCE 1
+#include "sample.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <libunwind.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "io.h"
+#include "names.h"
+#include "symbols.h"
+
+#define SMP_SIGNAL SIGPROF
+#define SMP_DEPTH 64u           /* frames kept per sample (the innermost ones) */
+#define SMP_SLOTS 128u          /* ring slots per thread (a power of two): 2.5 periods at 1 ms */
+#define SMP_PERIOD_NS 50000000L /* the collector empties the rings this often */
+#define SMP_PC_CACHE 4096u      /* return address -> function, direct-mapped */
+
+struct smp_slot {
+    uint64_t time;              /* clock tick of the sample */
+    uint32_t weight;            /* intervals it stands for (1 + overruns) */
+    uint32_t n;                 /* frames in pc, innermost first */
+    uintptr_t pc[SMP_DEPTH];
+};
+
+struct smp_thread {
+    _Atomic uint32_t head;      /* handler: slots written */
+    _Atomic uint32_t tail;      /* collector: slots read */
+    _Atomic int ended;          /* the thread ended: its ring is the collector's */
+    _Atomic uint64_t lost;      /* intervals dropped: ring full */
+    _Atomic uint64_t exact;     /* intervals inside hooks or exact regions */
+    timer_t timer;
+    bool has_timer;
+    pid_t tid;
+    uintptr_t stk_lo, stk_hi;   /* the thread's stack, for the frame-pointer walk */
+    struct vftr_thread *out;    /* the sampled thread of the trace (collector's) */
+    struct smp_thread *next;    /* smp.list */
+    struct smp_slot slot[SMP_SLOTS];
+};
+
+struct smp_fn {                 /* a function met in samples, by start address */
+    uintptr_t start;
+    struct vftr_fn *fn;         /* NULL: a frame left out (capture's own, libc's start) */
+    struct smp_fn *next;
+};
+
+static struct {
+    _Atomic bool on;
+    bool collector_running;
+    _Atomic bool stop;
+    double interval;            /* seconds */
+    pthread_t collector;
+    pthread_mutex_t lock;       /* list; with wake, the collector's sleep */
+    pthread_cond_t wake;        /* stop: the collector ends at once */
+    struct smp_thread *list;
+    /* collector only */
+    struct vftr_symtab *symtab;  /* read at the first samples, not at the program's start */
+    unsigned symtab_flags;
+    struct smp_fn *fn_hash[1024];
+    struct { uintptr_t pc; struct smp_fn *f; } pc_cache[SMP_PC_CACHE];
+    struct vftr_fn unknown;     /* frames without a symbol */
+    uint64_t booked, paused;    /* intervals booked, dropped while paused */
+    struct { uint32_t index; pid_t tid; } outs[16];   /* sampled threads, for the log */
+    uint32_t nouts;
+    uint64_t lost, exact;       /* of threads already freed */
+    /* code where the handler must not call libunwind (loader, libc) */
+    uintptr_t no_unw_lo[4], no_unw_hi[4];
+    unsigned nno_unw;
+    uintptr_t self_lo, self_hi; /* capture's own code: frames left out */
+    struct sigaction old;
+} smp = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+
+static __thread struct smp_thread *smp_tls __attribute__((tls_model("initial-exec")));
+
+/* ------------------------------------------------------- signal handler */
+
+static VFTR_NI bool in_no_unwind(uintptr_t pc)
+{
+    for (unsigned i = 0; i < smp.nno_unw; i++)
+        if (pc >= smp.no_unw_lo[i] && pc < smp.no_unw_hi[i])
+            return true;
+    return false;
+}
+
+/* Frame-pointer walk from the interrupted context: every frame read is
+ * inside the thread's stack, above the last one and aligned, so a frame
+ * without a frame pointer ends the walk instead of a wild read. */
+static VFTR_NI uint32_t walk_fp(const struct smp_thread *s, const ucontext_t *uc, uintptr_t *pc)
+{
+    uint32_t n = 0;
+#if defined(__x86_64__)
+    uintptr_t fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
+
+    pc[n++] = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    while (n < SMP_DEPTH && fp >= s->stk_lo && fp + 16 <= s->stk_hi && (fp & 7) == 0) {
+        const uintptr_t *f = (const uintptr_t *)fp;
+
+        if (f[1] == 0)
+            break;
+        pc[n++] = f[1];
+        if (f[0] <= fp)
+            break;
+        fp = f[0];
+    }
+#else
+    (void)s;
+    (void)uc;
+    (void)pc;
+#endif
+    return n;
+}
+
+static VFTR_NI uint32_t unwind(const struct smp_thread *s, ucontext_t *uc, uintptr_t *pc)
+{
+    unw_cursor_t c;
+    uint32_t n = 0;
+
+#if defined(__x86_64__)
+    if (in_no_unwind((uintptr_t)uc->uc_mcontext.gregs[REG_RIP]))
+        return walk_fp(s, uc, pc);
+#endif
+    if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
+        do {
+            unw_word_t ip;
+
+            if (unw_get_reg(&c, UNW_REG_IP, &ip) < 0 || ip == 0)
+                break;
+            pc[n++] = (uintptr_t)ip;
+        } while (n < SMP_DEPTH && unw_step(&c) > 0);
+    }
+    return n >= 2 ? n : walk_fp(s, uc, pc);
+}
+
+static VFTR_NI void on_signal(int sig, siginfo_t *si, void *ucv)
+{
+    struct smp_thread *s = smp_tls;
+    struct vftr_thread *t;
+    int saved = errno;
+    uint32_t h, weight;
+    struct smp_slot *slot;
+
+    if (s == NULL || si->si_code != SI_TIMER || si->si_value.sival_ptr != s) {
+        /* not ours: the program's own SIGPROF, if it had a handler */
+        if ((smp.old.sa_flags & SA_SIGINFO) && smp.old.sa_sigaction)
+            smp.old.sa_sigaction(sig, si, ucv);
+        else if (!(smp.old.sa_flags & SA_SIGINFO) && smp.old.sa_handler != SIG_DFL
+                 && smp.old.sa_handler != SIG_IGN)
+            smp.old.sa_handler(sig);
+        errno = saved;
+        return;
+    }
+    weight = 1u + (si->si_overrun > 0 ? (uint32_t)si->si_overrun : 0u);
+    t = vftr_tls;
+    /* inside a hook, or inside an exactly recorded call (an MPI call, a
+     * hooked function): that time is in the exact records already.  An
+     * OpenMP region is no call: the work inside it is what sampling is for */
+    if (t && (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE
+              || (t->cur != &t->root && !(t->cur->flags & VFTR_FN_OMP)))) {
+        atomic_fetch_add_explicit(&s->exact, weight, memory_order_relaxed);
+        errno = saved;
+        return;
+    }
+    h = atomic_load_explicit(&s->head, memory_order_relaxed);
+    if (h - atomic_load_explicit(&s->tail, memory_order_acquire) >= SMP_SLOTS) {
+        atomic_fetch_add_explicit(&s->lost, weight, memory_order_relaxed);
+        errno = saved;
+        return;
+    }
+    slot = &s->slot[h & (SMP_SLOTS - 1)];
+    slot->time = vftr_clock_now();
+    slot->weight = weight;
+    slot->n = unwind(s, ucv, slot->pc);
+    atomic_store_explicit(&s->head, h + 1, memory_order_release);
+    errno = saved;
+}
+
+/* ---------------------------------------------------------- threads */
+
+static VFTR_NI void stack_bounds(struct smp_thread *s)
+{
+    pthread_attr_t a;
+    void *lo;
+    size_t len;
+
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return;
+    if (pthread_attr_getstack(&a, &lo, &len) == 0) {
+        s->stk_lo = (uintptr_t)lo;
+        s->stk_hi = (uintptr_t)lo + len;
+    }
+    pthread_attr_destroy(&a);
+}
+
+VFTR_NI void vftr_sample_thread_begin(void)
+{
+    struct smp_thread *s;
+    struct sigevent ev;
+    struct itimerspec its;
+    long ns;
+
+    if (!atomic_load(&smp.on) || smp_tls != NULL || getpid() != vftr_proc.pid)
+        return;
+    s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return;
+    s->tid = (pid_t)syscall(SYS_gettid);
+    stack_bounds(s);
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_THREAD_ID;
+    ev.sigev_signo = SMP_SIGNAL;
+    ev.sigev_value.sival_ptr = s;
+    ev._sigev_un._tid = s->tid;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &s->timer) != 0) {
+        free(s);
+        return;
+    }
+    s->has_timer = true;
+    pthread_mutex_lock(&smp.lock);
+    s->next = smp.list;
+    smp.list = s;
+    pthread_mutex_unlock(&smp.lock);
+    smp_tls = s;   /* before the first signal */
+    ns = (long)(smp.interval * 1e9 + 0.5);
+    its.it_interval.tv_sec = its.it_value.tv_sec = ns / 1000000000L;
+    its.it_interval.tv_nsec = its.it_value.tv_nsec = ns % 1000000000L;
+    (void)timer_settime(s->timer, 0, &its, NULL);
+}
+
+VFTR_NI void vftr_sample_thread_end(void)
+{
+    struct smp_thread *s = smp_tls;
+
+    if (s == NULL)
+        return;
+    /* the handler of a signal still pending finds no ring from here on */
+    smp_tls = NULL;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (s->has_timer)
+        (void)timer_delete(s->timer);
+    s->has_timer = false;
+    atomic_store_explicit(&s->ended, 1, memory_order_release);
+}
+
+/* -------------------------------------------------------- collector */
+
+/* The function of a frame (pc: an address inside it), made on first
+ * sight; NULL for a frame left out: capture's own code (the handler's
+ * caller chain, the thread wrapper) and the program's start-up frames. */
+static VFTR_NI struct smp_fn *fn_of(uintptr_t pc)
+{
+    static const char *const outer[] = {
+        "_start", "__libc_start_main", "__libc_start_call_main", "start_thread", "clone",
+        "clone3", "__clone", "__clone3",
+    };
+    unsigned slot = (unsigned)(pc >> 2) & (SMP_PC_CACHE - 1);
+    struct vftr_symbol sym;
+    struct smp_fn *f;
+    uintptr_t start;
+    size_t b;
+    bool skip = pc >= smp.self_lo && pc < smp.self_hi;
+
+    if (smp.pc_cache[slot].pc == pc && smp.pc_cache[slot].f)
+        return smp.pc_cache[slot].f;
+    if (smp.symtab && vftr_symtab_find(smp.symtab, pc, &sym) == 0) {
+        start = sym.start;
+        for (size_t i = 0; i < sizeof outer / sizeof outer[0]; i++)
+            skip |= strcmp(sym.raw_name, outer[i]) == 0;
+    } else {
+        start = 1;   /* every frame without a symbol: one function */
+    }
+    b = (start >> 4) % (sizeof smp.fn_hash / sizeof smp.fn_hash[0]);
+    for (f = smp.fn_hash[b]; f; f = f->next)
+        if (f->start == start)
+            break;
+    if (f == NULL) {
+        f = calloc(1, sizeof *f);
+        if (f == NULL)
+            return NULL;
+        f->start = start;
+        if (start == 1) {
+            f->fn = &smp.unknown;
+        } else if (!skip) {
+            const char *name = vftr_names_resolve(smp.symtab, start);
+            struct vftr_fn *fn = calloc(1, sizeof *fn);
+
+            if (fn == NULL) {
+                free(f);
+                return NULL;
+            }
+            fn->addr = start;
+            fn->name = name ? name : sym.name;
+            fn->id = atomic_fetch_add(&vftr_proc.next_fn_id, 1);
+            fn->flags = VFTR_FN_SAMPLED;
+            f->fn = fn;
+        }
+        f->next = smp.fn_hash[b];
+        smp.fn_hash[b] = f;
+    }
+    smp.pc_cache[slot].pc = pc;
+    smp.pc_cache[slot].f = f;
+    return f;
+}
+
+/* Takes the guard of the collector's own trace thread, as a hook would;
+ * false when the process is finishing it. */
+static VFTR_NI bool out_take(struct vftr_thread *o)
+{
+    const struct timespec nap = { 0, 20000 };
+    int expect;
+
+    while (expect = VFTR_GUARD_FREE,
+           !atomic_compare_exchange_strong(&o->guard, &expect, VFTR_GUARD_IN_HOOK)) {
+        if (expect != VFTR_GUARD_LENT)
+            return false;
+        nanosleep(&nap, NULL);
+    }
+    if (vftr_phase_of(atomic_load(&vftr_proc.phase)) == VFTR_PHASE_STOPPED) {
+        atomic_store_explicit(&o->guard, VFTR_GUARD_FREE, memory_order_release);
+        return false;
+    }
+    vftr_phase_catch_up_all(o);
+    return true;
+}
+
+/* Books one sample into o: its call path (outermost frame first, the left
+ * out ones skipped) gets a call and d ticks on every frame, and the trace
+ * an ENTER per frame at the start of the time it stands for and the EXITs
+ * at its end (no earlier than the thread's last event). */
+static VFTR_NI void book(struct vftr_thread *o, const struct smp_slot *sl, uint64_t d)
+{
+    struct vftr_node *path[SMP_DEPTH];
+    struct vftr_node *cur = &o->root;
+    uint32_t n = 0;
+    uint64_t now = sl->time, begin, end;
+
+    for (uint32_t i = sl->n; i-- > 0;) {
+        /* a return address points past its call: the caller is before it */
+        struct smp_fn *f = fn_of(i ? sl->pc[i] - 1 : sl->pc[i]);
+        struct vftr_node *nd;
+
+        if (f == NULL || f->fn == NULL)
+            continue;
+        /* the start-up code below main without symbols (libc's local
+         * functions): the path starts at the first frame with a name */
+        if (n == 0 && f->fn == &smp.unknown)
+            continue;
+        nd = vftr_node_child(o, cur, f->fn->addr, f->fn, &now);
+        if (nd == NULL)
+            break;
+        path[n++] = cur = nd;
+    }
+    if (n == 0)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        path[i]->calls++;
+        path[i]->time_incl += d;
+    }
+    if (!o->trace || o->buf == NULL)
+        return;
+    begin = sl->time > d ? sl->time - d : 0;
+    if (vftr_trace_used(o) && begin < o->last_time)
+        begin = o->last_time;
+    end = sl->time > begin ? sl->time : begin;
+    for (uint32_t i = 0; i < n; i++)
+        vftr_trace_put(o, begin, VFTR_VFD_ENTER, path[i]->id);
+    for (uint32_t i = n; i-- > 0;)
+        vftr_trace_put(o, end, VFTR_VFD_EXIT, path[i]->id);
+}
+
+static VFTR_NI void drain(struct smp_thread *s, double tps)
+{
+    uint32_t h = atomic_load_explicit(&s->head, memory_order_acquire);
+    uint32_t tl = atomic_load_explicit(&s->tail, memory_order_relaxed);
+    uint64_t tick = (uint64_t)(smp.interval * tps + 0.5);
+
+    if (h == tl)
+        return;
+    if (smp.symtab == NULL)
+        smp.symtab = vftr_symtab_new(smp.symtab_flags);
+    if (s->out == NULL) {
+        s->out = vftr_thread_new(false);
+        if (s->out) {
+            s->out->tid = s->tid;
+            if (smp.nouts < sizeof smp.outs / sizeof smp.outs[0])
+                smp.outs[smp.nouts] = (__typeof__(smp.outs[0])){ s->out->index, s->tid };
+            smp.nouts++;
+        }
+    }
+    if (s->out == NULL || !out_take(s->out)) {
+        atomic_store_explicit(&s->tail, h, memory_order_release);
+        return;
+    }
+    for (; tl != h; tl++) {
+        const struct smp_slot *sl = &s->slot[tl & (SMP_SLOTS - 1)];
+
+        if (s->out->paused) {
+            smp.paused += sl->weight;
+            continue;
+        }
+        book(s->out, sl, tick * sl->weight);
+        smp.booked += sl->weight;
+    }
+    atomic_store_explicit(&s->out->guard, VFTR_GUARD_FREE, memory_order_release);
+    atomic_store_explicit(&s->tail, h, memory_order_release);
+}
+
+static VFTR_NI void drain_all(void)
+{
+    double tps = vftr_clock_ticks_per_second(0);
+    struct smp_thread **pp, *s;
+
+    pthread_mutex_lock(&smp.lock);
+    for (pp = &smp.list; (s = *pp) != NULL;) {
+        bool ended = atomic_load_explicit(&s->ended, memory_order_acquire);
+
+        drain(s, tps);
+        if (ended) {   /* the thread is gone: nothing more comes */
+            smp.lost += atomic_load(&s->lost);
+            smp.exact += atomic_load(&s->exact);
+            *pp = s->next;
+            free(s);
+            continue;
+        }
+        pp = &s->next;
+    }
+    pthread_mutex_unlock(&smp.lock);
+}
+
+static VFTR_NI void *collector(void *arg)
+{
+    sigset_t block;
+
+    (void)arg;
+    /* the collector is capture's: never sampled, never interrupted by it,
+     * and its file I/O (the trace, the symbol files) is never the program's */
+    sigemptyset(&block);
+    sigaddset(&block, SMP_SIGNAL);
+    pthread_sigmask(SIG_BLOCK, &block, NULL);
+    vftr_io_mute++;
+    for (;;) {
+        struct timespec until;
+
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += SMP_PERIOD_NS;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&smp.lock);
+        while (!atomic_load(&smp.stop)
+               && pthread_cond_timedwait(&smp.wake, &smp.lock, &until) == 0)
+            ;   /* woken without stop: sleep on */
+        pthread_mutex_unlock(&smp.lock);
+        if (atomic_load(&smp.stop))
+            break;
+        drain_all();
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------- setup */
+
+static VFTR_NI int find_ranges(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    uintptr_t lo = UINTPTR_MAX, hi = 0, self = (uintptr_t)arg;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    const char *base = strrchr(name, '/');
+
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+
+        if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
+            continue;
+        if (info->dlpi_addr + p->p_vaddr < lo)
+            lo = info->dlpi_addr + p->p_vaddr;
+        if (info->dlpi_addr + p->p_vaddr + p->p_memsz > hi)
+            hi = info->dlpi_addr + p->p_vaddr + p->p_memsz;
+    }
+    if (lo >= hi)
+        return 0;
+    if (self >= lo && self < hi) {
+        smp.self_lo = lo;
+        smp.self_hi = hi;
+    }
+    base = base ? base + 1 : name;
+    if ((strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "libc.so", 7) == 0
+         || strncmp(base, "libunwind", 9) == 0)
+        && smp.nno_unw < sizeof smp.no_unw_lo / sizeof smp.no_unw_lo[0]) {
+        smp.no_unw_lo[smp.nno_unw] = lo;
+        smp.no_unw_hi[smp.nno_unw++] = hi;
+    }
+    return 0;
+}
+
+VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
+{
+    struct sigaction sa;
+    int rc;
+
+    if (cfg->sample_interval <= 0 || atomic_load(&smp.on))
+        return 0;
+    smp.interval = cfg->sample_interval;
+    dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
+    smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
+                       | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
+    smp.unknown.addr = 1;
+    smp.unknown.name = "[no symbol]";
+    smp.unknown.id = atomic_fetch_add(&vftr_proc.next_fn_id, 1);
+    smp.unknown.flags = VFTR_FN_SAMPLED | VFTR_FN_UNRESOLVED;
+    (void)unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SMP_SIGNAL, &sa, &smp.old) != 0) {
+        rc = -errno;
+        vftr_msg("sample.interval: cannot install the SIGPROF handler (%s); no sampling",
+                 strerror(-rc));
+        return rc;
+    }
+    atomic_store(&smp.on, true);
+    rc = pthread_create(&smp.collector, NULL, collector, NULL);
+    if (rc != 0) {
+        atomic_store(&smp.on, false);
+        sigaction(SMP_SIGNAL, &smp.old, NULL);
+        vftr_msg("sample.interval: cannot start the collector thread (%s); no sampling",
+                 strerror(rc));
+        return -rc;
+    }
+    smp.collector_running = true;
+    vftr_sample_thread_begin();
+    return 0;
+}
+
+VFTR_NI void *vftr_sample_collector_fn(void)
+{
+    return (void *)(uintptr_t)collector;
+}
+
+VFTR_NI void vftr_sample_finalize(void)
+{
+    struct smp_thread *s;
+
+    if (!atomic_exchange(&smp.on, false))
+        return;
+    if (getpid() != vftr_proc.pid)
+        return;   /* a forked child: no collector, no timers of its own */
+    /* no timer fires any more; a signal already pending finds the
+     * threads' rings still there (they are freed only at the end, never:
+     * the process ends) */
+    pthread_mutex_lock(&smp.lock);
+    for (s = smp.list; s; s = s->next)
+        if (s->has_timer) {
+            (void)timer_delete(s->timer);
+            s->has_timer = false;
+        }
+    pthread_mutex_unlock(&smp.lock);
+    if (smp.collector_running) {
+        pthread_mutex_lock(&smp.lock);
+        atomic_store(&smp.stop, true);
+        pthread_cond_signal(&smp.wake);
+        pthread_mutex_unlock(&smp.lock);
+        pthread_join(smp.collector, NULL);
+        smp.collector_running = false;
+    }
+    drain_all();
+}
+
+VFTR_NI bool vftr_sample_active(void)
+{
+    return smp.interval > 0;
+}
+
+VFTR_NI int vftr_sample_log(FILE *f)
+{
+    uint64_t lost = smp.lost, exact = smp.exact;
+    struct smp_thread *s;
+
+    pthread_mutex_lock(&smp.lock);
+    for (s = smp.list; s; s = s->next) {
+        lost += atomic_load(&s->lost);
+        exact += atomic_load(&s->exact);
+    }
+    pthread_mutex_unlock(&smp.lock);
+    fprintf(f, "\nStatistical call-stack samples (sample.interval)\n"
+               "  interval:           %g s of each thread's CPU time\n"
+               "  sampled threads:   ",
+            smp.interval);
+    for (uint32_t i = 0; i < smp.nouts && i < sizeof smp.outs / sizeof smp.outs[0]; i++)
+        fprintf(f, "%s %u (tid %ld)", i ? "," : "", smp.outs[i].index, (long)smp.outs[i].tid);
+    if (smp.nouts > sizeof smp.outs / sizeof smp.outs[0])
+        fprintf(f, " and %u more", smp.nouts - (uint32_t)(sizeof smp.outs / sizeof smp.outs[0]));
+    fprintf(f, "%s\n"
+               "                      (the profile's Thread column: their call paths are\n"
+               "                      statistical, Calls are samples, times samples x interval)\n"
+               "  booked:             %llu intervals\n"
+               "  in exact calls:     %llu intervals (hooks, MPI calls: recorded exactly)\n"
+               "  lost:               %llu intervals (a thread's ring was full)\n"
+               "  paused:             %llu intervals\n",
+            smp.nouts ? "" : " none", (unsigned long long)smp.booked, (unsigned long long)exact,
+            (unsigned long long)lost, (unsigned long long)smp.paused);
+    return ferror(f) ? -EIO : 0;
+}

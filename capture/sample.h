@@ -1,0 +1,64 @@
+/*
+ * sample.h — statistical call-stack sampling (sample.interval, vftr-run
+ * --sample): a profile of programs built without compiler hooks.
+ *
+ * Each sampled thread has a POSIX timer on its own CPU-time clock
+ * (CLOCK_THREAD_CPUTIME_ID) that sends SIGPROF to that very thread
+ * (SIGEV_THREAD_ID) every interval of the CPU time it uses.  The handler
+ * unwinds the interrupted context (libunwind's local unwinder, frame
+ * pointers where that finds nothing) into the thread's ring of
+ * preallocated slots: no allocation, no lock, no stdio.  A collector
+ * thread empties the rings every few milliseconds: it resolves the
+ * addresses with the ELF symbols (symbols.h, names.h) and books each
+ * sample in a call tree of its own per sampled thread, a "sampled" thread
+ * of the trace (struct vftr_thread, owned by the collector): one call per
+ * frame and the sample's CPU time, and in its trace an ENTER/EXIT pair per
+ * frame laid out over that time.  Those functions are flagged
+ * VFTR_FN_SAMPLED (VFTR_VFD_FUNC_SAMPLED in the .vfd), so every tool
+ * names them a statistical profile.
+ *
+ * A sample taken while the thread is inside a hook or an exactly recorded
+ * call (an MPI call, a hooked function: the top of the thread's shadow
+ * stack is one) is not booked: that time is recorded exactly already.  The
+ * work inside an OpenMP region (an OpenMP node on top) is sampled.  See share/doc/sampling.md.
+ *
+ * Threads: vftr_sample_setup once from initialization (the main thread);
+ * vftr_sample_thread_begin / _end in each thread the program creates (the
+ * pthread_create wrapper of preload/thread.c); vftr_sample_finalize once
+ * from finalization or before an exec.  None is async-signal-safe.
+ */
+#ifndef VFTR_CAPTURE_SAMPLE_H
+#define VFTR_CAPTURE_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct vftr_config;
+
+/* Starts sampling when cfg->sample_interval > 0: the signal handler, the
+ * collector, the calling thread's timer.  0, or -errno after one message
+ * (sampling is then off, capture goes on). */
+int vftr_sample_setup(const struct vftr_config *cfg);
+
+/* The calling thread starts (ends): its timer and ring (timer deleted, the
+ * ring left to the collector).  Nothing when sampling is off. */
+void vftr_sample_thread_begin(void);
+void vftr_sample_thread_end(void);
+
+/* The collector thread's start routine (the pthread_create wrapper gives
+ * it no timer of its own). */
+void *vftr_sample_collector_fn(void);
+
+/* Stops every timer and the collector and books the samples still in the
+ * rings; sampling is over for the process.  Idempotent. */
+void vftr_sample_finalize(void);
+
+/* Whether sampling ran; the figures of the log's section. */
+bool vftr_sample_active(void);
+
+/* The log's section on sampling (after the profile): interval, samples
+ * booked, lost to full rings, inside exactly recorded regions.  0 or -EIO. */
+int vftr_sample_log(FILE *f);
+
+#endif /* VFTR_CAPTURE_SAMPLE_H */

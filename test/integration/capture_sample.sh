@@ -1,0 +1,241 @@
+#!/bin/bash
+# capture_sample.sh — statistical call-stack sampling (vftr-run --sample,
+# sample.interval) of spin_shares, a program built WITHOUT compiler hooks
+# whose threads burn known shares of their own CPU time in share_10,
+# share_30 and share_60 (10 %, 30 %, 60 %) and print the CPU seconds they
+# measured themselves.
+#   - the shares of the sampled profile (inclusive times of the three
+#     functions) in the log and in vftr-stats on the .vfd are within 3
+#     percentage points of 10/30/60, and the sampled time of work() is the
+#     CPU time the program measured (samples x interval stand for CPU time);
+#   - every worker thread, created after capture started, is sampled on its
+#     own (a thread of its own in the log), each with its CPU time;
+#   - the samples reach every tool labelled as such: the function group
+#     "sampled (statistical)" in the OTF written by vfd2otf (read back by the
+#     reference otfprint; otfprofile profiles the sampled functions) and in
+#     vftr-convert's OTF2, vftr-stats' "(sampled)"
+#     mark and note on all three;
+#   - robustness: a thread that mallocs without pause and a fork + exec
+#     while sampling, the program finishes (no deadlock) and exits 0;
+#   - without --sample the same program has no sampled function; a bad
+#     interval is refused with a message and exit status 2.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../capture/common.sh
+. "$here/../capture/common.sh"
+
+STATS=$cap_build/bin/vftr-stats
+VFD2OTF=$cap_build/bin/vfd2otf
+CONVERT=$cap_build/bin/vftr-convert
+PROG=$CAPDIR/spin_shares
+require "$PROG" "$STATS" "$VFD2OTF" "$CONVERT"
+
+# shares LOG: "share_10 P share_30 P share_60 P work S" from the log's
+# profile rows (t_incl, column 3, summed over threads)
+log_shares() {
+    awk '$7 ~ /^(share_(10|30|60)|work)$/ && NF >= 8 && $1 ~ /^[0-9]+$/ { s[$7] += $3 }
+         END { t = s["share_10"] + s["share_30"] + s["share_60"]; if (t <= 0) t = 1
+               printf "share_10 %.2f share_30 %.2f share_60 %.2f work %.4f\n",
+                      100 * s["share_10"] / t, 100 * s["share_30"] / t,
+                      100 * s["share_60"] / t, s["work"] }' "$1"
+}
+# the same from vftr-stats --csv (incl, column 4)
+stats_shares() {
+    awk -F, 'NR > 1 { s[$NF] += $4 }
+         END { t = s["share_10"] + s["share_30"] + s["share_60"]; if (t <= 0) t = 1
+               printf "share_10 %.2f share_30 %.2f share_60 %.2f work %.4f\n",
+                      100 * s["share_10"] / t, 100 * s["share_30"] / t,
+                      100 * s["share_60"] / t, s["work"] }' "$1"
+}
+# Under ThreadSanitizer the figures are the sanitizer's, not the program's:
+# TSan defers an asynchronous signal to its next interception point and
+# keeps one pending signal of a kind, so the samples land later and fewer
+# (the runs and the labels are still checked there).
+TSAN_WHY="ThreadSanitizer defers and merges asynchronous signals"
+# within3 WHAT "share_10 P share_30 P share_60 P ...": each share within 3
+# percentage points of its target
+within3() {
+    local what=$1 line=$2
+    if [ "$CAP_SAN" = thread ]; then skip "$what: shares within 3 points" "$TSAN_WHY"; return; fi
+    for k in 10 30 60; do
+        local v
+        v=$(echo "$line" | awk -v k="share_$k" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }')
+        if awk -v v="$v" -v k="$k" 'BEGIN { d = v - k; exit !(d <= 3 && d >= -3) }'; then
+            pass "$what: share_$k $v % (aim $k +- 3)"
+        else
+            fail "$what: share_$k $v % (aim $k +- 3)"
+        fi
+    done
+}
+# the program's own CPU seconds of its shares, summed over its threads
+prog_cpu() { awk '$1 == "thread" { s += $4 + $6 + $8 } END { printf "%.4f\n", s }' "$1/.stdout"; }
+# near WHAT A B REL: |A - B| <= REL * B
+near() {
+    if [ "$CAP_SAN" = thread ]; then skip "$1" "$TSAN_WHY"; return; fi
+    if awk -v a="$2" -v b="$3" -v r="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= r * b) }'
+    then pass "$1 ($2 vs $3)"; else fail "$1 ($2 vs $3, allowed $4 relative)"; fi
+}
+
+# --- one thread: 2 s of CPU time in rounds of 10/30/60 ms -------------------
+d=$cap_tmp/single
+VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -r 20 -u 10
+check "single: program exits 0 under vftr-run --sample" 0 "$(cat "$d/.rc")"
+log=$d/spin_shares_0.log
+vfd=$d/spin_shares_0.vfd
+if [ -f "$log" ] && [ -f "$vfd" ]; then
+    ls_=$(log_shares "$log")
+    within3 "single: log" "$ls_"
+    near "single: sampled time of work() in the log is the program's CPU time" \
+        "$(echo "$ls_" | awk '{ print $8 }')" "$(prog_cpu "$d")" 0.05
+    "$STATS" --csv "$vfd" >"$d/stats.csv" 2>"$d/stats.err"
+    ss=$(stats_shares "$d/stats.csv")
+    within3 "single: vftr-stats on the .vfd" "$ss"
+    grep -q "Statistical call-stack samples" "$log" && pass "single: the log has the sampling section" \
+        || fail "single: the log has no sampling section"
+    if ! grep -q "has no compiler hooks" "$d/.stderr"; then
+        pass "single: no 'no compiler hooks' message (the samples are the profile)"
+    else
+        fail "single: the run says it has no profile"; show "$d/.stderr"
+    fi
+    "$STATS" "$vfd" >"$d/stats.txt" 2>&1
+    if grep -q "share_60 (sampled)" "$d/stats.txt" && grep -q "^statistical profile:" "$d/stats.txt"; then
+        pass "single: vftr-stats marks the sampled functions and says what they are"
+    else
+        fail "single: vftr-stats shows no sampled mark"; show "$d/stats.txt"
+    fi
+    # OTF: the group by which every tool tells samples, read by the reference tools
+    if "$VFD2OTF" "$vfd" -o "$d/run.otf" >"$d/otf.out" 2>&1; then
+        if command -v otfprint >/dev/null; then
+            otfprint "$d/run.otf" >"$d/otfprint.txt" 2>&1
+            grep -q 'DefFunctionGroup: .*name "sampled (statistical)"' "$d/otfprint.txt" \
+                && pass "single: otfprint reads the OTF's sampled function group" \
+                || { fail "single: otfprint shows no sampled group"; show "$d/otfprint.txt"; }
+        else
+            skip "single: otfprint" "not installed"
+        fi
+        if command -v otfprofile >/dev/null; then
+            if (cd "$d" && otfprofile -i run.otf -o "$d/prof" >"$d/prof.log" 2>&1) \
+                && grep -q 'verb|share_60|' "$d/prof.tex"; then
+                pass "single: the reference otfprofile profiles the sampled functions"
+            else
+                fail "single: otfprofile"; show "$d/prof.log"
+            fi
+        else
+            skip "single: otfprofile" "not installed"
+        fi
+        "$STATS" --csv "$d/run.otf" >"$d/otf.csv" 2>&1
+        check "single: vftr-stats on the OTF gives the .vfd's shares" "$ss" \
+            "$(stats_shares "$d/otf.csv")"
+        "$STATS" "$d/run.otf" 2>&1 | grep -q "share_30 (sampled)" \
+            && pass "single: vftr-stats marks the OTF's sampled functions" \
+            || fail "single: no sampled mark on the OTF"
+    else
+        fail "single: vfd2otf failed"; show "$d/otf.out"
+    fi
+    if "$CONVERT" "$vfd" -o "$d/run.otf2" >"$d/otf2.out" 2>&1; then
+        "$STATS" --csv "$d/run.otf2" >"$d/otf2.csv" 2>&1
+        check "single: vftr-stats on vftr-convert's OTF2 gives the .vfd's shares" "$ss" \
+            "$(stats_shares "$d/otf2.csv")"
+        "$STATS" "$d/run.otf2" 2>&1 | grep -q "share_10 (sampled)" \
+            && pass "single: vftr-stats marks the OTF2's sampled functions" \
+            || fail "single: no sampled mark on the OTF2"
+    else
+        fail "single: vftr-convert failed"; show "$d/otf2.out"
+    fi
+else
+    fail "single: no log or trace"; show "$d/.stderr"
+fi
+
+# --- two threads created after start, 2 s of CPU each (as many samples each
+# as the single run: two threads on a shared machine's cores are preempted
+# often, and each preemption makes a coarser sample) -------------------------
+d=$cap_tmp/threads
+# under TSan the sanitizer's pthread_create comes before capture's, which
+# then gives new threads no timer (capture/preload/thread.c)
+if [ "$CAP_SAN" = thread ]; then
+    skip "threads: each worker sampled" "ThreadSanitizer's pthread_create comes first"
+else
+VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -t 2 -r 20 -u 10
+check "threads: program exits 0" 0 "$(cat "$d/.rc")"
+log=$d/spin_shares_0.log
+fi
+if [ "$CAP_SAN" = thread ]; then
+    :
+elif [ -f "$log" ]; then
+    within3 "threads: log, both threads" "$(log_shares "$log")"
+    # per thread of the log: work()'s sampled time, one row per worker
+    awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6, $3 }' "$log" | sort >"$d/per_thread"
+    check "threads: each worker is a sampled thread of its own" 2 "$(wc -l <"$d/per_thread")"
+    # the log's sampling section names those threads (the log's label)
+    check "threads: the log's sampling section names the sampled threads" \
+        "$(awk '{ print $1 }' "$d/per_thread" | sort -n | tr '\n' ' ')" \
+        "$(sed -n 's/^  sampled threads: *//p' "$log" | tr ',' '\n' | awk '{ print $1 }' | sort -n | tr '\n' ' ')"
+    own=$(awk '$1 == "thread" { print $4 + $6 + $8 }' "$d/.stdout" | sort -n)
+    got=$(awk '{ print $2 }' "$d/per_thread" | sort -n)
+    i=0
+    for g in $got; do
+        i=$((i + 1))
+        o=$(echo "$own" | sed -n "${i}p")
+        near "threads: worker $i's sampled time is its CPU time" "$g" "$o" 0.10
+    done
+else
+    fail "threads: no log"; show "$d/.stderr"
+fi
+
+# --- OpenMP (libomp with OMPT): regions exact, the work in them sampled -----
+d=$cap_tmp/omp
+if [ "$CAP_SAN" = thread ]; then
+    skip "omp: each OpenMP thread sampled" "ThreadSanitizer's pthread_create comes first"
+elif [ -x "$CAPDIR/spin_shares_omp" ]; then
+    VRUN_OPTS="--sample 1ms" vrun "$d" "$CAPDIR/spin_shares_omp" -o 2 -r 20 -u 10
+    check "omp: program exits 0" 0 "$(cat "$d/.rc")"
+    log=$d/spin_shares_omp_0.log
+    if [ -f "$log" ]; then
+        within3 "omp: log, both threads" "$(log_shares "$log")"
+        check "omp: the parallel region is recorded exactly (one call per thread)" "1 1" \
+            "$(awk '$7 == "omp" && $8 == "parallel" && $1 ~ /^[0-9]+$/ { printf "%s%s", s, $1; s = " " }' "$log")"
+        awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6, $3 }' "$log" | sort >"$d/per_thread"
+        check "omp: each OpenMP thread's work is sampled" 2 "$(wc -l <"$d/per_thread")"
+        own=$(awk '$1 == "thread" { print $4 + $6 + $8 }' "$d/.stdout" | sort -n)
+        got=$(awk '{ print $2 }' "$d/per_thread" | sort -n)
+        i=0
+        for g in $got; do
+            i=$((i + 1))
+            near "omp: thread $i's sampled work is its CPU time" "$g" "$(echo "$own" | sed -n "${i}p")" 0.10
+        done
+    else
+        fail "omp: no log"; show "$d/.stderr"
+    fi
+else
+    skip "omp: sampling inside OpenMP regions" "no clang with omp.h to build spin_shares_omp"
+fi
+
+# --- robustness: samples inside malloc, fork + exec -------------------------
+d=$cap_tmp/robust
+VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -t 2 -r 4 -u 5 -m -x
+check "robust: malloc churn, fork and exec under sampling: exits 0" 0 "$(cat "$d/.rc")"
+check "robust: the program finished" done "$(tail -1 "$d/.stdout")"
+if [ "$CAP_SAN" = thread ]; then
+    skip "robust: the malloc thread sampled" "ThreadSanitizer's pthread_create comes first"
+else
+    awk '$7 == "malloc" || $7 == "free" || $7 == "churn" { f = 1 } END { exit !f }' \
+        "$d/spin_shares_0.log" 2>/dev/null \
+        && pass "robust: the malloc thread was sampled" || fail "robust: no sample of the malloc thread"
+fi
+
+# --- controls ----------------------------------------------------------------
+d=$cap_tmp/off
+vrun "$d" "$PROG" -r 2 -u 5
+check "off: program exits 0" 0 "$(cat "$d/.rc")"
+"$STATS" "$d/spin_shares_0.vfd" >"$d/stats.txt" 2>&1
+if grep -q "(sampled)" "$d/stats.txt"; then
+    fail "off: sampled functions without --sample"
+else
+    pass "off: no sampled function without --sample"
+fi
+"$VFTR_RUN" --sample 10us -- "$PROG" -r 1 >"$cap_tmp/bad.out" 2>&1
+rc=$?
+check "bad interval: exit status 2" 2 "$rc"
+grep -q -- "--sample" "$cap_tmp/bad.out" && pass "bad interval: the message names --sample" \
+    || { fail "bad interval: no message"; show "$cap_tmp/bad.out"; }
+
+finish
