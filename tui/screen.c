@@ -1030,7 +1030,6 @@ static void draw_waits(struct tui_app *app, const struct layout *l)
     struct tui_model *m = app->model;
     const struct tui_view *v = tui_model_view(m);
     const struct vftr_window_info *info = tui_model_info(m);
-    double res = info->resolution ? (double)info->resolution : 1.0;
     int y = l->lower_top, end = l->lower_top + l->lower_rows;
     char line[1024], a[32], b[32], pb[64];
     size_t n = 0;
@@ -1043,10 +1042,13 @@ static void draw_waits(struct tui_app *app, const struct layout *l)
         uint64_t total = tui_waits_total(app->waits), pt = tui_waits_proc_time(app->waits);
 
         r = tui_waits_rows(app->waits, &n);
-        snprintf(line, sizeof line, "wait states in [%s, %s): %.6f%s in all (%.2f %% of the "
-                 "processes' time), %zu rows", a, b, (double)total / res,
-                 info->resolution ? " s" : " ticks", pt ? 100.0 * (double)total / (double)pt : 0.0,
-                 n);
+        char tot[VFTR_FMT_MAX];
+
+        /* times as vftr-stats --waits writes them (util/fmt.h) */
+        vftr_fmt_ticks(total, info->resolution, tot, sizeof tot);
+        snprintf(line, sizeof line, "wait states in [%s, %s): %s in all (%.2f %% of the "
+                 "processes' time), %zu rows", a, b, tot,
+                 pt ? 100.0 * (double)total / (double)pt : 0.0, n);
     } else {
         snprintf(line, sizeof line, "wait states in [%s, %s): not computed", a, b);
     }
@@ -1055,8 +1057,8 @@ static void draw_waits(struct tui_app *app, const struct layout *l)
     title_off();
     if (have && y < end) {
         snprintf(line, sizeof line, " %12s %8s %12s  %-22s %-16s %s",
-                 info->resolution ? "time[s]" : "time[t]", "count",
-                 info->resolution ? "max[s]" : "max[t]", "pattern", "process", "call path");
+                 info->resolution ? "time" : "time[ticks]", "count",
+                 info->resolution ? "max" : "max[ticks]", "pattern", "process", "call path");
         attron(A_BOLD);
         put(y++, 0, COLS, line);
         attroff(A_BOLD);
@@ -1072,9 +1074,17 @@ static void draw_waits(struct tui_app *app, const struct layout *l)
             put(y++, 0, COLS, line);
             break;
         }
-        snprintf(line, sizeof line, " %12.6f %8llu %12.6f  %-22s %-16s %s",
-                 (double)r[i].time / res, (unsigned long long)r[i].count,
-                 (double)r[i].max / res, vftr_wait_pattern_info(r[i].pattern)->key,
+        char tm[VFTR_FMT_MAX], mx[VFTR_FMT_MAX];
+
+        if (info->resolution) {
+            tui_format_time(tm, sizeof tm, r[i].time, info->resolution);
+            tui_format_time(mx, sizeof mx, r[i].max, info->resolution);
+        } else {
+            snprintf(tm, sizeof tm, "%llu", (unsigned long long)r[i].time);
+            snprintf(mx, sizeof mx, "%llu", (unsigned long long)r[i].max);
+        }
+        snprintf(line, sizeof line, " %12s %8llu %12s  %-22s %-16s %s", tm,
+                 (unsigned long long)r[i].count, mx, vftr_wait_pattern_info(r[i].pattern)->key,
                  proc_label(app, r[i].process, pb, sizeof pb), r[i].callpath);
         put(y++, 0, COLS, line);
     }

@@ -297,6 +297,21 @@ static const char *path_name(struct pathnames *pn, uint32_t path)
  * values are then ticks), whole ticks under "[ticks]" headers.  CSV and
  * JSON keep plain numbers (seconds, or ticks without a resolution). */
 static int in_ticks;
+/* the trace whose processes the text tables name ("rank 3 thread 2", as
+ * every vftr output does; CSV and JSON keep the OTF tokens) */
+static const struct vftr_source *label_src;
+
+/* A process of a text table's cell, as users know it. */
+static const char *text_process(char *buf, size_t size, uint32_t token)
+{
+    const struct vftr_source_proc *p = label_src ? vftr_source_proc(label_src, token) : NULL;
+
+    if (p)
+        vftr_fmt_process(p->rank, p->thread, buf, size);
+    else
+        snprintf(buf, size, "process %" PRIu32, token);
+    return buf;
+}
 
 #define TEXT_COL 12
 
@@ -366,6 +381,13 @@ static void print_table_text(FILE *out, const struct atable *t, size_t n)
                     width[i] = l;
             }
         }
+        if (t->cols[i].src == SRC_PROCESS)
+            for (size_t k = 0; k < n; k++) {
+                int l = (int)strlen(text_process(buf, sizeof buf, t->rows[k].process));
+
+                if (l > width[i])
+                    width[i] = l;
+            }
     }
     for (size_t i = 0; i < t->ncols; i++) {
         text_header(buf, sizeof buf, &t->cols[i]);
@@ -383,6 +405,8 @@ static void print_table_text(FILE *out, const struct atable *t, size_t n)
 
             if (c->kind == COL_SECONDS)
                 text_time(buf, sizeof buf, col_value(c, &t->rows[k]));
+            else if (c->src == SRC_PROCESS)
+                text_process(buf, sizeof buf, t->rows[k].process);
             else
                 format_cell(buf, sizeof buf, c, &t->rows[k]);
             if (c->kind != COL_NAME)
@@ -662,11 +686,13 @@ static int view_critpath(struct ctx *x)
     } else {
         char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], e[VFTR_FMT_MAX];
 
-        fprintf(stdout, "critical path: %s, from %s to %s, ending on process %" PRIu32 "\n",
+        char pl[VFTR_FMT_MAX];
+
+        fprintf(stdout, "critical path: %s, from %s to %s, ending on %s\n",
                 say_time(a, sizeof a, sum->cp_length, x->ures),
                 say_time(b, sizeof b, sum->cp_length ? sum->cp_start - x->first : 0, x->ures),
                 say_time(e, sizeof e, sum->cp_length ? sum->cp_end - x->first : 0, x->ures),
-                sum->cp_end_process);
+                text_process(pl, sizeof pl, sum->cp_end_process));
         print_table_text(stdout, &t, shown);
         fputc('\n', stdout);
         print_table_text(stdout, &tp, nproc);
@@ -747,6 +773,7 @@ int stats_analysis(const struct vftr_tool *tool, struct stats_args *args,
         goto out;
     }
     in_ticks = !info->resolution;
+    label_src = src;
     if (!an) {                          /* not the process that prints */
         rc = VFTR_EXIT_OK;
         goto out;

@@ -250,7 +250,7 @@ same "ompidle: critical path from the master through the worker's barrier entry"
 run p2p --waits >"$T/out"
 if head -2 "$T/out" | grep -q '\[s\]'; then bad "p2p --waits: [s] in a text header"; sed -n 1,2p "$T/out"
 else pass "p2p --waits: no [s] in the text headers"; fi
-grep -Eq '^late_sender +4\.00 ms +20\.01 +1 +4\.00 ms +2 +MPI_Recv<main$' "$T/out" &&
+grep -Eq '^late_sender +4\.00 ms +20\.01 +1 +4\.00 ms +rank 1 +MPI_Recv<main$' "$T/out" &&
 grep -q '^waits: 7\.11 ms in all' "$T/out" && pass "p2p --waits: times in ms, as the profile writes them" ||
     { bad "p2p --waits: times not in the unit that fits"; cat "$T/out"; }
 mkdir -p "$T/nores"
@@ -262,7 +262,7 @@ for v in --waits --critical-path --delays; do
         bad "no timer resolution: $v not in ticks"; sed -n 1,3p "$T/out"
     else pass "no timer resolution: $v in ticks"; fi
 done
-"$STATS" --waits "$T/nores/p2p" 2>/dev/null | grep -Eq '^late_sender +4000000 +20\.01 +1 +4000000 +2 ' &&
+"$STATS" --waits "$T/nores/p2p" 2>/dev/null | grep -Eq '^late_sender +4000000 +20\.01 +1 +4000000 +rank 1 ' &&
     pass "no timer resolution: Late Sender 4000 us as 4000000 ticks" ||
     bad "no timer resolution: Late Sender in ticks"
 "$STATS" --waits --csv "$T/nores/p2p" 2>/dev/null | grep -q '^late_sender,4000000\.000000,' &&
