@@ -522,30 +522,34 @@ static size_t sort_and_cut(const struct ctx *x, struct arow *r, size_t n)
 
 static int view_waits(struct ctx *x)
 {
-    size_t nw, n = 0;
-    const struct vftr_wait_row *w = vftr_analysis_waits(x->an, &nw);
+    size_t n;
+    struct vftr_wait_row *w;
     const struct vftr_analysis_summary *sum = vftr_analysis_summary(x->an);
-    struct arow *r = calloc(nw ? nw : 1, sizeof *r);
-    struct atable t = { wait_cols, NCOLS(wait_cols), r, 0 };
-    double total = 0;
+    struct arow *r;
+    struct atable t = { wait_cols, NCOLS(wait_cols), NULL, 0 };
+    uint64_t total_ticks;
+    double total;
     size_t shown;
     int oom = 0;
 
-    if (!r)
+    /* the rows as the report shows them too: one rule (waittable.c) */
+    if (vftr_analysis_wait_table(x->an, (void *)x->src, x->args->sel.have_procs ? &x->args->sel.procs
+                                                                          : NULL,
+                                 x->args->fold != -2, &w, &n, &total_ticks) < 0)
         return -ENOMEM;
-    for (size_t i = 0; i < nw; i++) {
-        if (!wanted(x, w[i].process))
-            continue;
-        r[n++] = (struct arow){ w[i].pattern, shown_process(x, w[i].process), w[i].path, NULL,
-                                { (double)w[i].time / x->res, 0, (double)w[i].count,
-                                  (double)w[i].max / x->res, 0 } };
+    if (!(r = calloc(n ? n : 1, sizeof *r))) {
+        free(w);
+        return -ENOMEM;
     }
-    n = merge_rows(r, n, 3);
-    for (size_t i = 0; i < n; i++) {
-        r[i].v[1] = sum->proc_time ? 100.0 * r[i].v[0] * x->res / (double)sum->proc_time : 0;
-        if (r[i].pattern != VFTR_WAIT_LATE_SENDER_WO)     /* a part of Late Sender */
-            total += r[i].v[0];
-    }
+    t.rows = r;
+    total = (double)total_ticks / x->res;
+    for (size_t i = 0; i < n; i++)
+        r[i] = (struct arow){ w[i].pattern, w[i].process, w[i].path, NULL,
+                              { (double)w[i].time / x->res,
+                                sum->proc_time ? 100.0 * (double)w[i].time / (double)sum->proc_time
+                                               : 0,
+                                (double)w[i].count, (double)w[i].max / x->res, 0 } };
+    free(w);
     n = name_rows(x, r, n, 0, &oom);
     if (oom) {
         free(r);

@@ -182,6 +182,22 @@ int vftr_analysis_finish(struct vftr_analysis *a);
 
 /* Results after the finish; rows in no particular order (sort them). */
 const struct vftr_wait_row *vftr_analysis_waits(const struct vftr_analysis *a, size_t *n);
+
+/*
+ * The wait rows as vftr-stats --waits and the report show them
+ * (waittable.c): the rows of the processes sel takes (NULL: all), with
+ * fold each process replaced by its rank's process (vftr_source_rank_process:
+ * the threads folded into their rank), rows of one (pattern, process, path)
+ * merged — times and counts summed, max the largest — in (pattern, process,
+ * path) order.  *rows is the caller's to free(); *total is the time of all
+ * rows but Late Sender / wrong order's (a part of Late Sender).  0 or
+ * -ENOMEM.
+ */
+struct vftr_source;
+struct vftr_proclist;
+int vftr_analysis_wait_table(const struct vftr_analysis *a, struct vftr_source *src,
+                             const struct vftr_proclist *sel, int fold,
+                             struct vftr_wait_row **rows, size_t *n, uint64_t *total);
 const struct vftr_cp_row *vftr_analysis_critpath(const struct vftr_analysis *a, size_t *n);
 const struct vftr_cp_segment *vftr_analysis_segments(const struct vftr_analysis *a, size_t *n);
 const struct vftr_delay_row *vftr_analysis_delays(const struct vftr_analysis *a, size_t *n);

@@ -73,17 +73,6 @@ static char *path_name(struct vftr_report *r, const struct vftr_analysis_path *p
     return s;
 }
 
-static int cmp_identity(const void *a, const void *b)
-{
-    const struct rep_wait *x = a, *y = b;
-
-    if (x->pattern != y->pattern)
-        return x->pattern < y->pattern ? -1 : 1;
-    if (x->process != y->process)
-        return x->process < y->process ? -1 : 1;
-    return (x->path > y->path) - (x->path < y->path);
-}
-
 static int cmp_shown(const void *a, const void *b)
 {
     const struct rep_wait *x = a, *y = b;
@@ -105,9 +94,10 @@ int rep_waits_collect(struct vftr_report *r, const struct vftr_proclist *sel, ch
 {
     struct vftr_analysis_opts o = { r->a, r->b, VFTR_ANALYSIS_WAITS, 0, NULL, NULL };
     struct vftr_analysis *an = NULL;
-    const struct vftr_wait_row *w;
+    struct vftr_wait_row *w;
     const struct vftr_analysis_path *paths;
-    size_t nw, npaths, n = 0;
+    size_t n, npaths;
+    uint64_t total, proc_time;
     struct rep_wait *v;
     int rc;
 
@@ -115,42 +105,28 @@ int rep_waits_collect(struct vftr_report *r, const struct vftr_proclist *sel, ch
         return 0;
     if ((rc = vftr_analysis_run(r->src, &o, &an, err, errlen)) < 0)
         return rc;
-    w = vftr_analysis_waits(an, &nw);
     paths = vftr_analysis_paths(an, &npaths);
-    if (!(v = calloc(nw ? nw : 1, sizeof *v))) {
+    proc_time = vftr_analysis_summary(an)->proc_time;
+    /* the rows of vftr-stats --waits (threads folded into their rank):
+     * one rule for both, waittable.c */
+    if ((rc = vftr_analysis_wait_table(an, r->src, sel, 1, &w, &n, &total)) < 0) {
+        vftr_analysis_free(an);
+        return rc;
+    }
+    if (!(v = calloc(n ? n : 1, sizeof *v))) {
+        free(w);
         vftr_analysis_free(an);
         return -ENOMEM;
     }
-    for (size_t i = 0; i < nw; i++) {
-        if (sel && !vftr_proclist_contains(sel, w[i].process))
-            continue;
-        v[n++] = (struct rep_wait){ w[i].pattern, vftr_source_rank_process(r->src, w[i].process),
-                                    w[i].path, (double)w[i].time / r->res, 0,
-                                    (double)w[i].count, (double)w[i].max / r->res, NULL };
-    }
-    /* rows of one (pattern, rank process, path): the rank's threads folded */
-    if (n) {
-        size_t out = 0;
-
-        qsort(v, n, sizeof *v, cmp_identity);
-        for (size_t i = 1; i < n; i++) {
-            if (cmp_identity(&v[out], &v[i]) == 0) {
-                v[out].time += v[i].time;
-                v[out].count += v[i].count;
-                if (v[i].max > v[out].max)
-                    v[out].max = v[i].max;
-            } else {
-                v[++out] = v[i];
-            }
-        }
-        n = out + 1;
-    }
-    r->wait_proc_time = (double)vftr_analysis_summary(an)->proc_time / r->res;
-    r->wait_total = 0;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (struct rep_wait){ w[i].pattern, w[i].process, w[i].path,
+                                  (double)w[i].time / r->res,
+                                  proc_time ? 100.0 * (double)w[i].time / (double)proc_time : 0,
+                                  (double)w[i].count, (double)w[i].max / r->res, NULL };
+    free(w);
+    r->wait_proc_time = (double)proc_time / r->res;
+    r->wait_total = (double)total / r->res;
     for (size_t i = 0; i < n; i++) {
-        v[i].pct = r->wait_proc_time > 0 ? 100.0 * v[i].time / r->wait_proc_time : 0;
-        if (v[i].pattern != VFTR_WAIT_LATE_SENDER_WO)     /* a part of Late Sender */
-            r->wait_total += v[i].time;
         if (!(v[i].name = path_name(r, paths, npaths, v[i].path))) {
             r->waits = v, r->nwaits = i;      /* freed with the report */
             vftr_analysis_free(an);
