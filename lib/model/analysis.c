@@ -22,7 +22,9 @@
 #include "analysis_impl.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -606,7 +608,11 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
 }
 
 /* Makes r's call p's current one (ending a call p left without its end
- * record: a trace cut short). */
+ * record: a trace cut short).  A message outside any MPI call (function
+ * 0: OTF allows SendMsg/RecvMsg anywhere) makes a call of its own that
+ * ends with the message (rec_send, rec_recv): there is no call to wait
+ * in, but it is a message for the matching, the critical path and the
+ * delays, and its receive synchronises the two processes there. */
 static int use_call(struct vftr_analysis *a, struct aproc *p, const struct vftr_syncrec *r,
                     uint32_t path)
 {
@@ -685,7 +691,8 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
         else
             msg_free(a, (uint32_t)mi);
     }
-    return 0;
+    /* a message outside any MPI call: a call of no time of its own */
+    return r->function ? 0 : end_call(a, p, r->t2, r->time);
 }
 
 /* Late Sender, wrong order: this receive's message was sent before the
@@ -776,7 +783,7 @@ static int rec_recv(struct vftr_analysis *a, struct aproc *p, const struct vftr_
         }
         if (!m->lr_wait || m->lr_done)
             msg_free(a, mi);
-        return 0;
+        return r->function ? 0 : end_call(a, p, r->t2, r->time);
     }
     /* no send yet: its send comes later (a clock that disagrees), so the
      * receive waited for it all the time up to its completion */
@@ -790,7 +797,7 @@ static int rec_recv(struct vftr_analysis *a, struct aproc *p, const struct vftr_
         if (cp_on(a) && s->begun)
             c->ls_node = cp_freeze(a, s, r->time, r->time, 0);
     }
-    return 0;
+    return r->function ? 0 : end_call(a, p, r->t2, r->time);
 }
 
 /* ------------------------------------------------------------ collectives */
@@ -1276,6 +1283,7 @@ static int omp_itask_begin(struct vftr_analysis *a, struct aproc *q, const struc
     int rc = 0;
 
     q->in_itask = true;
+    q->omp_worker = true;
     q->in_barrier = false;
     q->barrier_k = 0;
     if (!t)
@@ -1510,6 +1518,7 @@ static int rec_call_begin(struct vftr_analysis *a, struct aproc *p, const struct
         return omp_itask_begin(a, p, r);
     case VFTR_SYNC_F_OMP_IDLE:
         p->idle_path = path;
+        p->omp_worker = true;
         return 0;
     case VFTR_SYNC_F_OMP_BARRIER:
     case VFTR_SYNC_F_OMP_EBARRIER:
@@ -1595,7 +1604,9 @@ static int rec_proc_end(struct vftr_analysis *a, struct aproc *p, const struct v
         uint64_t since = q->idle_since;
         uint32_t on = q->idle_path;
 
-        if (q->master != pidx(a, p) || q == p || !q->begun)
+        /* a thread that never took part in an OpenMP region (one the
+         * program started itself) is no worker of OpenMP's: not idle */
+        if (q->master != pidx(a, p) || q == p || !q->begun || !q->omp_worker)
             continue;
         if (q->in_itask) {          /* still in the last region's join barrier */
             if (!q->team || !q->team->ended || pidx(a, q) == q->team->master)
@@ -1613,6 +1624,15 @@ static int rec_proc_end(struct vftr_analysis *a, struct aproc *p, const struct v
     return rc;
 }
 
+/* Refuses r: -EINVAL, with what was wrong for vftr_analysis_why. */
+static int refuse(struct vftr_analysis *a, const struct vftr_syncrec *r, const char *what)
+{
+    snprintf(a->why, sizeof a->why,
+             "%s: process %" PRIu32 " at tick %" PRIu64 " (kind %u, stream %u, path %" PRIu32
+             ")", what, r->process, r->time, (unsigned)r->kind, (unsigned)r->stream, r->path);
+    return -EINVAL;
+}
+
 int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
 {
     struct vftr_analysis *a = arg;
@@ -1621,9 +1641,15 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
     int rc = 0;
 
     if (a->finished)
+        return refuse(a, r, "a record after the analysis's end");
+    if (a->have_last && vftr_syncrec_cmp(r, &a->last) <= 0) {
+        snprintf(a->why, sizeof a->why,
+                 "sync records out of order: process %" PRIu32 " at tick %" PRIu64
+                 " (its record %" PRIu64 ") after process %" PRIu32 " at tick %" PRIu64
+                 " (its record %" PRIu64 ")", r->process, r->time, r->seq,
+                 a->last.process, a->last.time, a->last.seq);
         return -EINVAL;
-    if (a->have_last && vftr_syncrec_cmp(r, &a->last) <= 0)
-        return -EINVAL;
+    }
     /* the order check and the finish need only these */
     a->last.time = r->time;
     a->last.process = r->process;
@@ -1634,6 +1660,8 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
         return -ENOMEM;
     path = gpath(a, r->stream, r->path, &rc);
     top = gpath(a, r->stream, r->top, &rc);
+    if (rc == -EINVAL)
+        return refuse(a, r, "a call path its stream does not define");
     if (rc < 0)
         return rc;
     if (!p->begun) {
@@ -1688,8 +1716,13 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
     case VFTR_SYNC_PROC_END:
         return rec_proc_end(a, p, r, path);
     default:
-        return -EINVAL;
+        return refuse(a, r, "a record of an unknown kind");
     }
+}
+
+const char *vftr_analysis_why(const struct vftr_analysis *a)
+{
+    return a->why;
 }
 
 /* ------------------------------------------------------------ new, finish, free */

@@ -174,8 +174,14 @@ const struct vftr_syncdefs *vftr_analysis_defs(const struct vftr_analysis *a);
 int vftr_analysis_add_stream(struct vftr_analysis *a, uint16_t stream, vftr_syncpath_fn *def,
                              void *arg);
 
-/* One record, in the canonical order (a vftr_syncrec_fn with a as arg). */
+/* One record, in the canonical order (a vftr_syncrec_fn with a as arg).
+ * -EINVAL for a record it cannot take (out of order, an unknown stream or
+ * path, after the finish): vftr_analysis_why() says which. */
 int vftr_analysis_feed(void *a, const struct vftr_syncrec *r);
+
+/* What the latest refused record was and why, as one lower-case line
+ * ("" if none); borrowed until the next feed or the free. */
+const char *vftr_analysis_why(const struct vftr_analysis *a);
 
 /* After the last record: the critical path, the unfinished leftovers. */
 int vftr_analysis_finish(struct vftr_analysis *a);

@@ -113,6 +113,7 @@ struct aproc {
     /* OpenMP */
     struct team *team;
     bool in_itask, in_barrier;
+    bool omp_worker;                  /* it took part in an OpenMP region: it can idle */
     uint64_t idle_since, barrier_k, barrier_enter, barrier_exit;
     uint32_t barrier_path;
     uint32_t idle_path;               /* the call path its idle time is spent on */
@@ -227,6 +228,7 @@ struct vftr_analysis {
     bool finished;
     struct vftr_syncrec last;         /* order check */
     bool have_last;
+    char why[160];                    /* the latest refused record (vftr_analysis_why) */
     struct vftr_analysis_summary sum;
 
     struct stream *streams;

@@ -4,7 +4,9 @@
  * start to the window end read once into one extractor (syncpt.h), the
  * records put into the canonical order and analysed as they come.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,26 @@ int vftr_syncdefs_from_source(struct vftr_syncdefs *d, const struct vftr_source 
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = vftr_syncdefs_add_comm(d, c[i].token, c[i].n, c[i].procs);
     return rc;
+}
+
+/* The message for rc, which stopped the analysis `when`: the analysis's
+ * own account of a refused record if it has one. */
+static void why(const struct vftr_analysis *a, int rc, const char *when, char *err,
+                size_t errlen)
+{
+    const char *w = vftr_analysis_why(a);
+
+    if (rc == -ENOMEM)
+        vftr_errmsg(err, errlen, rc, "wait analysis: out of memory");
+    else if (w[0])
+        vftr_errmsg(err, errlen, rc, "wait analysis: %s", w);
+    else {
+        char e[64];
+
+        snprintf(e, sizeof e, "%s", strerror(-rc));
+        e[0] = (char)tolower((unsigned char)e[0]);      /* messages are lower-case */
+        vftr_errmsg(err, errlen, rc, "wait analysis %s: %s", when, e);
+    }
 }
 
 int vftr_analysis_run(struct vftr_source *s, const struct vftr_analysis_opts *opts,
@@ -77,13 +99,12 @@ int vftr_analysis_run(struct vftr_source *s, const struct vftr_analysis_opts *op
         rc = -EIO;
     if (rc < 0) {
         if (err && errlen && !err[0])
-            vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
-                        : rc == -EINVAL ? "records out of order" : strerror(-rc));
+            why(a, rc, "reading the trace", err, errlen);
         goto out;
     }
     if ((rc = vftr_syncx_finish(x)) < 0 || (rc = vftr_syncsort_flush(sort)) < 0 ||
         (rc = vftr_analysis_finish(a)) < 0) {
-        vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory" : strerror(-rc));
+        why(a, rc, "at the trace's end", err, errlen);
         goto out;
     }
     *out = a;

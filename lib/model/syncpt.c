@@ -410,6 +410,12 @@ struct vftr_syncx {
     size_t npdirect;
     struct vftr_u64map pmap;
     uint64_t events, records;
+    /* the processes holding a record (xproc.held), all of one time: a
+     * hold is let go as soon as the reading passes its time, so that it
+     * reaches the sorter before any record of a later time */
+    uint32_t *heldv;
+    size_t nheldv, capheldv;
+    uint64_t held_time;
     bool crossed;               /* an event at or after b was read */
     size_t pending;             /* processes with hold_depth */
 };
@@ -616,13 +622,25 @@ static int emit(struct vftr_syncx *x, struct xproc *p, struct vftr_syncrec *r)
     return rc;
 }
 
-/* Emits p's held record, as it is. */
+/* Emits p's held record, as it is (it stays in heldv until
+ * release_all_held, which skips it then). */
 static int release_held(struct vftr_syncx *x, struct xproc *p)
 {
     if (!p->held)
         return 0;
     p->held = false;
     return emit(x, p, &p->hold);
+}
+
+/* Emits every held record: the reading moved past their time, or ended. */
+static int release_all_held(struct vftr_syncx *x)
+{
+    int rc = 0;
+
+    for (size_t i = 0; i < x->nheldv && rc == 0; i++)
+        rc = release_held(x, &x->procs[x->heldv[i]]);
+    x->nheldv = 0;
+    return rc;
 }
 
 /* First sight of p: its PROC_BEGIN. */
@@ -688,6 +706,10 @@ static struct xproc *start_event(struct vftr_syncx *x, uint32_t process, uint64_
         *rc = -EINVAL;
         return NULL;
     }
+    /* a record held outside any call goes before those of a later time,
+     * whichever process they are of (its own next event may be far) */
+    if (x->nheldv && t > x->held_time && (*rc = release_all_held(x)) != 0)
+        return NULL;
     if (t >= x->o.b && !x->crossed) {
         cross(x);
         if (x->pending == 0) {
@@ -822,13 +844,20 @@ static size_t mpi_frame(struct vftr_syncx *x, struct xproc *p, uint64_t t,
     return 0;
 }
 
-/* Holds r (outside any MPI call) until p's events of its time are seen. */
+/* Holds r (outside any MPI call) until p's events of its time are seen
+ * or the reading passes its time. */
 static int hold(struct vftr_syncx *x, struct xproc *p, const struct vftr_syncrec *r)
 {
     int rc = release_held(x, p);
 
     if (rc)
         return rc;
+    if (x->nheldv && x->held_time != r->time && (rc = release_all_held(x)) != 0)
+        return rc;
+    if (vftr_reserve((void **)&x->heldv, &x->capheldv, x->nheldv, sizeof *x->heldv) < 0)
+        return -ENOMEM;
+    x->heldv[x->nheldv++] = (uint32_t)(p - x->procs);
+    x->held_time = r->time;
     p->held = true;
     p->hold = *r;
     return 0;
@@ -960,6 +989,7 @@ void vftr_syncx_free(struct vftr_syncx *x)
         vftr_tally_release(&x->procs[i].segidx);
     }
     free(x->procs);
+    free(x->heldv);
     free(x->pdirect);
     vftr_u64map_release(&x->pmap);
     free(x->paths);
@@ -1012,12 +1042,13 @@ int vftr_syncx_finish_at(struct vftr_syncx *x, uint64_t last)
 
     if (x->finished)
         return -EINVAL;
+    /* the held records first: their time is before every end record's */
+    if ((rc = release_all_held(x)) != 0)
+        return rc;
     for (size_t i = 0; i < x->nprocs; i++) {
         struct xproc *p = &x->procs[i];
         uint64_t end = proc_end(x, p);
 
-        if ((rc = release_held(x, p)) != 0)
-            return rc;
         if (p->coll_pending) {
             struct vftr_syncrec r = { .time = last, .kind = VFTR_SYNC_COLL_END,
                                       .function = p->coll_frame.function,

@@ -48,6 +48,13 @@
 #   1), 4990..6050 / 4990..6060 (before region 2), 7990..10000 (to the end).
 #   Critical path through the fork, the lock and the explicit barrier:
 #   thread 1 600 (50 idle + 50 task + 500 lock), thread 2 200, master 9200.
+# outside (2 ranks, messages outside any MPI call, analysis.md "Messages
+#   outside MPI calls"): rank 1's MPI_Recv 200..1000 waits for rank 0's
+#   send made in work at 500: Late Sender 300; rank 0's MPI_Recv
+#   2000..4000 for rank 1's send in work2 at 3500: 1500; rank 1's receive
+#   in work at 4200 waits for nothing, its MPI_Finalize 5000..5200 for
+#   rank 0's (200).  Rank 0's thread (work 1000..1010) is no OpenMP
+#   worker: no idle time.  Processes' time 6000 + 6010 + 10.
 . "$(dirname "$0")/../conv/common.sh"
 
 STATS=$B/bin/vftr-stats
@@ -62,7 +69,7 @@ same() {
     if cmp -s "$2" "$3"; then pass "$1"; else bad "$1"; diff "$2" "$3" | sed -n '1,20s/^/    /p'; fi
 }
 
-for s in p2p chain3 coll order omp ompidle; do
+for s in p2p chain3 coll order omp ompidle outside; do
     mkdir -p "$T/$s"
     "$MK" "$s" "$T/$s" || bad "mkwaits $s"
     "$V2O" -q -o "$T/$s.otf" "$T/$s" >/dev/null 2>&1 || bad "vfd2otf $s"
@@ -244,6 +251,84 @@ EOF
 run ompidle --critical-path --csv --threads | sed 's/^\([^,]*,[^,]*\),[^,]*,\([^,]*\)$/\1,\2/' >"$T/out"
 same "ompidle: critical path from the master through the worker's barrier entry" "$T/want" "$T/out"
 
+cat >"$T/want" <<'EOF'
+pattern,time,pct,count,max,process,callpath
+late_sender,0.001500,12.48,1,0.001500,1,MPI_Recv<main
+late_sender,0.000300,2.50,1,0.000300,2,MPI_Recv<main
+wait_finalize,0.000200,1.66,1,0.000200,2,MPI_Finalize<main
+EOF
+run outside --waits --csv >"$T/out"; same "outside: waits for sends outside MPI calls, no idle for a non-OpenMP thread" "$T/want" "$T/out"
+# critical path: ends on rank 1 at 6010; back to its MPI_Finalize's wait
+# for rank 0 (5200), rank 0 back to its MPI_Recv's wait for the send at
+# 3500, rank 1 back to its MPI_Recv's wait for the send at 500 (its
+# receive at 4200 waited for nothing): rank 1 [5200, 6010) (MPI_Finalize
+# 790, main 20), rank 0 [3500, 5200) (MPI_Recv 500, main 100 + 1050,
+# MPI_Send 50), rank 1 [500, 3500) (MPI_Recv 500, main 2000, work2 500),
+# rank 0 [0, 500) (main 60, MPI_Init 40, work 400).  Imbalance over the
+# 3 processes' non-waiting time: main 3230 - (2220 + 2880)/3, MPI_Recv
+# 1000 - (500 + 500)/3, MPI_Finalize 790 - (790 + 790)/3, work2 500 -
+# 800/3, work 400 - (900 + 500 + 10)/3 < 0, MPI_Send 50 - 50/3, MPI_Init
+# 40 - 80/3.
+cat >"$T/want" <<'EOF'
+time,pct,imbalance,function
+0.003230,53.74,0.001530,main
+0.001000,16.64,0.000667,MPI_Recv
+0.000790,13.14,0.000263,MPI_Finalize
+0.000500,8.32,0.000233,work2
+0.000400,6.66,0.000000,work
+0.000050,0.83,0.000033,MPI_Send
+0.000040,0.67,0.000013,MPI_Init
+
+process,time,pct
+2,0.003810,63.39
+1,0.002200,36.61
+EOF
+run outside --critical-path --csv >"$T/out"; same "outside: critical path through a send outside MPI calls" "$T/want" "$T/out"
+# delays: rank 1's 300 since MPI_Init (rank 0 main 50, work 400 against
+# rank 1 main 150): (1, work) 300; rank 0's 1500 since the message (rank
+# 1 [1000, 3500) main 2000, work2 500 against rank 0 [500, 2000) work
+# 500, main 1000): (2, main) 1000, (2, work2) 500; rank 1's 200 in
+# MPI_Finalize since the message it received outside any call at 4200
+# (rank 0 [4100, 5200) MPI_Send 50, main 1050 against rank 1 [4200, 5000)
+# work 300, main 500: S = 50 + 550 = 600): (1, main) 200 * 550/600,
+# (1, MPI_Send) 200 * 50/600
+cat >"$T/want" <<'EOF'
+pattern,short,long,total,pct,process,callpath
+late_sender,0.001000,0.000000,0.001000,50.00,2,main
+late_sender,0.000500,0.000000,0.000500,25.00,2,work2<main
+late_sender,0.000300,0.000000,0.000300,15.00,1,work<main
+wait_finalize,0.000183,0.000000,0.000183,9.17,1,main
+wait_finalize,0.000017,0.000000,0.000017,0.83,1,MPI_Send<main
+EOF
+run outside --delays --csv >"$T/out"; same "outside: delay costs with messages outside MPI calls" "$T/want" "$T/out"
+# windows that end inside a call that has sent (rank 1's work2 sent at
+# 3500, window end 3600) or is about to receive (its work receives at
+# 4200, end 4100): the same waits, of 3600 + 3600 + 10 and 4100 + 4100 +
+# 10; the critical path at 3600 is rank 0's (tied with rank 1, the first),
+# [0, 3600): main 1060, MPI_Recv 1600, work 900, MPI_Init 40
+for e in 3.6 4.1; do
+    if [ $e = 3.6 ]; then p1=20.80 p2=4.16; else p1=18.27 p2=3.65; fi
+    printf 'pattern,time,pct,count,max,process,callpath\n%s\n%s\n' \
+        "late_sender,0.001500,$p1,1,0.001500,1,MPI_Recv<main" \
+        "late_sender,0.000300,$p2,1,0.000300,2,MPI_Recv<main" >"$T/want"
+    run outside --waits --csv --time :${e}ms >"$T/out"
+    same "outside: window ending at $e ms inside a call outside MPI with a message" "$T/want" "$T/out"
+done
+cat >"$T/want" <<'EOF'
+time,pct,function
+0.001600,44.44,MPI_Recv
+0.001060,29.44,main
+0.000900,25.00,work
+0.000040,1.11,MPI_Init
+
+process,time,pct
+1,0.003600,100.00
+EOF
+# (the imbalance column left out: a wait open at the window's end is not
+# known to the critical path, which reads no further)
+run outside --critical-path --csv --time :3.6ms | sed 's/^\([^,]*,[^,]*\),[^,]*,\([^,]*\)$/\1,\2/' >"$T/out"
+same "outside: critical path of a window ending after a send outside MPI calls" "$T/want" "$T/out"
+
 # text output writes times as the profile does (util/fmt.h): in the unit
 # that fits, headers without "[s]"; a trace that does not give its timer
 # resolution gets whole ticks under "[ticks]" headers (p2p's ticks are ns)
@@ -269,7 +354,7 @@ done
     pass "no timer resolution: CSV keeps plain numbers" || bad "no timer resolution: CSV"
 
 # the critical path covers the run once: its processes' shares add up to it
-for s in p2p chain3 coll order omp ompidle; do
+for s in p2p chain3 coll order omp ompidle outside; do
     run "$s" --critical-path --json --threads >"$T/out"
     python3 - "$T/out" <<'EOF' && pass "$s: the critical path's pieces add up to its length" || bad "$s: critical path does not add up"
 import json, sys

@@ -5,7 +5,8 @@
  * fed record by record with what no trace of the integration tests holds:
  * a receive read before its send, a collective a member never finishes,
  * records out of order, two streams numbering one call path differently,
- * the critical path's pieces.  Expected values are worked out next to the
+ * the critical path's pieces; and the extractor and the analysis together
+ * on messages outside any MPI call.  Expected values are worked out next to the
  * records.
  */
 #include <check.h>
@@ -241,8 +242,12 @@ START_TEST(receive_before_its_send)
     FEED(a, 0, 410, 1, VFTR_SYNC_CALL_END, 3, 3, 400, 410, 0);
     /* out of order: refused */
     ck_assert_int_eq(feed(a, 0, 405, 2, VFTR_SYNC_PROC_END, 0, 0, 0, 1000, 0), -EINVAL);
+    ck_assert_str_eq(vftr_analysis_why(a), "sync records out of order: process 2 at tick 405 "
+                     "(its record 4) after process 1 at tick 410 (its record 2)");
     /* an unknown stream: refused */
     ck_assert_int_eq(feed(a, 7, 500, 2, VFTR_SYNC_CALL_BEGIN, 2, 2, 500, 500, 0), -EINVAL);
+    ck_assert_str_eq(vftr_analysis_why(a), "a call path its stream does not define: process 2 "
+                     "at tick 500 (kind 2, stream 7, path 2)");
     FEED(a, 0, 1000, 1, VFTR_SYNC_PROC_END, 0, 1, 0, 1000, 0);
     FEED(a, 0, 1000, 2, VFTR_SYNC_PROC_END, 0, 1, 0, 1000, 0);
     ck_assert_int_eq(vftr_analysis_finish(a), 0);
@@ -339,6 +344,92 @@ START_TEST(two_streams_and_pieces)
 }
 END_TEST
 
+/*
+ * Events through the extractor, the sorter and the analysis, as
+ * analysis_run.c joins them, with messages outside any MPI call (OTF
+ * allows them anywhere).  Processes 1, 2 (ranks 0, 1) and 3 (a thread of
+ * rank 0 that is no OpenMP worker); functions 1 main, 2 MPI_Recv, 5 work:
+ *   0    1, 2 enter main
+ *   100  2 enters MPI_Recv
+ *   200  1 sends to 2 in main (held: its call could be entered at 200)
+ *   250  3 enters work (its first record: after the send's)
+ *   260  3 leaves work
+ *   300  2 receives it in MPI_Recv; 310 leaves it
+ *   400  1 sends to 2 in main; 450 2 receives it in main
+ *   500  1 leaves main (2's receive at 450 goes first)
+ * Process 2's MPI_Recv waits 100..200 for the send (its own time: there
+ * is no call to wait in): Late Sender 100; the receive outside a call
+ * waits for nothing; process 3 is not idle; every message matched.
+ */
+static int x_enter(const struct vftr_window_handler *h, uint64_t t, uint32_t p, uint32_t f)
+{
+    return h->enter(h->arg, t, p, f);
+}
+
+static int x_leave(const struct vftr_window_handler *h, uint64_t t, uint32_t p, uint32_t f)
+{
+    return h->leave(h->arg, t, p, f);
+}
+
+START_TEST(messages_outside_calls)
+{
+    struct vftr_syncdefs d = VFTR_SYNCDEFS_INIT;
+    struct vftr_analysis_opts o = { 0, UINT64_MAX, VFTR_ANALYSIS_WAITS | VFTR_ANALYSIS_CRITPATH,
+                                    0, NULL, NULL };
+    struct vftr_analysis *a;
+    struct vftr_syncsort *sort;
+    struct vftr_syncx *x;
+    const struct vftr_window_handler *h;
+    const struct vftr_wait_row *w;
+    const struct vftr_analysis_summary *sum;
+    size_t n;
+
+    ck_assert_int_eq(vftr_syncdefs_add_func(&d, 1, "main"), 0);
+    ck_assert_int_eq(vftr_syncdefs_add_func(&d, 2, "MPI_Recv"), 0);
+    ck_assert_int_eq(vftr_syncdefs_add_func(&d, 5, "work"), 0);
+    ck_assert_int_eq(vftr_syncdefs_add_proc(&d, 1, 1, 0, 0), 0);
+    ck_assert_int_eq(vftr_syncdefs_add_proc(&d, 2, 2, 1, 0), 0);
+    ck_assert_int_eq(vftr_syncdefs_add_proc(&d, 3, 1, 0, 1), 0);
+    a = vftr_analysis_new(&d, &o);
+    ck_assert_ptr_nonnull(a);
+    sort = vftr_syncsort_new(vftr_analysis_feed, a);
+    ck_assert_ptr_nonnull(sort);
+    struct vftr_syncx_opts xo = { 0, UINT64_MAX, 1, 0, 0, vftr_syncsort_push, sort };
+    x = vftr_syncx_new(vftr_analysis_defs(a), &xo);
+    ck_assert_ptr_nonnull(x);
+    ck_assert_int_eq(vftr_analysis_add_stream(a, 0, vftr_syncx_pathdef, x), 0);
+    h = vftr_syncx_handler(x);
+    ck_assert_int_eq(x_enter(h, 0, 1, 1), 0);
+    ck_assert_int_eq(x_enter(h, 0, 2, 1), 0);
+    ck_assert_int_eq(x_enter(h, 100, 2, 2), 0);
+    ck_assert_int_eq(h->send(h->arg, 200, 1, 2, 0, 7, 8), 0);
+    ck_assert_int_eq(x_enter(h, 250, 3, 5), 0);
+    ck_assert_int_eq(x_leave(h, 260, 3, 5), 0);
+    ck_assert_int_eq(h->recv(h->arg, 300, 2, 1, 0, 7, 8), 0);
+    ck_assert_int_eq(x_leave(h, 310, 2, 2), 0);
+    ck_assert_int_eq(h->send(h->arg, 400, 1, 2, 0, 8, 8), 0);
+    ck_assert_int_eq(h->recv(h->arg, 450, 2, 1, 0, 8, 8), 0);
+    ck_assert_int_eq(x_leave(h, 500, 1, 1), 0);
+    ck_assert_int_eq(vftr_syncx_finish(x), 0);
+    ck_assert_int_eq(vftr_syncsort_flush(sort), 0);
+    ck_assert_int_eq(vftr_analysis_finish(a), 0);
+    w = vftr_analysis_waits(a, &n);
+    ck_assert_uint_eq(n, 1);
+    ck_assert(w[0].pattern == VFTR_WAIT_LATE_SENDER && w[0].process == 2 && w[0].time == 100);
+    sum = vftr_analysis_summary(a);
+    ck_assert_uint_eq(sum->unmatched_sends, 0);
+    ck_assert_uint_eq(sum->unmatched_recvs, 0);
+    ck_assert_uint_eq(sum->early_recvs, 0);
+    /* the critical path: process 1 ends last and never waited */
+    ck_assert_uint_eq(sum->cp_end_process, 1);
+    ck_assert_uint_eq(sum->cp_end, 500);
+    ck_assert_uint_eq(sum->cp_length, 500);
+    vftr_syncx_free(x);
+    vftr_syncsort_free(sort);
+    vftr_analysis_free(a);
+}
+END_TEST
+
 static Suite *analysis_suite(void)
 {
     Suite *s = suite_create("model_analysis");
@@ -350,6 +441,7 @@ static Suite *analysis_suite(void)
     tcase_add_test(tc, receive_before_its_send);
     tcase_add_test(tc, collective_never_finished);
     tcase_add_test(tc, two_streams_and_pieces);
+    tcase_add_test(tc, messages_outside_calls);
     suite_add_tcase(s, tc);
     return s;
 }

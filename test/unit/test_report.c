@@ -93,12 +93,7 @@ static void remove_trace(void)
 static struct vftr_report *collect(unsigned jobs)
 {
     const char *ops[] = { stub };
-    /* no wait analysis here: this trace's checks are of the read's figures
-     * (and vftr-stats --waits itself fails on it today: a rank with a
-     * thread outside OpenMP and a message outside any MPI call); the
-     * waits have their own trace below */
-    struct vftr_report_opts o = { .prog = "test", .jobs = jobs, .cells = 3 * 1024,
-                                  .no_waits = 1 };
+    struct vftr_report_opts o = { .prog = "test", .jobs = jobs, .cells = 3 * 1024 };
     struct vftr_report *r;
     char err[512];
     int rc = vftr_report_collect(&r, ops, 1, &o, err, sizeof err);
@@ -128,6 +123,13 @@ START_TEST(timeline_bins)
     ck_assert_uint_eq(r->t0, 0);
     ck_assert_uint_eq(r->t1, 2048);
     ck_assert_int_eq(r->nlevels, 2);
+    /* the waits: its message is sent and received outside any MPI call
+     * (no call to wait in) and P3 is no OpenMP thread (not idle): none, of
+     * the processes' 2.047 + 2.047 + 0.010 s (P3 from its first event) */
+    ck_assert_int_eq(r->have_waits, 1);
+    ck_assert_uint_eq(r->nwaits, 0);
+    ck_assert_double_eq(r->wait_total, 0);
+    ck_assert_double_eq_tol(r->wait_proc_time, 4.104, 1e-9);
     ck_assert_uint_eq(r->levels[0].nbins, 256);
     ck_assert_uint_eq(r->levels[1].nbins, 1024);
     ck_assert_uint_eq(r->nprocs, 3);             /* rows: P1, its thread P3, P2 */

@@ -5,7 +5,7 @@
  * time stamp is spelled out here (in microseconds, written as ns), so the
  * expected figures in the test are worked out by hand from this file.
  *
- *   mkwaits SCENARIO DIR      p2p, chain3, coll, order, omp, ompidle
+ *   mkwaits SCENARIO DIR      p2p, chain3, coll, order, omp, ompidle, outside
  *   mkwaits big DIR N R       about N events per rank over R ranks
  *
  * Every rank runs main, MPI_Init at 10..50 (unless said otherwise) and
@@ -494,6 +494,54 @@ static void omp_run(const char *dir)
 }
 
 /*
+ * outside: 2 ranks, messages recorded outside any MPI call (as foreign
+ * traces have them: OTF allows SendMsg/RecvMsg anywhere), and a thread of
+ * rank 0 that is no OpenMP worker (it calls work once, 1000..1010).
+ *   rank 0: main 0..6000 { MPI_Init 10..50; work 100..1000, sends 64 B to
+ *           1 in it at 500, tag 1; MPI_Recv 2000..4000 from 1, tag 2;
+ *           MPI_Send 4100..4150 to 1, tag 3, 64 B; MPI_Finalize 5200..5990 }
+ *   rank 1: main 0..6010 { MPI_Init 10..50; MPI_Recv 200..1000 from 0,
+ *           tag 1; work2 3000..3800, sends 64 B to 0 in it at 3500, tag 2;
+ *           work 4000..4500, receives tag 3 from 0 in it at 4200;
+ *           MPI_Finalize 5000..5990 }
+ */
+static void outside_run(const char *dir)
+{
+    static struct buf b;
+    const struct vftr_vfd_callpath extra[] = { { 21, 0, F_WORK, 1 } };
+    struct vftr_vfd_writer *w = open_rank(dir, "outside", 0, 2, 2, extra, 1);
+
+    in(&b, 0, F_MAIN);
+    call(&b, 10, 50, F_INIT);
+    in(&b, 100, F_WORK);
+    msg(&b, 1, 500, 500, 1, 1, 64);
+    out(&b, 1000, F_WORK);
+    p2p(&b, F_RECV, 2000, 4000, 0, 1, 2, 64);
+    p2p(&b, F_SEND, 4100, 4150, 1, 1, 3, 64);
+    call(&b, 5200, 5990, F_FINALIZE);
+    out(&b, 6000, F_MAIN);
+    flush(w, &b, 0);
+    call(&b, 1000, 1010, 21);
+    flush(w, &b, 1);
+    close_rank(w);
+
+    w = open_rank(dir, "outside", 1, 2, 1, NULL, 0);
+    in(&b, 0, F_MAIN);
+    call(&b, 10, 50, F_INIT);
+    p2p(&b, F_RECV, 200, 1000, 0, 0, 1, 64);
+    in(&b, 3000, F_WORK2);
+    msg(&b, 1, 3500, 3500, 0, 2, 64);
+    out(&b, 3800, F_WORK2);
+    in(&b, 4000, F_WORK);
+    msg(&b, 0, 4200, 4200, 0, 3, 64);
+    out(&b, 4500, F_WORK);
+    call(&b, 5000, 5990, F_FINALIZE);
+    out(&b, 6010, F_MAIN);
+    flush(w, &b, 0);
+    close_rank(w);
+}
+
+/*
  * ompidle: the omp scenario's OpenMP as capture records it with libomp
  * (capture.md, "Names"): a worker's implicit task inside its share of the
  * region (a frame named as the region, at the root of its paths), its join
@@ -654,7 +702,7 @@ static void big_run(const char *dir, uint64_t n, int ranks)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: mkwaits p2p|chain3|coll|order|omp DIR | big DIR N RANKS\n");
+        fprintf(stderr, "usage: mkwaits p2p|chain3|coll|order|omp|ompidle|outside DIR | big DIR N RANKS\n");
         return 2;
     }
     if (strcmp(argv[1], "p2p") == 0)
@@ -669,6 +717,8 @@ int main(int argc, char **argv)
         omp_run(argv[2]);
     else if (strcmp(argv[1], "ompidle") == 0)
         ompidle_run(argv[2]);
+    else if (strcmp(argv[1], "outside") == 0)
+        outside_run(argv[2]);
     else if (strcmp(argv[1], "big") == 0 && argc >= 5)
         big_run(argv[2], strtoull(argv[3], NULL, 10), atoi(argv[4]));
     else {
