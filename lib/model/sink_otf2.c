@@ -884,18 +884,22 @@ static int finish(struct otf2_sink *k)
     }
     if (k->par) {
         /* every process has counted its own locations' events */
-        uint64_t *v = calloc(k->nlocs + 1, sizeof *v);
+        uint64_t *v = calloc(k->nlocs + 2, sizeof *v);
 
         for (size_t i = 0; v && i < k->nlocs; i++)
             v[i] = k->locs[i].events;
-        if (v)
+        if (v) {
             v[k->nlocs] = (uint64_t)k->world_used;
-        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 1) < 0)
+            v[k->nlocs + 1] = k->left_rma;        /* for the master's warning */
+        }
+        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 2) < 0)
             ok = 0;
         for (size_t i = 0; v && i < k->nlocs; i++)
             k->locs[i].events = v[i];
-        if (v)
+        if (v) {
             k->world_used = v[k->nlocs] != 0;
+            k->left_rma = v[k->nlocs + 1];
+        }
         free(v);
     }
     if (ok && (!k->par || k->par->master) && write_globals(k) < 0)
