@@ -370,8 +370,6 @@ static int w_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
            ? 0 : failed(k, "cannot write the events");
 }
 
-/* The IoOperationMode of a read, write or sync operation word, -1 for the
- * others. */
 /* The RmaWin of (Comm id, tag): its id, or -ENOMEM. */
 static long rma_win(struct otf2_sink *k, uint32_t comm, uint32_t tag)
 {
@@ -432,6 +430,8 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
     return ec == OTF2_SUCCESS ? 0 : failed(k, "cannot write the events");
 }
 
+/* The IoOperationMode of a read, write or sync operation word, -1 for the
+ * others. */
 static int io_mode(uint32_t op)
 {
     switch (op & 0x1fu) {
