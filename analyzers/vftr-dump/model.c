@@ -152,6 +152,26 @@ static int m_fileop(void *arg, uint64_t time, uint32_t process,
     return 0;
 }
 
+static int m_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r)
+{
+    struct printer *p = arg;
+    static const uint32_t rec[] = {
+        [VFTR_WINDOW_RMA_PUT] = OTF_RMAPUT_RECORD,
+        [VFTR_WINDOW_RMA_PUT_REMOTE_END] = OTF_RMAPUTRE_RECORD,
+        [VFTR_WINDOW_RMA_GET] = OTF_RMAGET_RECORD,
+    };
+
+    if (r->kind == VFTR_WINDOW_RMA_END)
+        PRINTER(p->h, OTF_RMAEND_RECORD, OTF_Handler_RMAEnd)(
+            ARG(p->h, OTF_RMAEND_RECORD), time, process, r->target, r->comm, r->tag, 0, NULL);
+    else if (r->kind >= VFTR_WINDOW_RMA_PUT && r->kind <= VFTR_WINDOW_RMA_GET)
+        /* the three transfer records share one signature */
+        PRINTER(p->h, rec[r->kind], OTF_Handler_RMAPut)(
+            ARG(p->h, rec[r->kind]), time, process, r->origin, r->target, r->comm, r->tag,
+            r->bytes, 0, NULL);
+    return 0;
+}
+
 static int print_defs(struct printer *p, const struct vftr_source_scls *t)
 {
     OTF_HandlerArray *h = p->h;
@@ -269,6 +289,7 @@ int vftr_dump_model(const struct vftr_tool *tool, const struct vftr_dump_model_a
             .arg = &p, .enter = m_enter, .leave = m_leave, .send = m_send, .recv = m_recv,
             .coll_begin = m_coll_begin, .coll_end = m_coll_end, .counter = m_counter,
             .file_begin = m_file_begin, .file_end = m_file_end, .fileop = m_fileop,
+            .rma = m_rma,
         };
 
         rc = vftr_source_read(src, range.start, range.end, procs, VFTR_SOURCE_EVENTS_ONLY, &h,

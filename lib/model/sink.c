@@ -369,6 +369,16 @@ static int f_fileop(void *arg, uint64_t time, uint32_t process,
     return f->h->fileop ? f->h->fileop(f->h->arg, time, process, op) : 0;
 }
 
+static int f_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r)
+{
+    struct feed *f = arg;
+    int rc;
+
+    if ((rc = tick(f, time)) != 0)
+        return rc;
+    return f->h->rma ? f->h->rma(f->h->arg, time, process, r) : 0;
+}
+
 static int cmp_pstack(const void *x, const void *y)
 {
     const struct pstack *a = x, *b = y;
@@ -387,7 +397,7 @@ int vftr_sink_feed(struct vftr_sink *k, struct vftr_source *src, uint64_t a, uin
         .arg = &f, .open_frame = f_open_frame, .enter = f_enter, .leave = f_leave,
         .send = f_send, .recv = f_recv, .collop = f_collop, .coll_begin = f_coll_begin,
         .coll_end = f_coll_end, .counter = f_counter, .file_begin = f_file_begin,
-        .file_end = f_file_end, .fileop = f_fileop,
+        .file_end = f_file_end, .fileop = f_fileop, .rma = f_rma,
     };
     int rc;
 

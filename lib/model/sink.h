@@ -15,7 +15,8 @@
  * What every sink keeps of the model: processes (ranks and their threads),
  * functions with their groups and source places, communicators, Enter and
  * Leave, messages (send at its start, receive at its completion),
- * collectives, counters; each format says what it leaves out (an OTF
+ * collectives, counters, file operations, one-sided (RMA) transfers; each
+ * format says what it leaves out (an OTF
  * CollectiveOperation record, which has no begin, has no form in OTF2;
  * folded stacks keep only the calls).  Begin/EndProcess records of OTF are
  * not part of the model.

@@ -216,6 +216,34 @@ static int o_fileop(void *arg, uint64_t time, uint32_t process,
            ? 0 : failed(k, "cannot write the events");
 }
 
+static int o_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r)
+{
+    struct otf_sink *k = arg;
+    int ok;
+    WS(process);
+
+    switch (r->kind) {
+    case VFTR_WINDOW_RMA_PUT:
+        ok = OTF_WStream_writeRMAPut(ws, time, process, r->origin, r->target, r->comm, r->tag,
+                                     r->bytes, 0);
+        break;
+    case VFTR_WINDOW_RMA_PUT_REMOTE_END:
+        ok = OTF_WStream_writeRMAPutRemoteEnd(ws, time, process, r->origin, r->target, r->comm,
+                                              r->tag, r->bytes, 0);
+        break;
+    case VFTR_WINDOW_RMA_GET:
+        ok = OTF_WStream_writeRMAGet(ws, time, process, r->origin, r->target, r->comm, r->tag,
+                                     r->bytes, 0);
+        break;
+    case VFTR_WINDOW_RMA_END:
+        ok = OTF_WStream_writeRMAEnd(ws, time, process, r->target, r->comm, r->tag, 0);
+        break;
+    default:
+        return 0;
+    }
+    return ok == 1 ? 0 : failed(k, "cannot write the events");
+}
+
 /* Closes every stream (and the file manager); 1 when all closed cleanly. */
 static int close_streams(struct otf_sink *k)
 {
@@ -438,7 +466,7 @@ int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_sou
         .enter = o_enter, .leave = o_leave, .send = o_send, .recv = o_recv,
         .collop = o_collop, .coll_begin = o_coll_begin, .coll_end = o_coll_end,
         .counter = o_counter, .file_begin = o_file_begin, .file_end = o_file_end,
-        .fileop = o_fileop,
+        .fileop = o_fileop, .rma = o_rma,
     };
     size_t l = strlen(path), np;
     const struct vftr_source_proc **order = vftr_source_procs_by_rank(src, &np);

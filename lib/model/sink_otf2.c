@@ -30,6 +30,20 @@
  * file operations OTF2 has no record for (rename, lock, unlock, other) are
  * left out, with a warning at close.
  *
+ * One-sided communication: an RmaWin per (communicator, tag) of the RMA
+ * events, numbered densely in order of first use, on the Comm that
+ * messages of that communicator use (named "MPI window <tag>"); an RMA
+ * put or a put with remote end is an RmaPut, a get an RmaGet (remote: the
+ * target's rank in the window's Comm), and an RMA end an
+ * RmaOpCompleteBlocking with the matching id of the latest transfer of the
+ * process on that window and target not yet ended.  The model has no
+ * window creation, synchronisation or atomic kind: OTF2's RmaWinCreate /
+ * Destroy, RmaSync and RmaAtomic records are not written (the reader takes
+ * an RmaAtomic as a put and a get).  An archive written by cooperating
+ * processes (vftr_sink_par) leaves RMA out, with a warning: its windows
+ * are global definitions that only the master writes, and it sees only its
+ * own processes' events.
+ *
  * The global definitions go out at close, when each location's number of
  * events is known.  Memory: libotf2 keeps written event chunks in its pool
  * (128 MiB per archive) and flushes them to the files when it is full, so
@@ -77,6 +91,15 @@ struct o2fpend {                      /* a file operation begun, not ended */
     int written;                      /* its IoOperationBegin is written */
 };
 
+struct o2rmawin {                     /* an RmaWin: (Comm, tag) of the model */
+    uint32_t comm, tag;
+};
+
+struct o2rmapend {                    /* an RMA transfer begun, not ended */
+    uint32_t loc, win, remote;
+    uint64_t match;
+};
+
 struct o2comm {                       /* a model communicator */
     struct vftr_u64map rank;          /* rank process token -> rank */
 };
@@ -112,6 +135,13 @@ struct otf2_sink {
     uint64_t first, last;             /* event times written */
     int any;
     uint64_t left_collops, left_colls;
+    struct o2rmawin *wins;            /* RmaWin id: its index */
+    size_t nwins, capwins;
+    struct vftr_u64map winmap;        /* (Comm << 32 | tag) -> RmaWin id */
+    struct o2rmapend *rpend;
+    size_t nrpend, caprpend;
+    uint64_t rma_match;               /* the last matching id given */
+    uint64_t left_rma;                /* RMA events of a cooperative archive */
     const struct vftr_sink_par *par;  /* NULL: one writer */
     char why[VFTR_ERRMSG_MAX];
 };
@@ -340,6 +370,66 @@ static int w_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
            ? 0 : failed(k, "cannot write the events");
 }
 
+/* The RmaWin of (Comm id, tag): its id, or -ENOMEM. */
+static long rma_win(struct otf2_sink *k, uint32_t comm, uint32_t tag)
+{
+    uint64_t key = (uint64_t)comm << 32 | tag;
+    long i = vftr_u64map_get(&k->winmap, key);
+
+    if (i >= 0)
+        return i;
+    if (vftr_reserve((void **)&k->wins, &k->capwins, k->nwins, sizeof *k->wins) < 0 ||
+        vftr_u64map_put(&k->winmap, key, (uint32_t)k->nwins) < 0)
+        return -ENOMEM;
+    k->wins[k->nwins] = (struct o2rmawin){ comm, tag };
+    return (long)k->nwins++;
+}
+
+static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r)
+{
+    struct otf2_sink *k = arg;
+    struct o2loc *l = loc_of(k, process);
+    uint32_t id, rank, li;
+    long win;
+    OTF2_ErrorCode ec;
+
+    if (!l || !l->w)
+        return 0;
+    if (k->par) {
+        k->left_rma++;
+        return 0;
+    }
+    seen(k, time);
+    if (comm_rank(k, r->comm, r->target, &id, &rank, 0) < 0 ||
+        (win = rma_win(k, id, r->tag)) < 0)
+        return -ENOMEM;
+    li = (uint32_t)(l - k->locs);
+    if (r->kind == VFTR_WINDOW_RMA_END) {
+        size_t i;
+        uint64_t match;
+
+        for (i = k->nrpend; i > 0; i--)
+            if (k->rpend[i - 1].loc == li && k->rpend[i - 1].win == (uint32_t)win &&
+                k->rpend[i - 1].remote == rank)
+                break;
+        if (i == 0)
+            return 0;                 /* an end of nothing begun */
+        match = k->rpend[i - 1].match;
+        k->rpend[i - 1] = k->rpend[--k->nrpend];
+        ec = OTF2_EvtWriter_RmaOpCompleteBlocking(l->w, NULL, time, (OTF2_RmaWinRef)win, match);
+    } else {
+        if (vftr_reserve((void **)&k->rpend, &k->caprpend, k->nrpend, sizeof *k->rpend) < 0)
+            return -ENOMEM;
+        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++k->rma_match };
+        ec = r->kind == VFTR_WINDOW_RMA_GET
+             ? OTF2_EvtWriter_RmaGet(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
+                                     k->rma_match)
+             : OTF2_EvtWriter_RmaPut(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
+                                     k->rma_match);
+    }
+    return ec == OTF2_SUCCESS ? 0 : failed(k, "cannot write the events");
+}
+
 /* The IoOperationMode of a read, write or sync operation word, -1 for the
  * others. */
 static int io_mode(uint32_t op)
@@ -533,6 +623,9 @@ static void release(struct otf2_sink *k)
     for (size_t i = 0; i < k->ncomms; i++)
         vftr_u64map_release(&k->comms[i].rank);
     free(k->comms);
+    free(k->wins);
+    free(k->rpend);
+    vftr_u64map_release(&k->winmap);
     vftr_u64map_release(&k->locmap);
     vftr_u64map_release(&k->rootmap);
     vftr_u64map_release(&k->counters);
@@ -714,6 +807,14 @@ static int write_globals(struct otf2_sink *k)
                                              maxg + 1u + (uint32_t)nc, OTF2_UNDEFINED_COMM,
                                              OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS;
     }
+    for (size_t i = 0; i < k->nwins; i++) {
+        char name[40];
+
+        snprintf(name, sizeof name, "MPI window %u", k->wins[i].tag);
+        ok &= OTF2_GlobalDefWriter_WriteRmaWin(g, (OTF2_RmaWinRef)i, sref(&t, name),
+                                               k->wins[i].comm, OTF2_RMA_WIN_FLAG_NONE) ==
+              OTF2_SUCCESS;
+    }
     for (size_t i = 0; i < nk; i++) {
         OTF2_MetricMemberRef m = (OTF2_MetricMemberRef)i;
 
@@ -783,18 +884,22 @@ static int finish(struct otf2_sink *k)
     }
     if (k->par) {
         /* every process has counted its own locations' events */
-        uint64_t *v = calloc(k->nlocs + 1, sizeof *v);
+        uint64_t *v = calloc(k->nlocs + 2, sizeof *v);
 
         for (size_t i = 0; v && i < k->nlocs; i++)
             v[i] = k->locs[i].events;
-        if (v)
+        if (v) {
             v[k->nlocs] = (uint64_t)k->world_used;
-        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 1) < 0)
+            v[k->nlocs + 1] = k->left_rma;        /* for the master's warning */
+        }
+        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 2) < 0)
             ok = 0;
         for (size_t i = 0; v && i < k->nlocs; i++)
             k->locs[i].events = v[i];
-        if (v)
+        if (v) {
             k->world_used = v[k->nlocs] != 0;
+            k->left_rma = v[k->nlocs + 1];
+        }
         free(v);
     }
     if (ok && (!k->par || k->par->master) && write_globals(k) < 0)
@@ -813,7 +918,11 @@ static int w_close(void *impl, char *err, size_t errlen)
         vftr_errmsg(err, errlen, rc, "%s: cannot finish writing the archive (%s)", k->dir,
                     vftr_otf2_reason());
         remove_archive(k);
-    } else if (k->warn && (k->left_collops || k->left_colls || k->left_io)) {
+    } else if (k->warn && (k->left_collops || k->left_colls || k->left_io || k->left_rma)) {
+        if (k->left_rma)
+            fprintf(k->warn, "%s: %s: warning: %llu one-sided (RMA) events left out: an archive "
+                    "written by several processes has no RMA windows yet\n", k->prog, k->dir,
+                    (unsigned long long)k->left_rma);
         if (k->left_collops)
             fprintf(k->warn, "%s: %s: warning: %llu single-record collective operations (OTF's "
                     "CollectiveOperation) left out: OTF2 has no such record\n", k->prog, k->dir,
@@ -925,7 +1034,7 @@ int vftr_sink_open_otf2(struct vftr_sink **out, const char *path, struct vftr_so
         .enter = w_enter, .leave = w_leave, .send = w_send, .recv = w_recv,
         .collop = w_collop, .coll_begin = w_coll_begin, .coll_end = w_coll_end,
         .counter = w_counter, .file_begin = w_file_begin, .file_end = w_file_end,
-        .fileop = w_fileop,
+        .fileop = w_fileop, .rma = w_rma,
     };
     struct stat sb;
     char anchor[4200];

@@ -12,6 +12,10 @@
  * its file operations, delivered as window events (window.h: file_begin,
  * file_end, fileop); io.h sums them per file and per function.
  *
+ * One-sided communication (MPI RMA): puts, gets and their ends as window
+ * events (window.h: rma), from a .vfd run's MPI_RMA records, OTF's RMA
+ * records and OTF2's Rma* operation and completion records.
+ *
  * Formats (one backend each, chosen by vftr_source_open from its operands):
  *   OTF 1.x   "foo" or "foo.otf" (lib/otf, lib/model/window.h);
  *   .vfd      capture's raw files: FILE.vfd operands or a run directory

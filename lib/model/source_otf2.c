@@ -37,8 +37,15 @@
  * end (read, write, sync), IoCreateHandle, IoDestroyHandle, IoSeek,
  * IoDuplicateHandle and IoDeleteFile an operation's begin and end at one
  * time ("vftr:match", "vftr:handle" and "vftr:io_operation" where vftr
- * wrote them).  Every other record (OpenMP fork/join, threads, locks, the
- * other I/O records, calling-context samples, RMA, records newer than the
+ * wrote them).  One-sided communication: RmaPut and RmaGet are an RMA
+ * put and get (window.h: origin the location, target the process of the
+ * remote rank in the RmaWin's communicator, comm that communicator, tag the
+ * window's id), RmaAtomic a put of what it sent and a get of what it
+ * received (a put when it moved nothing); the RmaOpComplete* record with
+ * the operation's window and matching id (blocking, non-blocking, remote:
+ * the first that comes) is the end of each.  Every other record (OpenMP
+ * fork/join, threads, locks, RMA window creation and synchronisation, the
+ * other I/O records, calling-context samples, records newer than the
  * library) is passed over and counted (info.skipped).
  *
  * Window reads go forward from the trace start (OTF2 has no time index):
@@ -113,6 +120,10 @@ struct o2class {
     uint32_t *members;                /* counter tokens */
 };
 
+struct o2rmawin {                     /* an RmaWin: its communicator */
+    uint32_t id, comm;
+};
+
 struct otf2_impl {
     char *anchor;                     /* the .otf2 file */
     char **strings;                   /* by string id (sparse: NULL) */
@@ -146,6 +157,8 @@ struct otf2_impl {
     struct o2iohandle *iohandles;
     size_t niohandles, capiohandles;
     struct vftr_u64map iohmap;        /* IoHandle id -> index */
+    struct o2rmawin *wins;
+    size_t nwins, capwins;
     uint64_t resolution, offset, length;
     int have_clock;
     uint64_t interval_ns;
@@ -187,6 +200,7 @@ static void otf2_free(struct vftr_source *s)
     free(o->iopars);
     free(o->iofiles);
     free(o->iohandles);
+    free(o->wins);
     vftr_u64map_release(&o->iohmap);
     free(o->locs);
     free(o->lgroups);
@@ -333,6 +347,18 @@ static OTF2_CallbackCode d_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRef
     if (RESERVE(o, comms, ncomms, capcomms) < 0)
         return def_rc(o, -ENOMEM);
     o->comms[o->ncomms++] = (struct o2comm){ self, name, a, self + 1u, 0, 0, NULL, b, 0 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode d_rmawin(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name,
+                                  OTF2_CommRef comm, OTF2_RmaWinFlag flags)
+{
+    struct otf2_impl *o = ud;
+
+    (void)name, (void)flags;
+    if (RESERVE(o, wins, nwins, capwins) < 0)
+        return def_rc(o, -ENOMEM);
+    o->wins[o->nwins++] = (struct o2rmawin){ self, comm };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -503,6 +529,7 @@ static OTF2_GlobalDefReaderCallbacks *def_callbacks(int all)
     OTF2_GlobalDefReaderCallbacks_SetIoParadigmCallback(c, d_iopar);
     OTF2_GlobalDefReaderCallbacks_SetIoRegularFileCallback(c, d_iofile);
     OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(c, d_iohandle);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(c, d_rmawin);
     return c;
 }
 
@@ -838,6 +865,14 @@ struct iopend {
     uint32_t op;
 };
 
+/* An RMA operation issued and not completed: what its end names. */
+struct rmapend {
+    uint32_t loc, win;
+    uint64_t match;
+    uint32_t peer, comm;
+    unsigned ends;                    /* RMA ends its completion gives (atomic: 1 or 2) */
+};
+
 struct rd {
     struct vftr_source *s;
     struct otf2_impl *o;
@@ -851,6 +886,8 @@ struct rd {
     uint64_t *ios;                    /* per location: point I/O events so far */
     struct iopend *iop;
     size_t niop, capiop;
+    struct rmapend *rma;
+    size_t nrma, caprma;
     uint64_t handled;
     int stop;                         /* 1: winstate said stop; <0: -errno */
     /* a direct-mapped cache in front of locmap (the events of many
@@ -1045,6 +1082,125 @@ static OTF2_CallbackCode e_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void *u
 {
     (void)request;
     return message(ud, VFTR_VFDCONV_RECV, loc, t, al, sender, comm, tag, len);
+}
+
+/* RMA: the window's communicator (OTF2_UNDEFINED_COMM for a window the
+ * trace does not define). */
+static uint32_t win_comm(const struct otf2_impl *o, uint32_t win)
+{
+    for (size_t i = 0; i < o->nwins; i++)
+        if (o->wins[i].id == win)
+            return o->wins[i].comm;
+    return OTF2_UNDEFINED_COMM;
+}
+
+/* An RMA operation: a put of `sent` bytes when put, a get of `received`
+ * when get, remembered until its completion. */
+static OTF2_CallbackCode rma_op(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
+                                uint32_t win, uint32_t remote, int put, uint64_t sent, int get,
+                                uint64_t received, uint64_t match)
+{
+    struct vftr_vfdconv_event e = { .time = t };
+    uint32_t comm = win_comm(r->o, win);
+    long li = where(r, loc, &e.process);
+    OTF2_CallbackCode rc = OTF2_CALLBACK_SUCCESS;
+
+    if (li < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    e.peer = comm == OTF2_UNDEFINED_COMM ? 0 : peer_of(r, NULL, comm, remote, e.process);
+    e.group = comm == OTF2_UNDEFINED_COMM ? 0 : comm + 1u;
+    e.tag = win;
+    if (vftr_reserve((void **)&r->rma, &r->caprma, r->nrma, sizeof *r->rma) < 0)
+        return verdict(r, -ENOMEM);
+    r->rma[r->nrma++] = (struct rmapend){ (uint32_t)li, win, match, e.peer, e.group,
+                                          (unsigned)(put != 0) + (unsigned)(get != 0) };
+    if (put) {
+        e.type = VFTR_VFDCONV_RMA_PUT;
+        e.bytes = sent;
+        rc = feed(r, &e);
+    }
+    if (get && rc == OTF2_CALLBACK_SUCCESS) {
+        e.type = VFTR_VFDCONV_RMA_GET;
+        e.bytes = received;
+        rc = feed(r, &e);
+    }
+    return rc;
+}
+
+static OTF2_CallbackCode e_rmaput(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_RmaWinRef win, uint32_t remote,
+                                  uint64_t bytes, uint64_t match)
+{
+    (void)al;
+    return rma_op(ud, loc, t, win, remote, 1, bytes, 0, 0, match);
+}
+
+static OTF2_CallbackCode e_rmaget(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_RmaWinRef win, uint32_t remote,
+                                  uint64_t bytes, uint64_t match)
+{
+    (void)al;
+    return rma_op(ud, loc, t, win, remote, 0, 0, 1, bytes, match);
+}
+
+static OTF2_CallbackCode e_rmaatomic(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                     OTF2_AttributeList *al, OTF2_RmaWinRef win,
+                                     uint32_t remote, OTF2_RmaAtomicType type, uint64_t sent,
+                                     uint64_t received, uint64_t match)
+{
+    (void)al, (void)type;
+    return rma_op(ud, loc, t, win, remote, sent > 0 || received == 0, sent, received > 0,
+                  received, match);
+}
+
+/* The completion of an operation (of this location, window and matching
+ * id; the latest such): an end for each transfer it began.  A completion
+ * of nothing begun is passed over. */
+static OTF2_CallbackCode rma_complete(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
+                                      uint32_t win, uint64_t match)
+{
+    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_RMA_END, .tag = win };
+    long li = where(r, loc, &e.process);
+    size_t k;
+    OTF2_CallbackCode rc = OTF2_CALLBACK_SUCCESS;
+
+    if (li < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    for (k = r->nrma; k > 0; k--)
+        if (r->rma[k - 1].loc == (uint32_t)li && r->rma[k - 1].win == win &&
+            r->rma[k - 1].match == match)
+            break;
+    if (k == 0)
+        return OTF2_CALLBACK_SUCCESS;
+    e.peer = r->rma[k - 1].peer;
+    e.group = r->rma[k - 1].comm;
+    for (unsigned i = r->rma[k - 1].ends; i > 0 && rc == OTF2_CALLBACK_SUCCESS; i--)
+        rc = feed(r, &e);
+    r->rma[k - 1] = r->rma[--r->nrma];
+    return rc;
+}
+
+static OTF2_CallbackCode e_rmablocking(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                       OTF2_AttributeList *al, OTF2_RmaWinRef win,
+                                       uint64_t match)
+{
+    (void)al;
+    return rma_complete(ud, loc, t, win, match);
+}
+
+static OTF2_CallbackCode e_rmanonblocking(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                          OTF2_AttributeList *al, OTF2_RmaWinRef win,
+                                          uint64_t match)
+{
+    (void)al;
+    return rma_complete(ud, loc, t, win, match);
+}
+
+static OTF2_CallbackCode e_rmaremote(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
+                                     OTF2_AttributeList *al, OTF2_RmaWinRef win, uint64_t match)
+{
+    (void)al;
+    return rma_complete(ud, loc, t, win, match);
 }
 
 static OTF2_CallbackCode e_cbegin(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud,
@@ -1376,6 +1532,12 @@ static int read_events(struct vftr_source *s, OTF2_Reader *rdr, struct rd *r, ch
     OTF2_GlobalEvtReaderCallbacks_SetIoSeekCallback(cb, e_ioseek);
     OTF2_GlobalEvtReaderCallbacks_SetIoDuplicateHandleCallback(cb, e_iodup);
     OTF2_GlobalEvtReaderCallbacks_SetIoDeleteFileCallback(cb, e_iodelete);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, e_rmaput);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, e_rmaget);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, e_rmaatomic);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, e_rmablocking);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, e_rmanonblocking);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, e_rmaremote);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, ger, cb, r);
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     if (!s->progress) {
@@ -1466,6 +1628,7 @@ out:
     free(r.ends);
     free(r.ios);
     free(r.iop);
+    free(r.rma);
     return rc;
 }
 

@@ -350,6 +350,20 @@ static int event_call(const struct vftr_window_handler *h, const vftr_otf_ev *e)
 
         return h->file_end ? h->file_end(h->arg, e->time, e->process, &op) : 0;
     }
+    case OTF_RMAPUT_RECORD:
+    case OTF_RMAPUTRE_RECORD:
+    case OTF_RMAGET_RECORD:
+    case OTF_RMAEND_RECORD: {
+        struct vftr_window_rma r = {
+            .kind = e->type == OTF_RMAPUT_RECORD     ? VFTR_WINDOW_RMA_PUT
+                    : e->type == OTF_RMAPUTRE_RECORD ? VFTR_WINDOW_RMA_PUT_REMOTE_END
+                    : e->type == OTF_RMAGET_RECORD   ? VFTR_WINDOW_RMA_GET
+                                                     : VFTR_WINDOW_RMA_END,
+            .origin = e->u[0], .target = e->u[1], .comm = e->u[2], .tag = e->u[3],
+            .bytes = e->x[0] };
+
+        return h->rma ? h->rma(h->arg, e->time, e->process, &r) : 0;
+    }
     }
     return 0;
 }
@@ -474,6 +488,49 @@ static int on_file_end(void *ud, uint64_t time, uint32_t process, uint32_t file,
     return emit(ud, &(vftr_otf_ev){ .time = time, .type = OTF_ENDFILEOP_RECORD,
                                       .process = process, .u = { file, operation },
                                       .x = { id, handle, bytes } });
+}
+
+/* RMA records, as scan.c decodes them (vftr_otf_scan.h) */
+static int on_rma(void *ud, uint32_t type, uint64_t time, uint32_t process, uint32_t origin,
+                  uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes)
+{
+    return emit(ud, &(vftr_otf_ev){ .time = time, .type = type, .process = process,
+                                      .u = { origin, target, comm, tag }, .x = { bytes } });
+}
+
+static int on_rma_put(void *ud, uint64_t time, uint32_t process, uint32_t origin,
+                      uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                      uint32_t scl, OTF_KeyValueList *kv)
+{
+    (void)scl;
+    (void)kv;
+    return on_rma(ud, OTF_RMAPUT_RECORD, time, process, origin, target, comm, tag, bytes);
+}
+
+static int on_rma_putre(void *ud, uint64_t time, uint32_t process, uint32_t origin,
+                        uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                        uint32_t scl, OTF_KeyValueList *kv)
+{
+    (void)scl;
+    (void)kv;
+    return on_rma(ud, OTF_RMAPUTRE_RECORD, time, process, origin, target, comm, tag, bytes);
+}
+
+static int on_rma_get(void *ud, uint64_t time, uint32_t process, uint32_t origin,
+                      uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                      uint32_t scl, OTF_KeyValueList *kv)
+{
+    (void)scl;
+    (void)kv;
+    return on_rma(ud, OTF_RMAGET_RECORD, time, process, origin, target, comm, tag, bytes);
+}
+
+static int on_rma_end(void *ud, uint64_t time, uint32_t process, uint32_t remote,
+                      uint32_t comm, uint32_t tag, uint32_t scl, OTF_KeyValueList *kv)
+{
+    (void)scl;
+    (void)kv;
+    return on_rma(ud, OTF_RMAEND_RECORD, time, process, 0, remote, comm, tag, 0);
 }
 
 static int on_enter_snap(void *ud, uint64_t time, uint64_t original, uint32_t function,
@@ -1585,6 +1642,10 @@ struct vftr_window *vftr_window_open(const char *namestub, OTF_FileManager *mana
         { HANDLER(on_fileop), OTF_FILEOPERATION_RECORD },
         { HANDLER(on_file_begin), OTF_BEGINFILEOP_RECORD },
         { HANDLER(on_file_end), OTF_ENDFILEOP_RECORD },
+        { HANDLER(on_rma_put), OTF_RMAPUT_RECORD },
+        { HANDLER(on_rma_putre), OTF_RMAPUTRE_RECORD },
+        { HANDLER(on_rma_get), OTF_RMAGET_RECORD },
+        { HANDLER(on_rma_end), OTF_RMAEND_RECORD },
         { HANDLER(on_enter_snap), OTF_ENTERSNAPSHOT_RECORD },
         { HANDLER(on_send_snap), OTF_SENDSNAPSHOT_RECORD },
         { HANDLER(on_func_summary), OTF_FUNCTIONSUMMARY_RECORD },

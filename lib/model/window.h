@@ -82,6 +82,28 @@ struct vftr_window_fileop {
     uint64_t duration;          /* fileop (OTF's complete FileOperation record) only */
 };
 
+/* One-sided communication (MPI RMA) as OTF 1.x records it: the origin
+ * process starts a transfer (PUT: data from origin to target; GET: data
+ * from target into origin's memory) and later records its end (END,
+ * target = the remote process); PUT_REMOTE_END is OTF's put whose end is
+ * recorded on the target.  origin, target: process tokens; comm: the
+ * window's communicator token; tag: a number of the window, equal on all
+ * its members (a .vfd run: the window id hashed to 32 bits; OTF2 input:
+ * the RmaWin definition's id).  END carries no bytes. */
+enum vftr_window_rma_kind {
+    VFTR_WINDOW_RMA_PUT = 1,
+    VFTR_WINDOW_RMA_PUT_REMOTE_END,
+    VFTR_WINDOW_RMA_GET,
+    VFTR_WINDOW_RMA_END,
+};
+
+struct vftr_window_rma {
+    uint32_t kind;              /* enum vftr_window_rma_kind */
+    uint32_t origin, target;    /* END: origin unused (0), target the remote */
+    uint32_t comm, tag;
+    uint64_t bytes;
+};
+
 struct vftr_window_handler {
     void *arg;            /* first argument of every callback */
     int (*open_frame)(void *arg, uint32_t process, uint32_t function, uint64_t enter,
@@ -113,6 +135,9 @@ struct vftr_window_handler {
                     const struct vftr_window_fileop *op);
     int (*fileop)(void *arg, uint64_t time, uint32_t process,
                   const struct vftr_window_fileop *op);
+    /* One-sided communication: process is the process the record is on
+     * (the initiator).  The struct is borrowed for the call. */
+    int (*rma)(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r);
     /* Only for vftr_window_samples(): one open frame of the snapshot at
      * `time` (the state just before it), outermost first per process. */
     int (*sample_frame)(void *arg, uint64_t time, uint32_t process, uint32_t function,

@@ -137,6 +137,20 @@ static int deliver(struct vftr_winstate *w, const struct vftr_vfdconv_event *e)
     }
     case VFTR_VFDCONV_COUNTER:
         return h->counter ? h->counter(h->arg, e->time, e->process, e->op, e->bytes) : 0;
+    case VFTR_VFDCONV_RMA_PUT:
+    case VFTR_VFDCONV_RMA_GET:
+    case VFTR_VFDCONV_RMA_END: {
+        /* the .vfd records transfers on their origin: initiator and origin agree */
+        struct vftr_window_rma r = {
+            .kind = e->type == VFTR_VFDCONV_RMA_PUT   ? VFTR_WINDOW_RMA_PUT
+                    : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
+                                                      : VFTR_WINDOW_RMA_END,
+            .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process, .target = e->peer,
+            .comm = e->group, .tag = e->tag,
+            .bytes = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->bytes };
+
+        return h->rma ? h->rma(h->arg, e->time, e->process, &r) : 0;
+    }
     default:
         return 0;
     }

@@ -207,6 +207,50 @@ static int cap_file_end(void* ud, uint64_t time, uint32_t process, uint32_t file
                                    .x = { id, handle, bytes } });
 }
 
+/* RMA transfers: u = origin, target, communicator, tag; x[0] = bytes (the
+ * record type says which of put, remote-end put or get) */
+static int cap_rma(void* ud, uint32_t type, uint64_t time, uint32_t process, uint32_t origin,
+                   uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes)
+{
+    return take(ud, (vftr_otf_ev){ .time = time, .type = type, .process = process,
+                                   .u = { origin, target, comm, tag }, .x = { bytes } });
+}
+
+static int cap_rma_put(void* ud, uint64_t time, uint32_t process, uint32_t origin,
+                       uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                       uint32_t source, OTF_KeyValueList* kv)
+{
+    (void)source;
+    (void)kv;
+    return cap_rma(ud, OTF_RMAPUT_RECORD, time, process, origin, target, comm, tag, bytes);
+}
+
+static int cap_rma_putre(void* ud, uint64_t time, uint32_t process, uint32_t origin,
+                         uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                         uint32_t source, OTF_KeyValueList* kv)
+{
+    (void)source;
+    (void)kv;
+    return cap_rma(ud, OTF_RMAPUTRE_RECORD, time, process, origin, target, comm, tag, bytes);
+}
+
+static int cap_rma_get(void* ud, uint64_t time, uint32_t process, uint32_t origin,
+                       uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                       uint32_t source, OTF_KeyValueList* kv)
+{
+    (void)source;
+    (void)kv;
+    return cap_rma(ud, OTF_RMAGET_RECORD, time, process, origin, target, comm, tag, bytes);
+}
+
+static int cap_rma_end(void* ud, uint64_t time, uint32_t process, uint32_t remote,
+                       uint32_t comm, uint32_t tag, uint32_t source, OTF_KeyValueList* kv)
+{
+    (void)source;
+    (void)kv;
+    return cap_rma(ud, OTF_RMAEND_RECORD, time, process, 0, remote, comm, tag, 0);
+}
+
 #define CAP(fn) ((OTF_FunctionPointer*)(void (*)(void))(fn))
 
 static OTF_HandlerArray* capture_handlers(struct capture* c)
@@ -223,6 +267,10 @@ static OTF_HandlerArray* capture_handlers(struct capture* c)
         { OTF_FILEOPERATION_RECORD, CAP(cap_fileop) },
         { OTF_BEGINFILEOP_RECORD, CAP(cap_file_begin) },
         { OTF_ENDFILEOP_RECORD, CAP(cap_file_end) },
+        { OTF_RMAPUT_RECORD, CAP(cap_rma_put) },
+        { OTF_RMAPUTRE_RECORD, CAP(cap_rma_putre) },
+        { OTF_RMAGET_RECORD, CAP(cap_rma_get) },
+        { OTF_RMAEND_RECORD, CAP(cap_rma_end) },
     };
     OTF_HandlerArray* h = OTF_HandlerArray_open();
     if (h == NULL)

@@ -17,6 +17,11 @@
 #    target, bytes, request form) equal the program's list (rma_<rank>.txt),
 #    and so do the RMAPut / RMAGet / RMAEnd records of the OTF trace
 #    vfd2otf writes, as the reference otfprint reads them;
+#  - the same transfers go through the model every tool reads (source.h,
+#    sink.h): in the OTF trace vftr-convert writes (otfprint), in the OTF2
+#    archive it writes (otf2-print: RMA_PUT / RMA_GET with the remote rank,
+#    each completed by an RMA_OP_COMPLETE_BLOCKING), and after the round
+#    trip OTF -> OTF2 -> OTF (otfprint again);
 #  - the program calls every RMA and matched-probe function of the table.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../mpi/common.sh
@@ -119,6 +124,60 @@ if command -v otfprint >/dev/null; then
         "$(grep -c 'RMAEnd:' "$d/.otfprint")"
 else
     skip "rma: OTF records" "no otfprint"
+fi
+
+# ... and through the model: vftr-convert's OTF, its OTF2 and the round
+# trip OTF -> OTF2 -> OTF keep every transfer (otfprint and otf2-print
+# read them; the window's tag is the OTF2 window's id after the trip)
+otf_rma() {
+    otfprint "$1" 2>/dev/null |
+        awk '/RMAPut:|RMAGet:/ { k = /RMAPut/ ? "put" : "get"; gsub(/,/, "")
+                                 for (i = 1; i <= NF; i++) v[$i] = $(i + 1)
+                                 print k, v["initiator"], v["origin"], v["target"], v["bytes"] }
+             /RMAEnd:/ { e++ } END { print "ends", e + 0 }' | sort
+}
+if command -v otfprint >/dev/null && command -v otf2-print >/dev/null; then
+    want=$(for ((r = 0; r < np; r++)); do
+               awk -v p=$((r + 1)) '
+                   $3 > 0 || $1 == "MPI_Put" || $1 == "MPI_Accumulate" { print "put", p, p, $2 + 1, $3 }
+                   $4 > 0 || $1 == "MPI_Get" { print "get", p, p, $2 + 1, $4 }' "$d/rma_$r.txt"
+           done)
+    want=$( (echo "$want"; echo "ends $(echo "$want" | wc -l)") | sort)
+    n=$(echo "$want" | grep -vc '^ends')
+    conv=$mpi_build/bin/vftr-convert
+    mkdir -p "$d/cv"
+    "$conv" -q -o "$d/cv/t.otf" "$d" 2>"$d/cv/.err" || fail "rma: vftr-convert: $(head -1 "$d/cv/.err")"
+    check "rma: vftr-convert to OTF: otfprint reads the $n transfers and their ends" \
+        "$want" "$(otf_rma "$d/cv/t.otf")"
+    # OTF2: locations are ranks from 0; the remote a rank of the window's
+    # communicator (MPI_COMM_WORLD here)
+    "$conv" -q --to=otf2 -o "$d/cv/a" "$d" 2>"$d/cv/.err" || fail "rma: vftr-convert: $(head -1 "$d/cv/.err")"
+    got=$(otf2-print "$d/cv/a/traces.otf2" 2>&1 |
+          awk '$1 == "RMA_PUT" || $1 == "RMA_GET" {
+                   k = $1 == "RMA_PUT" ? "put" : "get"; r = ""; b = ""
+                   for (i = 4; i < NF; i++) { if ($i == "Remote:") r = $(i + 1); if ($i == "Bytes:") b = $(i + 1) }
+                   sub(/,$/, "", r); sub(/,$/, "", b)
+                   print k, $2 + 1, $2 + 1, r + 1, b }
+               $1 == "RMA_OP_COMPLETE_BLOCKING" { e++ } END { print "ends", e + 0 }' | sort)
+    check "rma: vftr-convert to OTF2: otf2-print reads the $n transfers and their completions" \
+        "$want" "$got"
+    # a window per window the transfers used (vfd2otf's tags), on the world
+    check "rma: otf2-print: an RMA_WIN of MPI_COMM_WORLD for each window the transfers used" \
+        "$(otfprint "$d/otf/t.otf" 2>/dev/null | awk '/RMAPut:|RMAGet:/ { gsub(/,/, ""); for (i = 1; i <= NF; i++) if ($i == "tag") print $(i + 1) }' | sort -u | wc -l)" \
+        "$(otf2-print -G "$d/cv/a/traces.otf2" 2>&1 | grep -c '^RMA_WIN .*Communicator: "MPI_COMM_WORLD"')"
+    "$conv" -q --to=otf2 -o "$d/cv/rt" "$d/otf/t.otf" 2>"$d/cv/.err" &&
+        "$conv" -q -o "$d/cv/rt.otf" "$d/cv/rt/traces.otf2" 2>>"$d/cv/.err" ||
+        fail "rma: round trip: $(head -1 "$d/cv/.err")"
+    check "rma: round trip OTF -> OTF2 -> OTF keeps the $n transfers and their ends" \
+        "$want" "$(otf_rma "$d/cv/rt.otf")"
+    # vfd2otf-mpi's archive (written by cooperating processes) has no RMA
+    # windows yet: it says how many RMA events (transfers and ends) it left out
+    timeout -s KILL 60 mpirun -np 2 --oversubscribe --bind-to none \
+        "$mpi_build/bin/vfd2otf-mpi" -q -o "$d/cv/par.otf2" "$d" >/dev/null 2>"$d/cv/.par"
+    check "rma: vfd2otf-mpi to OTF2: a warning counts the $((2 * n)) RMA events it leaves out" \
+        "$((2 * n))" "$(sed -n 's/.*warning: \([0-9]*\) one-sided (RMA) events left out.*/\1/p' "$d/cv/.par")"
+else
+    skip "rma: vftr-convert's OTF and OTF2" "no otfprint or otf2-print"
 fi
 
 # every RMA and matched-probe function of the table is called

@@ -4,12 +4,13 @@
  * vftr-stats use.
  *
  * The expectation is independent of the library: the test draws records
- * (the eight decoded kinds, records the scan passes over, key-value lines,
- * blank lines), writes each in one of several spellings — the writer's short
- * form, the long keywords with blanks, a source-location field, leading
- * zeros, "\r\n" — and keeps the values it wrote.  The scan of the text, as a
- * mapped file and as an external buffer (the copy path), whole or in time
- * windows, in batches of every size, must give back exactly those values.
+ * (the eight decoded kinds and the four RMA records, records the scan
+ * passes over, key-value lines, blank lines), writes each in one of
+ * several spellings — the writer's short form, the long keywords with
+ * blanks, a source-location field, leading zeros, "\r\n" — and keeps the
+ * values it wrote.  The scan of the text, as a mapped file and as an
+ * external buffer (the copy path), whole or in time windows, in batches of
+ * every size, must give back exactly those values.
  * Malformed records must fail with the file and offset in otf_strerr.
  */
 #include <check.h>
@@ -175,6 +176,40 @@ static struct text make_text(size_t nrec, unsigned seed, int short_only)
             }
             break;
         default:
+            if ((r >> 5) % 2) {
+                /* one-sided: RMAPut, RMAPutRemoteEnd, RMAGet (origin,
+                 * target, communicator, tag, bytes), RMAEnd (remote,
+                 * communicator, tag) */
+                static const struct { uint32_t type; const char *s, *l; } rma[] = {
+                    { OTF_RMAPUT_RECORD, "T", "TRMAPUT " },
+                    { OTF_RMAPUTRE_RECORD, "U", "URMAPUTRE " },
+                    { OTF_RMAGET_RECORD, "G", "GRMAGET " },
+                };
+                unsigned k = (r >> 6) % 4;
+
+                if (k == 3) {
+                    e.type = OTF_RMAEND_RECORD;
+                    e.u[1] = b;
+                    e.u[2] = c;
+                    e.u[3] = a;
+                    put(&t, form == 1 ? "MRMAEND %x COMM %x TAG %x%s" : "M%xC%xT%x%s", b, c, a,
+                        eol(r));
+                } else {
+                    e.type = rma[k].type;
+                    e.u[0] = p;
+                    e.u[1] = b;
+                    e.u[2] = c;
+                    e.u[3] = a;
+                    e.x[0] = x;
+                    if (form == 1)
+                        put(&t, "%s%x PROCESS %x COMM %x TAG %x LEN %llx%s", rma[k].l, p, b, c,
+                            a, (unsigned long long)x, eol(r));
+                    else
+                        put(&t, "%s%xP%xC%xT%xL%llx%s%s", rma[k].s, p, b, c, a,
+                            (unsigned long long)x, form == 2 ? "X5" : "", eol(r));
+                }
+                break;
+            }
             /* passed over: a process begin, a comment, a blank line */
             if (r % 3 == 0)
                 put(&t, "PB%s", eol(r));
@@ -215,6 +250,12 @@ static void expect_ev(const vftr_otf_ev *got, const vftr_otf_ev *want, size_t i)
         break;
     case OTF_ENDCOLLOP_RECORD:
         same = same && got->x[0] == want->x[0];
+        break;
+    case OTF_RMAPUT_RECORD:
+    case OTF_RMAPUTRE_RECORD:
+    case OTF_RMAGET_RECORD:
+    case OTF_RMAEND_RECORD:
+        same = same && memcmp(got->u, want->u, sizeof got->u) == 0 && got->x[0] == want->x[0];
         break;
     default:
         same = same && memcmp(got->u, want->u, 3 * sizeof got->u[0]) == 0 &&

@@ -43,7 +43,9 @@ typedef struct vftr_otf_ev {
                             OTF_RECEIVE_RECORD, OTF_COLLOP_RECORD,
                             OTF_BEGINCOLLOP_RECORD, OTF_ENDCOLLOP_RECORD,
                             OTF_COUNTER_RECORD, OTF_FILEOPERATION_RECORD,
-                            OTF_BEGINFILEOP_RECORD, OTF_ENDFILEOP_RECORD */
+                            OTF_BEGINFILEOP_RECORD, OTF_ENDFILEOP_RECORD,
+                            OTF_RMAPUT_RECORD, OTF_RMAPUTRE_RECORD,
+                            OTF_RMAGET_RECORD, OTF_RMAEND_RECORD */
     uint32_t process;    /* the record's process: for SendMsg the sender, for
                             RecvMsg the receiver */
     uint32_t u[4];       /* Enter, Leave: function (0: Leave without one);
@@ -51,13 +53,17 @@ typedef struct vftr_otf_ev {
                             RecvMsg: sender, group, type (tag), length;
                             CollectiveOperation, BeginCollectiveOperation:
                             collective, group, root; Counter: counter;
-                            FileOperation, EndFileOperation: file, operation */
+                            FileOperation, EndFileOperation: file, operation;
+                            RMAPut, RMAPutRemoteEnd, RMAGet: origin, target,
+                            communicator, tag; RMAEnd: 0, remote,
+                            communicator, tag */
     uint64_t x[3];       /* CollectiveOperation: sent, received, duration;
                             BeginCollectiveOperation: matching id, sent, received;
                             EndCollectiveOperation: matching id; Counter: value;
                             FileOperation: handle, bytes, duration;
                             BeginFileOperation: matching id;
-                            EndFileOperation: matching id, handle, bytes */
+                            EndFileOperation: matching id, handle, bytes;
+                            RMAPut, RMAPutRemoteEnd, RMAGet: bytes */
 } vftr_otf_ev;
 
 /*
