@@ -4,8 +4,9 @@
  * (lib/model's vftr_analysis_run_par): `mpirun -np N vftr-stats-mpi
  * --waits RUN` prints what `vftr-stats --waits RUN` prints.  Every rank
  * reads its share of the processes (rank 0 in a thread); the others send
- * their sync records to rank 0, which merges them and prints.  Linked in
- * place of run.c.
+ * their sync records to rank 0, which merges them and prints.  A .vfd
+ * run's open is shared too (stats_source_share): each rank reads only its
+ * share of the files.  Linked in place of run.c.
  *
  * MPI is started before main (the command line is vftr-stats's own, parsed
  * by main) and ended after it; the other views run on every rank alike,
