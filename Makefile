@@ -98,6 +98,7 @@ include lib/util/module.mk
 include lib/vfd/module.mk
 -include lib/model/module.mk
 -include lib/report/module.mk
+-include lib/mpi/module.mk
 include capture/module.mk
 include analyzers/module.mk
 include test/module.mk

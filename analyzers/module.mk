@@ -35,7 +35,7 @@ $(OBJ)/analyzers/vftr-stats/mpi/run_mpi.o: analyzers/vftr-stats/mpi/run_mpi.c | 
 	$(Q)mkdir -p $(@D)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(CPPFLAGS) -Ianalyzers/vftr-stats $(CFLAGS) -c -o $@ $<
 
-$(STATS_MPI): $(STATS_MPI_OBJ) $(OBJ)/analyzers/vftr-stats/mpi/run_mpi.o $(VFTR_REPORT_A) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
+$(STATS_MPI): $(STATS_MPI_OBJ) $(OBJ)/analyzers/vftr-stats/mpi/run_mpi.o $(VFTR_MPI_OBJ) $(VFTR_REPORT_A) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(VFTR_REPORT_A) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A) $(ANALYZER_LDLIBS_vftr-stats) $(VFTR_LDLIBS)

@@ -25,7 +25,7 @@ $(OBJ)/converters/vfd2otf-mpi/main.o: converters/vfd2otf-mpi/main.c | $(OTF_HEAD
 	$(Q)mkdir -p $(@D)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(VFD2OTF_MPI): $(OBJ)/converters/vfd2otf-mpi/main.o $(CONV_COMMON_OBJ) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
+$(VFD2OTF_MPI): $(OBJ)/converters/vfd2otf-mpi/main.o $(VFTR_MPI_OBJ) $(CONV_COMMON_OBJ) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A)
 	$(call say,LD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(VFTR_MODEL_A) $(VFTR_UTIL_A) $(VFTR_VFD_A) $(OTF_A) $(VFTR_LDLIBS)

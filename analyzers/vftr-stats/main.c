@@ -993,7 +993,8 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         }
     }
 
-    rc = vftr_source_open(&src, (const char *const *)ops, (size_t)nops, &so, err, sizeof err);
+    rc = vftr_source_open_shared(&src, (const char *const *)ops, (size_t)nops, &so,
+                                 stats_source_share(), err, sizeof err);
     if (rc < 0) {
         rc = source_fail(tool, rc, err);
         goto out;

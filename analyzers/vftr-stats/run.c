@@ -10,3 +10,8 @@ int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts 
 {
     return vftr_analysis_run(src, o, out, err, errlen);
 }
+
+const struct vftr_vfdconv_share *stats_source_share(void)
+{
+    return NULL;
+}

@@ -90,4 +90,11 @@ int stats_analysis(const struct vftr_tool *tool, struct stats_args *args,
 int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts *o,
                        struct vftr_analysis **out, char *err, size_t errlen);
 
+/*
+ * How the trace's first pass is read (run.c: NULL, this process reads it
+ * all; mpi/run_mpi.c: shared among the MPI ranks, each reading its share
+ * of the .vfd files, lib/mpi/vfdshare.h).  Borrowed, valid until exit.
+ */
+const struct vftr_vfdconv_share *stats_source_share(void);
+
 #endif /* VFTR_STATS_H */

@@ -38,143 +38,14 @@
 #include "model/sink.h"
 #include "model/source.h"
 #include "model/vfdotf.h"
+#include "mpi/vfdshare.h"
 #include "util/errmsg.h"
 #include "vfd2otf_cli.h"
-
-struct share {
-    int rank, size;
-};
-
-static int mine(void *ctx, size_t file)
-{
-    const struct share *s = ctx;
-
-    return file % (size_t)s->size == (size_t)s->rank;
-}
-
-/* MPI_Allgatherv of every rank's buffer (int counts: at most 2 GiB in all;
- * every rank sees the same total, so all give up together). */
-static int exchange(void *ctx, const void *buf, size_t len, void **all, size_t *alllen)
-{
-    const struct share *s = ctx;
-    int *lens = malloc((size_t)s->size * sizeof *lens);
-    int *displs = malloc((size_t)s->size * sizeof *displs);
-    int my = len > INT_MAX ? -1 : (int)len;
-    long long total = 0;
-    int rc = 0;
-
-    *all = NULL;
-    *alllen = 0;
-    if (!lens || !displs) {
-        free(lens);
-        free(displs);
-        return -ENOMEM;
-    }
-    MPI_Allgather(&my, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
-    for (int i = 0; i < s->size; i++) {
-        if (lens[i] < 0 || total > INT_MAX)
-            rc = -EOVERFLOW;
-        displs[i] = (int)(total > INT_MAX ? 0 : total);
-        total += lens[i] < 0 ? 0 : lens[i];
-    }
-    if (total > INT_MAX)
-        rc = -EOVERFLOW;
-    if (rc == 0) {
-        *all = malloc(total ? (size_t)total : 1);
-        /* a rank out of memory here can neither receive nor tell the
-         * others without another collective: end the job rather than hang */
-        if (!*all)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        MPI_Allgatherv(buf, my, MPI_BYTE, *all, lens, displs, MPI_BYTE, MPI_COMM_WORLD);
-        *alllen = (size_t)total;
-    }
-    free(lens);
-    free(displs);
-    return rc;
-}
-
-/* Message tags of the matcher's requests (two uint64: file, chunk; file
- * UINT64_MAX: done) and of the answers (an int64 status, then the records). */
-enum { TAG_REQ = 7711, TAG_REP = 7712 };
-
-/* Rank 0, matching: the MPI records of chunk `chunk` of a file another
- * rank reads, or (file SIZE_MAX) tells every other rank that it is done. */
-static int fetch(void *ctx, size_t file, size_t chunk, void **buf, size_t *len)
-{
-    const struct share *s = ctx;
-    uint64_t req[2] = { file == SIZE_MAX ? UINT64_MAX : (uint64_t)file, (uint64_t)chunk };
-    MPI_Status st;
-    int owner, n;
-    uint8_t *p;
-    int64_t status;
-
-    if (file == SIZE_MAX) {
-        for (int r = 0; r < s->size; r++)
-            if (r != s->rank)
-                MPI_Send(req, 2, MPI_UINT64_T, r, TAG_REQ, MPI_COMM_WORLD);
-        return 0;
-    }
-    owner = (int)(file % (size_t)s->size);
-    MPI_Send(req, 2, MPI_UINT64_T, owner, TAG_REQ, MPI_COMM_WORLD);
-    MPI_Probe(owner, TAG_REP, MPI_COMM_WORLD, &st);
-    MPI_Get_count(&st, MPI_BYTE, &n);
-    p = malloc(n > 0 ? (size_t)n : 1);
-    if (!p)
-        return -ENOMEM;     /* the answer stays unreceived: matching ends here */
-    MPI_Recv(p, n, MPI_BYTE, owner, TAG_REP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (n < (int)sizeof status) {
-        free(p);
-        return -EBADMSG;
-    }
-    memcpy(&status, p, sizeof status);
-    if (status < 0) {
-        free(p);
-        return status < -4095 ? -EBADMSG : (int)status;
-    }
-    *len = (size_t)n - sizeof status;
-    memmove(p, p + sizeof status, *len);
-    *buf = p;
-    return 0;
-}
-
-/* The other ranks: answer rank 0's requests for their files' records until
- * it is done.  A request that fails is answered with its error. */
-static int serve(void *ctx, struct vftr_vfdconv *c)
-{
-    (void)ctx;
-    for (;;) {
-        uint64_t req[2];
-        void *buf = NULL;
-        size_t len = 0;
-        int64_t status;
-        uint8_t *out;
-
-        MPI_Recv(req, 2, MPI_UINT64_T, 0, TAG_REQ, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (req[0] == UINT64_MAX)
-            return 0;
-        status = vftr_vfdconv_chunk_mpi(c, (size_t)req[0], (size_t)req[1], &buf, &len);
-        if (status == 0 && len > (size_t)INT_MAX - sizeof status)
-            status = -EOVERFLOW;
-        out = status == 0 ? malloc(sizeof status + len) : NULL;
-        if (status == 0 && !out)
-            status = -ENOMEM;
-        if (status < 0) {
-            MPI_Send(&status, (int)sizeof status, MPI_BYTE, 0, TAG_REP, MPI_COMM_WORLD);
-        } else {
-            memcpy(out, &status, sizeof status);
-            if (len)
-                memcpy(out + sizeof status, buf, len);
-            MPI_Send(out, (int)(sizeof status + len), MPI_BYTE, 0, TAG_REP, MPI_COMM_WORLD);
-        }
-        free(out);
-        free(buf);
-    }
-}
 
 /* ------------------------------------------------------------ OTF2 */
 
 struct par {
-    const struct share *sh;
+    const struct vftr_mpi_vfdshare *sh;
     const struct vftr_source *src;
 };
 
@@ -209,7 +80,8 @@ static int par_sum(void *arg, uint64_t *v, size_t n)
 }
 
 /* The archive cli->stub names, written by every rank. */
-static int write_otf2(struct vfd2otf_cli *cli, struct vftr_vfdconv *conv, const struct share *sh,
+static int write_otf2(struct vfd2otf_cli *cli, struct vftr_vfdconv *conv,
+                      const struct vftr_mpi_vfdshare *sh,
                       uint64_t *events)
 {
     struct vftr_source_opts so = { NULL, cli->tool.name, (unsigned)cli->out.jobs };
@@ -272,16 +144,15 @@ int main(int argc, char **argv)
 {
     struct vfd2otf_cli cli;
     struct vftr_vfdconv *conv = NULL;
-    struct share sh = { 0, 1 };
-    struct vftr_vfdconv_share share = { mine, exchange, &sh, fetch, serve };
+    struct vftr_mpi_vfdshare sh;
+    struct vftr_vfdconv_share share;
     char err[1024] = "";
     unsigned long long mine_events = 0, events = 0;
     int rc, bad, anybad = 0;
     uint64_t ev = 0;
 
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &sh.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &sh.size);
+    vftr_mpi_vfdshare_init(&sh, &share);
 
     rc = vfd2otf_cli_parse(&cli, "vfd2otf-mpi", 0, argc, argv);
     if (rc != VFD2OTF_CLI_GO)

@@ -161,6 +161,19 @@ int vftr_source_open(struct vftr_source **out, const char *const *operands, size
 void vftr_source_free(struct vftr_source *s);     /* NULL-safe */
 
 /*
+ * vftr_source_open with the first pass of a .vfd run shared among
+ * cooperating processes (struct vftr_vfdconv_share, lib/model/vfdconv.h;
+ * borrowed for the call): each reads only the files share->mine accepts,
+ * every one of them must make this call with the same operands, and all
+ * end with the same definitions.  Other inputs ignore share; NULL: as
+ * vftr_source_open.
+ */
+struct vftr_vfdconv_share;
+int vftr_source_open_shared(struct vftr_source **out, const char *const *operands, size_t n,
+                            const struct vftr_source_opts *opts,
+                            const struct vftr_vfdconv_share *share, char *err, size_t errlen);
+
+/*
  * A .vfd source over a conversion engine already open (vfd2otf-mpi's,
  * whose first pass its processes shared): borrowed, it must outlive the
  * source.  0 and *out, or -ENOMEM.

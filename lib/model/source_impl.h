@@ -32,6 +32,7 @@ struct vftr_source {
     const struct vftr_source_ops *ops;
     void *impl;                       /* the backend's state */
     struct vftr_source_opts opts;
+    const struct vftr_vfdconv_share *share;   /* .vfd first pass shared (borrowed) or NULL */
     struct vftr_source_info info;
     char *name;
 

@@ -17,6 +17,13 @@
 int vftr_source_open(struct vftr_source **out, const char *const *ops, size_t n,
                      const struct vftr_source_opts *opts, char *err, size_t errlen)
 {
+    return vftr_source_open_shared(out, ops, n, opts, NULL, err, errlen);
+}
+
+int vftr_source_open_shared(struct vftr_source **out, const char *const *ops, size_t n,
+                            const struct vftr_source_opts *opts,
+                            const struct vftr_vfdconv_share *share, char *err, size_t errlen)
+{
     struct vftr_source *s;
     size_t nvfd = 0;
     int rc;
@@ -39,6 +46,7 @@ int vftr_source_open(struct vftr_source **out, const char *const *ops, size_t n,
         s->opts = *opts;
     if (!s->opts.prog)
         s->opts.prog = "vftr";
+    s->share = share;
     s->name = strdup(ops[0]);
     if (!s->name) {
         free(s);

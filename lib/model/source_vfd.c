@@ -320,7 +320,8 @@ int vftr_source_open_vfd(struct vftr_source *s, const char *const *ops, size_t n
                          size_t errlen)
 {
     struct vfd_impl *v = calloc(1, sizeof *v);
-    struct vftr_vfdconv_opts co = { s->opts.warn, s->opts.prog, 0, vftr_source_jobs(s), NULL };
+    struct vftr_vfdconv_opts co = { s->opts.warn, s->opts.prog, 0, vftr_source_jobs(s),
+                                    s->share };
     int rc;
 
     if (!v)

@@ -4,8 +4,9 @@
  * (lib/model's vftr_analysis_run_par): `mpirun -np N vftr-stats-mpi
  * --waits RUN` prints what `vftr-stats --waits RUN` prints.  Every rank
  * reads its share of the processes (rank 0 in a thread); the others send
- * their sync records to rank 0, which merges them and prints.  Linked in
- * place of run.c.
+ * their sync records to rank 0, which merges them and prints.  A .vfd
+ * run's open is shared too (stats_source_share): each rank reads only its
+ * share of the files.  Linked in place of run.c.
  *
  * MPI is started before main (the command line is vftr-stats's own, parsed
  * by main) and ended after it; the other views run on every rank alike,
@@ -20,9 +21,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "mpi/vfdshare.h"
 #include "stats.h"
 
 static int rank, size;
+static struct vftr_mpi_vfdshare vfdshare;
+static struct vftr_vfdconv_share share;
 
 /*
  * Sending and waiting.  A worker's records go out in messages of a
@@ -167,6 +171,7 @@ __attribute__((constructor)) static void start(void)
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    vftr_mpi_vfdshare_init(&vfdshare, &share);
     if (rank != 0 && !freopen("/dev/null", "w", stdout))
         MPI_Abort(MPI_COMM_WORLD, 1);
 }
@@ -177,6 +182,16 @@ __attribute__((destructor)) static void stop(void)
 
     if (MPI_Finalized(&done) == MPI_SUCCESS && !done)
         MPI_Finalize();
+}
+
+/* Each rank reads its share of the .vfd files (file i by rank i % size:
+ * the files of the ranks whose processes its analysis share takes, when
+ * the files are one per rank in rank order, as vftr-run writes them) and
+ * the ranks exchange the first pass's results (lib/mpi/vfdshare.c).  Alone,
+ * the rank reads them all as vftr-stats does. */
+const struct vftr_vfdconv_share *stats_source_share(void)
+{
+    return size > 1 ? &share : NULL;
 }
 
 int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts *o,
