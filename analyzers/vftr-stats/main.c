@@ -228,22 +228,13 @@ static void nametab_release(struct nametab *t)
  * pointer stays valid) for a token the trace does not define. */
 const char *token_name(struct names *nm, int kind, uint32_t id)
 {
-    static const char *const prefix[] = { "function", "group", "collective" };
-    const struct vftr_source_func *f;
-    const char *name = NULL;
     char buf[48];
+    const char *name = vftr_source_token_name(nm->src, kind, id, buf, sizeof buf);
 
-    if (kind == NAME_FUNCTION && (f = vftr_source_func(nm->src, id)))
-        name = f->name;
-    else if (kind == NAME_GROUP)
-        name = vftr_source_group_name(nm->src, id);
-    else if (kind == NAME_COLLOP)
-        name = vftr_source_collop_name(nm->src, id);
-    if (name)
+    if (name != buf)
         return name;
     if (id < nm->unnamed[kind].n && nm->unnamed[kind].v[id])
         return nm->unnamed[kind].v[id];
-    snprintf(buf, sizeof buf, "%s-%" PRIu32, prefix[kind], id);
     return nametab_set(&nm->unnamed[kind], id, buf) == 0 ? nm->unnamed[kind].v[id] : NULL;
 }
 

@@ -55,7 +55,8 @@ struct nametab {
     size_t n;
 };
 
-enum { NAME_FUNCTION, NAME_GROUP, NAME_COLLOP };
+enum { NAME_FUNCTION = VFTR_SOURCE_NAME_FUNCTION, NAME_GROUP = VFTR_SOURCE_NAME_GROUP,
+       NAME_COLLOP = VFTR_SOURCE_NAME_COLLOP };
 
 struct names {
     const struct vftr_source *src;

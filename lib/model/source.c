@@ -6,6 +6,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -561,6 +563,25 @@ const char *vftr_source_group_name(const struct vftr_source *s, uint32_t token)
 const char *vftr_source_collop_name(const struct vftr_source *s, uint32_t token)
 {
     return find_name(s->collops, s->ncollops, token);
+}
+
+const char *vftr_source_token_name(const struct vftr_source *s, int kind, uint32_t token,
+                                   char *buf, size_t size)
+{
+    static const char *const prefix[] = { "function", "group", "collective" };
+    const struct vftr_source_func *f;
+    const char *name = NULL;
+
+    if (kind == VFTR_SOURCE_NAME_FUNCTION && (f = vftr_source_func(s, token)))
+        name = f->name;
+    else if (kind == VFTR_SOURCE_NAME_GROUP)
+        name = vftr_source_group_name(s, token);
+    else if (kind == VFTR_SOURCE_NAME_COLLOP)
+        name = vftr_source_collop_name(s, token);
+    if (name)
+        return name;
+    snprintf(buf, size, "%s-%" PRIu32, prefix[kind], token);
+    return buf;
 }
 
 static int cmp_rank(const void *x, const void *y)

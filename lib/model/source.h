@@ -225,6 +225,15 @@ const struct vftr_source_proc *vftr_source_proc(const struct vftr_source *s, uin
 const struct vftr_source_func *vftr_source_func(const struct vftr_source *s, uint32_t token);
 const char *vftr_source_group_name(const struct vftr_source *s, uint32_t token);
 const char *vftr_source_collop_name(const struct vftr_source *s, uint32_t token);
+
+/*
+ * A function, group or collective-operation token as every tool names it:
+ * the trace's name, else "function-7", "group-7" or "collective-7" written
+ * into buf (which is then returned; 48 bytes suffice).
+ */
+enum { VFTR_SOURCE_NAME_FUNCTION, VFTR_SOURCE_NAME_GROUP, VFTR_SOURCE_NAME_COLLOP };
+const char *vftr_source_token_name(const struct vftr_source *s, int kind, uint32_t token,
+                                   char *buf, size_t size);
 const struct vftr_source_comm *vftr_source_comm(const struct vftr_source *s, uint32_t token);
 const struct vftr_source_file *vftr_source_file(const struct vftr_source *s, uint32_t token);
 const char *vftr_source_filegroup_name(const struct vftr_source *s, uint32_t token);

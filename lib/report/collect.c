@@ -41,20 +41,12 @@
 
 const char *rep_token_name(struct vftr_report *r, int kind, uint32_t token)
 {
-    static const char *const prefix[] = { "function", "group", "collective" };
-    const struct vftr_source_func *f;
-    const char *name = NULL;
     char buf[48], **v;
+    /* vftr-stats's names (source.c), kept here for a token without one */
+    const char *name = vftr_source_token_name(r->src, kind, token, buf, sizeof buf);
 
-    if (kind == REP_NAME_FUNCTION && (f = vftr_source_func(r->src, token)))
-        name = f->name;
-    else if (kind == REP_NAME_GROUP)
-        name = vftr_source_group_name(r->src, token);
-    else if (kind == REP_NAME_COLLOP)
-        name = vftr_source_collop_name(r->src, token);
-    if (name)
+    if (name != buf)
         return name;
-    snprintf(buf, sizeof buf, "%s-%" PRIu32, prefix[kind], token);
     for (size_t i = 0; i < r->nunnamed; i++)
         if (strcmp(r->unnamed[i], buf) == 0)
             return r->unnamed[i];

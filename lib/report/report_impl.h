@@ -120,7 +120,8 @@ struct vftr_report {
 
 /* The name vftr-stats gives a token: the source's, or "function-N",
  * "group-N", "collective-N" (kept in r->unnamed).  NULL only for -ENOMEM. */
-enum { REP_NAME_FUNCTION, REP_NAME_GROUP, REP_NAME_COLLOP };
+enum { REP_NAME_FUNCTION = VFTR_SOURCE_NAME_FUNCTION, REP_NAME_GROUP = VFTR_SOURCE_NAME_GROUP,
+       REP_NAME_COLLOP = VFTR_SOURCE_NAME_COLLOP };
 const char *rep_token_name(struct vftr_report *r, int kind, uint32_t token);
 
 enum rep_kind rep_group_kind(const char *group_name);
