@@ -852,8 +852,15 @@ static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, ui
 static int g_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
                           uint32_t comm, uint32_t tag, uint32_t length)
 {
-    (void)comm;
-    return cap_msg(arg, time, sender, receiver, tag, length);
+    struct tui_model *m = arg;
+
+    if (m->comm_feed) {
+        int rc = tui_comm_open_send(m->comm, time, sender, receiver, comm, tag, length);
+
+        if (rc < 0)
+            return rc;
+    }
+    return cap_msg(m, time, sender, receiver, tag, length);
 }
 
 static int g_open_frame(void *arg, uint32_t process, uint32_t function, uint64_t enter,
@@ -1840,17 +1847,25 @@ static int c_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     return tui_comm_recv(arg, time, receiver, sender, comm, tag, length);
 }
 
+static int c_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
+                          uint32_t comm, uint32_t tag, uint32_t length)
+{
+    return tui_comm_open_send(arg, time, sender, receiver, comm, tag, length);
+}
+
 /* A sampled view has read no event: the matrix reads the window's own
- * (the messages of [t0, t1) only, no state before it). */
+ * messages of [t0, t1), with the messages in flight at t0 so that a receive
+ * of one of them is not paired with a later send (messages.h). */
 static int comm_read(struct tui_model *m, char *err, size_t errlen)
 {
-    struct vftr_window_handler h = { .arg = m->comm, .send = c_send, .recv = c_recv };
+    struct vftr_window_handler h = { .arg = m->comm, .open_message = c_open_message,
+                                     .send = c_send, .recv = c_recv };
     struct vftr_window_stats st;
     int rc;
 
     if (!m->view.comm)
         return 0;
-    rc = vftr_window_events(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+    rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
     m->data.bytes_read += st.bytes_read;
     return rc;
 }

@@ -590,12 +590,16 @@ START_TEST(test_comm_model)
         ck_assert_uint_eq(k->sends, 1);
         ck_assert_uint_eq(k->unmatched_sends, 1);
         ck_assert_uint_eq(tui_model_comm_value(m, 0, 1), 0);  /* no transfer time */
-        /* [500, 1000): the receive of a message sent before */
+        /* [500, 1000): the receive of a message sent before: it completes
+         * the message in flight at 500, it is not left unmatched */
         set_window(m, 500, 1000);
         refresh(m);
         k = tui_comm_counts(tui_model_comm(m));
         ck_assert_uint_eq(k->sends, 0);
-        ck_assert_uint_eq(k->unmatched_recvs, 1);
+        ck_assert_uint_eq(k->recvs, 1);
+        ck_assert_uint_eq(k->open_sends, 1);
+        ck_assert_uint_eq(k->recvs_open, 1);
+        ck_assert_uint_eq(k->unmatched_recvs, 0);
         tui_model_set_comm(m, 0);
         refresh(m);
         ck_assert_ptr_null(tui_model_comm(m));
