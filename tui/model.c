@@ -821,7 +821,7 @@ static void cap_pop(struct tui_model *m, uint32_t process, uint32_t function)
 }
 
 static int cap_msg(struct tui_model *m, uint64_t time, uint32_t sender, uint32_t receiver,
-                   uint32_t tag, uint32_t length)
+                   uint32_t comm, uint32_t tag, uint32_t length)
 {
     struct tui_data *d = &m->data;
 
@@ -829,11 +829,14 @@ static int cap_msg(struct tui_model *m, uint64_t time, uint32_t sender, uint32_t
         return 0;
     if (vftr_reserve((void **)&d->msgs, &m->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
         return -ENOMEM;
-    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
+    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, comm, tag, length };
     return 0;
 }
 
-static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, uint32_t tag)
+/* A receive completes the oldest message of its channel (sender, receiver,
+ * communicator, tag: MPI's non-overtaking rule). */
+static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, uint32_t comm,
+                     uint32_t tag)
 {
     struct tui_data *d = &m->data;
 
@@ -841,7 +844,7 @@ static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, ui
         return;
     for (size_t i = 0; i < d->nmsgs; i++) {
         if (d->msgs[i].sender == sender && d->msgs[i].receiver == receiver &&
-            d->msgs[i].tag == tag) {
+            d->msgs[i].comm == comm && d->msgs[i].tag == tag) {
             memmove(&d->msgs[i], &d->msgs[i + 1], (d->nmsgs - i - 1) * sizeof *d->msgs);
             d->nmsgs--;
             return;
@@ -860,7 +863,7 @@ static int g_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t re
         if (rc < 0)
             return rc;
     }
-    return cap_msg(m, time, sender, receiver, tag, length);
+    return cap_msg(m, time, sender, receiver, comm, tag, length);
 }
 
 static int g_open_frame(void *arg, uint32_t process, uint32_t function, uint64_t enter,
@@ -989,7 +992,7 @@ static int g_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, 
         if (rc < 0)
             return rc;
     }
-    return cap_msg(m, time, sender, receiver, tag, length);
+    return cap_msg(m, time, sender, receiver, comm, tag, length);
 }
 
 static int g_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
@@ -998,7 +1001,7 @@ static int g_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     struct tui_model *m = arg;
 
     capture_until(m, time);
-    cap_recv(m, receiver, sender, tag);
+    cap_recv(m, receiver, sender, comm, tag);
     mark_msg(m, time, receiver);
     return m->comm_feed ? tui_comm_recv(m->comm, time, receiver, sender, comm, tag, length) : 0;
 }
@@ -1423,7 +1426,7 @@ static int d_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t re
         return 0;
     if (vftr_reserve((void **)&d->msgs, &c->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
         return -ENOMEM;
-    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
+    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, comm, tag, length };
     return 0;
 }
 
