@@ -63,6 +63,14 @@ int tui_comm_begin(struct tui_comm *c)
     return c->msgs ? 0 : -ENOMEM;
 }
 
+int tui_comm_open_send(struct tui_comm *c, uint64_t time, uint32_t sender, uint32_t receiver,
+                       uint32_t comm, uint32_t tag, uint32_t length)
+{
+    int rc = vftr_messages_open_send(c->msgs, time, sender, receiver, comm, tag, length);
+
+    return rc ? rc : c->oom ? -ENOMEM : 0;
+}
+
 int tui_comm_send(struct tui_comm *c, uint64_t time, uint32_t sender, uint32_t receiver,
                   uint32_t comm, uint32_t tag, uint32_t length)
 {

@@ -41,6 +41,10 @@ void tui_comm_free(struct tui_comm *c);          /* NULL-safe */
 
 /* Forgets the last window; starts a new one. */
 int tui_comm_begin(struct tui_comm *c);
+/* A message in flight at the window start (vftr_messages_open_send): the
+ * window's receive of it is not paired with the channel's next send. */
+int tui_comm_open_send(struct tui_comm *c, uint64_t time, uint32_t sender, uint32_t receiver,
+                       uint32_t comm, uint32_t tag, uint32_t length);
 int tui_comm_send(struct tui_comm *c, uint64_t time, uint32_t sender, uint32_t receiver,
                   uint32_t comm, uint32_t tag, uint32_t length);
 int tui_comm_recv(struct tui_comm *c, uint64_t time, uint32_t receiver, uint32_t sender,

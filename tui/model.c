@@ -821,7 +821,7 @@ static void cap_pop(struct tui_model *m, uint32_t process, uint32_t function)
 }
 
 static int cap_msg(struct tui_model *m, uint64_t time, uint32_t sender, uint32_t receiver,
-                   uint32_t tag, uint32_t length)
+                   uint32_t comm, uint32_t tag, uint32_t length)
 {
     struct tui_data *d = &m->data;
 
@@ -829,11 +829,14 @@ static int cap_msg(struct tui_model *m, uint64_t time, uint32_t sender, uint32_t
         return 0;
     if (vftr_reserve((void **)&d->msgs, &m->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
         return -ENOMEM;
-    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
+    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, comm, tag, length };
     return 0;
 }
 
-static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, uint32_t tag)
+/* A receive completes the oldest message of its channel (sender, receiver,
+ * communicator, tag: MPI's non-overtaking rule). */
+static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, uint32_t comm,
+                     uint32_t tag)
 {
     struct tui_data *d = &m->data;
 
@@ -841,7 +844,7 @@ static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, ui
         return;
     for (size_t i = 0; i < d->nmsgs; i++) {
         if (d->msgs[i].sender == sender && d->msgs[i].receiver == receiver &&
-            d->msgs[i].tag == tag) {
+            d->msgs[i].comm == comm && d->msgs[i].tag == tag) {
             memmove(&d->msgs[i], &d->msgs[i + 1], (d->nmsgs - i - 1) * sizeof *d->msgs);
             d->nmsgs--;
             return;
@@ -852,8 +855,15 @@ static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, ui
 static int g_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
                           uint32_t comm, uint32_t tag, uint32_t length)
 {
-    (void)comm;
-    return cap_msg(arg, time, sender, receiver, tag, length);
+    struct tui_model *m = arg;
+
+    if (m->comm_feed) {
+        int rc = tui_comm_open_send(m->comm, time, sender, receiver, comm, tag, length);
+
+        if (rc < 0)
+            return rc;
+    }
+    return cap_msg(m, time, sender, receiver, comm, tag, length);
 }
 
 static int g_open_frame(void *arg, uint32_t process, uint32_t function, uint64_t enter,
@@ -982,7 +992,7 @@ static int g_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, 
         if (rc < 0)
             return rc;
     }
-    return cap_msg(m, time, sender, receiver, tag, length);
+    return cap_msg(m, time, sender, receiver, comm, tag, length);
 }
 
 static int g_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
@@ -991,7 +1001,7 @@ static int g_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     struct tui_model *m = arg;
 
     capture_until(m, time);
-    cap_recv(m, receiver, sender, tag);
+    cap_recv(m, receiver, sender, comm, tag);
     mark_msg(m, time, receiver);
     return m->comm_feed ? tui_comm_recv(m->comm, time, receiver, sender, comm, tag, length) : 0;
 }
@@ -1416,7 +1426,7 @@ static int d_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t re
         return 0;
     if (vftr_reserve((void **)&d->msgs, &c->capmsgs, d->nmsgs, sizeof *d->msgs) < 0)
         return -ENOMEM;
-    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, tag, length };
+    d->msgs[d->nmsgs++] = (struct tui_msg){ time, sender, receiver, comm, tag, length };
     return 0;
 }
 
@@ -1840,17 +1850,25 @@ static int c_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     return tui_comm_recv(arg, time, receiver, sender, comm, tag, length);
 }
 
+static int c_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
+                          uint32_t comm, uint32_t tag, uint32_t length)
+{
+    return tui_comm_open_send(arg, time, sender, receiver, comm, tag, length);
+}
+
 /* A sampled view has read no event: the matrix reads the window's own
- * (the messages of [t0, t1) only, no state before it). */
+ * messages of [t0, t1), with the messages in flight at t0 so that a receive
+ * of one of them is not paired with a later send (messages.h). */
 static int comm_read(struct tui_model *m, char *err, size_t errlen)
 {
-    struct vftr_window_handler h = { .arg = m->comm, .send = c_send, .recv = c_recv };
+    struct vftr_window_handler h = { .arg = m->comm, .open_message = c_open_message,
+                                     .send = c_send, .recv = c_recv };
     struct vftr_window_stats st;
     int rc;
 
     if (!m->view.comm)
         return 0;
-    rc = vftr_window_events(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
+    rc = vftr_window_read(m->win, m->view.t0, m->view.t1, &h, &st, err, errlen);
     m->data.bytes_read += st.bytes_read;
     return rc;
 }

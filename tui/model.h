@@ -87,7 +87,7 @@ struct tui_frame {
 
 struct tui_msg {
     uint64_t time;
-    uint32_t sender, receiver, tag, length;
+    uint32_t sender, receiver, comm, tag, length;
 };
 
 /* What the communication matrix shows per sender and receiver (comm.h). */

@@ -866,7 +866,7 @@ static void draw_comm(struct tui_app *app, const struct layout *l)
                  "later, %llu sent before", tui_comm_unit_names[v->comm_unit], a, b,
                  (unsigned long long)k->sends,
                  (unsigned long long)bytes, (unsigned long long)k->unmatched_sends,
-                 (unsigned long long)k->unmatched_recvs);
+                 (unsigned long long)(k->recvs_open + k->unmatched_recvs));
     } else {
         snprintf(line, sizeof line, "messages in [%s, %s): not read", a, b);
     }

@@ -252,42 +252,27 @@ struct pathnames {
     char **v;                    /* by path id; [0] for no call */
 };
 
-#define NO_CALL "(outside calls)"
+static const char *function_name(void *arg, uint32_t function)
+{
+    return token_name(arg, NAME_FUNCTION, function);
+}
 
 static const char *function_of(struct pathnames *pn, uint32_t path)
 {
     if (path == 0 || path > pn->npaths)
-        return NO_CALL;
+        return VFTR_ANALYSIS_NO_CALL;
     return token_name(pn->names, NAME_FUNCTION, pn->paths[path - 1].function);
 }
 
-/* "function<caller<...<root", as vftr's logs name call paths. */
+/* "function<caller<...<root" (vftr_analysis_path_name), kept per path. */
 static const char *path_name(struct pathnames *pn, uint32_t path)
 {
-    size_t len = 0;
-    char *s;
-
     if (path == 0 || path > pn->npaths)
-        return NO_CALL;
-    if (pn->v[path])
-        return pn->v[path];
-    for (uint32_t p = path; p; p = pn->paths[p - 1].parent) {
-        const char *f = function_of(pn, p);
-
-        if (!f)
-            return NULL;
-        len += strlen(f) + 1;
-    }
-    if (!(s = malloc(len)))
-        return NULL;
-    s[0] = '\0';
-    for (uint32_t p = path; p; p = pn->paths[p - 1].parent) {
-        if (s[0])
-            strcat(s, "<");
-        strcat(s, function_of(pn, p));
-    }
-    pn->v[path] = s;
-    return s;
+        return VFTR_ANALYSIS_NO_CALL;
+    if (!pn->v[path])
+        pn->v[path] = vftr_analysis_path_name(pn->paths, pn->npaths, path, function_name,
+                                              pn->names);
+    return pn->v[path];
 }
 
 /* ------------------------------------------------------------ output */
@@ -632,7 +617,7 @@ static int view_critpath(struct ctx *x)
         /* name by the function token kept in path */
         for (size_t i = 0; i < n; i++) {
             const char *name = r[i].path ? token_name(x->pn.names, NAME_FUNCTION, r[i].path)
-                                         : NO_CALL;
+                                         : VFTR_ANALYSIS_NO_CALL;
 
             if (!name) {
                 oom = 1;

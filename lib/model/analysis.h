@@ -204,6 +204,18 @@ struct vftr_proclist;
 int vftr_analysis_wait_table(const struct vftr_analysis *a, struct vftr_source *src,
                              const struct vftr_proclist *sel, int fold,
                              struct vftr_wait_row **rows, size_t *n, uint64_t *total);
+
+/*
+ * The name of call path `path` of paths[0..npaths) (ids from 1) as the
+ * tools show it: "function<caller<...<root", each function named by
+ * fname(arg, token); path 0 (or out of range) is VFTR_ANALYSIS_NO_CALL.
+ * A malloc'd string for the caller to free(); NULL when out of memory or
+ * fname returned NULL (errno ENOMEM or EINVAL).
+ */
+#define VFTR_ANALYSIS_NO_CALL "(outside calls)"
+char *vftr_analysis_path_name(const struct vftr_analysis_path *paths, size_t npaths,
+                              uint32_t path, const char *(*fname)(void *arg, uint32_t function),
+                              void *arg);
 const struct vftr_cp_row *vftr_analysis_critpath(const struct vftr_analysis *a, size_t *n);
 const struct vftr_cp_segment *vftr_analysis_segments(const struct vftr_analysis *a, size_t *n);
 const struct vftr_delay_row *vftr_analysis_delays(const struct vftr_analysis *a, size_t *n);

@@ -84,6 +84,7 @@ static int keymap_put(struct keymap *km, uint64_t a, uint64_t b, uint32_t index)
 
 struct pending {
     uint64_t time, bytes, cookie;
+    int open;              /* a send from before the window (vftr_messages_open_send) */
 };
 
 struct channel {
@@ -214,7 +215,7 @@ static int push(struct channel *c, int sends, uint64_t time, uint64_t bytes, uin
     if (!q)
         return -ENOMEM;
     c->q = q;
-    c->q[c->len++] = (struct pending){ time, bytes, cookie };
+    c->q[c->len++] = (struct pending){ time, bytes, cookie, 0 };
     return 0;
 }
 
@@ -275,7 +276,10 @@ int vftr_messages_recv_cookie(struct vftr_messages *m, uint64_t time, uint32_t r
     m->counts.recvs++;
     if (c->head < c->len && c->sends) {
         struct pending s = c->q[c->head++];
-        matched(m, p, c, s.time, time, s.bytes, s.cookie, cookie);
+        if (s.open)
+            m->counts.recvs_open++;      /* its send is not the window's */
+        else
+            matched(m, p, c, s.time, time, s.bytes, s.cookie, cookie);
         return 0;
     }
     if (push(c, 0, time, bytes, cookie) < 0)
@@ -288,6 +292,34 @@ int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver
                        uint32_t comm, uint32_t tag, uint64_t bytes)
 {
     return vftr_messages_recv_cookie(m, time, receiver, sender, comm, tag, bytes, 0);
+}
+
+int vftr_messages_open_send(struct vftr_messages *m, uint64_t time, uint32_t sender,
+                             uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes)
+{
+    struct channel *c;
+
+    if (m->finished)
+        return -EINVAL;
+    if (!(c = channel_of(m, sender, receiver, comm, tag)))
+        return -ENOMEM;
+    if (c->head < c->len && !c->sends) {
+        /* A receive came first (the caller broke the order messages.h
+         * asks for): it is the one this send completes. */
+        struct vftr_msgpair *p = pair_of(m, sender, receiver);
+
+        if (!p)
+            return -ENOMEM;
+        c->head++;
+        p->recvs_only--;
+        m->counts.recvs_open++;
+        return 0;
+    }
+    if (push(c, 1, time, bytes, 0) < 0)
+        return -ENOMEM;
+    c->q[c->len - 1].open = 1;
+    m->counts.open_sends++;
+    return 0;
 }
 
 static struct vftr_collstat *op_of(struct vftr_messages *m, uint32_t op)
@@ -393,9 +425,10 @@ int vftr_messages_finish(struct vftr_messages *m)
     m->finished = 1;
     for (size_t i = 0; i < m->nchans; i++) {
         const struct channel *c = &m->chans[i];
-        if (c->sends)
-            m->counts.unmatched_sends += c->len - c->head;
-        else
+        if (c->sends) {
+            for (size_t k = c->head; k < c->len; k++)   /* open ones end after the window */
+                m->counts.unmatched_sends += !c->q[k].open;
+        } else
             m->counts.unmatched_recvs += c->len - c->head;
     }
     for (size_t i = 0; i < m->nbegins; i++)

@@ -62,6 +62,8 @@ struct vftr_collstat {
 
 struct vftr_msg_counts {
     uint64_t sends, recvs, matched;
+    uint64_t open_sends;       /* in flight at the window start (vftr_messages_open_send) */
+    uint64_t recvs_open;       /* receives that completed one of those */
     uint64_t unmatched_sends, unmatched_recvs;     /* known after finish */
     uint64_t collops;                              /* collective operations counted */
     uint64_t unmatched_begins, unmatched_ends;     /* begins known after finish */
@@ -92,6 +94,20 @@ int vftr_messages_send_cookie(struct vftr_messages *m, uint64_t time, uint32_t s
 int vftr_messages_recv_cookie(struct vftr_messages *m, uint64_t time, uint32_t receiver,
                               uint32_t sender, uint32_t comm, uint32_t tag, uint64_t bytes,
                               uint64_t cookie);
+
+/*
+ * A message sent before the window and not received before its start (a
+ * window reader's open_message, window.h): it is not a send of the window
+ * (not counted in sends, pairs or bytes, and not unmatched if its receive
+ * lies after the window), but it stands first in its channel's queue, so
+ * that the window's receive of it completes it instead of taking the next
+ * send of the channel — which would pair the wrong messages and leave the
+ * right receive unmatched.  Feed all of them before the window's records;
+ * a receive completing one counts in recvs and recvs_open, not in matched,
+ * and on_match is not called for it.
+ */
+int vftr_messages_open_send(struct vftr_messages *m, uint64_t time, uint32_t sender,
+                            uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes);
 
 /* A complete collective operation of one process (OTF CollectiveOperation). */
 int vftr_messages_collop(struct vftr_messages *m, uint32_t process, uint32_t op, uint64_t sent,

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis.h"
 #include "source.h"
@@ -65,4 +66,43 @@ int vftr_analysis_wait_table(const struct vftr_analysis *a, struct vftr_source *
     *rows = v;
     *n = k;
     return 0;
+}
+
+char *vftr_analysis_path_name(const struct vftr_analysis_path *paths, size_t npaths,
+                              uint32_t path, const char *(*fname)(void *arg, uint32_t function),
+                              void *arg)
+{
+    size_t len = 1, at = 0;
+    char *s;
+
+    if (path == 0 || path > npaths) {
+        if (!(s = strdup(VFTR_ANALYSIS_NO_CALL)))
+            errno = ENOMEM;
+        return s;
+    }
+    /* depth bounds the walk: a parent id that loops cannot hang it */
+    for (uint32_t p = path, k = 0; p && p <= npaths && k <= npaths; p = paths[p - 1].parent, k++) {
+        const char *f = fname(arg, paths[p - 1].function);
+
+        if (!f) {
+            errno = EINVAL;
+            return NULL;
+        }
+        len += strlen(f) + 1;
+    }
+    if (!(s = malloc(len))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    for (uint32_t p = path, k = 0; p && p <= npaths && k <= npaths; p = paths[p - 1].parent, k++) {
+        const char *f = fname(arg, paths[p - 1].function);
+        size_t fl = strlen(f);
+
+        if (at)
+            s[at++] = '<';
+        memcpy(s + at, f, fl);
+        at += fl;
+    }
+    s[at] = '\0';
+    return s;
 }

@@ -44,33 +44,10 @@ static int has_sync(const struct vftr_report *r)
     return 0;
 }
 
-/* "function<caller<...<root" (vftr-stats's naming of call paths). */
-#define NO_CALL "(outside calls)"
-
-static char *path_name(struct vftr_report *r, const struct vftr_analysis_path *paths,
-                       size_t npaths, uint32_t path)
+/* Call paths are named by vftr_analysis_path_name, as vftr-stats names them. */
+static const char *function_name(void *arg, uint32_t function)
 {
-    size_t len = 1;
-    char *s;
-
-    if (path == 0 || path > npaths)
-        return strdup(NO_CALL);
-    for (uint32_t p = path; p; p = paths[p - 1].parent) {
-        const char *f = rep_token_name(r, REP_NAME_FUNCTION, paths[p - 1].function);
-
-        if (!f)
-            return NULL;
-        len += strlen(f) + 1;
-    }
-    if (!(s = malloc(len)))
-        return NULL;
-    s[0] = '\0';
-    for (uint32_t p = path; p; p = paths[p - 1].parent) {
-        if (s[0])
-            strcat(s, "<");
-        strcat(s, rep_token_name(r, REP_NAME_FUNCTION, paths[p - 1].function));
-    }
-    return s;
+    return rep_token_name(arg, REP_NAME_FUNCTION, function);
 }
 
 static int cmp_shown(const void *a, const void *b)
@@ -127,7 +104,7 @@ int rep_waits_collect(struct vftr_report *r, const struct vftr_proclist *sel, ch
     r->wait_proc_time = (double)proc_time / r->res;
     r->wait_total = (double)total / r->res;
     for (size_t i = 0; i < n; i++) {
-        if (!(v[i].name = path_name(r, paths, npaths, v[i].path))) {
+        if (!(v[i].name = vftr_analysis_path_name(paths, npaths, v[i].path, function_name, r))) {
             r->waits = v, r->nwaits = i;      /* freed with the report */
             vftr_analysis_free(an);
             return -ENOMEM;

@@ -227,6 +227,51 @@ END_TEST
 /* The caller's values come back with each match, whichever side came
  * first: 1 -> 2 tag 3 sent with cookie 11 then received with 21; a receive
  * with 22 that waits for its send with 12. */
+/*
+ * A window [100, 200) of one channel 1 -> 2 (comm 0, tag 5): the send at 50
+ * (40 bytes) is in flight at 100; the window has its receive at 120, then a
+ * send at 150 (8 bytes) received at 170, and a send at 190 whose receive
+ * lies after the window.  Expected: the receive at 120 completes the
+ * message in flight (not the send at 150: that would give 150 -> 120, and
+ * leave the receive at 170 unmatched); 150 -> 170 is the window's one match
+ * (transfer 20); the send at 190 is unmatched; nothing else.
+ */
+START_TEST(messages_in_flight_at_window_start)
+{
+    struct log l = { .n = 0 };
+    struct vftr_messages *m = vftr_messages_new(on_match, &l);
+    const struct vftr_msg_counts *k;
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(vftr_messages_open_send(m, 50, 1, 2, 0, 5, 40), 0);
+    /* another channel's message in flight whose receive lies after the window */
+    ck_assert_int_eq(vftr_messages_open_send(m, 60, 2, 1, 0, 5, 16), 0);
+    RECV(m, 120, 2, 1, 0, 5, 40);
+    SEND(m, 150, 1, 2, 0, 5, 8);
+    RECV(m, 170, 2, 1, 0, 5, 8);
+    SEND(m, 190, 1, 2, 0, 5, 4);
+    ck_assert_int_eq(vftr_messages_finish(m), 0);
+
+    ck_assert_uint_eq(l.n, 1);
+    expect_match(&l, 0, 1, 2, 0, 5, 150, 170, 8);
+    k = vftr_messages_counts(m);
+    ck_assert_uint_eq(k->sends, 2);
+    ck_assert_uint_eq(k->recvs, 2);
+    ck_assert_uint_eq(k->matched, 1);
+    ck_assert_uint_eq(k->open_sends, 2);
+    ck_assert_uint_eq(k->recvs_open, 1);
+    ck_assert_uint_eq(k->unmatched_sends, 1);
+    ck_assert_uint_eq(k->unmatched_recvs, 0);
+    const struct vftr_msgpair *p = pair(m, 1, 2);
+    ck_assert_uint_eq(p->messages, 2);
+    ck_assert_uint_eq(p->bytes, 12);
+    ck_assert_uint_eq(p->matched, 1);
+    ck_assert_uint_eq(p->recvs_only, 0);
+    ck_assert_uint_eq(p->transfer, 20);
+    vftr_messages_free(m);
+}
+END_TEST
+
 START_TEST(cookies)
 {
     struct log l = { .n = 0 };
@@ -259,6 +304,7 @@ static Suite *messages_suite(void)
     tcase_add_test(tc, long_queue_keeps_order);
     tcase_add_test(tc, collectives);
     tcase_add_test(tc, cookies);
+    tcase_add_test(tc, messages_in_flight_at_window_start);
     suite_add_tcase(s, tc);
     return s;
 }

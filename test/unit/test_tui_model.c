@@ -173,6 +173,68 @@ START_TEST(test_details)
 }
 END_TEST
 
+/*
+ * Two messages P1 -> P2 with one tag on two communicators: comm 0 sent at
+ * 200 (10 bytes), comm 1 sent at 300 (20 bytes); P2 receives the comm 1 one
+ * first (400), then the comm 0 one (600).  At the cursor 500 the message in
+ * flight is the comm 0 one sent at 200: the receive at 400 completed the
+ * other, whatever their tags say.
+ */
+static int write_comms(const char *stub)
+{
+    OTF_FileManager *fm = OTF_FileManager_open(4);
+    OTF_Writer *w = fm ? OTF_Writer_open(stub, 2, fm) : NULL;
+    int ok = w != NULL;
+
+    ok = ok && OTF_Writer_writeDefTimerResolution(w, 0, 1000);
+    ok = ok && OTF_Writer_writeDefProcess(w, 0, 1, "P1", 0);
+    ok = ok && OTF_Writer_writeDefProcess(w, 0, 2, "P2", 0);
+    ok = ok && OTF_Writer_assignProcess(w, 1, 1);
+    ok = ok && OTF_Writer_assignProcess(w, 2, 2);
+    ok = ok && OTF_Writer_writeDefFunction(w, 0, 1, "main", 0, 0);
+    ok = ok && OTF_Writer_writeEnter(w, 100, 1, 1, 0);
+    ok = ok && OTF_Writer_writeSendMsg(w, 200, 1, 2, 0, 5, 10, 0);
+    ok = ok && OTF_Writer_writeSendMsg(w, 300, 1, 2, 1, 5, 20, 0);
+    ok = ok && OTF_Writer_writeLeave(w, 1000, 1, 1, 0);
+    ok = ok && OTF_Writer_writeEnter(w, 100, 1, 2, 0);
+    ok = ok && OTF_Writer_writeRecvMsg(w, 400, 2, 1, 1, 5, 20, 0);
+    ok = ok && OTF_Writer_writeRecvMsg(w, 600, 2, 1, 0, 5, 10, 0);
+    ok = ok && OTF_Writer_writeLeave(w, 1000, 1, 2, 0);
+    ok = OTF_Writer_close(w) && ok;
+    OTF_FileManager_close(fm);
+    return ok ? 0 : -1;
+}
+
+START_TEST(test_details_communicators)
+{
+    char stub[1100];
+    struct tui_model *m;
+    struct tui_view *v;
+    const struct tui_data *d;
+
+    snprintf(stub, sizeof stub, "%s/comms", fixture_dir());
+    ck_assert_int_eq(write_comms(stub), 0);
+    m = open_model(stub, 10);
+    v = tui_model_view(m);
+    set_window(m, 100, 1000);
+    v->cursor = 500;
+    refresh(m);
+    d = tui_model_data(m);
+    ck_assert_uint_eq(d->nmsgs, 1);
+    ck_assert_uint_eq(d->msgs[0].time, 200);
+    ck_assert_uint_eq(d->msgs[0].comm, 0);
+    ck_assert_uint_eq(d->msgs[0].length, 10);
+    /* a window starting after both sends: the one left comes from the state */
+    set_window(m, 450, 1000);
+    v->cursor = 500;
+    refresh(m);
+    ck_assert_uint_eq(d->nmsgs, 1);
+    ck_assert_uint_eq(d->msgs[0].time, 200);
+    ck_assert_uint_eq(d->msgs[0].comm, 0);
+    tui_model_free(m);
+}
+END_TEST
+
 /* Trace [100, 1001), 10 columns. */
 START_TEST(test_zoom_arithmetic)
 {
@@ -590,12 +652,16 @@ START_TEST(test_comm_model)
         ck_assert_uint_eq(k->sends, 1);
         ck_assert_uint_eq(k->unmatched_sends, 1);
         ck_assert_uint_eq(tui_model_comm_value(m, 0, 1), 0);  /* no transfer time */
-        /* [500, 1000): the receive of a message sent before */
+        /* [500, 1000): the receive of a message sent before: it completes
+         * the message in flight at 500, it is not left unmatched */
         set_window(m, 500, 1000);
         refresh(m);
         k = tui_comm_counts(tui_model_comm(m));
         ck_assert_uint_eq(k->sends, 0);
-        ck_assert_uint_eq(k->unmatched_recvs, 1);
+        ck_assert_uint_eq(k->recvs, 1);
+        ck_assert_uint_eq(k->open_sends, 1);
+        ck_assert_uint_eq(k->recvs_open, 1);
+        ck_assert_uint_eq(k->unmatched_recvs, 0);
         tui_model_set_comm(m, 0);
         refresh(m);
         ck_assert_ptr_null(tui_model_comm(m));
@@ -702,6 +768,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, test_timeline_same_with_snapshots);
     tcase_add_test(tc, test_window_profile);
     tcase_add_test(tc, test_details);
+    tcase_add_test(tc, test_details_communicators);
     tcase_add_test(tc, test_zoom_arithmetic);
     tcase_add_test(tc, test_jump_and_columns);
     tcase_add_test(tc, test_search_and_sort);

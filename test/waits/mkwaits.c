@@ -5,7 +5,7 @@
  * time stamp is spelled out here (in microseconds, written as ns), so the
  * expected figures in the test are worked out by hand from this file.
  *
- *   mkwaits SCENARIO DIR      p2p, chain3, coll, order, omp, ompidle, outside
+ *   mkwaits SCENARIO DIR      p2p, chain3, coll, order, omp, ompidle, outside, eager
  *   mkwaits big DIR N R       about N events per rank over R ranks
  *
  * Every rank runs main, MPI_Init at 10..50 (unless said otherwise) and
@@ -620,6 +620,46 @@ static void ompidle_run(const char *dir)
 }
 
 /*
+ * eager: 2 ranks, two messages on one channel (0 -> 1, tag 1), the first
+ * received long after it was sent, so that a window starting between the
+ * two finds it in flight.
+ *   rank 0: main 0..10000 { MPI_Init 10..50; MPI_Send 100..110 to 1, 64 B;
+ *           work 200..3000; MPI_Send 3000..3010 to 1, 32 B;
+ *           MPI_Finalize 9000..9990 }
+ *   rank 1: main 0..10000 { MPI_Init 10..60; work 100..2000;
+ *           MPI_Recv 2000..2010 from 0 (64 B); work2 2010..4000;
+ *           MPI_Recv 4000..4010 from 0 (32 B); MPI_Finalize 9000..9990 }
+ */
+static void eager_run(const char *dir)
+{
+    static struct buf b;
+    struct vftr_vfd_writer *w;
+
+    w = open_rank(dir, "eager", 0, 2, 1, NULL, 0);
+    in(&b, 0, F_MAIN);
+    call(&b, 10, 50, F_INIT);
+    p2p(&b, F_SEND, 100, 110, 1, 1, 1, 64);
+    call(&b, 200, 3000, F_WORK);
+    p2p(&b, F_SEND, 3000, 3010, 1, 1, 1, 32);
+    call(&b, 9000, 9990, F_FINALIZE);
+    out(&b, 10000, F_MAIN);
+    flush(w, &b, 0);
+    close_rank(w);
+
+    w = open_rank(dir, "eager", 1, 2, 1, NULL, 0);
+    in(&b, 0, F_MAIN);
+    call(&b, 10, 60, F_INIT);
+    call(&b, 100, 2000, F_WORK);
+    p2p(&b, F_RECV, 2000, 2010, 0, 0, 1, 64);
+    call(&b, 2010, 4000, F_WORK2);
+    p2p(&b, F_RECV, 4000, 4010, 0, 0, 1, 32);
+    call(&b, 9000, 9990, F_FINALIZE);
+    out(&b, 10000, F_MAIN);
+    flush(w, &b, 0);
+    close_rank(w);
+}
+
+/*
  * big: about N events per rank over R ranks for the benchmark: iterations
  * of work (main, work, work2) that take rank r 10 + 3 r units, a ring
  * exchange (MPI_Send to r + 1, MPI_Recv from r - 1, the receive waiting for
@@ -702,7 +742,7 @@ static void big_run(const char *dir, uint64_t n, int ranks)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: mkwaits p2p|chain3|coll|order|omp|ompidle|outside DIR | big DIR N RANKS\n");
+        fprintf(stderr, "usage: mkwaits p2p|chain3|coll|order|omp|ompidle|outside|eager DIR | big DIR N RANKS\n");
         return 2;
     }
     if (strcmp(argv[1], "p2p") == 0)
@@ -717,6 +757,8 @@ int main(int argc, char **argv)
         omp_run(argv[2]);
     else if (strcmp(argv[1], "ompidle") == 0)
         ompidle_run(argv[2]);
+    else if (strcmp(argv[1], "eager") == 0)
+        eager_run(argv[2]);
     else if (strcmp(argv[1], "outside") == 0)
         outside_run(argv[2]);
     else if (strcmp(argv[1], "big") == 0 && argc >= 5)
