@@ -8,7 +8,7 @@
 MPITEST_DIR  := $(BUILD)/test/mpi
 MPIFC        ?= $(shell command -v mpif90 2>/dev/null)
 MPITEST_SAN  := $(filter -fsanitize%,$(CFLAGS)) $(if $(SANITIZE),-fno-omit-frame-pointer)
-MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms mpi_rma mpi_pcoll
+MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms mpi_rma mpi_pcoll mpi_rma_sync
 
 # vfdmpi reads files; it needs no MPI.
 $(MPITEST_DIR)/vfdmpi: $(OBJ)/test/mpi/vfdmpi.o $(VFTR_VFD_A)
