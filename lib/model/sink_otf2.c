@@ -35,8 +35,9 @@
  * window <tag>"); an RMA put or a put with remote end is an RmaPut, a get
  * an RmaGet (remote: the target's rank in the window's Comm), and an RMA
  * end an RmaOpCompleteBlocking with the matching id (numbered per
- * location) of the oldest transfer of the location on that window and
- * target not yet ended.  The model has no window creation,
+ * location) of the transfer the model's match names, or without one the
+ * oldest transfer of the location on that window and target not yet
+ * ended.  The model has no window creation,
  * synchronisation or atomic kind: OTF2's RmaWinCreate / Destroy, RmaSync
  * and RmaAtomic records are not written (the reader takes an RmaAtomic as
  * a put and a get).  The events carry the sink's own window numbers, in
@@ -100,7 +101,8 @@ struct o2fpend {                      /* a file operation begun, not ended */
 
 struct o2rmapend {                    /* an RMA transfer begun, not ended */
     uint32_t loc, win, remote;
-    uint64_t match;
+    uint64_t match;                   /* the archive's */
+    uint64_t given;                   /* the model's (vftr_window_rma.match) */
 };
 
 struct o2comm {                       /* a model communicator */
@@ -407,11 +409,12 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
         size_t i;
         uint64_t match;
 
-        /* the oldest: ends come in the order the transfers began (a
-         * synchronisation ends all of a window's at once) */
+        /* the one the model names, else the oldest: ends come in the
+         * order the transfers began (a synchronisation ends all of a
+         * window's at once) */
         for (i = 0; i < k->nrpend; i++)
             if (k->rpend[i].loc == li && k->rpend[i].win == (uint32_t)win &&
-                k->rpend[i].remote == rank)
+                k->rpend[i].remote == rank && (!r->match || k->rpend[i].given == r->match))
                 break;
         if (i == k->nrpend)
             return 0;                 /* an end of nothing begun */
@@ -422,7 +425,8 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
     } else {
         if (vftr_reserve((void **)&k->rpend, &k->caprpend, k->nrpend, sizeof *k->rpend) < 0)
             return -ENOMEM;
-        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++l->rma_match };
+        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++l->rma_match,
+                                                    r->match };
         ec = r->kind == VFTR_WINDOW_RMA_GET
              ? OTF2_EvtWriter_RmaGet(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
                                      l->rma_match)

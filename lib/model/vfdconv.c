@@ -3171,6 +3171,7 @@ static int transform(struct src *s, const struct raw *x)
                 e->group = g < 0 ? 0 : s->c->groups[g].token;
                 e->tag = (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32);
                 e->bytes = end ? 0 : k == 0 ? a->sent : a->received;
+                e->match = s->rseq;
             }
             if (later) {
                 if (s->nrp == s->caprp &&
@@ -3204,6 +3205,7 @@ static int transform(struct src *s, const struct raw *x)
                 e->peer = p->peer;
                 e->group = p->group;
                 e->tag = p->tag;
+                e->match = p->seq;
                 seq = p->seq;
             } else {
                 s->rp[n++] = *p;
@@ -3401,6 +3403,7 @@ static inline int advance(struct src *s)
         s->own.peer = s->rp[0].peer;
         s->own.group = s->rp[0].group;
         s->own.tag = s->rp[0].tag;
+        s->own.match = s->rp[0].seq;
         memmove(s->rp, s->rp + 1, --s->nrp * sizeof *s->rp);
         s->head = &s->own;
     } else if (!s->ended) {

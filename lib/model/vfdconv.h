@@ -117,8 +117,9 @@ struct vftr_vfdconv_event {
     uint32_t file;              /* FILE_BEGIN/END: file token (vftr_vfdconv_files) */
     uint64_t bytes;             /* SEND/RECV: length; COLL_BEGIN: sent; FILE_*: bytes moved */
     uint64_t received;          /* COLL_BEGIN; FILE_*: the handle (per rank) */
-    uint64_t match;             /* COLL_BEGIN/END, FILE_BEGIN/END: matching id (per
-                                 * process) */
+    uint64_t match;             /* COLL_BEGIN/END, FILE_BEGIN/END, RMA_*: matching id
+                                 * (per process; an RMA_END's is its PUT's / GET's,
+                                 * 0 for RMA: not known) */
 };
 /* FILE_BEGIN and FILE_END carry the same file, op, bytes, handle (in
  * `received`) and matching id; op is OTF's operation word (OTF_FILEOP_* with
