@@ -46,7 +46,6 @@ if command -v otfprint >/dev/null; then
         }' "$d/.otfprint")
     check "rmasync: otfprint: the $n RMAEnds each in the call that completes its transfer, ${delay%000000} ms or more after it" \
         "$want" "$got"
-
     check "rmasync: otfprint: RMAPut / RMAGet bytes as the program moved them" \
         "$(cat "$d/xfer_0.txt")" \
         "$(awk '/ RMAPut: | RMAGet: / { k = $3 == "RMAPut:" ? "put" : "get"; gsub(/,/, ""); for (i = 4; i <= NF; i++) if ($i == "bytes") print k, $(i + 1) }' "$d/.otfprint")"
