@@ -35,12 +35,13 @@ int vftr_dump_is_vfd(const char *path)
 /* Record counts for --count, by line keyword. */
 enum {
     C_THREAD, C_FUNCTION, C_CALLPATH, C_COMM, C_OMPREGION, C_CLOCK, C_RUNID, C_IOFILE, C_CHUNK,
-    C_ENTER, C_EXIT, C_SAMPLE, C_PAUSE, C_RESUME, C_SEND, C_RECV, C_COLL, C_RMA, C_OMP_BEGIN,
-    C_OMP_END, C_IO, C_EVENT, C_N
+    C_ENTER, C_EXIT, C_SAMPLE, C_PAUSE, C_RESUME, C_SEND, C_RECV, C_COLL, C_RMA, C_RMA_SYNC,
+    C_OMP_BEGIN, C_OMP_END, C_IO, C_EVENT, C_N
 };
 static const char *const count_name[C_N] = {
     "THREAD", "FUNCTION", "CALLPATH", "COMM", "OMPREGION", "CLOCKOFFSET", "RUNID", "IOFILE",
-    "CHUNK", "ENTER", "EXIT", "SAMPLE", "PAUSE", "RESUME", "SEND", "RECV", "COLL", "RMA", "OMP_BEGIN",
+    "CHUNK", "ENTER", "EXIT", "SAMPLE", "PAUSE", "RESUME", "SEND", "RECV", "COLL", "RMA", "RMA_SYNC",
+    "OMP_BEGIN",
     "OMP_END", "IO", "EVENT",
 };
 
@@ -233,6 +234,20 @@ static int print_event(struct ctx *c, struct vftr_vfd_reader *rd, const struct v
                     " comm=0x%" PRIx64 " sent=%" PRIu64 " received=%" PRIu64 " start=%" PRIu64
                     " flags=0x%" PRIx32 "\n", t, th, name ? name : "?", a.target, a.win, a.comm,
                     a.sent, a.received, a.start, a.flags);
+        return 0;
+    }
+    case VFTR_VFD_MPI_RMA_SYNC: {
+        struct vftr_vfd_mpi_rma_sync y;
+        const char *name;
+
+        if (vftr_vfd_mpi_rma_sync_decode(d, id, t, &y) < 0)
+            return -EBADMSG;
+        name = vftr_vfd_rma_sync_name(y.what);
+        c->counts[C_RMA_SYNC]++;
+        if (out)
+            fprintf(out, "%" PRIu64 " T%" PRIu32 " RMA_SYNC what=%s target=%" PRId32
+                    " win=0x%" PRIx64 " start=%" PRIu64 "\n", t, th, name ? name : "?", y.target,
+                    y.win, y.start);
         return 0;
     }
     case VFTR_VFD_OMP_BEGIN:

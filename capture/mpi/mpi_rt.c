@@ -657,7 +657,9 @@ VFTR_MPI_NI void vftr_mpi_received(struct vftr_mpi_call *c, const MPI_Status *st
 
 /* --------------------------------------------------------- requests */
 
-enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_IO };
+static void put_rma_sync(struct vftr_mpi_call *c, uint32_t what, uint64_t win, int32_t target);
+
+enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_IO, REQ_RMA };
 
 struct req_info {
     MPI_Request req;
@@ -674,6 +676,7 @@ struct req_info {
     uint64_t sent, received;
     uint32_t io_file;           /* MPI-IO (op and flags above) */
     uint64_t io_handle, io_offset;
+    uint64_t win;               /* request-form RMA: the window id (target in peer) */
     void *attach[2];
     struct req_info *next;
 };
@@ -990,7 +993,8 @@ VFTR_MPI_NI void vftr_mpi_win_forget(struct vftr_mpi_call *c, MPI_Win win)
 {
     struct win_info **pp, *wi;
 
-    (void)c;
+    /* what the program left open ends with the window */
+    vftr_mpi_rma_sync(c, VFTR_VFD_RMA_SYNC_FREE, win, -1);
     pthread_mutex_lock(&win_lock);
     for (pp = &win_list; (wi = *pp) != NULL; pp = &wi->next)
         if (wi->win == win) {
@@ -1042,6 +1046,7 @@ VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t fla
         return;
     a.comm = ci->id;
     a.target = comm_world_rank(ci, target);
+    a.flags |= VFTR_VFD_RMA_ENDS_AT_SYNC;   /* its MPI_RMA_SYNC record follows */
     /* written at once, inside the call (not with its exit: capture's exit
      * records take messages and collectives only) */
     now = vftr_ext_now();
@@ -1049,6 +1054,56 @@ VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t fla
         a.start = now;
     if ((len = vftr_vfd_mpi_rma_encode(&a, now, buf)) > 0)
         (void)vftr_ext_event(now, VFTR_VFD_MPI_RMA, buf, (uint32_t)len);
+}
+
+/* An MPI_RMA_SYNC record now: the transfers of this thread on window id
+ * win (to world rank target; -1: all) are complete. */
+static VFTR_MPI_NI void put_rma_sync(struct vftr_mpi_call *c, uint32_t what, uint64_t win,
+                                     int32_t target)
+{
+    struct vftr_vfd_mpi_rma_sync y = { .what = what, .target = target, .win = win,
+                                       .start = c->t0 };
+    uint8_t buf[VFTR_VFD_EXT_MAX];
+    uint64_t now;
+    size_t len;
+
+    if (!c->on || !atomic_load_explicit(&log_records, memory_order_relaxed))
+        return;
+    now = vftr_ext_now();
+    if (y.start > now)
+        y.start = now;
+    if ((len = vftr_vfd_mpi_rma_sync_encode(&y, now, buf)) > 0)
+        (void)vftr_ext_event(now, VFTR_VFD_MPI_RMA_SYNC, buf, (uint32_t)len);
+}
+
+VFTR_MPI_NI void vftr_mpi_rma_sync(struct vftr_mpi_call *c, uint32_t what, MPI_Win win,
+                                   int target)
+{
+    const struct comm_info *ci = NULL;
+    uint64_t id;
+    int32_t t = -1;
+
+    if (!c->on || !win_find(win, &id, &ci))
+        return;
+    if (target >= 0 && (t = comm_world_rank(ci, target)) < 0)
+        return;                       /* (MPI_PROC_NULL: nothing to complete) */
+    put_rma_sync(c, what, id, t);
+}
+
+VFTR_MPI_NI void vftr_mpi_req_rma(struct vftr_mpi_call *c, MPI_Win win, int target,
+                                  const MPI_Request *req)
+{
+    const struct comm_info *ci = NULL;
+    struct req_info *ri;
+    uint64_t id;
+
+    if (target == MPI_PROC_NULL || !c->on ||
+        !atomic_load_explicit(&log_records, memory_order_relaxed) || !win_find(win, &id, &ci) ||
+        (ri = req_new_ci(c, REQ_RMA, ci, VFTR_VFD_MSG_NONBLOCKING, req)) == NULL)
+        return;
+    ri->win = id;
+    ri->peer = comm_world_rank(ci, target);
+    req_add(ri);
 }
 
 /* ----------------------------------------------------------- MPI-IO */
@@ -1348,6 +1403,9 @@ static VFTR_MPI_NI void complete(struct vftr_mpi_call *c, int i, const MPI_Statu
         break;
     case REQ_IO:
         io_complete(c, ri, st);
+        break;
+    case REQ_RMA:
+        put_rma_sync(c, VFTR_VFD_RMA_SYNC_REQUEST, ri->win, ri->peer);
         break;
     }
     if (ri->persistent) {

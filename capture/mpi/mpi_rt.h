@@ -236,6 +236,17 @@ void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *req);
  * vftr did not see made is counted but has no record. */
 void vftr_mpi_win_new(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Win *win);
 void vftr_mpi_win_forget(struct vftr_mpi_call *c, MPI_Win win);   /* before MPI_Win_free */
+/* The completion of the transfers of the calling thread on win: after a
+ * synchronisation that completes them at the origin (what: enum
+ * vftr_vfd_rma_sync_kind), for those to target (a rank of the window's
+ * group) or all (target -1), one MPI_RMA_SYNC record at the call's return;
+ * MPI_Win_free gives one too (vftr_mpi_win_forget), for epochs the program
+ * left open.  A request form's transfer (vftr_mpi_req_rma registers its
+ * request) completes at the wait or test that completes the request.
+ * Target-side synchronisation (MPI_Win_post / wait / test) and
+ * MPI_Win_sync complete no transfer of this rank as origin. */
+void vftr_mpi_rma_sync(struct vftr_mpi_call *c, uint32_t what, MPI_Win win, int target);
+void vftr_mpi_req_rma(struct vftr_mpi_call *c, MPI_Win win, int target, const MPI_Request *req);
 void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t flags, MPI_Win win, int target,
                   int sent_count, MPI_Datatype sent_type, int recv_count, MPI_Datatype recv_type);
 

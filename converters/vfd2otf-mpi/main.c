@@ -23,7 +23,8 @@
  * writes the locations of the ranks of the run it converts (run rank i by
  * process i % size, with their threads), reading only their files, through
  * lib/model's OTF2 writer over the shared first pass; rank 0 writes the
- * global definitions.
+ * global definitions, the RMA windows among them, which the ranks gather
+ * from each other at the end (par_gather).
  */
 #include <errno.h>
 #include <limits.h>
@@ -79,6 +80,48 @@ static int par_sum(void *arg, uint64_t *v, size_t n)
            MPI_SUCCESS ? 0 : -EIO;
 }
 
+/* Does any rank say bad?  (All then give up together: none is left
+ * waiting in a collective.) */
+static int any_bad(int bad)
+{
+    return MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
+           MPI_SUCCESS || bad;
+}
+
+/* Every rank's v[0..n), in rank order, in all. */
+static int par_gather(void *arg, const uint64_t *v, size_t n, uint64_t **all, size_t *nall)
+{
+    const struct par *pa = arg;
+    size_t size = (size_t)pa->sh->size, total = 0;
+    int *counts = calloc(size, sizeof *counts), *displs = calloc(size, sizeof *displs);
+    int mine = n > INT_MAX ? 0 : (int)n, rc = -EIO;
+
+    *all = NULL;
+    *nall = 0;
+    if (any_bad(!counts || !displs || n > INT_MAX) ||
+        MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
+        goto out;
+    for (size_t r = 0; r < size; r++) {
+        displs[r] = (int)total;
+        total += (size_t)counts[r];
+    }
+    *all = total <= INT_MAX ? malloc(total ? total * sizeof **all : 1) : NULL;
+    if (any_bad(!*all) ||
+        MPI_Allgatherv(v, mine, MPI_UINT64_T, *all, counts, displs, MPI_UINT64_T,
+                       MPI_COMM_WORLD) != MPI_SUCCESS)
+        goto out;
+    *nall = total;
+    rc = 0;
+out:
+    if (rc < 0) {
+        free(*all);
+        *all = NULL;
+    }
+    free(counts);
+    free(displs);
+    return rc;
+}
+
 /* The archive cli->stub names, written by every rank. */
 static int write_otf2(struct vfd2otf_cli *cli, struct vftr_vfdconv *conv,
                       const struct vftr_mpi_vfdshare *sh,
@@ -87,7 +130,8 @@ static int write_otf2(struct vfd2otf_cli *cli, struct vftr_vfdconv *conv,
     struct vftr_source_opts so = { NULL, cli->tool.name, (unsigned)cli->out.jobs };
     struct vftr_source *src = NULL;
     struct par pa = { sh, NULL };
-    struct vftr_sink_par par = { par_collectives, par_mine, par_sum, sh->rank == 0, &pa };
+    struct vftr_sink_par par = { par_collectives, par_mine, par_sum, par_gather,
+                                 sh->rank == 0, &pa };
     struct vftr_sink_opts ko = { .warn = sh->rank == 0 ? stderr : NULL, .prog = cli->tool.name,
                                  .par = &par };
     struct vftr_sink *k = NULL;

@@ -54,6 +54,11 @@ struct vftr_sink_par {
     /* adds v[0..n) of every process, in place, in all (MPI_Allreduce):
      * 0 or -errno; also the barrier before the archive is opened */
     int (*sum)(void *arg, uint64_t *v, size_t n);
+    /* every process's v[0..n) (n may differ and be 0), one after the
+     * other in process order, in all (MPI_Allgatherv): *all (caller owns,
+     * free()) and *nall, 0 or -errno.  The RMA windows of the processes
+     * meet through it. */
+    int (*gather)(void *arg, const uint64_t *v, size_t n, uint64_t **all, size_t *nall);
     int master;                 /* this process writes the global definitions */
     void *arg;
 };

@@ -31,18 +31,24 @@
  * left out, with a warning at close.
  *
  * One-sided communication: an RmaWin per (communicator, tag) of the RMA
- * events, numbered densely in order of first use, on the Comm that
- * messages of that communicator use (named "MPI window <tag>"); an RMA
- * put or a put with remote end is an RmaPut, a get an RmaGet (remote: the
- * target's rank in the window's Comm), and an RMA end an
- * RmaOpCompleteBlocking with the matching id of the latest transfer of the
- * process on that window and target not yet ended.  The model has no
- * window creation, synchronisation or atomic kind: OTF2's RmaWinCreate /
- * Destroy, RmaSync and RmaAtomic records are not written (the reader takes
- * an RmaAtomic as a put and a get).  An archive written by cooperating
- * processes (vftr_sink_par) leaves RMA out, with a warning: its windows
- * are global definitions that only the master writes, and it sees only its
- * own processes' events.
+ * events, on the Comm that messages of that communicator use (named "MPI
+ * window <tag>"); an RMA put or a put with remote end is an RmaPut, a get
+ * an RmaGet (remote: the target's rank in the window's Comm), and an RMA
+ * end an RmaOpCompleteBlocking with the matching id (numbered per
+ * location) of the transfer the model's match names, or without one the
+ * oldest transfer of the location on that window and target not yet
+ * ended.  The model has no window creation,
+ * synchronisation or atomic kind: OTF2's RmaWinCreate / Destroy, RmaSync
+ * and RmaAtomic records are not written (the reader takes an RmaAtomic as
+ * a put and a get).  The events carry the sink's own window numbers, in
+ * order of first use; the global RmaWin ids are the windows sorted by
+ * (Comm id, tag), so that they do not depend on which process saw which
+ * window first: when the two numberings differ, each location's local
+ * definitions get an RMA_WIN mapping table (OTF2's readers apply it).  An
+ * archive written by cooperating processes (vftr_sink_par) gathers every
+ * process's windows at close (par->gather): all number them alike, the
+ * master defines them, and the archive equals the one a single writer
+ * makes.
  *
  * The global definitions go out at close, when each location's number of
  * events is known.  Memory: libotf2 keeps written event chunks in its pool
@@ -75,6 +81,7 @@ struct o2loc {
     uint32_t group;                   /* location group: rank index */
     OTF2_EvtWriter *w;
     uint64_t events;
+    uint64_t rma_match;               /* the last RMA matching id given here */
 };
 
 struct o2pend {                       /* a collective begun, not ended */
@@ -91,13 +98,11 @@ struct o2fpend {                      /* a file operation begun, not ended */
     int written;                      /* its IoOperationBegin is written */
 };
 
-struct o2rmawin {                     /* an RmaWin: (Comm, tag) of the model */
-    uint32_t comm, tag;
-};
 
 struct o2rmapend {                    /* an RMA transfer begun, not ended */
     uint32_t loc, win, remote;
-    uint64_t match;
+    uint64_t match;                   /* the archive's */
+    uint64_t given;                   /* the model's (vftr_window_rma.match) */
 };
 
 struct o2comm {                       /* a model communicator */
@@ -135,13 +140,13 @@ struct otf2_sink {
     uint64_t first, last;             /* event times written */
     int any;
     uint64_t left_collops, left_colls;
-    struct o2rmawin *wins;            /* RmaWin id: its index */
-    size_t nwins, capwins;
-    struct vftr_u64map winmap;        /* (Comm << 32 | tag) -> RmaWin id */
-    struct o2rmapend *rpend;
+    /* windows: (Comm << 32 | tag), the local number its index (order of
+     * first use); at close, the global ones (sorted, every process's) */
+    uint64_t *wins, *gwins;
+    size_t nwins, capwins, ngwins;
+    struct vftr_u64map winmap;        /* (Comm << 32 | tag) -> local number */
+    struct o2rmapend *rpend;          /* in the order begun */
     size_t nrpend, caprpend;
-    uint64_t rma_match;               /* the last matching id given */
-    uint64_t left_rma;                /* RMA events of a cooperative archive */
     const struct vftr_sink_par *par;  /* NULL: one writer */
     char why[VFTR_ERRMSG_MAX];
 };
@@ -370,7 +375,7 @@ static int w_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
            ? 0 : failed(k, "cannot write the events");
 }
 
-/* The RmaWin of (Comm id, tag): its id, or -ENOMEM. */
+/* The local number of the window (Comm id, tag), or -ENOMEM. */
 static long rma_win(struct otf2_sink *k, uint32_t comm, uint32_t tag)
 {
     uint64_t key = (uint64_t)comm << 32 | tag;
@@ -381,7 +386,7 @@ static long rma_win(struct otf2_sink *k, uint32_t comm, uint32_t tag)
     if (vftr_reserve((void **)&k->wins, &k->capwins, k->nwins, sizeof *k->wins) < 0 ||
         vftr_u64map_put(&k->winmap, key, (uint32_t)k->nwins) < 0)
         return -ENOMEM;
-    k->wins[k->nwins] = (struct o2rmawin){ comm, tag };
+    k->wins[k->nwins] = key;
     return (long)k->nwins++;
 }
 
@@ -395,10 +400,6 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
 
     if (!l || !l->w)
         return 0;
-    if (k->par) {
-        k->left_rma++;
-        return 0;
-    }
     seen(k, time);
     if (comm_rank(k, r->comm, r->target, &id, &rank, 0) < 0 ||
         (win = rma_win(k, id, r->tag)) < 0)
@@ -408,24 +409,29 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
         size_t i;
         uint64_t match;
 
-        for (i = k->nrpend; i > 0; i--)
-            if (k->rpend[i - 1].loc == li && k->rpend[i - 1].win == (uint32_t)win &&
-                k->rpend[i - 1].remote == rank)
+        /* the one the model names, else the oldest: ends come in the
+         * order the transfers began (a synchronisation ends all of a
+         * window's at once) */
+        for (i = 0; i < k->nrpend; i++)
+            if (k->rpend[i].loc == li && k->rpend[i].win == (uint32_t)win &&
+                k->rpend[i].remote == rank && (!r->match || k->rpend[i].given == r->match))
                 break;
-        if (i == 0)
+        if (i == k->nrpend)
             return 0;                 /* an end of nothing begun */
-        match = k->rpend[i - 1].match;
-        k->rpend[i - 1] = k->rpend[--k->nrpend];
+        match = k->rpend[i].match;
+        memmove(&k->rpend[i], &k->rpend[i + 1], (k->nrpend - i - 1) * sizeof *k->rpend);
+        k->nrpend--;
         ec = OTF2_EvtWriter_RmaOpCompleteBlocking(l->w, NULL, time, (OTF2_RmaWinRef)win, match);
     } else {
         if (vftr_reserve((void **)&k->rpend, &k->caprpend, k->nrpend, sizeof *k->rpend) < 0)
             return -ENOMEM;
-        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++k->rma_match };
+        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++l->rma_match,
+                                                    r->match };
         ec = r->kind == VFTR_WINDOW_RMA_GET
              ? OTF2_EvtWriter_RmaGet(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
-                                     k->rma_match)
+                                     l->rma_match)
              : OTF2_EvtWriter_RmaPut(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
-                                     k->rma_match);
+                                     l->rma_match);
     }
     return ec == OTF2_SUCCESS ? 0 : failed(k, "cannot write the events");
 }
@@ -624,6 +630,7 @@ static void release(struct otf2_sink *k)
         vftr_u64map_release(&k->comms[i].rank);
     free(k->comms);
     free(k->wins);
+    free(k->gwins);
     free(k->rpend);
     vftr_u64map_release(&k->winmap);
     vftr_u64map_release(&k->locmap);
@@ -807,13 +814,13 @@ static int write_globals(struct otf2_sink *k)
                                              maxg + 1u + (uint32_t)nc, OTF2_UNDEFINED_COMM,
                                              OTF2_COMM_FLAG_NONE) == OTF2_SUCCESS;
     }
-    for (size_t i = 0; i < k->nwins; i++) {
+    for (size_t i = 0; i < k->ngwins; i++) {
         char name[40];
 
-        snprintf(name, sizeof name, "MPI window %u", k->wins[i].tag);
+        snprintf(name, sizeof name, "MPI window %u", (uint32_t)k->gwins[i]);
         ok &= OTF2_GlobalDefWriter_WriteRmaWin(g, (OTF2_RmaWinRef)i, sref(&t, name),
-                                               k->wins[i].comm, OTF2_RMA_WIN_FLAG_NONE) ==
-              OTF2_SUCCESS;
+                                               (OTF2_CommRef)(k->gwins[i] >> 32),
+                                               OTF2_RMA_WIN_FLAG_NONE) == OTF2_SUCCESS;
     }
     for (size_t i = 0; i < nk; i++) {
         OTF2_MetricMemberRef m = (OTF2_MetricMemberRef)i;
@@ -855,11 +862,61 @@ static int write_globals(struct otf2_sink *k)
     return ok ? 0 : -EIO;
 }
 
-/* Closes the event writers, writes the (empty) local and the global
- * definitions and the anchor file. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The global windows (k->gwins: every writer's, sorted, once each) and,
+ * in *map (caller frees; NULL when there is nothing to map), the global id
+ * of each local number when the two differ.  Collective for cooperating
+ * writers: every process calls it, whatever happened before. */
+static int rma_globals(struct otf2_sink *k, uint64_t **map)
+{
+    size_t n = 0;
+    int identity = 1;
+
+    *map = NULL;
+    if (k->par) {
+        if (k->par->gather(k->par->arg, k->wins, k->nwins, &k->gwins, &n) < 0)
+            return -EIO;
+    } else if (k->nwins) {
+        if (!(k->gwins = malloc(k->nwins * sizeof *k->gwins)))
+            return -ENOMEM;
+        memcpy(k->gwins, k->wins, k->nwins * sizeof *k->gwins);
+        n = k->nwins;
+    }
+    if (n)
+        qsort(k->gwins, n, sizeof *k->gwins, cmp_u64);
+    for (size_t i = 0; i < n; i++)
+        if (k->ngwins == 0 || k->gwins[k->ngwins - 1] != k->gwins[i])
+            k->gwins[k->ngwins++] = k->gwins[i];
+    if (!k->nwins)
+        return 0;
+    if (!(*map = malloc(k->nwins * sizeof **map)))
+        return -ENOMEM;
+    for (size_t i = 0; i < k->nwins; i++) {
+        const uint64_t *g = bsearch(&k->wins[i], k->gwins, k->ngwins, sizeof *k->gwins,
+                                    cmp_u64);
+
+        (*map)[i] = (uint64_t)(g - k->gwins);  /* there: gwins holds wins */
+        identity &= (*map)[i] == i;
+    }
+    if (identity) {
+        free(*map);
+        *map = NULL;
+    }
+    return 0;
+}
+
+/* Closes the event writers, writes the local definitions (RMA_WIN mapping
+ * tables where needed) and the global ones and the anchor file. */
 static int finish(struct otf2_sink *k)
 {
     int ok = 1;
+    uint64_t *winmap = NULL;
 
     for (size_t i = 0; i < k->nlocs; i++) {
         if (!k->locs[i].w)
@@ -869,43 +926,52 @@ static int finish(struct otf2_sink *k)
         k->locs[i].w = NULL;
     }
     ok &= OTF2_Archive_CloseEvtFiles(k->ar) == OTF2_SUCCESS;
+    if (rma_globals(k, &winmap) < 0)
+        ok = 0;
     if (ok && OTF2_Archive_OpenDefFiles(k->ar) == OTF2_SUCCESS) {
+        OTF2_IdMap *im = winmap ? OTF2_IdMap_CreateFromUint64Array(k->nwins, winmap, false)
+                                : NULL;
+
+        ok &= !winmap || im;
         for (size_t i = 0; i < k->nlocs; i++) {
             OTF2_DefWriter *dw;
 
             if (k->par && !k->par->mine(k->par->arg, k->locs[i].token))
                 continue;
             dw = OTF2_Archive_GetDefWriter(k->ar, (uint64_t)k->locs[i].token - 1u);
+            /* (a location without RMA events reads none of the mapping) */
+            if (dw && im && k->locs[i].rma_match)
+                ok &= OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_RMA_WIN, im) ==
+                      OTF2_SUCCESS;
             ok &= dw && OTF2_Archive_CloseDefWriter(k->ar, dw) == OTF2_SUCCESS;
         }
+        if (im)
+            OTF2_IdMap_Free(im);
         ok &= OTF2_Archive_CloseDefFiles(k->ar) == OTF2_SUCCESS;
     } else {
         ok = 0;
     }
     if (k->par) {
         /* every process has counted its own locations' events */
-        uint64_t *v = calloc(k->nlocs + 2, sizeof *v);
+        uint64_t *v = calloc(k->nlocs + 1, sizeof *v);
 
         for (size_t i = 0; v && i < k->nlocs; i++)
             v[i] = k->locs[i].events;
-        if (v) {
+        if (v)
             v[k->nlocs] = (uint64_t)k->world_used;
-            v[k->nlocs + 1] = k->left_rma;        /* for the master's warning */
-        }
-        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 2) < 0)
+        if (!v || k->par->sum(k->par->arg, v, k->nlocs + 1) < 0)
             ok = 0;
         for (size_t i = 0; v && i < k->nlocs; i++)
             k->locs[i].events = v[i];
-        if (v) {
+        if (v)
             k->world_used = v[k->nlocs] != 0;
-            k->left_rma = v[k->nlocs + 1];
-        }
         free(v);
     }
     if (ok && (!k->par || k->par->master) && write_globals(k) < 0)
         ok = 0;
     ok &= OTF2_Archive_Close(k->ar) == OTF2_SUCCESS;
     k->ar = NULL;
+    free(winmap);
     return ok ? 0 : -EIO;
 }
 
@@ -918,11 +984,7 @@ static int w_close(void *impl, char *err, size_t errlen)
         vftr_errmsg(err, errlen, rc, "%s: cannot finish writing the archive (%s)", k->dir,
                     vftr_otf2_reason());
         remove_archive(k);
-    } else if (k->warn && (k->left_collops || k->left_colls || k->left_io || k->left_rma)) {
-        if (k->left_rma)
-            fprintf(k->warn, "%s: %s: warning: %llu one-sided (RMA) events left out: an archive "
-                    "written by several processes has no RMA windows yet\n", k->prog, k->dir,
-                    (unsigned long long)k->left_rma);
+    } else if (k->warn && (k->left_collops || k->left_colls || k->left_io)) {
         if (k->left_collops)
             fprintf(k->warn, "%s: %s: warning: %llu single-record collective operations (OTF's "
                     "CollectiveOperation) left out: OTF2 has no such record\n", k->prog, k->dir,
@@ -985,7 +1047,7 @@ static int layout(struct otf2_sink *k)
             k->nroots++;
         }
         k->locs[k->nlocs] = (struct o2loc){ p[i]->token, k->roots[k->nroots - 1],
-                                            (uint32_t)k->nroots - 1, NULL, 0 };
+                                            (uint32_t)k->nroots - 1, NULL, 0, 0 };
         if (vftr_u64map_put(&k->locmap, p[i]->token, (uint32_t)k->nlocs) < 0)
             goto nomem;
         k->nlocs++;

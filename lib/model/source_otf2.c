@@ -1100,7 +1100,7 @@ static OTF2_CallbackCode rma_op(struct rd *r, OTF2_LocationRef loc, OTF2_TimeSta
                                 uint32_t win, uint32_t remote, int put, uint64_t sent, int get,
                                 uint64_t received, uint64_t match)
 {
-    struct vftr_vfdconv_event e = { .time = t };
+    struct vftr_vfdconv_event e = { .time = t, .match = match };
     uint32_t comm = win_comm(r->o, win);
     long li = where(r, loc, &e.process);
     OTF2_CallbackCode rc = OTF2_CALLBACK_SUCCESS;
@@ -1159,7 +1159,8 @@ static OTF2_CallbackCode e_rmaatomic(OTF2_LocationRef loc, OTF2_TimeStamp t, voi
 static OTF2_CallbackCode rma_complete(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
                                       uint32_t win, uint64_t match)
 {
-    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_RMA_END, .tag = win };
+    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_RMA_END, .tag = win,
+                                    .match = match };
     long li = where(r, loc, &e.process);
     size_t k;
     OTF2_CallbackCode rc = OTF2_CALLBACK_SUCCESS;

@@ -2562,6 +2562,13 @@ struct rio {                    /* a file I/O record on its way to transform() *
     uint32_t file, op;          /* file token (0: not defined), OTF operation word */
 };
 
+struct rpend {                  /* a one-sided transfer whose end is to come */
+    uint64_t win, seq;          /* seq: the MPI_RMA record it came from */
+    int32_t target;             /* world rank */
+    uint32_t peer, group, tag;  /* as its RMA_PUT / RMA_GET had them */
+    int req;                    /* a request form */
+};
+
 struct src {
     const struct vftr_vfdconv *c;
     const struct vftr_vfdconv_consumer *cons;   /* its anomaly() */
@@ -2601,8 +2608,14 @@ struct src {
     uint32_t nsend_seen, ncoll_seen, nio_seen;
     /* the counter values of the COUNTERS record between ext_raw() and transform() */
     struct vftr_vfd_ctr_values cv;
-    /* likewise an MPI_RMA record */
+    /* likewise an MPI_RMA and an MPI_RMA_SYNC record */
     struct vftr_vfd_mpi_rma rma;
+    struct vftr_vfd_mpi_rma_sync rsync;
+    /* transfers begun, ended by a later MPI_RMA_SYNC record, in the order
+     * begun (whatever is left ends with the thread) */
+    struct rpend *rp;
+    size_t nrp, caprp;
+    uint64_t rseq;
     /* receives between ext_raw() and transform(), FIFO (rcap 0 or a power of two) */
     struct rmsg *rq;
     size_t rhead, rlen, rcap;
@@ -2780,6 +2793,8 @@ static int ext_raw(const struct vftr_vfd_scan_event *ev, struct raw *x, struct s
     }
     if (x->kind == VFTR_VFD_MPI_RMA)
         return vftr_vfd_mpi_rma_decode(ev->data, ev->id, x->time, &s->rma) == 0;
+    if (x->kind == VFTR_VFD_MPI_RMA_SYNC)
+        return vftr_vfd_mpi_rma_sync_decode(ev->data, ev->id, x->time, &s->rsync) == 0;
     if (x->kind == VFTR_VFD_IO) {         /* its begin: placed at its start by the look-ahead */
         struct vftr_vfd_io io;
         long fi;
@@ -3136,14 +3151,19 @@ static int transform(struct src *s, const struct raw *x)
         int put = a->sent > 0 || a->op == VFTR_VFD_RMA_PUT || a->op == VFTR_VFD_RMA_ACCUMULATE;
         int get = a->received > 0 || a->op == VFTR_VFD_RMA_GET;
 
+        /* the end now, or (ENDS_AT_SYNC) at the MPI_RMA_SYNC record that
+         * completes it */
+        int later = (a->flags & VFTR_VFD_RMA_ENDS_AT_SYNC) != 0;
+
         if (a->target < 0)
             return 0;
+        s->rseq++;
         for (int k = 0; k < 2; k++) {
             struct vftr_vfdconv_event *e;
 
             if (!(k == 0 ? put : get))
                 continue;
-            for (int end = 0; end < 2; end++) {
+            for (int end = 0; end < 2 - later; end++) {
                 e = emit_mpi(s, end ? VFTR_VFDCONV_RMA_END
                                     : k == 0 ? VFTR_VFDCONV_RMA_PUT : VFTR_VFDCONV_RMA_GET,
                              x->time);
@@ -3151,8 +3171,47 @@ static int transform(struct src *s, const struct raw *x)
                 e->group = g < 0 ? 0 : s->c->groups[g].token;
                 e->tag = (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32);
                 e->bytes = end ? 0 : k == 0 ? a->sent : a->received;
+                e->match = s->rseq;
+            }
+            if (later) {
+                if (s->nrp == s->caprp &&
+                    grow((void **)&s->rp, &s->caprp, s->nrp + 1, sizeof *s->rp) < 0)
+                    return -ENOMEM;
+                s->rp[s->nrp++] = (struct rpend){
+                    a->win, s->rseq, a->target, vftr_vfdconv_process((uint32_t)a->target, 0),
+                    g < 0 ? 0 : s->c->groups[g].token,
+                    (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32),
+                    (a->flags & VFTR_VFD_MSG_NONBLOCKING) != 0 };
             }
         }
+        return 0;
+    }
+    case VFTR_VFD_MPI_RMA_SYNC: {
+        /* the transfers it completes end here, in the order begun: all of
+         * the window's, those to one target, or (a request) the one
+         * transfer of the oldest request to the target still open */
+        const struct vftr_vfd_mpi_rma_sync *y = &s->rsync;
+        int req = y->what == VFTR_VFD_RMA_SYNC_REQUEST;
+        uint64_t seq = 0;
+        size_t n = 0;
+
+        for (size_t i = 0; i < s->nrp; i++) {
+            const struct rpend *p = &s->rp[i];
+
+            if (p->win == y->win && (y->target < 0 || p->target == y->target) &&
+                (!req || (p->req && (seq == 0 || p->seq == seq)))) {
+                struct vftr_vfdconv_event *e = emit_mpi(s, VFTR_VFDCONV_RMA_END, x->time);
+
+                e->peer = p->peer;
+                e->group = p->group;
+                e->tag = p->tag;
+                e->match = p->seq;
+                seq = p->seq;
+            } else {
+                s->rp[n++] = *p;
+            }
+        }
+        s->nrp = n;
         return 0;
     }
     case VFTR_VFD_COUNTERS:
@@ -3335,6 +3394,18 @@ static inline int advance(struct src *s)
     } else if (o) {
         s->head = o;
         s->ohead = --s->olen ? s->ohead + 1 : 0;
+    } else if (!s->ended && s->nrp) {
+        /* transfers no synchronisation completed end with the thread */
+        memset(&s->own, 0, sizeof s->own);
+        s->own.type = VFTR_VFDCONV_RMA_END;
+        s->own.time = s->last;
+        s->own.process = s->t->token;
+        s->own.peer = s->rp[0].peer;
+        s->own.group = s->rp[0].group;
+        s->own.tag = s->rp[0].tag;
+        s->own.match = s->rp[0].seq;
+        memmove(s->rp, s->rp + 1, --s->nrp * sizeof *s->rp);
+        s->head = &s->own;
     } else if (!s->ended) {
         memset(&s->own, 0, sizeof s->own);
         s->own.type = VFTR_VFDCONV_END_PROCESS;
@@ -3570,6 +3641,7 @@ out:
                 free(rs[i].srcs[t].early);
                 free(rs[i].srcs[t].rq);
                 free(rs[i].srcs[t].ioq);
+                free(rs[i].srcs[t].rp);
             }
         free(rs[i].srcs);
         vftr_vfd_reader_close(rs[i].rd);

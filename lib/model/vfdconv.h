@@ -89,16 +89,19 @@ enum vftr_vfdconv_type {
     VFTR_VFDCONV_COUNTER,       /* op: counter token, bytes: its value (vftr_vfdconv_counters) */
     VFTR_VFDCONV_RMA_PUT,       /* one-sided data to peer (the target): bytes, group, tag */
     VFTR_VFDCONV_RMA_GET,       /* one-sided data from peer into this process's memory */
-    VFTR_VFDCONV_RMA_END,       /* the end of the transfer just begun (peer, group, tag) */
+    VFTR_VFDCONV_RMA_END,       /* the end of a transfer begun (peer, group, tag) */
 };
-/* RMA_PUT / RMA_GET and their RMA_END come from one MPI_RMA record of the
- * .vfd, all at its time (the return of the call that started the transfer:
- * the .vfd does not record when the window's synchronisation completed
- * it): a PUT for what the call sent (put and accumulate always, the
- * others when they sent bytes), a GET for what it received (get always,
- * the others when they received bytes), each followed by an END.  group
- * is the window's communicator, tag a number of the window (its id hashed
- * to 32 bits: equal on all members). */
+/* RMA_PUT / RMA_GET come from one MPI_RMA record of the .vfd, at its time
+ * (the return of the call that started the transfer): a PUT for what the
+ * call sent (put and accumulate always, the others when they sent bytes),
+ * a GET for what it received (get always, the others when they received
+ * bytes).  Each gets an END at the MPI_RMA_SYNC record of the thread that
+ * completes it (the fence, complete, unlock, flush or wait:
+ * vftr_vfd_ext.h), in the order the transfers began, or at the thread's
+ * end when none does; a record without VFTR_VFD_RMA_ENDS_AT_SYNC (an
+ * older capture) is ended at once.  group is the window's communicator,
+ * tag a number of the window (its id hashed to 32 bits: equal on all
+ * members). */
 
 struct vftr_vfdconv_event {
     uint64_t time;              /* ns, aligned */
@@ -114,8 +117,9 @@ struct vftr_vfdconv_event {
     uint32_t file;              /* FILE_BEGIN/END: file token (vftr_vfdconv_files) */
     uint64_t bytes;             /* SEND/RECV: length; COLL_BEGIN: sent; FILE_*: bytes moved */
     uint64_t received;          /* COLL_BEGIN; FILE_*: the handle (per rank) */
-    uint64_t match;             /* COLL_BEGIN/END, FILE_BEGIN/END: matching id (per
-                                 * process) */
+    uint64_t match;             /* COLL_BEGIN/END, FILE_BEGIN/END, RMA_*: matching id
+                                 * (per process; an RMA_END's is its PUT's / GET's,
+                                 * 0 for RMA: not known) */
 };
 /* FILE_BEGIN and FILE_END carry the same file, op, bytes, handle (in
  * `received`) and matching id; op is OTF's operation word (OTF_FILEOP_* with

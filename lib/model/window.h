@@ -89,7 +89,10 @@ struct vftr_window_fileop {
  * recorded on the target.  origin, target: process tokens; comm: the
  * window's communicator token; tag: a number of the window, equal on all
  * its members (a .vfd run: the window id hashed to 32 bits; OTF2 input:
- * the RmaWin definition's id).  END carries no bytes. */
+ * the RmaWin definition's id).  END carries no bytes.  match, when not 0,
+ * names the transfer an END ends (equal on the PUT / GET and its END, per
+ * process; a .vfd run's and OTF2 input's); 0: the oldest transfer of the
+ * process on that window and target (OTF 1.x has no such id). */
 enum vftr_window_rma_kind {
     VFTR_WINDOW_RMA_PUT = 1,
     VFTR_WINDOW_RMA_PUT_REMOTE_END,
@@ -102,6 +105,7 @@ struct vftr_window_rma {
     uint32_t origin, target;    /* END: origin unused (0), target the remote */
     uint32_t comm, tag;
     uint64_t bytes;
+    uint64_t match;
 };
 
 struct vftr_window_handler {

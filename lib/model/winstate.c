@@ -147,7 +147,7 @@ static int deliver(struct vftr_winstate *w, const struct vftr_vfdconv_event *e)
                                                       : VFTR_WINDOW_RMA_END,
             .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process, .target = e->peer,
             .comm = e->group, .tag = e->tag,
-            .bytes = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->bytes };
+            .bytes = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->bytes, .match = e->match };
 
         return h->rma ? h->rma(h->arg, e->time, e->process, &r) : 0;
     }

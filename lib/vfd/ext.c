@@ -57,6 +57,13 @@ static const struct field rma_fields[] = {
     FIELD(F_U32, struct vftr_vfd_mpi_rma, flags),
 };
 
+static const struct field rma_sync_fields[] = {
+    FIELD(F_U32, struct vftr_vfd_mpi_rma_sync, what),
+    FIELD(F_S32, struct vftr_vfd_mpi_rma_sync, target),
+    FIELD(F_U64, struct vftr_vfd_mpi_rma_sync, win),
+    FIELD(F_BACK, struct vftr_vfd_mpi_rma_sync, start),
+};
+
 static const struct field omp_fields[] = {
     FIELD(F_U32, struct vftr_vfd_omp, region),
     FIELD(F_U64, struct vftr_vfd_omp, instance),
@@ -204,6 +211,39 @@ int vftr_vfd_mpi_rma_decode(const uint8_t *data, size_t len, uint64_t time,
                             struct vftr_vfd_mpi_rma *a)
 {
     return decode_event(data, len, a, sizeof *a, rma_fields, NFIELDS(rma_fields), time);
+}
+
+size_t vftr_vfd_mpi_rma_sync_encode(const struct vftr_vfd_mpi_rma_sync *y, uint64_t time,
+                                    uint8_t out[VFTR_VFD_EXT_MAX])
+{
+    if (y == NULL || out == NULL)
+        return 0;
+    return (size_t)(put_fields(out, y, rma_sync_fields, NFIELDS(rma_sync_fields), time) - out);
+}
+
+int vftr_vfd_mpi_rma_sync_decode(const uint8_t *data, size_t len, uint64_t time,
+                                 struct vftr_vfd_mpi_rma_sync *y)
+{
+    return decode_event(data, len, y, sizeof *y, rma_sync_fields, NFIELDS(rma_sync_fields),
+                        time);
+}
+
+const char *vftr_vfd_rma_sync_name(uint32_t what)
+{
+    static const char *const names[VFTR_VFD_RMA_SYNC_COUNT] = {
+        [VFTR_VFD_RMA_SYNC_FENCE] = "MPI_Win_fence",
+        [VFTR_VFD_RMA_SYNC_COMPLETE] = "MPI_Win_complete",
+        [VFTR_VFD_RMA_SYNC_UNLOCK] = "MPI_Win_unlock",
+        [VFTR_VFD_RMA_SYNC_UNLOCK_ALL] = "MPI_Win_unlock_all",
+        [VFTR_VFD_RMA_SYNC_FLUSH] = "MPI_Win_flush",
+        [VFTR_VFD_RMA_SYNC_FLUSH_ALL] = "MPI_Win_flush_all",
+        [VFTR_VFD_RMA_SYNC_FLUSH_LOCAL] = "MPI_Win_flush_local",
+        [VFTR_VFD_RMA_SYNC_FLUSH_LOCAL_ALL] = "MPI_Win_flush_local_all",
+        [VFTR_VFD_RMA_SYNC_REQUEST] = "request",
+        [VFTR_VFD_RMA_SYNC_FREE] = "MPI_Win_free",
+    };
+
+    return what < VFTR_VFD_RMA_SYNC_COUNT ? names[what] : NULL;
 }
 
 const char *vftr_vfd_rma_name(uint32_t op)

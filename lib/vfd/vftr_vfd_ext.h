@@ -37,6 +37,7 @@ enum {
     VFTR_VFD_MPI_RECV = 17,     /* struct vftr_vfd_mpi_msg: a message this rank received */
     VFTR_VFD_MPI_COLL = 18,     /* struct vftr_vfd_mpi_coll: one collective operation */
     VFTR_VFD_MPI_RMA = 19,      /* struct vftr_vfd_mpi_rma: one one-sided data transfer */
+    VFTR_VFD_MPI_RMA_SYNC = 20, /* struct vftr_vfd_mpi_rma_sync: transfers complete */
     VFTR_VFD_OMP_BEGIN = 48,    /* struct vftr_vfd_omp: an OpenMP region begins on this thread */
     VFTR_VFD_OMP_END = 49,      /* struct vftr_vfd_omp: ... and ends */
     VFTR_VFD_IO = 80,           /* struct vftr_vfd_io: one file operation, at its completion */
@@ -134,7 +135,10 @@ enum vftr_vfd_rma_op {
  * MPI_Rget, ...), recorded when the call returns (event time; the transfer
  * may complete later, at the window's synchronisation or, for the request
  * forms, at the wait or test).  Bytes are those of the origin buffers:
- * sent to the target, received back into origin memory. */
+ * sent to the target, received back into origin memory.  With
+ * VFTR_VFD_RMA_ENDS_AT_SYNC in flags, the thread's later MPI_RMA_SYNC
+ * records say when it completed (without it, a file of an older capture:
+ * nothing says, readers take the record's time). */
 struct vftr_vfd_mpi_rma {
     uint32_t op;                /* enum vftr_vfd_rma_op */
     int32_t target;             /* world rank of the target */
@@ -142,11 +146,47 @@ struct vftr_vfd_mpi_rma {
     uint64_t comm;              /* communicator id of the window's group */
     uint64_t sent, received;    /* bytes */
     uint64_t start;             /* ticks: the call */
-    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING for the request forms */
+    uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING for the request forms,
+                                   VFTR_VFD_RMA_ENDS_AT_SYNC */
+};
+
+/* vftr_vfd_mpi_rma.flags: the transfer's completion is recorded apart */
+#define VFTR_VFD_RMA_ENDS_AT_SYNC (1u << 8)
+
+/* The synchronisations that complete a rank's one-sided transfers as
+ * origin (vftr_vfd_mpi_rma_sync.what); names in vftr_vfd_rma_sync_name(). */
+enum vftr_vfd_rma_sync_kind {
+    VFTR_VFD_RMA_SYNC_FENCE = 1,        /* MPI_Win_fence: all of the window's */
+    VFTR_VFD_RMA_SYNC_COMPLETE,         /* MPI_Win_complete: all (the access epoch's) */
+    VFTR_VFD_RMA_SYNC_UNLOCK,           /* MPI_Win_unlock: the target's */
+    VFTR_VFD_RMA_SYNC_UNLOCK_ALL,       /* MPI_Win_unlock_all: all */
+    VFTR_VFD_RMA_SYNC_FLUSH,            /* MPI_Win_flush: the target's */
+    VFTR_VFD_RMA_SYNC_FLUSH_ALL,        /* MPI_Win_flush_all: all */
+    VFTR_VFD_RMA_SYNC_FLUSH_LOCAL,      /* MPI_Win_flush_local: the target's */
+    VFTR_VFD_RMA_SYNC_FLUSH_LOCAL_ALL,  /* MPI_Win_flush_local_all: all */
+    VFTR_VFD_RMA_SYNC_REQUEST,          /* the wait or test that completed the request
+                                           of one request-form transfer to the target */
+    VFTR_VFD_RMA_SYNC_FREE,             /* MPI_Win_free: all still open (an epoch the
+                                           program did not close) */
+    VFTR_VFD_RMA_SYNC_COUNT             /* number of kinds + 1 */
+};
+
+/* The completion, on this thread, of the one-sided transfers it began on
+ * window win (those flagged VFTR_VFD_RMA_ENDS_AT_SYNC): all of them, or
+ * those to target when target >= 0, or with what REQUEST the oldest
+ * request-form one to target not yet completed.  Event time: the return of
+ * the synchronising call (the wait or test for a request). */
+struct vftr_vfd_mpi_rma_sync {
+    uint32_t what;              /* enum vftr_vfd_rma_sync_kind */
+    int32_t target;             /* world rank of the target, -1: every target */
+    uint64_t win;               /* window id (vftr_vfd_mpi_rma.win) */
+    uint64_t start;             /* ticks: the synchronising call */
 };
 
 /* "MPI_Put" (the blocking name also for the request form), or NULL. */
 const char *vftr_vfd_rma_name(uint32_t op);
+/* "MPI_Win_fence", ... ("request" for REQUEST), or NULL. */
+const char *vftr_vfd_rma_sync_name(uint32_t what);
 
 /* "MPI_Allreduce" (the blocking name also for the nonblocking form), or
  * NULL for an unknown op. */
@@ -170,6 +210,10 @@ size_t vftr_vfd_mpi_rma_encode(const struct vftr_vfd_mpi_rma *a, uint64_t time,
                                uint8_t out[VFTR_VFD_EXT_MAX]);
 int vftr_vfd_mpi_rma_decode(const uint8_t *data, size_t len, uint64_t time,
                             struct vftr_vfd_mpi_rma *a);
+size_t vftr_vfd_mpi_rma_sync_encode(const struct vftr_vfd_mpi_rma_sync *y, uint64_t time,
+                                    uint8_t out[VFTR_VFD_EXT_MAX]);
+int vftr_vfd_mpi_rma_sync_decode(const uint8_t *data, size_t len, uint64_t time,
+                                 struct vftr_vfd_mpi_rma_sync *y);
 
 /* ------------------------------------------------------------- OpenMP */
 

@@ -5,7 +5,7 @@
  * worked out by hand from this file (not from vfd2otf's output).
  *
  *   mkvfd SCENARIO DIR        scenarios: basic, skew, sample, sampled, misfit, trunc, otherrun,
- *                             threads,
+ *                             threads, rma,
  *                             big (with N as a third argument: events per file),
  *                             msgs (with M: messages per file),
  *                             idle (with N and a layout: an idle OpenMP worker)
@@ -90,6 +90,30 @@ static void omp(struct buf *b, uint64_t t, int begin, uint32_t region)
     size_t len = vftr_vfd_omp_encode(&o, p);
 
     ext(b, t, begin ? VFTR_VFD_OMP_BEGIN : VFTR_VFD_OMP_END, p, len);
+}
+
+static void rma(struct buf *b, uint64_t t, uint32_t op, int32_t target, uint64_t win,
+                uint64_t sent, uint64_t recvd, uint64_t start, uint32_t flags)
+{
+    struct vftr_vfd_mpi_rma a = { op, target, win, 0, sent, recvd, start, flags };
+    uint8_t p[VFTR_VFD_EXT_MAX];
+    size_t len = vftr_vfd_mpi_rma_encode(&a, t, p);
+
+    if (!len)
+        die("rma encode");
+    ext(b, t, VFTR_VFD_MPI_RMA, p, len);
+}
+
+static void rma_sync(struct buf *b, uint64_t t, uint32_t what, int32_t target, uint64_t win,
+                     uint64_t start)
+{
+    struct vftr_vfd_mpi_rma_sync y = { what, target, win, start };
+    uint8_t p[VFTR_VFD_EXT_MAX];
+    size_t len = vftr_vfd_mpi_rma_sync_encode(&y, t, p);
+
+    if (!len)
+        die("rma sync encode");
+    ext(b, t, VFTR_VFD_MPI_RMA_SYNC, p, len);
 }
 
 static void put(struct vftr_vfd_writer *w, size_t len)
@@ -231,6 +255,84 @@ static void basic(const char *dir, const char *base, uint8_t run)
     coll(&b, 590, VFTR_VFD_COLL_BARRIER, 0, -1, 0, 0, 510);
     ev(&b, 600, VFTR_VFD_EXIT, 3);
     ev(&b, 650, VFTR_VFD_EXIT, 1);
+    flush(w, &b, 0);
+    if (vftr_vfd_writer_close(w, NULL) < 0)
+        die("close");
+}
+
+/*
+ * rma: 2 ranks, one-sided transfers of rank 0 to rank 1 on window 5 of
+ * MPI_COMM_WORLD, ended by synchronisation records (MPI_RMA_SYNC):
+ *   210 MPI_Put 16 bytes (ends at sync)        -> ended by the fence at 590
+ *   310 MPI_Put 8 bytes, no ENDS_AT_SYNC flag  -> ended at once, 310 (an
+ *       older capture's record)
+ *   590 MPI_Win_fence (all targets)
+ *   710 MPI_Rget 4 bytes (request form)        -> ended by the wait at 790
+ *   720 MPI_Rput 12 bytes (request form)       -> never: ends with the thread
+ *   760 MPI_Win_flush of target 0              -> ends nothing (no transfer to 0)
+ *   790 MPI_Wait of a request to target 1      -> ends the oldest: the Rget
+ *   810 MPI_Put 2 bytes                        -> never: ends with the thread
+ *   900 main ends: the thread's last event, where the two left end
+ * Rank 1: main 100..900, nothing else.
+ */
+static void rmas(const char *dir, const char *base, uint8_t run)
+{
+    static struct buf b;
+    const uint32_t S = VFTR_VFD_RMA_ENDS_AT_SYNC, NB = VFTR_VFD_MSG_NONBLOCKING;
+    const struct vftr_vfd_function f0[] = {
+        { 1, 0, 0x1000, "main" }, { 2, MPI_FLAGS, 0, "MPI_Put" },
+        { 3, MPI_FLAGS, 0, "MPI_Win_fence" }, { 4, MPI_FLAGS, 0, "MPI_Rget" },
+        { 5, MPI_FLAGS, 0, "MPI_Rput" }, { 6, MPI_FLAGS, 0, "MPI_Win_flush" },
+        { 7, MPI_FLAGS, 0, "MPI_Wait" },
+    };
+    const struct vftr_vfd_callpath c0[] = {
+        { 1, 0, 1, 0 }, { 2, 1, 2, 0 }, { 3, 1, 3, 0 }, { 4, 1, 4, 0 }, { 5, 1, 5, 0 },
+        { 6, 1, 6, 0 }, { 7, 1, 7, 0 },
+    };
+    struct vftr_vfd_writer *w;
+
+    w = open_rank(dir, base, 0, 2, run, START_NS, 1000000000);
+    threads(w, 1);
+    functions(w, f0, 7);
+    callpaths(w, c0, 7);
+    world(w, 2);
+    ev(&b, 100, VFTR_VFD_ENTER, 1);
+    ev(&b, 200, VFTR_VFD_ENTER, 2);
+    rma(&b, 210, VFTR_VFD_RMA_PUT, 1, 5, 16, 0, 200, S);
+    ev(&b, 220, VFTR_VFD_EXIT, 2);
+    ev(&b, 300, VFTR_VFD_ENTER, 2);
+    rma(&b, 310, VFTR_VFD_RMA_PUT, 1, 5, 8, 0, 300, 0);
+    ev(&b, 320, VFTR_VFD_EXIT, 2);
+    ev(&b, 500, VFTR_VFD_ENTER, 3);
+    rma_sync(&b, 590, VFTR_VFD_RMA_SYNC_FENCE, -1, 5, 500);
+    ev(&b, 600, VFTR_VFD_EXIT, 3);
+    ev(&b, 700, VFTR_VFD_ENTER, 4);
+    rma(&b, 710, VFTR_VFD_RMA_GET, 1, 5, 0, 4, 700, S | NB);
+    ev(&b, 715, VFTR_VFD_EXIT, 4);
+    ev(&b, 716, VFTR_VFD_ENTER, 5);
+    rma(&b, 720, VFTR_VFD_RMA_PUT, 1, 5, 12, 0, 716, S | NB);
+    ev(&b, 725, VFTR_VFD_EXIT, 5);
+    ev(&b, 750, VFTR_VFD_ENTER, 6);
+    rma_sync(&b, 760, VFTR_VFD_RMA_SYNC_FLUSH, 0, 5, 750);
+    ev(&b, 765, VFTR_VFD_EXIT, 6);
+    ev(&b, 780, VFTR_VFD_ENTER, 7);
+    rma_sync(&b, 790, VFTR_VFD_RMA_SYNC_REQUEST, 1, 5, 780);
+    ev(&b, 795, VFTR_VFD_EXIT, 7);
+    ev(&b, 800, VFTR_VFD_ENTER, 2);
+    rma(&b, 810, VFTR_VFD_RMA_PUT, 1, 5, 2, 0, 800, S);
+    ev(&b, 820, VFTR_VFD_EXIT, 2);
+    ev(&b, 900, VFTR_VFD_EXIT, 1);
+    flush(w, &b, 0);
+    if (vftr_vfd_writer_close(w, NULL) < 0)
+        die("close");
+
+    w = open_rank(dir, base, 1, 2, run, START_NS, 1000000000);
+    threads(w, 1);
+    functions(w, f0, 1);
+    callpaths(w, c0, 1);
+    world(w, 2);
+    ev(&b, 100, VFTR_VFD_ENTER, 1);
+    ev(&b, 900, VFTR_VFD_EXIT, 1);
     flush(w, &b, 0);
     if (vftr_vfd_writer_close(w, NULL) < 0)
         die("close");
@@ -669,7 +771,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: mkvfd basic|skew|sample|sampled|misfit|trunc|otherrun|threads|big|"
-                        "msgs|idle DIR [N RANKS|N LAYOUT]\n");
+                        "msgs|idle|rma DIR [N RANKS|N LAYOUT]\n");
         return 2;
     }
     if (strcmp(argv[1], "basic") == 0)
@@ -690,6 +792,8 @@ int main(int argc, char **argv)
         big(argv[2], "big", 6, strtoull(argv[3], NULL, 10), atoi(argv[4]));
     else if (strcmp(argv[1], "threads") == 0)
         mthreads(argv[2], "threads", 8);
+    else if (strcmp(argv[1], "rma") == 0)
+        rmas(argv[2], "rma", 13);
     else if (strcmp(argv[1], "idle") == 0 && argc >= 5)
         idle(argv[2], "idle", 9, strtoull(argv[3], NULL, 10), argv[4]);
     else if (strcmp(argv[1], "msgs") == 0 && argc >= 5)

@@ -31,4 +31,33 @@ done
 want=$(awk '$1 ~ /^MPIX_/ { print $1 }' "$GEN_LIST" | sort)
 have=$(awk '$1 == "call" && $2 ~ /^MPIX_/ && $3 > 0 { print $2 }' "$d/.got_0" | sort)
 check "pcoll: all $(echo "$want" | wc -l) MPIX_*_init of the table recorded as MPI calls" "$want" "$have"
+
+# Fortran (Open MPI 4.1 has the extension in mpif.h / `use mpi_ext` /
+# `use mpi_f08_ext` too): the library wraps mpix_*_init_ and
+# mpix_*_init_f08_ of every MPIX_*_init of the table; the program through
+# `use mpi_ext` (test/mpi/mpi_pcoll_f.f90) has every persistent collective
+# it started recorded at its wait, with its bytes and the persistent flag,
+# and every MPIX_*_INIT it called recorded as the MPI call
+lib=$mpi_build/lib/libvftrcapture-mpi.so
+check "pcoll: the library exports the Fortran and mpi_f08 wrappers of every MPIX_*_init" "" \
+    "$(awk '$1 ~ /^MPIX_/ { print $2; print $3 }' "$GEN_LIST" | sort |
+       comm -23 - <(nm -D --defined-only "$lib" | awk '{ print $3 }' | sort) | tr '\n' ' ')"
+if [ -x "$MPIDIR/mpi_pcoll_f" ]; then
+    df=$mpi_tmp/pcoll_f
+    mrun $np "$df" "$MPIDIR/mpi_pcoll_f"
+    basics "pcoll_f" "$df" $np mpi_pcoll_f
+    messages "pcoll_f" "$df" $np
+    have=$(for ((r = 0; r < np; r++)); do
+               awk '$1 == "call" && $2 ~ /^MPIX_/ && $3 > 0 { print $2, $3 }' "$df/.got_$r"
+           done | sort | uniq -c | awk -v np=$np '$1 == np { print $2, $3 }')
+    # each once, MPIX_Allreduce_init twice (once never started), on every rank
+    check "pcoll_f: every MPIX_*_INIT called through the Fortran bindings recorded on every rank" \
+        "$(echo "$want" | awk '{ print $1, $1 == "MPIX_Allreduce_init" ? 2 : 1 }')" "$have"
+    check "pcoll_f: the program links the wrapped mpix_*_init_ (mpif.h / use mpi_ext)" "" \
+        "$(awk '$1 ~ /^MPIX_/ { print $2 }' "$GEN_LIST" | sort |
+           comm -23 - <(nm -D --undefined-only "$MPIDIR/mpi_pcoll_f" | awk '{ print $2 }' | sort) |
+           tr '\n' ' ')"
+else
+    fail "pcoll_f: $MPIDIR/mpi_pcoll_f is not built"
+fi
 finish

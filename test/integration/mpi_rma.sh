@@ -170,12 +170,38 @@ if command -v otfprint >/dev/null && command -v otf2-print >/dev/null; then
         fail "rma: round trip: $(head -1 "$d/cv/.err")"
     check "rma: round trip OTF -> OTF2 -> OTF keeps the $n transfers and their ends" \
         "$want" "$(otf_rma "$d/cv/rt.otf")"
-    # vfd2otf-mpi's archive (written by cooperating processes) has no RMA
-    # windows yet: it says how many RMA events (transfers and ends) it left out
-    timeout -s KILL 60 mpirun -np 2 --oversubscribe --bind-to none \
-        "$mpi_build/bin/vfd2otf-mpi" -q -o "$d/cv/par.otf2" "$d" >/dev/null 2>"$d/cv/.par"
-    check "rma: vfd2otf-mpi to OTF2: a warning counts the $((2 * n)) RMA events it leaves out" \
-        "$((2 * n))" "$(sed -n 's/.*warning: \([0-9]*\) one-sided (RMA) events left out.*/\1/p' "$d/cv/.par")"
+    # vfd2otf-mpi's archive, written by 1, 2 and 3 cooperating processes
+    # (each writes the events of its share of the ranks, rank 0 the global
+    # definitions), is the archive vftr-convert writes (vfd2otf writes OTF
+    # only): the same
+    # events, RMA among them, and the same definitions, RMA_WIN among them,
+    # as otf2-print reads them (its mapping of the processes' window
+    # numbers to the global ones applied); no warning of left-out events
+    o2p() { otf2-print "$@" 2>&1 | grep -v '^=== OTF2-PRINT ===\|^$'; }
+    o2p "$d/cv/a/traces.otf2" >"$d/cv/.a.ev"
+    o2p -G "$d/cv/a/traces.otf2" >"$d/cv/.a.defs"
+    for pn in 1 2 3; do
+        rm -rf "$d/cv/par$pn.otf2"
+        timeout -s KILL 60 mpirun -np $pn --oversubscribe --bind-to none \
+            "$mpi_build/bin/vfd2otf-mpi" -q -o "$d/cv/par$pn.otf2" "$d" >/dev/null 2>"$d/cv/.par$pn" ||
+            fail "rma: vfd2otf-mpi -np $pn: $(head -3 "$d/cv/.par$pn")"
+        o2p "$d/cv/par$pn.otf2/traces.otf2" >"$d/cv/.par$pn.ev"
+        o2p -G "$d/cv/par$pn.otf2/traces.otf2" >"$d/cv/.par$pn.defs"
+        if [ "$(grep -c '^RMA_PUT\|^RMA_GET' "$d/cv/.par$pn.ev")" = "$n" ] &&
+            cmp -s "$d/cv/.a.ev" "$d/cv/.par$pn.ev"; then
+            pass "rma: vfd2otf-mpi -np $pn to OTF2: the serial archive's events, its $n transfers and their completions among them"
+        else
+            fail "rma: vfd2otf-mpi -np $pn to OTF2: events differ (< vftr-convert, > vfd2otf-mpi)"
+            diff "$d/cv/.a.ev" "$d/cv/.par$pn.ev" | show
+        fi
+        if grep -q '^RMA_WIN' "$d/cv/.par$pn.defs" && cmp -s "$d/cv/.a.defs" "$d/cv/.par$pn.defs"; then
+            pass "rma: vfd2otf-mpi -np $pn to OTF2: the serial archive's definitions, its RMA_WINs among them"
+        else
+            fail "rma: vfd2otf-mpi -np $pn to OTF2: definitions differ (< vftr-convert, > vfd2otf-mpi)"
+            diff "$d/cv/.a.defs" "$d/cv/.par$pn.defs" | show
+        fi
+        check "rma: vfd2otf-mpi -np $pn to OTF2: no warning" "" "$(grep -i warning "$d/cv/.par$pn")"
+    done
 else
     skip "rma: vftr-convert's OTF and OTF2" "no otfprint or otf2-print"
 fi

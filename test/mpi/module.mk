@@ -8,7 +8,7 @@
 MPITEST_DIR  := $(BUILD)/test/mpi
 MPIFC        ?= $(shell command -v mpif90 2>/dev/null)
 MPITEST_SAN  := $(filter -fsanitize%,$(CFLAGS)) $(if $(SANITIZE),-fno-omit-frame-pointer)
-MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms mpi_rma mpi_pcoll
+MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms mpi_rma mpi_pcoll mpi_rma_sync
 
 # vfdmpi reads files; it needs no MPI.
 $(MPITEST_DIR)/vfdmpi: $(OBJ)/test/mpi/vfdmpi.o $(VFTR_VFD_A)
@@ -36,6 +36,16 @@ $(MPITEST_DIR)/mpi_f08: test/mpi/mpi_f08.f90
 	$(Q)mkdir -p $(@D)/f08mod
 	$(Q)$(MPIFC) -O1 -g -finstrument-functions $(MPITEST_SAN) -J $(@D)/f08mod -o $@ $<
 
+# The persistent collectives of Open MPI's pcollreq extension in Fortran
+# (mpi_pcoll.sh).  An MPI without the extension (no module mpi_ext with
+# MPIX_*_INIT) gets a stand-in that says so and exits 77, as mpi_pcoll does.
+$(MPITEST_DIR)/mpi_pcoll_f: test/mpi/mpi_pcoll_f.f90
+	$(call say,MPIFC,$@)
+	$(Q)mkdir -p $(@D)/pcollmod
+	$(Q)$(MPIFC) -O1 -g -finstrument-functions $(MPITEST_SAN) -J $(@D)/pcollmod -o $@ $< 2>$@.err || \
+		{ printf '#!/bin/sh\necho "mpi_pcoll_f: not built: no MPIX_*_INIT in Fortran (%s)" >&2\nexit 77\n' \
+			$@.err >$@ && chmod +x $@; }
+
 # The same without -finstrument-functions: all capture sees of them is
 # their MPI calls (mpi_nohooks.sh).
 $(MPITEST_DIR)/nohooks_c: test/mpi/nohooks.c
@@ -51,7 +61,7 @@ $(MPITEST_DIR)/nohooks_f: test/mpi/nohooks.f90
 
 MPITEST_BINS := $(addprefix $(MPITEST_DIR)/,$(MPITEST_C) vfdmpi nohooks_c) \
                 $(if $(strip $(MPIFC)),$(MPITEST_DIR)/mpi_fortran $(MPITEST_DIR)/mpi_f08 \
-                                        $(MPITEST_DIR)/nohooks_f)
+                                        $(MPITEST_DIR)/nohooks_f $(MPITEST_DIR)/mpi_pcoll_f)
 TEST_PROGRAMS += $(MPITEST_BINS) $(CAPMPI_SO) $(CAPMPI_GEN)/wrappers.txt
 else
 MPITEST_BINS := $(MPITEST_DIR)/vfdmpi

@@ -9,7 +9,9 @@
  *   send PEER TAG BYTES COMM FLAGS THREAD     one per MPI_SEND event
  *   recv PEER TAG BYTES COMM FLAGS THREAD     one per MPI_RECV event
  *   coll NAME COMM ROOT SENT RECEIVED FLAGS   one per MPI_COLL event
- *   rma NAME TARGET WIN COMM SENT RECEIVED FLAGS  one per MPI_RMA event
+ *   rma NAME TARGET WIN COMM SENT RECEIVED FLAGS SYNCED  one per MPI_RMA event
+ *       (SYNCED 1: an MPI_RMA_SYNC record ends it)
+ *   rmasync NAME TARGET WIN  one per MPI_RMA_SYNC event
  *   comm ID SIZE RANK,RANK,... NAME           one per MPI_COMMS entry
  *   offset PHASE TICKS ROOT_TICKS RTT [NS]    one per CLOCK_OFFSETS entry;
  *                                             NS (with --root): this clock
@@ -134,8 +136,22 @@ int main(int argc, char **argv)
                     bad++;
                     continue;
                 }
-                printf("rma %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u\n", name,
-                       a.target, a.win, a.comm, a.sent, a.received, a.flags);
+                /* (the request form in the flags column; whether a
+                 * synchronisation record ends it, after) */
+                printf("rma %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %d\n", name,
+                       a.target, a.win, a.comm, a.sent, a.received,
+                       a.flags & ~VFTR_VFD_RMA_ENDS_AT_SYNC,
+                       (a.flags & VFTR_VFD_RMA_ENDS_AT_SYNC) != 0);
+            } else if (k == VFTR_VFD_MPI_RMA_SYNC) {
+                struct vftr_vfd_mpi_rma_sync y;
+                const char *name;
+
+                if (vftr_vfd_mpi_rma_sync_decode(rec.u.event.data, rec.u.event.id, t, &y) != 0
+                    || y.start > t || (name = vftr_vfd_rma_sync_name(y.what)) == NULL) {
+                    bad++;
+                    continue;
+                }
+                printf("rmasync %s %d %" PRIu64 "\n", name, y.target, y.win);
             }
         } else if (rec.type == VFTR_VFD_REC_UNKNOWN) {
             struct vftr_vfd_cursor cur;

@@ -127,6 +127,32 @@ START_TEST(rma_golden)
 }
 END_TEST
 
+/* An MPI_Win_unlock (what 3) of world rank 2's (zz 4) transfers on window
+ * 2^32 + 1 (LEB128: 81 80 80 80 10), the call begun 7 ticks before the
+ * record: 03 04 81 80 80 80 10 07; every target (-1: zz 01) likewise. */
+START_TEST(rma_sync_golden)
+{
+    struct vftr_vfd_mpi_rma_sync y = { VFTR_VFD_RMA_SYNC_UNLOCK, 2, (1ull << 32) + 1, 93 }, d;
+    uint8_t out[VFTR_VFD_EXT_MAX];
+    size_t n = vftr_vfd_mpi_rma_sync_encode(&y, 100, out);
+
+    CK_BYTES(out, n, 0x03, 0x04, 0x81, 0x80, 0x80, 0x80, 0x10, 0x07);
+    ck_assert_int_eq(vftr_vfd_mpi_rma_sync_decode(out, n, 100, &d), 0);
+    ck_assert_uint_eq(d.what, VFTR_VFD_RMA_SYNC_UNLOCK);
+    ck_assert_int_eq(d.target, 2);
+    ck_assert_uint_eq(d.win, (1ull << 32) + 1);
+    ck_assert_uint_eq(d.start, 93);
+    ck_assert_int_eq(vftr_vfd_mpi_rma_sync_decode(out, n - 1, 100, &d), -EBADMSG);
+    y.target = -1;
+    n = vftr_vfd_mpi_rma_sync_encode(&y, 100, out);
+    CK_BYTES(out, n, 0x03, 0x01, 0x81, 0x80, 0x80, 0x80, 0x10, 0x07);
+    ck_assert_str_eq(vftr_vfd_rma_sync_name(VFTR_VFD_RMA_SYNC_FENCE), "MPI_Win_fence");
+    ck_assert_str_eq(vftr_vfd_rma_sync_name(VFTR_VFD_RMA_SYNC_FREE), "MPI_Win_free");
+    ck_assert_ptr_null(vftr_vfd_rma_sync_name(0));
+    ck_assert_ptr_null(vftr_vfd_rma_sync_name(VFTR_VFD_RMA_SYNC_COUNT));
+}
+END_TEST
+
 /* region 2, instance 300 (= 0x12c -> ac 02), value 4. */
 START_TEST(omp_golden)
 {
@@ -612,6 +638,7 @@ static Suite *ext_suite(void)
     tcase_add_test(tc, msg_negative_and_self);
     tcase_add_test(tc, coll_golden);
     tcase_add_test(tc, rma_golden);
+    tcase_add_test(tc, rma_sync_golden);
     tcase_add_test(tc, omp_golden);
     tcase_add_test(tc, decode_extra_and_missing_fields);
     tcase_add_test(tc, decode_start_before_zero);
