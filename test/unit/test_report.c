@@ -244,6 +244,19 @@ START_TEST(same_bytes_and_escaped)
     ck_assert_uint_eq(l1, l3);
     ck_assert(memcmp(a, b, l1) == 0);
     ck_assert(memcmp(a, c, l1) == 0);
+    /* figures shown as vftr-stats's text prints them, whole in data-v:
+     * main 1727 + 2040 ticks exclusive (3.767 s), imbalance (2040 - 1883.5)
+     * / 2040 = 0.0767156862745098... (7.7%: the shortest decimal that reads
+     * back as that double has 16 digits); the total 2047 + 10 + 2047 ticks;
+     * in the call tree, the root path main (both ranks'): 3767 exclusive,
+     * 2 x 2047 inclusive */
+    ck_assert_ptr_nonnull(strstr(a, "<td data-v=\"3.767\">3.77 s</td>"));
+    ck_assert_ptr_nonnull(strstr(a, "<td data-v=\"0.07671568627450981\">7.7%</td>"));
+    ck_assert_ptr_nonnull(strstr(a, "<th scope=\"row\">total exclusive time (all processes)"
+                                    "</th><td data-v=\"4.104\">4.10 s</td>"));
+    ck_assert_ptr_nonnull(strstr(a, "<span class=\"c\" data-v=\"3.767\">3.77 s</span>"
+                                    "<span class=\"c\" data-v=\"4.094\">4.09 s</span>"));
+    ck_assert_ptr_null(strstr(a, "<td>3.767000</td>"));
     ck_assert_ptr_null(strstr(a, "<b>&x"));
     ck_assert_ptr_nonnull(strstr(a, "&lt;b&gt;&amp;x"));
     ck_assert_ptr_nonnull(strstr(a, "\"\\u003cb\\u003e\\u0026x\""));
@@ -365,10 +378,13 @@ START_TEST(largest_waits)
     ck_assert_int_eq(vftr_report_write_html(r, f), 0);
     fclose(f);
     ck_assert_ptr_nonnull(strstr(page, "<a href=\"#summary\">Summary</a><a href=\"#waits\">"));
-    ck_assert_ptr_nonnull(strstr(page, "waits: 0.300000 s in all (15.00 % of the processes' "
-                                       "2.000000 s)</p>"));
-    ck_assert_ptr_nonnull(strstr(page, ">late_sender</td><td>0.300000</td><td>15.00</td>"
-                                       "<td>1</td><td>0.300000</td><td title=\"rank 0\">1</td>"
+    ck_assert_ptr_nonnull(strstr(page, "waits: 300 ms in all (15.0% of the processes' "
+                                       "2.00 s)</p>"));
+    /* shown as vftr-stats --waits prints it, exact in data-v */
+    ck_assert_ptr_nonnull(strstr(page, ">late_sender</td><td data-v=\"0.3\">300 ms</td>"
+                                       "<td data-v=\"15\">15.0%</td><td>1</td>"
+                                       "<td data-v=\"0.3\">300 ms</td>"
+                                       "<td title=\"rank 0\">1</td>"
                                        "<td class=\"name\">MPI_Recv&lt;main</td></tr>"));
     free(page);
     vftr_report_free(r);
