@@ -76,8 +76,19 @@ struct vftr_replay {
 
     struct vftr_funcstat *fs;
     uint32_t *active;                  /* per funcstat: frames of it on the stack */
+    uint32_t *fsgroup;                 /* per funcstat: its group's index (groups set) */
     size_t nfs, capfs;
     struct vftr_u64map fsmap;          /* process << 32 | function -> index */
+
+    /* vftr_replay_set_groups: figures per (process, group) */
+    uint32_t (*group)(void *arg, uint32_t function);
+    void *group_arg;
+    bool inexact;                      /* group figures unusable: an event came before the
+                                          window start, or a replay without a map merged in */
+    struct vftr_funcstat *gs;
+    uint32_t *gactive;                 /* per group row: frames of its functions on the stack */
+    size_t ngs, capgs;
+    struct vftr_u64map gsmap;          /* process << 32 | group -> index */
 
     struct vftr_pathstat *paths;
     struct childcache *pathcache;      /* per path; [0] is the root's */
@@ -137,6 +148,10 @@ void vftr_replay_free(struct vftr_replay *r)
     free(r->procdirect);
     free(r->fs);
     free(r->active);
+    free(r->fsgroup);
+    free(r->gs);
+    free(r->gactive);
+    vftr_u64map_release(&r->gsmap);
     free(r->paths);
     free(r->pathcache);
     vftr_u64map_release(&r->procmap);
@@ -169,6 +184,28 @@ static inline struct proc *get_proc(struct vftr_replay *r, uint32_t id)
     return get_proc_slow(r, id);
 }
 
+/* The index of the group row (process, g), created on first use; -ENOMEM. */
+static long get_group(struct vftr_replay *r, uint32_t process, uint32_t g)
+{
+    uint64_t key = (uint64_t)process << 32 | g;
+    long i = vftr_u64map_get(&r->gsmap, key);
+    size_t cap = r->capgs;
+
+    if (i >= 0)
+        return i;
+    if (vftr_reserve((void **)&r->gs, &cap, r->ngs, sizeof *r->gs) < 0)
+        return -ENOMEM;
+    cap = r->capgs;
+    if (vftr_reserve((void **)&r->gactive, &cap, r->ngs, sizeof *r->gactive) < 0)
+        return -ENOMEM;
+    r->capgs = cap;
+    if (vftr_u64map_put(&r->gsmap, key, (uint32_t)r->ngs) < 0)
+        return -ENOMEM;
+    r->gs[r->ngs] = (struct vftr_funcstat){ .process = process, .function = g };
+    r->gactive[r->ngs] = 0;
+    return (long)r->ngs++;
+}
+
 /* The funcstat index of (p, function), created on first use. */
 COLD static long get_fs_slow(struct vftr_replay *r, struct proc *p, uint32_t function)
 {
@@ -185,6 +222,15 @@ COLD static long get_fs_slow(struct vftr_replay *r, struct proc *p, uint32_t fun
         cap = r->capfs;
         if (vftr_reserve((void **)&r->active, &cap, r->nfs, sizeof *r->active) < 0)
             return -ENOMEM;
+        if (r->group) {
+            long g;
+
+            cap = r->capfs;
+            if (vftr_reserve((void **)&r->fsgroup, &cap, r->nfs, sizeof *r->fsgroup) < 0 ||
+                (g = get_group(r, p->id, r->group(r->group_arg, function))) < 0)
+                return -ENOMEM;
+            r->fsgroup[r->nfs] = (uint32_t)g;
+        }
         r->capfs = cap;
         if (vftr_u64map_put(&r->fsmap, key, (uint32_t)r->nfs) < 0)
             return -ENOMEM;
@@ -255,6 +301,7 @@ COLD static int before_window(struct vftr_replay *r, uint32_t process, uint32_t 
     struct proc *p = get_proc(r, process);
 
     r->counts.outside++;
+    r->inexact = true;
     if (!p)
         return -ENOMEM;
     if (p->seen)                        /* time went back across the start */
@@ -334,6 +381,13 @@ static inline void pop(struct vftr_replay *r, struct proc *p, uint64_t t)
     r->fs[f->fs].excl += excl;
     if (--r->active[f->fs] == 0 || r->per_call)
         r->fs[f->fs].incl += dur;
+    if (r->group) {
+        uint32_t g = r->fsgroup[f->fs];
+
+        r->gs[g].excl += excl;
+        if (--r->gactive[g] == 0)
+            r->gs[g].incl += dur;
+    }
     if (f->path) {
         struct vftr_pathstat *path = &r->paths[f->path - 1];
 
@@ -364,6 +418,8 @@ static inline int push(struct vftr_replay *r, struct proc *p, uint32_t function,
         return -ENOMEM;
     p->stack[p->depth++] = (struct frame){ (uint32_t)fs, path, function, enter, child };
     r->active[fs]++;
+    if (r->group)
+        r->gactive[r->fsgroup[fs]]++;
     return 0;
 }
 
@@ -386,6 +442,8 @@ int vftr_replay_enter(struct vftr_replay *r, uint32_t process, uint32_t function
         const struct frame *f = &p->stack[p->depth - 1];
 
         r->fs[f->fs].calls++;
+        if (r->group)
+            r->gs[r->fsgroup[f->fs]].calls++;
         if (f->path)
             r->paths[f->path - 1].calls++;
     }
@@ -472,6 +530,28 @@ int vftr_replay_set_flags(struct vftr_replay *r, unsigned flags)
     return 0;
 }
 
+int vftr_replay_set_groups(struct vftr_replay *r, uint32_t (*group)(void *arg, uint32_t function),
+                           void *arg)
+{
+    if (r->finished || r->nprocs > 0 || !group)
+        return -EINVAL;
+    r->group = group;
+    r->group_arg = arg;
+    return 0;
+}
+
+const struct vftr_funcstat *vftr_replay_groupstats(const struct vftr_replay *r, size_t *n)
+{
+    *n = r->ngs;
+    return r->gs;
+}
+
+int vftr_replay_groups_exact(const struct vftr_replay *r)
+{
+    return r->group && !r->inexact && r->counts.mismatched == 0 &&
+           r->counts.implied_enters == 0;
+}
+
 int vftr_replay_finish(struct vftr_replay *r)
 {
     if (r->finished)
@@ -535,6 +615,17 @@ int vftr_replay_merge(struct vftr_replay *dst, const struct vftr_replay *src)
         dst->fs[j].excl += s->excl;
         dst->fs[j].incl += s->incl;
     }
+    for (size_t i = 0; i < src->ngs && dst->group; i++) {
+        const struct vftr_funcstat *s = &src->gs[i];
+        long j = get_group(dst, s->process, s->function);
+
+        if (j < 0)
+            return -ENOMEM;
+        dst->gs[j].calls += s->calls;
+        dst->gs[j].excl += s->excl;
+        dst->gs[j].incl += s->incl;
+    }
+    dst->inexact |= src->inexact || (dst->group && !src->group && src->nfs);
     pathid = malloc((src->npaths ? src->npaths : 1) * sizeof *pathid);
     if (!pathid)
         return -ENOMEM;

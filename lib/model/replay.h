@@ -126,6 +126,36 @@ int vftr_replay_open_call(struct vftr_replay *r, uint32_t process, uint32_t func
 #define VFTR_REPLAY_NO_PATHS 2u
 int vftr_replay_set_flags(struct vftr_replay *r, unsigned flags);
 
+/*
+ * Figures per function group from the same replay (what the report shows
+ * beside the function profile, without replaying every event a second
+ * time with group tokens).  group(arg, function) names the token a
+ * function is booked under; set it before the first event (-EINVAL
+ * afterwards, -ENOMEM).  The replay then also keeps, per (process, group):
+ *   calls:     the sum of the calls of the group's functions;
+ *   exclusive: the sum of their exclusive times;
+ *   inclusive: the time during which any function of the group was on the
+ *              stack, counted once (nested calls of the group add
+ *              nothing).
+ * These are the figures of a replay of the same events with every function
+ * replaced by its group (and inclusive time once) exactly when the two
+ * stacks move alike: when every leave closed the frame on top and no event
+ * came before the window start.  A leave matched by function is not always
+ * one matched by group (a mismatched leave of f under g of f's group closes
+ * g's frame only in the group replay), so vftr_replay_groups_exact() says
+ * whether the figures can be used; when it says 0 the caller replays the
+ * group tokens instead.  vftr_replay_merge() adds src's group figures to
+ * dst's (when dst has a map; src without one makes dst's inexact).
+ */
+int vftr_replay_set_groups(struct vftr_replay *r, uint32_t (*group)(void *arg, uint32_t function),
+                           void *arg);
+/* Per (process, group) in order of first appearance; none without a map. */
+const struct vftr_funcstat *vftr_replay_groupstats(const struct vftr_replay *r, size_t *n);
+/* 1: the group figures equal a replay of the group tokens (see above);
+ * 0: they may not (a mismatched leave, an implied enter, an event before
+ * the window start), or no map was set. */
+int vftr_replay_groups_exact(const struct vftr_replay *r);
+
 /* Closes open calls (see above).  Afterwards enter/leave return -EINVAL. */
 int vftr_replay_finish(struct vftr_replay *r);
 

@@ -1435,6 +1435,23 @@ static int window_merge_start(struct vftr_window *w, char *err, size_t errlen)
 /* Is the process of a window event enabled in the window's reader? */
 static int window_wants_slow(struct vftr_window *w, uint32_t process)
 {
+    /* a read of every process starts with an empty table (no process state
+     * yet): it grows to the ids met, so that an event costs a lookup, not
+     * the reader's list walk */
+    if (process >= w->npstat && process < WINDOW_DIRECT_IDS) {
+        size_t ids = w->npstat ? w->npstat : 64;
+        uint8_t *t;
+
+        while (ids <= process)
+            ids *= 2;
+        if (ids > WINDOW_DIRECT_IDS)
+            ids = WINDOW_DIRECT_IDS;
+        if ((t = realloc(w->pstat, ids)) != NULL) {
+            memset(t + w->npstat, 0, ids - w->npstat);
+            w->pstat = t;
+            w->npstat = ids;
+        }
+    }
     if (process < w->npstat) {
         if (!w->pstat[process])
             w->pstat[process] = OTF_Reader_getProcessStatus(w->reader, process) ? 2 : 1;

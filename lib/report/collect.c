@@ -3,12 +3,16 @@
  * (report.h says which model object makes which figure), with several
  * reading threads for an OTF trace.
  *
- * Why one read with profile builders instead of vftr_source_profile: the
- * report needs the function profile, the group profile, the messages and
- * the timeline; separate queries would each read the whole trace.
- * vftr_profbuild is the event route of vftr_source_profile (source.h: "fills
- * *res exactly as vftr_source_profile would"), so one read gives all of
- * them with vftr-stats's figures.
+ * Why one read with a replay instead of vftr_source_profile: the report
+ * needs the function profile, the group profile, the messages and the
+ * timeline; separate queries would each read the whole trace.  The replay
+ * is the one vftr_source_profile's event route runs for vftr-stats's query
+ * (inclusive time per call, call paths kept; no token map, every process),
+ * so one read gives vftr-stats's figures.  The group profile is booked by
+ * the same replay (replay.h, vftr_replay_set_groups) rather than by a
+ * second replay of every event with group tokens, which cost as much as
+ * the first; where the two could differ (replay.h says when), it is taken
+ * by vftr-stats --groups's query instead (make_tables).
  *
  * Why a source per thread: a source is used by one thread at a time, and an
  * OTF reader reads the streams of the processes it is given, so threads
@@ -410,7 +414,7 @@ static uint64_t clamp_time(const struct vftr_report *r, uint64_t t)
     return t < r->t0 ? r->t0 : t > r->t1 ? r->t1 : t;
 }
 
-static int tl_advance(struct vftr_report *r, size_t row, struct tl_row *tr, uint64_t t)
+static int tl_advance_slow(struct vftr_report *r, size_t row, struct tl_row *tr, uint64_t t)
 {
     t = clamp_time(r, t);
     if (t <= tr->last)
@@ -421,7 +425,30 @@ static int tl_advance(struct vftr_report *r, size_t row, struct tl_row *tr, uint
     return 0;
 }
 
-static int tl_push(struct tl_row *tr, uint32_t fn)
+/*
+ * The row showed the function on top of its stack from tr->last to t.
+ * Called at every enter and leave, so the usual case is kept short: the
+ * span ends inside the finest bin being filled (bins hold many events), so
+ * it is that bin's candidate and nothing else (what tl_span would do in
+ * one step).  A time before the span's start is never after tr->last (the
+ * row starts there).
+ */
+static inline int tl_advance(struct vftr_report *r, size_t row, struct tl_row *tr, uint64_t t)
+{
+    struct tl_bin *b = &tr->cur[r->nlevels - 1];
+    uint64_t s = tr->last;
+
+    if (t <= s)
+        return 0;
+    if (t <= b->end && s < b->end && t <= r->t1) {
+        bin_add(b, tr->n ? tr->stack[tr->n - 1] : 0, t - s);
+        tr->last = t;
+        return 0;
+    }
+    return tl_advance_slow(r, row, tr, t);
+}
+
+static inline int tl_push(struct tl_row *tr, uint32_t fn)
 {
     if (tr->n >= VFTR_WINDOW_MAX_DEPTH)
         return 0;
@@ -494,9 +521,7 @@ struct part {
     struct vftr_source *src;          /* r->src for the first share */
     struct vftr_proclist procs;
     int all;                          /* read every process (procs unused) */
-    struct vftr_profq fq, gq;
-    struct vftr_profbuild *fb, *gb;
-    struct vftr_profq_result fres, gres;
+    struct vftr_replay *rp;           /* functions, call paths and groups */
     struct vftr_messages *msgs;       /* one share: fed directly */
     struct mrec *recs;                /* several shares: kept */
     size_t nrecs, caprecs;
@@ -515,14 +540,12 @@ struct part {
     const struct vftr_report_opts *opts;
 };
 
-/* The timeline row of a process; r->nprocs when it has none. */
-static size_t row_of(const struct vftr_report *r, uint32_t token, struct part *pt)
+/* row_of() for a token beyond the direct table. */
+static size_t row_of_slow(const struct vftr_report *r, uint32_t token, struct part *pt)
 {
     const struct vftr_source_proc *p;
     size_t lo = 0, hi = r->nprocs;
 
-    if (token < pt->ndirect)
-        return pt->direct[token] ? pt->direct[token] - 1 : r->nprocs;
     if (token == pt->last_token && pt->last_row < r->nprocs)
         return pt->last_row;
     if (!(p = vftr_source_proc(pt->src, token)))
@@ -542,6 +565,14 @@ static size_t row_of(const struct vftr_report *r, uint32_t token, struct part *p
     return pt->last_row = r->nprocs;
 }
 
+/* The timeline row of a process; r->nprocs when it has none. */
+static inline size_t row_of(const struct vftr_report *r, uint32_t token, struct part *pt)
+{
+    if (token < pt->ndirect)
+        return pt->direct[token] ? pt->direct[token] - 1 : r->nprocs;
+    return row_of_slow(r, token, pt);
+}
+
 static int keep(struct part *pt, struct mrec m)
 {
     if (vftr_reserve((void **)&pt->recs, &pt->caprecs, pt->nrecs, sizeof *pt->recs) < 0)
@@ -557,8 +588,7 @@ static int h_open(void *arg, uint32_t process, uint32_t function, uint64_t enter
     int rc;
 
     (void)depth;
-    if ((rc = vftr_profbuild_open_frame(pt->fb, process, function, enter)) < 0 ||
-        (rc = vftr_profbuild_open_frame(pt->gb, process, function, enter)) < 0)
+    if ((rc = vftr_replay_open_call(pt->rp, process, function, enter)) < 0)
         return rc;
     if (pt->r->have_timeline && (row = row_of(pt->r, process, pt)) < pt->r->nprocs)
         return tl_push(&pt->rows[row], function);
@@ -571,8 +601,7 @@ static int h_enter(void *arg, uint64_t time, uint32_t process, uint32_t function
     size_t row;
     int rc;
 
-    if ((rc = vftr_profbuild_enter(pt->fb, time, process, function)) < 0 ||
-        (rc = vftr_profbuild_enter(pt->gb, time, process, function)) < 0)
+    if ((rc = vftr_replay_enter(pt->rp, process, function, time)) < 0)
         return rc;
     if (pt->r->have_timeline && (row = row_of(pt->r, process, pt)) < pt->r->nprocs) {
         if (tl_advance(pt->r, row, &pt->rows[row], time) < 0)
@@ -588,8 +617,7 @@ static int h_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
     size_t row;
     int rc;
 
-    if ((rc = vftr_profbuild_leave(pt->fb, time, process, function)) < 0 ||
-        (rc = vftr_profbuild_leave(pt->gb, time, process, function)) < 0)
+    if ((rc = vftr_replay_leave(pt->rp, process, function, time)) < 0)
         return rc;
     if (pt->r->have_timeline && (row = row_of(pt->r, process, pt)) < pt->r->nprocs) {
         if (tl_advance(pt->r, row, &pt->rows[row], time) < 0)
@@ -712,14 +740,12 @@ static void *run_part(void *arg)
         if (rc < 0)
             goto out;
     }
-    pt->fq = (struct vftr_profq){ r->a, r->b, NULL, NULL, vftr_source_rank_process, pt->src,
-                                  VFTR_PROFQ_PATHS };
-    pt->gq = (struct vftr_profq){ r->a, r->b, NULL, group_token, vftr_source_rank_process,
-                                  pt->src, VFTR_PROFQ_INCL_ONCE };
-    pt->fb = vftr_profbuild_new(&pt->fq);
-    pt->gb = vftr_profbuild_new(&pt->gq);
+    /* vftr-stats's replay (vftr_source_profile's for its query: inclusive
+     * time per call, call paths kept), with the groups booked beside */
+    pt->rp = vftr_replay_new(r->a, r->b);
     pt->rows = calloc(r->nprocs ? r->nprocs : 1, sizeof *pt->rows);
-    if (!pt->fb || !pt->gb || !pt->rows) {
+    if (!pt->rp || !pt->rows || vftr_replay_set_flags(pt->rp, VFTR_REPLAY_INCL_PER_CALL) < 0 ||
+        vftr_replay_set_groups(pt->rp, group_token, pt->src) < 0) {
         rc = vftr_errmsg(pt->err, sizeof pt->err, -ENOMEM, "out of memory");
         goto out;
     }
@@ -758,8 +784,7 @@ static void *run_part(void *arg)
             goto out;
         }
     }
-    if ((rc = vftr_profbuild_finish(pt->fb, &pt->fres)) < 0 ||
-        (rc = vftr_profbuild_finish(pt->gb, &pt->gres)) < 0)
+    if ((rc = vftr_replay_finish(pt->rp)) < 0)
         vftr_errmsg(pt->err, sizeof pt->err, rc, "out of memory");
 out:
     pt->rc = rc;
@@ -768,10 +793,7 @@ out:
 
 static void part_release(struct part *pt, const struct vftr_report *r)
 {
-    vftr_profbuild_free(pt->fb);
-    vftr_profbuild_free(pt->gb);
-    vftr_profq_release(&pt->fres);
-    vftr_profq_release(&pt->gres);
+    vftr_replay_free(pt->rp);
     vftr_messages_free(pt->msgs);
     free(pt->recs);
     if (pt->rows)
@@ -853,6 +875,54 @@ static int make_table(struct vftr_report *r, struct rep_table *t, struct vftr_fs
     if (t->prof.nrows)
         qsort(t->rows, t->prof.nrows, sizeof *t->rows, cmp_prow);
     return 0;
+}
+
+/*
+ * The function and group tables from the merged replay: per (process,
+ * token) figures with threads folded into their rank, as
+ * vftr_source_profile's queries fold them (vftr-stats, vftr-stats
+ * --groups).  The group figures are the replay's own (booked beside the
+ * functions', replay.h) when they equal a replay of the group tokens; on a
+ * trace where they may not (a leave that did not close the frame on top)
+ * the group profile is taken the way vftr-stats --groups takes it, by a
+ * read of its own.  0 or -errno with err.
+ */
+static int make_tables(struct vftr_report *r, const struct vftr_proclist *procs, char *err,
+                       size_t errlen)
+{
+    struct vftr_fsacc *facc = vftr_fsacc_new(), *gacc = vftr_fsacc_new();
+    struct vftr_profq_result gres = { 0 };
+    const struct vftr_funcstat *fs;
+    size_t n;
+    int rc = facc && gacc ? 0 : -ENOMEM;
+
+    if (rc == 0) {
+        fs = vftr_replay_funcstats(r->paths, &n);
+        rc = vftr_fsacc_add_stats(facc, fs, n, +1, vftr_source_rank_process, r->src);
+    }
+    if (rc == 0 && vftr_replay_groups_exact(r->paths)) {
+        fs = vftr_replay_groupstats(r->paths, &n);
+        rc = vftr_fsacc_add_stats(gacc, fs, n, +1, vftr_source_rank_process, r->src);
+    } else if (rc == 0) {
+        struct vftr_profq gq = { r->a, r->b, procs, group_token, vftr_source_rank_process,
+                                 r->src, VFTR_PROFQ_INCL_ONCE };
+
+        rc = vftr_source_profile(r->src, &gq, &gres, err, errlen);
+        if (rc == 0 && (fs = vftr_fsacc_result(gres.acc, &n, NULL)) != NULL)
+            rc = vftr_fsacc_add_stats(gacc, fs, n, +1, NULL, NULL);
+        else if (rc == 0)
+            rc = -ENOMEM;
+    }
+    if (rc == 0)
+        rc = make_table(r, &r->funcs, facc, 0);
+    if (rc == 0)
+        rc = make_table(r, &r->groups, gacc, 1);
+    vftr_fsacc_free(facc);
+    vftr_fsacc_free(gacc);
+    vftr_profq_release(&gres);
+    if (rc == -ENOMEM)
+        vftr_errmsg(err, errlen, rc, "out of memory");
+    return rc;
 }
 
 /* vftr-stats --callpath's order (replay.h). */
@@ -1191,37 +1261,21 @@ int vftr_report_collect(struct vftr_report **out, const char *const *ops, size_t
             goto fail;
         }
 
-    /* merge the shares */
-    {
-        struct vftr_fsacc *facc = vftr_fsacc_new(), *gacc = vftr_fsacc_new();
-
-        rc = facc && gacc ? 0 : -ENOMEM;
-        for (unsigned k = 0; k < nparts && rc == 0; k++) {
-            size_t n;
-            const struct vftr_funcstat *fs = vftr_fsacc_result(parts[k].fres.acc, &n, NULL);
-
-            rc = fs ? vftr_fsacc_add_stats(facc, fs, n, +1, NULL, NULL) : -ENOMEM;
-            if (rc == 0) {
-                fs = vftr_fsacc_result(parts[k].gres.acc, &n, NULL);
-                rc = fs ? vftr_fsacc_add_stats(gacc, fs, n, +1, NULL, NULL) : -ENOMEM;
-            }
-            if (rc == 0 && k > 0)
-                rc = vftr_replay_merge(parts[0].fres.paths, parts[k].fres.paths);
-            too_deep += parts[k].st.too_deep;
-            r->events += parts[k].st.delivered;
-            r->bytes_read += parts[k].st.bytes_read;
-        }
-        if (rc == 0)
-            rc = make_table(r, &r->funcs, facc, 0);
-        if (rc == 0)
-            rc = make_table(r, &r->groups, gacc, 1);
-        vftr_fsacc_free(facc);
-        vftr_fsacc_free(gacc);
-        if (rc < 0)
+    /* merge the shares: one replay, as if one thread had read them all */
+    for (unsigned k = 0; k < nparts; k++) {
+        if (k > 0 && vftr_replay_merge(parts[0].rp, parts[k].rp) < 0)
             goto nomem;
+        too_deep += parts[k].st.too_deep;
+        r->events += parts[k].st.delivered;
+        r->bytes_read += parts[k].st.bytes_read;
     }
-    r->paths = parts[0].fres.paths;
-    parts[0].fres.paths = NULL;
+    r->paths = parts[0].rp;
+    parts[0].rp = NULL;
+    if ((rc = make_tables(r, o->procs, err, errlen)) < 0) {
+        if (rc == -ENOMEM)
+            goto nomem;
+        goto fail;
+    }
     if (make_tree(r) < 0)
         goto nomem;
     if (nparts == 1) {

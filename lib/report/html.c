@@ -5,10 +5,12 @@
  *
  * The tables are written out in full in the HTML (the page reads without
  * its script; the script only sorts, filters, and draws the timeline from
- * the JSON block it is given).  Their cells hold vftr-stats's figures
- * formatted as vftr-stats --json formats them ("%.6f" seconds, "%.2f"
- * percent, "%.4f" ratios; "-" where vftr-stats writes null), so a test
- * compares the two as text.
+ * the JSON block it is given).  Their cells show vftr-stats's figures as
+ * its text output prints them (times in the unit that fits, percentages
+ * and the imbalance with one decimal) and keep each figure in a data-v
+ * attribute, whole (rep_exact; "-" where vftr-stats writes null): the
+ * script sorts by it, and a test formats it as vftr-stats --json does and
+ * compares the two as text (rep_td_num).
  */
 #include "report_impl.h"
 
@@ -16,6 +18,41 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/fmt.h"
+
+/* ------------------------------------------------------------ numbers */
+
+size_t rep_exact(double v, char *buf, size_t size)
+{
+    int n = 0;
+
+    /* the fewest significant digits that read back as v: a figure of whole
+     * ticks at a decimal resolution is short ("0.3"), any other exact */
+    for (int digits = 15; digits <= 17; digits++) {
+        n = snprintf(buf, size, "%.*g", digits, v);
+        if (n < 0 || (size_t)n >= size || strtod(buf, NULL) == v)
+            break;
+    }
+    return n < 0 ? 0 : (size_t)n;
+}
+
+void rep_td_num(FILE *out, const char *exact, const char *shown)
+{
+    fputs("<td data-v=\"", out);
+    rep_put_escaped(out, exact);
+    fputs("\">", out);
+    rep_put_escaped(out, shown);
+    fputs("</td>", out);
+}
+
+void rep_fmt_time(const struct vftr_report *r, double seconds, char *buf, size_t size)
+{
+    if (r->info->resolution)
+        vftr_fmt_seconds(seconds, buf, size);
+    else
+        snprintf(buf, size, "%.0f ticks", seconds);
+}
 
 /* ------------------------------------------------------------ profile columns */
 
@@ -90,34 +127,39 @@ static double v_procs(const struct rep_prow *r, const struct rep_table *t, doubl
 
 static const struct pcol pcols[] = {
     { "calls", "calls", COL_COUNT, v_calls, "number of calls (enters in the window)" },
-    { "excl", "excl [s]", COL_SECONDS, v_excl, "exclusive time, summed over processes" },
+    { "excl", "excl", COL_SECONDS, v_excl, "exclusive time, summed over processes" },
     { "excl_pct", "excl %", COL_PERCENT, v_excl_pct, "exclusive time, % of the total" },
-    { "incl", "incl [s]", COL_SECONDS, v_incl, "inclusive time, summed over processes" },
+    { "incl", "incl", COL_SECONDS, v_incl, "inclusive time, summed over processes" },
     { "incl_pct", "incl %", COL_PERCENT, v_incl_pct, "inclusive time, % of the total" },
-    { "per_call", "incl/call [s]", COL_SECONDS, v_per_call, "inclusive time per call" },
-    { "min", "min [s]", COL_SECONDS, v_min, "least exclusive time of one rank" },
-    { "avg", "avg [s]", COL_SECONDS, v_avg, "average exclusive time per rank" },
-    { "max", "max [s]", COL_SECONDS, v_max, "most exclusive time of one rank" },
+    { "per_call", "incl/call", COL_SECONDS, v_per_call, "inclusive time per call" },
+    { "min", "min", COL_SECONDS, v_min, "least exclusive time of one rank" },
+    { "avg", "avg", COL_SECONDS, v_avg, "average exclusive time per rank" },
+    { "max", "max", COL_SECONDS, v_max, "most exclusive time of one rank" },
     { "imbalance", "imbalance", COL_RATIO, v_imbalance, "(max - avg) / max" },
     { "procs", "ranks", COL_COUNT, v_procs, "ranks that called it" },
     { "function", "name", COL_NAME, NULL, "name" },
 };
 #define NPCOLS (sizeof pcols / sizeof pcols[0])
 
-static void format_cell(char *buf, size_t size, const struct pcol *c, const struct rep_prow *row,
-                        const struct rep_table *t, double res)
+/* A profile cell: its figure (exact, rep_exact) and the text vftr-stats's
+ * text output prints for it (shown). */
+static void format_cell(char *exact, char *shown, size_t size, const struct pcol *c,
+                        const struct rep_prow *row, const struct rep_table *t,
+                        const struct vftr_report *r)
 {
-    double v = c->value(row, t, res);
+    double v = c->value(row, t, r->res);
 
     if (v < 0) {
-        snprintf(buf, size, "-");
+        snprintf(exact, size, "-");
+        snprintf(shown, size, "-");
         return;
     }
+    rep_exact(v, exact, size);
     switch (c->kind) {
-    case COL_COUNT: snprintf(buf, size, "%.0f", v); break;
-    case COL_SECONDS: snprintf(buf, size, "%.6f", v); break;
-    case COL_PERCENT: snprintf(buf, size, "%.2f", v); break;
-    default: snprintf(buf, size, "%.4f", v); break;
+    case COL_COUNT: snprintf(shown, size, "%.0f", v); break;
+    case COL_SECONDS: rep_fmt_time(r, v, shown, size); break;
+    case COL_PERCENT: vftr_fmt_percent(v, shown, size); break;
+    default: vftr_fmt_imbalance(v, shown, size); break;
     }
 }
 
@@ -139,7 +181,7 @@ void rep_th(FILE *out, const char *key, const char *text, int numeric, const cha
 static void profile_table(FILE *out, const struct vftr_report *r, const struct rep_table *t,
                           const char *id, const char *what)
 {
-    char buf[64];
+    char exact[64], shown[64];
 
     fprintf(out, "<table class=\"sortable profile\" id=\"%s\">\n<thead><tr>", id);
     for (size_t i = 0; i < NPCOLS; i++) {
@@ -159,8 +201,8 @@ static void profile_table(FILE *out, const struct vftr_report *r, const struct r
                 fputs("</td>", out);
                 continue;
             }
-            format_cell(buf, sizeof buf, &pcols[i], row, t, r->res);
-            fprintf(out, "<td>%s</td>", buf);
+            format_cell(exact, shown, sizeof exact, &pcols[i], row, t, r);
+            rep_td_num(out, exact, shown);
         }
         fputs("</tr>\n", out);
     }
@@ -190,6 +232,17 @@ static void fact(FILE *out, const char *key, const char *label, const char *valu
     fputs("</td></tr>\n", out);
 }
 
+/* A fact that is a figure: shown as people read it, exact in data-v. */
+static void fact_num(FILE *out, const char *key, const char *label, const char *exact,
+                     const char *shown)
+{
+    fprintf(out, "<tr data-key=\"%s\"><th scope=\"row\">", key);
+    rep_put_escaped(out, label);
+    fputs("</th>", out);
+    rep_td_num(out, exact, shown);
+    fputs("</tr>\n", out);
+}
+
 static const char *kind_format(enum vftr_source_kind k)
 {
     return k == VFTR_SOURCE_OTF ? "OTF" : k == VFTR_SOURCE_OTF2 ? "OTF2" : ".vfd run";
@@ -198,7 +251,7 @@ static const char *kind_format(enum vftr_source_kind k)
 static void section_summary(FILE *out, const struct vftr_report *r)
 {
     const struct vftr_source_info *in = r->info;
-    char v[256], b[64];
+    char v[256], b[64], x[64];
     double kind_excl[REP_NKINDS] = { 0 }, total = (double)r->groups.prof.total;
     size_t nthreads = 0;
 
@@ -215,11 +268,12 @@ static void section_summary(FILE *out, const struct vftr_report *r)
     fact(out, "processes", "processes (ranks and their threads)", v);
     {   /* from the first event (or the window's start) to the last (or its end) */
         uint64_t end = r->b < in->last ? r->b : in->last;
+        double d = in->have_events && end > r->t0 ? (double)(end - r->t0) / r->res : 0.0;
 
-        snprintf(v, sizeof v, "%.6f s", in->have_events && end > r->t0
-                                            ? (double)(end - r->t0) / r->res : 0.0);
+        rep_exact(d, x, sizeof x);
+        rep_fmt_time(r, d, v, sizeof v);
     }
-    fact(out, "duration", "duration", v);
+    fact_num(out, "duration", "duration", x, v);
     if (in->resolution)
         snprintf(v, sizeof v, "%" PRIu64 " ticks per second", in->resolution);
     else
@@ -230,8 +284,9 @@ static void section_summary(FILE *out, const struct vftr_report *r)
     human_bytes(b, sizeof b, r->trace_bytes);
     snprintf(v, sizeof v, "%s (%" PRIu64 " bytes)", b, r->trace_bytes);
     fact(out, "size", "trace size on disk", v);
-    snprintf(v, sizeof v, "%.9g s", (double)r->funcs.prof.total / r->res);
-    fact(out, "total", "total exclusive time (all processes)", v);
+    rep_exact((double)r->funcs.prof.total / r->res, x, sizeof x);
+    rep_fmt_time(r, (double)r->funcs.prof.total / r->res, v, sizeof v);
+    fact_num(out, "total", "total exclusive time (all processes)", x, v);
     if (in->sample_interval > 0) {
         snprintf(v, sizeof v, "%g s", in->sample_interval);
         fact(out, "sampled", "sampled capture, interval", v);
@@ -242,15 +297,22 @@ static void section_summary(FILE *out, const struct vftr_report *r)
     for (size_t i = 0; i < r->groups.prof.nrows; i++)
         kind_excl[r->groups.rows[i].kind] += (double)r->groups.rows[i].p->excl;
     fputs("<h3>Where the time goes</h3>\n<table class=\"kinds\" id=\"kinds\"><thead><tr>"
-          "<th scope=\"col\">kind</th><th scope=\"col\">exclusive [s]</th>"
+          "<th scope=\"col\">kind</th><th scope=\"col\">exclusive</th>"
           "<th scope=\"col\">%</th></tr></thead><tbody>\n", out);
     for (int k = 0; k < REP_NKINDS; k++) {
+        double pct = total > 0 ? 100.0 * kind_excl[k] / total : 0.0;
+
         if (k == REP_OTHER && kind_excl[k] == 0)
             continue;
         fprintf(out, "<tr data-kind=\"%s\"><td class=\"name\"><span class=\"swatch\" style=\"background:%s\">"
-                "</span>%s</td><td>%.6f</td><td>%.2f</td></tr>\n", rep_kind_name(k),
-                rep_kind_colour(k), rep_kind_name(k), kind_excl[k] / r->res,
-                total > 0 ? 100.0 * kind_excl[k] / total : 0.0);
+                "</span>%s</td>", rep_kind_name(k), rep_kind_colour(k), rep_kind_name(k));
+        rep_exact(kind_excl[k] / r->res, x, sizeof x);
+        rep_fmt_time(r, kind_excl[k] / r->res, b, sizeof b);
+        rep_td_num(out, x, b);
+        rep_exact(pct, x, sizeof x);
+        vftr_fmt_percent(pct, b, sizeof b);
+        rep_td_num(out, x, b);
+        fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n<h3>Function groups</h3>\n", out);
     profile_table(out, r, &r->groups, "groups-table", "group");
@@ -458,12 +520,16 @@ static int section_calltree(FILE *out, const struct vftr_report *r)
     fputs("<p class=\"hint\">vftr-stats --callpath: calls, exclusive and inclusive time per call "
           "path, summed over processes; children by inclusive time.  Click a path to open or "
           "close it.</p>\n", out);
-    if (shown < r->ntree)
-        fprintf(out, "<p class=\"warn\">%zu of %zu call paths listed: those with at least %.6f s "
+    if (shown < r->ntree) {
+        char least[VFTR_FMT_MAX];
+
+        rep_fmt_time(r, (double)min_incl / r->res, least, sizeof least);
+        fprintf(out, "<p class=\"warn\">%zu of %zu call paths listed: those with at least %s "
                 "inclusive time (and their callers).  vftr-stats --callpath prints them all.</p>\n",
-                shown, r->ntree, (double)min_incl / r->res);
-    fprintf(out, "<div class=\"tree-head\"><span>calls</span><span>excl [s]</span>"
-            "<span>incl [s]</span><span>call path</span></div>\n<ul class=\"tree\" id=\"tree\" "
+                shown, r->ntree, least);
+    }
+    fprintf(out, "<div class=\"tree-head\"><span>calls</span><span>excl</span>"
+            "<span>incl</span><span>call path</span></div>\n<ul class=\"tree\" id=\"tree\" "
             "data-paths=\"%zu\" data-listed=\"%zu\">\n", r->ntree, shown);
     for (size_t i = 0; i < r->ntree; i++)
         if (sel[i])
@@ -474,7 +540,7 @@ static int section_calltree(FILE *out, const struct vftr_report *r)
         const struct vftr_source_func *f;
         size_t next = i + 1;
         int parent;
-        char calls[32];
+        char calls[32], excl[VFTR_FMT_MAX], incl[VFTR_FMT_MAX], xe[32], xi[32];
 
         if (!sel[i])
             continue;
@@ -490,11 +556,16 @@ static int section_calltree(FILE *out, const struct vftr_report *r)
             snprintf(calls, sizeof calls, "%" PRIu64, p->calls);
         else
             snprintf(calls, sizeof calls, "-");
+        rep_fmt_time(r, (double)p->excl / r->res, excl, sizeof excl);
+        rep_fmt_time(r, (double)p->incl / r->res, incl, sizeof incl);
+        rep_exact((double)p->excl / r->res, xe, sizeof xe);
+        rep_exact((double)p->incl / r->res, xi, sizeof xi);
         fprintf(out, "<li data-depth=\"%" PRIu32 "\">%s<span class=\"row\"><span class=\"c\">%s"
-                "</span><span class=\"c\">%.6f</span><span class=\"c\">%.6f</span>"
-                "<span class=\"n\" style=\"border-color:%s;margin-left:%.1fem\">", p->depth,
+                "</span><span class=\"c\" data-v=\"%s\">%s</span><span class=\"c\" "
+                "data-v=\"%s\">%s</span><span class=\"n\" style=\"border-color:%s;"
+                "margin-left:%.1fem\">", p->depth,
                 !parent ? "" : p->depth <= 2 ? "<details open><summary>" : "<details><summary>",
-                calls, (double)p->excl / r->res, (double)p->incl / r->res,
+                calls, xe, excl, xi, incl,
                 rep_group_colour(r, f ? f->group : 0),
                 p->depth > 30 ? 36.0 : 1.2 * (p->depth - 1));
         rep_put_escaped(out, t->name);
@@ -552,13 +623,19 @@ static int section_communication(FILE *out, struct vftr_report *r)
     rep_th(out, "messages", "messages", 1, "sends");
     rep_th(out, "bytes", "bytes", 1, "bytes of those sends");
     rep_th(out, "matched", "matched", 1, "sends that found their receive");
-    rep_th(out, "transfer", "transfer [s]", 1, "sum of receive - send time over matched messages");
+    rep_th(out, "transfer", "transfer", 1, "sum of receive - send time over matched messages");
     fputs("</tr></thead><tbody>\n", out);
-    for (size_t i = 0; i < np; i++)
+    for (size_t i = 0; i < np; i++) {
+        char x[64], v[VFTR_FMT_MAX];
+
         fprintf(out, "<tr><td>%" PRIu32 "</td><td>%" PRIu32 "</td><td>%" PRIu64 "</td><td>%"
-                PRIu64 "</td><td>%" PRIu64 "</td><td>%.6f</td></tr>\n", p[i].sender,
-                p[i].receiver, p[i].messages, p[i].bytes, p[i].matched,
-                (double)p[i].transfer / r->res);
+                PRIu64 "</td><td>%" PRIu64 "</td>", p[i].sender, p[i].receiver, p[i].messages,
+                p[i].bytes, p[i].matched);
+        rep_exact((double)p[i].transfer / r->res, x, sizeof x);
+        rep_fmt_time(r, (double)p[i].transfer / r->res, v, sizeof v);
+        rep_td_num(out, x, v);
+        fputs("</tr>\n", out);
+    }
     fputs("</tbody></table>\n<h3>Collective operations</h3>\n", out);
     if (nc)
         rep_svg_chart(r, VFTR_REPORT_CHART_COLLECTIVES, out, 0);
@@ -566,17 +643,21 @@ static int section_communication(FILE *out, struct vftr_report *r)
     rep_th(out, "operation", "operation", 0, NULL);
     rep_th(out, "count", "count", 1, "per-process operations");
     rep_th(out, "bytes", "bytes", 1, "sent + received");
-    rep_th(out, "time", "time [s]", 1, "summed durations");
+    rep_th(out, "time", "time", 1, "summed durations");
     fputs("</tr></thead><tbody>\n", out);
     for (size_t i = 0; i < nc; i++) {
         const char *name = rep_token_name(r, REP_NAME_COLLOP, c[i].op);
+        char x[64], v[VFTR_FMT_MAX];
 
         if (!name)
             return -ENOMEM;
         fputs("<tr><td class=\"name\">", out);
         rep_put_escaped(out, name);
-        fprintf(out, "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%.6f</td></tr>\n",
-                c[i].count, c[i].bytes, (double)c[i].time / r->res);
+        fprintf(out, "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td>", c[i].count, c[i].bytes);
+        rep_exact((double)c[i].time / r->res, x, sizeof x);
+        rep_fmt_time(r, (double)c[i].time / r->res, v, sizeof v);
+        rep_td_num(out, x, v);
+        fputs("</tr>\n", out);
     }
     fputs("</tbody></table>\n</section>\n", out);
     return 0;

@@ -6,12 +6,16 @@
  * Where the figures come from (lib/model, nothing computed a second way):
  *   - one window read of the trace (source.h, vftr_source_read) feeds,
  *     event by event,
- *       the function profile: vftr_profbuild with the query vftr-stats makes
- *         (threads folded into their rank, call paths kept), so the table,
- *         the imbalance chart and the call tree are vftr-stats's and
- *         vftr-stats --callpath's figures;
- *       the group profile: vftr_profbuild with vftr-stats --groups's query
- *         (the function's group as token, inclusive time once per group);
+ *       the function profile: the call-stack replay of vftr-stats's
+ *         query (model/replay.h; threads folded into their rank, call
+ *         paths kept), so the table, the imbalance chart and the call tree
+ *         are vftr-stats's and vftr-stats --callpath's figures;
+ *       the group profile: booked by the same replay beside the functions
+ *         (vftr_replay_set_groups: the function's group as token,
+ *         inclusive time once per group), which equals vftr-stats
+ *         --groups's replay of the group tokens unless a leave did not
+ *         close the frame on top; then it is taken as vftr-stats --groups
+ *         takes it, by a read of its own;
  *       the messages and collectives: vftr_messages, fed as vftr-stats
  *         --messages feeds it;
  *       the timeline: per process the function on top of its stack, binned

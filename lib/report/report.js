@@ -8,10 +8,12 @@
 
   /* ---------------------------------------------------------- tables */
 
+  /* A number's cell shows it with its unit ("4.00 ms") and keeps it in
+   * data-v in seconds (or percent, ratio): sorting reads that. */
   function cellValue(td, numeric) {
-    var t = td.textContent;
-    if (!numeric) return t;
-    var v = parseFloat(t);
+    if (!numeric) return td.textContent;
+    var t = td.getAttribute('data-v');
+    var v = parseFloat(t === null ? td.textContent : t);
     return isNaN(v) ? -Infinity : v;           /* "-": unknown, sorts last */
   }
 

@@ -139,6 +139,21 @@ size_t rep_rank_index(const struct vftr_report *r, uint32_t token);
  * script how to compare ("num" or "text"); help (may be NULL) its tooltip. */
 void rep_th(FILE *out, const char *key, const char *text, int numeric, const char *help);
 
+/* Numbers in the page (html.c, waits.c): a cell shows a figure as
+ * vftr-stats's text output does (util/fmt.h: "4.00 ms", "12.5%", counts
+ * whole) and keeps the figure itself in data-v (rep_exact; "-" for
+ * unknown): the page's script sorts by data-v (so 4.00 ms comes below
+ * 1.00 s, and 12 ns below 45 ns), and a test formats it as vftr-stats
+ * --json does and compares. */
+void rep_td_num(FILE *out, const char *exact, const char *shown);
+/* v as data-v keeps it: the fewest significant digits (15 to 17, "%g")
+ * that read back as v exactly ("0.3", "0.076715686274509803").  Returns
+ * the length, as snprintf. */
+size_t rep_exact(double v, char *buf, size_t size);
+/* A time as the cells show it: vftr_fmt_seconds, or whole ticks ("2500
+ * ticks") for a trace without a timer resolution (its figures are ticks). */
+void rep_fmt_time(const struct vftr_report *r, double seconds, char *buf, size_t size);
+
 /* Text escaped for HTML and XML (both renderers): & < > " '. */
 void rep_put_escaped(FILE *out, const char *s);
 /* A JSON string (the page's data): quotes, and '<' as \u003c so that no

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fmt.h"
+
 #define W 960.0            /* chart width */
 #define LABEL 220.0        /* left gutter for names */
 
@@ -127,19 +129,6 @@ void rep_put_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* A duration for labels: "1.23 s", "45.6 ms", "789 us", "12 ns". */
-static void fmt_seconds(char *buf, size_t size, double s)
-{
-    if (s >= 1 || s == 0)
-        snprintf(buf, size, "%.3g s", s);
-    else if (s >= 1e-3)
-        snprintf(buf, size, "%.3g ms", s * 1e3);
-    else if (s >= 1e-6)
-        snprintf(buf, size, "%.3g us", s * 1e6);
-    else
-        snprintf(buf, size, "%.3g ns", s * 1e9);
-}
-
 static void fmt_count(char *buf, size_t size, double v)
 {
     if (v >= 1e9)
@@ -242,7 +231,7 @@ static int chart_timeline(const struct vftr_report *r, FILE *out, int standalone
     for (int k = 0; k <= 4; k++) {           /* time axis */
         double x = LABEL + plot * k / 4;
 
-        fmt_seconds(buf, sizeof buf, span * k / 4);
+        rep_fmt_time(r, span * k / 4, buf, sizeof buf);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#bbbbbb\"/>\n",
                 x, y0 - 6, x, y0 + rh * (double)r->nprocs);
         put_label(out, x, y0 - 10, k == 0 ? "start" : k == 4 ? "end" : "middle", buf, 16);
@@ -280,7 +269,7 @@ static int chart_bars(const struct vftr_report *r, FILE *out, int standalone,
 {
     size_t n = t->prof.nrows < max ? t->prof.nrows : max;
     double plot = W - LABEL - 150, top = 0, h = 40 + 20.0 * (double)n + 10;
-    char v[64], tip[512];
+    char v[64], pc[VFTR_FMT_MAX], tip[512];
 
     for (size_t i = 0; i < n; i++)
         if ((double)t->rows[i].p->excl > top)
@@ -291,13 +280,14 @@ static int chart_bars(const struct vftr_report *r, FILE *out, int standalone,
         double y = 36 + 20.0 * (double)i, w = top > 0 ? plot * (double)row->p->excl / top : 0;
         double pct = t->prof.total ? 100.0 * (double)row->p->excl / (double)t->prof.total : 0;
 
-        fmt_seconds(v, sizeof v, (double)row->p->excl / r->res);
-        snprintf(tip, sizeof tip, "%s: %s exclusive (%.2f %%)", row->name, v, pct);
+        rep_fmt_time(r, (double)row->p->excl / r->res, v, sizeof v);
+        vftr_fmt_percent(pct, pc, sizeof pc);
+        snprintf(tip, sizeof tip, "%s: %s exclusive (%s)", row->name, v, pc);
         put_label(out, LABEL - 6, y + 13, "end", row->name, 30);
         bar(out, LABEL, y, w, 16,
             groups ? rep_group_colour(r, row->p->function) : function_colour(r, row->p->function),
             tip);
-        snprintf(tip, sizeof tip, "%s (%.1f %%)", v, pct);
+        snprintf(tip, sizeof tip, "%s (%s)", v, pc);
         put_label(out, LABEL + w + 4, y + 13, "start", tip, 40);
     }
     if (n == 0)
@@ -347,7 +337,7 @@ static int chart_calltree(const struct vftr_report *r, FILE *out, int standalone
         cur[id] = px;
         if (w < 0.5 || p->depth > 40)
             continue;
-        fmt_seconds(v, sizeof v, (double)p->incl / r->res);
+        rep_fmt_time(r, (double)p->incl / r->res, v, sizeof v);
         snprintf(tip, sizeof tip, "%s: %s inclusive, depth %" PRIu32, t->name, v, p->depth);
         bar(out, px, y0 + rowh * (p->depth - 1), w > 1 ? w - 0.5 : w, rowh - 1,
             function_colour(r, p->function), tip);
@@ -367,7 +357,7 @@ static int chart_imbalance(const struct vftr_report *r, FILE *out, int standalon
 {
     size_t n = r->funcs.prof.nrows < 20 ? r->funcs.prof.nrows : 20;
     double plot = W - LABEL - 230, top = 0, h = 40 + 22.0 * (double)n + 30;
-    char a[32], b[32], c[32], tip[512];
+    char a[VFTR_FMT_MAX], b[VFTR_FMT_MAX], c[VFTR_FMT_MAX], im[VFTR_FMT_MAX], tip[512];
 
     for (size_t i = 0; i < n; i++)
         if ((double)r->funcs.rows[i].p->excl_max > top)
@@ -379,11 +369,12 @@ static int chart_imbalance(const struct vftr_report *r, FILE *out, int standalon
         double y = 36 + 22.0 * (double)i, s = top > 0 ? plot / top : 0;
         double xmin = LABEL + s * (double)p->excl_min, xmax = LABEL + s * (double)p->excl_max;
 
-        fmt_seconds(a, sizeof a, (double)p->excl_min / r->res);
-        fmt_seconds(b, sizeof b, p->excl_avg / r->res);
-        fmt_seconds(c, sizeof c, (double)p->excl_max / r->res);
+        rep_fmt_time(r, (double)p->excl_min / r->res, a, sizeof a);
+        rep_fmt_time(r, p->excl_avg / r->res, b, sizeof b);
+        rep_fmt_time(r, (double)p->excl_max / r->res, c, sizeof c);
+        vftr_fmt_imbalance(p->imbalance, im, sizeof im);
         snprintf(tip, sizeof tip, "%s over %" PRIu32 " rank(s): min %s, avg %s, max %s, "
-                 "imbalance %.4f", row->name, p->nprocs, a, b, c, p->imbalance);
+                 "imbalance %s", row->name, p->nprocs, a, b, c, im);
         put_label(out, LABEL - 6, y + 14, "end", row->name, 30);
         bar(out, LABEL, y + 2, s * p->excl_avg, 14, function_colour(r, p->function), tip);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\" "
@@ -392,7 +383,7 @@ static int chart_imbalance(const struct vftr_report *r, FILE *out, int standalon
                 xmin, y + 3, xmin, y + 15);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000000\"/>\n",
                 xmax, y + 3, xmax, y + 15);
-        snprintf(tip, sizeof tip, "%s / %s / %s  (%.2f)", a, b, c, p->imbalance);
+        snprintf(tip, sizeof tip, "%s / %s / %s  (%s)", a, b, c, im);
         put_label(out, xmax + 6, y + 14, "start", tip, 48);
     }
     put_label(out, 8, h - 10, "start", "bar: average exclusive time over the ranks that called "
@@ -458,7 +449,7 @@ static int chart_ranks(const struct vftr_report *r, FILE *out, int standalone)
 
                 if (f->function != tok)
                     continue;
-                fmt_seconds(v, sizeof v, (double)f->excl / r->res);
+                rep_fmt_time(r, (double)f->excl / r->res, v, sizeof v);
                 snprintf(tip, sizeof tip, "%s: %s %s", lab, r->groups.rows[g].name, v);
                 bar(out, x, y, w, bh > 3 ? bh - 1 : bh, rep_group_colour(r, tok), tip);
                 x += w;
@@ -466,7 +457,7 @@ static int chart_ranks(const struct vftr_report *r, FILE *out, int standalone)
             }
         }
         if (bh >= 9) {
-            fmt_seconds(v, sizeof v, sum / r->res);
+            rep_fmt_time(r, sum / r->res, v, sizeof v);
             put_label(out, x + 4, y + bh - 3, "start", v, 20);
         }
     }
@@ -528,7 +519,7 @@ static int chart_matrix(const struct vftr_report *r, FILE *out, int standalone,
             const char *fill = val > 0 ? viridis[step < 0 ? 0 : step > 8 ? 8 : step] : "#f2f2f2";
 
             if (c == VFTR_REPORT_CHART_TRANSFER)
-                fmt_seconds(v, sizeof v, val);
+                rep_fmt_time(r, val, v, sizeof v);
             else
                 fmt_count(v, sizeof v, val);
             {
@@ -555,7 +546,7 @@ static int chart_matrix(const struct vftr_report *r, FILE *out, int standalone,
         for (int k = 0; k <= 8; k++)
             bar(out, x0 + 24.0 * k, sy, 24, 12, viridis[k], NULL);
         if (c == VFTR_REPORT_CHART_TRANSFER)
-            fmt_seconds(v, sizeof v, top);
+            rep_fmt_time(r, top, v, sizeof v);
         else
             fmt_count(v, sizeof v, top);
         snprintf(tip, sizeof tip, "0 .. %s (square-root scale; grey: none)", v);
@@ -585,7 +576,7 @@ static int chart_collectives(const struct vftr_report *r, FILE *out, int standal
 
         if (!name)
             return -ENOMEM;
-        fmt_seconds(v, sizeof v, (double)c[i].time / r->res);
+        rep_fmt_time(r, (double)c[i].time / r->res, v, sizeof v);
         fmt_count(cnt, sizeof cnt, (double)c[i].count);
         fmt_count(by, sizeof by, (double)c[i].bytes);
         snprintf(tip, sizeof tip, "%s: %" PRIu64 " operations, %" PRIu64 " bytes, %s", name,

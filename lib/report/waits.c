@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "model/analysis.h"
+#include "util/fmt.h"
 #include "model/syncpt.h"
 
 /* Does the trace synchronise anything the analysis looks at? */
@@ -131,15 +132,19 @@ void rep_waits_free(struct vftr_report *r)
 int rep_waits_html(const struct vftr_report *r, FILE *out)
 {
     size_t shown = r->nwaits < REP_MAX_WAITS ? r->nwaits : REP_MAX_WAITS;
+    char wt[VFTR_FMT_MAX], pt[VFTR_FMT_MAX], pc[VFTR_FMT_MAX], x[64];
 
     if (!r->have_waits)
         return 0;
     fputs("<section id=\"waits\">\n<h2>Largest waits</h2>\n", out);
+    rep_fmt_time(r, r->wait_total, wt, sizeof wt);
+    rep_fmt_time(r, r->wait_proc_time, pt, sizeof pt);
+    vftr_fmt_percent(r->wait_proc_time > 0 ? 100.0 * r->wait_total / r->wait_proc_time : 0.0,
+                     pc, sizeof pc);
     fprintf(out, "<p id=\"wait-total\" data-wait-s=\"%.9g\" data-process-time-s=\"%.9g\">"
-            "waits: %.6f s in all (%.2f %% of the processes' %.6f s)%s</p>\n", r->wait_total,
-            r->wait_proc_time, r->wait_total,
-            r->wait_proc_time > 0 ? 100.0 * r->wait_total / r->wait_proc_time : 0.0,
-            r->wait_proc_time, r->a != 0 || r->b != UINT64_MAX ? " in the window" : "");
+            "waits: %s in all (%s of the processes' %s)%s</p>\n", r->wait_total,
+            r->wait_proc_time, wt, pc, pt,
+            r->a != 0 || r->b != UINT64_MAX ? " in the window" : "");
     if (r->nwaits == 0) {
         fputs("<p id=\"waits-none\" class=\"ok\">none: no process waited for another "
               "(vftr-stats --waits finds no wait state)</p>\n</section>\n", out);
@@ -152,10 +157,10 @@ int rep_waits_html(const struct vftr_report *r, FILE *out)
     fprintf(out, "<table class=\"sortable\" id=\"waits-table\" data-listed=\"%zu\" "
             "data-rows=\"%zu\">\n<thead><tr>", shown, r->nwaits);
     rep_th(out, "pattern", "pattern", 0, "the wait state (pattern key)");
-    rep_th(out, "time", "time [s]", 1, "time waited, summed over the rank's threads");
+    rep_th(out, "time", "time", 1, "time waited, summed over the rank's threads");
     rep_th(out, "pct", "pct", 1, "% of the processes' time");
     rep_th(out, "count", "count", 1, "waits (instances)");
-    rep_th(out, "max", "max [s]", 1, "the longest single wait");
+    rep_th(out, "max", "max", 1, "the longest single wait");
     rep_th(out, "process", "process", 1, "the rank's process (token)");
     rep_th(out, "callpath", "call path", 0, "where it waited: function<caller<...<root");
     fputs("</tr></thead>\n<tbody>\n", out);
@@ -173,9 +178,18 @@ int rep_waits_html(const struct vftr_report *r, FILE *out)
         rep_put_escaped(out, pi->help);
         fputs("\">", out);
         rep_put_escaped(out, pi->key);
-        fprintf(out, "</td><td>%.6f</td><td>%.2f</td><td>%.0f</td><td>%.6f</td>"
-                "<td title=\"%s\">%" PRIu32 "</td><td class=\"name\">", w->time, w->pct,
-                w->count, w->max, lab, w->process);
+        fputs("</td>", out);
+        rep_exact(w->time, x, sizeof x);
+        rep_fmt_time(r, w->time, wt, sizeof wt);
+        rep_td_num(out, x, wt);
+        rep_exact(w->pct, x, sizeof x);
+        vftr_fmt_percent(w->pct, pc, sizeof pc);
+        rep_td_num(out, x, pc);
+        fprintf(out, "<td>%.0f</td>", w->count);
+        rep_exact(w->max, x, sizeof x);
+        rep_fmt_time(r, w->max, wt, sizeof wt);
+        rep_td_num(out, x, wt);
+        fprintf(out, "<td title=\"%s\">%" PRIu32 "</td><td class=\"name\">", lab, w->process);
         rep_put_escaped(out, w->name);
         fputs("</td></tr>\n", out);
     }

@@ -92,7 +92,7 @@ if [ -x "$OMPDIR/omp_hybrid" ] && command -v mpirun >/dev/null 2>&1 &&
         fail "hybsnap: vftr-stats did not use the summaries: $("$STATS" -v --csv "$d/hybsnap" 2>&1 >/dev/null)"
     fi
     span=$("$REPORT" -q -o - "$d/hyb" |
-           sed -n 's/.*data-key="duration"><th scope="row">duration<\/th><td>\([0-9.]*\) s.*/\1/p')
+           sed -n 's/.*data-key="duration"><th scope="row">duration<\/th><td data-v="\([^"]*\)">.*/\1/p')
     a=$(awk -v s="$span" 'BEGIN { printf "%dus", s * 1e6 / 3 }')
     b=$(awk -v s="$span" 'BEGIN { printf "%dus", s * 2e6 / 3 }')
     "$REPORT" -q -t "$a:$b" -o "$d/win.html" "$d/hyb"
@@ -185,7 +185,7 @@ if [ -x "$MKVFD" ]; then
         "$(grep -c '<li>sampled capture: each thread&#39;s events were recorded at most every 1e-05 s' "$cap_tmp/sampled.html")"
     check "a sampled capture: the same warning on stderr" 1 "$(grep -c 'sampled capture' "$cap_tmp/.err")"
     check "a sampled capture: unknown calls are - in the table" 1 \
-        "$(grep -c '<tr data-kind="[^"]*"><td>-</td>' "$cap_tmp/sampled.html" | awk '{ print ($1 > 0) }')"
+        "$(grep -c '<tr data-kind="[^"]*"><td data-v="-">-</td>' "$cap_tmp/sampled.html" | awk '{ print ($1 > 0) }')"
     bytes=$("$MKVFD" trunc "$cap_tmp/trunc")
     truncate -s $((bytes - 400)) "$cap_tmp/trunc/trunc_0.vfd"
     "$REPORT" -q -o "$cap_tmp/trunc.html" "$cap_tmp/trunc"

@@ -10,8 +10,10 @@ needed.  Checks, each printed as "PASS: NAME: ..." or "FAIL: NAME: ...":
     imbalance, communication), with the timeline drawn;
   - the page asks for nothing but itself (no network, no other file);
   - a click on a column header sorts the profile table by that column
-    (descending, again ascending; names ascending), and the filter hides
-    the rows that do not match;
+    (descending, again ascending; names ascending), times shown with their
+    units ("4.00 ms", "1.20 s") in the order of their values and the
+    imbalance as a percentage; the filter hides the rows that do not
+    match;
   - zooming in halves the visible range, panning moves it, "whole run"
     restores it; hovering the timeline names a process and a function;
   - no console error and no uncaught exception.
@@ -124,15 +126,35 @@ class Browser:
 
 SECTIONS = ['summary', 'waits', 'timeline', 'profile', 'calltree', 'imbalance', 'communication']
 
-# The profile table's column values, numbers as the script reads them.
+# The profile table's column values, numbers as the script reads them (a
+# figure's cell keeps it in data-v, shown with its unit).
 COLUMN = '''(function (key) {
   var t = document.getElementById('profile-table'), col = -1;
   Array.prototype.forEach.call(t.tHead.rows[0].cells, function (th, i) {
     if (th.getAttribute('data-key') === key) col = i; });
   return Array.prototype.map.call(t.tBodies[0].rows, function (tr) {
-    var s = tr.cells[col].textContent;
+    var s = tr.cells[col].getAttribute('data-v');
+    if (s === null) s = tr.cells[col].textContent;
     return key === 'function' ? s : (s === '-' ? null : parseFloat(s)); });
 })'''
+# ... and the texts it shows.
+SHOWN = '''(function (key) {
+  var t = document.getElementById('profile-table'), col = -1;
+  Array.prototype.forEach.call(t.tHead.rows[0].cells, function (th, i) {
+    if (th.getAttribute('data-key') === key) col = i; });
+  return Array.prototype.map.call(t.tBodies[0].rows, function (tr) {
+    return tr.cells[col].textContent; });
+})'''
+UNITS = {'s': 1.0, 'ms': 1e-3, 'us': 1e-6, 'ns': 1e-9}
+
+
+def seconds(text):
+    """A time as the page shows it ("4.00 ms") in seconds; None for "-"
+    or a text without a unit."""
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in UNITS:
+        return None
+    return float(parts[0]) * UNITS[parts[1]]
 CLICK = '''(function (key) {
   document.querySelector('#profile-table th[data-key="' + key + '"] button').click();
   return document.querySelector('#profile-table th[data-key="' + key + '"]').getAttribute('aria-sort');
@@ -191,6 +213,28 @@ def main():
                ordered(v2, False) and s3 == 'ascending' and v3 == sorted(v3) and
                len(v1) == len(v2) == len(v3) == n and v1 != v2,
                'a click sorts the profile: calls %s then %s, names %s (%d rows)' % (s1, s2, s3, n))
+
+        # times are shown with their unit (4.00 ms, 1.20 s) but sort by value:
+        # the order of the texts read back as seconds is the order of the values
+        s4 = b.eval(CLICK + '("excl")')
+        v4 = b.eval(COLUMN + '("excl")')
+        t4 = b.eval(SHOWN + '("excl")')
+        secs = [seconds(t) for t in t4]
+        units = sorted(set(t.split()[-1] for t in t4 if t != '-'))
+        result(s4 == 'descending' and ordered(v4, True) and None not in secs and
+               ordered(secs, True) and
+               all(abs(a - b) <= 0.005 * b + 1e-9 for a, b in zip(secs, v4)),
+               'a click sorts the profile by exclusive time (%s), shown with units (%s), in '
+               'the order of the values (%d rows: %s)' % (s4, ', '.join(units), len(v4), ', '.join(
+                   '%s = %s' % (t, v) for t, v in list(zip(t4, v4))[:4])))
+        s5 = b.eval(CLICK + '("imbalance")')
+        t5 = b.eval(SHOWN + '("imbalance")')
+        v5 = b.eval(COLUMN + '("imbalance")')
+        result(s5 == 'descending' and ordered(v5, True) and
+               all(t.endswith('%') and abs(float(t[:-1]) - 100 * v) <= 0.06
+                   for t, v in zip(t5, v5)),
+               'the imbalance is shown as a percentage and sorts by its value (%s ...)'
+               % ', '.join(t5[:3]))
 
         shown = b.eval('(function () { var i = document.getElementById("profile-filter"); '
                        'i.value = "^MPI_"; i.dispatchEvent(new Event("input")); '

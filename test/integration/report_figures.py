@@ -6,8 +6,13 @@ Runs STATS --json, --groups --json, --callpath --json, --messages --json and
 --waits --json (each with STATS_ARGS, which end with the trace), reads the
 page's tables (the profile, the function groups, the call tree, the message
 pairs, the collectives, the counts, the largest waits) with Python's HTML parser, and compares them cell
-by cell as text: the page formats figures as vftr-stats --json does, a
-null there is "-" on the page.  Prints one "PASS: ..." or "FAIL: ..." line
+by cell as text.  A cell shows a figure for people ("4.00 ms", "37.5%") and
+keeps the figure itself in its data-v attribute (every digit it has; "-"
+where vftr-stats's JSON has null): that attribute, formatted as vftr-stats
+--json formats the column ("%.6f" seconds, "%.2f" percent, "%.4f" ratios,
+whole counts), is what is compared, the text where a cell has none (counts
+and names, shown as they are).  Every cell with a data-v must also show a
+text that is not empty.  Prints one "PASS: ..." or "FAIL: ..." line
 per comparison; exit status 1 when one failed."""
 import html.parser
 import json
@@ -29,6 +34,8 @@ class Page(html.parser.HTMLParser):
         self.tree = []          # [depth, calls, excl, incl, name]
         self.tree_row = None
         self.tree_span = None
+        self.exact = None       # data-v of the cell or span being read
+        self.blank = 0          # cells with a data-v that show nothing
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -43,10 +50,12 @@ class Page(html.parser.HTMLParser):
             self.row = []
         elif tag == 'td' and self.row is not None:
             self.cell = ''
+            self.exact = a.get('data-v')
         elif tag == 'li' and 'data-depth' in a:
             self.tree_row = [int(a['data-depth'])]
         elif tag == 'span' and self.tree_row is not None and a.get('class') in ('c', 'n'):
             self.tree_span = ''
+            self.exact = a.get('data-v')
 
     def handle_endtag(self, tag):
         if tag == 'table':
@@ -57,14 +66,22 @@ class Page(html.parser.HTMLParser):
             self.tables[self.table].append(self.row)
             self.row = None
         elif tag == 'td' and self.cell is not None:
-            self.row.append(self.cell)
+            self.row.append(self.value(self.cell))
             self.cell = None
         elif tag == 'span' and self.tree_span is not None:
-            self.tree_row.append(self.tree_span)
+            self.tree_row.append(self.value(self.tree_span))
             self.tree_span = None
             if len(self.tree_row) == 5:
                 self.tree.append(self.tree_row)
                 self.tree_row = None
+
+    def value(self, shown):
+        """A cell's figure: its data-v, else its text."""
+        if self.exact is None:
+            return shown
+        if not shown.strip():
+            self.blank += 1
+        return self.exact
 
     def handle_data(self, data):
         if self.cell is not None:
@@ -114,6 +131,15 @@ FMT = {'calls': 'int', 'procs': 'int', 'excl_pct': '%.2f', 'incl_pct': '%.2f',
        'imbalance': '%.4f', 'function': None}
 
 
+def as_json(cells, fmts):
+    """A page row's figures formatted as vftr-stats --json formats its
+    columns (fmts: one format per cell, None to keep the cell)."""
+    return [c if f is None or c == '-' else text(float(c), f) for c, f in zip(cells, fmts)]
+
+
+PAGE_FMT = [FMT.get(k, '%.6f') for k in KEYS]
+
+
 def profile_rows(js):
     """vftr-stats --json's rows as the page shows them (JSON numbers lose
     trailing zeros: format again as vftr-stats formats them)."""
@@ -131,18 +157,21 @@ def main():
 
     prof = stats(cmd)
     check('profile table = vftr-stats --json', profile_rows(prof),
-          sorted(p.tables.get('profile-table', []), key=lambda r: (r[-1], r)))
-    check('total exclusive time = vftr-stats total_s', '%.9g s' % prof['total_s'],
-          page_total(page_path))
+          sorted([as_json(r, PAGE_FMT) for r in p.tables.get('profile-table', [])],
+                 key=lambda r: (r[-1], r)))
+    total = page_total(page_path)
+    check('total exclusive time = vftr-stats total_s', '%.9g' % prof['total_s'],
+          '%.9g' % float(total) if total else None)
 
     groups = stats(cmd, '--groups')
     check('function groups table = vftr-stats --groups --json', profile_rows(groups),
-          sorted(p.tables.get('groups-table', []), key=lambda r: (r[-1], r)))
+          sorted([as_json(r, PAGE_FMT) for r in p.tables.get('groups-table', [])],
+                 key=lambda r: (r[-1], r)))
 
     paths = stats(cmd, '--callpath')
     want = [[str(x['depth']), text(x['calls'], 'int'), '%.6f' % x['excl'], '%.6f' % x['incl'],
              x['function']] for x in paths['paths']]
-    got = [[str(t[0]), t[1], t[2], t[3], t[4]] for t in p.tree]
+    got = [[str(t[0])] + as_json(t[1:], [None, '%.6f', '%.6f', None]) for t in p.tree]
     tree = p.attrs.get('tree', {})
     if tree.get('data-paths') == tree.get('data-listed'):
         check('call tree = vftr-stats --callpath --json (same order)', want, got)
@@ -158,11 +187,13 @@ def main():
     msgs = stats(cmd, '--messages')
     want = [[str(x['sender']), str(x['receiver']), str(x['messages']), str(x['bytes']),
              str(x['matched']), '%.6f' % x['transfer']] for x in msgs['pairs']]
-    check('message pairs = vftr-stats --messages --json', want, p.tables.get('pairs-table', []))
+    check('message pairs = vftr-stats --messages --json', want,
+          [as_json(r, [None] * 5 + ['%.6f']) for r in p.tables.get('pairs-table', [])])
     want = sorted([[x['operation'], str(x['count']), str(x['bytes']), '%.6f' % x['time']]
                    for x in msgs['collectives']])
     check('collectives = vftr-stats --messages --json', want,
-          sorted(p.tables.get('collectives-table', [])))
+          sorted(as_json(r, [None, None, None, '%.6f'])
+                 for r in p.tables.get('collectives-table', [])))
     c = p.attrs.get('msg-counts', {})
     want = [msgs['sends'], msgs['recvs'], msgs['matched'], msgs['unmatched_sends'],
             msgs['unmatched_recvs']]
@@ -186,35 +217,31 @@ def main():
               ['%.9g' % waits['wait_s'], '%.9g' % waits['process_time_s']],
               [total.get('data-wait-s'), total.get('data-process-time-s')])
         check('largest waits = vftr-stats --waits --json\'s first %d rows (same order)' % listed,
-              want[:listed], p.tables.get('waits-table', []))
+              want[:listed], [as_json(r, [None, '%.6f', '%.2f', None, '%.6f', None, None])
+                              for r in p.tables.get('waits-table', [])])
         check('waits table: rows in all = vftr-stats --waits --json\'s', len(want),
               int(table.get('data-rows', 0)))
+    check('every figure with a data-v shows a text', 0, p.blank)
     sys.exit(1 if failures else 0)
 
 
 def page_total(path):
-    """The summary's total exclusive time cell."""
+    """The summary's total exclusive time (its cell's data-v)."""
     class T(html.parser.HTMLParser):
         def __init__(self):
             super().__init__()
-            self.inrow, self.intd, self.value = False, False, None
+            self.inrow, self.value = False, None
 
         def handle_starttag(self, tag, attrs):
             a = dict(attrs)
             if tag == 'tr' and a.get('data-key') == 'total':
                 self.inrow = True
             elif tag == 'td' and self.inrow:
-                self.intd = True
+                self.value = a.get('data-v')
 
         def handle_endtag(self, tag):
             if tag == 'tr':
                 self.inrow = False
-            if tag == 'td':
-                self.intd = False
-
-        def handle_data(self, data):
-            if self.intd:
-                self.value = (self.value or '') + data
     t = T()
     with open(path, encoding='utf-8') as f:
         t.feed(f.read())

@@ -397,6 +397,98 @@ START_TEST(mismatched_leaves_and_open_calls)
 }
 END_TEST
 
+/* Groups for the test below: main and a in 1, b and c in 2, f in none. */
+static uint32_t group_of(void *arg, uint32_t function)
+{
+    (void)arg;
+    return function == MAIN || function == A ? 1 : function == B || function == C ? 2 : 0;
+}
+
+static void expect_group(const struct vftr_replay *r, uint32_t process, uint32_t group,
+                         uint64_t calls, uint64_t excl, uint64_t incl)
+{
+    size_t n;
+    const struct vftr_funcstat *g = vftr_replay_groupstats(r, &n);
+
+    for (size_t i = 0; i < n; i++)
+        if (g[i].process == process && g[i].function == group) {
+            ck_assert_msg(g[i].calls == calls && g[i].excl == excl && g[i].incl == incl,
+                          "process %u group %u: calls/excl/incl %llu/%llu/%llu, expected "
+                          "%llu/%llu/%llu", process, group, (unsigned long long)g[i].calls,
+                          (unsigned long long)g[i].excl, (unsigned long long)g[i].incl,
+                          (unsigned long long)calls, (unsigned long long)excl,
+                          (unsigned long long)incl);
+            return;
+        }
+    ck_abort_msg("no figures for process %u group %u", process, group);
+}
+
+/*
+ * Group figures booked beside the functions', window [20, 100):
+ *   P1: main and b under way at 20 (entered 0 and 10), { b { c 30..40 }
+ *       left at 50 }, a 60..85 { a 65..80 { f 70..75 } }, main closed at 100.
+ *       main excl 10 + 15, a 10 + 10 (2 calls), b 20, c 10 (1 call), f 5.
+ *       group 1 (main, a): calls 2, excl 45, on the stack 20..100: incl 80;
+ *       group 2 (b, c): calls 1 (b began before the window), excl 30, incl
+ *       20..50 = 30 (c inside b once); no group (f): 1, 5, 5.
+ *   P2, in a replay of its own merged in: b 20..30: group 2 1, 10, 10.
+ * A replay with an event before its window, or a leave that does not
+ * close the top frame, says its group figures are not a group replay's.
+ */
+START_TEST(groups_beside_functions)
+{
+    struct vftr_replay *r = vftr_replay_new(20, 100), *r2 = vftr_replay_new(20, 100);
+    struct vftr_replay *r3 = vftr_replay_new(20, 100), *r4 = vftr_replay_new(0, 100);
+
+    ck_assert_int_eq(vftr_replay_set_groups(r, group_of, NULL), 0);
+    ck_assert_int_eq(vftr_replay_set_groups(r2, group_of, NULL), 0);
+    ck_assert_int_eq(vftr_replay_open_call(r, 1, MAIN, 0), 0);
+    ck_assert_int_eq(vftr_replay_open_call(r, 1, B, 10), 0);
+    ck_assert_int_eq(vftr_replay_set_groups(r, group_of, NULL), -EINVAL);   /* too late */
+    EN(r, 1, C, 30);
+    LV(r, 1, C, 40);
+    LV(r, 1, B, 50);
+    EN(r, 1, A, 60);
+    EN(r, 1, A, 65);
+    EN(r, 1, F, 70);
+    LV(r, 1, F, 75);
+    LV(r, 1, A, 80);
+    LV(r, 1, A, 85);
+    EN(r2, 2, B, 20);
+    LV(r2, 2, B, 30);
+    vftr_replay_finish(r);
+    vftr_replay_finish(r2);
+    expect(r, 1, MAIN, 0, 25, 80);
+    expect(r, 1, A, 2, 20, 25);
+    expect(r, 1, B, 0, 20, 30);
+    ck_assert_int_eq(vftr_replay_groups_exact(r), 1);
+    expect_group(r, 1, 1, 2, 45, 80);
+    expect_group(r, 1, 2, 1, 30, 30);
+    expect_group(r, 1, 0, 1, 5, 5);
+    ck_assert_int_eq(vftr_replay_merge(r, r2), 0);
+    expect_group(r, 2, 2, 1, 10, 10);
+    expect_group(r, 1, 2, 1, 30, 30);
+    ck_assert_int_eq(vftr_replay_groups_exact(r), 1);
+
+    ck_assert_int_eq(vftr_replay_set_groups(r3, group_of, NULL), 0);
+    EN(r3, 1, MAIN, 5);                /* before the window */
+    LV(r3, 1, MAIN, 30);
+    vftr_replay_finish(r3);
+    ck_assert_int_eq(vftr_replay_groups_exact(r3), 0);
+    ck_assert_int_eq(vftr_replay_set_groups(r4, group_of, NULL), 0);
+    EN(r4, 1, MAIN, 0);
+    EN(r4, 1, A, 10);
+    LV(r4, 1, MAIN, 20);               /* closes a too: mismatched */
+    vftr_replay_finish(r4);
+    ck_assert_int_eq(vftr_replay_groups_exact(r4), 0);
+    ck_assert_int_eq(vftr_replay_groups_exact(r2), 1);
+    vftr_replay_free(r);
+    vftr_replay_free(r2);
+    vftr_replay_free(r3);
+    vftr_replay_free(r4);
+}
+END_TEST
+
 /* A time stamp that goes back is taken as the previous one. */
 START_TEST(backwards_time)
 {
@@ -506,6 +598,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, open_calls_from_a_snapshot);
     tcase_add_test(tc, mismatched_leaves_and_open_calls);
     tcase_add_test(tc, backwards_time);
+    tcase_add_test(tc, groups_beside_functions);
     tcase_add_test(tc, stack_accessors);
     tcase_add_test(tc, imbalance_definition);
     tcase_add_test(tc, many_processes_and_functions);

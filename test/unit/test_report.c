@@ -244,6 +244,19 @@ START_TEST(same_bytes_and_escaped)
     ck_assert_uint_eq(l1, l3);
     ck_assert(memcmp(a, b, l1) == 0);
     ck_assert(memcmp(a, c, l1) == 0);
+    /* figures shown as vftr-stats's text prints them, whole in data-v:
+     * main 1727 + 2040 ticks exclusive (3.767 s), imbalance (2040 - 1883.5)
+     * / 2040 = 0.0767156862745098... (7.7%: the shortest decimal that reads
+     * back as that double has 16 digits); the total 2047 + 10 + 2047 ticks;
+     * in the call tree, the root path main (both ranks'): 3767 exclusive,
+     * 2 x 2047 inclusive */
+    ck_assert_ptr_nonnull(strstr(a, "<td data-v=\"3.767\">3.77 s</td>"));
+    ck_assert_ptr_nonnull(strstr(a, "<td data-v=\"0.07671568627450981\">7.7%</td>"));
+    ck_assert_ptr_nonnull(strstr(a, "<th scope=\"row\">total exclusive time (all processes)"
+                                    "</th><td data-v=\"4.104\">4.10 s</td>"));
+    ck_assert_ptr_nonnull(strstr(a, "<span class=\"c\" data-v=\"3.767\">3.77 s</span>"
+                                    "<span class=\"c\" data-v=\"4.094\">4.09 s</span>"));
+    ck_assert_ptr_null(strstr(a, "<td>3.767000</td>"));
     ck_assert_ptr_null(strstr(a, "<b>&x"));
     ck_assert_ptr_nonnull(strstr(a, "&lt;b&gt;&amp;x"));
     ck_assert_ptr_nonnull(strstr(a, "\"\\u003cb\\u003e\\u0026x\""));
@@ -365,10 +378,13 @@ START_TEST(largest_waits)
     ck_assert_int_eq(vftr_report_write_html(r, f), 0);
     fclose(f);
     ck_assert_ptr_nonnull(strstr(page, "<a href=\"#summary\">Summary</a><a href=\"#waits\">"));
-    ck_assert_ptr_nonnull(strstr(page, "waits: 0.300000 s in all (15.00 % of the processes' "
-                                       "2.000000 s)</p>"));
-    ck_assert_ptr_nonnull(strstr(page, ">late_sender</td><td>0.300000</td><td>15.00</td>"
-                                       "<td>1</td><td>0.300000</td><td title=\"rank 0\">1</td>"
+    ck_assert_ptr_nonnull(strstr(page, "waits: 300 ms in all (15.0% of the processes' "
+                                       "2.00 s)</p>"));
+    /* shown as vftr-stats --waits prints it, exact in data-v */
+    ck_assert_ptr_nonnull(strstr(page, ">late_sender</td><td data-v=\"0.3\">300 ms</td>"
+                                       "<td data-v=\"15\">15.0%</td><td>1</td>"
+                                       "<td data-v=\"0.3\">300 ms</td>"
+                                       "<td title=\"rank 0\">1</td>"
                                        "<td class=\"name\">MPI_Recv&lt;main</td></tr>"));
     free(page);
     vftr_report_free(r);
@@ -388,6 +404,141 @@ START_TEST(largest_waits)
     free(page);
     vftr_report_free(r);
     remove_wait_trace(name);
+}
+END_TEST
+
+/*
+ * The group profile (derived from the function replay, replay.h) against
+ * figures worked out by hand, on a trace with nesting and recursion inside
+ * a group, a group nested in itself, and a thread folded into its rank.
+ * Groups: Application (main 1, f 2, r 3), MPI (m1 4, m2 5).  1000 ticks
+ * per second.
+ *   P1 (rank 0): main 0..200 { f 10..100 { r 20..90 { r 30..80 {
+ *       m1 40..70 { m2 50..60 } } } }, m1 110..130 }
+ *   P3 (thread of rank 0): m2 10..30
+ *   P2 (rank 1): main 0..200 { m1 50..150 }
+ * Rank 0, Application: calls main + f + 2 r = 4; exclusive main 10 + 10 +
+ *   70 = 90, f 10 + 10, r 4 x 10 = 40: 150; inclusive once: 0..200 = 200
+ *   (the sum of the functions' inclusive times would be 410).
+ * Rank 0, MPI: calls 2 m1 + m2 + P3's m2 = 4; exclusive m1 10 + 10 + 20,
+ *   m2 10, P3's m2 20: 70; inclusive once 40..70 + 110..130 on P1 and
+ *   10..30 on P3: 70 (m2 inside m1 counts once).
+ * Rank 1: Application calls 1, exclusive 100, inclusive 200; MPI calls 1,
+ *   exclusive and inclusive 100.
+ * So Application: calls 5, exclusive 250 (min 100, max 150), inclusive
+ * 400; MPI: calls 5, exclusive 170 (min 70, max 100), inclusive 170.
+ *
+ * With `mismatch` P2 instead runs main 0..40 { m1 10..40 { m2 20..30 } }
+ * with m1's leave at 30 (m2 still on top) and main's at 40: by function,
+ * m1's leave closes m2 and m1 at 30; by group, it closes the MPI frame on
+ * top (m2) only, and main's leave then closes m1 and main at 40.  vftr-stats
+ * --groups replays the group tokens, so rank 1 has MPI exclusive 20 + 10 =
+ * 30 and inclusive 10..40 = 30, Application exclusive 10, inclusive 40:
+ * the figures of the function replay (MPI 20) must not be used there.
+ */
+enum { G_MAIN = 1, G_F, G_R, G_M1, G_M2 };
+
+static void write_group_trace(const char *name, int mismatch)
+{
+    OTF_FileManager *m = OTF_FileManager_open(16);
+    OTF_Writer *w;
+    /* time, process, function, enter (1) or leave (0), in time order */
+    static const uint32_t ev[][4] = {
+        { 0, 1, G_MAIN, 1 }, { 10, 1, G_F, 1 }, { 10, 3, G_M2, 1 }, { 20, 1, G_R, 1 },
+        { 30, 1, G_R, 1 }, { 30, 3, G_M2, 0 }, { 40, 1, G_M1, 1 }, { 50, 1, G_M2, 1 },
+        { 60, 1, G_M2, 0 }, { 70, 1, G_M1, 0 }, { 80, 1, G_R, 0 }, { 90, 1, G_R, 0 },
+        { 100, 1, G_F, 0 }, { 110, 1, G_M1, 1 }, { 130, 1, G_M1, 0 }, { 200, 1, G_MAIN, 0 },
+    };
+    static const uint32_t p2[][4] = {
+        { 0, 2, G_MAIN, 1 }, { 50, 2, G_M1, 1 }, { 150, 2, G_M1, 0 }, { 200, 2, G_MAIN, 0 },
+    };
+    static const uint32_t p2bad[][4] = {
+        { 0, 2, G_MAIN, 1 }, { 10, 2, G_M1, 1 }, { 20, 2, G_M2, 1 }, { 30, 2, G_M1, 0 },
+        { 40, 2, G_MAIN, 0 },
+    };
+
+    ck_assert_ptr_nonnull(m);
+    w = OTF_Writer_open(name, 2, m);
+    ck_assert_ptr_nonnull(w);
+    OTF_Writer_writeDefTimerResolution(w, 0, 1000);
+    ck_assert(OTF_Writer_writeDefProcess(w, 0, 1, "rank 0", 0));
+    ck_assert(OTF_Writer_writeDefProcess(w, 0, 2, "rank 1", 0));
+    ck_assert(OTF_Writer_writeDefProcess(w, 0, 3, "rank 0 thread", 1));
+    ck_assert(OTF_Writer_assignProcess(w, 1, 1));
+    ck_assert(OTF_Writer_assignProcess(w, 3, 1));
+    ck_assert(OTF_Writer_assignProcess(w, 2, 2));
+    OTF_Writer_writeDefFunctionGroup(w, 0, 1, "Application");
+    OTF_Writer_writeDefFunctionGroup(w, 0, 2, "MPI");
+    OTF_Writer_writeDefFunction(w, 0, G_MAIN, "main", 1, 0);
+    OTF_Writer_writeDefFunction(w, 0, G_F, "f", 1, 0);
+    OTF_Writer_writeDefFunction(w, 0, G_R, "r", 1, 0);
+    OTF_Writer_writeDefFunction(w, 0, G_M1, "m1", 2, 0);
+    OTF_Writer_writeDefFunction(w, 0, G_M2, "m2", 2, 0);
+    for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++)
+        ck_assert(ev[i][3] ? OTF_Writer_writeEnter(w, ev[i][0], ev[i][2], ev[i][1], 0)
+                           : OTF_Writer_writeLeave(w, ev[i][0], ev[i][2], ev[i][1], 0));
+    for (size_t i = 0; i < (mismatch ? sizeof p2bad / sizeof p2bad[0] : sizeof p2 / sizeof p2[0]);
+         i++) {
+        const uint32_t *e = mismatch ? p2bad[i] : p2[i];
+
+        ck_assert(e[3] ? OTF_Writer_writeEnter(w, e[0], e[2], e[1], 0)
+                       : OTF_Writer_writeLeave(w, e[0], e[2], e[1], 0));
+    }
+    ck_assert(OTF_Writer_close(w));
+    OTF_FileManager_close(m);
+}
+
+/* The row of group `name` in the report's group table. */
+static const struct vftr_profile_row *group_row(const struct vftr_report *r, const char *name)
+{
+    for (size_t i = 0; i < r->groups.prof.nrows; i++)
+        if (strcmp(r->groups.rows[i].name, name) == 0)
+            return r->groups.rows[i].p;
+    ck_abort_msg("no group %s", name);
+    return NULL;
+}
+
+static void check_group(const struct vftr_profile_row *g, uint64_t calls, uint64_t excl,
+                        uint64_t incl, uint64_t min, uint64_t max)
+{
+    ck_assert_uint_eq(g->calls, calls);
+    ck_assert_uint_eq(g->excl, excl);
+    ck_assert_uint_eq(g->incl, incl);
+    ck_assert_uint_eq(g->excl_min, min);
+    ck_assert_uint_eq(g->excl_max, max);
+    ck_assert_uint_eq(g->nprocs, 2);
+}
+
+START_TEST(group_figures)
+{
+    char name[128], err[512];
+    const char *ops[] = { name };
+    struct vftr_report *r;
+
+    snprintf(name, sizeof name, "/tmp/test_report_groups.%ld", (long)getpid());
+    for (int mismatch = 0; mismatch <= 1; mismatch++) {
+        write_group_trace(name, mismatch);
+        for (unsigned jobs = 1; jobs <= 2; jobs++) {
+            struct vftr_report_opts o = { .prog = "test", .jobs = jobs, .no_waits = 1 };
+
+            ck_assert_msg(vftr_report_collect(&r, ops, 1, &o, err, sizeof err) == 0, "%s", err);
+            ck_assert_uint_eq(r->groups.prof.nrows, 2);
+            if (!mismatch) {
+                check_group(group_row(r, "Application"), 5, 250, 400, 100, 150);
+                check_group(group_row(r, "MPI"), 5, 170, 170, 70, 100);
+                ck_assert_uint_eq(vftr_report_nwarnings(r), 0);
+            } else {
+                /* rank 1: Application 10 exclusive, 40 inclusive; MPI 30, 30 */
+                check_group(group_row(r, "Application"), 5, 160, 240, 10, 150);
+                check_group(group_row(r, "MPI"), 6, 100, 100, 30, 70);
+                ck_assert_uint_eq(vftr_report_nwarnings(r), 1);   /* the leave */
+            }
+            same_as_source(r, &r->groups, 1);
+            same_as_source(r, &r->funcs, 0);
+            vftr_report_free(r);
+        }
+        remove_wait_trace(name);
+    }
 }
 END_TEST
 
@@ -420,6 +571,7 @@ static Suite *suite(void)
     tcase_add_test(tc, same_bytes_and_escaped);
     tcase_add_test(tc, svg_charts);
     tcase_add_test(tc, largest_waits);
+    tcase_add_test(tc, group_figures);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return s;
