@@ -638,6 +638,19 @@ static int h_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, 
                                    .comm = comm, .tag = tag, .x = length });
 }
 
+/* A message in flight at the window start (messages.h): only a part that
+ * reads every process of the report sees the channel from both ends; the
+ * shares' in-flight messages are read once for all of them (in_flight). */
+static int h_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
+                          uint32_t comm, uint32_t tag, uint32_t length)
+{
+    struct part *pt = arg;
+
+    if (pt->msgs)
+        return vftr_messages_open_send(pt->msgs, time, sender, receiver, comm, tag, length);
+    return 0;
+}
+
 static int h_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
                   uint32_t tag, uint32_t length)
 {
@@ -720,6 +733,39 @@ static uint32_t group_token(void *arg, uint32_t function)
     return f ? f->group : 0;
 }
 
+static int f_open_message(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
+                          uint32_t comm, uint32_t tag, uint32_t length)
+{
+    return vftr_messages_open_send(arg, time, sender, receiver, comm, tag, length);
+}
+
+/*
+ * The messages in flight at the window start, into m, for reports read in
+ * shares: a share sees its own processes' sends but not whether another
+ * share's process received them before a, so one read of the state at a
+ * over all the report's processes says it (its events are not used).
+ */
+static int in_flight(struct vftr_report *r, int all, struct vftr_messages *m, char *err,
+                     size_t errlen)
+{
+    struct vftr_window_handler h = { .arg = m, .open_message = f_open_message };
+    struct vftr_proclist procs;
+    int rc = 0;
+
+    if (r->a <= r->info->first)
+        return 0;                         /* nothing was sent before */
+    vftr_proclist_init(&procs);
+    for (size_t i = 0; !all && i < r->nprocs && rc == 0; i++)
+        rc = vftr_proclist_add(&procs, r->procs[i]->token, r->procs[i]->token);
+    if (rc == 0)
+        rc = vftr_source_read(r->src, r->a, r->a + 1, all ? NULL : &procs, 0, &h, NULL, err,
+                              errlen);
+    vftr_proclist_release(&procs);
+    if (rc > 0 || (rc < 0 && !err[0]))
+        rc = vftr_errmsg(err, errlen, rc > 0 ? -EIO : rc, "%s", strerror(rc > 0 ? EIO : -rc));
+    return rc;
+}
+
 /* One share: opens its own source (except the first), reads, finishes its
  * builds.  Result in pt->rc / pt->err. */
 static void *run_part(void *arg)
@@ -727,9 +773,9 @@ static void *run_part(void *arg)
     struct part *pt = arg;
     struct vftr_report *r = pt->r;
     struct vftr_window_handler h = {
-        .arg = pt, .open_frame = h_open, .enter = h_enter, .leave = h_leave, .send = h_send,
-        .recv = h_recv, .collop = h_collop, .coll_begin = h_begin, .coll_end = h_end,
-        .anomaly = h_anomaly,
+        .arg = pt, .open_frame = h_open, .open_message = h_open_message, .enter = h_enter,
+        .leave = h_leave, .send = h_send, .recv = h_recv, .collop = h_collop,
+        .coll_begin = h_begin, .coll_end = h_end, .anomaly = h_anomaly,
     };
     int rc;
 
@@ -1284,6 +1330,8 @@ int vftr_report_collect(struct vftr_report **out, const char *const *ops, size_t
     } else {
         if (!(r->msgs = vftr_messages_new(NULL, NULL)))
             goto nomem;
+        if ((rc = in_flight(r, !o->procs, r->msgs, err, errlen)) < 0)
+            goto fail;
         for (unsigned k = 0; k < nparts; k++)
             if (feed_messages(r->msgs, parts[k].recs, parts[k].nrecs) < 0)
                 goto nomem;

@@ -605,12 +605,16 @@ static int section_communication(FILE *out, struct vftr_report *r)
     fputs("<section id=\"communication\">\n<h2>Communication</h2>\n", out);
     fprintf(out, "<p id=\"msg-counts\" data-sends=\"%" PRIu64 "\" data-recvs=\"%" PRIu64
             "\" data-matched=\"%" PRIu64 "\" data-unmatched-sends=\"%" PRIu64
-            "\" data-unmatched-recvs=\"%" PRIu64 "\" data-collops=\"%" PRIu64 "\">"
+            "\" data-unmatched-recvs=\"%" PRIu64 "\" data-recvs-sent-before=\"%" PRIu64
+            "\" data-collops=\"%" PRIu64 "\">"
             "point-to-point: %" PRIu64 " sent, %" PRIu64 " received, %" PRIu64 " matched, %"
-            PRIu64 " sends and %" PRIu64 " receives unmatched; %" PRIu64
-            " collective operations</p>\n", k->sends, k->recvs, k->matched, k->unmatched_sends,
-            k->unmatched_recvs, k->collops, k->sends, k->recvs, k->matched, k->unmatched_sends,
-            k->unmatched_recvs, k->collops);
+            PRIu64 " sends and %" PRIu64 " receives unmatched", k->sends, k->recvs, k->matched,
+            k->unmatched_sends, k->unmatched_recvs, k->recvs_open, k->collops, k->sends, k->recvs,
+            k->matched, k->unmatched_sends, k->unmatched_recvs);
+    if (k->recvs_open)      /* a window: receives of messages sent before it */
+        fprintf(out, " (%" PRIu64 " of the receives completed messages sent before the "
+                "window)", k->recvs_open);
+    fprintf(out, "; %" PRIu64 " collective operations</p>\n", k->collops);
     if (np) {
         rep_svg_chart(r, VFTR_REPORT_CHART_MESSAGES, out, 0);
         rep_svg_chart(r, VFTR_REPORT_CHART_BYTES, out, 0);

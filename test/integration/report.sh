@@ -158,6 +158,31 @@ else
     skip "demo run" "needs mpicc, clang and libvftrcapture-mpi.so"
 fi
 
+# A window that starts while a message is in flight (test/waits/mkwaits
+# eager: 0 sends 64 B at 100 us and 32 B at 3000 us on one channel, 1
+# receives them at 2010 and 4010 us): in [1 ms, 5 ms) the receive at 2010 us
+# completes the message sent before the window, the one sent at 3000 us is
+# matched with the receive at 4010 us (messages_window.sh has the hand
+# figures).  Read in one share and in two (each share sees one rank: which
+# messages are in flight needs both ends), both against vftr-stats.
+MK=$cap_build/test/waits/mkwaits
+if [ -x "$MK" ]; then
+    mkdir -p "$cap_tmp/eager"
+    "$MK" eager "$cap_tmp/eager" && "$VFD2OTF" -q -o "$cap_tmp/eager.otf" "$cap_tmp/eager" >/dev/null 2>&1
+    check "eager: mkwaits and vfd2otf" 0 "$?"
+    for j in 1 2; do
+        "$REPORT" -q -j $j -t 1ms:5ms -o "$cap_tmp/eager$j.html" "$cap_tmp/eager.otf"
+        figures "$cap_tmp/eager$j.html" -t 1ms:5ms "$cap_tmp/eager.otf" | grep -i messag >"$cap_tmp/.fig"
+        cat "$cap_tmp/.fig"
+        cap_failures=$((cap_failures + $(count_fails "$cap_tmp/.fig")))
+        check "eager, -j $j: a receive of a message sent before the window, 1 matched" \
+            'data-sends="1" data-recvs="2" data-matched="1" data-unmatched-sends="0" data-unmatched-recvs="0" data-recvs-sent-before="1"' \
+            "$(grep -o 'data-sends="[0-9]*" data-recvs="[0-9]*" data-matched="[0-9]*" data-unmatched-sends="[0-9]*" data-unmatched-recvs="[0-9]*" data-recvs-sent-before="[0-9]*"' "$cap_tmp/eager$j.html")"
+    done
+else
+    fail "$MK is not built (make check builds it)"
+fi
+
 # --------------------------------------------------------------- 5. size, errors
 GEN=$cap_build/test/stats/vftr/stats_gen
 if [ -x "$GEN" ]; then

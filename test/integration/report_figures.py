@@ -196,9 +196,9 @@ def main():
                  for r in p.tables.get('collectives-table', [])))
     c = p.attrs.get('msg-counts', {})
     want = [msgs['sends'], msgs['recvs'], msgs['matched'], msgs['unmatched_sends'],
-            msgs['unmatched_recvs']]
+            msgs['unmatched_recvs'], msgs['recvs_sent_before']]
     got = [int(c.get('data-' + k, -1)) for k in ('sends', 'recvs', 'matched', 'unmatched-sends',
-                                                  'unmatched-recvs')]
+                                                  'unmatched-recvs', 'recvs-sent-before')]
     check('message counts = vftr-stats --messages --json', want, got)
 
     # the largest waits: the page lists vftr-stats --waits's first rows (its
