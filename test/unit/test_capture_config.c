@@ -174,6 +174,7 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_ptr_null(c->counters_events);
     ck_assert_ptr_null(c->counters_functions);
     ck_assert(c->sample_interval == 0);
+    ck_assert(c->sample_task_clock);
 }
 
 START_TEST(defaults_of_every_key)
