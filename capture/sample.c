@@ -99,6 +99,8 @@ struct smp_thread {
     _Atomic uint64_t unsampled; /* ns after the last sample (set at the end) */
     uint64_t prev_cpu;          /* handler: thread CPU time at the previous sample */
     uint64_t carry;             /* handler: ns of samples a full ring refused */
+    uint64_t rng;               /* handler: xorshift state of the dithered period */
+    uint32_t nsig;              /* handler: signals so far (the dither's turn) */
     timer_t timer;
     bool has_timer;
     int fd;                     /* task-clock event, or -1: the timer */
@@ -138,6 +140,7 @@ static struct {
     bool task_clock;            /* sample.task_clock */
     _Atomic int no_task_clock;  /* the kernel refused the event: -errno, else 0 */
     _Atomic uint32_t by_event, by_timer;   /* threads sampled by each source */
+    uint64_t period_ns;         /* the interval in ns */
     /* code where the handler must not call libunwind (loader, libc) */
     uintptr_t no_unw_lo[4], no_unw_hi[4];
     unsigned nno_unw;
@@ -229,6 +232,29 @@ static VFTR_NI bool is_ours(const struct smp_thread *s, const siginfo_t *si)
     return false;
 }
 
+/* Every SMP_DITHER-th sample the task-clock event gets a new period,
+ * uniform in [interval/2, 3*interval/2) (mean: the interval), kept for the
+ * next SMP_DITHER samples.  An exact period samples a program whose work
+ * repeats with a multiple of it at the same points of every repetition and
+ * misses the rest (seen: a 2 ms phase of a 20 ms cycle at 4 ms, never
+ * sampled); the dither makes the points wander.  Not at every sample: the
+ * ioctl restarts the event's timer, which costs about as much as a sample
+ * on a virtual machine.  ioctl is a bare system call, safe here. */
+#define SMP_DITHER 4u
+static VFTR_NI void dither(struct smp_thread *s)
+{
+    uint64_t x = s->rng, p;
+
+    if (++s->nsig % SMP_DITHER != 0)
+        return;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    s->rng = x;
+    p = smp.period_ns / 2 + x % (smp.period_ns ? smp.period_ns : 1);
+    (void)ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &p);
+}
+
 static VFTR_NI void on_signal(int sig, siginfo_t *si, void *ucv)
 {
     struct smp_thread *s = smp_tls;
@@ -256,6 +282,8 @@ static VFTR_NI void on_signal(int sig, siginfo_t *si, void *ucv)
     now = thread_cpu_ns();
     cpu = now > s->prev_cpu ? now - s->prev_cpu : 0;
     s->prev_cpu = now;
+    if (s->fd >= 0)
+        dither(s);
     t = vftr_tls;
     /* inside a hook, or inside an exactly recorded call (an MPI call, a
      * hooked function): that time is in the exact records already.  An
@@ -387,6 +415,7 @@ VFTR_NI void vftr_sample_thread_begin(void)
     /* the first sample weighs the CPU time from here; the ring and the
      * descriptor are known to the handler before the first signal */
     s->prev_cpu = thread_cpu_ns();
+    s->rng = ((uint64_t)s->tid << 32) ^ s->prev_cpu ^ (uintptr_t)s ^ 0x9e3779b97f4a7c15u;
     smp_tls_fd = s->fd;
     smp_tls = s;
     atomic_signal_fence(memory_order_seq_cst);
@@ -401,17 +430,21 @@ VFTR_NI void vftr_sample_thread_begin(void)
     (void)timer_settime(s->timer, 0, &its, NULL);
 }
 
-/* Stops the thread's source (the thread's own, or any thread's at the
- * end: then under smp.lock). */
-static VFTR_NI void stop_source(struct smp_thread *s)
+/* Stops the thread's source, under smp.lock.  The event's descriptor is
+ * closed only by its own thread (own): the handler uses it (dither), so
+ * another thread (finalize) only disables it, and it lives until the
+ * process ends or execs (close-on-exec). */
+static VFTR_NI void stop_source(struct smp_thread *s, bool own)
 {
     if (s->has_timer)
         (void)timer_delete(s->timer);
     s->has_timer = false;
     if (s->fd >= 0) {
         (void)ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
-        close(s->fd);
-        s->fd = -1;
+        if (own) {
+            close(s->fd);
+            s->fd = -1;
+        }
     }
 }
 
@@ -427,7 +460,7 @@ VFTR_NI void vftr_sample_thread_end(void)
     smp_tls = NULL;
     atomic_signal_fence(memory_order_seq_cst);
     pthread_mutex_lock(&smp.lock);   /* not stopped by finalize meanwhile */
-    stop_source(s);
+    stop_source(s, true);
     pthread_mutex_unlock(&smp.lock);
     /* the CPU time after the last sample has no sample to go to: counted */
     now = thread_cpu_ns();
@@ -700,6 +733,7 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
         return 0;
     smp.interval = cfg->sample_interval;
     smp.task_clock = cfg->sample_task_clock;
+    smp.period_ns = (uint64_t)(smp.interval * 1e9 + 0.5);
     dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
     smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
                        | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
@@ -753,7 +787,7 @@ VFTR_NI void vftr_sample_finalize(void)
      * the process ends) */
     pthread_mutex_lock(&smp.lock);
     for (s = smp.list; s; s = s->next)
-        stop_source(s);
+        stop_source(s, false);
     pthread_mutex_unlock(&smp.lock);
     if (smp.collector_running) {
         pthread_mutex_lock(&smp.lock);
