@@ -190,6 +190,8 @@ struct vftr_config {
     struct vftr_regex *counters_functions;          /* [NULL = all] */
     /* sample (vftr): statistical call-stack sampling (capture/sample.c) */
     double sample_interval;          /* [0 = off] seconds of a thread's CPU time */
+    bool sample_task_clock;          /* [true] from a task-clock event where the kernel
+                                      * allows one; false: the CPU-time timer */
 
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */

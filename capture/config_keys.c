@@ -372,13 +372,23 @@ static const struct vftr_config_key keys[] = {
       .validate = check_sample_interval,
       .help = "Seconds of a thread's CPU time between two statistical call-stack samples "
               "(vftr-run --sample 1ms), for programs built without -finstrument-functions: "
-              "each thread is interrupted at this interval of its CPU time (a timer on "
-              "CLOCK_THREAD_CPUTIME_ID) and its stack unwound (libunwind, frame pointers as "
-              "the fallback). The samples become a statistical profile in the log, the trace "
-              "and every tool, its functions in the group \"sampled (statistical)\": calls "
-              "are samples, times samples x interval. MPI and OpenMP stay recorded exactly. "
+              "each thread is interrupted at this interval of its CPU time (see "
+              "sample.task_clock) and its stack unwound (libunwind, frame pointers as the "
+              "fallback); each sample weighs the CPU time the thread used since its previous "
+              "one. The samples become a statistical profile in the log, the trace and every "
+              "tool, its functions in the group \"sampled (statistical)\": calls are samples, "
+              "times the CPU time they weigh. MPI and OpenMP stay recorded exactly. "
               "Not Vftrace's sampling.* keys (which are the trace). At least 0.0001 (100 us). "
               "0: off." },
+    { BOOL("sample.task_clock", "true", sample_task_clock), .vftr_only = true,
+      .help = "Interrupt each sampled thread with a task-clock event (perf_event_open, "
+              "kernel.perf_event_paranoid 2 or less): a high-resolution timer that runs while "
+              "the thread runs, so samples come every interval of its CPU time even on a "
+              "loaded machine. false, or where the kernel refuses the event: a POSIX timer on "
+              "CLOCK_THREAD_CPUTIME_ID, which the kernel checks only at its tick and only for "
+              "the thread running then, so that a thread sharing its core may go tens of "
+              "milliseconds without a sample (the profile is then coarser; the log says which "
+              "was used)." },
 
     /* -------------------------------------------------------- control (vftr) */
     { BOOL("control.active", "true", control_active), .vftr_only = true,

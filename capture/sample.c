@@ -1,23 +1,46 @@
 /*
  * sample.c — statistical call-stack sampling (see sample.h).
  *
- * Why the thread's CPU-time clock and not CLOCK_MONOTONIC: a sample then
- * stands for CPU time the thread used where it was found, so a share of
- * the profile is a share of the thread's work whatever else runs on the
+ * Why the thread's CPU time and not CLOCK_MONOTONIC: a sample then stands
+ * for CPU time the thread used where it was found, so a share of the
+ * profile is a share of the thread's work whatever else runs on the
  * machine (a thread that waits for its turn on a loaded core, or sleeps,
  * takes no samples meanwhile and is not charged for it), idle threads cost
  * nothing, and a blocking system call is not interrupted by a signal every
  * interval (fewer EINTR for the program).  Waiting time is what the exact
- * records (MPI, OpenMP) show.  The kernel checks CPU-time timers at its
- * tick, so an interval shorter than the tick expires several times at once:
- * si_overrun says how many, and the sample stands for all of them.
+ * records (MPI, OpenMP) show.
+ *
+ * Two sources of the signal.  The preferred one is a task-clock software
+ * event (perf_event_open, sample_period = the interval), whose overflow
+ * the kernel signals to the thread (F_SETOWN_EX, F_SETSIG): its hrtimer
+ * runs only while the thread runs and keeps what is left of the period
+ * across a context switch, so a sample comes every interval of the
+ * thread's CPU time, loaded machine or not.  The fallback is a POSIX timer
+ * on CLOCK_THREAD_CPUTIME_ID.  The kernel checks that one only at its tick
+ * and only for the task running at that tick: a thread that shares its
+ * core with other work is often switched in after one tick and out before
+ * the next, and then goes tens, at times hundreds of milliseconds of its
+ * CPU time without a sample.  The time is not lost (si_overrun counts it)
+ * but it all lands on one sample, and the CPU time after a thread's last
+ * sample on none: on a loaded core that coarseness cost the test's longest
+ * (and last) phase several percentage points of its share.
+ *
+ * Weights: each sample weighs the thread's CPU time since its previous
+ * sample (clock_gettime(CLOCK_THREAD_CPUTIME_ID), async-signal-safe, read
+ * in the handler), not a count of intervals.  Whatever the source, the
+ * tick, a coalesced second signal or a sample the task-clock event drops
+ * (it does not sample while the thread is in the kernel), every
+ * nanosecond of the thread's CPU time goes to exactly one sample, the
+ * next one taken after it.
  *
  * The ring: the handler (the producer, on the sampled thread) writes slot
  * head % SLOTS and then publishes head (release); the collector (the only
- * consumer) reads slots up to head and then publishes tail.  A full ring
- * drops the sample and counts it.  The handler reads nothing the thread
- * could be changing half-way except its own shadow-stack pointer, which is
- * a single aligned word.
+ * consumer) reads slots up to head and then publishes tail.  On a full
+ * ring the handler keeps the sample's CPU time and adds it to the next
+ * sample it can store (counting the ones it could not), so a starved
+ * collector coarsens the profile but loses none of its time.  The handler
+ * reads nothing the thread could be changing half-way except its own
+ * shadow-stack pointer, which is a single aligned word.
  *
  * Deadlock freedom: the handler takes no lock and allocates nothing of its
  * own.  libunwind's local unwinder finds unwind tables through
@@ -34,12 +57,15 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <libunwind.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -58,7 +84,7 @@
 
 struct smp_slot {
     uint64_t time;              /* clock tick of the sample */
-    uint32_t weight;            /* intervals it stands for (1 + overruns) */
+    uint64_t cpu;               /* ns of the thread's CPU time it stands for */
     uint32_t n;                 /* frames in pc, innermost first */
     uintptr_t pc[SMP_DEPTH];
 };
@@ -67,10 +93,17 @@ struct smp_thread {
     _Atomic uint32_t head;      /* handler: slots written */
     _Atomic uint32_t tail;      /* collector: slots read */
     _Atomic int ended;          /* the thread ended: its ring is the collector's */
-    _Atomic uint64_t lost;      /* intervals dropped: ring full */
-    _Atomic uint64_t exact;     /* intervals inside hooks or exact regions */
+    _Atomic uint64_t full;      /* samples not stored: ring full (time carried) */
+    _Atomic uint64_t exact;     /* samples inside hooks or exact regions */
+    _Atomic uint64_t exact_cpu; /* ns of CPU time they stand for */
+    _Atomic uint64_t unsampled; /* ns after the last sample (set at the end) */
+    uint64_t prev_cpu;          /* handler: thread CPU time at the previous sample */
+    uint64_t carry;             /* handler: ns of samples a full ring refused */
+    uint64_t rng;               /* handler: xorshift state of the dithered period */
+    uint32_t nsig;              /* handler: signals so far (the dither's turn) */
     timer_t timer;
     bool has_timer;
+    int fd;                     /* task-clock event, or -1: the timer */
     pid_t tid;
     uintptr_t stk_lo, stk_hi;   /* the thread's stack, for the frame-pointer walk */
     struct vftr_thread *out;    /* the sampled thread of the trace (collector's) */
@@ -99,10 +132,15 @@ static struct {
     struct smp_fn *fn_hash[1024];
     struct { uintptr_t pc; struct smp_fn *f; } pc_cache[SMP_PC_CACHE];
     struct vftr_fn unknown;     /* frames without a symbol */
-    uint64_t booked, paused;    /* intervals booked, dropped while paused */
+    uint64_t booked, booked_cpu;    /* samples booked, their ns of CPU time */
+    uint64_t paused, paused_cpu;    /* dropped while paused */
     struct { uint32_t index; pid_t tid; } outs[16];   /* sampled threads, for the log */
     uint32_t nouts;
-    uint64_t lost, exact;       /* of threads already freed */
+    uint64_t full, exact, exact_cpu, unsampled;     /* of threads already freed */
+    bool task_clock;            /* sample.task_clock */
+    _Atomic int no_task_clock;  /* the kernel refused the event: -errno, else 0 */
+    _Atomic uint32_t by_event, by_timer;   /* threads sampled by each source */
+    uint64_t period_ns;         /* the interval in ns */
     /* code where the handler must not call libunwind (loader, libc) */
     uintptr_t no_unw_lo[4], no_unw_hi[4];
     unsigned nno_unw;
@@ -111,6 +149,18 @@ static struct {
 } smp = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
 
 static __thread struct smp_thread *smp_tls __attribute__((tls_model("initial-exec")));
+/* the thread's task-clock descriptor, kept after its end so that an
+ * overflow signal still on its way is recognised as the sampler's */
+static __thread int smp_tls_fd __attribute__((tls_model("initial-exec"))) = -1;
+
+static VFTR_NI uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* ------------------------------------------------------- signal handler */
 
@@ -171,15 +221,50 @@ static VFTR_NI uint32_t unwind(const struct smp_thread *s, ucontext_t *uc, uintp
     return n >= 2 ? n : walk_fp(s, uc, pc);
 }
 
+/* Whether a SIGPROF is the sampler's: the timer's (its value is the ring)
+ * or the task-clock event's (F_SETSIG: si_code POLL_IN/POLL_HUP, si_fd). */
+static VFTR_NI bool is_ours(const struct smp_thread *s, const siginfo_t *si)
+{
+    if (si->si_code == SI_TIMER)
+        return s != NULL && si->si_value.sival_ptr == s;
+    if (si->si_code == POLL_IN || si->si_code == POLL_HUP)
+        return smp_tls_fd >= 0 && si->si_fd == smp_tls_fd;
+    return false;
+}
+
+/* Every SMP_DITHER-th sample the task-clock event gets a new period,
+ * uniform in [interval/2, 3*interval/2) (mean: the interval), kept for the
+ * next SMP_DITHER samples.  An exact period samples a program whose work
+ * repeats with a multiple of it at the same points of every repetition and
+ * misses the rest (seen: a 2 ms phase of a 20 ms cycle at 4 ms, never
+ * sampled); the dither makes the points wander.  Not at every sample: the
+ * ioctl restarts the event's timer, which costs about as much as a sample
+ * on a virtual machine.  ioctl is a bare system call, safe here. */
+#define SMP_DITHER 4u
+static VFTR_NI void dither(struct smp_thread *s)
+{
+    uint64_t x = s->rng, p;
+
+    if (++s->nsig % SMP_DITHER != 0)
+        return;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    s->rng = x;
+    p = smp.period_ns / 2 + x % (smp.period_ns ? smp.period_ns : 1);
+    (void)ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &p);
+}
+
 static VFTR_NI void on_signal(int sig, siginfo_t *si, void *ucv)
 {
     struct smp_thread *s = smp_tls;
     struct vftr_thread *t;
     int saved = errno;
-    uint32_t h, weight;
+    uint32_t h;
+    uint64_t now, cpu;
     struct smp_slot *slot;
 
-    if (s == NULL || si->si_code != SI_TIMER || si->si_value.sival_ptr != s) {
+    if (!is_ours(s, si)) {
         /* not ours: the program's own SIGPROF, if it had a handler */
         if ((smp.old.sa_flags & SA_SIGINFO) && smp.old.sa_sigaction)
             smp.old.sa_sigaction(sig, si, ucv);
@@ -189,26 +274,38 @@ static VFTR_NI void on_signal(int sig, siginfo_t *si, void *ucv)
         errno = saved;
         return;
     }
-    weight = 1u + (si->si_overrun > 0 ? (uint32_t)si->si_overrun : 0u);
+    if (s == NULL) {   /* the event's last signal after the thread's end */
+        errno = saved;
+        return;
+    }
+    /* the CPU time since the previous sample, whatever the source counted */
+    now = thread_cpu_ns();
+    cpu = now > s->prev_cpu ? now - s->prev_cpu : 0;
+    s->prev_cpu = now;
+    if (s->fd >= 0)
+        dither(s);
     t = vftr_tls;
     /* inside a hook, or inside an exactly recorded call (an MPI call, a
      * hooked function): that time is in the exact records already.  An
      * OpenMP region is no call: the work inside it is what sampling is for */
     if (t && (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE
               || (t->cur != &t->root && !(t->cur->flags & VFTR_FN_OMP)))) {
-        atomic_fetch_add_explicit(&s->exact, weight, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->exact, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->exact_cpu, cpu, memory_order_relaxed);
         errno = saved;
         return;
     }
     h = atomic_load_explicit(&s->head, memory_order_relaxed);
     if (h - atomic_load_explicit(&s->tail, memory_order_acquire) >= SMP_SLOTS) {
-        atomic_fetch_add_explicit(&s->lost, weight, memory_order_relaxed);
+        s->carry += cpu;
+        atomic_fetch_add_explicit(&s->full, 1, memory_order_relaxed);
         errno = saved;
         return;
     }
     slot = &s->slot[h & (SMP_SLOTS - 1)];
     slot->time = vftr_clock_now();
-    slot->weight = weight;
+    slot->cpu = cpu + s->carry;
+    s->carry = 0;
     slot->n = unwind(s, ucv, slot->pc);
     atomic_store_explicit(&s->head, h + 1, memory_order_release);
     errno = saved;
@@ -231,12 +328,52 @@ static VFTR_NI void stack_bounds(struct smp_thread *s)
     pthread_attr_destroy(&a);
 }
 
+/* The task-clock event of the calling thread (pid 0: this thread only,
+ * no children) that signals SMP_SIGNAL to it every ns of its CPU time: the
+ * descriptor, or -errno.  Counting the thread's time in the kernel too
+ * where that is allowed (an overflow in a system call is then signalled at
+ * its return, in the code that made it); else, as paranoid level 2 asks of
+ * an unprivileged user, exclude_kernel: an overflow while the thread is in
+ * the kernel is not signalled, and its time goes to the next sample. */
+static VFTR_NI int open_task_clock(pid_t tid, long ns)
+{
+    static _Atomic int user_only;   /* the kernel's part was refused once */
+    struct perf_event_attr a;
+    struct f_owner_ex owner = { F_OWNER_TID, tid };
+    int fd, rc;
+
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_SOFTWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.sample_period = (uint64_t)ns;
+    a.disabled = 1;
+    a.exclude_hv = 1;
+    a.exclude_kernel = atomic_load(&user_only) != 0;
+    fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && !a.exclude_kernel && (errno == EACCES || errno == EPERM)) {
+        atomic_store(&user_only, 1);
+        a.exclude_kernel = 1;
+        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+    if (fd < 0)
+        return -errno;
+    if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SMP_SIGNAL) != 0
+        || fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    return fd;
+}
+
 VFTR_NI void vftr_sample_thread_begin(void)
 {
     struct smp_thread *s;
     struct sigevent ev;
     struct itimerspec its;
     long ns;
+    int fd = -1;
 
     if (!atomic_load(&smp.on) || smp_tls != NULL || getpid() != vftr_proc.pid)
         return;
@@ -244,40 +381,91 @@ VFTR_NI void vftr_sample_thread_begin(void)
     if (s == NULL)
         return;
     s->tid = (pid_t)syscall(SYS_gettid);
+    s->fd = -1;
     stack_bounds(s);
-    memset(&ev, 0, sizeof ev);
-    ev.sigev_notify = SIGEV_THREAD_ID;
-    ev.sigev_signo = SMP_SIGNAL;
-    ev.sigev_value.sival_ptr = s;
-    ev._sigev_un._tid = s->tid;
-    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &s->timer) != 0) {
-        free(s);
-        return;
+    ns = (long)(smp.interval * 1e9 + 0.5);
+    if (smp.task_clock && atomic_load(&smp.no_task_clock) == 0) {
+        fd = open_task_clock(s->tid, ns);
+        /* the kernel or its settings refuse it: the timer, for every thread
+         * from now on (a lack of descriptors is this thread's alone) */
+        if (fd < 0 && fd != -EMFILE && fd != -ENFILE && fd != -ENOMEM) {
+            int expect = 0;
+
+            atomic_compare_exchange_strong(&smp.no_task_clock, &expect, fd);
+        }
     }
-    s->has_timer = true;
+    if (fd >= 0) {
+        s->fd = fd;
+    } else {
+        memset(&ev, 0, sizeof ev);
+        ev.sigev_notify = SIGEV_THREAD_ID;
+        ev.sigev_signo = SMP_SIGNAL;
+        ev.sigev_value.sival_ptr = s;
+        ev._sigev_un._tid = s->tid;
+        if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &s->timer) != 0) {
+            free(s);
+            return;
+        }
+        s->has_timer = true;
+    }
     pthread_mutex_lock(&smp.lock);
     s->next = smp.list;
     smp.list = s;
     pthread_mutex_unlock(&smp.lock);
-    smp_tls = s;   /* before the first signal */
-    ns = (long)(smp.interval * 1e9 + 0.5);
+    /* the first sample weighs the CPU time from here; the ring and the
+     * descriptor are known to the handler before the first signal */
+    s->prev_cpu = thread_cpu_ns();
+    s->rng = ((uint64_t)s->tid << 32) ^ s->prev_cpu ^ (uintptr_t)s ^ 0x9e3779b97f4a7c15u;
+    smp_tls_fd = s->fd;
+    smp_tls = s;
+    atomic_signal_fence(memory_order_seq_cst);
+    if (s->fd >= 0) {
+        atomic_fetch_add(&smp.by_event, 1);
+        (void)ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+        return;
+    }
+    atomic_fetch_add(&smp.by_timer, 1);
     its.it_interval.tv_sec = its.it_value.tv_sec = ns / 1000000000L;
     its.it_interval.tv_nsec = its.it_value.tv_nsec = ns % 1000000000L;
     (void)timer_settime(s->timer, 0, &its, NULL);
 }
 
-VFTR_NI void vftr_sample_thread_end(void)
+/* Stops the thread's source, under smp.lock.  The event's descriptor is
+ * closed only by its own thread (own): the handler uses it (dither), so
+ * another thread (finalize) only disables it, and it lives until the
+ * process ends or execs (close-on-exec). */
+static VFTR_NI void stop_source(struct smp_thread *s, bool own)
 {
-    struct smp_thread *s = smp_tls;
-
-    if (s == NULL)
-        return;
-    /* the handler of a signal still pending finds no ring from here on */
-    smp_tls = NULL;
-    atomic_signal_fence(memory_order_seq_cst);
     if (s->has_timer)
         (void)timer_delete(s->timer);
     s->has_timer = false;
+    if (s->fd >= 0) {
+        (void)ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (own) {
+            close(s->fd);
+            s->fd = -1;
+        }
+    }
+}
+
+VFTR_NI void vftr_sample_thread_end(void)
+{
+    struct smp_thread *s = smp_tls;
+    uint64_t now;
+
+    if (s == NULL)
+        return;
+    /* the handler of a signal still pending finds no ring from here on
+     * (smp_tls_fd stays: such a signal is still known as the sampler's) */
+    smp_tls = NULL;
+    atomic_signal_fence(memory_order_seq_cst);
+    pthread_mutex_lock(&smp.lock);   /* not stopped by finalize meanwhile */
+    stop_source(s, true);
+    pthread_mutex_unlock(&smp.lock);
+    /* the CPU time after the last sample has no sample to go to: counted */
+    now = thread_cpu_ns();
+    atomic_store_explicit(&s->unsampled, s->carry + (now > s->prev_cpu ? now - s->prev_cpu : 0),
+                          memory_order_relaxed);
     atomic_store_explicit(&s->ended, 1, memory_order_release);
 }
 
@@ -411,7 +599,6 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
 {
     uint32_t h = atomic_load_explicit(&s->head, memory_order_acquire);
     uint32_t tl = atomic_load_explicit(&s->tail, memory_order_relaxed);
-    uint64_t tick = (uint64_t)(smp.interval * tps + 0.5);
 
     if (h == tl)
         return;
@@ -434,11 +621,13 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
         const struct smp_slot *sl = &s->slot[tl & (SMP_SLOTS - 1)];
 
         if (s->out->paused) {
-            smp.paused += sl->weight;
+            smp.paused++;
+            smp.paused_cpu += sl->cpu;
             continue;
         }
-        book(s->out, sl, tick * sl->weight);
-        smp.booked += sl->weight;
+        book(s->out, sl, (uint64_t)((double)sl->cpu * 1e-9 * tps + 0.5));
+        smp.booked++;
+        smp.booked_cpu += sl->cpu;
     }
     atomic_store_explicit(&s->out->guard, VFTR_GUARD_FREE, memory_order_release);
     atomic_store_explicit(&s->tail, h, memory_order_release);
@@ -455,8 +644,10 @@ static VFTR_NI void drain_all(void)
 
         drain(s, tps);
         if (ended) {   /* the thread is gone: nothing more comes */
-            smp.lost += atomic_load(&s->lost);
+            smp.full += atomic_load(&s->full);
             smp.exact += atomic_load(&s->exact);
+            smp.exact_cpu += atomic_load(&s->exact_cpu);
+            smp.unsampled += atomic_load(&s->unsampled);
             *pp = s->next;
             free(s);
             continue;
@@ -541,6 +732,8 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
     if (cfg->sample_interval <= 0 || atomic_load(&smp.on))
         return 0;
     smp.interval = cfg->sample_interval;
+    smp.task_clock = cfg->sample_task_clock;
+    smp.period_ns = (uint64_t)(smp.interval * 1e9 + 0.5);
     dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
     smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
                        | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
@@ -586,15 +779,15 @@ VFTR_NI void vftr_sample_finalize(void)
         return;
     if (getpid() != vftr_proc.pid)
         return;   /* a forked child: no collector, no timers of its own */
-    /* no timer fires any more; a signal already pending finds the
+    /* the calling thread as at its end: its CPU time after its last sample
+     * is counted */
+    vftr_sample_thread_end();
+    /* no source fires any more; a signal already pending finds the other
      * threads' rings still there (they are freed only at the end, never:
      * the process ends) */
     pthread_mutex_lock(&smp.lock);
     for (s = smp.list; s; s = s->next)
-        if (s->has_timer) {
-            (void)timer_delete(s->timer);
-            s->has_timer = false;
-        }
+        stop_source(s, false);
     pthread_mutex_unlock(&smp.lock);
     if (smp.collector_running) {
         pthread_mutex_lock(&smp.lock);
@@ -614,31 +807,52 @@ VFTR_NI bool vftr_sample_active(void)
 
 VFTR_NI int vftr_sample_log(FILE *f)
 {
-    uint64_t lost = smp.lost, exact = smp.exact;
+    uint64_t full = smp.full, exact = smp.exact, exact_cpu = smp.exact_cpu;
+    uint64_t unsampled = smp.unsampled;
+    uint32_t by_event = atomic_load(&smp.by_event), by_timer = atomic_load(&smp.by_timer);
+    int refused = atomic_load(&smp.no_task_clock);
     struct smp_thread *s;
 
     pthread_mutex_lock(&smp.lock);
     for (s = smp.list; s; s = s->next) {
-        lost += atomic_load(&s->lost);
+        full += atomic_load(&s->full);
         exact += atomic_load(&s->exact);
+        exact_cpu += atomic_load(&s->exact_cpu);
+        unsampled += atomic_load(&s->unsampled);
     }
     pthread_mutex_unlock(&smp.lock);
     fprintf(f, "\nStatistical call-stack samples (sample.interval)\n"
                "  interval:           %g s of each thread's CPU time\n"
-               "  sampled threads:   ",
+               "  source:             ",
             smp.interval);
+    if (by_event)
+        fprintf(f, "task-clock event (perf_event_open) in %u thread%s%s", by_event,
+                by_event == 1 ? "" : "s", by_timer ? "; " : "");
+    if (by_timer)
+        fprintf(f, "CPU-time timer (checked at the kernel's tick) in %u thread%s", by_timer,
+                by_timer == 1 ? "" : "s");
+    if (!by_event && !by_timer)
+        fputs("none", f);
+    if (by_timer && !smp.task_clock)
+        fputs(" (sample.task_clock is false)", f);
+    else if (by_timer && refused)
+        fprintf(f, " (perf_event_open: %s)", strerror(-refused));
+    fputs("\n  sampled threads:   ", f);
     for (uint32_t i = 0; i < smp.nouts && i < sizeof smp.outs / sizeof smp.outs[0]; i++)
         fprintf(f, "%s %u (tid %ld)", i ? "," : "", smp.outs[i].index, (long)smp.outs[i].tid);
     if (smp.nouts > sizeof smp.outs / sizeof smp.outs[0])
         fprintf(f, " and %u more", smp.nouts - (uint32_t)(sizeof smp.outs / sizeof smp.outs[0]));
     fprintf(f, "%s\n"
                "                      (the profile's Thread column: their call paths are\n"
-               "                      statistical, Calls are samples, times samples x interval)\n"
-               "  booked:             %llu intervals\n"
-               "  in exact calls:     %llu intervals (hooks, MPI calls: recorded exactly)\n"
-               "  lost:               %llu intervals (a thread's ring was full)\n"
-               "  paused:             %llu intervals\n",
-            smp.nouts ? "" : " none", (unsigned long long)smp.booked, (unsigned long long)exact,
-            (unsigned long long)lost, (unsigned long long)smp.paused);
+               "                      statistical, Calls are samples, times the CPU time\n"
+               "                      each sample weighs: the thread's since its previous one)\n"
+               "  booked:             %llu samples, %.6f s\n"
+               "  in exact calls:     %llu samples, %.6f s (hooks, MPI calls: recorded exactly)\n"
+               "  ring full:          %llu samples (their time went to the next sample)\n"
+               "  paused:             %llu samples, %.6f s\n"
+               "  after last sample:  %.6f s (no sample to weigh it)\n",
+            smp.nouts ? "" : " none", (unsigned long long)smp.booked, 1e-9 * (double)smp.booked_cpu,
+            (unsigned long long)exact, 1e-9 * (double)exact_cpu, (unsigned long long)full,
+            (unsigned long long)smp.paused, 1e-9 * (double)smp.paused_cpu, 1e-9 * (double)unsampled);
     return ferror(f) ? -EIO : 0;
 }

@@ -2,9 +2,12 @@
  * sample.h — statistical call-stack sampling (sample.interval, vftr-run
  * --sample): a profile of programs built without compiler hooks.
  *
- * Each sampled thread has a POSIX timer on its own CPU-time clock
- * (CLOCK_THREAD_CPUTIME_ID) that sends SIGPROF to that very thread
- * (SIGEV_THREAD_ID) every interval of the CPU time it uses.  The handler
+ * Each sampled thread gets SIGPROF every interval of the CPU time it uses,
+ * sent to that very thread by a task-clock event (perf_event_open) where
+ * the kernel allows one, else by a POSIX timer on its CPU-time clock
+ * (CLOCK_THREAD_CPUTIME_ID, SIGEV_THREAD_ID; checked only at the kernel's
+ * tick, so coarser on a loaded core; key sample.task_clock).  Each sample
+ * weighs the thread's CPU time since its previous sample.  The handler
  * unwinds the interrupted context (libunwind's local unwinder, frame
  * pointers where that finds nothing) into the thread's ring of
  * preallocated slots: no allocation, no lock, no stdio.  A collector
@@ -12,7 +15,7 @@
  * addresses with the ELF symbols (symbols.h, names.h) and books each
  * sample in a call tree of its own per sampled thread, a "sampled" thread
  * of the trace (struct vftr_thread, owned by the collector): one call per
- * frame and the sample's CPU time, and in its trace an ENTER/EXIT pair per
+ * frame and the sample's weight, and in its trace an ENTER/EXIT pair per
  * frame laid out over that time.  Those functions are flagged
  * VFTR_FN_SAMPLED (VFTR_VFD_FUNC_SAMPLED in the .vfd), so every tool
  * names them a statistical profile.
@@ -41,8 +44,9 @@ struct vftr_config;
  * (sampling is then off, capture goes on). */
 int vftr_sample_setup(const struct vftr_config *cfg);
 
-/* The calling thread starts (ends): its timer and ring (timer deleted, the
- * ring left to the collector).  Nothing when sampling is off. */
+/* The calling thread starts (ends): its event or timer and its ring (the
+ * source stopped, the CPU time after the last sample counted, the ring
+ * left to the collector).  Nothing when sampling is off. */
 void vftr_sample_thread_begin(void);
 void vftr_sample_thread_end(void);
 
@@ -57,8 +61,9 @@ void vftr_sample_finalize(void);
 /* Whether sampling ran; the figures of the log's section. */
 bool vftr_sample_active(void);
 
-/* The log's section on sampling (after the profile): interval, samples
- * booked, lost to full rings, inside exactly recorded regions.  0 or -EIO. */
+/* The log's section on sampling (after the profile): interval, source,
+ * samples booked and their CPU time, inside exactly recorded regions,
+ * refused by full rings, the time after the last samples.  0 or -EIO. */
 int vftr_sample_log(FILE *f);
 
 #endif /* VFTR_CAPTURE_SAMPLE_H */

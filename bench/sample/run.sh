@@ -52,6 +52,7 @@ done
 moff=$(echo $off | tr ' ' '\n' | median)
 mon=$(echo $on | tr ' ' '\n' | median)
 samples=$(awk '$1 == "booked:" { print $2 }' "$WORK/on/smpwork_0.log")
+source=$(sed -n 's/^  source: *//p' "$WORK/on/smpwork_0.log")
 read -r pct verdict < <(awk -v a="$moff" -v b="$mon" 'BEGIN {
     p = 100 * (b - a) / a; printf "%.2f %s\n", p, p <= 2 ? "PASS" : "MISS" }')
 {
@@ -63,8 +64,8 @@ read -r pct verdict < <(awk -v a="$moff" -v b="$mon" 'BEGIN {
     echo "| CPU time under vftr-run --sample 1ms | ${mon} s | | |"
     echo "| overhead ((on - off) / off) | ${pct} % | <= 2 % | $verdict |"
     echo
-    echo "Median of $ROUNDS rounds of $N work rounds; intervals booked in the last"
-    echo "sampled run: $samples (the kernel checks CPU-time timers at its tick, so"
-    echo "a 1 ms interval is met as a sample per tick standing for the intervals"
-    echo "that passed)."
+    echo "Median of $ROUNDS rounds of $N work rounds; samples booked in the last"
+    echo "sampled run: $samples, source: $source (with the task-clock event about"
+    echo "one a millisecond of CPU time; with the CPU-time timer one a kernel tick"
+    echo "at most, each weighing the CPU time since the previous one)."
 } | tee "$OUT"
