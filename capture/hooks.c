@@ -269,6 +269,23 @@ static inline VFTR_NI bool common_case(const struct vftr_thread *t)
     return atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == t->fast_key;
 }
 
+/* A function in the skip cache (excluded): nothing else of capture's is
+ * touched, whatever the phase.  While its slot allows tries, the call
+ * this hook came from is patched out (patch.c: the slot's tries are
+ * VFTR_PATCH_TRIES when patching is off, so that then only the one
+ * compare is added). */
+static VFTR_SLOW void patch_try(void *fn, void *ret, int kind)
+{
+    vftr_patch_site(vftr_skip_slot((uintptr_t)fn), (uintptr_t)fn, (uintptr_t)ret, kind);
+}
+
+static inline VFTR_NI void skipped(void *fn, void *ret, int kind)
+{
+    if (VFTR_UNLIKELY(atomic_load_explicit(&vftr_skip_slot((uintptr_t)fn)->tries[kind],
+                                           memory_order_relaxed) < VFTR_PATCH_TRIES))
+        patch_try(fn, ret, kind);
+}
+
 VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
 {
     struct vftr_thread *t;
@@ -278,7 +295,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
 
     (void)site;
     if (VFTR_UNLIKELY(vftr_skipped((uintptr_t)fn)))
-        return;   /* excluded: nothing else of capture's is touched, whatever the phase */
+        return skipped(fn, __builtin_return_address(0), 0);
     t = vftr_hook_tls;   /* never NULL: a thread without a state has the guard -2 */
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g == -1 ? enter_slow(t, fn, false) : g == -2 ? enter_general(fn) : (void)0;
@@ -312,7 +329,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
 
     (void)site;
     if (VFTR_UNLIKELY(vftr_skipped((uintptr_t)fn)))
-        return;
+        return skipped(fn, __builtin_return_address(0), 1);
     t = vftr_hook_tls;   /* never NULL: a thread without a state has the guard -2 */
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g == -1 ? exit_slow(t, fn, false) : g == -2 ? exit_general(fn) : (void)0;
@@ -328,6 +345,13 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
         return record_general(t, n, now, VFTR_VFD_EXIT);
     vftr_guard_drop(t);
 }
+
+/* capture.h: the hooks' code by hidden names (patch.c compares the target
+ * of a call with them) */
+__typeof__(vftr_hook_enter_code) vftr_hook_enter_code
+    __attribute__((alias("__cyg_profile_func_enter")));
+__typeof__(vftr_hook_exit_code) vftr_hook_exit_code
+    __attribute__((alias("__cyg_profile_func_exit")));
 
 /* ------------------------------------------------------------ messages */
 
@@ -560,6 +584,7 @@ static VFTR_NI void init(void)
     random_run_id(vftr_proc.run_id);
 
     (void)vftr_filter_setup(cfg, vftr_proc.is_rank0);
+    (void)vftr_patch_setup(cfg->filter_patch_excluded);
     max_depth = cfg->filter_max_depth;
     memset(&s, 0, sizeof s);
     s.trace = cfg->trace_active;

@@ -27,9 +27,9 @@
 #define MAX_MSGS 64
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
- * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 5 filter,
+ * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 6 filter,
  * 3 throttle, 5 control, 2 io, 2 counters. */
-#define NKEYS 54
+#define NKEYS 55
 
 static char *const no_env[] = { NULL };
 
