@@ -283,6 +283,12 @@ bool vftr_patch_setup(bool on) VFTR_NI;
  * malloc). */
 void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_t ret, int kind) VFTR_NI;
 
+/* The extent [fn, end) of the excluded function fn, from its symbol
+ * (hooks.c: classify), so that the exit hook reached by a jump (a tail
+ * call, which leaves no return address in fn) can find its jumps in fn's
+ * body.  Any thread; dropped when the lock is busy. */
+void vftr_patch_note(uintptr_t fn, uintptr_t end) VFTR_NI;
+
 /* The patched sites in [lo, hi) are forgotten (the code was unmapped:
  * dl.c), without writing. */
 void vftr_patch_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;

@@ -402,7 +402,7 @@ static bool symtab_failed;
  * fn_get), which guards them; classify() takes them (a region's
  * classification, with no resolve() before it, finds them cleared). */
 static const char *resolved_raw;
-static uintptr_t resolved_addr;
+static uintptr_t resolved_addr, resolved_end;   /* end: of the symbol starting there, or 0 */
 
 /* Resolver of the settings: the symbol table is read on first use, under
  * the function table's lock (callpath.c), so only once. */
@@ -425,9 +425,11 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
         struct vftr_symbol sym;
 
         resolved_raw = vftr_symtab_find(symtab, addr, &sym) == 0 ? sym.raw_name : NULL;
+        resolved_end = resolved_raw && sym.start == addr ? sym.end : 0;
         return name;
     }
     resolved_raw = NULL;
+    resolved_end = 0;
     return NULL;
 }
 
@@ -445,13 +447,15 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
     const struct vftr_config *cfg = arg;
     uint32_t flags = 0;
     const char *raw = resolved_raw;
-    uintptr_t addr = resolved_addr;
+    uintptr_t addr = resolved_addr, end = resolved_end;
 
     resolved_raw = NULL;
-    resolved_addr = 0;
+    resolved_addr = resolved_end = 0;
     if (!vftr_config_function_selected(cfg, name) || vftr_names_hidden(name) ||
         vftr_filter_excludes(name, raw, addr))
         flags |= VFTR_FN_EXCLUDED;
+    if ((flags & VFTR_FN_EXCLUDED) && end > addr)
+        vftr_patch_note(addr, end);   /* patch.c: for the exit hook's jumps */
     if (cfg->trace_precise_functions && vftr_regex_match(cfg->trace_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
     return flags;

@@ -74,10 +74,18 @@ static _Atomic int refused;   /* mprotect refused: said once */
 
 #if defined(__x86_64__)
 
-/* A patched site: the two bytes at addr were orig, are now jmp. */
+/* A patched site: the n (1 or 2) bytes at addr were orig, are now jmp. */
 struct site {
     uintptr_t addr;
-    uint8_t orig[2], jmp[2];
+    uint8_t n, orig[2], jmp[2];
+    uint8_t len;   /* of the instruction patched */
+};
+
+/* An excluded function's extent, from its symbol (vftr_patch_note), for
+ * the exit hook's jumps (below); searched: done once. */
+struct extent {
+    uintptr_t fn, end;
+    bool searched;
 };
 
 /* The mappings of the process as /proc/self/maps last said. */
@@ -92,6 +100,8 @@ static struct map *maps;
 static size_t nmaps, capmaps;
 static bool maps_stale = true;
 static size_t pagesize;
+static struct extent *ext;    /* open addressing on fn, a power of two; under lock */
+static size_t next, capext;
 
 /* Grows an mmap'd array *p of *cap elements of size sz to hold one more;
  * false when no memory. */
@@ -253,26 +263,28 @@ static VFTR_NI bool reaches(uintptr_t target, uintptr_t hook)
     return slot_holds(target + k + 6 + (uintptr_t)(intptr_t)rel32(p + k + 2), hook);
 }
 
-/* The 8-byte word holding the two bytes at a, old and new; false when
- * they straddle a word boundary. */
-static VFTR_NI bool cas2(uintptr_t a, const uint8_t from[2], const uint8_t to[2])
+/* The n (1 or 2) bytes at a from from[] to to[] with one compare-and-swap
+ * of the aligned 8-byte word holding them; false when they straddle a
+ * word boundary or are not from[]. */
+static VFTR_NI bool casn(uintptr_t a, size_t n, const uint8_t from[2], const uint8_t to[2])
 {
-    uint64_t *w = (uint64_t *)(a & ~(uintptr_t)7), old, new;
+    uint64_t *w = (uint64_t *)(a & ~(uintptr_t)7), old, new, mask;
     unsigned sh = (unsigned)(a & 7) * 8;
 
-    if ((a & 7) == 7)
+    if ((a & 7) + n > 8)
         return false;
+    mask = (n == 2 ? (uint64_t)0xffff : (uint64_t)0xff) << sh;
     old = __atomic_load_n(w, __ATOMIC_RELAXED);
-    if ((uint8_t)(old >> sh) != from[0] || (uint8_t)(old >> (sh + 8)) != from[1])
+    if ((uint8_t)(old >> sh) != from[0] || (n == 2 && (uint8_t)(old >> (sh + 8)) != from[1]))
         return false;
-    new = (old & ~((uint64_t)0xffff << sh)) | ((uint64_t)to[0] | (uint64_t)to[1] << 8) << sh;
+    new = (old & ~mask) | (((uint64_t)to[0] | (uint64_t)(n == 2 ? to[1] : 0) << 8) << sh);
     return __atomic_compare_exchange_n(w, &old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
-/* Writes to[2] over from[2] at a, in code mapped as m, page writable for
- * the moment.  0, -EACCES (the system refuses writable code), or another
- * -errno. */
-static VFTR_NI int write2(uintptr_t a, const struct map *m, const uint8_t from[2],
+/* Writes to[] over from[] (n bytes) at a, in code mapped as m, its page
+ * writable for the moment.  0, -EACCES (the system refuses writable
+ * code), or another -errno. */
+static VFTR_NI int writen(uintptr_t a, size_t n, const struct map *m, const uint8_t from[2],
                           const uint8_t to[2])
 {
     uintptr_t page = a & ~(uintptr_t)(pagesize - 1);
@@ -280,7 +292,7 @@ static VFTR_NI int write2(uintptr_t a, const struct map *m, const uint8_t from[2
 
     if (mprotect((void *)page, pagesize, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
         return errno == EACCES || errno == EPERM ? -EACCES : -errno;
-    if (!cas2(a, from, to))
+    if (!casn(a, n, from, to))
         rc = -ESTALE;
     if (mprotect((void *)page, pagesize, prot) != 0) {
         /* cannot happen (we set it a moment ago); leave the rest alone */
@@ -327,6 +339,34 @@ static VFTR_NI void hook_addrs(int kind, uintptr_t *a, uintptr_t *b)
     *b = kind ? (uintptr_t)&vftr_hook_exit_code : (uintptr_t)&vftr_hook_enter_code;
 }
 
+/* Keeps site s (just written) in the table: a site met again is code
+ * mapped anew where an old one was (dlclose, dlopen), whose entry goes. */
+static VFTR_NI void keep(const struct site *s)
+{
+    for (size_t i = 0; i < nsites; i++)
+        if (sites[i].addr == s->addr) {
+            sites[i] = *s;
+            return;
+        }
+    sites[nsites++] = *s;
+}
+
+/* Writes site s; 1 done, 0 not, -EACCES refused by the system. */
+static VFTR_NI int apply(const struct site *s, const struct map *m)
+{
+    int rc;
+
+    if (!grow((void **)&sites, &capsites, nsites, sizeof *sites))
+        return 0;
+    rc = writen(s->addr, s->n, m, s->orig, s->jmp);
+    if (rc == -EACCES)
+        return rc;
+    if (rc < 0)
+        return 0;
+    keep(s);
+    return 1;
+}
+
 /* Patches the call before ret (lock held): 1 patched, 0 not a site that
  * may be, -EACCES refused by the system. */
 static VFTR_NI int patch_one(uintptr_t ret, int kind)
@@ -335,32 +375,348 @@ static VFTR_NI int patch_one(uintptr_t ret, int kind)
     const struct map *m;
     struct site s;
     size_t len;
-    int rc;
 
     hook_addrs(kind, &hook, &hook2);
     len = call_at(ret, hook, hook2, &start);
     if (len == 0 || (start & 7) == 7 || (m = code_at(start, len)) == NULL)
         return 0;
     s.addr = start;
+    s.n = 2;
     memcpy(s.orig, (const void *)start, 2);
     s.jmp[0] = 0xeb;
     s.jmp[1] = (uint8_t)(len - 2);
-    if (!grow((void **)&sites, &capsites, nsites, sizeof *sites))
+    s.len = (uint8_t)len;
+    return apply(&s, m);
+}
+
+/* ---------------------------------------------- the exit hook's jumps
+ *
+ * A function returning nothing often ends in a jump to the exit hook (a
+ * tail call: jmp __cyg_profile_func_exit), whose return goes to the
+ * function's caller; the hook's return address then says nothing about
+ * where it came from.  Such a jump can only be the function's own exit
+ * (after an inlined callee's exit the function's code goes on), so the
+ * function's body, from its symbol's extent, is decoded instruction by
+ * instruction from its entry: every jmp rel32 to the exit hook (or its
+ * PLT stub) and every jmp through a GOT slot holding it (-fno-plt) becomes
+ * a ret (c3: what the hook's own ret would do), one byte written with the
+ * same compare-and-swap.  Decoding from the entry gives the instruction
+ * boundaries exactly, as long as every byte of the extent is an
+ * instruction (compiled code; the compilers put no data there); any byte
+ * the decoder does not know stops it, and then nothing is patched.
+ */
+
+/* The length of the x86-64 instruction at p (at most max bytes
+ * readable), 0 when it is one this decoder does not know; *op, *prefixed
+ * and *modrm: its opcode (0x0f00 | second byte for two-byte ones),
+ * whether it had prefixes, its ModRM byte (-1: none). */
+static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool *prefixed,
+                               int *modrm)
+{
+    size_t i = 0, imm = 0;
+    bool o16 = false, a32 = false, rexw = false, has_modrm = true;
+    unsigned b, map = 0;
+
+    *prefixed = false;
+    *modrm = -1;
+    for (; i < max && i < 14; i++) {
+        b = p[i];
+        if (b == 0x66)
+            o16 = true;
+        else if (b == 0x67)
+            a32 = true;
+        else if (!(b == 0xf0 || b == 0xf2 || b == 0xf3 || b == 0x2e || b == 0x3e || b == 0x26
+                   || b == 0x36 || b == 0x64 || b == 0x65))
+            break;
+        *prefixed = true;
+    }
+    if (i + 1 >= max)
         return 0;
-    rc = write2(start, m, s.orig, s.jmp);
-    if (rc == -EACCES)
-        return rc;
-    if (rc < 0)
+    b = p[i];
+    if (b >= 0x40 && b <= 0x4f) {
+        rexw = (b & 8) != 0;
+        *prefixed = true;
+        b = p[++i];
+    }
+    if (i + 4 >= max)
         return 0;
-    /* a site met again is code mapped anew where an old one was (dlclose
-     * and dlopen): the old entry goes */
-    for (size_t i = 0; i < nsites; i++)
-        if (sites[i].addr == start) {
-            sites[i] = s;
-            return 1;
+    if (b == 0xc5 || b == 0xc4 || b == 0x62) {   /* VEX, EVEX: a map, an opcode, ModRM */
+        if (b == 0xc5) {
+            map = 1;
+            i += 2;
+        } else if (b == 0xc4) {
+            map = p[i + 1] & 0x1f;
+            i += 3;
+        } else {
+            map = p[i + 1] & 0x03;
+            i += 4;
         }
-    sites[nsites++] = s;
-    return 1;
+        if (map < 1 || map > 3)
+            return 0;
+        b = p[i++];
+        *op = 0x0f00 | b;
+        imm = map == 3 || (map == 1 && ((b >= 0x70 && b <= 0x73) || b == 0xc2 || b == 0xc4
+                                        || b == 0xc5 || b == 0xc6));
+    } else if (b == 0x0f) {
+        b = p[++i];
+        i++;
+        *op = 0x0f00 | b;
+        if (b == 0x38) {
+            i++;
+        } else if (b == 0x3a) {
+            i++;
+            imm = 1;
+        } else if (b == 0x05 || b == 0x06 || b == 0x07 || b == 0x08 || b == 0x09 || b == 0x0b
+                   || b == 0x0e || (b >= 0x30 && b <= 0x37) || b == 0x77 || b == 0xa0
+                   || b == 0xa1 || b == 0xa2 || b == 0xa8 || b == 0xa9 || b == 0xaa
+                   || (b >= 0xc8 && b <= 0xcf)) {
+            has_modrm = false;
+        } else if (b >= 0x80 && b <= 0x8f) {   /* jcc rel32 */
+            if (o16)
+                return 0;
+            has_modrm = false;
+            imm = 4;
+        } else if ((b >= 0x70 && b <= 0x73) || b == 0xa4 || b == 0xac || b == 0xba
+                   || b == 0xc2 || b == 0xc4 || b == 0xc5 || b == 0xc6 || b == 0x0f) {
+            imm = 1;
+        } else if (b == 0x04 || b == 0x0a || b == 0x0c || b == 0x24 || b == 0x25 || b == 0x26
+                   || b == 0x27 || b == 0x36 || b == 0x39 || (b >= 0x3b && b <= 0x3f)
+                   || b == 0x7a || b == 0x7b || b == 0xa6 || b == 0xa7) {
+            return 0;   /* not an instruction in 64-bit mode */
+        }
+    } else {
+        unsigned lo = b & 7;
+        size_t iz = o16 ? 2 : 4;   /* imm16/32 */
+
+        *op = b;
+        i++;
+        if (b < 0x40) {
+            if (lo == 6 || lo == 7)
+                return 0;   /* push/pop of segments, daa, ...: none in 64-bit mode */
+            if (lo == 4) {
+                has_modrm = false;
+                imm = 1;
+            } else if (lo == 5) {
+                has_modrm = false;
+                imm = iz;
+            }
+        } else if (b >= 0x50 && b <= 0x5f) {
+            has_modrm = false;
+        } else if (b == 0x63 || (b >= 0x84 && b <= 0x8f) || (b >= 0xd0 && b <= 0xd3)
+                   || (b >= 0xd8 && b <= 0xdf) || b == 0xfe || b == 0xff) {
+            /* ModRM, no immediate */
+        } else if (b == 0x69 || b == 0x81 || b == 0xc7) {
+            imm = iz;
+        } else if (b == 0x6b || b == 0x80 || b == 0x83 || b == 0xc0 || b == 0xc1 || b == 0xc6) {
+            imm = 1;
+        } else if (b == 0x68) {
+            has_modrm = false;
+            imm = iz;
+        } else if (b == 0x6a || (b >= 0x70 && b <= 0x7f) || b == 0xa8 || (b >= 0xb0 && b <= 0xb7)
+                   || b == 0xcd || (b >= 0xe0 && b <= 0xe7) || b == 0xeb) {
+            has_modrm = false;
+            imm = 1;
+        } else if ((b >= 0x6c && b <= 0x6f) || (b >= 0x90 && b <= 0x99) || b == 0x9b
+                   || (b >= 0x9c && b <= 0x9f) || (b >= 0xa4 && b <= 0xa7)
+                   || (b >= 0xaa && b <= 0xaf) || b == 0xc3 || b == 0xc9 || b == 0xcb
+                   || b == 0xcc || b == 0xcf || b == 0xd7 || (b >= 0xec && b <= 0xef)
+                   || b == 0xf1 || b == 0xf4 || b == 0xf5 || (b >= 0xf8 && b <= 0xfd)) {
+            has_modrm = false;
+        } else if (b >= 0xa0 && b <= 0xa3) {
+            has_modrm = false;
+            imm = a32 ? 4 : 8;   /* moffs */
+        } else if (b == 0xa9) {
+            has_modrm = false;
+            imm = iz;
+        } else if (b >= 0xb8 && b <= 0xbf) {
+            has_modrm = false;
+            imm = rexw ? 8 : iz;
+        } else if (b == 0xc2 || b == 0xca) {
+            has_modrm = false;
+            imm = 2;
+        } else if (b == 0xc8) {
+            has_modrm = false;
+            imm = 3;
+        } else if (b == 0xe8 || b == 0xe9) {
+            if (o16)
+                return 0;
+            has_modrm = false;
+            imm = 4;
+        } else if (b == 0xf6 || b == 0xf7) {
+            if (i >= max)
+                return 0;
+            if (((p[i] >> 3) & 7) < 2)   /* test r/m, imm */
+                imm = b == 0xf6 ? 1 : iz;
+        } else {
+            return 0;
+        }
+    }
+    if (has_modrm) {
+        unsigned m, mod, rm;
+
+        if (i >= max)
+            return 0;
+        m = p[i++];
+        *modrm = (int)m;
+        mod = m >> 6;
+        rm = m & 7;
+        if (mod != 3 && rm == 4) {   /* SIB */
+            if (i >= max)
+                return 0;
+            if (mod == 0 && (p[i] & 7) == 5)
+                i += 4;
+            i++;
+        }
+        if (mod == 0 && rm == 5)
+            i += 4;   /* rip-relative */
+        else if (mod == 1)
+            i += 1;
+        else if (mod == 2)
+            i += 4;
+    }
+    i += imm;
+    return i <= max ? i : 0;
+}
+
+/* The extent entry of fn (lock held): its slot, which is empty (fn 0)
+ * when fn is not there; NULL when there is no table. */
+static VFTR_NI struct extent *extent_slot(uintptr_t fn)
+{
+    size_t i;
+
+    if (capext == 0)
+        return NULL;
+    for (i = (fn >> 4) & (capext - 1); ext[i].fn != 0 && ext[i].fn != fn; i = (i + 1) & (capext - 1))
+        ;
+    return &ext[i];
+}
+
+/* Puts fn's extent into the table (lock held), which grows at half full;
+ * false when out of memory. */
+static VFTR_NI bool extent_put(uintptr_t fn, uintptr_t end, bool searched)
+{
+    struct extent *e;
+
+    if (2 * (next + 1) > capext) {
+        struct extent *old = ext;
+        size_t oldcap = capext, ncap = capext ? 2 * capext : 256;
+        void *q = mmap(NULL, ncap * sizeof *ext, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+        if (q == MAP_FAILED)
+            return false;
+        ext = q;
+        capext = ncap;
+        next = 0;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].fn != 0)
+                (void)extent_put(old[i].fn, old[i].end, old[i].searched);
+        if (old != NULL)
+            munmap(old, oldcap * sizeof *old);
+    }
+    e = extent_slot(fn);
+    if (e->fn == 0)
+        next++;
+    e->fn = fn;
+    e->end = end;
+    e->searched = searched;
+    return true;
+}
+
+/* Drops the extents in [lo, hi) (lock held): the others go into a new
+ * table (open addressing has no simple delete). */
+static VFTR_NI void extent_drop(uintptr_t lo, uintptr_t hi)
+{
+    struct extent *old = ext;
+    size_t oldcap = capext;
+
+    ext = NULL;
+    capext = next = 0;
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].fn != 0 && !(old[i].fn >= lo && old[i].fn < hi))
+            (void)extent_put(old[i].fn, old[i].end, old[i].searched);
+    if (old != NULL)
+        munmap(old, oldcap * sizeof *old);
+}
+
+/* Patches every jump of fn's body to the exit hook (lock held): the
+ * number patched, or -EACCES. */
+static VFTR_NI int patch_tail(uintptr_t fn)
+{
+    struct extent *e = extent_slot(fn);
+    uintptr_t hook, hook2, a;
+    const struct map *m;
+    struct site mine[64];
+    size_t len, nmine = 0;
+    int done = 0;
+
+    if (e == NULL || e->fn != fn || e->searched)
+        return 0;
+    e->searched = true;
+    if (e->end <= fn || e->end - fn > 65536 || (m = code_at(fn, e->end - fn)) == NULL)
+        return 0;
+    hook_addrs(1, &hook, &hook2);
+    /* the sites patched in the body already (its enter, calls of the exit
+     * hook): their instructions are what they were, not the jumps */
+    for (size_t i = 0; i < nsites; i++)
+        if (sites[i].addr >= fn && sites[i].addr < e->end) {
+            if (nmine == sizeof mine / sizeof mine[0])
+                return 0;
+            mine[nmine++] = sites[i];
+        }
+    /* first the whole body decoded, then the writes: an unknown byte
+     * anywhere means the boundaries are not to be trusted */
+    for (int write = 0; write < 2; write++) {
+        for (a = fn; a < e->end; a += len) {
+            const uint8_t *p = (const uint8_t *)a;
+            unsigned op;
+            bool prefixed;
+            int modrm;
+            uintptr_t t;
+            struct site s;
+            size_t k;
+
+            for (k = 0; k < nmine && mine[k].addr != a; k++)
+                ;
+            if (k < nmine) {
+                len = mine[k].len;
+                continue;
+            }
+            len = insn_len(p, e->end - a, &op, &prefixed, &modrm);
+            if (len == 0)
+                return done;   /* only in the first pass: nothing written */
+            if (prefixed)
+                continue;
+            if (op == 0xe9 && len == 5) {
+                t = a + 5 + (uintptr_t)(intptr_t)rel32(p + 1);
+                if (!reaches(t, hook) && !reaches(t, hook2))
+                    continue;
+            } else if (op == 0xff && modrm == 0x25 && len == 6) {
+                t = a + 6 + (uintptr_t)(intptr_t)rel32(p + 2);
+                if (!slot_holds(t, hook) && !slot_holds(t, hook2))
+                    continue;
+            } else {
+                continue;
+            }
+            if (!write)
+                continue;
+            s.addr = a;
+            s.n = 1;
+            s.orig[0] = p[0];
+            s.orig[1] = p[1];
+            s.jmp[0] = 0xc3;   /* ret */
+            s.jmp[1] = p[1];
+            s.len = (uint8_t)len;
+            {
+                int rc = apply(&s, m);
+
+                if (rc == -EACCES)
+                    return rc;
+                done += rc;
+            }
+        }
+    }
+    return done;
 }
 
 static VFTR_NI bool arch_ok(void)
@@ -417,8 +773,10 @@ VFTR_NI void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_
         return;
     }
     rc = patch_one(ret, kind);
+    if (rc == 0 && kind == 1)
+        rc = patch_tail(fn);   /* reached by a jump: from the function's own exits */
     if (rc > 0) {
-        atomic_fetch_add_explicit(&n_patched, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&n_patched, (uint64_t)rc, memory_order_relaxed);
     } else {
         atomic_fetch_add_explicit(&n_failed, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&slot->tries[kind], 1, memory_order_relaxed);
@@ -434,6 +792,20 @@ VFTR_NI void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_
     pthread_mutex_unlock(&lock);
 }
 
+VFTR_NI void vftr_patch_note(uintptr_t fn, uintptr_t end)
+{
+    if (pthread_mutex_trylock(&lock) != 0)
+        return;   /* a signal handler interrupted a patch: the extent stays unknown */
+#if defined(__x86_64__)
+    if (enabled)
+        (void)extent_put(fn, end, false);
+#else
+    (void)fn;
+    (void)end;
+#endif
+    pthread_mutex_unlock(&lock);
+}
+
 VFTR_NI void vftr_patch_forget(uintptr_t lo, uintptr_t hi)
 {
     pthread_mutex_lock(&lock);
@@ -443,6 +815,7 @@ VFTR_NI void vftr_patch_forget(uintptr_t lo, uintptr_t hi)
             sites[i] = sites[--nsites];   /* the code is gone: nothing to give back */
         else
             i++;
+    extent_drop(lo, hi);
     maps_stale = true;
 #else
     (void)lo;
@@ -466,10 +839,13 @@ VFTR_NI size_t vftr_patch_restore(uintptr_t lo, uintptr_t hi)
         }
         /* the code must still be what was patched: the CAS checks it */
         m = code_at(sites[i].addr, 2);
-        if (m != NULL && write2(sites[i].addr, m, sites[i].jmp, sites[i].orig) == 0)
+        if (m != NULL && writen(sites[i].addr, sites[i].n, m, sites[i].jmp, sites[i].orig) == 0)
             done++;
         sites[i] = sites[--nsites];
     }
+    for (size_t i = 0; i < capext; i++)
+        if (ext[i].fn >= lo && ext[i].fn < hi)
+            ext[i].searched = false;
 #else
     (void)lo;
     (void)hi;

@@ -6,8 +6,10 @@
  * whose bounds the linker gives as __start_<name> and __stop_<name>.  A
  * copy of the section is taken before any of them runs; afterwards every
  * byte that differs must be the first two of a hook call turned into a
- * short jump over it (e8 rel32 -> eb 03 .., ff 15 disp32 -> eb 04 ..),
- * with the rest of the instruction unchanged.  Counted independently of
+ * short jump over it (e8 rel32 -> eb 03 .., ff 15 disp32 -> eb 04 ..) or
+ * of a jump to the exit hook (a tail call) turned into a return (e9 rel32
+ * -> c3 .., ff 25 disp32 -> c3 ..), with the rest of the instruction
+ * unchanged.  Counted independently of
  * capture: capture's log says how many sites it patched, this says what
  * the code holds.
  */
@@ -51,6 +53,14 @@ static inline NOINST_PS int patch_view_count(const struct patch_view *v, int *ba
         } else if (i + 6 <= v->len && v->copy[i] == 0xff && v->copy[i + 1] == 0x15
                    && v->lo[i] == 0xeb && v->lo[i + 1] == 4
                    && memcmp(v->lo + i + 2, v->copy + i + 2, 4) == 0) {
+            sites++;
+            i += 5;
+        } else if (i + 5 <= v->len && v->copy[i] == 0xe9 && v->lo[i] == 0xc3
+                   && memcmp(v->lo + i + 1, v->copy + i + 1, 4) == 0) {
+            sites++;
+            i += 4;
+        } else if (i + 6 <= v->len && v->copy[i] == 0xff && v->copy[i + 1] == 0x25
+                   && v->lo[i] == 0xc3 && memcmp(v->lo + i + 1, v->copy + i + 1, 5) == 0) {
             sites++;
             i += 5;
         } else {
