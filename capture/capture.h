@@ -299,6 +299,10 @@ void vftr_patch_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
  * Returns the number of sites restored. */
 size_t vftr_patch_restore(uintptr_t lo, uintptr_t hi) VFTR_NI;
 
+/* The length of the x86-64 instruction at p (max bytes readable), 0 when
+ * the patcher's decoder does not know it (for tests: test/capture/insnlen). */
+size_t vftr_patch_insn_len(const uint8_t *p, size_t max) VFTR_NI;
+
 /* Sites patched so far, failed tries, and whether patching is on. */
 void vftr_patch_stats(uint64_t *patched, uint64_t *failed, bool *on) VFTR_NI;
 

@@ -430,17 +430,19 @@ static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool 
             break;
         *prefixed = true;
     }
-    if (i + 1 >= max)
+    if (i >= max)
         return 0;
     b = p[i];
     if (b >= 0x40 && b <= 0x4f) {
         rexw = (b & 8) != 0;
         *prefixed = true;
-        b = p[++i];
+        if (++i >= max)
+            return 0;
+        b = p[i];
     }
-    if (i + 4 >= max)
-        return 0;
     if (b == 0xc5 || b == 0xc4 || b == 0x62) {   /* VEX, EVEX: a map, an opcode, ModRM */
+        if (i + 5 > max)
+            return 0;
         if (b == 0xc5) {
             map = 1;
             i += 2;
@@ -457,7 +459,10 @@ static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool 
         *op = 0x0f00 | b;
         imm = map == 3 || (map == 1 && ((b >= 0x70 && b <= 0x73) || b == 0xc2 || b == 0xc4
                                         || b == 0xc5 || b == 0xc6));
+        has_modrm = !(map == 1 && b == 0x77);   /* vzeroupper, vzeroall */
     } else if (b == 0x0f) {
+        if (i + 3 > max)
+            return 0;
         b = p[++i];
         i++;
         *op = 0x0f00 | b;
@@ -516,7 +521,7 @@ static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool 
                    || b == 0xcd || (b >= 0xe0 && b <= 0xe7) || b == 0xeb) {
             has_modrm = false;
             imm = 1;
-        } else if ((b >= 0x6c && b <= 0x6f) || (b >= 0x90 && b <= 0x99) || b == 0x9b
+        } else if ((b >= 0x6c && b <= 0x6f) || (b >= 0x90 && b <= 0x99)
                    || (b >= 0x9c && b <= 0x9f) || (b >= 0xa4 && b <= 0xa7)
                    || (b >= 0xaa && b <= 0xaf) || b == 0xc3 || b == 0xc9 || b == 0xcb
                    || b == 0xcc || b == 0xcf || b == 0xd7 || (b >= 0xec && b <= 0xef)
@@ -576,6 +581,15 @@ static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool 
     }
     i += imm;
     return i <= max ? i : 0;
+}
+
+VFTR_NI size_t vftr_patch_insn_len(const uint8_t *p, size_t max)
+{
+    unsigned op;
+    bool prefixed;
+    int modrm;
+
+    return insn_len(p, max, &op, &prefixed, &modrm);
 }
 
 /* The extent entry of fn (lock held): its slot, which is empty (fn 0)
@@ -739,6 +753,13 @@ static VFTR_NI int patch_one(uintptr_t ret, int kind)
 static VFTR_NI bool arch_ok(void)
 {
     return false;
+}
+
+VFTR_NI size_t vftr_patch_insn_len(const uint8_t *p, size_t max)
+{
+    (void)p;
+    (void)max;
+    return 0;
 }
 
 #endif

@@ -24,7 +24,7 @@ CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_for
              cap_io cap_counters cap_files $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
                   libcapswap_b.so libcappatch.so cap_patch_noplt cap_patch_nopie \
-                  vfdcount nohooks spin_shares \
+                  vfdcount insnlen nohooks spin_shares \
                   nohooks_linked cap_io_fortify) \
                 $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran $(CAPTEST_DIR)/cap_io_f)
 
@@ -144,6 +144,14 @@ $(CAPTEST_DIR)/nohooks_linked: test/capture/nohooks.c $(CAPTURE_SO)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS) \
 		-L$(abspath $(LIB)) -Wl,-rpath,$(abspath $(LIB)) -lvftrcapture
+
+# insnlen: the patcher's decoder on the disassembly's bytes (capture_patch.sh),
+# linked with the capture archive, where vftr_patch_insn_len is.
+$(OBJ)/test/capture/insnlen.o: CPPFLAGS += -Icapture
+$(CAPTEST_DIR)/insnlen: $(OBJ)/test/capture/insnlen.o $(CAPTURE_A) $(VFTR_VFD_A) $(VFTR_UTIL_A)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CAPTURE_A) $(VFTR_MODEL_A) $(VFTR_VFD_A) $(VFTR_UTIL_A) $(CAPTURE_LDLIBS)
 
 # vfdcount is a tool of the tests, not an instrumented program.
 $(CAPTEST_DIR)/vfdcount: $(OBJ)/test/capture/vfdcount.o $(VFTR_VFD_A)

@@ -18,7 +18,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../capture/common.sh
 . "$here/../capture/common.sh"
-require "$CAPDIR/cap_patch" "$CAPDIR/libcappatch.so"
+require "$CAPDIR/cap_patch" "$CAPDIR/libcappatch.so" "$CAPDIR/insnlen"
 EXCL='^(hot|cold_exit|lib_hot)$'
 N=200000
 
@@ -96,6 +96,48 @@ for p in "${progs[@]}"; do
         fi
     done
 done
+
+# The decoder that finds the exit hook's jumps (capture/patch.c) against
+# objdump on whole libraries (compiled C, libc's hand-written assembly with
+# AVX-512): a length it gives must be objdump's; where it stops (0, a byte
+# it does not know) nothing is patched, which is allowed.  One line per
+# block of objdump's: "blocks agree stopped wrong".
+decode_check() {
+    local t=$2
+    objdump -d -w --section=.text "$1" 2>/dev/null | awk -F'\t' -v B="$t.bytes" -v L="$t.lens" '
+        function flush() { if (nb > 0 && !bad) { print bytes > B; print lens > L } nb = 0; bytes = ""; lens = ""; bad = 0 }
+        /^[0-9a-f]+ <.*>:$/ { flush(); next }
+        /^ *[0-9a-f]+:\t/ {
+            b = $2; gsub(/ +$/, "", b); k = split(b, x, " ")
+            # objdump joins fwait (9b, an instruction of its own) to the
+            # next x87 instruction; such blocks are left out
+            if ($3 ~ /\(bad\)/ || $3 == "" || (x[1] == "9b" && k > 1)) bad = 1
+            bytes = bytes b " "; lens = lens (nb ? " " : "") k; nb++
+        }
+        END { flush() }'
+    "$CAPDIR/insnlen" <"$t.bytes" >"$t.dec"
+    paste -d'|' "$t.lens" "$t.dec" | awk -F'|' '
+        { n++; if ($1 == $2) { ok++; next }
+          k = split($1, a, " "); m = split($2, d, " ")
+          for (i = 1; i <= m; i++) if (d[i] != a[i]) break
+          if (i <= m && d[i] == 0) stop++; else wrong++ }
+        END { print n + 0, ok + 0, stop + 0, wrong + 0 }'
+}
+if command -v objdump >/dev/null && [ -x "$CAPDIR/insnlen" ]; then
+    libc=$(ldd "$CAPDIR/cap_patch" | awk '$1 ~ /^libc\.so/ { print $3 }')
+    libm=$(ldd "$cap_build/lib/libvftrcapture.so" | awk '$1 ~ /^libm\.so/ { print $3 }')
+    for b in "$cap_build/lib/libvftrcapture.so" "$CAPDIR/libcappatch.so" "$CAPDIR/cap_patch" \
+             ${libc:+"$libc"} ${libm:+"$libm"}; do
+        set -- $(decode_check "$b" "$cap_tmp/dec")
+        if [ "${4:-x}" = 0 ] && [ "${1:-0}" -gt 0 ]; then
+            pass "decoder on $(basename "$b"): no length differs from objdump's ($2 of $1 blocks whole, $3 stopped at a byte it does not know)"
+        else
+            fail "decoder on $(basename "$b"): ${4:-?} blocks with a length other than objdump's (of ${1:-?})"
+        fi
+    done
+else
+    skip "the decoder against objdump" "no objdump"
+fi
 
 # A program that forks: step() excluded and patched in the parent before
 # the fork; the child runs the patched code (its capture stopped), the
