@@ -660,6 +660,7 @@ static VFTR_NI int patch_tail(uintptr_t fn)
     struct extent *e = extent_slot(fn);
     uintptr_t hook, hook2, a;
     const struct map *m;
+    struct map mm;
     struct site mine[64];
     size_t len, nmine = 0;
     int done = 0;
@@ -669,6 +670,7 @@ static VFTR_NI int patch_tail(uintptr_t fn)
     e->searched = true;
     if (e->end <= fn || e->end - fn > 65536 || (m = code_at(fn, e->end - fn)) == NULL)
         return 0;
+    mm = *m;   /* the checks below may read the mappings again */
     hook_addrs(1, &hook, &hook2);
     /* the sites patched in the body already (its enter, calls of the exit
      * hook): their instructions are what they were, not the jumps */
@@ -722,7 +724,7 @@ static VFTR_NI int patch_tail(uintptr_t fn)
             s.jmp[1] = p[1];
             s.len = (uint8_t)len;
             {
-                int rc = apply(&s, m);
+                int rc = apply(&s, &mm);
 
                 if (rc == -EACCES)
                     return rc;
