@@ -441,7 +441,7 @@ static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool 
         b = p[i];
     }
     if (b == 0xc5 || b == 0xc4 || b == 0x62) {   /* VEX, EVEX: a map, an opcode, ModRM */
-        if (i + 5 > max)
+        if (i + (b == 0xc5 ? 3 : b == 0xc4 ? 4 : 5) > max)
             return 0;
         if (b == 0xc5) {
             map = 1;
@@ -461,11 +461,13 @@ static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool 
                                         || b == 0xc5 || b == 0xc6));
         has_modrm = !(map == 1 && b == 0x77);   /* vzeroupper, vzeroall */
     } else if (b == 0x0f) {
-        if (i + 3 > max)
+        if (i + 2 > max)
             return 0;
         b = p[++i];
         i++;
         *op = 0x0f00 | b;
+        if ((b == 0x38 || b == 0x3a) && i >= max)
+            return 0;
         if (b == 0x38) {
             i++;
         } else if (b == 0x3a) {
