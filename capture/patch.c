@@ -274,11 +274,18 @@ static VFTR_NI bool casn(uintptr_t a, size_t n, const uint8_t from[2], const uin
     if ((a & 7) + n > 8)
         return false;
     mask = (n == 2 ? (uint64_t)0xffff : (uint64_t)0xff) << sh;
-    old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    /* in assembly: code is no memory a sanitizer keeps shadow for (TSan's
+     * atomics would write its metadata for the address and fault) */
+    __asm__ volatile("movq %1, %0" : "=r"(old) : "m"(*w));
     if ((uint8_t)(old >> sh) != from[0] || (n == 2 && (uint8_t)(old >> (sh + 8)) != from[1]))
         return false;
     new = (old & ~mask) | (((uint64_t)to[0] | (uint64_t)(n == 2 ? to[1] : 0) << 8) << sh);
-    return __atomic_compare_exchange_n(w, &old, new, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+    {
+        uint64_t seen = old;
+
+        __asm__ volatile("lock cmpxchgq %2, %1" : "+a"(seen), "+m"(*w) : "r"(new) : "memory", "cc");
+        return seen == old;
+    }
 }
 
 /* Writes to[] over from[] (n bytes) at a, in code mapped as m, its page
