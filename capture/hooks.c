@@ -11,8 +11,12 @@
  * program's GLIBC_2.2.5 references.
  *
  * An excluded function costs one probe of the skip cache (capture.h), at
- * the top of both hooks: no TLS access, no guard; 7 instructions per hook,
- * 6 more than an empty one.
+ * the top of both hooks: no TLS access, no guard; 11 instructions per
+ * hook (the probe, and the slot's failed patch tries compared), 10 more
+ * than an empty one.  On x86-64 its first calls patch the hook calls out
+ * of the code (patch.c: filter.patch_excluded), after which its hooks are
+ * not called at all; the probe stays for the sites that cannot be
+ * patched.
  *
  * Cost per hook on the common path: the skip probe, one TLS load
  * (initial-exec; vftr_hook_tls is never NULL, so no test), the guard (a

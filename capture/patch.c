@@ -52,6 +52,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -67,6 +68,7 @@ void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 _Atomic uint32_t vftr_patch_tries_init = VFTR_PATCH_TRIES;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uintptr_t holder;   /* the thread holding lock (pthread_self), 0: none */
 static bool enabled;          /* under lock: setup said so, no W^X refusal */
 static pid_t owner;           /* the process that set up (a forked child does not patch) */
 static _Atomic uint64_t n_patched, n_failed;
@@ -374,9 +376,30 @@ static VFTR_NI int apply(const struct site *s, const struct map *m)
     return 1;
 }
 
-/* Patches the call before ret (lock held): 1 patched, 0 not a site that
- * may be, -EACCES refused by the system. */
-static VFTR_NI int patch_one(uintptr_t ret, int kind)
+static VFTR_NI struct extent *extent_slot(uintptr_t fn);
+
+/*
+ * Whether the call at [start, start + len) lies in fn's own body (its
+ * symbol's extent).  A copy of fn inlined into another function calls the
+ * hooks with fn too, but there the compiler may have merged the call with
+ * another inlined function's (two branches ending in the same call, each
+ * loading its own function first: cross-jumping), and that call then
+ * passes either; in fn's own body only fn's enter and exits call the
+ * hooks with fn, and none of them can share a call with another
+ * function's.  Inlined copies keep their calls (the skip cache answers
+ * them).
+ */
+static VFTR_NI bool own_site(uintptr_t fn, uintptr_t start, size_t len)
+{
+    const struct extent *e = extent_slot(fn);
+
+    return e != NULL && e->fn == fn && start >= fn && start + len <= e->end;
+}
+
+/* Patches the call before ret, of the hook (kind 0: enter, 1: exit) of fn
+ * (lock held): 1 patched, 0 not a site that may be, -EACCES refused by the
+ * system. */
+static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
 {
     uintptr_t hook, hook2, start = 0;
     const struct map *m;
@@ -385,7 +408,8 @@ static VFTR_NI int patch_one(uintptr_t ret, int kind)
 
     hook_addrs(kind, &hook, &hook2);
     len = call_at(ret, hook, hook2, &start);
-    if (len == 0 || (start & 7) == 7 || (m = code_at(start, len)) == NULL)
+    if (len == 0 || (start & 7) == 7 || !own_site(fn, start, len)
+        || (m = code_at(start, len)) == NULL)
         return 0;
     s.addr = start;
     s.n = 2;
@@ -754,10 +778,17 @@ static VFTR_NI bool arch_ok(void)
 
 #else   /* not x86-64: nothing is patched */
 
-static VFTR_NI int patch_one(uintptr_t ret, int kind)
+static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
 {
+    (void)fn;
     (void)ret;
     (void)kind;
+    return 0;
+}
+
+static VFTR_NI int patch_tail(uintptr_t fn)
+{
+    (void)fn;
     return 0;
 }
 
@@ -775,12 +806,45 @@ VFTR_NI size_t vftr_patch_insn_len(const uint8_t *p, size_t max)
 
 #endif
 
+/*
+ * The lock.  The hooks' slow path only tries it (a hook in a signal
+ * handler must never wait).  The others wait for it, except when this
+ * very thread holds it: a signal handler that interrupted it here and
+ * came back through a hook; then they give up (patch_lock returns false).
+ * Nothing under the lock takes another lock of capture's, so waiting
+ * cannot close a cycle.
+ */
+static VFTR_NI bool patch_trylock(void)
+{
+    if (pthread_mutex_trylock(&lock) != 0)
+        return false;
+    atomic_store_explicit(&holder, (uintptr_t)pthread_self(), memory_order_relaxed);
+    return true;
+}
+
+static VFTR_NI bool patch_lock(void)
+{
+    while (!patch_trylock()) {
+        if (atomic_load_explicit(&holder, memory_order_relaxed) == (uintptr_t)pthread_self())
+            return false;
+        sched_yield();
+    }
+    return true;
+}
+
+static VFTR_NI void patch_unlock(void)
+{
+    atomic_store_explicit(&holder, 0, memory_order_relaxed);
+    pthread_mutex_unlock(&lock);
+}
+
 VFTR_NI bool vftr_patch_setup(bool on)
 {
-    pthread_mutex_lock(&lock);
+    if (!patch_lock())
+        return false;
     enabled = on && arch_ok();
     owner = getpid();
-    pthread_mutex_unlock(&lock);
+    patch_unlock();
     atomic_store_explicit(&vftr_patch_tries_init, enabled ? 0 : VFTR_PATCH_TRIES,
                           memory_order_relaxed);
     return enabled;
@@ -790,21 +854,21 @@ VFTR_NI void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_
 {
     int rc;
 
-    if (pthread_mutex_trylock(&lock) != 0)
+    if (!patch_trylock())
         return;   /* another patch under way, or a signal handler interrupted one */
     /* still excluded (dlclose may have cleared the slot since) */
     if (atomic_load_explicit(&slot->fn, memory_order_relaxed) != fn) {
-        pthread_mutex_unlock(&lock);
+        patch_unlock();
         return;
     }
     /* patching on, capture recording (not its calibration), this process
      * (a forked child's hooks return as before): else not again */
     if (!enabled || !vftr_proc.recording || getpid() != owner) {
         atomic_store_explicit(&slot->tries[kind], VFTR_PATCH_TRIES, memory_order_relaxed);
-        pthread_mutex_unlock(&lock);
+        patch_unlock();
         return;
     }
-    rc = patch_one(ret, kind);
+    rc = patch_one(fn, ret, kind);
     if (rc == 0 && kind == 1)
         rc = patch_tail(fn);   /* reached by a jump: from the function's own exits */
     if (rc > 0) {
@@ -821,12 +885,12 @@ VFTR_NI void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_
                          "(a W^X policy?); excluded functions keep calling the hooks, which "
                          "return at once");
     }
-    pthread_mutex_unlock(&lock);
+    patch_unlock();
 }
 
 VFTR_NI void vftr_patch_note(uintptr_t fn, uintptr_t end)
 {
-    if (pthread_mutex_trylock(&lock) != 0)
+    if (!patch_lock())
         return;   /* a signal handler interrupted a patch: the extent stays unknown */
 #if defined(__x86_64__)
     if (enabled)
@@ -835,12 +899,13 @@ VFTR_NI void vftr_patch_note(uintptr_t fn, uintptr_t end)
     (void)fn;
     (void)end;
 #endif
-    pthread_mutex_unlock(&lock);
+    patch_unlock();
 }
 
 VFTR_NI void vftr_patch_forget(uintptr_t lo, uintptr_t hi)
 {
-    pthread_mutex_lock(&lock);
+    if (!patch_lock())
+        return;
 #if defined(__x86_64__)
     for (size_t i = 0; i < nsites;)
         if (sites[i].addr >= lo && sites[i].addr < hi)
@@ -853,14 +918,15 @@ VFTR_NI void vftr_patch_forget(uintptr_t lo, uintptr_t hi)
     (void)lo;
     (void)hi;
 #endif
-    pthread_mutex_unlock(&lock);
+    patch_unlock();
 }
 
 VFTR_NI size_t vftr_patch_restore(uintptr_t lo, uintptr_t hi)
 {
     size_t done = 0;
 
-    pthread_mutex_lock(&lock);
+    if (!patch_lock())
+        return 0;
 #if defined(__x86_64__)
     for (size_t i = 0; i < nsites;) {
         const struct map *m;
@@ -882,7 +948,7 @@ VFTR_NI size_t vftr_patch_restore(uintptr_t lo, uintptr_t hi)
     (void)lo;
     (void)hi;
 #endif
-    pthread_mutex_unlock(&lock);
+    patch_unlock();
     /* the functions come to the hooks again: their slots may try again */
     for (size_t i = 0; i < VFTR_SKIP_SLOTS; i++) {
         uintptr_t fn = atomic_load_explicit(&vftr_skip[i].fn, memory_order_relaxed);
@@ -901,7 +967,9 @@ VFTR_NI void vftr_patch_stats(uint64_t *patched, uint64_t *failed, bool *on)
 {
     *patched = atomic_load_explicit(&n_patched, memory_order_relaxed);
     *failed = atomic_load_explicit(&n_failed, memory_order_relaxed);
-    pthread_mutex_lock(&lock);
-    *on = enabled;
-    pthread_mutex_unlock(&lock);
+    *on = false;
+    if (patch_lock()) {
+        *on = enabled;
+        patch_unlock();
+    }
 }
