@@ -44,11 +44,13 @@
  * give back comes from /proc/self/maps, read once and again when an
  * address is not in it or code was unmapped (vftr_patch_forget).
  *
- * Assumed: each call of a hook in a program passes one fixed function (as
- * the compiler's calls do).  Capture's own calls of the hooks (the
- * calibration, before recording starts) are never patched.  A program
- * that changes the protection of its own code itself, or maps code with
- * other tools that patch it, is not followed.
+ * Only calls in the excluded function's own body (its symbol's extent,
+ * noted when the filter decided: vftr_patch_note) are patched: there each
+ * call of a hook passes that function and no other (see own_site).
+ * Capture's own calls of the hooks (the calibration, before recording
+ * starts) are never patched.  A program that changes the protection of
+ * its own code itself, or other tools patching the same code, are not
+ * followed.
  */
 #include <errno.h>
 #include <fcntl.h>
