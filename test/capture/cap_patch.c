@@ -1,4 +1,4 @@
-/* cap_patch N [THREADS] [LIBDIR ROUNDS] — filter.patch_excluded
+/* cap_patch N [THREADS] [LIBDIR ROUNDS [wx]] — filter.patch_excluded
  * (capture_patch.sh).  hot() (to be excluded: it lives in the section
  * vftr_hotx, with cold_exit(), excluded too, which returns on two paths)
  * is called N times per thread by work(), which is measured; THREADS
@@ -7,9 +7,19 @@
  * is opened, used (lib_work: its excluded lib_hot N times) and closed
  * ROUNDS times.  Prints the counts, "patched_sites S" and "bad_changes B"
  * for the main program's section (patchsite.h) and "lib_patched_sites R S"
- * per round of the library. */
+ * per round of the library.  With "wx" a seccomp filter first makes
+ * mprotect refuse writable and executable at once with EACCES, as a W^X
+ * policy (SELinux's execmem) does. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include "calls.h"
 #include "patchsite.h"
 
@@ -51,6 +61,25 @@ static NOINLINE void *run(void *arg)
     return NULL;
 }
 
+/* mprotect(..., PROT_WRITE | PROT_EXEC) fails with EACCES from now on. */
+static NOINST int refuse_wx(void)
+{
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_WRITE, 0, 1),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA)),
+    };
+    struct sock_fprog prog = { (unsigned short)(sizeof f / sizeof f[0]), f };
+
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
 int main(int argc, char **argv)
 {
     static struct patch_view v;
@@ -66,6 +95,10 @@ int main(int argc, char **argv)
     rounds = arg_long(argc, argv, 4, 2);
     if (threads < 1 || threads > 16)
         threads = 1;
+    if (argc > 5 && strcmp(argv[5], "wx") == 0 && refuse_wx() != 0) {
+        printf("seccomp_failed %d\n", errno);
+        return 1;
+    }
     patch_view_take(&v, __start_vftr_hotx, __stop_vftr_hotx);
     for (long i = 1; i < threads; i++)
         pthread_create(&tid[i], NULL, run, NULL);

@@ -97,6 +97,21 @@ for p in "${progs[@]}"; do
     done
 done
 
+# A system that refuses writable code (a W^X policy; here a seccomp filter
+# of the program's making mprotect fail with EACCES for write + execute):
+# one message, the skip cache does the work, the counts stay exact
+d=$cap_tmp/wx
+VFTR_FILTER_EXCLUDE=$EXCL vrun "$d" "$CAPDIR/cap_patch" $N 4 "$CAPDIR" 1 wx
+check "W^X: exit status" 0 "$(cat "$d/.rc")"
+check "W^X: the program counted its calls" "1 4 4 $((4 * N)) $((4 * N))" \
+      "$(pcount "$d" main) $(pcount "$d" run) $(pcount "$d" work) $(pcount "$d" hot) $(pcount "$d" cold_exit)"
+check "W^X: nothing patched" "0 0 0" \
+      "$(out "$d" patched_sites) $(out "$d" bad_changes) $(lib "$d" lib_patched_sites 1)"
+check "W^X: one message" 1 "$(grep -c 'filter.patch_excluded: the system does not let code be made writable' "$d/.stderr")"
+check "W^X: the log says so" 1 "$(grep -c '^  patched *none: the system does not let code be made writable' "$d/cap_patch_0.log")"
+check "W^X: the log has the included functions exactly" "1 4 4 absent 1" \
+      "$(logcalls "$d/cap_patch_0.log" main) $(logcalls "$d/cap_patch_0.log" run) $(logcalls "$d/cap_patch_0.log" work) $(logcalls "$d/cap_patch_0.log" hot) $(logcalls "$d/cap_patch_0.log" lib_work)"
+
 # The decoder that finds the exit hook's jumps (capture/patch.c) against
 # objdump on whole libraries (compiled C, libc's hand-written assembly with
 # AVX-512): a length it gives must be objdump's; where it stops (0, a byte
