@@ -59,6 +59,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 
 #include "capture.h"
 
@@ -203,17 +205,23 @@ static VFTR_NI bool maps_read(void)
     return r == 0;
 }
 
-/* The mapping holding [a, a + len), read again once if none does; NULL
- * when none. */
-static VFTR_NI const struct map *map_of(uintptr_t a, size_t len)
+/* The mapping holding [a, a + len) whose protection has the bits of need
+ * (all of them, and no others when exact); the mappings are read again
+ * once when the snapshot has none such (the snapshot may predate a
+ * mapping made, or one unmapped and its place taken, since).  NULL when
+ * there is none. */
+static VFTR_NI const struct map *map_with(uintptr_t a, size_t len, int need, bool exact)
 {
     for (int pass = 0; pass < 2; pass++) {
         if (maps_stale || pass == 1)
             if (!maps_read())
                 return NULL;
         for (size_t i = 0; i < nmaps; i++)
-            if (maps[i].lo <= a && a + len <= maps[i].hi && a + len > a)
-                return &maps[i];
+            if (maps[i].lo <= a && a + len <= maps[i].hi && a + len > a) {
+                if ((maps[i].prot & need) == need && (!exact || maps[i].prot == need))
+                    return &maps[i];
+                break;
+            }
     }
     return NULL;
 }
@@ -222,9 +230,29 @@ static VFTR_NI const struct map *map_of(uintptr_t a, size_t len)
  * writable (what the compiler's and the loader's code is). */
 static VFTR_NI const struct map *code_at(uintptr_t a, size_t len)
 {
-    const struct map *m = map_of(a, len);
+    return map_with(a, len, PROT_READ | PROT_EXEC, true);
+}
 
-    return m && m->prot == (PROT_READ | PROT_EXEC) ? m : NULL;
+/* Copies n bytes at a, which the mappings say are readable, to dst: with
+ * process_vm_readv on this process, which fails (EFAULT) rather than
+ * faulting should the mappings have changed since they were read; where
+ * that call is not allowed (seccomp), directly.  False when not
+ * readable. */
+static VFTR_NI bool peek(void *dst, uintptr_t a, size_t n)
+{
+    struct iovec local = { dst, n }, remote = { (void *)a, n };
+    ssize_t r;
+
+    if (map_with(a, n, PROT_READ, false) == NULL)
+        return false;
+    r = syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L);
+    if (r == (ssize_t)n)
+        return true;
+    if (r < 0 && (errno == ENOSYS || errno == EPERM)) {
+        memcpy(dst, (const void *)a, n);
+        return true;
+    }
+    return false;
 }
 
 static VFTR_NI int32_t rel32(const uint8_t *p)
@@ -237,27 +265,22 @@ static VFTR_NI int32_t rel32(const uint8_t *p)
 /* Whether the 8 bytes at slot (a GOT entry) hold hook. */
 static VFTR_NI bool slot_holds(uintptr_t slot, uintptr_t hook)
 {
-    const struct map *m = map_of(slot, 8);
     uintptr_t v;
 
-    if (m == NULL || !(m->prot & PROT_READ))
-        return false;
-    memcpy(&v, (const void *)slot, 8);
-    return v == hook;
+    return peek(&v, slot, 8) && v == hook;
 }
 
 /* Whether target is hook, or a PLT stub jumping through a slot that holds
  * it: [endbr64] [bnd] jmp *disp32(%rip). */
 static VFTR_NI bool reaches(uintptr_t target, uintptr_t hook)
 {
-    const uint8_t *p;
+    uint8_t p[11];
     size_t k = 0;
 
     if (target == hook)
         return true;
-    if (code_at(target, 11) == NULL)
+    if (code_at(target, 11) == NULL || !peek(p, target, 11))
         return false;
-    p = (const uint8_t *)target;
     if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
         k = 4;
     if (p[k] == 0xf2)
@@ -318,12 +341,11 @@ static VFTR_NI int writen(uintptr_t a, size_t n, const struct map *m, const uint
  * length (5 or 6); 0 when the bytes before ret are not exactly that. */
 static VFTR_NI size_t call_at(uintptr_t ret, uintptr_t hook, uintptr_t hook2, uintptr_t *start)
 {
-    const uint8_t *b;
+    uint8_t b[6];
     uintptr_t t;
 
-    if (ret < 6 || code_at(ret - 6, 6) == NULL)
+    if (ret < 6 || code_at(ret - 6, 6) == NULL || !peek(b, ret - 6, 6))
         return 0;
-    b = (const uint8_t *)(ret - 6);
     if (b[1] == 0xe8 && b[0] != 0x67) {
         t = ret + (uintptr_t)(intptr_t)rel32(b + 2);
         if (!reaches(t, hook) && !reaches(t, hook2))
@@ -410,12 +432,11 @@ static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
 
     hook_addrs(kind, &hook, &hook2);
     len = call_at(ret, hook, hook2, &start);
-    if (len == 0 || (start & 7) == 7 || !own_site(fn, start, len)
-        || (m = code_at(start, len)) == NULL)
+    if (len == 0 || (start & 7) == 7 || !own_site(fn, start, len) || !peek(s.orig, start, 2)
+        || (m = code_at(start, len)) == NULL)   /* last: m points into the snapshot */
         return 0;
     s.addr = start;
     s.n = 2;
-    memcpy(s.orig, (const void *)start, 2);
     s.jmp[0] = 0xeb;
     s.jmp[1] = (uint8_t)(len - 2);
     s.len = (uint8_t)len;
@@ -692,6 +713,7 @@ static VFTR_NI void extent_drop(uintptr_t lo, uintptr_t hi)
  * number patched, or -EACCES. */
 static VFTR_NI int patch_tail(uintptr_t fn)
 {
+    static uint8_t body[65536];   /* the function's code, under the lock */
     struct extent *e = extent_slot(fn);
     uintptr_t hook, hook2, a;
     const struct map *m;
@@ -703,9 +725,11 @@ static VFTR_NI int patch_tail(uintptr_t fn)
     if (e == NULL || e->fn != fn || e->searched)
         return 0;
     e->searched = true;
-    if (e->end <= fn || e->end - fn > 65536 || (m = code_at(fn, e->end - fn)) == NULL)
+    if (e->end <= fn || e->end - fn > sizeof body || (m = code_at(fn, e->end - fn)) == NULL)
         return 0;
     mm = *m;   /* the checks below may read the mappings again */
+    if (!peek(body, fn, e->end - fn))
+        return 0;
     hook_addrs(1, &hook, &hook2);
     /* the sites patched in the body already (its enter, calls of the exit
      * hook): their instructions are what they were, not the jumps */
@@ -719,7 +743,7 @@ static VFTR_NI int patch_tail(uintptr_t fn)
      * anywhere means the boundaries are not to be trusted */
     for (int write = 0; write < 2; write++) {
         for (a = fn; a < e->end; a += len) {
-            const uint8_t *p = (const uint8_t *)a;
+            const uint8_t *p = body + (a - fn);
             unsigned op;
             bool prefixed;
             int modrm;
