@@ -334,6 +334,7 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_str_eq(c.filter_file, "test/data/config/scorep.filt");
     ck_assert_int_eq(c.filter_max_depth, 12);
     ck_assert(c.filter_min_duration == 0.0005);
+    ck_assert(!c.filter_patch_excluded);
     ck_assert(!c.throttle_active);
     ck_assert_uint_eq(c.throttle_calls, 5000);
     ck_assert(c.throttle_per_call == 2e-06);
