@@ -80,10 +80,10 @@ static _Atomic int refused;   /* mprotect refused: said once */
 
 #if defined(__x86_64__)
 
-/* A patched site: the n (1 or 2) bytes at addr were orig, are now jmp. */
+/* A patched site: the n (1, 2 or 4) bytes at addr were orig, are now jmp. */
 struct site {
     uintptr_t addr;
-    uint8_t n, orig[2], jmp[2];
+    uint8_t n, orig[4], jmp[4];
     uint8_t len;   /* of the instruction patched */
 };
 
@@ -108,6 +108,7 @@ static bool maps_stale = true;
 static size_t pagesize;
 static struct extent *ext;    /* open addressing on fn, a power of two; under lock */
 static size_t next, capext;
+static uint8_t body[65536];   /* a function's code, read to be decoded; under lock */
 
 /* Grows an mmap'd array *p of *cap elements of size sz to hold one more;
  * false when no memory. */
@@ -290,23 +291,27 @@ static VFTR_NI bool reaches(uintptr_t target, uintptr_t hook)
     return slot_holds(target + k + 6 + (uintptr_t)(intptr_t)rel32(p + k + 2), hook);
 }
 
-/* The n (1 or 2) bytes at a from from[] to to[] with one compare-and-swap
+/* The n (1 to 4) bytes at a from from[] to to[] with one compare-and-swap
  * of the aligned 8-byte word holding them; false when they straddle a
  * word boundary or are not from[]. */
-static VFTR_NI bool casn(uintptr_t a, size_t n, const uint8_t from[2], const uint8_t to[2])
+static VFTR_NI bool casn(uintptr_t a, size_t n, const uint8_t from[4], const uint8_t to[4])
 {
-    uint64_t *w = (uint64_t *)(a & ~(uintptr_t)7), old, new, mask;
+    uint64_t *w = (uint64_t *)(a & ~(uintptr_t)7), old, new, mask, f = 0, t = 0;
     unsigned sh = (unsigned)(a & 7) * 8;
 
-    if ((a & 7) + n > 8)
+    if (n < 1 || n > 4 || (a & 7) + n > 8)
         return false;
-    mask = (n == 2 ? (uint64_t)0xffff : (uint64_t)0xff) << sh;
+    for (size_t i = 0; i < n; i++) {
+        f |= (uint64_t)from[i] << (8 * i);
+        t |= (uint64_t)to[i] << (8 * i);
+    }
+    mask = (((uint64_t)1 << (8 * n)) - 1) << sh;
     /* in assembly: code is no memory a sanitizer keeps shadow for (TSan's
      * atomics would write its metadata for the address and fault) */
     __asm__ volatile("movq %1, %0" : "=r"(old) : "m"(*w));
-    if ((uint8_t)(old >> sh) != from[0] || (n == 2 && (uint8_t)(old >> (sh + 8)) != from[1]))
+    if ((old & mask) != f << sh)
         return false;
-    new = (old & ~mask) | (((uint64_t)to[0] | (uint64_t)(n == 2 ? to[1] : 0) << 8) << sh);
+    new = (old & ~mask) | t << sh;
     {
         uint64_t seen = old;
 
@@ -318,8 +323,8 @@ static VFTR_NI bool casn(uintptr_t a, size_t n, const uint8_t from[2], const uin
 /* Writes to[] over from[] (n bytes) at a, in code mapped as m, its page
  * writable for the moment.  0, -EACCES (the system refuses writable
  * code), or another -errno. */
-static VFTR_NI int writen(uintptr_t a, size_t n, const struct map *m, const uint8_t from[2],
-                          const uint8_t to[2])
+static VFTR_NI int writen(uintptr_t a, size_t n, const struct map *m, const uint8_t from[4],
+                          const uint8_t to[4])
 {
     uintptr_t page = a & ~(uintptr_t)(pagesize - 1);
     int prot = m->prot, rc = 0;
@@ -420,6 +425,51 @@ static VFTR_NI bool own_site(uintptr_t fn, uintptr_t start, size_t len)
     return e != NULL && e->fn == fn && start >= fn && start + len <= e->end;
 }
 
+static VFTR_NI size_t insn_len(const uint8_t *p, size_t max, unsigned *op, bool *prefixed,
+                               int *modrm);
+
+/* The patched site starting at a, NULL when none. */
+static VFTR_NI const struct site *site_at(uintptr_t a)
+{
+    for (size_t i = 0; i < nsites; i++)
+        if (sites[i].addr == a)
+            return &sites[i];
+    return NULL;
+}
+
+/* The first ret instruction of fn's body, decoded from its entry (a
+ * patched site as the instruction it was, or as the ret it is now); 0
+ * when there is none or a byte the decoder does not know comes first. */
+static VFTR_NI uintptr_t ret_in(uintptr_t fn)
+{
+    const struct extent *e = extent_slot(fn);
+    uintptr_t a;
+    size_t len;
+
+    if (e == NULL || e->fn != fn || e->end <= fn || e->end - fn > sizeof body
+        || !peek(body, fn, e->end - fn))
+        return 0;
+    for (a = fn; a < e->end; a += len) {
+        const struct site *st = site_at(a);
+        unsigned op;
+        bool prefixed;
+        int modrm;
+
+        if (st != NULL) {
+            if (st->n == 1 && st->jmp[0] == 0xc3)
+                return a;
+            len = st->len;
+            continue;
+        }
+        len = insn_len(body + (a - fn), e->end - a, &op, &prefixed, &modrm);
+        if (len == 0)
+            return 0;
+        if (op == 0xc3 && !prefixed)
+            return a;
+    }
+    return 0;
+}
+
 /* Patches the call before ret, of the hook (kind 0: enter, 1: exit) of fn
  * (lock held): 1 patched, 0 not a site that may be, -EACCES refused by the
  * system. */
@@ -432,14 +482,32 @@ static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
 
     hook_addrs(kind, &hook, &hook2);
     len = call_at(ret, hook, hook2, &start);
-    if (len == 0 || (start & 7) == 7 || !own_site(fn, start, len) || !peek(s.orig, start, 2)
-        || (m = code_at(start, len)) == NULL)   /* last: m points into the snapshot */
+    if (len == 0 || !own_site(fn, start, len))
         return 0;
-    s.addr = start;
-    s.n = 2;
-    s.jmp[0] = 0xeb;
-    s.jmp[1] = (uint8_t)(len - 2);
     s.len = (uint8_t)len;
+    if ((start & 7) != 7) {
+        s.addr = start;
+        s.n = 2;
+        s.jmp[0] = 0xeb;
+        s.jmp[1] = (uint8_t)(len - 2);
+    } else if (len == 5) {
+        /* the two bytes straddle a word boundary, the rel32 is a word's
+         * first four bytes: the call is sent to a ret of the function's
+         * own instead (call and ret, no hook), its e8 left */
+        uintptr_t r = ret_in(fn);
+        int32_t d;
+
+        if (r == 0)
+            return 0;
+        d = (int32_t)((intptr_t)r - (intptr_t)(start + 5));
+        s.addr = start + 1;
+        s.n = 4;
+        memcpy(s.jmp, &d, 4);
+    } else {
+        return 0;
+    }
+    if (!peek(s.orig, s.addr, s.n) || (m = code_at(start, len)) == NULL)
+        return 0;   /* code_at last: m points into the snapshot */
     return apply(&s, m);
 }
 
@@ -713,7 +781,6 @@ static VFTR_NI void extent_drop(uintptr_t lo, uintptr_t hi)
  * number patched, or -EACCES. */
 static VFTR_NI int patch_tail(uintptr_t fn)
 {
-    static uint8_t body[65536];   /* the function's code, under the lock */
     struct extent *e = extent_slot(fn);
     uintptr_t hook, hook2, a;
     const struct map *m;

@@ -28,19 +28,27 @@ if [ "$(uname -m)" != x86_64 ]; then
 fi
 
 # expect BINARY SECTION: the sites capture may patch in SECTION, from the
-# disassembly; empty when objdump is not there
+# disassembly; empty when objdump is not there.  Per function: every call
+# and jump of a hook, less the calls whose first two bytes straddle an
+# 8-byte boundary unless they are 5-byte calls in a function with a ret
+# (or a jump to the exit hook, which becomes one), to which they are sent
 expect() {
     command -v objdump >/dev/null || return
     objdump -d --section="$2" "$1" 2>/dev/null | awk -F'\t' '
+        function flush() { n += ok + (ret ? str : 0); ok = str = ret = 0 }
+        /^[0-9a-f]+ <.*>:$/ { flush(); next }
+        $3 ~ /^ret/ { ret = 1 }
         $0 ~ /__cyg_profile_func_(enter|exit)/ && $3 ~ /^(call|jmp)/ {
             a = $1; sub(/^ */, "", a); sub(/:$/, "", a)
             split($2, b, " ")
             two = (b[1] == "e8" || (b[1] == "ff" && b[2] == "15"))
             tail = (b[1] == "e9" || (b[1] == "ff" && b[2] == "25"))
             lo = substr(a, length(a)) ; d = index("0123456789abcdef", lo) - 1
-            if (tail || (two && d % 8 != 7)) n++
+            if (tail) { ok++; ret = 1 }
+            else if (two && d % 8 != 7) ok++
+            else if (b[1] == "e8") str++
         }
-        END { print n + 0 }'
+        END { flush(); print n + 0 }'
 }
 # logpatched LOG: the sites the log says were patched, or "none"
 logpatched() { awk '$1 == "patched" { print $2; f = 1 } END { if (!f) print "none" }' "$1"; }

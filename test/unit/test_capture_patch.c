@@ -35,6 +35,8 @@ enum {
     CALL_NOWHERE = 0x138, /* e8 -> 0x000 (zeros, no stub): left */
     FN_TAIL = 0x200,     /* a function: push, enter call, pop, jmp exit hook, ret */
     FN_TAIL_END = 0x210,
+    FN_RET = 0x240,      /* push, nops, e8 at 0x247 (straddling), pop, ret */
+    FN_RET_END = 0x250,
 };
 
 static uint8_t *page;
@@ -78,6 +80,10 @@ static void setup(void)
     page[FN_TAIL + 6] = 0x5d;
     call_rel(FN_TAIL + 7, 0xe9, STUB_EXIT);
     page[FN_TAIL + 12] = 0xc3;
+    page[FN_RET] = 0x55;
+    call_rel(FN_RET + 7, 0xe8, STUB_ENTER);
+    page[FN_RET + 12] = 0x5d;
+    page[FN_RET + 13] = 0xc3;
     memcpy(orig, page, 4096);
     ck_assert_int_eq(mprotect(page, 4096, PROT_READ | PROT_EXEC), 0);
     vftr_proc.recording = true;
@@ -291,6 +297,23 @@ START_TEST(restore_and_forget)
 }
 END_TEST
 
+/* A straddling call (e8 at 0x247, 0x248 the next word's first byte) in a
+ * function with a ret: its rel32 (a word's first four bytes) is sent to
+ * the ret at 0x24d: 0x24d - 0x24c = 1. */
+START_TEST(straddling_call_sent_to_a_ret)
+{
+    uintptr_t fn;
+
+    setup();
+    fn = (uintptr_t)page + FN_RET;
+    vftr_patch_note(fn, (uintptr_t)page + FN_RET_END);
+    hook(fn, FN_RET + 12, 0);
+    ck_assert_str_eq(changes(), "248:01 249:00 24a:00 24b:00");
+    ck_assert_uint_eq(vftr_patch_restore((uintptr_t)page, (uintptr_t)page + 4096), 1);
+    ck_assert_str_eq(changes(), "");
+}
+END_TEST
+
 /* Hand-checked lengths of the decoder (the capture_patch.sh script checks
  * it against objdump on whole libraries). */
 START_TEST(decoder_lengths)
@@ -343,6 +366,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tail_jump_to_the_exit_hook);
     tcase_add_test(tc, tail_unknown_byte_patches_nothing);
     tcase_add_test(tc, restore_and_forget);
+    tcase_add_test(tc, straddling_call_sent_to_a_ret);
     tcase_add_test(tc, decoder_lengths);
     suite_add_tcase(s, tc);
     return s;
