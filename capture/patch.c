@@ -30,7 +30,10 @@
  * The two bytes change with one compare-and-swap of the aligned 8-byte
  * word holding both (x86 stores of an aligned word are atomic, so a
  * thread's instruction fetch sees the old call or the new jump, never a
- * mix); a site whose two bytes straddle an 8-byte boundary is left.  The
+ * mix).  A 5-byte call whose first two bytes straddle an 8-byte boundary
+ * has its rel32 alone in the next word: that is changed instead, to a ret
+ * of the function's own (a call and a return, no hook; the e8 and every
+ * instruction boundary stay); other straddling calls are left.  The
  * page is made writable for the write (read, write and execute, so that
  * threads running on it go on) and given back the protection it had.  A
  * thread that is inside the hook when the site changes returns to the
