@@ -417,8 +417,16 @@ struct vftr_skip_slot vftr_skip[VFTR_SKIP_SLOTS] __attribute__((aligned(64)));
  */
 static VFTR_NI void skip_remember(struct vftr_thread *t, const struct vftr_fn *f)
 {
-    if (t == vftr_tls && f != NULL && (f->flags & VFTR_FN_EXCLUDED) && !(f->flags & VFTR_FN_REGION))
-        atomic_store_explicit(&vftr_skip_slot(f->addr)->fn, f->addr, memory_order_relaxed);
+    if (t == vftr_tls && f != NULL && (f->flags & VFTR_FN_EXCLUDED) && !(f->flags & VFTR_FN_REGION)) {
+        struct vftr_skip_slot *s = vftr_skip_slot(f->addr);
+        uint32_t tries = atomic_load_explicit(&vftr_patch_tries_init, memory_order_relaxed);
+
+        /* the tries first: a hook that sees the new fn with the old tries
+         * only tries once more or once less (patch.c) */
+        atomic_store_explicit(&s->tries[0], tries, memory_order_relaxed);
+        atomic_store_explicit(&s->tries[1], tries, memory_order_relaxed);
+        atomic_store_explicit(&s->fn, f->addr, memory_order_relaxed);
+    }
 }
 
 /*

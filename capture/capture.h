@@ -246,7 +246,10 @@ struct vftr_phase_chunk;
 #define VFTR_SKIP_SLOTS 512u
 struct vftr_skip_slot {
     _Atomic uintptr_t fn;
-    uintptr_t unused;   /* the stride: see above */
+    /* failed attempts of the enter [0] and exit [1] hook to patch out the
+     * call they came from (patch.c); at VFTR_PATCH_TRIES the hooks stop
+     * trying.  Set to vftr_patch_tries_init when fn is stored. */
+    _Atomic uint32_t tries[2];
 };
 extern struct vftr_skip_slot vftr_skip[VFTR_SKIP_SLOTS] VFTR_HIDDEN;
 
@@ -256,6 +259,57 @@ static inline VFTR_NI struct vftr_skip_slot *vftr_skip_slot(uintptr_t fn)
     return (struct vftr_skip_slot *)((char *)vftr_skip
                                      + (fn & ((VFTR_SKIP_SLOTS - 1u) << 4)));
 }
+
+/* ------------------------------------------------------------ patch.c
+ *
+ * Runtime patching of the hook calls of excluded functions
+ * (filter.patch_excluded): a hook that finds its function in the skip
+ * cache, with fewer than VFTR_PATCH_TRIES failed tries in the slot, calls
+ * vftr_patch_site with its return address; when the instruction before it
+ * is exactly a call of that hook, it becomes a short jump over the call
+ * (x86-64; see patch.c for the conditions and why it is safe with other
+ * threads running).  Patched sites are kept with their original bytes. */
+#define VFTR_PATCH_TRIES 4u
+extern _Atomic uint32_t vftr_patch_tries_init VFTR_HIDDEN;  /* 0, or VFTR_PATCH_TRIES: off */
+
+/* Switches patching on (on: filter.patch_excluded) where the architecture
+ * allows; returns whether it is on.  Once, at initialization. */
+bool vftr_patch_setup(bool on) VFTR_NI;
+
+/* The slow path of a hook (kind 0: enter, 1: exit) whose function fn is in
+ * skip slot slot, returned to at ret: patches the call before ret, or
+ * counts a failed try in slot->tries[kind].  Any thread, any context
+ * (a signal handler: it never waits for the lock, never allocates with
+ * malloc). */
+void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_t ret, int kind) VFTR_NI;
+
+/* The extent [fn, end) of the excluded function fn, from its symbol
+ * (hooks.c: classify), so that the exit hook reached by a jump (a tail
+ * call, which leaves no return address in fn) can find its jumps in fn's
+ * body.  Any thread; dropped when the lock is busy. */
+void vftr_patch_note(uintptr_t fn, uintptr_t end) VFTR_NI;
+
+/* The patched sites in [lo, hi) are forgotten (the code was unmapped:
+ * dl.c), without writing. */
+void vftr_patch_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
+/* The patched sites in [lo, hi) get their original bytes back (where the
+ * code still holds the patch) and are forgotten; their functions' slots
+ * may try again.  For a filter that changes while the program runs.
+ * Returns the number of sites restored. */
+size_t vftr_patch_restore(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
+/* The length of the x86-64 instruction at p (max bytes readable), 0 when
+ * the patcher's decoder does not know it (for tests: test/capture/insnlen). */
+size_t vftr_patch_insn_len(const uint8_t *p, size_t max) VFTR_NI;
+
+/* Sites patched so far, failed tries, and whether patching is on. */
+void vftr_patch_stats(uint64_t *patched, uint64_t *failed, bool *on) VFTR_NI;
+
+/* The hooks' code (hooks.c: hidden aliases of __cyg_profile_func_*), which
+ * the patcher accepts as a call's target besides the exported symbols. */
+void vftr_hook_enter_code(void *fn, void *site) VFTR_NI;
+void vftr_hook_exit_code(void *fn, void *site) VFTR_NI;
 
 /* Whether fn is in the skip cache. */
 static inline VFTR_NI bool vftr_skipped(uintptr_t fn)

@@ -178,6 +178,8 @@ struct vftr_config {
     char *filter_file;               /* [NULL] Score-P filter file (capture/filter.c) */
     int filter_max_depth;            /* [0 = none] deepest call path measured (hooks.c) */
     double filter_min_duration;      /* [0 = all] seconds: shorter calls not traced */
+    bool filter_patch_excluded;      /* [true] excluded functions' hook calls patched out
+                                        (capture/patch.c; x86-64 only) */
 
     /* throttle (vftr): TAU's rule, see capture/filter.c */
     bool throttle_active;            /* [true] */

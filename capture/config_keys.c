@@ -339,6 +339,16 @@ static const struct vftr_config_key keys[] = {
               "profile still counts every call. Replaces sampling.sample_interval. 0: every "
               "call." },
 
+    { BOOL("filter.patch_excluded", "true", filter_patch_excluded), .vftr_only = true,
+      .help = "Patch out the hook calls of excluded functions (x86-64): the first call of a "
+              "function that filter.include, filter.exclude or filter.file excludes turns "
+              "the call of the hook it came from into a short jump over it, as XRay patches "
+              "its sleds, so that the function then runs at the speed of an uninstrumented one. "
+              "The log says how many call sites were patched. Code that cannot be made "
+              "writable (a W^X policy) is said once and left to the skip cache. false: every "
+              "call of an excluded function still enters the hooks, which return at once. "
+              "filter.max_depth and throttling decide per call and patch nothing." },
+
     /* ------------------------------------------------------ throttle (vftr) */
     { BOOL("throttle.active", "true", throttle_active), .vftr_only = true,
       .help = "Throttle as TAU does: a call path called more than throttle.calls times whose "

@@ -157,6 +157,22 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
         vftr_throttle_describe(throttled, sizeof throttled);
         run.throttled = throttled;
     }
+    {
+        static char patched[256];
+        uint64_t n, failed;
+        bool on;
+
+        vftr_patch_stats(&n, &failed, &on);
+        if (n > 0 || on) {
+            snprintf(patched, sizeof patched, "%" PRIu64 " hook call site%s of excluded "
+                     "functions%s (filter.patch_excluded)", n, n == 1 ? "" : "s",
+                     on ? "" : ", then patching stopped");
+            run.patched = patched;
+        } else if (vftr_proc.cfg.filter_patch_excluded && failed > 0) {
+            run.patched = "none: the system does not let code be made writable "
+                          "(filter.patch_excluded)";
+        }
+    }
     if (why)
         run.trace_message = why;
     else if (run.trace_capped)

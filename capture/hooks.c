@@ -11,8 +11,12 @@
  * program's GLIBC_2.2.5 references.
  *
  * An excluded function costs one probe of the skip cache (capture.h), at
- * the top of both hooks: no TLS access, no guard; 7 instructions per hook,
- * 6 more than an empty one.
+ * the top of both hooks: no TLS access, no guard; 11 instructions per
+ * hook (the probe, and the slot's failed patch tries compared), 10 more
+ * than an empty one.  On x86-64 its first calls patch the hook calls out
+ * of the code (patch.c: filter.patch_excluded), after which its hooks are
+ * not called at all; the probe stays for the sites that cannot be
+ * patched.
  *
  * Cost per hook on the common path: the skip probe, one TLS load
  * (initial-exec; vftr_hook_tls is never NULL, so no test), the guard (a
@@ -269,6 +273,23 @@ static inline VFTR_NI bool common_case(const struct vftr_thread *t)
     return atomic_load_explicit(&vftr_proc.phase, memory_order_relaxed) == t->fast_key;
 }
 
+/* A function in the skip cache (excluded): nothing else of capture's is
+ * touched, whatever the phase.  While its slot allows tries, the call
+ * this hook came from is patched out (patch.c: the slot's tries are
+ * VFTR_PATCH_TRIES when patching is off, so that then only the one
+ * compare is added). */
+static VFTR_SLOW void patch_try(void *fn, void *ret, int kind)
+{
+    vftr_patch_site(vftr_skip_slot((uintptr_t)fn), (uintptr_t)fn, (uintptr_t)ret, kind);
+}
+
+static inline VFTR_NI void skipped(void *fn, void *ret, int kind)
+{
+    if (VFTR_UNLIKELY(atomic_load_explicit(&vftr_skip_slot((uintptr_t)fn)->tries[kind],
+                                           memory_order_relaxed) < VFTR_PATCH_TRIES))
+        patch_try(fn, ret, kind);
+}
+
 VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
 {
     struct vftr_thread *t;
@@ -278,7 +299,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
 
     (void)site;
     if (VFTR_UNLIKELY(vftr_skipped((uintptr_t)fn)))
-        return;   /* excluded: nothing else of capture's is touched, whatever the phase */
+        return skipped(fn, __builtin_return_address(0), 0);
     t = vftr_hook_tls;   /* never NULL: a thread without a state has the guard -2 */
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g == -1 ? enter_slow(t, fn, false) : g == -2 ? enter_general(fn) : (void)0;
@@ -312,7 +333,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
 
     (void)site;
     if (VFTR_UNLIKELY(vftr_skipped((uintptr_t)fn)))
-        return;
+        return skipped(fn, __builtin_return_address(0), 1);
     t = vftr_hook_tls;   /* never NULL: a thread without a state has the guard -2 */
     if (VFTR_UNLIKELY((g = guard_grab(t)) <= 0))
         return g == -1 ? exit_slow(t, fn, false) : g == -2 ? exit_general(fn) : (void)0;
@@ -328,6 +349,13 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
         return record_general(t, n, now, VFTR_VFD_EXIT);
     vftr_guard_drop(t);
 }
+
+/* capture.h: the hooks' code by hidden names (patch.c compares the target
+ * of a call with them) */
+__typeof__(vftr_hook_enter_code) vftr_hook_enter_code
+    __attribute__((alias("__cyg_profile_func_enter")));
+__typeof__(vftr_hook_exit_code) vftr_hook_exit_code
+    __attribute__((alias("__cyg_profile_func_exit")));
 
 /* ------------------------------------------------------------ messages */
 
@@ -378,7 +406,7 @@ static bool symtab_failed;
  * fn_get), which guards them; classify() takes them (a region's
  * classification, with no resolve() before it, finds them cleared). */
 static const char *resolved_raw;
-static uintptr_t resolved_addr;
+static uintptr_t resolved_addr, resolved_end;   /* end: of the symbol starting there, or 0 */
 
 /* Resolver of the settings: the symbol table is read on first use, under
  * the function table's lock (callpath.c), so only once. */
@@ -401,9 +429,11 @@ static VFTR_NI const char *resolve(void *arg, uintptr_t addr)
         struct vftr_symbol sym;
 
         resolved_raw = vftr_symtab_find(symtab, addr, &sym) == 0 ? sym.raw_name : NULL;
+        resolved_end = resolved_raw && sym.start == addr ? sym.end : 0;
         return name;
     }
     resolved_raw = NULL;
+    resolved_end = 0;
     return NULL;
 }
 
@@ -421,13 +451,15 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
     const struct vftr_config *cfg = arg;
     uint32_t flags = 0;
     const char *raw = resolved_raw;
-    uintptr_t addr = resolved_addr;
+    uintptr_t addr = resolved_addr, end = resolved_end;
 
     resolved_raw = NULL;
-    resolved_addr = 0;
+    resolved_addr = resolved_end = 0;
     if (!vftr_config_function_selected(cfg, name) || vftr_names_hidden(name) ||
         vftr_filter_excludes(name, raw, addr))
         flags |= VFTR_FN_EXCLUDED;
+    if ((flags & VFTR_FN_EXCLUDED) && end > addr)
+        vftr_patch_note(addr, end);   /* patch.c: for the exit hook's jumps */
     if (cfg->trace_precise_functions && vftr_regex_match(cfg->trace_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
     return flags;
@@ -560,6 +592,7 @@ static VFTR_NI void init(void)
     random_run_id(vftr_proc.run_id);
 
     (void)vftr_filter_setup(cfg, vftr_proc.is_rank0);
+    (void)vftr_patch_setup(cfg->filter_patch_excluded);
     max_depth = cfg->filter_max_depth;
     memset(&s, 0, sizeof s);
     s.trace = cfg->trace_active;

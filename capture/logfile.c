@@ -993,6 +993,8 @@ static void print_summary(FILE *out, const struct vftr_profile *p, const struct 
         fprintf(out, "  %-16s%s\n", "clock", name_or(run->clock, "-"));
     if (run->throttled)
         fprintf(out, "  %-16s%s\n", "throttled", run->throttled);
+    if (run->patched)
+        fprintf(out, "  %-16s%s\n", "patched", run->patched);
     if (run->no_hooks)
         fprintf(out, "  %-16s%s\n", "functions", VFTR_LOG_NO_HOOKS);
 

@@ -119,6 +119,8 @@ struct vftr_run_info {
     double sample_interval;            /* seconds, 0 = every event */
     double ticks_per_second;           /* of the clock; 0: not printed */
     const char *throttled;             /* call paths throttled (capture/filter.c), NULL: none */
+    const char *patched;               /* hook calls of excluded functions patched out
+                                          (capture/patch.c), NULL: patching off */
 };
 
 /* The run section's "functions" line when no compiler hook ran (also

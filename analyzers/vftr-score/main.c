@@ -32,6 +32,7 @@
  * them then carry longer deltas is not counted (a varint byte at most).
  */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -751,6 +752,54 @@ static int cmp_cost(const void *a, const void *b)
     return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->name, y->name);
 }
 
+/*
+ * The excluded functions as gcc's -finstrument-functions-exclude-function-list
+ * (compile-time exclusion: no hook call at all).  gcc excludes every
+ * function whose name contains one of the list's names, so a name goes in
+ * only when no function the filter keeps (any group) contains it; and only
+ * a plain C identifier, since gcc matches the user-visible name, which for
+ * C++ is not vftr's display name, and a comma would split it.  Returns the
+ * flag (caller owns, free with free()) or NULL when no name qualifies;
+ * *left: excluded functions not in it.
+ */
+static char *gcc_exclude_flag(const struct run *r, size_t *left)
+{
+    static const char head[] = "-finstrument-functions-exclude-function-list=";
+    size_t len = sizeof head, n = 0;
+    char *flag;
+
+    *left = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->f[i].excluded)
+            len += strlen(r->f[i].name) + 1;
+    if ((flag = malloc(len)) == NULL)
+        return NULL;
+    strcpy(flag, head);
+    for (size_t i = 0; i < r->n; i++) {
+        const char *name = r->f[i].name;
+        bool ok = r->f[i].excluded && (isalpha((unsigned char)name[0]) || name[0] == '_');
+
+        if (!r->f[i].excluded)
+            continue;
+        for (const char *c = name; ok && *c; c++)
+            ok = isalnum((unsigned char)*c) || *c == '_';
+        for (size_t j = 0; ok && j < r->n; j++)
+            ok = r->f[j].excluded || strstr(r->f[j].name, name) == NULL;
+        if (!ok) {
+            ++*left;
+            continue;
+        }
+        if (n++)
+            strcat(flag, ",");
+        strcat(flag, name);
+    }
+    if (n == 0) {
+        free(flag);
+        return NULL;
+    }
+    return flag;
+}
+
 static int generate(struct run *r, uint64_t target)
 {
     struct func **cand = calloc(r->n ? r->n : 1, sizeof *cand);
@@ -793,6 +842,23 @@ static int generate(struct run *r, uint64_t target)
     }
     fprintf(out, "SCOREP_REGION_NAMES_END\n");
     free(cand);
+    {
+        size_t left;
+        char *flag = gcc_exclude_flag(r, &left);
+
+        /* a comment of the filter file and a line on stdout: the same
+         * exclusion at compile time, for gcc */
+        if (flag)
+            fprintf(out, "# gcc, to leave them out at compile time instead: %s\n", flag);
+        if (flag || left)
+            printf("compile time (gcc): %s%s", flag ? flag : "no function name qualifies",
+                   left ? "" : "\n");
+        if (left)
+            printf("%s(%zu excluded function%s left to the filter: not a C identifier, or a "
+                   "part of a kept function's name, which gcc would exclude too)\n",
+                   flag ? " " : " ", left, left == 1 ? "" : "s");
+        free(flag);
+    }
     if (fclose(out) != 0)
         return vftr_tool_fail(&tool, stderr, "%s: %s", gen_path, strerror(errno));
     if (total > (double)target) {

@@ -20,10 +20,11 @@ CAPTEST_FLAGS := -D_GNU_SOURCE -O2 -g $(CAPTEST_INSTR) $(CAPTEST_SAN)
 CAPTEST_CXX   ?= $(if $(CAPTEST_CLANG),clang++,g++)
 CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 
-CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot \
+CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot cap_patch \
              cap_io cap_counters cap_files $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
-                  libcapswap_b.so vfdcount nohooks spin_shares \
+                  libcapswap_b.so libcappatch.so cap_patch_noplt cap_patch_nopie \
+                  vfdcount insnlen nohooks spin_shares \
                   nohooks_linked cap_io_fortify) \
                 $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran $(CAPTEST_DIR)/cap_io_f)
 
@@ -50,6 +51,42 @@ $(CAPTEST_DIR)/libcapdl.so: test/capture/capdl.c test/capture/calls.h
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
+
+# filter.patch_excluded (capture_patch.sh): the library cap_patch opens,
+# and cap_patch built as the other forms of the hook call: through the GOT
+# (-fno-plt: ff 15) and in a program that is no PIE (e8 to the PLT); with
+# clang too where it is there (not in a sanitizer build: its runtime is
+# not gcc's).
+$(CAPTEST_DIR)/libcappatch.so: test/capture/cappatch.c test/capture/calls.h test/capture/patchsite.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
+
+$(CAPTEST_DIR)/cap_patch: test/capture/patchsite.h
+$(CAPTEST_DIR)/cap_patch_noplt: test/capture/cap_patch.c test/capture/calls.h test/capture/patchsite.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) -fno-plt $(WARN) -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+$(CAPTEST_DIR)/cap_patch_nopie: test/capture/cap_patch.c test/capture/calls.h test/capture/patchsite.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) -fno-pie -no-pie $(WARN) -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+CAPTEST_PATCH_CLANG := $(if $(SANITIZE),,$(if $(CAPTEST_CLANG),,$(shell command -v clang 2>/dev/null)))
+ifneq ($(CAPTEST_PATCH_CLANG),)
+CAPTEST_BINS += $(CAPTEST_DIR)/cap_patch_clang $(CAPTEST_DIR)/cap_patch_clang_noplt
+$(CAPTEST_DIR)/cap_patch_clang: test/capture/cap_patch.c test/capture/calls.h test/capture/patchsite.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_PATCH_CLANG) -std=c11 -D_GNU_SOURCE -O2 -g -finstrument-functions $(WARN) -o $@ $< \
+		$(LDFLAGS) -ldl -lpthread
+$(CAPTEST_DIR)/cap_patch_clang_noplt: test/capture/cap_patch.c test/capture/calls.h test/capture/patchsite.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_PATCH_CLANG) -std=c11 -D_GNU_SOURCE -O2 -g -finstrument-functions -fno-plt $(WARN) \
+		-o $@ $< $(LDFLAGS) -ldl -lpthread
+endif
 
 # The two libraries cap_swap opens in turn at one address: one source, two
 # function names of the same length (the same layout).
@@ -107,6 +144,14 @@ $(CAPTEST_DIR)/nohooks_linked: test/capture/nohooks.c $(CAPTURE_SO)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS) \
 		-L$(abspath $(LIB)) -Wl,-rpath,$(abspath $(LIB)) -lvftrcapture
+
+# insnlen: the patcher's decoder on the disassembly's bytes (capture_patch.sh),
+# linked with the capture archive, where vftr_patch_insn_len is.
+$(OBJ)/test/capture/insnlen.o: CPPFLAGS += -Icapture
+$(CAPTEST_DIR)/insnlen: $(OBJ)/test/capture/insnlen.o $(CAPTURE_A) $(VFTR_VFD_A) $(VFTR_UTIL_A)
+	$(call say,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(CAPTURE_A) $(VFTR_MODEL_A) $(VFTR_VFD_A) $(VFTR_UTIL_A) $(CAPTURE_LDLIBS)
 
 # vfdcount is a tool of the tests, not an instrumented program.
 $(CAPTEST_DIR)/vfdcount: $(OBJ)/test/capture/vfdcount.o $(VFTR_VFD_A)

@@ -189,6 +189,8 @@ target=$((actual / 4))
 check "vftr-score --generate: exit status" 0 $?
 check "vftr-score --generate: tiny() excluded" 1 "$(grep -c '^ *EXCLUDE tiny$\|^ *tiny$' "$cap_tmp/gen.filt")"
 check "vftr-score --generate: main and work() kept" 0 "$(grep -cE '^ *(EXCLUDE )?(main|work)$' "$cap_tmp/gen.filt")"
+check "vftr-score --generate: the gcc flag for compile-time exclusion names tiny(), not main or work()" \
+      "1 0" "$(grep -c '^compile time (gcc): -finstrument-functions-exclude-function-list=\(.*,\)\?tiny\(,\|$\| \)' "$p/.gen") $(grep -cE 'exclude-function-list=([^ ]*,)?(main|work)(,| |$)' "$p/.gen")"
 refest=$("$SCORE" --bytes -f "$cap_tmp/gen.filt" "$p")
 check_le "vftr-score -f: the re-estimate is under the target" "$refest" "$target"
 d=$cap_tmp/generated
@@ -222,6 +224,25 @@ if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
         "$(e=$(venter "$vfd" work); [ "$e" -gt 0 ] && [ "$e" -lt $K ] && echo 1)"
 else
     fail "job cap: no readable .vfd"; show "$d/.stderr"
+fi
+
+# ---- the gcc flag: gcc excludes every function whose name contains one of
+# the list's names, so an excluded name inside a kept function's name stays
+# out of it (left to the filter).  cap_patch: hot() and cold_exit()
+# excluded by -f, lib_hot() (which contains "hot") kept.
+if [ -x "$CAPDIR/cap_patch" ] && [ -e "$CAPDIR/libcappatch.so" ]; then
+    d=$cap_tmp/patchprog
+    VFTR_THROTTLE_ACTIVE=0 vrun "$d" "$CAPDIR/cap_patch" 1000 1 "$CAPDIR" 1
+    printf 'SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE hot cold_exit\nSCOREP_REGION_NAMES_END\n' >"$cap_tmp/hc.filt"
+    "$SCORE" -f "$cap_tmp/hc.filt" --generate "$cap_tmp/hc.gen" --target 1T "$d" >"$d/.gen" 2>&1
+    check "vftr-score -f --generate: exit status" 0 $?
+    check "vftr-score --generate: the gcc flag has cold_exit, not hot (a part of the kept lib_hot)" \
+          "compile time (gcc): -finstrument-functions-exclude-function-list=cold_exit (1 excluded function left to the filter: not a C identifier, or a part of a kept function's name, which gcc would exclude too)" \
+          "$(grep '^compile time' "$d/.gen")"
+    check "vftr-score --generate: the filter file has both and the flag as a comment" "2 1" \
+          "$(grep -cE '^ *(EXCLUDE )?(hot|cold_exit)$' "$cap_tmp/hc.gen") $(grep -c '^# gcc.*exclude-function-list=cold_exit$' "$cap_tmp/hc.gen")"
+    check "vftr-score -f: the generated file (with its comment) reads back" 0 \
+          "$("$SCORE" -f "$cap_tmp/hc.gen" "$d" >/dev/null 2>&1; echo $?)"
 fi
 
 # ---- bad input: a message naming the file, non-zero exit

@@ -27,7 +27,7 @@
 #define MAX_MSGS 64
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
- * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 5 filter,
+ * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 6 filter,
  * 3 throttle, 5 control, 2 io, 2 counters. */
 #define NKEYS 55
 
@@ -335,6 +335,7 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_str_eq(c.filter_file, "test/data/config/scorep.filt");
     ck_assert_int_eq(c.filter_max_depth, 12);
     ck_assert(c.filter_min_duration == 0.0005);
+    ck_assert(!c.filter_patch_excluded);
     ck_assert(!c.throttle_active);
     ck_assert_uint_eq(c.throttle_calls, 5000);
     ck_assert(c.throttle_per_call == 2e-06);
