@@ -29,7 +29,7 @@
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 6 filter,
  * 3 throttle, 5 control, 2 io, 2 counters. */
-#define NKEYS 55
+#define NKEYS 56
 
 static char *const no_env[] = { NULL };
 
