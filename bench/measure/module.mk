@@ -25,6 +25,7 @@ endif
 
 .PHONY: bench-measure
 bench-measure: all $(BMC_BINS) $(BCAP_DIR)/libbc_empty.so
-	$(Q)BUILD=$(BUILD) BENCH_MEASURE_RUNS=$(BENCH_MEASURE_RUNS) bash bench/measure/run.sh
+	$(Q)BUILD=$(BUILD) BENCH_MEASURE_RUNS=$(BENCH_MEASURE_RUNS) CC=$(CC) MPICC="$(MPICC)" \
+		bash bench/measure/run.sh
 
 BENCH_EXTRA += bench-measure

@@ -14,6 +14,11 @@
 #              their first call (filter.patch_excluded, the default)
 #   filtered_nopatch  the same with filter.patch_excluded = false (the hooks
 #              are called and return at once: the skip cache), for comparison
+#   capplain   the plain build under vftr-run: only its MPI calls are
+#              recorded, the floor of running under capture at all
+#   rebuilt    mcprog compiled with the gcc flag vftr-score -g prints
+#              (-finstrument-functions-exclude-function-list: no hook call
+#              in the excluded functions), under vftr-run --filter F
 # Overhead = (work time - plain's) / plain's of the same round, the median
 # over the rounds.  Also: the trace sizes, the functions the filter keeps
 # counted exactly as in the full run, and their inclusive times against the
@@ -57,6 +62,8 @@ one() {
         trace)     mpi "$run" --no-throttle --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
         throttled) mpi "$run" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
         filtered)  mpi "$run" --filter "$tmp/gen.filt" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
+        capplain)  mpi "$run" --out "$d" -- "$D/mc_plain" $SWEEPS $POINTS ;;
+        rebuilt)   mpi "$run" --filter "$tmp/gen.filt" --out "$d" -- "$tmp/mc_rebuilt" $SWEEPS $POINTS ;;
         filtered_nopatch) mpi env VFTR_FILTER_PATCH_EXCLUDED=0 "$run" --filter "$tmp/gen.filt" --out "$d" \
                        -- "$D/mc_instr" $SWEEPS $POINTS ;;
         profile)   VFTR_SAMPLING_ACTIVE=0 mpi "$run" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
@@ -75,7 +82,17 @@ target=$(awk -v f="$full" 'BEGIN { printf "%.0f", f / 10 }')
 "$score" --generate "$tmp/gen.filt" --target "$target" "$tmp/profile" >/dev/null 2>"$tmp/gen.err" \
     || failed+=("vftr-score -g: $(head -c 300 "$tmp/gen.err")")
 
-variants=(plain trace throttled filtered filtered_nopatch)
+variants=(plain trace throttled filtered filtered_nopatch capplain)
+# The next build: mcprog compiled with the gcc flag vftr-score -g prints
+# (compile-time exclusion: the excluded function has no hook call and the
+# code around one, the spills of its arguments, at all).
+gccflag=$(sed -n 's/^#.*\(-finstrument-functions-exclude-function-list=[^ ]*\).*/\1/p' "$tmp/gen.filt" | head -1)
+if [ -n "$gccflag" ] && OMPI_CC=${CC:-cc} ${MPICC:-mpicc} -std=c11 -D_GNU_SOURCE -O2 -g \
+       -finstrument-functions "$gccflag" -o "$tmp/mc_rebuilt" bench/measure/mcprog.c 2>"$tmp/rebuild.err"; then
+    variants+=(rebuilt)
+else
+    failed+=("the rebuild with vftr-score's gcc flag (${gccflag:-none printed}): $(head -c 300 "$tmp/rebuild.err" 2>/dev/null)")
+fi
 [ -e "$b/bench/capture/libbc_empty.so" ] && variants+=(empty)
 for i in $(seq 1 "$BENCH_MEASURE_RUNS"); do
     echo "bench-measure: round $i of $BENCH_MEASURE_RUNS" >&2
@@ -120,6 +137,8 @@ prof_rows "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" >"$tmp/filt.rows
     o=$(overhead throttled); echo "| throttling (default) | $o | ${BYTES[throttled]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
     o=$(overhead filtered);  echo "| vftr-score -g filter, excluded hook calls patched out | $o | ${BYTES[filtered]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
     o=$(overhead filtered_nopatch); echo "| vftr-score -g filter, not patched (filter.patch_excluded = false) | $o | ${BYTES[filtered_nopatch]:--} | - | - |"
+    o=$(overhead capplain); echo "| the plain build under vftr-run (its MPI calls only: capture's floor) | $o | ${BYTES[capplain]:--} | - | - |"
+    o=$(overhead rebuilt); echo "| rebuilt with vftr-score -g's gcc flag ($gccflag), same filter | $o | ${BYTES[rebuilt]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
     t=${BYTES[filtered]:-}
     echo "| filtered trace under the target | - | ${t:--} | <= $target | $(verdict "a <= $target" "${t:--}") |"
     echo
@@ -140,6 +159,9 @@ prof_rows "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" >"$tmp/filt.rows
     echo "  hooks, so the run stays slow; a filter makes an excluded function cheap: its hook calls"
     echo "  are patched out at its first call (filter.patch_excluded), after which it runs as an"
     echo "  uninstrumented one would; without patching it costs about what empty hooks cost."
+    echo "- Patched out, an excluded function still runs the code the compiler wrapped around its"
+    echo "  hook calls (its arguments spilled to the stack and reloaded, a frame), which costs on a"
+    echo "  function of a few nanoseconds; compiled with the flag vftr-score -g prints, it has none."
     pl=$(awk '$1 == "patched" { $1 = ""; sub(/^ /, ""); print }' "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" 2>/dev/null)
     echo "- The filtered run's log: patched ${pl:-(no line)}."
     for m in "${failed[@]}"; do echo "- FAILED: $m"; done
