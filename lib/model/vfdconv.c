@@ -1648,16 +1648,86 @@ static int mf_less_p(struct mfile *const *a, struct mfile *const *b)
 
 DEFINE_HEAP(mfheap, struct mfile *, mf_less_p)
 
+/*
+ * Spread matching (a shared open with owner/alltoall, see vfdconv.h): the
+ * n-th send of a channel pairs with its n-th receive whatever the order of
+ * the two sides among each other, so a channel can be matched by the one
+ * process that reads its receiving rank's file, from that rank's receives
+ * and the sending rank's sends, each side in its own order.  Each process
+ * merges only its own files' records (the order above restricted to
+ * them); a send to a rank another process reads goes into `out` for that
+ * process, everything else is matched here.  Then one alltoall brings
+ * every process the sends addressed to its ranks, in their sender's order,
+ * and they are matched against the receives queued meanwhile.  So no
+ * process reads or orders another's records, and each pair is matched (and
+ * counted, and its exceptions noted) by exactly one process.
+ */
+struct spread {
+    const struct vftr_vfdconv_share *sh;
+    int me, nprocs;
+    struct pmsg **out;          /* per process: the sends it matches */
+    size_t *nout, *capout;
+    const void **ob;            /* the alltoall's arguments */
+    size_t *ol;
+};
+
+/* The process that matches a send to world rank `peer`: the one that reads
+ * its file (this one if no file holds it: it stays unmatched here). */
+static int send_owner(const struct vftr_vfdconv *c, const struct spread *sp, int32_t peer)
+{
+    long k = peer < 0 ? -1 : vftr_u64map_get(&c->rankmap, (uint64_t)peer);
+    int o;
+
+    if (k < 0)
+        return sp->me;
+    o = sp->sh->owner(sp->sh->ctx, c->ranks[k].file);
+    return o >= 0 && o < sp->nprocs ? o : sp->me;
+}
+
+/* The alltoall of spread matching and the matching of the sends it
+ * brings (see struct spread).  Every process takes part, a failed one with
+ * nothing, so that none waits for ever.  Returns rc or the first error. */
+static int spread_exchange(struct vftr_vfdconv *c, struct spread *sp, struct chtab *tab, int rc)
+{
+    void *in = NULL;
+    size_t inlen = 0;
+    int xrc;
+
+    for (int p = 0; p < sp->nprocs; p++) {
+        sp->ob[p] = rc == 0 ? sp->out[p] : NULL;
+        sp->ol[p] = rc == 0 ? sp->nout[p] * sizeof **sp->out : 0;
+    }
+    xrc = sp->sh->alltoall(sp->sh->ctx, sp->ob, sp->ol, &in, &inlen);
+    if (rc == 0 && xrc < 0)
+        rc = xrc;
+    if (rc == 0 && inlen % sizeof(struct pmsg))
+        rc = -EBADMSG;
+    for (size_t i = 0; rc == 0 && i < inlen / sizeof(struct pmsg); i++) {
+        struct pmsg x;
+
+        memcpy(&x, (const uint8_t *)in + i * sizeof x, sizeof x);
+        if (!x.send || x.rank >= c->nranks || x.thread >= c->ranks[x.rank].nthr ||
+            send_owner(c, sp, x.peer) != sp->me)
+            rc = -EBADMSG;
+        else
+            rc = match_one(c, tab, &x);
+    }
+    free(in);
+    return rc;
+}
+
 /* Matches the messages of all files (see above) into the threads' exc
- * maps and the stats.  Returns 0, -EBADMSG (a file changed), -ENOMEM. */
-static int match_messages(struct vftr_vfdconv *c)
+ * maps and the stats; with sp, this process's part of them (see struct
+ * spread).  Returns 0, -EBADMSG (a file changed, or a bad exchange),
+ * -ENOMEM, or the exchange's error. */
+static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
 {
     struct vftr_vfd_scan **sc = calloc(c->nranks, sizeof *sc);
     struct mfile *fs = NULL, **h = NULL;
     struct mraw *raw = NULL;
     struct chtab tab = { NULL, 0, 0 };
     size_t nf = 0, nh = 0, rawcap = 0;
-    int rc = 0;
+    int rc = 0, exchanged = 0;
 
     for (size_t k = 0; k < c->nranks; k++) {
         struct rank *r = &c->ranks[k];
@@ -1681,6 +1751,8 @@ static int match_messages(struct vftr_vfdconv *c)
         int theirs = c->opts.share && c->opts.share->fetch &&
                      !c->opts.share->mine(c->opts.share->ctx, r->file);
 
+        if (sp && !sp->sh->mine(sp->sh->ctx, r->file))
+            continue;           /* its reader matches its receives */
         for (size_t t = 0; t < r->nthr && rc == 0; t++) {
             const struct thr *th = &r->thr[t];
             struct mfile *f = &fs[nf++];
@@ -1709,12 +1781,25 @@ static int match_messages(struct vftr_vfdconv *c)
     while (rc == 0 && nh) {
         struct mfile *f = h[0];
         struct pmsg x = pheap_pop(f->h, &f->n);
+        int to = sp && x.send ? send_owner(c, sp, x.peer) : -1;
 
-        if ((rc = match_one(c, &tab, &x)) < 0 || (rc = mfile_fill(f)) < 0)
+        if (to >= 0 && to != sp->me) {
+            if (grow((void **)&sp->out[to], &sp->capout[to], sp->nout[to] + 1, sizeof x) < 0)
+                rc = -ENOMEM;
+            else
+                sp->out[to][sp->nout[to]++] = x;
+        } else {
+            rc = match_one(c, &tab, &x);
+        }
+        if (rc < 0 || (rc = mfile_fill(f)) < 0)
             break;
         if (!f->n)
             h[0] = h[--nh];
         mfheap_down(h, nh, 0);
+    }
+    if (sp) {
+        rc = spread_exchange(c, sp, &tab, rc);
+        exchanged = 1;
     }
     for (size_t k = 0; k < tab.cap; k++) {
         struct chan *ch = &tab.v[k];
@@ -1728,6 +1813,8 @@ static int match_messages(struct vftr_vfdconv *c)
         free(ch->q);
     }
 out:
+    if (sp && !exchanged)
+        rc = spread_exchange(c, sp, &tab, rc);
     for (size_t k = 0; fs && k < nf; k++)
         free(fs[k].h);
     for (size_t k = 0; sc && k < c->nranks; k++)
@@ -2061,6 +2148,116 @@ out:
     return rc;
 }
 
+/* Matching spread over the processes of a shared open (struct spread):
+ * each matches its part, then all exchange their counts and exceptions
+ * (rank, thread, key, token), so that every one ends with the whole
+ * result.  Returns 0 or -errno with a message. */
+static int match_spread(struct vftr_vfdconv *c, char *err, size_t errlen)
+{
+    const struct vftr_vfdconv_share *sh = c->opts.share;
+    struct spread sp = { sh, sh->me, sh->nprocs, NULL, NULL, NULL, NULL, NULL };
+    struct vftr_vfdconv_stats mine;
+    struct sbuf b = { 0 };
+    void *all = NULL;
+    size_t alllen = 0;
+    int rc = 0, mrc;
+
+    if (sp.nprocs < 1 || sp.me < 0 || sp.me >= sp.nprocs) {
+        set_err(err, errlen, "matching messages: bad share (process %d of %d)", sp.me,
+                sp.nprocs);
+        return -EINVAL;
+    }
+    sp.out = calloc((size_t)sp.nprocs, sizeof *sp.out);
+    sp.nout = calloc((size_t)sp.nprocs, sizeof *sp.nout);
+    sp.capout = calloc((size_t)sp.nprocs, sizeof *sp.capout);
+    sp.ob = calloc((size_t)sp.nprocs, sizeof *sp.ob);
+    sp.ol = calloc((size_t)sp.nprocs, sizeof *sp.ol);
+    if (!sp.out || !sp.nout || !sp.capout || !sp.ob || !sp.ol) {
+        /* the others go on to the alltoall: give up together */
+        free(sp.out);
+        free(sp.nout);
+        free(sp.capout);
+        free(sp.ob);
+        free(sp.ol);
+        return -ENOMEM;
+    }
+    mrc = match_messages(c, &sp);
+    for (int p = 0; p < sp.nprocs; p++)
+        free(sp.out[p]);
+    free(sp.out);
+    free(sp.nout);
+    free(sp.capout);
+    free(sp.ob);
+    free(sp.ol);
+    mine = c->stats;
+    sput64(&b, (uint64_t)(int64_t)mrc);
+    sput64(&b, mine.matched);
+    sput64(&b, mine.unsent_recvs);
+    sput64(&b, mine.unreceived_sends);
+    sput64(&b, mine.recv_before_send);
+    for (size_t i = 0; i < c->nranks && mrc == 0; i++)
+        for (size_t t = 0; t < c->ranks[i].nthr; t++) {
+            const struct vftr_u64map *m = &c->ranks[i].thr[t].exc;
+
+            for (size_t k = 0; k < m->cap; k++)
+                if (m->slots[k].value) {
+                    sput64(&b, i);
+                    sput64(&b, t);
+                    sput64(&b, m->slots[k].key);
+                    sput64(&b, m->slots[k].value - 1);
+                }
+        }
+    sput64(&b, UINT64_MAX);     /* the end of this process's part */
+    rc = sh->exchange(sh->ctx, b.bad ? NULL : b.p, b.bad ? 0 : b.n, &all, &alllen);
+    if (rc == 0 && b.bad)
+        rc = -ENOMEM;
+    c->stats.matched = c->stats.unsent_recvs = c->stats.unreceived_sends = 0;
+    c->stats.recv_before_send = 0;
+    {
+        struct sget g = { all, (const uint8_t *)all + alllen, 0 };
+        int part = 0;
+
+        /* the parts come in process order; ours is here already */
+        while (rc == 0 && g.p < g.end) {
+            int64_t prc = (int64_t)sget64(&g);
+            int ours = part++ == sp.me;
+
+            c->stats.matched += sget64(&g);
+            c->stats.unsent_recvs += sget64(&g);
+            c->stats.unreceived_sends += sget64(&g);
+            c->stats.recv_before_send += sget64(&g);
+            if (prc < 0)
+                rc = prc < -4095 ? -EBADMSG : (int)prc;
+            for (;;) {
+                uint64_t i = sget64(&g), t, key, tok;
+
+                if (g.bad || i == UINT64_MAX)
+                    break;
+                t = sget64(&g);
+                key = sget64(&g);
+                tok = sget64(&g);
+                if (g.bad || i >= c->nranks || t >= c->ranks[i].nthr || tok >= UINT32_MAX)
+                    rc = -EBADMSG;
+                else if (!ours)
+                    rc = vftr_u64map_put(&c->ranks[i].thr[t].exc, key, (uint32_t)tok);
+                if (rc < 0)
+                    break;
+            }
+            if (g.bad)
+                rc = -EBADMSG;
+        }
+        if (rc == 0 && part != sp.nprocs)
+            rc = -EBADMSG;
+    }
+    if (rc < 0)
+        set_err(err, errlen, "matching messages: %s",
+                rc == -EBADMSG ? "a file changed since it was read, or a bad exchange"
+                               : strerror(-rc));
+    free(all);
+    free(b.p);
+    return rc;
+}
+
 /* Matching in a shared open: the process that reads file 0 matches (it
  * reads every file's MPI records) and hands the result to all: its return
  * code, the counts, and the exceptions (rank, thread, key, token).
@@ -2087,7 +2284,7 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
             }
     }
     if (sh->mine(sh->ctx, 0)) {
-        int mrc = match_messages(c);
+        int mrc = match_messages(c, NULL);
 
         /* the processes that serve the other files' records wait for this */
         if (sh->fetch) {
@@ -2305,10 +2502,13 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
             c->ranks[i].start_rel = (int64_t)(c->ranks[i].start_ns - base);
     }
     fit_clocks(c);
-    if (c->opts.share) {
+    if (c->opts.share && c->opts.share->alltoall) {
+        if ((rc = match_spread(c, err, errlen)) < 0)
+            goto fail;
+    } else if (c->opts.share) {
         if ((rc = match_shared(c, err, errlen)) < 0)
             goto fail;
-    } else if ((rc = match_messages(c)) < 0) {
+    } else if ((rc = match_messages(c, NULL)) < 0) {
         set_err(err, errlen, "matching messages: %s",
                 rc == -EBADMSG ? "a file changed since it was read" : strerror(-rc));
         goto fail;
