@@ -1648,6 +1648,26 @@ static int mf_less_p(struct mfile *const *a, struct mfile *const *b)
 
 DEFINE_HEAP(mfheap, struct mfile *, mf_less_p)
 
+/* A growing byte buffer (bad: out of memory, the rest ignored). */
+struct sbuf {
+    uint8_t *p;
+    size_t n, cap;
+    int bad;
+};
+
+static void sput(struct sbuf *b, const void *x, size_t len)
+{
+    if (b->bad || grow((void **)&b->p, &b->cap, b->n + len, 1) < 0) {
+        b->bad = 1;
+        return;
+    }
+    if (len)
+        memcpy(b->p + b->n, x, len);
+    b->n += len;
+}
+
+static void sput64(struct sbuf *b, uint64_t v) { sput(b, &v, sizeof v); }
+
 /*
  * Spread matching (a shared open with owner/alltoall, see vfdconv.h): the
  * n-th send of a channel pairs with its n-th receive whatever the order of
@@ -1665,11 +1685,77 @@ DEFINE_HEAP(mfheap, struct mfile *, mf_less_p)
 struct spread {
     const struct vftr_vfdconv_share *sh;
     int me, nprocs;
-    struct pmsg **out;          /* per process: the sends it matches */
-    size_t *nout, *capout;
+    struct spout {              /* per process: the sends it matches (spread_put) */
+        struct sbuf b;
+        uint64_t n, astart;
+        uint32_t seq;
+    } *out;
     const void **ob;            /* the alltoall's arguments */
     size_t *ol;
 };
+
+/*
+ * A send on its way to the process that matches it, in a few bytes (there
+ * are as many as messages between the processes' files): comm, peer, tag,
+ * rank index, thread index as varints, the start and the sequence number
+ * as the zigzag difference to the stream's previous send (the sends come in
+ * order of their start).  A stream is the count of its sends, then them.
+ * The completion time is not needed: a send's is never compared.
+ */
+static uint64_t zz(int64_t d) { return (uint64_t)d << 1 ^ (uint64_t)(d >> 63); }
+static int64_t unzz(uint64_t z) { return (int64_t)(z >> 1) ^ -(int64_t)(z & 1); }
+
+static void spread_put(struct spout *o, const struct pmsg *x)
+{
+    uint8_t t[7 * 10], *p = t;
+
+    p = vftr_vfd_put_varint(p, x->comm);
+    p = vftr_vfd_put_varint(p, (uint32_t)x->peer);
+    p = vftr_vfd_put_varint(p, zz(x->tag));
+    p = vftr_vfd_put_varint(p, x->rank);
+    p = vftr_vfd_put_varint(p, x->thread);
+    p = vftr_vfd_put_varint(p, zz((int64_t)(x->astart - o->astart)));
+    p = vftr_vfd_put_varint(p, zz((int64_t)x->seq - (int64_t)o->seq));
+    o->astart = x->astart;
+    o->seq = x->seq;
+    o->n++;
+    sput(&o->b, t, (size_t)(p - t));
+}
+
+static int spread_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    for (unsigned sh = 0; sh < 64 && *p < end; sh += 7) {
+        uint8_t c = *(*p)++;
+
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -EBADMSG;
+}
+
+/* The next send of a stream (base: the previous one's start and seq). */
+static int spread_get(const uint8_t **p, const uint8_t *end, struct pmsg *x, struct pmsg *base)
+{
+    uint64_t v[7];
+
+    for (int i = 0; i < 7; i++)
+        if (spread_varint(p, end, &v[i]) < 0)
+            return -EBADMSG;
+    if (v[1] > INT32_MAX || v[2] > UINT32_MAX || v[3] > UINT32_MAX || v[4] > UINT32_MAX)
+        return -EBADMSG;
+    *x = (struct pmsg){ .send = 1, .comm = v[0], .peer = (int32_t)v[1],
+                        .tag = (int32_t)unzz(v[2]), .rank = (uint32_t)v[3],
+                        .thread = (uint32_t)v[4] };
+    x->astart = x->atime = base->astart + (uint64_t)unzz(v[5]);
+    x->seq = (uint32_t)((int64_t)base->seq + unzz(v[6]));
+    *base = *x;
+    return 0;
+}
 
 /* The process that matches a send to world rank `peer`: the one that reads
  * its file (this one if no file holds it: it stays unmatched here). */
@@ -1694,23 +1780,45 @@ static int spread_exchange(struct vftr_vfdconv *c, struct spread *sp, struct cht
     int xrc;
 
     for (int p = 0; p < sp->nprocs; p++) {
-        sp->ob[p] = rc == 0 ? sp->out[p] : NULL;
-        sp->ol[p] = rc == 0 ? sp->nout[p] * sizeof **sp->out : 0;
+        struct spout *o = &sp->out[p];
+        uint8_t t[10];
+        size_t n = (size_t)(vftr_vfd_put_varint(t, o->n) - t);
+
+        /* the count goes first: move the sends up behind it */
+        if (rc == 0 && p != sp->me) {
+            sput(&o->b, t, n);
+            if (o->b.bad)
+                rc = -ENOMEM;
+            else {
+                memmove(o->b.p + n, o->b.p, o->b.n - n);
+                memcpy(o->b.p, t, n);
+            }
+        }
+        sp->ob[p] = rc == 0 ? o->b.p : NULL;
+        sp->ol[p] = rc == 0 ? o->b.n : 0;
     }
     xrc = sp->sh->alltoall(sp->sh->ctx, sp->ob, sp->ol, &in, &inlen);
     if (rc == 0 && xrc < 0)
         rc = xrc;
-    if (rc == 0 && inlen % sizeof(struct pmsg))
-        rc = -EBADMSG;
-    for (size_t i = 0; rc == 0 && i < inlen / sizeof(struct pmsg); i++) {
-        struct pmsg x;
+    {
+        const uint8_t *p = in, *end = p + inlen;
 
-        memcpy(&x, (const uint8_t *)in + i * sizeof x, sizeof x);
-        if (!x.send || x.rank >= c->nranks || x.thread >= c->ranks[x.rank].nthr ||
-            send_owner(c, sp, x.peer) != sp->me)
-            rc = -EBADMSG;
-        else
-            rc = match_one(c, tab, &x);
+        /* the streams of the other processes, each from a fresh base */
+        while (rc == 0 && p < end) {
+            struct pmsg base = { 0 }, x;
+            uint64_t n;
+
+            if ((rc = spread_varint(&p, end, &n)) < 0)
+                break;
+            for (uint64_t i = 0; i < n && rc == 0; i++) {
+                if ((rc = spread_get(&p, end, &x, &base)) == 0 &&
+                    (x.rank >= c->nranks || x.thread >= c->ranks[x.rank].nthr ||
+                     send_owner(c, sp, x.peer) != sp->me))
+                    rc = -EBADMSG;
+                if (rc == 0)
+                    rc = match_one(c, tab, &x);
+            }
+        }
     }
     free(in);
     return rc;
@@ -1784,10 +1892,9 @@ static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
         int to = sp && x.send ? send_owner(c, sp, x.peer) : -1;
 
         if (to >= 0 && to != sp->me) {
-            if (grow((void **)&sp->out[to], &sp->capout[to], sp->nout[to] + 1, sizeof x) < 0)
+            spread_put(&sp->out[to], &x);
+            if (sp->out[to].b.bad)
                 rc = -ENOMEM;
-            else
-                sp->out[to][sp->nout[to]++] = x;
         } else {
             rc = match_one(c, &tab, &x);
         }
@@ -1880,24 +1987,6 @@ static int build_procs(struct vftr_vfdconv *c)
  * are native (the processes of one MPI job run one binary on one kind of
  * machine); every read is bounds-checked all the same. */
 
-struct sbuf {
-    uint8_t *p;
-    size_t n, cap;
-    int bad;
-};
-
-static void sput(struct sbuf *b, const void *x, size_t len)
-{
-    if (b->bad || grow((void **)&b->p, &b->cap, b->n + len, 1) < 0) {
-        b->bad = 1;
-        return;
-    }
-    if (len)
-        memcpy(b->p + b->n, x, len);
-    b->n += len;
-}
-
-static void sput64(struct sbuf *b, uint64_t v) { sput(b, &v, sizeof v); }
 
 static void sput_str(struct sbuf *b, const char *s)
 {
@@ -2155,7 +2244,7 @@ out:
 static int match_spread(struct vftr_vfdconv *c, char *err, size_t errlen)
 {
     const struct vftr_vfdconv_share *sh = c->opts.share;
-    struct spread sp = { sh, sh->me, sh->nprocs, NULL, NULL, NULL, NULL, NULL };
+    struct spread sp = { sh, sh->me, sh->nprocs, NULL, NULL, NULL };
     struct vftr_vfdconv_stats mine;
     struct sbuf b = { 0 };
     void *all = NULL;
@@ -2168,25 +2257,19 @@ static int match_spread(struct vftr_vfdconv *c, char *err, size_t errlen)
         return -EINVAL;
     }
     sp.out = calloc((size_t)sp.nprocs, sizeof *sp.out);
-    sp.nout = calloc((size_t)sp.nprocs, sizeof *sp.nout);
-    sp.capout = calloc((size_t)sp.nprocs, sizeof *sp.capout);
     sp.ob = calloc((size_t)sp.nprocs, sizeof *sp.ob);
     sp.ol = calloc((size_t)sp.nprocs, sizeof *sp.ol);
-    if (!sp.out || !sp.nout || !sp.capout || !sp.ob || !sp.ol) {
+    if (!sp.out || !sp.ob || !sp.ol) {
         /* the others go on to the alltoall: give up together */
         free(sp.out);
-        free(sp.nout);
-        free(sp.capout);
         free(sp.ob);
         free(sp.ol);
         return -ENOMEM;
     }
     mrc = match_messages(c, &sp);
     for (int p = 0; p < sp.nprocs; p++)
-        free(sp.out[p]);
+        free(sp.out[p].b.p);
     free(sp.out);
-    free(sp.nout);
-    free(sp.capout);
     free(sp.ob);
     free(sp.ol);
     mine = c->stats;
