@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis_impl.h"
 #include "source.h"
 #include "util/errmsg.h"
 #include "util/proclist.h"
@@ -909,13 +909,15 @@ int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts
         local_close(l);
     pthread_join(th, NULL);
     if (rc < 0) {
-        if (l->rc < 0 && l->err[0])
+        /* rank 0's own thread failing closes its queue (-EPIPE here); the
+         * analysis refusing a record closes it for the thread (-EPIPE
+         * there): the first failure is the one to tell */
+        if (rc == -EPIPE && l->rc < 0 && l->err[0])
             vftr_errmsg(err, errlen, l->rc, "%s", l->err);
+        else if (rc == -EBADMSG || rc == -EPROTO)
+            vftr_errmsg(err, errlen, rc, "wait analysis: bad message from a worker rank");
         else
-            vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
-                        : rc == -EINVAL ? "records out of order"
-                        : rc == -EBADMSG || rc == -EPROTO ? "bad message from a worker rank"
-                        : strerror(-rc));
+            vftr_analysis_errmsg(a, rc, "merging the ranks' records", err, errlen);
         vftr_analysis_free(a);
     } else {
         *out = a;

@@ -10,8 +10,10 @@
  *
  * MPI is started before main (the command line is vftr-stats's own, parsed
  * by main) and ended after it; the other views run on every rank alike,
- * rank 0's output being the one shown.  An error on one rank leaves the
- * others waiting for it, so it ends the job (MPI_Abort) after its message.
+ * rank 0's output being the one shown.  An error of the analysis on one
+ * rank leaves the others waiting for it: the rank says it as vftr-stats
+ * does (the trace, then what failed: the record refused) and ends the job
+ * (MPI_Abort).
  */
 #include <errno.h>
 #include <limits.h>
@@ -240,8 +242,11 @@ int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts 
         rc = -EIO;
     }
 
+    /* vftr-stats's message (analysis.c), before the job ends; a worker's
+     * err names its rank */
     if (rc < 0 && size > 1) {
-        fprintf(stderr, "vftr-stats-mpi: rank %d: %s\n", rank, err[0] ? err : "failed");
+        fprintf(stderr, "vftr-stats: %s: %s\n", vftr_source_info(src)->name,
+                err[0] ? err : strerror(-rc));
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
