@@ -62,6 +62,7 @@ done
 par 3 "$T/big" --delays --json
 par 2 "$T/big" --waits --time 50us:150us
 par 3 "$T/coll" --waits --time 3ms:5ms --csv
+par 2 "$T/p2p" --critical-path --csv --time :6ms
 
 # a record the analysis refuses: rank 1's MPI_Send of p2p entered at 7000 us
 # (0x6acfc0 ns) moved back to 5177.344 us, before its work that began at
