@@ -45,6 +45,23 @@ for input in big basic; do
         done
     done
 done
+# messages between the ranks' second threads (MPI_THREAD_MULTIPLE), matched
+# by the process that reads the receiver's file (its peer is no rank's
+# main thread: an exception each process must learn), and a send never
+# received: the same trace and the same counts as vfd2otf's
+mkdir -p "$T/threads" && $B/test/conv/mkvfd threads "$T/threads" || bad "mkvfd threads"
+$B/bin/vfd2otf --events-only -o "$T/s-th" "$T/threads" >"$T/log-s-th" 2>&1 || bad "vfd2otf threads"
+$RUN -np 2 "$MPI" --events-only -o "$T/m-th" "$T/threads" >"$T/log-m-th" 2>&1 \
+    || bad "vfd2otf-mpi -np 2 threads: $(tail -3 "$T/log-m-th")"
+same "threads, messages between second threads, mpirun -np 2" "$T/s-th" "$T/m-th"
+{ grep -o '[0-9]* messages matched, [0-9]* receives before their send' "$T/log-s-th"
+  grep -o '[0-9]* send without receive, [0-9]* receives without send' "$T/log-s-th"; } >"$T/n-s-th"
+if [ "$(wc -l <"$T/n-s-th")" = 2 ] && grep -qF "$(sed -n 1p "$T/n-s-th")" "$T/log-m-th" &&
+   grep -qF "$(sed -n 2p "$T/n-s-th")" "$T/log-m-th"; then
+    pass "threads: vfd2otf-mpi counts as vfd2otf: $(tr '\n' ' ' <"$T/n-s-th")"
+else
+    bad "threads: counts differ: $(cat "$T/n-s-th") / $(grep -o '[0-9]* messages matched' "$T/log-m-th")"
+fi
 # and the reference reads the big one, every message matched
 $B/test/conv/refdump -e "$T/m4-big" >"$T/ev" || bad "reference cannot read vfd2otf-mpi's trace"
 s=$(grep -c ' SEND ' "$T/ev"); r=$(grep -c ' RECV ' "$T/ev")
