@@ -27,7 +27,10 @@
  * remaining records (the trace's tail) until all are DONE, then sends GO.
  *
  * The message's framing travels in the host's byte order (the ranks of one
- * job share it), the records as varints (put_rec).
+ * job share it), a worker rank's records as varints (put_rec), those of
+ * rank 0's own thread as they are in memory (RAW).  A worker lets the
+ * transport move its messages on while it makes records (poll).  An error
+ * is told as the serial run tells it (vftr_analysis_errmsg).
  */
 #include <errno.h>
 #include <pthread.h>
