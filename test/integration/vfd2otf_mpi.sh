@@ -6,8 +6,9 @@
 # the "basic" run.  Each rank reads only its share in the first pass: under
 # strace, with --streams 1 (rank 0 replays everything) ranks 1..3 of 4 open
 # only their own files (together the 6 ranks' files minus rank 0's share, no
-# file twice); with a stream per rank every rank, rank 0 (the matcher, served
-# the other files' MPI records over MPI) included, opens only its share.
+# file twice); with a stream per rank every rank, rank 0 included, opens only
+# its share (each rank matches the receives of its own files, the sends to
+# them coming from their readers over MPI).
 # Warnings of files read by other ranks still reach rank 0's stderr.
 . "$(cd "$(dirname "$0")" && pwd)/../conv/common.sh"
 MPI=$B/bin/vfd2otf-mpi
@@ -85,9 +86,9 @@ if command -v strace >/dev/null && strace -qq -e trace=none true 2>/dev/null; th
         && pass "rank 0 (the only stream) replays all $all files" || bad "rank 0 opened $(opened 0 | wc -l) files"
     $B/bin/vfd2otf -q --events-only --streams 1 -o "$T/share-s" "$T/big" || bad "vfd2otf --streams 1"
     same "shared first pass, --streams 1, under strace" "$T/share-s" "$T/share"
-    # one stream per rank: every MPI rank k, rank 0 (the matcher) included,
-    # opens only the files i with i % 4 = k (its share of the first pass,
-    # the files of its streams, and its files' MPI records it serves)
+    # one stream per rank: every MPI rank k, rank 0 included, opens only the
+    # files i with i % 4 = k (its share of the first pass, the files of its
+    # streams, and its files' MPI records it matches or sends on)
     rm -f "$T"/st.*
     $RUN -np 4 sh -c 'exec strace -f -qq -e trace=openat,open -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
         "$T/st" "$MPI" -q -o "$T/share4" "$T/big" >"$T/log" 2>&1 \
