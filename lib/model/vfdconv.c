@@ -1692,7 +1692,56 @@ struct spread {
     } *out;
     const void **ob;            /* the alltoall's arguments */
     size_t *ol;
+    /* rounds: the sends of starts up to bound[k] go in the k-th alltoall */
+    size_t nrounds;
+    uint64_t lo, step;
 };
+
+/* Sends per round, about: what a process holds of them (its sends to the
+ * others and its receives waiting for theirs) stays near this, plus the
+ * messages in flight across a round's end, whatever the trace's length. */
+#define SPREAD_ROUND (1u << 18)
+
+/* The rounds of spread matching, the same in every process (from the
+ * first pass, which all share): slices of equal length of the time from
+ * the earliest MPI record's start to the latest event, about SPREAD_ROUND
+ * sends each, and at least two (one more alltoall: a message across a
+ * round's end is the case to get right, and so every run with messages
+ * goes through it); the last takes whatever starts later. */
+static void spread_rounds(const struct vftr_vfdconv *c, struct spread *sp)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, sends = 0;
+
+    for (size_t k = 0; k < c->nranks; k++) {
+        const struct rank *r = &c->ranks[k];
+
+        for (size_t t = 0; t < r->nthr; t++) {
+            const struct thr *th = &r->thr[t];
+
+            sends += th->nsends;
+            if (th->nc && r->chunks[th->c0].mpimin != UINT64_MAX &&
+                align_min(r, r->chunks[th->c0].mpimin) < lo)
+                lo = align_min(r, r->chunks[th->c0].mpimin);
+            if (th->first != UINT64_MAX && align_ns(r, th->last) > hi)
+                hi = align_ns(r, th->last);
+        }
+    }
+    sp->nrounds = (size_t)(sends / SPREAD_ROUND) + 2;
+    if (sp->nrounds > 4096)
+        sp->nrounds = 4096;
+    sp->lo = lo;
+    sp->step = lo < hi ? (hi - lo) / sp->nrounds + 1 : 1;
+}
+
+/* The end of round k: the starts below it go in it. */
+static uint64_t spread_bound(const struct spread *sp, size_t k)
+{
+    if (k + 1 >= sp->nrounds || sp->lo == UINT64_MAX)
+        return UINT64_MAX;
+    if ((uint64_t)(k + 1) > (UINT64_MAX - sp->lo) / sp->step)
+        return UINT64_MAX;
+    return sp->lo + (uint64_t)(k + 1) * sp->step;
+}
 
 /*
  * A send on its way to the process that matches it, in a few bytes (there
@@ -1821,6 +1870,8 @@ static int spread_exchange(struct vftr_vfdconv *c, struct spread *sp, struct cht
         }
     }
     free(in);
+    for (int p = 0; p < sp->nprocs; p++)        /* the next round starts afresh */
+        sp->out[p] = (struct spout){ .b = { sp->out[p].b.p, 0, sp->out[p].b.cap, 0 } };
     return rc;
 }
 
@@ -1834,8 +1885,8 @@ static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
     struct mfile *fs = NULL, **h = NULL;
     struct mraw *raw = NULL;
     struct chtab tab = { NULL, 0, 0 };
-    size_t nf = 0, nh = 0, rawcap = 0;
-    int rc = 0, exchanged = 0;
+    size_t nf = 0, nh = 0, rawcap = 0, round = 0;
+    int rc = 0;
 
     for (size_t k = 0; k < c->nranks; k++) {
         struct rank *r = &c->ranks[k];
@@ -1886,27 +1937,41 @@ static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
     }
     for (size_t k = nh / 2; k-- > 0;)
         mfheap_down(h, nh, k);
-    while (rc == 0 && nh) {
+    /* (spread: a round of the sends that start before its bound, then its
+     * alltoall; every process goes through every round, even after an
+     * error, which it passes on as it ends) */
+    for (round = 0; sp && round < sp->nrounds; round++) {
+        uint64_t bound = spread_bound(sp, round);
+
+        while (rc == 0 && nh && h[0]->h[0].astart < bound) {
+            struct mfile *f = h[0];
+            struct pmsg x = pheap_pop(f->h, &f->n);
+            int to = x.send ? send_owner(c, sp, x.peer) : -1;
+
+            if (to >= 0 && to != sp->me) {
+                spread_put(&sp->out[to], &x);
+                if (sp->out[to].b.bad)
+                    rc = -ENOMEM;
+            } else {
+                rc = match_one(c, &tab, &x);
+            }
+            if (rc < 0 || (rc = mfile_fill(f)) < 0)
+                break;
+            if (!f->n)
+                h[0] = h[--nh];
+            mfheap_down(h, nh, 0);
+        }
+        rc = spread_exchange(c, sp, &tab, rc);
+    }
+    while (!sp && rc == 0 && nh) {
         struct mfile *f = h[0];
         struct pmsg x = pheap_pop(f->h, &f->n);
-        int to = sp && x.send ? send_owner(c, sp, x.peer) : -1;
 
-        if (to >= 0 && to != sp->me) {
-            spread_put(&sp->out[to], &x);
-            if (sp->out[to].b.bad)
-                rc = -ENOMEM;
-        } else {
-            rc = match_one(c, &tab, &x);
-        }
-        if (rc < 0 || (rc = mfile_fill(f)) < 0)
+        if ((rc = match_one(c, &tab, &x)) < 0 || (rc = mfile_fill(f)) < 0)
             break;
         if (!f->n)
             h[0] = h[--nh];
         mfheap_down(h, nh, 0);
-    }
-    if (sp) {
-        rc = spread_exchange(c, sp, &tab, rc);
-        exchanged = 1;
     }
     for (size_t k = 0; k < tab.cap; k++) {
         struct chan *ch = &tab.v[k];
@@ -1920,7 +1985,7 @@ static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
         free(ch->q);
     }
 out:
-    if (sp && !exchanged)
+    for (; sp && round < sp->nrounds; round++)     /* failed before the rounds */
         rc = spread_exchange(c, sp, &tab, rc);
     for (size_t k = 0; fs && k < nf; k++)
         free(fs[k].h);
@@ -2244,7 +2309,7 @@ out:
 static int match_spread(struct vftr_vfdconv *c, char *err, size_t errlen)
 {
     const struct vftr_vfdconv_share *sh = c->opts.share;
-    struct spread sp = { sh, sh->me, sh->nprocs, NULL, NULL, NULL };
+    struct spread sp = { sh, sh->me, sh->nprocs, NULL, NULL, NULL, 0, 0, 0 };
     struct vftr_vfdconv_stats mine;
     struct sbuf b = { 0 };
     void *all = NULL;
@@ -2266,6 +2331,7 @@ static int match_spread(struct vftr_vfdconv *c, char *err, size_t errlen)
         free(sp.ol);
         return -ENOMEM;
     }
+    spread_rounds(c, &sp);
     mrc = match_messages(c, &sp);
     for (int p = 0; p < sp.nprocs; p++)
         free(sp.out[p].b.p);
