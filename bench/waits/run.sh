@@ -15,7 +15,9 @@
 # the speed-up of `mpirun -np 2 vftr-stats-mpi --waits` over vftr-stats
 # --waits (target: above 1; every rank makes the records of its share, rank
 # 0 merges and analyses them), and, for information, what -np 1 costs over
-# vftr-stats (MPI's start).
+# vftr-stats (MPI's start), and each rank's CPU time at -np 2 with the load
+# (on a shared machine the processes of one session share one scheduler
+# group, so under load the wall time follows the ranks' total CPU time).
 #
 # Environment: BUILD, BENCH_EVENTS (default 10000000), BENCH_REPEAT (3),
 # BENCH_DIR (default $BUILD/bench/waits), BENCH_KEEP=1 keeps the runs.
@@ -103,4 +105,14 @@ if [ -x "$PAR" ] && command -v mpirun >/dev/null 2>&1; then
     row "--waits wall [s], speed-up at -np 2" "$ts" "$tp" "${r}x" "> 1" "$v"
     r=$(awk -v a="$t1" -v b="$ts" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
     row "--waits wall [s], -np 1 over serial" "$ts" "$t1" "${r}x" "-" "info"
+    # each rank's CPU time (user + system) in one more -np 2 run
+    rm -f "$DIR"/cpu.*
+    mpirun --allow-run-as-root --oversubscribe -np 2 sh -c \
+        'exec /usr/bin/time -o "$0.$OMPI_COMM_WORLD_RANK" -f "%U %S" "$@"' "$DIR/cpu" \
+        "$PAR" --waits --csv "$DIR/big" >/dev/null 2>&1
+    c0=$(tail -1 "$DIR/cpu.0" 2>/dev/null | awk '{ printf "%.2f", $1 + $2 }')
+    c1=$(tail -1 "$DIR/cpu.1" 2>/dev/null | awk '{ printf "%.2f", $1 + $2 }')
+    rm -f "$DIR"/cpu.*
+    row "--waits CPU [s], -np 2 rank 0 / rank 1" "${T[--waits]}" "${c0:-?} / ${c1:-?}" "-" "-" \
+        "info (load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"))"
 fi

@@ -1588,8 +1588,22 @@ static void rec_proc_begin(struct vftr_analysis *a, struct aproc *p, const struc
 static int rec_proc_end(struct vftr_analysis *a, struct aproc *p, const struct vftr_syncrec *r,
                         uint32_t outer)
 {
+    const struct mcall *c = &p->call;
     int rc = 0;
 
+    /* A blocking receive under way at the window's end whose message has
+     * not come by then waits at least up to there (Late Sender: its send
+     * is entered later).  Without the look-ahead (the critical path reads
+     * no further) its end is never known: its time in the window is
+     * waiting all the same, not busy time, as the waits' view (which reads
+     * on) books it. */
+    if (c->open && a->o.b != UINT64_MAX && receiving(c->cls) && c->nfrom == 0 &&
+        c->ls_idle == 0) {
+        uint64_t s = c->enter > a->o.a ? c->enter : a->o.a, e = r->t2 < a->o.b ? r->t2 : a->o.b;
+
+        if (e > s && (rc = busy_add(a, c->path, -(int64_t)(e - s))) < 0)
+            return rc;
+    }
     if (p->call.open)
         rc = end_call(a, p, r->t2, r->time);
     if (rc == 0)

@@ -266,6 +266,11 @@ struct vftr_analysis_transport {
     int (*send)(void *ctx, int to, int tag, const void *msg, size_t len);
     int (*recv)(void *ctx, int from, int *tag, void **msg, size_t *len);
     void *ctx;
+    /* Optional (NULL: none): moves the messages in flight on without
+     * waiting, for a transport whose sends advance only inside its calls
+     * (MPI without a single-copy mechanism): a worker calls it every few
+     * thousand records it makes.  0 or -errno. */
+    int (*poll)(void *ctx);
 };
 int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts *opts,
                           const struct vftr_analysis_transport *t, struct vftr_analysis **out,

@@ -13,6 +13,14 @@
 #include "tally.h"
 #include "u64map.h"
 
+/* The message for rc, which stopped the analysis `when` ("reading the
+ * trace", "at the trace's end"): the analysis's own account of a refused
+ * record (vftr_analysis_why) if it has one, else what rc says; into err
+ * (vftr_errmsg).  a may be NULL.  The serial and the parallel run
+ * (analysis_run.c, analysis_par.c) say the same thing through it. */
+void vftr_analysis_errmsg(const struct vftr_analysis *a, int rc, const char *when, char *err,
+                          size_t errlen);
+
 /* ------------------------------------------------------------ critical path */
 
 /* A piece of the path: time of one process. */

@@ -27,7 +27,10 @@
  * remaining records (the trace's tail) until all are DONE, then sends GO.
  *
  * The message's framing travels in the host's byte order (the ranks of one
- * job share it), the records as varints (put_rec).
+ * job share it), a worker rank's records as varints (put_rec), those of
+ * rank 0's own thread as they are in memory (RAW).  A worker lets the
+ * transport move its messages on while it makes records (poll).  An error
+ * is told as the serial run tells it (vftr_analysis_errmsg).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis_impl.h"
 #include "source.h"
 #include "util/errmsg.h"
 #include "util/proclist.h"
@@ -43,6 +46,17 @@
 enum { TAG_DATA = 1, TAG_DONE, TAG_GO, TAG_END };
 
 #define CHUNK (1u << 20)          /* bytes of records per message */
+
+/*
+ * How share k's records travel: rank 0's own share (k 0) hands them to
+ * rank 0 as they are in memory, through its queue; the worker ranks as
+ * varints (put_rec), a fifth of the bytes, for a transport that costs per
+ * byte.  Encoding and decoding cost rank 0's merge more than anything else
+ * it does, so the copy that crosses no process boundary skips them.
+ */
+#define RAW(k) ((k) == 0)
+
+#define POLL_EVERY 2048           /* records between two transport polls (a power of 2) */
 
 /* ------------------------------------------------------------ encoding */
 
@@ -290,8 +304,9 @@ static inline int get_rec(struct rbuf *b, struct vftr_syncrec *r, uint64_t *prev
 struct worker {
     const struct vftr_analysis_transport *t;
     struct vftr_syncx *x;
-    struct wbuf recs;
-    uint32_t nrec;
+    bool raw;                     /* records as they are in memory (see RAW) */
+    struct wbuf recs, segs;       /* segs: raw only */
+    uint32_t nrec, nseg;
     uint32_t paths_sent;          /* the extractor's paths 1..paths_sent went out */
     uint64_t prev;                /* the time of the last record put in recs */
     struct wbuf msg;
@@ -317,26 +332,45 @@ static int ship(struct worker *w, int tag)
     }
     if (rc == 0)
         rc = PUT(&w->msg, w->nrec);
+    if (rc == 0 && w->raw)
+        rc = PUT(&w->msg, w->nseg);
     if (rc == 0 && w->recs.len)
         rc = put(&w->msg, w->recs.p, w->recs.len);
+    if (rc == 0 && w->segs.len)
+        rc = put(&w->msg, w->segs.p, w->segs.len);
     if (rc == 0)
         rc = w->t->send(w->t->ctx, 0, tag, w->msg.p, w->msg.len);
     w->paths_sent += n;
-    w->recs.len = 0;
+    w->recs.len = w->segs.len = 0;
     w->prev = 0;
-    w->nrec = 0;
+    w->nrec = w->nseg = 0;
     return rc;
 }
 
 static int worker_emit(void *arg, const struct vftr_syncrec *r)
 {
     struct worker *w = arg;
-    int rc = put_rec(&w->recs, r, &w->prev);
+    int rc;
 
+    if (w->raw) {
+        struct vftr_syncrec c = *r;
+
+        c.seg = NULL;           /* the segments follow the records */
+        rc = PUT(&w->recs, c);
+        if (rc == 0 && r->nseg)
+            rc = put(&w->segs, r->seg, r->nseg * sizeof *r->seg);
+        w->nseg += r->nseg;
+    } else {
+        rc = put_rec(&w->recs, r, &w->prev);
+    }
     if (rc == 0)
         w->nrec++;
-    if (rc == 0 && w->recs.len >= CHUNK)
+    if (rc == 0 && w->recs.len + w->segs.len >= CHUNK)
         rc = ship(w, TAG_DATA);
+    /* what is in flight moves on while this worker makes records, not
+     * only when it sends the next message: rank 0 waits for it */
+    else if (rc == 0 && w->t->poll && (w->nrec & (POLL_EVERY - 1)) == 0)
+        rc = w->t->poll(w->t->ctx);
     return rc;
 }
 
@@ -383,7 +417,7 @@ static int run_worker(struct vftr_source *s, const struct vftr_analysis_opts *op
 {
     struct vftr_syncdefs defs = VFTR_SYNCDEFS_INIT;
     struct vftr_syncsort *sort = NULL;
-    struct worker w = { .t = t };
+    struct worker w = { .t = t, .raw = RAW(k) };
     struct vftr_proclist pl;
     struct vftr_window_stats st = { 0 };
     uint64_t b = opts->b > opts->a ? opts->b : UINT64_MAX, last, go = 0;
@@ -442,6 +476,7 @@ fail:
 out:
     free(reply);
     free(w.recs.p);
+    free(w.segs.p);
     free(w.msg.p);
     vftr_syncx_free(w.x);
     vftr_syncsort_free(sort);
@@ -458,7 +493,7 @@ out:
  * instead of MPI.  Either side that fails closes them, so that the other
  * one's waits end.
  */
-#define LOCAL_WINDOW 4
+#define LOCAL_WINDOW 16
 
 struct lqueue {
     struct lmsg {
@@ -609,8 +644,58 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
-/* Appends a DATA/END message's paths and records to stream s. */
-static int decode(struct rstream *s, const void *msg, size_t len)
+/* The records of a raw message (after its count nrec): the segment
+ * count, the records, their segments.  Only the pointers are the
+ * receiver's own; the rest is checked by the analysis as for any record. */
+static int decode_raw(struct rstream *s, struct rbuf *b, uint32_t nrec)
+{
+    uint32_t nseg;
+    size_t at;
+    int rc;
+
+    if ((rc = GET(b, nseg)) < 0)
+        return rc;
+    if ((b->len - b->pos) / sizeof *s->q < nrec ||
+        b->len - b->pos - (size_t)nrec * sizeof *s->q != (size_t)nseg * sizeof *s->segs)
+        return -EBADMSG;
+    {
+        size_t cap = s->qcap;
+
+        if ((rc = grow((void **)&s->q, &s->qcap, s->qn + nrec, sizeof *s->q)) < 0)
+            return rc;
+        if (s->qcap != cap) {
+            size_t *o = realloc(s->segoff, s->qcap * sizeof *o);
+
+            if (!o)
+                return -ENOMEM;
+            s->segoff = o;
+        }
+    }
+    if ((rc = grow((void **)&s->segs, &s->capsegs, s->nsegs + nseg, sizeof *s->segs)) < 0)
+        return rc;
+    memcpy(s->q + s->qn, b->p + b->pos, (size_t)nrec * sizeof *s->q);
+    b->pos += (size_t)nrec * sizeof *s->q;
+    if (nseg)
+        memcpy(s->segs + s->nsegs, b->p + b->pos, (size_t)nseg * sizeof *s->segs);
+    b->pos += (size_t)nseg * sizeof *s->segs;
+    at = s->nsegs;
+    for (uint32_t i = 0; i < nrec; i++) {
+        s->q[s->qn + i].seg = NULL;
+        if (s->q[s->qn + i].nseg > s->nsegs + nseg - at)
+            return -EBADMSG;
+        s->segoff[s->qn + i] = at;
+        at += s->q[s->qn + i].nseg;
+    }
+    if (at != s->nsegs + nseg)
+        return -EBADMSG;
+    s->qn += nrec;
+    s->nsegs += nseg;
+    return 0;
+}
+
+/* Appends a DATA/END message's paths and records to stream s (raw: the
+ * records as they are in memory, see RAW). */
+static int decode(struct rstream *s, const void *msg, size_t len, bool raw)
 {
     struct rbuf b = { msg, len, 0 };
     uint32_t first, n, nrec;
@@ -633,6 +718,8 @@ static int decode(struct rstream *s, const void *msg, size_t len)
     }
     if ((rc = GET(&b, nrec)) < 0)
         return rc;
+    if (raw)
+        return decode_raw(s, &b, nrec);
     for (uint32_t i = 0; i < nrec; i++) {
         struct vftr_syncrec *r;
 
@@ -669,7 +756,7 @@ static int decode(struct rstream *s, const void *msg, size_t len)
 }
 
 /* Takes worker k's next message into s. */
-static int take(const struct vftr_analysis_transport *t, int k, struct rstream *s)
+static int take(const struct vftr_analysis_transport *t, int k, struct rstream *s, bool raw)
 {
     void *msg = NULL;
     size_t len = 0;
@@ -682,7 +769,7 @@ static int take(const struct vftr_analysis_transport *t, int k, struct rstream *
     case TAG_END:
         if (s->state != (tag == TAG_DATA ? S_ACTIVE : S_GO))
             rc = -EPROTO;
-        else if ((rc = decode(s, msg, len)) == 0 && tag == TAG_END)
+        else if ((rc = decode(s, msg, len, raw)) == 0 && tag == TAG_END)
             s->state = S_ENDED;
         break;
     case TAG_DONE:
@@ -703,6 +790,7 @@ static int take(const struct vftr_analysis_transport *t, int k, struct rstream *
 /* Stream k's transport and peer: rank 0's own thread for 0, worker rank k
  * for the others. */
 #define VIA(k) ((k) == 0 ? lt : t), ((k) == 0 ? 0 : (k))
+#define TAKE(k) take(VIA(k), &s[k], RAW(k))
 
 static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transport *t,
                     const struct vftr_analysis_transport *lt)
@@ -720,7 +808,7 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
         /* every worker with nothing queued gives its next message */
         for (int k = 0; k < nw && rc == 0; k++)
             while (rc == 0 && s[k].qhead == s[k].qn && s[k].state == S_ACTIVE)
-                rc = take(VIA(k), &s[k]);
+                rc = TAKE(k);
         for (int k = 0; k < nw; k++)
             if (s[k].qhead == s[k].qn && s[k].state == S_DONE)
                 stuck = 1;
@@ -731,7 +819,7 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
 
             for (int k = 0; k < nw && rc == 0; k++)
                 while (rc == 0 && s[k].state == S_ACTIVE)
-                    rc = take(VIA(k), &s[k]);
+                    rc = TAKE(k);
             for (int k = 0; k < nw; k++)
                 if (s[k].last > last)
                     last = s[k].last;
@@ -743,7 +831,7 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
             }
             for (int k = 0; k < nw && rc == 0; k++)
                 while (rc == 0 && s[k].state == S_GO)
-                    rc = take(VIA(k), &s[k]);
+                    rc = TAKE(k);
             continue;
         }
         if (rc < 0)
@@ -808,8 +896,8 @@ int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts
     pthread_cond_init(&l->cv, NULL);
     l->thread_end = (struct lend){ l, false };
     l->root_end = (struct lend){ l, true };
-    l->wt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->thread_end };
-    l->rt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->root_end };
+    l->wt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->thread_end, NULL };
+    l->rt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->root_end, NULL };
     l->s = s;
     l->opts = opts;
     l->nshares = t->size;
@@ -824,13 +912,15 @@ int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts
         local_close(l);
     pthread_join(th, NULL);
     if (rc < 0) {
-        if (l->rc < 0 && l->err[0])
+        /* rank 0's own thread failing closes its queue (-EPIPE here); the
+         * analysis refusing a record closes it for the thread (-EPIPE
+         * there): the first failure is the one to tell */
+        if (rc == -EPIPE && l->rc < 0 && l->err[0])
             vftr_errmsg(err, errlen, l->rc, "%s", l->err);
+        else if (rc == -EBADMSG || rc == -EPROTO)
+            vftr_errmsg(err, errlen, rc, "wait analysis: bad message from a worker rank");
         else
-            vftr_errmsg(err, errlen, rc, "%s", rc == -ENOMEM ? "out of memory"
-                        : rc == -EINVAL ? "records out of order"
-                        : rc == -EBADMSG || rc == -EPROTO ? "bad message from a worker rank"
-                        : strerror(-rc));
+            vftr_analysis_errmsg(a, rc, "merging the ranks' records", err, errlen);
         vftr_analysis_free(a);
     } else {
         *out = a;

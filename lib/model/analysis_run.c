@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis_impl.h"
 #include "source.h"
 #include "util/errmsg.h"
 
@@ -39,12 +39,10 @@ int vftr_syncdefs_from_source(struct vftr_syncdefs *d, const struct vftr_source 
     return rc;
 }
 
-/* The message for rc, which stopped the analysis `when`: the analysis's
- * own account of a refused record if it has one. */
-static void why(const struct vftr_analysis *a, int rc, const char *when, char *err,
-                size_t errlen)
+void vftr_analysis_errmsg(const struct vftr_analysis *a, int rc, const char *when, char *err,
+                          size_t errlen)
 {
-    const char *w = vftr_analysis_why(a);
+    const char *w = a ? vftr_analysis_why(a) : "";
 
     if (rc == -ENOMEM)
         vftr_errmsg(err, errlen, rc, "wait analysis: out of memory");
@@ -99,12 +97,12 @@ int vftr_analysis_run(struct vftr_source *s, const struct vftr_analysis_opts *op
         rc = -EIO;
     if (rc < 0) {
         if (err && errlen && !err[0])
-            why(a, rc, "reading the trace", err, errlen);
+            vftr_analysis_errmsg(a, rc, "reading the trace", err, errlen);
         goto out;
     }
     if ((rc = vftr_syncx_finish(x)) < 0 || (rc = vftr_syncsort_flush(sort)) < 0 ||
         (rc = vftr_analysis_finish(a)) < 0) {
-        why(a, rc, "at the trace's end", err, errlen);
+        vftr_analysis_errmsg(a, rc, "at the trace's end", err, errlen);
         goto out;
     }
     *out = a;

@@ -1648,15 +1648,244 @@ static int mf_less_p(struct mfile *const *a, struct mfile *const *b)
 
 DEFINE_HEAP(mfheap, struct mfile *, mf_less_p)
 
+/* A growing byte buffer (bad: out of memory, the rest ignored). */
+struct sbuf {
+    uint8_t *p;
+    size_t n, cap;
+    int bad;
+};
+
+static void sput(struct sbuf *b, const void *x, size_t len)
+{
+    if (b->bad || grow((void **)&b->p, &b->cap, b->n + len, 1) < 0) {
+        b->bad = 1;
+        return;
+    }
+    if (len)
+        memcpy(b->p + b->n, x, len);
+    b->n += len;
+}
+
+static void sput64(struct sbuf *b, uint64_t v) { sput(b, &v, sizeof v); }
+
+/*
+ * Spread matching (a shared open with owner/alltoall, see vfdconv.h): the
+ * n-th send of a channel pairs with its n-th receive whatever the order of
+ * the two sides among each other, so a channel can be matched by the one
+ * process that reads its receiving rank's file, from that rank's receives
+ * and the sending rank's sends, each side in its own order.  Each process
+ * merges only its own files' records (the order above restricted to
+ * them); a send to a rank another process reads goes into `out` for that
+ * process, everything else is matched here.  Then one alltoall brings
+ * every process the sends addressed to its ranks, in their sender's order,
+ * and they are matched against the receives queued meanwhile.  So no
+ * process reads or orders another's records, and each pair is matched (and
+ * counted, and its exceptions noted) by exactly one process.
+ */
+struct spread {
+    const struct vftr_vfdconv_share *sh;
+    int me, nprocs;
+    struct spout {              /* per process: the sends it matches (spread_put) */
+        struct sbuf b;
+        uint64_t n, astart;
+        uint32_t seq;
+    } *out;
+    const void **ob;            /* the alltoall's arguments */
+    size_t *ol;
+    /* rounds: the sends of starts up to bound[k] go in the k-th alltoall */
+    size_t nrounds;
+    uint64_t lo, step;
+};
+
+/* Sends per round, about: what a process holds of them (its sends to the
+ * others and its receives waiting for theirs) stays near this, plus the
+ * messages in flight across a round's end, whatever the trace's length. */
+#define SPREAD_ROUND (1u << 18)
+
+/* The rounds of spread matching, the same in every process (from the
+ * first pass, which all share): slices of equal length of the time from
+ * the earliest MPI record's start to the latest event, about SPREAD_ROUND
+ * sends each, and at least two (one more alltoall: a message across a
+ * round's end is the case to get right, and so every run with messages
+ * goes through it); the last takes whatever starts later. */
+static void spread_rounds(const struct vftr_vfdconv *c, struct spread *sp)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, sends = 0;
+
+    for (size_t k = 0; k < c->nranks; k++) {
+        const struct rank *r = &c->ranks[k];
+
+        for (size_t t = 0; t < r->nthr; t++) {
+            const struct thr *th = &r->thr[t];
+
+            sends += th->nsends;
+            if (th->nc && r->chunks[th->c0].mpimin != UINT64_MAX &&
+                align_min(r, r->chunks[th->c0].mpimin) < lo)
+                lo = align_min(r, r->chunks[th->c0].mpimin);
+            if (th->first != UINT64_MAX && align_ns(r, th->last) > hi)
+                hi = align_ns(r, th->last);
+        }
+    }
+    sp->nrounds = (size_t)(sends / SPREAD_ROUND) + 2;
+    if (sp->nrounds > 4096)
+        sp->nrounds = 4096;
+    sp->lo = lo;
+    sp->step = lo < hi ? (hi - lo) / sp->nrounds + 1 : 1;
+}
+
+/* The end of round k: the starts below it go in it. */
+static uint64_t spread_bound(const struct spread *sp, size_t k)
+{
+    if (k + 1 >= sp->nrounds || sp->lo == UINT64_MAX)
+        return UINT64_MAX;
+    if ((uint64_t)(k + 1) > (UINT64_MAX - sp->lo) / sp->step)
+        return UINT64_MAX;
+    return sp->lo + (uint64_t)(k + 1) * sp->step;
+}
+
+/*
+ * A send on its way to the process that matches it, in a few bytes (there
+ * are as many as messages between the processes' files): comm, peer, tag,
+ * rank index, thread index as varints, the start and the sequence number
+ * as the zigzag difference to the stream's previous send (the sends come in
+ * order of their start).  A stream is the count of its sends, then them.
+ * The completion time is not needed: a send's is never compared.
+ */
+static uint64_t zz(int64_t d) { return (uint64_t)d << 1 ^ (uint64_t)(d >> 63); }
+static int64_t unzz(uint64_t z) { return (int64_t)(z >> 1) ^ -(int64_t)(z & 1); }
+
+static void spread_put(struct spout *o, const struct pmsg *x)
+{
+    uint8_t t[7 * 10], *p = t;
+
+    p = vftr_vfd_put_varint(p, x->comm);
+    p = vftr_vfd_put_varint(p, (uint32_t)x->peer);
+    p = vftr_vfd_put_varint(p, zz(x->tag));
+    p = vftr_vfd_put_varint(p, x->rank);
+    p = vftr_vfd_put_varint(p, x->thread);
+    p = vftr_vfd_put_varint(p, zz((int64_t)(x->astart - o->astart)));
+    p = vftr_vfd_put_varint(p, zz((int64_t)x->seq - (int64_t)o->seq));
+    o->astart = x->astart;
+    o->seq = x->seq;
+    o->n++;
+    sput(&o->b, t, (size_t)(p - t));
+}
+
+static int spread_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    uint64_t x = 0;
+
+    for (unsigned sh = 0; sh < 64 && *p < end; sh += 7) {
+        uint8_t c = *(*p)++;
+
+        x |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -EBADMSG;
+}
+
+/* The next send of a stream (base: the previous one's start and seq). */
+static int spread_get(const uint8_t **p, const uint8_t *end, struct pmsg *x, struct pmsg *base)
+{
+    uint64_t v[7];
+
+    for (int i = 0; i < 7; i++)
+        if (spread_varint(p, end, &v[i]) < 0)
+            return -EBADMSG;
+    if (v[1] > INT32_MAX || v[2] > UINT32_MAX || v[3] > UINT32_MAX || v[4] > UINT32_MAX)
+        return -EBADMSG;
+    *x = (struct pmsg){ .send = 1, .comm = v[0], .peer = (int32_t)v[1],
+                        .tag = (int32_t)unzz(v[2]), .rank = (uint32_t)v[3],
+                        .thread = (uint32_t)v[4] };
+    x->astart = x->atime = base->astart + (uint64_t)unzz(v[5]);
+    x->seq = (uint32_t)((int64_t)base->seq + unzz(v[6]));
+    *base = *x;
+    return 0;
+}
+
+/* The process that matches a send to world rank `peer`: the one that reads
+ * its file (this one if no file holds it: it stays unmatched here). */
+static int send_owner(const struct vftr_vfdconv *c, const struct spread *sp, int32_t peer)
+{
+    long k = peer < 0 ? -1 : vftr_u64map_get(&c->rankmap, (uint64_t)peer);
+    int o;
+
+    if (k < 0)
+        return sp->me;
+    o = sp->sh->owner(sp->sh->ctx, c->ranks[k].file);
+    return o >= 0 && o < sp->nprocs ? o : sp->me;
+}
+
+/* The alltoall of spread matching and the matching of the sends it
+ * brings (see struct spread).  Every process takes part, a failed one with
+ * nothing, so that none waits for ever.  Returns rc or the first error. */
+static int spread_exchange(struct vftr_vfdconv *c, struct spread *sp, struct chtab *tab, int rc)
+{
+    void *in = NULL;
+    size_t inlen = 0;
+    int xrc;
+
+    for (int p = 0; p < sp->nprocs; p++) {
+        struct spout *o = &sp->out[p];
+        uint8_t t[10];
+        size_t n = (size_t)(vftr_vfd_put_varint(t, o->n) - t);
+
+        /* the count goes first: move the sends up behind it */
+        if (rc == 0 && p != sp->me) {
+            sput(&o->b, t, n);
+            if (o->b.bad)
+                rc = -ENOMEM;
+            else {
+                memmove(o->b.p + n, o->b.p, o->b.n - n);
+                memcpy(o->b.p, t, n);
+            }
+        }
+        sp->ob[p] = rc == 0 ? o->b.p : NULL;
+        sp->ol[p] = rc == 0 ? o->b.n : 0;
+    }
+    xrc = sp->sh->alltoall(sp->sh->ctx, sp->ob, sp->ol, &in, &inlen);
+    if (rc == 0 && xrc < 0)
+        rc = xrc;
+    {
+        const uint8_t *p = in, *end = p + inlen;
+
+        /* the streams of the other processes, each from a fresh base */
+        while (rc == 0 && p < end) {
+            struct pmsg base = { 0 }, x;
+            uint64_t n;
+
+            if ((rc = spread_varint(&p, end, &n)) < 0)
+                break;
+            for (uint64_t i = 0; i < n && rc == 0; i++) {
+                if ((rc = spread_get(&p, end, &x, &base)) == 0 &&
+                    (x.rank >= c->nranks || x.thread >= c->ranks[x.rank].nthr ||
+                     send_owner(c, sp, x.peer) != sp->me))
+                    rc = -EBADMSG;
+                if (rc == 0)
+                    rc = match_one(c, tab, &x);
+            }
+        }
+    }
+    free(in);
+    for (int p = 0; p < sp->nprocs; p++)        /* the next round starts afresh */
+        sp->out[p] = (struct spout){ .b = { sp->out[p].b.p, 0, sp->out[p].b.cap, 0 } };
+    return rc;
+}
+
 /* Matches the messages of all files (see above) into the threads' exc
- * maps and the stats.  Returns 0, -EBADMSG (a file changed), -ENOMEM. */
-static int match_messages(struct vftr_vfdconv *c)
+ * maps and the stats; with sp, this process's part of them (see struct
+ * spread).  Returns 0, -EBADMSG (a file changed, or a bad exchange),
+ * -ENOMEM, or the exchange's error. */
+static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
 {
     struct vftr_vfd_scan **sc = calloc(c->nranks, sizeof *sc);
     struct mfile *fs = NULL, **h = NULL;
     struct mraw *raw = NULL;
     struct chtab tab = { NULL, 0, 0 };
-    size_t nf = 0, nh = 0, rawcap = 0;
+    size_t nf = 0, nh = 0, rawcap = 0, round = 0;
     int rc = 0;
 
     for (size_t k = 0; k < c->nranks; k++) {
@@ -1681,6 +1910,8 @@ static int match_messages(struct vftr_vfdconv *c)
         int theirs = c->opts.share && c->opts.share->fetch &&
                      !c->opts.share->mine(c->opts.share->ctx, r->file);
 
+        if (sp && !sp->sh->mine(sp->sh->ctx, r->file))
+            continue;           /* its reader matches its receives */
         for (size_t t = 0; t < r->nthr && rc == 0; t++) {
             const struct thr *th = &r->thr[t];
             struct mfile *f = &fs[nf++];
@@ -1706,7 +1937,33 @@ static int match_messages(struct vftr_vfdconv *c)
     }
     for (size_t k = nh / 2; k-- > 0;)
         mfheap_down(h, nh, k);
-    while (rc == 0 && nh) {
+    /* (spread: a round of the sends that start before its bound, then its
+     * alltoall; every process goes through every round, even after an
+     * error, which it passes on as it ends) */
+    for (round = 0; sp && round < sp->nrounds; round++) {
+        uint64_t bound = spread_bound(sp, round);
+
+        while (rc == 0 && nh && h[0]->h[0].astart < bound) {
+            struct mfile *f = h[0];
+            struct pmsg x = pheap_pop(f->h, &f->n);
+            int to = x.send ? send_owner(c, sp, x.peer) : -1;
+
+            if (to >= 0 && to != sp->me) {
+                spread_put(&sp->out[to], &x);
+                if (sp->out[to].b.bad)
+                    rc = -ENOMEM;
+            } else {
+                rc = match_one(c, &tab, &x);
+            }
+            if (rc < 0 || (rc = mfile_fill(f)) < 0)
+                break;
+            if (!f->n)
+                h[0] = h[--nh];
+            mfheap_down(h, nh, 0);
+        }
+        rc = spread_exchange(c, sp, &tab, rc);
+    }
+    while (!sp && rc == 0 && nh) {
         struct mfile *f = h[0];
         struct pmsg x = pheap_pop(f->h, &f->n);
 
@@ -1728,6 +1985,8 @@ static int match_messages(struct vftr_vfdconv *c)
         free(ch->q);
     }
 out:
+    for (; sp && round < sp->nrounds; round++)     /* failed before the rounds */
+        rc = spread_exchange(c, sp, &tab, rc);
     for (size_t k = 0; fs && k < nf; k++)
         free(fs[k].h);
     for (size_t k = 0; sc && k < c->nranks; k++)
@@ -1793,24 +2052,6 @@ static int build_procs(struct vftr_vfdconv *c)
  * are native (the processes of one MPI job run one binary on one kind of
  * machine); every read is bounds-checked all the same. */
 
-struct sbuf {
-    uint8_t *p;
-    size_t n, cap;
-    int bad;
-};
-
-static void sput(struct sbuf *b, const void *x, size_t len)
-{
-    if (b->bad || grow((void **)&b->p, &b->cap, b->n + len, 1) < 0) {
-        b->bad = 1;
-        return;
-    }
-    if (len)
-        memcpy(b->p + b->n, x, len);
-    b->n += len;
-}
-
-static void sput64(struct sbuf *b, uint64_t v) { sput(b, &v, sizeof v); }
 
 static void sput_str(struct sbuf *b, const char *s)
 {
@@ -2061,6 +2302,111 @@ out:
     return rc;
 }
 
+/* Matching spread over the processes of a shared open (struct spread):
+ * each matches its part, then all exchange their counts and exceptions
+ * (rank, thread, key, token), so that every one ends with the whole
+ * result.  Returns 0 or -errno with a message. */
+static int match_spread(struct vftr_vfdconv *c, char *err, size_t errlen)
+{
+    const struct vftr_vfdconv_share *sh = c->opts.share;
+    struct spread sp = { sh, sh->me, sh->nprocs, NULL, NULL, NULL, 0, 0, 0 };
+    struct vftr_vfdconv_stats mine;
+    struct sbuf b = { 0 };
+    void *all = NULL;
+    size_t alllen = 0;
+    int rc = 0, mrc;
+
+    if (sp.nprocs < 1 || sp.me < 0 || sp.me >= sp.nprocs) {
+        set_err(err, errlen, "matching messages: bad share (process %d of %d)", sp.me,
+                sp.nprocs);
+        return -EINVAL;
+    }
+    sp.out = calloc((size_t)sp.nprocs, sizeof *sp.out);
+    sp.ob = calloc((size_t)sp.nprocs, sizeof *sp.ob);
+    sp.ol = calloc((size_t)sp.nprocs, sizeof *sp.ol);
+    if (!sp.out || !sp.ob || !sp.ol) {
+        /* the others go on to the alltoall: give up together */
+        free(sp.out);
+        free(sp.ob);
+        free(sp.ol);
+        return -ENOMEM;
+    }
+    spread_rounds(c, &sp);
+    mrc = match_messages(c, &sp);
+    for (int p = 0; p < sp.nprocs; p++)
+        free(sp.out[p].b.p);
+    free(sp.out);
+    free(sp.ob);
+    free(sp.ol);
+    mine = c->stats;
+    sput64(&b, (uint64_t)(int64_t)mrc);
+    sput64(&b, mine.matched);
+    sput64(&b, mine.unsent_recvs);
+    sput64(&b, mine.unreceived_sends);
+    sput64(&b, mine.recv_before_send);
+    for (size_t i = 0; i < c->nranks && mrc == 0; i++)
+        for (size_t t = 0; t < c->ranks[i].nthr; t++) {
+            const struct vftr_u64map *m = &c->ranks[i].thr[t].exc;
+
+            for (size_t k = 0; k < m->cap; k++)
+                if (m->slots[k].value) {
+                    sput64(&b, i);
+                    sput64(&b, t);
+                    sput64(&b, m->slots[k].key);
+                    sput64(&b, m->slots[k].value - 1);
+                }
+        }
+    sput64(&b, UINT64_MAX);     /* the end of this process's part */
+    rc = sh->exchange(sh->ctx, b.bad ? NULL : b.p, b.bad ? 0 : b.n, &all, &alllen);
+    if (rc == 0 && b.bad)
+        rc = -ENOMEM;
+    c->stats.matched = c->stats.unsent_recvs = c->stats.unreceived_sends = 0;
+    c->stats.recv_before_send = 0;
+    {
+        struct sget g = { all, (const uint8_t *)all + alllen, 0 };
+        int part = 0;
+
+        /* the parts come in process order; ours is here already */
+        while (rc == 0 && g.p < g.end) {
+            int64_t prc = (int64_t)sget64(&g);
+            int ours = part++ == sp.me;
+
+            c->stats.matched += sget64(&g);
+            c->stats.unsent_recvs += sget64(&g);
+            c->stats.unreceived_sends += sget64(&g);
+            c->stats.recv_before_send += sget64(&g);
+            if (prc < 0)
+                rc = prc < -4095 ? -EBADMSG : (int)prc;
+            for (;;) {
+                uint64_t i = sget64(&g), t, key, tok;
+
+                if (g.bad || i == UINT64_MAX)
+                    break;
+                t = sget64(&g);
+                key = sget64(&g);
+                tok = sget64(&g);
+                if (g.bad || i >= c->nranks || t >= c->ranks[i].nthr || tok >= UINT32_MAX)
+                    rc = -EBADMSG;
+                else if (!ours)
+                    rc = vftr_u64map_put(&c->ranks[i].thr[t].exc, key, (uint32_t)tok);
+                if (rc < 0)
+                    break;
+            }
+            if (g.bad)
+                rc = -EBADMSG;
+        }
+        if (rc == 0 && part != sp.nprocs)
+            rc = -EBADMSG;
+    }
+    if (rc < 0)
+        set_err(err, errlen, "matching messages: %s",
+                rc == -EBADMSG ? "a file changed since it was read, or a bad exchange"
+                               : strerror(-rc));
+    free(all);
+    free(b.p);
+    return rc;
+}
+
 /* Matching in a shared open: the process that reads file 0 matches (it
  * reads every file's MPI records) and hands the result to all: its return
  * code, the counts, and the exceptions (rank, thread, key, token).
@@ -2087,7 +2433,7 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
             }
     }
     if (sh->mine(sh->ctx, 0)) {
-        int mrc = match_messages(c);
+        int mrc = match_messages(c, NULL);
 
         /* the processes that serve the other files' records wait for this */
         if (sh->fetch) {
@@ -2305,10 +2651,13 @@ int vftr_vfdconv_open(struct vftr_vfdconv **out, const char *const *paths, size_
             c->ranks[i].start_rel = (int64_t)(c->ranks[i].start_ns - base);
     }
     fit_clocks(c);
-    if (c->opts.share) {
+    if (c->opts.share && c->opts.share->alltoall) {
+        if ((rc = match_spread(c, err, errlen)) < 0)
+            goto fail;
+    } else if (c->opts.share) {
         if ((rc = match_shared(c, err, errlen)) < 0)
             goto fail;
-    } else if ((rc = match_messages(c)) < 0) {
+    } else if ((rc = match_messages(c, NULL)) < 0) {
         set_err(err, errlen, "matching messages: %s",
                 rc == -EBADMSG ? "a file changed since it was read" : strerror(-rc));
         goto fail;

@@ -212,6 +212,21 @@ struct vftr_vfdconv_share {
      * Without them the matcher reads every file's MPI records itself. */
     int (*fetch)(void *ctx, size_t file, size_t chunk, void **buf, size_t *len);
     int (*serve)(void *ctx, struct vftr_vfdconv *c);
+    /* Optional (all four or none; taken over fetch/serve): matching spread
+     * over the processes, each reading only its own files' MPI records.
+     * The processes are numbered 0 .. nprocs - 1, this one `me`;
+     * owner(ctx, file) is the process whose mine() takes the file.  Each
+     * process matches the receives of its files, against the sends to
+     * them, which their senders' readers hand it through alltoall(ctx,
+     * out, outlen, in, inlen): out[p] (outlen[p] bytes, NULL if 0) goes to
+     * process p, and *in (malloc'ed, freed by the engine) is what every
+     * process sent this one, in process order, *inlen bytes; 0 or -errno,
+     * collective, called once by every process even after an error.  The
+     * counts and exceptions are then exchanged (exchange above). */
+    int nprocs, me;
+    int (*owner)(void *ctx, size_t file);
+    int (*alltoall)(void *ctx, const void *const *out, const size_t *outlen, void **in,
+                    size_t *inlen);
 };
 
 /* The MPI message records of events chunk `chunk` of file `file` (index in

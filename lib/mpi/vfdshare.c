@@ -137,11 +137,82 @@ static int serve(void *ctx, struct vftr_vfdconv *c)
     }
 }
 
+static int owner(void *ctx, size_t file)
+{
+    const struct vftr_mpi_vfdshare *s = ctx;
+
+    return (int)(file % (size_t)s->size);
+}
+
+/* MPI_Alltoallv of the spread matching's sends (int counts and
+ * displacements: at most 2 GiB out and in per process).  A process that
+ * cannot go on says so in an MPI_Allreduce first, so that all give up
+ * together instead of some waiting in the MPI_Alltoallv. */
+static int alltoall(void *ctx, const void *const *out, const size_t *outlen, void **in,
+                    size_t *inlen)
+{
+    const struct vftr_mpi_vfdshare *s = ctx;
+    size_t n = (size_t)s->size;
+    int *sc = malloc(n * sizeof *sc), *sd = malloc(n * sizeof *sd);
+    int *rcnt = malloc(n * sizeof *rcnt), *rd = malloc(n * sizeof *rd);
+    uint8_t *sbuf = NULL, *rbuf = NULL;
+    long long tot = 0;
+    int bad = !sc || !sd || !rcnt || !rd, anybad = 0, rc = 0;
+
+    *in = NULL;
+    *inlen = 0;
+    for (size_t p = 0; p < n && !bad; p++) {
+        if (outlen[p] > (size_t)INT_MAX - (size_t)tot) {
+            bad = 1;
+            break;
+        }
+        sc[p] = (int)outlen[p];
+        sd[p] = (int)tot;
+        tot += (long long)outlen[p];
+    }
+    /* one send buffer: MPI_Alltoallv takes displacements into one */
+    if (!bad && !(sbuf = malloc(tot ? (size_t)tot : 1)))
+        bad = 1;
+    for (size_t p = 0; p < n && !bad; p++)
+        if (outlen[p])
+            memcpy(sbuf + sd[p], out[p], outlen[p]);
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (anybad) {
+        rc = bad ? -ENOMEM : -ECANCELED;
+        goto out;
+    }
+    MPI_Alltoall(sc, 1, MPI_INT, rcnt, 1, MPI_INT, MPI_COMM_WORLD);
+    tot = 0;
+    for (size_t p = 0; p < n; p++) {
+        rd[p] = tot > INT_MAX ? 0 : (int)tot;
+        tot += rcnt[p];
+    }
+    bad = tot > INT_MAX || !(rbuf = malloc(tot ? (size_t)tot : 1));
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (anybad) {
+        rc = bad ? (tot > INT_MAX ? -EOVERFLOW : -ENOMEM) : -ECANCELED;
+        goto out;
+    }
+    MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rcnt, rd, MPI_BYTE, MPI_COMM_WORLD);
+    *in = rbuf;
+    *inlen = (size_t)tot;
+    rbuf = NULL;
+out:
+    free(rbuf);
+    free(sbuf);
+    free(sc);
+    free(sd);
+    free(rcnt);
+    free(rd);
+    return rc;
+}
+
 void vftr_mpi_vfdshare_init(struct vftr_mpi_vfdshare *s, struct vftr_vfdconv_share *share)
 {
     MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s->size);
-    *share = (struct vftr_vfdconv_share){ mine, exchange, s, fetch, serve };
+    *share = (struct vftr_vfdconv_share){ mine, exchange, s, fetch, serve,
+                                          s->size, s->rank, owner, alltoall };
 }
 
 int vftr_mpi_vfdshare_mine(const struct vftr_mpi_vfdshare *s, size_t file)

@@ -6,10 +6,12 @@
  *
  * File i of the open's list is read by process i % size alone; what the
  * engine must know of every file is exchanged with one MPI_Allgatherv.
- * Process 0 matches the messages, asking the process that reads a file for
- * its MPI records one chunk at a time (fetch); the others answer (serve)
- * until it is done.  So no process opens a file outside its share, and
- * every one ends the open with the same engine state.
+ * Each process matches the receives of its files, the sends to them
+ * coming from their senders' readers in one MPI_Alltoallv (owner,
+ * alltoall), and the counts and exceptions are gathered by all (fetch and
+ * serve, process 0 matching everything, remain for a share without
+ * alltoall).  So no process opens a file outside its share, and every one
+ * ends the open with the same engine state.
  *
  * Every process of MPI_COMM_WORLD must take part in the open (it is
  * collective), from the thread that initialised MPI.  The matcher's

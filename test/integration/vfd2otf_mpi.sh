@@ -6,8 +6,9 @@
 # the "basic" run.  Each rank reads only its share in the first pass: under
 # strace, with --streams 1 (rank 0 replays everything) ranks 1..3 of 4 open
 # only their own files (together the 6 ranks' files minus rank 0's share, no
-# file twice); with a stream per rank every rank, rank 0 (the matcher, served
-# the other files' MPI records over MPI) included, opens only its share.
+# file twice); with a stream per rank every rank, rank 0 included, opens only
+# its share (each rank matches the receives of its own files, the sends to
+# them coming from their readers over MPI).
 # Warnings of files read by other ranks still reach rank 0's stderr.
 . "$(cd "$(dirname "$0")" && pwd)/../conv/common.sh"
 MPI=$B/bin/vfd2otf-mpi
@@ -45,6 +46,23 @@ for input in big basic; do
         done
     done
 done
+# messages between the ranks' second threads (MPI_THREAD_MULTIPLE), matched
+# by the process that reads the receiver's file (its peer is no rank's
+# main thread: an exception each process must learn), and a send never
+# received: the same trace and the same counts as vfd2otf's
+mkdir -p "$T/threads" && $B/test/conv/mkvfd threads "$T/threads" || bad "mkvfd threads"
+$B/bin/vfd2otf --events-only -o "$T/s-th" "$T/threads" >"$T/log-s-th" 2>&1 || bad "vfd2otf threads"
+$RUN -np 2 "$MPI" --events-only -o "$T/m-th" "$T/threads" >"$T/log-m-th" 2>&1 \
+    || bad "vfd2otf-mpi -np 2 threads: $(tail -3 "$T/log-m-th")"
+same "threads, messages between second threads, mpirun -np 2" "$T/s-th" "$T/m-th"
+{ grep -o '[0-9]* messages matched, [0-9]* receives before their send' "$T/log-s-th"
+  grep -o '[0-9]* send without receive, [0-9]* receives without send' "$T/log-s-th"; } >"$T/n-s-th"
+if [ "$(wc -l <"$T/n-s-th")" = 2 ] && grep -qF "$(sed -n 1p "$T/n-s-th")" "$T/log-m-th" &&
+   grep -qF "$(sed -n 2p "$T/n-s-th")" "$T/log-m-th"; then
+    pass "threads: vfd2otf-mpi counts as vfd2otf: $(tr '\n' ' ' <"$T/n-s-th")"
+else
+    bad "threads: counts differ: $(cat "$T/n-s-th") / $(grep -o '[0-9]* messages matched' "$T/log-m-th")"
+fi
 # and the reference reads the big one, every message matched
 $B/test/conv/refdump -e "$T/m4-big" >"$T/ev" || bad "reference cannot read vfd2otf-mpi's trace"
 s=$(grep -c ' SEND ' "$T/ev"); r=$(grep -c ' RECV ' "$T/ev")
@@ -68,9 +86,9 @@ if command -v strace >/dev/null && strace -qq -e trace=none true 2>/dev/null; th
         && pass "rank 0 (the only stream) replays all $all files" || bad "rank 0 opened $(opened 0 | wc -l) files"
     $B/bin/vfd2otf -q --events-only --streams 1 -o "$T/share-s" "$T/big" || bad "vfd2otf --streams 1"
     same "shared first pass, --streams 1, under strace" "$T/share-s" "$T/share"
-    # one stream per rank: every MPI rank k, rank 0 (the matcher) included,
-    # opens only the files i with i % 4 = k (its share of the first pass,
-    # the files of its streams, and its files' MPI records it serves)
+    # one stream per rank: every MPI rank k, rank 0 included, opens only the
+    # files i with i % 4 = k (its share of the first pass, the files of its
+    # streams, and its files' MPI records it matches or sends on)
     rm -f "$T"/st.*
     $RUN -np 4 sh -c 'exec strace -f -qq -e trace=openat,open -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
         "$T/st" "$MPI" -q -o "$T/share4" "$T/big" >"$T/log" 2>&1 \

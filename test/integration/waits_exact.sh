@@ -121,6 +121,31 @@ late_receiver,0.000040,0.000000,0.000040,0.58,2,MPI_Send<main
 EOF
 run p2p --delays --csv >"$T/out"; same "p2p: delay costs (2 ranks)" "$T/want" "$T/out"
 
+# the critical path of a window that ends inside a wait: rank 0's MPI_Recv
+# 5200..7100 (its send at 7000) is open at 6 ms; the path is rank 0's
+# 0..6000: main 10 + 50 + 100, MPI_Init 40, work 4900, MPI_Send 100,
+# MPI_Recv 800.  Imbalance = cp - (non-waiting time / 2 processes):
+#   work     4900 - (4900 + 700 [rank 1's 5300..6000]) / 2       = 2100
+#   MPI_Recv  800 - (200 [rank 1's 5000..5200, after its Late Sender]
+#                    + 0 [rank 0's 5200..6000: waiting up to the window's
+#                    end, not busy]) / 2                          =  700
+#   main      160 - (160 + 1050 [0..10, 60..1000, 5200..5300]) / 2 <  0: 0
+#   MPI_Send  100 - 100 / 2                                       =   50
+#   MPI_Init   40 - (40 + 40 [50..60 of rank 1 is completion]) / 2 =   0
+cat >"$T/want" <<'EOF'
+time,pct,imbalance,function
+0.004900,81.67,0.002100,work
+0.000800,13.33,0.000700,MPI_Recv
+0.000160,2.67,0.000000,main
+0.000100,1.67,0.000050,MPI_Send
+0.000040,0.67,0.000000,MPI_Init
+
+process,time,pct
+1,0.006000,100.00
+EOF
+run p2p --critical-path --csv --time :6ms >"$T/out"
+same "p2p: critical path of a window ending in a wait, the wait not busy" "$T/want" "$T/out"
+
 # the window: Late Sender 1000..5000 cut at 3000 into 2000 + 2000
 run p2p --waits --csv --time :3ms >"$T/a"
 run p2p --waits --csv --time 3ms: >"$T/b"

@@ -62,6 +62,35 @@ done
 par 3 "$T/big" --delays --json
 par 2 "$T/big" --waits --time 50us:150us
 par 3 "$T/coll" --waits --time 3ms:5ms --csv
+par 2 "$T/p2p" --critical-path --csv --time :6ms
+
+# a record the analysis refuses: rank 1's MPI_Send of p2p entered at 7000 us
+# (0x6acfc0 ns) moved back to 5177.344 us, before its work that began at
+# 5300 us (its rank's stream, process 2): the serial run says which record
+# and why; so must the parallel one at -np 2 (the record comes from a
+# worker rank) and -np 1, not a bare "records out of order"
+"$V2O" -q -o "$T/bad.otf" "$T/p2p" >/dev/null 2>&1 || bad "vfd2otf p2p"
+if grep -qx 6acfc0 "$T/bad.2.events"; then
+    sed -i 's/^6acfc0$/4f0000/' "$T/bad.2.events"
+    "$STATS" --waits --csv "$T/bad.otf" >/dev/null 2>"$T/ser.err" && bad "vftr-stats on bad.otf: exit 0"
+    want=$(head -1 "$T/ser.err")
+    case $want in
+    *"records out of order: process 2 at tick 5177344"*) ;;
+    *) bad "vftr-stats on bad.otf: $want" ;;
+    esac
+    for np in 1 2; do
+        if timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe -np $np "$PAR" --waits \
+                --csv "$T/bad.otf" >"$T/par" 2>"$T/par.err"; then
+            bad "vftr-stats-mpi -np $np on a refused record: exit 0"
+        elif grep -qxF "$want" "$T/par.err"; then
+            pass "vftr-stats-mpi -np $np on a refused record: the serial message"
+        else
+            bad "vftr-stats-mpi -np $np on a refused record: $(head -1 "$T/par.err")"
+        fi
+    done
+else
+    bad "bad.otf: the send's enter time is not where mkwaits puts it"
+fi
 
 # a run that cannot be read ends the job with the tool's message, exit 1
 if timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$PAR" --waits \

@@ -10,8 +10,10 @@
  *
  * MPI is started before main (the command line is vftr-stats's own, parsed
  * by main) and ended after it; the other views run on every rank alike,
- * rank 0's output being the one shown.  An error on one rank leaves the
- * others waiting for it, so it ends the job (MPI_Abort) after its message.
+ * rank 0's output being the one shown.  An error of the analysis on one
+ * rank leaves the others waiting for it: the rank says it as vftr-stats
+ * does (the trace, then what failed: the record refused) and ends the job
+ * (MPI_Abort).
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,7 +41,7 @@ static struct vftr_vfdconv_share share;
  * between tests, a little longer each time up to MAX_PAUSE: MPI's blocking
  * calls poll, taking a core from the rank that has the work.
  */
-#define WINDOW 4
+#define WINDOW 16
 #define MAX_PAUSE 200000L            /* ns */
 
 static struct inflight {
@@ -129,6 +131,25 @@ static int send_msg(void *ctx, int to, int tag, const void *msg, size_t len)
     return 0;
 }
 
+/* Lets MPI move the messages in flight on (see the transport's poll):
+ * without a single-copy mechanism a large message goes in fragments that
+ * the sender pushes only from inside MPI calls. */
+static int poll_msgs(void *ctx)
+{
+    (void)ctx;
+    for (int i = 0; i < WINDOW; i++) {
+        int done = 0;
+
+        if (!flight[i].busy)
+            continue;
+        if (MPI_Test(&flight[i].rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return -EIO;
+        if (done)
+            flight[i].busy = 0;
+    }
+    return 0;
+}
+
 static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
 {
     MPI_Status st;
@@ -149,11 +170,27 @@ static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
         return -EIO;
     if (!(*msg = malloc(n ? (size_t)n : 1)))
         return -ENOMEM;
-    if (MPI_Recv(*msg, n, MPI_BYTE, from, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
-        MPI_SUCCESS) {
-        free(*msg);
-        *msg = NULL;
-        return -EIO;
+    {
+        /* a message larger than the eager limit arrives only as fast as
+         * its sender, busy with its records, lets it go: wait for it as
+         * for the probe, not in MPI_Recv's polling */
+        MPI_Request rq;
+        int done = 0;
+
+        b.ns = 10000;
+        if (MPI_Irecv(*msg, n, MPI_BYTE, from, st.MPI_TAG, MPI_COMM_WORLD, &rq) != MPI_SUCCESS)
+            done = -1;
+        while (done == 0) {
+            if (MPI_Test(&rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                done = -1;
+            else if (!done)
+                pause_a_little(&b);
+        }
+        if (done < 0) {
+            free(*msg);
+            *msg = NULL;
+            return -EIO;
+        }
     }
     *tag = st.MPI_TAG;
     *len = (size_t)n;
@@ -197,7 +234,7 @@ const struct vftr_vfdconv_share *stats_source_share(void)
 int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts *o,
                        struct vftr_analysis **out, char *err, size_t errlen)
 {
-    const struct vftr_analysis_transport t = { rank, size, send_msg, recv_msg, NULL };
+    const struct vftr_analysis_transport t = { rank, size, send_msg, recv_msg, NULL, poll_msgs };
     int rc = vftr_analysis_run_par(src, o, &t, out, err, errlen);
 
     if (rc >= 0 && drain() < 0) {
@@ -205,8 +242,11 @@ int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts 
         rc = -EIO;
     }
 
+    /* vftr-stats's message (analysis.c), before the job ends; a worker's
+     * err names its rank */
     if (rc < 0 && size > 1) {
-        fprintf(stderr, "vftr-stats-mpi: rank %d: %s\n", rank, err[0] ? err : "failed");
+        fprintf(stderr, "vftr-stats: %s: %s\n", vftr_source_info(src)->name,
+                err[0] ? err : strerror(-rc));
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
