@@ -654,6 +654,15 @@ static VFTR_NI struct frame *find(struct othread *t, uint32_t kind, uint64_t ins
     return NULL;
 }
 
+/* The innermost open region of kind, NULL when none is open. */
+static VFTR_NI struct frame *innermost(struct othread *t, uint32_t kind)
+{
+    for (uint32_t i = t->depth; i-- > 0;)
+        if (t->f[i].kind == kind)
+            return &t->f[i];
+    return NULL;
+}
+
 /* Closes every open region of t (thread end, tool finalization). */
 static VFTR_NI void close_all(struct othread *t)
 {
@@ -1026,8 +1035,22 @@ static VFTR_NI void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, in
      * slot's previous users') */
     slot_take(parallel);
     if ((t = claim()) != NULL) {
-        note_parallel_end((uint32_t)low32(parallel), vftr_ext_now());
-        end(t, VFTR_VFD_OMP_PARALLEL, low32(parallel), 0);
+        /* Which region ends: this thread's innermost open parallel region
+         * (an encountering thread's regions nest), not parallel->value.
+         * libomp (__kmp_join_call) frees a nested team to its pool before
+         * it calls parallel_end with the team's parallel data, so another
+         * thread's parallel_begin may already have rewritten the value:
+         * the end then matched no frame, the region stayed open (begun
+         * again around the next out-of-order end, closed at thread end) and
+         * the other thread's region was noted ended (omp_nested.sh's
+         * roots2_3x3 under load). */
+        uint64_t seq = low32(parallel);
+        const struct frame *f = t->deeper ? NULL : innermost(t, VFTR_VFD_OMP_PARALLEL);
+
+        if (f)
+            seq = f->instance;
+        note_parallel_end((uint32_t)seq, vftr_ext_now());
+        end(t, VFTR_VFD_OMP_PARALLEL, seq, 0);
         release(t);
     }
     slot_give(parallel);   /* the team's slots go to later regions */

@@ -84,4 +84,32 @@ nest root1 1 3 2 2
 nest roots4 4 3 2 2
 nest roots2_3x3 2 3 3 3
 
+# The same nest again and again beside three busy loops: libomp frees a
+# nested team to its pool before it reports the region's end with the
+# team's data, and under load another root thread's next region has taken
+# the team and rewritten that data by then.  The end must still close the
+# right region (capture/ompt.c on_parallel_end): before, a run in a few
+# recorded a parallel region twice (total parallel 25 for 24).
+busy() { while :; do :; done; }
+busy & b1=$!
+busy & b2=$!
+busy & b3=$!
+bad=0 runs=60
+for i in $(seq 1 $runs); do
+    d=$cap_tmp/load$i
+    OMP_PROC_BIND=false OMP_WAIT_POLICY=passive vrun "$d" "$OMPDIR/omp_nest" 2 3 3 3
+    vfd=$(ls "$d"/*.vfd 2>/dev/null | head -1)
+    if [ "$(cat "$d/.rc")" != 0 ] || [ -z "$vfd" ] ||
+       ! "$OMPCHECK" --values "$vfd" >"$d/.check" 2>&1; then
+        bad=$((bad + 1)); continue
+    fi
+    grep '^count ' "$d/.stdout" | sort >"$d/.want"
+    grep '^count ' "$d/.check" | grep -vE ' (parallel_worker|idle) ' | sort >"$d/.got"
+    cmp -s "$d/.want" "$d/.got" || bad=$((bad + 1))
+    [ "$bad" = 0 ] && rm -rf "$d"
+done
+kill "$b1" "$b2" "$b3" 2>/dev/null
+wait "$b1" "$b2" "$b3" 2>/dev/null
+check "roots2_3x3 beside three busy loops: $runs runs, each thread's regions the program's counts" 0 "$bad"
+
 finish
