@@ -644,6 +644,25 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+
+/* Room for n more records in s: the queue and its segment offsets, which
+ * grow together.  0, or -ENOMEM (s is then only fit to be freed). */
+static int reserve_records(struct rstream *s, size_t n)
+{
+    size_t cap = s->qcap;
+    int rc;
+
+    if ((rc = grow((void **)&s->q, &s->qcap, s->qn + n, sizeof *s->q)) < 0)
+        return rc;
+    if (s->qcap != cap) {
+        size_t *o = realloc(s->segoff, s->qcap * sizeof *o);
+
+        if (!o)
+            return -ENOMEM;
+        s->segoff = o;
+    }
+    return 0;
+}
 /* The records of a raw message (after its count nrec): the segment
  * count, the records, their segments.  Only the pointers are the
  * receiver's own; the rest is checked by the analysis as for any record. */
@@ -658,19 +677,8 @@ static int decode_raw(struct rstream *s, struct rbuf *b, uint32_t nrec)
     if ((b->len - b->pos) / sizeof *s->q < nrec ||
         b->len - b->pos - (size_t)nrec * sizeof *s->q != (size_t)nseg * sizeof *s->segs)
         return -EBADMSG;
-    {
-        size_t cap = s->qcap;
-
-        if ((rc = grow((void **)&s->q, &s->qcap, s->qn + nrec, sizeof *s->q)) < 0)
-            return rc;
-        if (s->qcap != cap) {
-            size_t *o = realloc(s->segoff, s->qcap * sizeof *o);
-
-            if (!o)
-                return -ENOMEM;
-            s->segoff = o;
-        }
-    }
+    if ((rc = reserve_records(s, nrec)) < 0)
+        return rc;
     if ((rc = grow((void **)&s->segs, &s->capsegs, s->nsegs + nseg, sizeof *s->segs)) < 0)
         return rc;
     memcpy(s->q + s->qn, b->p + b->pos, (size_t)nrec * sizeof *s->q);
@@ -723,19 +731,8 @@ static int decode(struct rstream *s, const void *msg, size_t len, bool raw)
     for (uint32_t i = 0; i < nrec; i++) {
         struct vftr_syncrec *r;
 
-        {
-            size_t cap = s->qcap;
-
-            if ((rc = grow((void **)&s->q, &s->qcap, s->qn + 1, sizeof *s->q)) < 0)
-                return rc;
-            if (s->qcap != cap) {
-                size_t *o = realloc(s->segoff, s->qcap * sizeof *o);
-
-                if (!o)
-                    return -ENOMEM;
-                s->segoff = o;
-            }
-        }
+        if ((rc = reserve_records(s, 1)) < 0)
+            return rc;
         r = &s->q[s->qn];
         if ((rc = get_rec(&b, r, &prev)) < 0)
             return rc;

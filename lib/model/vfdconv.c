@@ -2131,7 +2131,33 @@ static void sget_arr(struct sget *g, void *a, size_t *n, size_t *cap, size_t siz
         *cap = k;
 }
 
-static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
+
+
+/* A process's part of the matching's result, as the exchange after the
+ * matching carries it: its status, its counts, and (when it matched) the
+ * exceptions of its files' threads, (rank index, thread, key, value), then
+ * the caller's end mark. */
+static void put_match_result(struct sbuf *b, const struct vftr_vfdconv *c, int mrc,
+                             const struct vftr_vfdconv_stats *st)
+{
+    sput64(b, (uint64_t)(int64_t)mrc);
+    sput64(b, st->matched);
+    sput64(b, st->unsent_recvs);
+    sput64(b, st->unreceived_sends);
+    sput64(b, st->recv_before_send);
+    for (size_t i = 0; i < c->nranks && mrc == 0; i++)
+        for (size_t t = 0; t < c->ranks[i].nthr; t++) {
+            const struct vftr_u64map *m = &c->ranks[i].thr[t].exc;
+
+            for (size_t k = 0; k < m->cap; k++)
+                if (m->slots[k].value) {
+                    sput64(b, i);
+                    sput64(b, t);
+                    sput64(b, m->slots[k].key);
+                    sput64(b, m->slots[k].value - 1);
+                }
+        }
+}static void put_rank(struct sbuf *b, size_t index, const struct rank *r)
 {
     int32_t i32[6] = { r->scan_rc, r->rank, r->complete, r->have_run_id, r->size, r->capped };
 
@@ -2339,23 +2365,7 @@ static int match_spread(struct vftr_vfdconv *c, char *err, size_t errlen)
     free(sp.ob);
     free(sp.ol);
     mine = c->stats;
-    sput64(&b, (uint64_t)(int64_t)mrc);
-    sput64(&b, mine.matched);
-    sput64(&b, mine.unsent_recvs);
-    sput64(&b, mine.unreceived_sends);
-    sput64(&b, mine.recv_before_send);
-    for (size_t i = 0; i < c->nranks && mrc == 0; i++)
-        for (size_t t = 0; t < c->ranks[i].nthr; t++) {
-            const struct vftr_u64map *m = &c->ranks[i].thr[t].exc;
-
-            for (size_t k = 0; k < m->cap; k++)
-                if (m->slots[k].value) {
-                    sput64(&b, i);
-                    sput64(&b, t);
-                    sput64(&b, m->slots[k].key);
-                    sput64(&b, m->slots[k].value - 1);
-                }
-        }
+    put_match_result(&b, c, mrc, &mine);
     sput64(&b, UINT64_MAX);     /* the end of this process's part */
     rc = sh->exchange(sh->ctx, b.bad ? NULL : b.p, b.bad ? 0 : b.n, &all, &alllen);
     if (rc == 0 && b.bad)
@@ -2443,23 +2453,7 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
                 mrc = drc;
         }
 
-        sput64(&b, (uint64_t)(int64_t)mrc);
-        sput64(&b, c->stats.matched);
-        sput64(&b, c->stats.unsent_recvs);
-        sput64(&b, c->stats.unreceived_sends);
-        sput64(&b, c->stats.recv_before_send);
-        for (size_t i = 0; i < c->nranks && mrc == 0; i++)
-            for (size_t t = 0; t < c->ranks[i].nthr; t++) {
-                const struct vftr_u64map *m = &c->ranks[i].thr[t].exc;
-
-                for (size_t k = 0; k < m->cap; k++)
-                    if (m->slots[k].value) {
-                        sput64(&b, i);
-                        sput64(&b, t);
-                        sput64(&b, m->slots[k].key);
-                        sput64(&b, m->slots[k].value - 1);
-                    }
-            }
+        put_match_result(&b, c, mrc, &c->stats);
     }
     rc = sh->exchange(sh->ctx, b.bad ? NULL : b.p, b.bad ? 0 : b.n, &all, &alllen);
     if (rc == 0 && b.bad)
