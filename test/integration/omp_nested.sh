@@ -94,6 +94,7 @@ busy() { while :; do :; done; }
 busy & b1=$!
 busy & b2=$!
 busy & b3=$!
+trap 'kill "$b1" "$b2" "$b3" 2>/dev/null; cap_cleanup' EXIT   # never left spinning
 bad=0 runs=60
 for i in $(seq 1 $runs); do
     d=$cap_tmp/load$i
@@ -110,6 +111,7 @@ for i in $(seq 1 $runs); do
 done
 kill "$b1" "$b2" "$b3" 2>/dev/null
 wait "$b1" "$b2" "$b3" 2>/dev/null
+trap cap_cleanup EXIT
 check "roots2_3x3 beside three busy loops: $runs runs, each thread's regions the program's counts" 0 "$bad"
 
 finish
