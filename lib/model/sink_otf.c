@@ -26,6 +26,7 @@
 #include "grow.h"
 #include "u64map.h"
 #include "vfdconv.h"
+#include "vfdotf.h"
 #include "util/errmsg.h"
 #include "vfd/vftr_vfd_ext.h"
 
@@ -396,21 +397,9 @@ static int write_defs(struct otf_sink *k, const struct vftr_source *src,
     if (vftr_source_scls_init(src, &scls) < 0)
         return -ENOMEM;
     ok &= OTF_WStream_writeDefCreator(d, "vftr vftr-convert") == 1;
-    if (si->sample_interval > 0 && (kv = OTF_KeyValueList_new()) != NULL) {
-        /* a sampled capture says so (source_otf.c reads it) */
-        ok &= OTF_WStream_writeDefKeyValue(d, VFTR_VFDCONV_KEY_INTERVAL, OTF_UINT64,
-                                           VFTR_VFDCONV_KV_INTERVAL,
-                                           "capture sampling interval in ns") == 1;
-        ok &= OTF_WStream_writeDefKeyValue(d, VFTR_VFDCONV_KEY_PRECISE, OTF_UINT8,
-                                           VFTR_VFDCONV_KV_PRECISE,
-                                           "every call of the function was recorded") == 1;
-        OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_INTERVAL,
-                                      (uint64_t)llround(si->sample_interval * 1e9));
-        ok &= OTF_WStream_writeDefTimerResolutionKV(d, si->resolution, kv) == 1;
-    } else {
-        ok &= OTF_WStream_writeDefTimerResolution(d, si->resolution ? si->resolution
-                                                                      : 1000000000u) == 1;
-    }
+    /* a sampled capture says so (source_otf.c reads it), as vfd2otf does */
+    kv = vftr_vfdotf_timer_defs(d, si->resolution ? si->resolution : 1000000000u,
+                                si->sample_interval, &ok);
     for (size_t i = 0; i < np; i++)
         ok &= OTF_WStream_writeDefProcess(d, order[i]->token, order[i]->name,
                                           order[i]->parent) == 1;

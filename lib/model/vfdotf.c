@@ -39,6 +39,27 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+OTF_KeyValueList *vftr_vfdotf_timer_defs(OTF_WStream *ws, uint64_t resolution, double interval,
+                                         int *ok)
+{
+    OTF_KeyValueList *kv = interval > 0 ? OTF_KeyValueList_new() : NULL;
+
+    if (!kv) {
+        *ok &= OTF_WStream_writeDefTimerResolution(ws, resolution) == 1;
+        return NULL;
+    }
+    *ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_INTERVAL, OTF_UINT64,
+                                        VFTR_VFDCONV_KV_INTERVAL,
+                                        "capture sampling interval in ns") == 1;
+    *ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_PRECISE, OTF_UINT8,
+                                        VFTR_VFDCONV_KV_PRECISE,
+                                        "every call of the function was recorded") == 1;
+    OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_INTERVAL,
+                                  (uint64_t)llround(interval * 1e9));
+    *ok &= OTF_WStream_writeDefTimerResolutionKV(ws, resolution, kv) == 1;
+    return kv;
+}
+
 uint32_t vftr_vfdotf_nstreams(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o)
 {
     size_t r = vftr_vfdconv_ranks(c);
@@ -175,22 +196,8 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
     setup(ws, o);
     ok &= OTF_WStream_writeDefCreator(ws, "vftr vfd2otf " VFTR_VERSION) == 1;
     ok &= OTF_WStream_writeDefinitionComment(ws, vftr_vfdconv_comment(c)) == 1;
-    /* a sampled capture says so, with its interval (source_otf.c) */
-    double interval = vftr_vfdconv_sample_interval(c);
-    OTF_KeyValueList *kv = interval > 0 ? OTF_KeyValueList_new() : NULL;
-    if (kv) {
-        ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_INTERVAL, OTF_UINT64,
-                                           VFTR_VFDCONV_KV_INTERVAL,
-                                           "capture sampling interval in ns") == 1;
-        ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_PRECISE, OTF_UINT8,
-                                           VFTR_VFDCONV_KV_PRECISE,
-                                           "every call of the function was recorded") == 1;
-        OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_INTERVAL,
-                                      (uint64_t)llround(interval * 1e9));
-        ok &= OTF_WStream_writeDefTimerResolutionKV(ws, 1000000000u, kv) == 1;
-    } else {
-        ok &= OTF_WStream_writeDefTimerResolution(ws, 1000000000u) == 1;
-    }
+    OTF_KeyValueList *kv = vftr_vfdotf_timer_defs(ws, 1000000000u,
+                                                  vftr_vfdconv_sample_interval(c), &ok);
 
     const struct vftr_vfdconv_proc *p = vftr_vfdconv_procs(c, &n);
     for (size_t i = 0; i < n; i++)
