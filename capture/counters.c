@@ -397,10 +397,26 @@ VFTR_NI void vftr_ctr_thread_free(struct vftr_ctr *c)
 }
 
 /*
- * One read per group: { nr, time_enabled, time_running, value[nr] }.  A
- * group multiplexed with others counted only while running: its counts are
- * scaled up to the time enabled (perf stat's estimate); one that never ran
- * reads 0.
+ * The product count x enabled is taken in 128 bits: a count of 2^40 events
+ * scaled by a ratio of nanoseconds over 2^24 would wrap in 64, and a wrapped
+ * count is a small wrong number nobody would question.  A result that does
+ * not fit (only with a ratio past 2^64 / count) saturates instead.
+ */
+VFTR_NI uint64_t vftr_ctr_scale(uint64_t count, uint64_t enabled, uint64_t running)
+{
+    unsigned __int128 x;
+
+    if (running == 0)
+        return 0;
+    if (running >= enabled)
+        return count;
+    x = (unsigned __int128)count * enabled / running;
+    return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+/*
+ * One read per group: { nr, time_enabled, time_running, value[nr] }, each
+ * member's count scaled by the group's times (vftr_ctr_scale).
  */
 VFTR_NI int vftr_ctr_read(struct vftr_ctr *c, uint64_t *v)
 {
@@ -413,15 +429,8 @@ VFTR_NI int vftr_ctr_read(struct vftr_ctr *c, uint64_t *v)
         got = read(c->leader[g], b, sizeof b);
         if (got < (ssize_t)(3 * sizeof(uint64_t)) || b[0] > c->nmem[g])
             return got < 0 ? -errno : -EIO;
-        for (uint64_t j = 0; j < b[0]; j++) {
-            uint64_t x = b[3 + j];
-
-            if (b[2] == 0)
-                x = 0;
-            else if (b[2] < b[1])
-                x = (uint64_t)((unsigned __int128)x * b[1] / b[2]);
-            v[c->member[g][j]] = x;
-        }
+        for (uint64_t j = 0; j < b[0]; j++)
+            v[c->member[g][j]] = vftr_ctr_scale(b[3 + j], b[1], b[2]);
     }
     if (c->papi) {
         /* PAPI scales a multiplexed set's counts itself */

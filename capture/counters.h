@@ -66,6 +66,15 @@ void vftr_ctr_thread_free(struct vftr_ctr *c);
 void vftr_ctr_enter(struct vftr_thread *t, const struct vftr_node *n, uint64_t now);
 void vftr_ctr_exit(struct vftr_thread *t, const struct vftr_node *n, uint64_t now);
 
+/* The estimate of an event's count over the time it was enabled, from the
+ * count the kernel gave for the part of it the event was running (a group
+ * multiplexed with others is scheduled in and out; perf stat's scaling):
+ * count x enabled / running, computed without overflow and saturated at
+ * UINT64_MAX; count itself when running >= enabled (never multiplexed; a
+ * kernel's running a little past enabled is not scaled down); 0 when the
+ * event never ran (running 0: nothing is known).  Pure. */
+uint64_t vftr_ctr_scale(uint64_t count, uint64_t enabled, uint64_t running);
+
 /* Reads the calling thread's counters into v (vftr_ctr_count() values);
  * 0 or -errno.  For tests and the benchmark. */
 int vftr_ctr_read(struct vftr_ctr *c, uint64_t *v);

@@ -4,7 +4,8 @@
  * thread against what the test does between two reads (pages it touches
  * for the first time, CPU time it burns, measured by its own clock).
  * Hardware counters are tested where the machine lets this process open
- * them, skipped with a note otherwise.
+ * them, skipped with a note otherwise.  The multiplexing scale is checked
+ * on hand-computed reads (vftr_ctr_scale).
  */
 #include <check.h>
 #include <errno.h>
@@ -214,6 +215,36 @@ START_TEST(hardware_counters_where_allowed)
 }
 END_TEST
 
+/* The multiplexing scale (no PMU here: the kernel never multiplexes
+ * software events, so these hand-computed reads stand for the kernel's). */
+START_TEST(scale_by_enabled_over_running)
+{
+    /* never scheduled in: nothing is known */
+    ck_assert_uint_eq(vftr_ctr_scale(12345, 1000, 0), 0);
+    ck_assert_uint_eq(vftr_ctr_scale(0, 0, 0), 0);
+    /* never multiplexed: the count as read */
+    ck_assert_uint_eq(vftr_ctr_scale(777, 500, 500), 777);
+    ck_assert_uint_eq(vftr_ctr_scale(UINT64_MAX, 1, 1), UINT64_MAX);
+    /* running a little past enabled is not a reason to scale down */
+    ck_assert_uint_eq(vftr_ctr_scale(777, 500, 501), 777);
+    /* running a third of the time: 1000 x 300 / 100 */
+    ck_assert_uint_eq(vftr_ctr_scale(1000, 300, 100), 3000);
+    /* 10 x 7 / 3 = 23.33: rounded down, as perf stat's integer estimate */
+    ck_assert_uint_eq(vftr_ctr_scale(10, 7, 3), 23);
+    /* products past 2^64: 2^40 x 2^30 / 2^20 = 2^50 (a 64-bit product
+     * wraps to 0), 10^12 x 3 x 10^9 / 10^9 = 3 x 10^12 (3 x 10^21 wraps) */
+    ck_assert_uint_eq(vftr_ctr_scale(1ull << 40, 1ull << 30, 1ull << 20), 1ull << 50);
+    ck_assert_uint_eq(vftr_ctr_scale(1000000000000ull, 3000000000ull, 1000000000ull),
+                      3000000000000ull);
+    /* 2^63 scaled by (2^63 + 2) / (2^62 + 1) = 2: exactly 2^64, one past
+     * what fits: saturated */
+    ck_assert_uint_eq(vftr_ctr_scale(1ull << 63, (1ull << 63) + 2, (1ull << 62) + 1),
+                      UINT64_MAX);
+    /* just below: (2^63 - 1) x 4 / 2 = 2^64 - 2 */
+    ck_assert_uint_eq(vftr_ctr_scale((1ull << 63) - 1, 4, 2), UINT64_MAX - 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("capture_counters");
@@ -222,6 +253,7 @@ int main(void)
     int failed;
 
     tcase_add_test(tc, unknown_name_turns_counters_off);
+    tcase_add_test(tc, scale_by_enabled_over_running);
     tcase_add_test(tc, at_most_eight);
     tcase_add_test(tc, software_counters_count_the_work);
     tcase_add_test(tc, hardware_counters_where_allowed);
