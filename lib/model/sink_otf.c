@@ -47,6 +47,7 @@ struct otf_sink {
     int compress;
     struct vftr_u64map scl;           /* function token -> scl token + 1 */
     struct vftr_u64map used;          /* collective operations met */
+    int rma_key;                      /* the RMA matching id's key is defined */
     uint32_t *ops;
     size_t nops, capops;
     char why[VFTR_ERRMSG_MAX];
@@ -220,29 +221,16 @@ static int o_fileop(void *arg, uint64_t time, uint32_t process,
 static int o_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r)
 {
     struct otf_sink *k = arg;
-    int ok;
     WS(process);
 
-    switch (r->kind) {
-    case VFTR_WINDOW_RMA_PUT:
-        ok = OTF_WStream_writeRMAPut(ws, time, process, r->origin, r->target, r->comm, r->tag,
-                                     r->bytes, 0);
-        break;
-    case VFTR_WINDOW_RMA_PUT_REMOTE_END:
-        ok = OTF_WStream_writeRMAPutRemoteEnd(ws, time, process, r->origin, r->target, r->comm,
-                                              r->tag, r->bytes, 0);
-        break;
-    case VFTR_WINDOW_RMA_GET:
-        ok = OTF_WStream_writeRMAGet(ws, time, process, r->origin, r->target, r->comm, r->tag,
-                                     r->bytes, 0);
-        break;
-    case VFTR_WINDOW_RMA_END:
-        ok = OTF_WStream_writeRMAEnd(ws, time, process, r->target, r->comm, r->tag, 0);
-        break;
-    default:
-        return 0;
+    /* the key of the matching ids, defined before the first use (the
+     * definitions stream is open until close) */
+    if (r->match && !k->rma_key) {
+        if (!vftr_vfdotf_rma_key(k->def))
+            return failed(k, "cannot write the definitions");
+        k->rma_key = 1;
     }
-    return ok == 1 ? 0 : failed(k, "cannot write the events");
+    return vftr_vfdotf_rma(ws, time, process, r) ? 0 : failed(k, "cannot write the events");
 }
 
 /* Closes every stream (and the file manager); 1 when all closed cleanly. */

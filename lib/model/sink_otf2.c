@@ -34,10 +34,12 @@
  * events, on the Comm that messages of that communicator use (named "MPI
  * window <tag>"); an RMA put or a put with remote end is an RmaPut, a get
  * an RmaGet (remote: the target's rank in the window's Comm), and an RMA
- * end an RmaOpCompleteBlocking with the matching id (numbered per
- * location) of the transfer the model's match names, or without one the
- * oldest transfer of the location on that window and target not yet
- * ended.  The model has no window creation,
+ * end an RmaOpCompleteBlocking with the matching id of the transfer the
+ * model's match names, or without one the oldest transfer of the rank on
+ * that window and target not yet ended.  Matching ids are numbered per
+ * rank (location group), not per location: MPI completes a process's
+ * transfers on a window whatever thread synchronises, so the completion
+ * may lie on another location of the rank than its RmaPut / RmaGet.  The model has no window creation,
  * synchronisation or atomic kind: OTF2's RmaWinCreate / Destroy, RmaSync
  * and RmaAtomic records are not written (the reader takes an RmaAtomic as
  * a put and a get).  The events carry the sink's own window numbers, in
@@ -81,7 +83,9 @@ struct o2loc {
     uint32_t group;                   /* location group: rank index */
     OTF2_EvtWriter *w;
     uint64_t events;
-    uint64_t rma_match;               /* the last RMA matching id given here */
+    uint64_t rma_match;               /* the rank's process: the last RMA matching id
+                                       * given on the rank's locations */
+    int rma_used;                     /* its events name RMA windows */
 };
 
 struct o2pend {                       /* a collective begun, not ended */
@@ -100,8 +104,8 @@ struct o2fpend {                      /* a file operation begun, not ended */
 
 
 struct o2rmapend {                    /* an RMA transfer begun, not ended */
-    uint32_t loc, win, remote;
-    uint64_t match;                   /* the archive's */
+    uint32_t loc, win, remote;        /* loc: the location that began it */
+    uint64_t match;                   /* the archive's (per rank) */
     uint64_t given;                   /* the model's (vftr_window_rma.match) */
 };
 
@@ -393,7 +397,7 @@ static long rma_win(struct otf2_sink *k, uint32_t comm, uint32_t tag)
 static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r)
 {
     struct otf2_sink *k = arg;
-    struct o2loc *l = loc_of(k, process);
+    struct o2loc *l = loc_of(k, process), *rl;
     uint32_t id, rank, li;
     long win;
     OTF2_ErrorCode ec;
@@ -405,15 +409,20 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
         (win = rma_win(k, id, r->tag)) < 0)
         return -ENOMEM;
     li = (uint32_t)(l - k->locs);
+    l->rma_used = 1;
+    /* the rank's matching ids are numbered on its own process's location
+     * (a synchronisation on one thread ends the transfers of the others) */
+    if (!(rl = loc_of(k, l->root)))
+        rl = l;
     if (r->kind == VFTR_WINDOW_RMA_END) {
         size_t i;
         uint64_t match;
 
-        /* the one the model names, else the oldest: ends come in the
-         * order the transfers began (a synchronisation ends all of a
-         * window's at once) */
+        /* the one the model names, else the oldest of the rank's: ends
+         * come in the order the transfers began (a synchronisation ends
+         * all of a window's at once) */
         for (i = 0; i < k->nrpend; i++)
-            if (k->rpend[i].loc == li && k->rpend[i].win == (uint32_t)win &&
+            if (k->locs[k->rpend[i].loc].group == l->group && k->rpend[i].win == (uint32_t)win &&
                 k->rpend[i].remote == rank && (!r->match || k->rpend[i].given == r->match))
                 break;
         if (i == k->nrpend)
@@ -425,13 +434,13 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
     } else {
         if (vftr_reserve((void **)&k->rpend, &k->caprpend, k->nrpend, sizeof *k->rpend) < 0)
             return -ENOMEM;
-        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++l->rma_match,
+        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++rl->rma_match,
                                                     r->match };
         ec = r->kind == VFTR_WINDOW_RMA_GET
              ? OTF2_EvtWriter_RmaGet(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
-                                     l->rma_match)
+                                     rl->rma_match)
              : OTF2_EvtWriter_RmaPut(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
-                                     l->rma_match);
+                                     rl->rma_match);
     }
     return ec == OTF2_SUCCESS ? 0 : failed(k, "cannot write the events");
 }
@@ -940,7 +949,7 @@ static int finish(struct otf2_sink *k)
                 continue;
             dw = OTF2_Archive_GetDefWriter(k->ar, (uint64_t)k->locs[i].token - 1u);
             /* (a location without RMA events reads none of the mapping) */
-            if (dw && im && k->locs[i].rma_match)
+            if (dw && im && k->locs[i].rma_used)
                 ok &= OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_RMA_WIN, im) ==
                       OTF2_SUCCESS;
             ok &= dw && OTF2_Archive_CloseDefWriter(k->ar, dw) == OTF2_SUCCESS;
@@ -1047,7 +1056,7 @@ static int layout(struct otf2_sink *k)
             k->nroots++;
         }
         k->locs[k->nlocs] = (struct o2loc){ p[i]->token, k->roots[k->nroots - 1],
-                                            (uint32_t)k->nroots - 1, NULL, 0, 0 };
+                                            (uint32_t)k->nroots - 1, NULL, 0, 0, 0 };
         if (vftr_u64map_put(&k->locmap, p[i]->token, (uint32_t)k->nlocs) < 0)
             goto nomem;
         k->nlocs++;

@@ -43,7 +43,9 @@
  * window's id), RmaAtomic a put of what it sent and a get of what it
  * received (a put when it moved nothing); the RmaOpComplete* record with
  * the operation's window and matching id (blocking, non-blocking, remote:
- * the first that comes) is the end of each.  Every other record (OpenMP
+ * the first that comes), on any location of the same location group (the
+ * process: a thread may complete another's transfer), is the end of each.
+ * Every other record (OpenMP
  * fork/join, threads, locks, RMA window creation and synchronisation, the
  * other I/O records, calling-context samples, records newer than the
  * library) is passed over and counted (info.skipped).
@@ -1153,9 +1155,12 @@ static OTF2_CallbackCode e_rmaatomic(OTF2_LocationRef loc, OTF2_TimeStamp t, voi
                   received, match);
 }
 
-/* The completion of an operation (of this location, window and matching
- * id; the latest such): an end for each transfer it began.  A completion
- * of nothing begun is passed over. */
+/* The completion of an operation (of this location, else of its group,
+ * the process; of the window and matching id; the latest such): an end for each transfer it
+ * began.  Any location of the process may complete it (MPI completes a
+ * process's transfers on a window whatever thread synchronises; vftr
+ * numbers the matching ids per process).  A completion of nothing begun is
+ * passed over. */
 static OTF2_CallbackCode rma_complete(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
                                       uint32_t win, uint64_t match)
 {
@@ -1167,10 +1172,16 @@ static OTF2_CallbackCode rma_complete(struct rd *r, OTF2_LocationRef loc, OTF2_T
 
     if (li < 0)
         return OTF2_CALLBACK_SUCCESS;
+    /* the location's own first: another writer may number per location */
     for (k = r->nrma; k > 0; k--)
         if (r->rma[k - 1].loc == (uint32_t)li && r->rma[k - 1].win == win &&
             r->rma[k - 1].match == match)
             break;
+    if (k == 0)
+        for (k = r->nrma; k > 0; k--)
+            if (r->o->locs[r->rma[k - 1].loc].group == r->o->locs[li].group &&
+                r->rma[k - 1].win == win && r->rma[k - 1].match == match)
+                break;
     if (k == 0)
         return OTF2_CALLBACK_SUCCESS;
     e.peer = r->rma[k - 1].peer;

@@ -248,6 +248,7 @@ struct rank {
     size_t nacts, cacts;
     struct vftr_u64map comms_seen;
     uint8_t op_seen[VFTR_VFD_COLL_COUNT];
+    int rma_seen;               /* an MPI_RMA record (ACT_RMA given) */
     int scan_rc;
     char *scan_err;
 };
@@ -282,6 +283,7 @@ struct vftr_vfdconv {
     size_t niogroups;
     struct vftr_u64map sclmap;          /* (file << 32 | line) -> scl index */
     uint8_t collop_used[VFTR_VFD_COLL_COUNT];
+    int has_rma;                        /* a rank has MPI_RMA records */
     uint32_t collops[VFTR_VFD_COLL_COUNT];
     size_t ncollops;
     struct vftr_vfdconv_counter *ctrs;
@@ -802,7 +804,7 @@ static int note_comm(struct vftr_vfdconv *c, uint64_t comm)
  * warnings come out exactly as from one serial read. */
 
 enum act_type { ACT_FUNC = 1, ACT_OMP, ACT_COMMS, ACT_COMM, ACT_COLLOP, ACT_WARN, ACT_IOFILES,
-                ACT_COUNTERS };
+                ACT_COUNTERS, ACT_RMA };
 
 struct act_head {               /* followed by len bytes */
     uint32_t type, len;
@@ -903,6 +905,11 @@ static int scan_ext(struct rank *r, long ti, const struct vftr_vfd_scan_event *e
         if (vftr_vfd_mpi_rma_decode(ev->data, ev->id, ev->time, &a) < 0)
             return act_warn(r, "%s: offset %" PRIu64 ": malformed MPI record of kind %" PRIu32
                             " skipped", r->path, off, ev->kind);
+        if (!r->rma_seen) {
+            r->rma_seen = 1;
+            if (act_put(r, ACT_RMA, NULL, 0, NULL, 0) < 0)
+                return -ENOMEM;
+        }
         return act_comm(r, a.comm);
     }
     case VFTR_VFD_IO: {
@@ -1151,7 +1158,7 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
                                      [ACT_COMMS] = 2 * sizeof(uint64_t),
                                      [ACT_COMM] = sizeof(uint64_t),
                                      [ACT_COLLOP] = sizeof(uint32_t), [ACT_WARN] = 0,
-                                     [ACT_COUNTERS] = 2 * sizeof(uint64_t) };
+                                     [ACT_COUNTERS] = 2 * sizeof(uint64_t), [ACT_RMA] = 0 };
 
     for (size_t at = 0; at < r->nacts && rc == 0;) {
         struct act_head h;
@@ -1219,6 +1226,9 @@ static int merge_rank(struct vftr_vfdconv *c, struct rank *r, char *err, size_t 
         }
         case ACT_WARN:
             warn(c, "%.*s", (int)h.len, (const char *)p);
+            break;
+        case ACT_RMA:
+            c->has_rma = 1;
             break;
         case ACT_COUNTERS: {
             uint64_t a[2];
@@ -2837,6 +2847,11 @@ uint64_t vftr_vfdconv_rank_events(const struct vftr_vfdconv *c, uint32_t rank)
     return rank < c->nranks ? c->ranks[rank].events : 0;
 }
 
+int vftr_vfdconv_has_rma(const struct vftr_vfdconv *c)
+{
+    return c->has_rma;
+}
+
 double vftr_vfdconv_sample_interval(const struct vftr_vfdconv *c)
 {
     double most = 0;
@@ -2906,11 +2921,23 @@ struct rio {                    /* a file I/O record on its way to transform() *
 };
 
 struct rpend {                  /* a one-sided transfer whose end is to come */
-    uint64_t win, seq;          /* seq: the MPI_RMA record it came from */
+    uint64_t win, seq;          /* seq: the MPI_RMA record it came from (per rank) */
+    uint64_t time;              /* of its RMA_PUT / RMA_GET */
+    uint64_t idx;               /* its place among the thread's transfers (from 1) */
     int32_t target;             /* world rank */
     uint32_t peer, group, tag;  /* as its RMA_PUT / RMA_GET had them */
     int req;                    /* a request form */
+    int get;                    /* the GET half (after the PUT half of one record) */
 };
+
+/* An MPI_RMA_SYNC record in out[], as transform() leaves it for the replay:
+ * which transfers it ends is known only when it is the earliest event of
+ * all the rank's threads (the transfers of other threads begun before it
+ * are then transformed, handed out and in their lists).  Never handed to a
+ * consumer: its fields are received = window id, root = target (world rank,
+ * UINT32_MAX: all), op = 1 for a request's, bytes = how many transfers its
+ * own thread had begun by then. */
+#define EV_RMA_SYNC 0x7fff0001u
 
 struct src {
     const struct vftr_vfdconv *c;
@@ -2954,11 +2981,16 @@ struct src {
     /* likewise an MPI_RMA and an MPI_RMA_SYNC record */
     struct vftr_vfd_mpi_rma rma;
     struct vftr_vfd_mpi_rma_sync rsync;
-    /* transfers begun, ended by a later MPI_RMA_SYNC record, in the order
-     * begun (whatever is left ends with the thread) */
+    /* transfers the thread began, ended by a later MPI_RMA_SYNC record of
+     * any thread of the rank, in the order begun (whatever is left ends
+     * with the rank's last thread); how many it began */
     struct rpend *rp;
     size_t nrp, caprp;
-    uint64_t rseq;
+    uint64_t nbegun;
+    /* the ends a synchronisation of this thread gives now (handed out one
+     * by one before anything else of the thread, at the time of the sync) */
+    struct rpend *ends;
+    size_t nends, iends, capends;
     /* receives between ext_raw() and transform(), FIFO (rcap 0 or a power of two) */
     struct rmsg *rq;
     size_t rhead, rlen, rcap;
@@ -2987,6 +3019,8 @@ struct rsrc {                   /* one rank's file in a replay */
     uint64_t done;              /* bytes of the chunks the sources have begun (progress) */
     int changed;                /* the events no longer decode as in the first pass ... */
     uint64_t offset;            /* ... at the chunk at this offset */
+    uint64_t rseq;              /* the rank's one-sided transfers numbered so far */
+    size_t alive;               /* its threads not yet at their EndProcess */
 };
 
 /* The order sends and collective begins of a thread are placed in: by
@@ -3500,7 +3534,8 @@ static int transform(struct src *s, const struct raw *x)
 
         if (a->target < 0)
             return 0;
-        s->rseq++;
+        s->rs->rseq++;
+        s->nbegun++;
         for (int k = 0; k < 2; k++) {
             struct vftr_vfdconv_event *e;
 
@@ -3514,47 +3549,32 @@ static int transform(struct src *s, const struct raw *x)
                 e->group = g < 0 ? 0 : s->c->groups[g].token;
                 e->tag = (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32);
                 e->bytes = end ? 0 : k == 0 ? a->sent : a->received;
-                e->match = s->rseq;
+                e->match = s->rs->rseq;
             }
             if (later) {
                 if (s->nrp == s->caprp &&
                     grow((void **)&s->rp, &s->caprp, s->nrp + 1, sizeof *s->rp) < 0)
                     return -ENOMEM;
                 s->rp[s->nrp++] = (struct rpend){
-                    a->win, s->rseq, a->target, vftr_vfdconv_process((uint32_t)a->target, 0),
+                    a->win, s->rs->rseq, x->time, s->nbegun, a->target,
+                    vftr_vfdconv_process((uint32_t)a->target, 0),
                     g < 0 ? 0 : s->c->groups[g].token,
                     (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32),
-                    (a->flags & VFTR_VFD_MSG_NONBLOCKING) != 0 };
+                    (a->flags & VFTR_VFD_MSG_NONBLOCKING) != 0, k };
             }
         }
         return 0;
     }
     case VFTR_VFD_MPI_RMA_SYNC: {
-        /* the transfers it completes end here, in the order begun: all of
-         * the window's, those to one target, or (a request) the one
-         * transfer of the oldest request to the target still open */
+        /* which transfers it ends is decided in time order over the
+         * rank's threads (rma_sync), when the replay reaches it */
         const struct vftr_vfd_mpi_rma_sync *y = &s->rsync;
-        int req = y->what == VFTR_VFD_RMA_SYNC_REQUEST;
-        uint64_t seq = 0;
-        size_t n = 0;
+        struct vftr_vfdconv_event *e = emit_mpi(s, EV_RMA_SYNC, x->time);
 
-        for (size_t i = 0; i < s->nrp; i++) {
-            const struct rpend *p = &s->rp[i];
-
-            if (p->win == y->win && (y->target < 0 || p->target == y->target) &&
-                (!req || (p->req && (seq == 0 || p->seq == seq)))) {
-                struct vftr_vfdconv_event *e = emit_mpi(s, VFTR_VFDCONV_RMA_END, x->time);
-
-                e->peer = p->peer;
-                e->group = p->group;
-                e->tag = p->tag;
-                e->match = p->seq;
-                seq = p->seq;
-            } else {
-                s->rp[n++] = *p;
-            }
-        }
-        s->nrp = n;
+        e->received = y->win;
+        e->root = y->target < 0 ? UINT32_MAX : (uint32_t)y->target;
+        e->op = y->what == VFTR_VFD_RMA_SYNC_REQUEST;
+        e->bytes = s->nbegun;
         return 0;
     }
     case VFTR_VFD_COUNTERS:
@@ -3687,6 +3707,86 @@ static int refill(struct src *s)
     return s->oom ? -ENOMEM : 0;
 }
 
+/* One-sided transfers: the order their ends are handed out in, that of
+ * their records (seq), the PUT half of a record before its GET half. */
+static int rpend_cmp(const void *a, const void *b)
+{
+    const struct rpend *x = a, *y = b;
+
+    if (x->seq != y->seq)
+        return x->seq < y->seq ? -1 : 1;
+    return x->get - y->get;
+}
+
+/* Whether the synchronisation m of thread s completes transfer p of thread
+ * q (m NULL: the rank's end, which ends all).  MPI: a synchronisation
+ * completes the calling process's transfers on the window (to the target,
+ * for the per-target calls), whatever thread issued them.  Another
+ * thread's transfer counts when begun before m: of a tie in time it is not
+ * known which came first, and the transfer is left to the next
+ * synchronisation; s's own counts when its record came before m's. */
+static int rma_completes(const struct src *s, const struct vftr_vfdconv_event *m,
+                         const struct src *q, const struct rpend *p)
+{
+    if (!m)
+        return 1;
+    return p->win == m->received && (m->root == UINT32_MAX || p->target == (int32_t)m->root) &&
+           (q == s ? p->idx <= m->bytes : p->time < m->time);
+}
+
+/* The transfers the synchronisation m of thread s completes (m NULL: all
+ * still open at the rank's end) move from the lists of the rank's threads
+ * to s->ends (empty before), in the order begun.  The wait or test of a
+ * request ends one transfer, the oldest open request form to the target
+ * (both halves of its record).  0 or -ENOMEM. */
+static int rma_take(struct src *s, const struct vftr_vfdconv_event *m)
+{
+    struct rsrc *rs = s->rs;
+    uint64_t oldest = UINT64_MAX;
+    int rc = 0;
+
+    if (m && m->op)
+        for (size_t t = 0; t < rs->r->nthr; t++)
+            for (size_t i = 0; i < rs->srcs[t].nrp; i++) {
+                const struct rpend *p = &rs->srcs[t].rp[i];
+
+                if (p->req && p->seq < oldest && rma_completes(s, m, &rs->srcs[t], p))
+                    oldest = p->seq;
+            }
+    for (size_t t = 0; t < rs->r->nthr; t++) {
+        struct src *q = &rs->srcs[t];
+        size_t n = 0;
+
+        for (size_t i = 0; i < q->nrp; i++) {
+            const struct rpend *p = &q->rp[i];
+
+            if (rc == 0 && rma_completes(s, m, q, p) && (!m || !m->op || p->seq == oldest)) {
+                if (s->nends == s->capends &&
+                    grow((void **)&s->ends, &s->capends, s->nends + 1, sizeof *s->ends) < 0)
+                    rc = -ENOMEM;
+                else {
+                    s->ends[s->nends++] = *p;
+                    continue;
+                }
+            }
+            q->rp[n++] = *p;
+        }
+        q->nrp = n;
+    }
+    if (s->nends > 1)
+        qsort(s->ends, s->nends, sizeof *s->ends, rpend_cmp);
+    return rc;
+}
+
+/* Whether a transfer of the rank is still open. */
+static int rma_open(const struct rsrc *rs)
+{
+    for (size_t t = 0; t < rs->r->nthr; t++)
+        if (rs->srcs[t].nrp)
+            return 1;
+    return 0;
+}
+
 /* The first event of a source: BeginProcess. */
 static void begin(struct src *s)
 {
@@ -3716,6 +3816,24 @@ static inline int advance(struct src *s)
         begin(s);
         return 0;
     }
+    if (s->iends < s->nends) {
+        /* the ends of a synchronisation (or of the rank), at its time */
+        const struct rpend *p = &s->ends[s->iends++];
+
+        memset(&s->own, 0, sizeof s->own);
+        s->own.type = VFTR_VFDCONV_RMA_END;
+        s->own.time = s->last;
+        s->own.process = s->token;
+        s->own.peer = p->peer;
+        s->own.group = p->group;
+        s->own.tag = p->tag;
+        s->own.match = p->seq;
+        if (s->iends == s->nends)
+            s->iends = s->nends = 0;
+        s->head = &s->own;
+        s->has_head = 1;
+        return 0;
+    }
     if (s->olen == 0 && (rc = refill(s)) < 0)
         return rc;
     o = s->olen ? &s->out[s->ohead] : NULL;
@@ -3737,18 +3855,12 @@ static inline int advance(struct src *s)
     } else if (o) {
         s->head = o;
         s->ohead = --s->olen ? s->ohead + 1 : 0;
-    } else if (!s->ended && s->nrp) {
-        /* transfers no synchronisation completed end with the thread */
-        memset(&s->own, 0, sizeof s->own);
-        s->own.type = VFTR_VFDCONV_RMA_END;
-        s->own.time = s->last;
-        s->own.process = s->t->token;
-        s->own.peer = s->rp[0].peer;
-        s->own.group = s->rp[0].group;
-        s->own.tag = s->rp[0].tag;
-        s->own.match = s->rp[0].seq;
-        memmove(s->rp, s->rp + 1, --s->nrp * sizeof *s->rp);
-        s->head = &s->own;
+    } else if (!s->ended && s->rs->alive == 1 && rma_open(s->rs)) {
+        /* transfers no synchronisation completed end with the rank's last
+         * thread (until then another thread may still complete them) */
+        if ((rc = rma_take(s, NULL)) < 0)
+            return rc;
+        return advance(s);
     } else if (!s->ended) {
         memset(&s->own, 0, sizeof s->own);
         s->own.type = VFTR_VFDCONV_END_PROCESS;
@@ -3756,6 +3868,7 @@ static inline int advance(struct src *s)
         s->own.process = s->t->token;
         s->head = &s->own;
         s->ended = 1;
+        s->rs->alive--;
     } else {
         s->has_head = 0;
         return 0;
@@ -3823,6 +3936,8 @@ static size_t run_length(struct src *s, const struct src *next)
         struct vftr_vfdconv_event *o = &s->out[s->ohead];
         uint64_t t = o->time < s->last ? s->last : o->time;
 
+        if (o->type == EV_RMA_SYNC)
+            break;              /* the replay decides what it ends, in time order */
         if (o->time >= s->ehorizon)
             break;              /* the look-ahead must read on first: advance() does */
         if (s->nearly &&
@@ -3906,6 +4021,7 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
             rc = -ENOMEM;
             goto out;
         }
+        rs[i].alive = r->nthr;
         for (size_t t = 0; t < r->nthr; t++) {
             struct src *s = &rs[i].srcs[t];
             const struct thr *th = &r->thr[t];
@@ -3935,7 +4051,12 @@ int vftr_vfdconv_replay(const struct vftr_vfdconv *c, const uint32_t *ranks, siz
     while (nh > 0) {
         struct src *s = heap[0];
 
-        if (consumer->events && s->head != &s->own) {
+        if (s->head->type == EV_RMA_SYNC) {
+            /* the earliest event of the rank's threads: every transfer
+             * begun before it is handed out and in its thread's list */
+            if ((rc = rma_take(s, s->head)) < 0)
+                goto out;
+        } else if (consumer->events && s->head != &s->own) {
             /* a run: the events after the head that still come first */
             size_t k = run_length(s, nh > 1 ? second(heap, nh) : NULL);
 
@@ -3985,6 +4106,7 @@ out:
                 free(rs[i].srcs[t].rq);
                 free(rs[i].srcs[t].ioq);
                 free(rs[i].srcs[t].rp);
+                free(rs[i].srcs[t].ends);
             }
         free(rs[i].srcs);
         vftr_vfd_reader_close(rs[i].rd);

@@ -95,13 +95,16 @@ enum vftr_vfdconv_type {
  * (the return of the call that started the transfer): a PUT for what the
  * call sent (put and accumulate always, the others when they sent bytes),
  * a GET for what it received (get always, the others when they received
- * bytes).  Each gets an END at the MPI_RMA_SYNC record of the thread that
- * completes it (the fence, complete, unlock, flush or wait:
- * vftr_vfd_ext.h), in the order the transfers began, or at the thread's
- * end when none does; a record without VFTR_VFD_RMA_ENDS_AT_SYNC (an
- * older capture) is ended at once.  group is the window's communicator,
- * tag a number of the window (its id hashed to 32 bits: equal on all
- * members). */
+ * bytes).  Each gets an END at the MPI_RMA_SYNC record that completes it
+ * (the fence, complete, unlock, flush or wait: vftr_vfd_ext.h), on the
+ * thread of that record, whichever thread of the rank began the transfer
+ * (MPI completes the process's transfers on the window), in the order the
+ * transfers began; or, when none does, at the end of the rank's last
+ * thread.  A record without VFTR_VFD_RMA_ENDS_AT_SYNC (an older capture) is
+ * ended at once.  group is the window's communicator, tag a number of the
+ * window (its id hashed to 32 bits: equal on all members), match numbers
+ * the rank's transfers (an END's is its PUT's / GET's, unique over the
+ * rank's threads). */
 
 struct vftr_vfdconv_event {
     uint64_t time;              /* ns, aligned */
@@ -117,9 +120,10 @@ struct vftr_vfdconv_event {
     uint32_t file;              /* FILE_BEGIN/END: file token (vftr_vfdconv_files) */
     uint64_t bytes;             /* SEND/RECV: length; COLL_BEGIN: sent; FILE_*: bytes moved */
     uint64_t received;          /* COLL_BEGIN; FILE_*: the handle (per rank) */
-    uint64_t match;             /* COLL_BEGIN/END, FILE_BEGIN/END, RMA_*: matching id
-                                 * (per process; an RMA_END's is its PUT's / GET's,
-                                 * 0 for RMA: not known) */
+    uint64_t match;             /* COLL_BEGIN/END, FILE_BEGIN/END: matching id (per
+                                 * process); RMA_*: per rank (an RMA_END's is its
+                                 * PUT's / GET's, maybe of another thread; 0: not
+                                 * known) */
 };
 /* FILE_BEGIN and FILE_END carry the same file, op, bytes, handle (in
  * `received`) and matching id; op is OTF's operation word (OTF_FILEOP_* with
@@ -159,6 +163,14 @@ struct vftr_vfdconv_proc {
 #define VFTR_VFDCONV_KV_PRECISE "vftr.precise"               /* OTF_UINT8 */
 #define VFTR_VFDCONV_KEY_INTERVAL 1u
 #define VFTR_VFDCONV_KEY_PRECISE 2u
+/* How an OTF trace names the transfer an RMAEnd ends (OTF 1.x's RMAEnd has
+ * no such field; its remote, communicator and tag say only which window
+ * and target): the same uint64 under this key in the key-value lists of
+ * the RMAPut / RMAGet and of its RMAEnd, vftr's match (per rank; vfd2otf
+ * and vftr-convert write it, lib/model/window.c reads it; the reference
+ * tools print it as any key-value pair). */
+#define VFTR_VFDCONV_KV_RMA_MATCH "vftr.rma_match"           /* OTF_UINT64 */
+#define VFTR_VFDCONV_KEY_RMA_MATCH 3u
 struct vftr_vfdconv_func {
     uint32_t token, group, scl;
     uint32_t flags;             /* VFTR_VFDCONV_FUNC_* */
@@ -307,6 +319,8 @@ uint64_t vftr_vfdconv_rank_events(const struct vftr_vfdconv *c, uint32_t rank);
 /* The sampling interval of the capture in seconds (the largest of the
  * ranks'), 0 when every event was recorded. */
 double vftr_vfdconv_sample_interval(const struct vftr_vfdconv *c);
+/* Whether a rank's file has one-sided transfers (MPI_RMA records). */
+int vftr_vfdconv_has_rma(const struct vftr_vfdconv *c);
 
 /* The name of function group token g ("user code", "MPI", "OpenMP"), NULL
  * for another token. */

@@ -19,6 +19,7 @@
 #include "model/snap_otf.h"
 #include "model/vfdconv.h"
 #include "model/u64map.h"
+#include "model/window.h"
 #include "otf.h"
 #include "util/errmsg.h"
 #include "util/regfile.h"
@@ -162,6 +163,53 @@ int vftr_vfdotf_snap_check(const struct vftr_vfdconv *c, const struct vftr_vfdot
     return rc;
 }
 
+int vftr_vfdotf_rma_key(OTF_WStream *def)
+{
+    return OTF_WStream_writeDefKeyValue(def, VFTR_VFDCONV_KEY_RMA_MATCH, OTF_UINT64,
+                                        VFTR_VFDCONV_KV_RMA_MATCH,
+                                        "the one-sided transfer an RMAEnd ends (per rank)") == 1;
+}
+
+int vftr_vfdotf_rma(OTF_WStream *ws, uint64_t time, uint32_t process,
+                    const struct vftr_window_rma *r)
+{
+    OTF_KeyValueList *kv = NULL;
+    int ok;
+
+    /* a list per record: transfers are few beside the calls around them */
+    if (r->match) {
+        if (!(kv = OTF_KeyValueList_new()) ||
+            OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_RMA_MATCH, r->match) != 0) {
+            if (kv)
+                OTF_KeyValueList_close(kv);
+            return 0;
+        }
+    }
+    switch (r->kind) {
+    case VFTR_WINDOW_RMA_PUT:
+        ok = OTF_WStream_writeRMAPutKV(ws, time, process, r->origin, r->target, r->comm, r->tag,
+                                       r->bytes, 0, kv);
+        break;
+    case VFTR_WINDOW_RMA_PUT_REMOTE_END:
+        ok = OTF_WStream_writeRMAPutRemoteEndKV(ws, time, process, r->origin, r->target, r->comm,
+                                                r->tag, r->bytes, 0, kv);
+        break;
+    case VFTR_WINDOW_RMA_GET:
+        ok = OTF_WStream_writeRMAGetKV(ws, time, process, r->origin, r->target, r->comm, r->tag,
+                                       r->bytes, 0, kv);
+        break;
+    case VFTR_WINDOW_RMA_END:
+        ok = OTF_WStream_writeRMAEndKV(ws, time, process, r->target, r->comm, r->tag, 0, kv);
+        break;
+    default:
+        ok = 1;
+        break;
+    }
+    if (kv)
+        OTF_KeyValueList_close(kv);
+    return ok == 1;
+}
+
 static void setup(OTF_WStream *ws, const struct vftr_vfdotf_opts *o)
 {
     OTF_WStream_setBufferSizes(ws, OTF_BUFFER);
@@ -228,6 +276,8 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
     }
     if (kv)
         OTF_KeyValueList_close(kv);
+    if (vftr_vfdconv_has_rma(c))
+        ok &= vftr_vfdotf_rma_key(ws);
     const uint32_t *ops = vftr_vfdconv_collops(c, &n);
     for (size_t i = 0; i < n; i++)
         ok &= OTF_WStream_writeDefCollectiveOperation(ws, ops[i], vftr_vfd_coll_name(ops[i]),
@@ -367,16 +417,18 @@ static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
         ok = OTF_WStream_writeCounter(ws, e->time, e->process, e->op, e->bytes);
         break;
     case VFTR_VFDCONV_RMA_PUT:
-        ok = OTF_WStream_writeRMAPut(ws, e->time, e->process, e->process, e->peer, e->group,
-                                     e->tag, e->bytes, 0);
-        break;
     case VFTR_VFDCONV_RMA_GET:
-        ok = OTF_WStream_writeRMAGet(ws, e->time, e->process, e->process, e->peer, e->group,
-                                     e->tag, e->bytes, 0);
+    case VFTR_VFDCONV_RMA_END: {
+        struct vftr_window_rma r = {
+            .kind = e->type == VFTR_VFDCONV_RMA_PUT   ? VFTR_WINDOW_RMA_PUT
+                    : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
+                                                      : VFTR_WINDOW_RMA_END,
+            .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process, .target = e->peer,
+            .comm = e->group, .tag = e->tag, .bytes = e->bytes, .match = e->match };
+
+        ok = vftr_vfdotf_rma(ws, e->time, e->process, &r);
         break;
-    case VFTR_VFDCONV_RMA_END:
-        ok = OTF_WStream_writeRMAEnd(ws, e->time, e->process, e->peer, e->group, e->tag, 0);
-        break;
+    }
     default:
         ok = 1;
         break;

@@ -32,6 +32,7 @@
 #include "otfreplay.h"
 #include "u64map.h"
 
+#include "vfdconv.h"
 #include "util/errmsg.h"
 #include "util/tracesel.h"
 
@@ -109,6 +110,7 @@ struct vftr_window {
     uint64_t *snaps, *sums;          /* sorted sample points (DefAuxSamplePoint) */
     size_t nsnaps, capsnaps, nsums, capsums;
     int have_range;
+    uint32_t rma_key;                /* DefKeyValue of vftr's RMA matching id, 0: none */
 
     /* per read */
     enum phase phase;
@@ -360,7 +362,7 @@ static int event_call(const struct vftr_window_handler *h, const vftr_otf_ev *e)
                     : e->type == OTF_RMAGET_RECORD   ? VFTR_WINDOW_RMA_GET
                                                      : VFTR_WINDOW_RMA_END,
             .origin = e->u[0], .target = e->u[1], .comm = e->u[2], .tag = e->u[3],
-            .bytes = e->x[0] };
+            .bytes = e->x[0], .match = e->x[1] };
 
         return h->rma ? h->rma(h->arg, e->time, e->process, &r) : 0;
     }
@@ -492,10 +494,17 @@ static int on_file_end(void *ud, uint64_t time, uint32_t process, uint32_t file,
 
 /* RMA records, as scan.c decodes them (vftr_otf_scan.h) */
 static int on_rma(void *ud, uint32_t type, uint64_t time, uint32_t process, uint32_t origin,
-                  uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes)
+                  uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                  OTF_KeyValueList *kv)
 {
+    struct vftr_window *w = ud;
+    uint64_t match = 0;
+
+    if (w->rma_key && kv && OTF_KeyValueList_getUint64(kv, w->rma_key, &match) != 0)
+        match = 0;
     return emit(ud, &(vftr_otf_ev){ .time = time, .type = type, .process = process,
-                                      .u = { origin, target, comm, tag }, .x = { bytes } });
+                                      .u = { origin, target, comm, tag },
+                                      .x = { bytes, match } });
 }
 
 static int on_rma_put(void *ud, uint64_t time, uint32_t process, uint32_t origin,
@@ -503,8 +512,7 @@ static int on_rma_put(void *ud, uint64_t time, uint32_t process, uint32_t origin
                       uint32_t scl, OTF_KeyValueList *kv)
 {
     (void)scl;
-    (void)kv;
-    return on_rma(ud, OTF_RMAPUT_RECORD, time, process, origin, target, comm, tag, bytes);
+    return on_rma(ud, OTF_RMAPUT_RECORD, time, process, origin, target, comm, tag, bytes, kv);
 }
 
 static int on_rma_putre(void *ud, uint64_t time, uint32_t process, uint32_t origin,
@@ -512,8 +520,7 @@ static int on_rma_putre(void *ud, uint64_t time, uint32_t process, uint32_t orig
                         uint32_t scl, OTF_KeyValueList *kv)
 {
     (void)scl;
-    (void)kv;
-    return on_rma(ud, OTF_RMAPUTRE_RECORD, time, process, origin, target, comm, tag, bytes);
+    return on_rma(ud, OTF_RMAPUTRE_RECORD, time, process, origin, target, comm, tag, bytes, kv);
 }
 
 static int on_rma_get(void *ud, uint64_t time, uint32_t process, uint32_t origin,
@@ -521,16 +528,14 @@ static int on_rma_get(void *ud, uint64_t time, uint32_t process, uint32_t origin
                       uint32_t scl, OTF_KeyValueList *kv)
 {
     (void)scl;
-    (void)kv;
-    return on_rma(ud, OTF_RMAGET_RECORD, time, process, origin, target, comm, tag, bytes);
+    return on_rma(ud, OTF_RMAGET_RECORD, time, process, origin, target, comm, tag, bytes, kv);
 }
 
 static int on_rma_end(void *ud, uint64_t time, uint32_t process, uint32_t remote,
                       uint32_t comm, uint32_t tag, uint32_t scl, OTF_KeyValueList *kv)
 {
     (void)scl;
-    (void)kv;
-    return on_rma(ud, OTF_RMAEND_RECORD, time, process, 0, remote, comm, tag, 0);
+    return on_rma(ud, OTF_RMAEND_RECORD, time, process, 0, remote, comm, tag, 0, kv);
 }
 
 static int on_enter_snap(void *ud, uint64_t time, uint64_t original, uint32_t function,
@@ -598,6 +603,18 @@ static int on_timer(void *ud, uint32_t stream, uint64_t ticks, OTF_KeyValueList 
     (void)kv;
     if (!w->info.resolution)
         w->info.resolution = ticks;
+    return OTF_RETURN_OK;
+}
+
+/* vftr's key of the RMA matching id (vfdconv.h), by its name */
+static int on_keyvalue(void *ud, uint32_t stream, uint32_t key, OTF_Type type, const char *name,
+                       const char *description, OTF_KeyValueList *kv)
+{
+    struct vftr_window *w = ud;
+
+    (void)stream, (void)description, (void)kv;
+    if (name && type == OTF_UINT64 && strcmp(name, VFTR_VFDCONV_KV_RMA_MATCH) == 0)
+        w->rma_key = key;
     return OTF_RETURN_OK;
 }
 
@@ -956,7 +973,8 @@ static void *worker_run(void *arg)
             break;
         }
         for (int done = 0; !done && !k->rc;) {
-            long n = vftr_otf_scan_events(b, k->lo, k->hi, k->batch, WORKER_BATCH, &done);
+            long n = vftr_otf_scan_events(b, k->lo, k->hi, k->w->rma_key, k->batch,
+                                          WORKER_BATCH, &done);
 
             if (n < 0) {
                 worker_io_error(k);
@@ -1287,9 +1305,9 @@ static struct wstream *window_stream(struct vftr_window *w, uint32_t id)
 }
 
 /* Decodes the next batch of stream x; 0 or -EIO. */
-static int window_fill(struct wstream *x, uint64_t a, uint64_t b)
+static int window_fill(const struct vftr_window *w, struct wstream *x, uint64_t a, uint64_t b)
 {
-    long n = vftr_otf_scan_events(x->b, a, b, x->ev, x->cap, &x->done);
+    long n = vftr_otf_scan_events(x->b, a, b, w->rma_key, x->ev, x->cap, &x->done);
 
     x->i = 0;
     x->n = n > 0 ? (size_t)n : 0;
@@ -1343,7 +1361,7 @@ static int window_open(struct vftr_window *w, uint64_t a, uint64_t b, char *err,
         }
         x->n = x->i = 0;
         x->done = 0;
-        if (!OTF_RBuffer_searchTime(x->b, a) || window_fill(x, a, b) < 0)
+        if (!OTF_RBuffer_searchTime(x->b, a) || window_fill(w, x, a, b) < 0)
             return vftr_errmsg(err, errlen, -EIO, "cannot read the events (%s)",
                                vftr_trace_otf_reason(why, sizeof why));
     }
@@ -1474,7 +1492,7 @@ static const vftr_otf_ev *window_take_last(struct vftr_window *w, struct wstream
                                            uint64_t *next, char *err, size_t errlen)
 {
     w->last = *e;
-    if (!x->done && window_fill(x, a, b) < 0) {
+    if (!x->done && window_fill(w, x, a, b) < 0) {
         char why[VFTR_ERRMSG_MAX];
 
         vftr_errmsg(err, errlen, -EIO, "cannot read the events (%s)",
@@ -1647,6 +1665,7 @@ struct vftr_window *vftr_window_open(const char *namestub, OTF_FileManager *mana
     struct { OTF_FunctionPointer *fn; uint32_t record; } const table[] = {
         { HANDLER(on_timer), OTF_DEFTIMERRESOLUTION_RECORD },
         { HANDLER(on_timerange), OTF_DEFTIMERANGE_RECORD },
+        { HANDLER(on_keyvalue), OTF_DEFKEYVALUE_RECORD },
         { HANDLER(on_samplepoint), OTF_DEFAUXSAMPLEPOINT_RECORD },
         { HANDLER(on_enter), OTF_ENTER_RECORD },
         { HANDLER(on_leave), OTF_LEAVE_RECORD },

@@ -93,6 +93,7 @@ static inline const char* message_fields(const char* p, uint32_t* peer, uint32_t
 struct capture {
     vftr_otf_ev* ev;
     int got;
+    uint32_t rma_key;    /* the key of vftr's RMA matching id, 0: none */
 };
 
 static int take(struct capture* c, vftr_otf_ev ev)
@@ -208,12 +209,19 @@ static int cap_file_end(void* ud, uint64_t time, uint32_t process, uint32_t file
 }
 
 /* RMA transfers: u = origin, target, communicator, tag; x[0] = bytes (the
- * record type says which of put, remote-end put or get) */
+ * record type says which of put, remote-end put or get), x[1] = the
+ * matching id of the key-value list (0: none) */
 static int cap_rma(void* ud, uint32_t type, uint64_t time, uint32_t process, uint32_t origin,
-                   uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes)
+                   uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                   OTF_KeyValueList* kv)
 {
+    struct capture* c = ud;
+    uint64_t match = 0;
+
+    if (c->rma_key && kv && OTF_KeyValueList_getUint64(kv, c->rma_key, &match) != 0)
+        match = 0;
     return take(ud, (vftr_otf_ev){ .time = time, .type = type, .process = process,
-                                   .u = { origin, target, comm, tag }, .x = { bytes } });
+                                   .u = { origin, target, comm, tag }, .x = { bytes, match } });
 }
 
 static int cap_rma_put(void* ud, uint64_t time, uint32_t process, uint32_t origin,
@@ -221,8 +229,7 @@ static int cap_rma_put(void* ud, uint64_t time, uint32_t process, uint32_t origi
                        uint32_t source, OTF_KeyValueList* kv)
 {
     (void)source;
-    (void)kv;
-    return cap_rma(ud, OTF_RMAPUT_RECORD, time, process, origin, target, comm, tag, bytes);
+    return cap_rma(ud, OTF_RMAPUT_RECORD, time, process, origin, target, comm, tag, bytes, kv);
 }
 
 static int cap_rma_putre(void* ud, uint64_t time, uint32_t process, uint32_t origin,
@@ -230,8 +237,7 @@ static int cap_rma_putre(void* ud, uint64_t time, uint32_t process, uint32_t ori
                          uint32_t source, OTF_KeyValueList* kv)
 {
     (void)source;
-    (void)kv;
-    return cap_rma(ud, OTF_RMAPUTRE_RECORD, time, process, origin, target, comm, tag, bytes);
+    return cap_rma(ud, OTF_RMAPUTRE_RECORD, time, process, origin, target, comm, tag, bytes, kv);
 }
 
 static int cap_rma_get(void* ud, uint64_t time, uint32_t process, uint32_t origin,
@@ -239,16 +245,14 @@ static int cap_rma_get(void* ud, uint64_t time, uint32_t process, uint32_t origi
                        uint32_t source, OTF_KeyValueList* kv)
 {
     (void)source;
-    (void)kv;
-    return cap_rma(ud, OTF_RMAGET_RECORD, time, process, origin, target, comm, tag, bytes);
+    return cap_rma(ud, OTF_RMAGET_RECORD, time, process, origin, target, comm, tag, bytes, kv);
 }
 
 static int cap_rma_end(void* ud, uint64_t time, uint32_t process, uint32_t remote,
                        uint32_t comm, uint32_t tag, uint32_t source, OTF_KeyValueList* kv)
 {
     (void)source;
-    (void)kv;
-    return cap_rma(ud, OTF_RMAEND_RECORD, time, process, 0, remote, comm, tag, 0);
+    return cap_rma(ud, OTF_RMAEND_RECORD, time, process, 0, remote, comm, tag, 0, kv);
 }
 
 #define CAP(fn) ((OTF_FunctionPointer*)(void (*)(void))(fn))
@@ -284,11 +288,11 @@ static OTF_HandlerArray* capture_handlers(struct capture* c)
 
 /* ------------------------------------------------------------ the scan */
 
-long vftr_otf_scan_events(OTF_RBuffer* rb, uint64_t min, uint64_t max, vftr_otf_ev* out,
-                          size_t cap, int* done)
+long vftr_otf_scan_events(OTF_RBuffer* rb, uint64_t min, uint64_t max, uint32_t rma_key,
+                          vftr_otf_ev* out, size_t cap, int* done)
 {
     OTF_HandlerArray* h = NULL;
-    struct capture c = { NULL, 0 };
+    struct capture c = { NULL, 0, rma_key };
     size_t n = 0;
     int fin = 0;
 

@@ -8,7 +8,8 @@
 MPITEST_DIR  := $(BUILD)/test/mpi
 MPIFC        ?= $(shell command -v mpif90 2>/dev/null)
 MPITEST_SAN  := $(filter -fsanitize%,$(CFLAGS)) $(if $(SANITIZE),-fno-omit-frame-pointer)
-MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms mpi_rma mpi_pcoll mpi_rma_sync
+MPITEST_C    := mpi_p2p mpi_coll mpi_threads mpi_pingpong mpi_wait mpi_io mpi_comms mpi_rma mpi_pcoll mpi_rma_sync \
+                mpi_rma_threads
 
 # vfdmpi reads files; it needs no MPI.
 $(MPITEST_DIR)/vfdmpi: $(OBJ)/test/mpi/vfdmpi.o $(VFTR_VFD_A)

@@ -63,7 +63,10 @@ typedef struct vftr_otf_ev {
                             FileOperation: handle, bytes, duration;
                             BeginFileOperation: matching id;
                             EndFileOperation: matching id, handle, bytes;
-                            RMAPut, RMAPutRemoteEnd, RMAGet: bytes */
+                            RMAPut, RMAPutRemoteEnd, RMAGet: bytes, matching id;
+                            RMAEnd: 0, matching id (the matching id: the
+                            value of key rma_key in the record's key-value
+                            list, 0 without one) */
 } vftr_otf_ev;
 
 /*
@@ -71,10 +74,12 @@ typedef struct vftr_otf_ev {
  * Returns how many (fewer than cap only when the scan has reached max or the
  * end of the file: then *done, if not NULL, is set to 1, else to 0), or -1
  * on a read error or a malformed record (otf_errno/otf_strerr say which
- * file, offset and record).  cap 0 returns 0.
+ * file, offset and record).  cap 0 returns 0.  rma_key: the key (a
+ * DefKeyValue token of type OTF_UINT64) whose value in an RMA record's
+ * key-value list is its matching id; 0 when the trace defines none.
  */
-long vftr_otf_scan_events(OTF_RBuffer* rb, uint64_t min, uint64_t max, vftr_otf_ev* out,
-                          size_t cap, int* done);
+long vftr_otf_scan_events(OTF_RBuffer* rb, uint64_t min, uint64_t max, uint32_t rma_key,
+                          vftr_otf_ev* out, size_t cap, int* done);
 
 #ifdef __cplusplus
 }
