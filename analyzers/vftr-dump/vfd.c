@@ -229,11 +229,15 @@ static int print_event(struct ctx *c, struct vftr_vfd_reader *rd, const struct v
             return -EBADMSG;
         name = vftr_vfd_rma_name(a.op);
         c->counts[C_RMA]++;
-        if (out)
+        if (out) {
             fprintf(out, "%" PRIu64 " T%" PRIu32 " RMA op=%s target=%" PRId32 " win=0x%" PRIx64
                     " comm=0x%" PRIx64 " sent=%" PRIu64 " received=%" PRIu64 " start=%" PRIu64
-                    " flags=0x%" PRIx32 "\n", t, th, name ? name : "?", a.target, a.win, a.comm,
+                    " flags=0x%" PRIx32, t, th, name ? name : "?", a.target, a.win, a.comm,
                     a.sent, a.received, a.start, a.flags);
+            if (a.request)      /* (an optional field: only where the record has it) */
+                fprintf(out, " request=%" PRIu64, a.request);
+            fputc('\n', out);
+        }
         return 0;
     }
     case VFTR_VFD_MPI_RMA_SYNC: {
@@ -244,10 +248,14 @@ static int print_event(struct ctx *c, struct vftr_vfd_reader *rd, const struct v
             return -EBADMSG;
         name = vftr_vfd_rma_sync_name(y.what);
         c->counts[C_RMA_SYNC]++;
-        if (out)
+        if (out) {
             fprintf(out, "%" PRIu64 " T%" PRIu32 " RMA_SYNC what=%s target=%" PRId32
-                    " win=0x%" PRIx64 " start=%" PRIu64 "\n", t, th, name ? name : "?", y.target,
+                    " win=0x%" PRIx64 " start=%" PRIu64, t, th, name ? name : "?", y.target,
                     y.win, y.start);
+            if (y.request)
+                fprintf(out, " request=%" PRIu64, y.request);
+            fputc('\n', out);
+        }
         return 0;
     }
     case VFTR_VFD_OMP_BEGIN:

@@ -55,6 +55,7 @@ static atomic_int sync_time;
 static void *_Atomic sync_handles[VFTR_MPI_FN_COUNT];
 static MPI_Comm priv_comm = MPI_COMM_NULL;   /* PMPI_Comm_dup of world */
 static atomic_uint_fast32_t comm_counter;    /* ids this rank has handed out */
+static atomic_uint_fast64_t rma_req_counter; /* request-form transfers numbered */
 
 /* ------------------------------------------------------------ stats */
 
@@ -657,7 +658,8 @@ VFTR_MPI_NI void vftr_mpi_received(struct vftr_mpi_call *c, const MPI_Status *st
 
 /* --------------------------------------------------------- requests */
 
-static void put_rma_sync(struct vftr_mpi_call *c, uint32_t what, uint64_t win, int32_t target);
+static void put_rma_sync(struct vftr_mpi_call *c, uint32_t what, uint64_t win, int32_t target,
+                         uint64_t request);
 
 enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_IO, REQ_RMA };
 
@@ -677,6 +679,7 @@ struct req_info {
     uint32_t io_file;           /* MPI-IO (op and flags above) */
     uint64_t io_handle, io_offset;
     uint64_t win;               /* request-form RMA: the window id (target in peer) */
+    uint64_t rma_req;           /* ... and the transfer's number (its MPI_RMA record's) */
     void *attach[2];
     struct req_info *next;
 };
@@ -1031,6 +1034,7 @@ VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t fla
     uint64_t now;
     size_t len;
 
+    c->rma_req = 0;
     if (!c->counting || target == MPI_PROC_NULL)
         return;
     a.sent = type_bytes(sent_count, sent_type);
@@ -1047,6 +1051,10 @@ VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t fla
     a.comm = ci->id;
     a.target = comm_world_rank(ci, target);
     a.flags |= VFTR_VFD_RMA_ENDS_AT_SYNC;   /* its MPI_RMA_SYNC record follows */
+    /* a request form is numbered: its wait or test, on whatever thread,
+     * names the transfer it completes */
+    if (flags & VFTR_VFD_MSG_NONBLOCKING)
+        c->rma_req = a.request = atomic_fetch_add(&rma_req_counter, 1) + 1;
     /* written at once, inside the call (not with its exit: capture's exit
      * records take messages and collectives only) */
     now = vftr_ext_now();
@@ -1056,13 +1064,14 @@ VFTR_MPI_NI void vftr_mpi_rma(struct vftr_mpi_call *c, uint32_t op, uint32_t fla
         (void)vftr_ext_event(now, VFTR_VFD_MPI_RMA, buf, (uint32_t)len);
 }
 
-/* An MPI_RMA_SYNC record now: the transfers of this thread on window id
- * win (to world rank target; -1: all) are complete. */
+/* An MPI_RMA_SYNC record now, on this thread: the rank's transfers on
+ * window id win (to world rank target; -1: all), whatever thread began
+ * them, are complete. */
 static VFTR_MPI_NI void put_rma_sync(struct vftr_mpi_call *c, uint32_t what, uint64_t win,
-                                     int32_t target)
+                                     int32_t target, uint64_t request)
 {
     struct vftr_vfd_mpi_rma_sync y = { .what = what, .target = target, .win = win,
-                                       .start = c->t0 };
+                                       .start = c->t0, .request = request };
     uint8_t buf[VFTR_VFD_EXT_MAX];
     uint64_t now;
     size_t len;
@@ -1087,7 +1096,7 @@ VFTR_MPI_NI void vftr_mpi_rma_sync(struct vftr_mpi_call *c, uint32_t what, MPI_W
         return;
     if (target >= 0 && (t = comm_world_rank(ci, target)) < 0)
         return;                       /* (MPI_PROC_NULL: nothing to complete) */
-    put_rma_sync(c, what, id, t);
+    put_rma_sync(c, what, id, t, 0);
 }
 
 VFTR_MPI_NI void vftr_mpi_req_rma(struct vftr_mpi_call *c, MPI_Win win, int target,
@@ -1103,6 +1112,7 @@ VFTR_MPI_NI void vftr_mpi_req_rma(struct vftr_mpi_call *c, MPI_Win win, int targ
         return;
     ri->win = id;
     ri->peer = comm_world_rank(ci, target);
+    ri->rma_req = c->rma_req;
     req_add(ri);
 }
 
@@ -1405,7 +1415,7 @@ static VFTR_MPI_NI void complete(struct vftr_mpi_call *c, int i, const MPI_Statu
         io_complete(c, ri, st);
         break;
     case REQ_RMA:
-        put_rma_sync(c, VFTR_VFD_RMA_SYNC_REQUEST, ri->win, ri->peer);
+        put_rma_sync(c, VFTR_VFD_RMA_SYNC_REQUEST, ri->win, ri->peer, ri->rma_req);
         break;
     }
     if (ri->persistent) {

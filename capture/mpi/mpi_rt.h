@@ -117,6 +117,9 @@ struct vftr_mpi_call {
     /* MPI_Mrecv / MPI_Imrecv: the communicator of the matched message,
      * taken before the call (which sets the handle to MPI_MESSAGE_NULL) */
     const struct comm_info *msg_ci;
+    /* a request-form RMA call: its transfer's number (vftr_mpi_rma gives
+     * it, vftr_mpi_req_rma keeps it with the request), 0: none */
+    uint64_t rma_req;
 };
 
 /* Whether capture records at all: -1 until the first wrapped call asks
@@ -236,8 +239,10 @@ void vftr_mpi_req_mrecv(struct vftr_mpi_call *c, const MPI_Request *req);
  * vftr did not see made is counted but has no record. */
 void vftr_mpi_win_new(struct vftr_mpi_call *c, MPI_Comm comm, const MPI_Win *win);
 void vftr_mpi_win_forget(struct vftr_mpi_call *c, MPI_Win win);   /* before MPI_Win_free */
-/* The completion of the transfers of the calling thread on win: after a
- * synchronisation that completes them at the origin (what: enum
+/* The completion of the transfers of the calling process on win (of any
+ * of its threads: MPI completes the process's, and the readers pair them
+ * per rank), recorded on the calling thread: after a synchronisation that
+ * completes them at the origin (what: enum
  * vftr_vfd_rma_sync_kind), for those to target (a rank of the window's
  * group) or all (target -1), one MPI_RMA_SYNC record at the call's return;
  * MPI_Win_free gives one too (vftr_mpi_win_forget), for epochs the program

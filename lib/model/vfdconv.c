@@ -2928,6 +2928,7 @@ struct rpend {                  /* a one-sided transfer whose end is to come */
     uint32_t peer, group, tag;  /* as its RMA_PUT / RMA_GET had them */
     int req;                    /* a request form */
     int get;                    /* the GET half (after the PUT half of one record) */
+    uint64_t reqno;             /* a request form's number (0: not recorded) */
 };
 
 /* An MPI_RMA_SYNC record in out[], as transform() leaves it for the replay:
@@ -2935,8 +2936,9 @@ struct rpend {                  /* a one-sided transfer whose end is to come */
  * all the rank's threads (the transfers of other threads begun before it
  * are then transformed, handed out and in their lists).  Never handed to a
  * consumer: its fields are received = window id, root = target (world rank,
- * UINT32_MAX: all), op = 1 for a request's, bytes = how many transfers its
- * own thread had begun by then. */
+ * UINT32_MAX: all), op = 1 for a request's (match: the request form's
+ * number, 0 if not recorded), bytes = how many transfers its own thread
+ * had begun by then. */
 #define EV_RMA_SYNC 0x7fff0001u
 
 struct src {
@@ -3560,7 +3562,7 @@ static int transform(struct src *s, const struct raw *x)
                     vftr_vfdconv_process((uint32_t)a->target, 0),
                     g < 0 ? 0 : s->c->groups[g].token,
                     (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32),
-                    (a->flags & VFTR_VFD_MSG_NONBLOCKING) != 0, k };
+                    (a->flags & VFTR_VFD_MSG_NONBLOCKING) != 0, k, a->request };
             }
         }
         return 0;
@@ -3574,6 +3576,7 @@ static int transform(struct src *s, const struct raw *x)
         e->received = y->win;
         e->root = y->target < 0 ? UINT32_MAX : (uint32_t)y->target;
         e->op = y->what == VFTR_VFD_RMA_SYNC_REQUEST;
+        e->match = e->op ? y->request : 0;
         e->bytes = s->nbegun;
         return 0;
     }
@@ -3737,15 +3740,16 @@ static int rma_completes(const struct src *s, const struct vftr_vfdconv_event *m
 /* The transfers the synchronisation m of thread s completes (m NULL: all
  * still open at the rank's end) move from the lists of the rank's threads
  * to s->ends (empty before), in the order begun.  The wait or test of a
- * request ends one transfer, the oldest open request form to the target
- * (both halves of its record).  0 or -ENOMEM. */
+ * request ends one transfer (both halves of its record): the request form
+ * its record numbers, or, without a number (an earlier capture), the
+ * oldest open request form to the target.  0 or -ENOMEM. */
 static int rma_take(struct src *s, const struct vftr_vfdconv_event *m)
 {
     struct rsrc *rs = s->rs;
     uint64_t oldest = UINT64_MAX;
     int rc = 0;
 
-    if (m && m->op)
+    if (m && m->op && !m->match)
         for (size_t t = 0; t < rs->r->nthr; t++)
             for (size_t i = 0; i < rs->srcs[t].nrp; i++) {
                 const struct rpend *p = &rs->srcs[t].rp[i];
@@ -3760,7 +3764,8 @@ static int rma_take(struct src *s, const struct vftr_vfdconv_event *m)
         for (size_t i = 0; i < q->nrp; i++) {
             const struct rpend *p = &q->rp[i];
 
-            if (rc == 0 && rma_completes(s, m, q, p) && (!m || !m->op || p->seq == oldest)) {
+            if (rc == 0 && rma_completes(s, m, q, p) &&
+                (!m || !m->op || (m->match ? p->req && p->reqno == m->match : p->seq == oldest))) {
                 if (s->nends == s->capends &&
                     grow((void **)&s->ends, &s->capends, s->nends + 1, sizeof *s->ends) < 0)
                     rc = -ENOMEM;

@@ -18,6 +18,9 @@ enum ftype {
     F_U64,      /* uint64_t, varint */
     F_S32,      /* int32_t, zigzag varint */
     F_BACK,     /* uint64_t time <= the event time: stored as (time - it) */
+    F_OPT,      /* uint64_t, varint, a field added to a record later: the last
+                 * field only; left out when 0, read as 0 when the payload
+                 * ends before it (a file of an earlier capture) */
 };
 
 struct field {
@@ -55,6 +58,7 @@ static const struct field rma_fields[] = {
     FIELD(F_U64, struct vftr_vfd_mpi_rma, received),
     FIELD(F_BACK, struct vftr_vfd_mpi_rma, start),
     FIELD(F_U32, struct vftr_vfd_mpi_rma, flags),
+    FIELD(F_OPT, struct vftr_vfd_mpi_rma, request),
 };
 
 static const struct field rma_sync_fields[] = {
@@ -62,6 +66,7 @@ static const struct field rma_sync_fields[] = {
     FIELD(F_S32, struct vftr_vfd_mpi_rma_sync, target),
     FIELD(F_U64, struct vftr_vfd_mpi_rma_sync, win),
     FIELD(F_BACK, struct vftr_vfd_mpi_rma_sync, start),
+    FIELD(F_OPT, struct vftr_vfd_mpi_rma_sync, request),
 };
 
 static const struct field omp_fields[] = {
@@ -110,10 +115,12 @@ static uint8_t *put_fields(uint8_t *p, const void *rec, const struct field *f, s
         uint64_t v = 0;
         switch (f[i].type) {
         case F_U32: { uint32_t x; memcpy(&x, at, sizeof x); v = x; break; }
-        case F_U64: memcpy(&v, at, sizeof v); break;
+        case F_U64: case F_OPT: memcpy(&v, at, sizeof v); break;
         case F_S32: { int32_t x; memcpy(&x, at, sizeof x); v = zigzag(x); break; }
         case F_BACK: { uint64_t x; memcpy(&x, at, sizeof x); v = x <= time ? time - x : 0; break; }
         }
+        if (f[i].type == F_OPT && v == 0)
+            break;
         p = vfd_put_varint(p, v);
     }
     return p;
@@ -127,6 +134,8 @@ static int get_fields(const uint8_t **pp, const uint8_t *end, void *rec, const s
     unsigned char *b = rec;
     for (size_t i = 0; i < n; i++) {
         uint64_t v;
+        if (f[i].type == F_OPT && *pp == end)
+            break;
         if (vfd_get_varint(pp, end, &v) < 0)
             return -EBADMSG;
         void *at = b + f[i].off;
@@ -138,7 +147,7 @@ static int get_fields(const uint8_t **pp, const uint8_t *end, void *rec, const s
             memcpy(at, &x, sizeof x);
             break;
         }
-        case F_U64: memcpy(at, &v, sizeof v); break;
+        case F_U64: case F_OPT: memcpy(at, &v, sizeof v); break;
         case F_S32: {
             int64_t s = unzigzag(v);
             if (s < INT32_MIN || s > INT32_MAX)

@@ -136,8 +136,8 @@ enum vftr_vfd_rma_op {
  * may complete later, at the window's synchronisation or, for the request
  * forms, at the wait or test).  Bytes are those of the origin buffers:
  * sent to the target, received back into origin memory.  With
- * VFTR_VFD_RMA_ENDS_AT_SYNC in flags, the thread's later MPI_RMA_SYNC
- * records say when it completed (without it, a file of an older capture:
+ * VFTR_VFD_RMA_ENDS_AT_SYNC in flags, the rank's later MPI_RMA_SYNC
+ * records (of any of its threads) say when it completed (without it, a file of an older capture:
  * nothing says, readers take the record's time). */
 struct vftr_vfd_mpi_rma {
     uint32_t op;                /* enum vftr_vfd_rma_op */
@@ -148,6 +148,10 @@ struct vftr_vfd_mpi_rma {
     uint64_t start;             /* ticks: the call */
     uint32_t flags;             /* VFTR_VFD_MSG_NONBLOCKING for the request forms,
                                    VFTR_VFD_RMA_ENDS_AT_SYNC */
+    uint64_t request;           /* a request form's number, unique in the rank (the
+                                   MPI_RMA_SYNC of its wait names it); 0: none, or
+                                   a file of an earlier capture (stored only when
+                                   not 0: an optional last field) */
 };
 
 /* vftr_vfd_mpi_rma.flags: the transfer's completion is recorded apart */
@@ -171,16 +175,21 @@ enum vftr_vfd_rma_sync_kind {
     VFTR_VFD_RMA_SYNC_COUNT             /* number of kinds + 1 */
 };
 
-/* The completion, on this thread, of the one-sided transfers it began on
- * window win (those flagged VFTR_VFD_RMA_ENDS_AT_SYNC): all of them, or
- * those to target when target >= 0, or with what REQUEST the oldest
- * request-form one to target not yet completed.  Event time: the return of
+/* The completion, by a call of this thread, of the one-sided transfers
+ * the rank began on window win (those flagged VFTR_VFD_RMA_ENDS_AT_SYNC),
+ * whatever thread began them (MPI completes the process's): all of them,
+ * or those to target when target >= 0, or with what REQUEST the
+ * request-form one numbered request (when 0: the oldest request-form one
+ * to target not yet completed).  Event time: the return of
  * the synchronising call (the wait or test for a request). */
 struct vftr_vfd_mpi_rma_sync {
     uint32_t what;              /* enum vftr_vfd_rma_sync_kind */
     int32_t target;             /* world rank of the target, -1: every target */
     uint64_t win;               /* window id (vftr_vfd_mpi_rma.win) */
     uint64_t start;             /* ticks: the synchronising call */
+    uint64_t request;           /* what REQUEST: the request form's number
+                                   (vftr_vfd_mpi_rma.request) that the wait or test
+                                   completed; 0: not known (then the oldest) */
 };
 
 /* "MPI_Put" (the blocking name also for the request form), or NULL. */

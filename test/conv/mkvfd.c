@@ -95,7 +95,7 @@ static void omp(struct buf *b, uint64_t t, int begin, uint32_t region)
 static void rma(struct buf *b, uint64_t t, uint32_t op, int32_t target, uint64_t win,
                 uint64_t sent, uint64_t recvd, uint64_t start, uint32_t flags)
 {
-    struct vftr_vfd_mpi_rma a = { op, target, win, 0, sent, recvd, start, flags };
+    struct vftr_vfd_mpi_rma a = { op, target, win, 0, sent, recvd, start, flags, 0 };
     uint8_t p[VFTR_VFD_EXT_MAX];
     size_t len = vftr_vfd_mpi_rma_encode(&a, t, p);
 
@@ -107,7 +107,7 @@ static void rma(struct buf *b, uint64_t t, uint32_t op, int32_t target, uint64_t
 static void rma_sync(struct buf *b, uint64_t t, uint32_t what, int32_t target, uint64_t win,
                      uint64_t start)
 {
-    struct vftr_vfd_mpi_rma_sync y = { what, target, win, start };
+    struct vftr_vfd_mpi_rma_sync y = { what, target, win, start, 0 };
     uint8_t p[VFTR_VFD_EXT_MAX];
     size_t len = vftr_vfd_mpi_rma_sync_encode(&y, t, p);
 

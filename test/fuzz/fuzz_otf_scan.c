@@ -174,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!rb)
         return 0;
     while (!done) {
-        long n = vftr_otf_scan_events(rb, min, max, batch, cap, &done);
+        long n = vftr_otf_scan_events(rb, min, max, 3, batch, cap, &done);
 
         if (n < 0) {
             failed_scan = 1;

@@ -6,7 +6,8 @@
 # whatever thread issued it.  The program lists each transfer (the call
 # that completes it, put or get, bytes: ends_0.txt) and counts its MPI
 # calls and bytes (calls_0.txt); one of the threads that issued transfers
-# has ended before the fence that completes them.
+# has ended before the fence that completes them; of two request forms,
+# the later is completed first.
 #  - the .vfd: the transfers and the synchronisations as the program made
 #    them, on the threads it made them on (3 threads transfer, 2 complete);
 #  - vftr-stats: calls per function, and the log's bytes per function;
@@ -32,8 +33,9 @@ want=$(sed 's/$/ late/' "$d/ends_0.txt" | sort)
 delay=30000000                        # ns: the program's DELAY_MS
 
 # the .vfd: each transfer (put or get, bytes), ended by a synchronisation
-# record; the synchronisations the program called ("request": its MPI_Wait,
-# and MPI_Win_free's); the threads of each
+# record; the synchronisations the program called ("request": its MPI_Wait
+# and the MPI_Test that completed, and MPI_Win_free's); the request forms'
+# numbers; the threads of each
 check "rmathreads: .vfd: the $n transfers as the program made them, each ended by a synchronisation record" \
     "$(awk '{ print $2, $3, 1 }' "$d/ends_0.txt" | sort)" \
     "$(awk '$1 == "rma" { print ($6 > 0 ? "put " $6 : "get " $7), $9 }' "$d/.got_0" | sort)"
@@ -41,8 +43,15 @@ check "rmathreads: .vfd: the synchronisations the program called" \
     "$( (awk '$1 ~ /^MPI_Win_(fence|flush|flush_all|flush_local|unlock|unlock_all)$/ {
                  for (i = 0; i < $2; i++) print $1 }
              $1 == "MPI_Wait" { for (i = 0; i < $2; i++) print "request" }' "$d/calls_0.txt"
+         grep -c '^MPI_Test ' "$d/ends_0.txt" | awk '{ for (i = 0; i < $1; i++) print "request" }'
          echo MPI_Win_free) | sort)" \
     "$(awk '$1 == "rmasync" { print $2 }' "$d/.got_0" | sort)"
+# (the program's 3 request forms are the rank's only ones: numbered 1, 2, 3)
+check "rmathreads: .vfd: the 3 request forms numbered 1 to 3" \
+    "$(printf '1\n2\n3')" "$(awk '$1 == "rma" && $8 == 1 { print $11 }' "$d/.got_0" | sort -n)"
+check "rmathreads: .vfd: each request form's number in the record of the one wait or test that completed it" \
+    "$(printf '1\n2\n3')" \
+    "$(awk '$1 == "rmasync" && $2 == "request" { print $6 }' "$d/.got_0" | sort -n)"
 check "rmathreads: .vfd: transfers on 3 threads, synchronisations on 2, one of them on both" \
     "3 2 1" \
     "$(awk '$1 == "rma" { t[$10] = 1 } $1 == "rmasync" { y[$5] = 1 }

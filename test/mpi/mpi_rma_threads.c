@@ -12,7 +12,10 @@
  *     MPI_Win_flush, its get by M's MPI_Win_unlock;
  *   - under M's MPI_Win_lock_all, M's put ended by the worker's
  *     MPI_Win_flush_all, M's MPI_Rput by the worker's MPI_Wait of its
- *     request, M's put to itself (rank 0) left alone by the worker's
+ *     request; two more MPI_Rputs to rank 1, the worker completing the
+ *     later one first (MPI_Wait), then the earlier (MPI_Test until it
+ *     completes): each completion ends its own request's transfer, not
+ *     the oldest; M's put to itself (rank 0) left alone by the worker's
  *     MPI_Win_flush_local of rank 1, which ends M's get from rank 1, and
  *     then ended by M's MPI_Win_unlock_all.
  * It writes DIR/ends_0.txt, one line per transfer in the order issued:
@@ -30,7 +33,7 @@
 static FILE *ends;
 static MPI_Win win;
 static pthread_barrier_t bar;
-static MPI_Request rq;
+static MPI_Request rq, rqa, rqb;
 static int buf[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, got[8];
 
 /* the program's own count of its MPI calls (name, calls, bytes each way) */
@@ -111,6 +114,16 @@ static void *sync_worker(void *arg)
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
     called("MPI_Wait", 0, 0);
     pthread_barrier_wait(&bar);
+    pthread_barrier_wait(&bar);         /* M Rput a, then b */
+    pause_ms();
+    MPI_Wait(&rqb, MPI_STATUS_IGNORE);
+    called("MPI_Wait", 0, 0);
+    pause_ms();
+    for (int flag = 0; !flag;) {
+        MPI_Test(&rqa, &flag, MPI_STATUS_IGNORE);
+        called("MPI_Test", 0, 0);
+    }
+    pthread_barrier_wait(&bar);
     pthread_barrier_wait(&bar);         /* M put to itself, get from 1 */
     pause_ms();
     MPI_Win_flush_local(1, win);
@@ -175,6 +188,14 @@ int main(int argc, char **argv)
         expect_end("MPI_Wait", "put", 4);
         pthread_barrier_wait(&bar);
         pthread_barrier_wait(&bar);     /* the worker waited */
+        MPI_Rput(buf, 3, MPI_INT, 1, 8, 3, MPI_INT, win, &rqa);
+        called("MPI_Rput", 12, 0);
+        expect_end("MPI_Test", "put", 12);
+        MPI_Rput(buf, 5, MPI_INT, 1, 11, 5, MPI_INT, win, &rqb);
+        called("MPI_Rput", 20, 0);
+        expect_end("MPI_Wait", "put", 20);
+        pthread_barrier_wait(&bar);
+        pthread_barrier_wait(&bar);     /* the worker completed b, then a */
         MPI_Put(buf, 2, MPI_INT, 0, 0, 2, MPI_INT, win);
         called("MPI_Put", 8, 0);
         expect_end("MPI_Win_unlock_all", "put", 8);

@@ -9,9 +9,10 @@
  *   send PEER TAG BYTES COMM FLAGS THREAD     one per MPI_SEND event
  *   recv PEER TAG BYTES COMM FLAGS THREAD     one per MPI_RECV event
  *   coll NAME COMM ROOT SENT RECEIVED FLAGS   one per MPI_COLL event
- *   rma NAME TARGET WIN COMM SENT RECEIVED FLAGS SYNCED THREAD  one per MPI_RMA
- *       event (SYNCED 1: an MPI_RMA_SYNC record ends it)
- *   rmasync NAME TARGET WIN THREAD            one per MPI_RMA_SYNC event
+ *   rma NAME TARGET WIN COMM SENT RECEIVED FLAGS SYNCED THREAD REQUEST  one per
+ *       MPI_RMA event (SYNCED 1: an MPI_RMA_SYNC record ends it; REQUEST: a
+ *       request form's number, 0 none)
+ *   rmasync NAME TARGET WIN THREAD REQUEST    one per MPI_RMA_SYNC event
  *   comm ID SIZE RANK,RANK,... NAME           one per MPI_COMMS entry
  *   offset PHASE TICKS ROOT_TICKS RTT [NS]    one per CLOCK_OFFSETS entry;
  *                                             NS (with --root): this clock
@@ -138,10 +139,10 @@ int main(int argc, char **argv)
                 }
                 /* (the request form in the flags column; whether a
                  * synchronisation record ends it, after) */
-                printf("rma %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %d %u\n",
-                       name, a.target, a.win, a.comm, a.sent, a.received,
+                printf("rma %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %u %d %u %" PRIu64
+                       "\n", name, a.target, a.win, a.comm, a.sent, a.received,
                        a.flags & ~VFTR_VFD_RMA_ENDS_AT_SYNC,
-                       (a.flags & VFTR_VFD_RMA_ENDS_AT_SYNC) != 0, rec.thread);
+                       (a.flags & VFTR_VFD_RMA_ENDS_AT_SYNC) != 0, rec.thread, a.request);
             } else if (k == VFTR_VFD_MPI_RMA_SYNC) {
                 struct vftr_vfd_mpi_rma_sync y;
                 const char *name;
@@ -151,7 +152,8 @@ int main(int argc, char **argv)
                     bad++;
                     continue;
                 }
-                printf("rmasync %s %d %" PRIu64 " %u\n", name, y.target, y.win, rec.thread);
+                printf("rmasync %s %d %" PRIu64 " %u %" PRIu64 "\n", name, y.target, y.win,
+                       rec.thread, y.request);
             }
         } else if (rec.type == VFTR_VFD_REC_UNKNOWN) {
             struct vftr_vfd_cursor cur;

@@ -12,6 +12,8 @@
  * external buffer (the copy path), whole or in time windows, in batches of
  * every size, must give back exactly those values.
  * Malformed records must fail with the file and offset in otf_strerr.
+ * vftr's RMA matching id in a key-value list is read from hand-written
+ * records.
  */
 #include <check.h>
 #include <stdarg.h>
@@ -299,7 +301,7 @@ static void expect_window(OTF_RBuffer *rb, const struct text *t, uint64_t min, u
     while (i < t->n && t->ev[i].time < min)
         i++;
     while (!done) {
-        long n = vftr_otf_scan_events(rb, min, max, out, cap, &done);
+        long n = vftr_otf_scan_events(rb, min, max, 0, out, cap, &done);
 
         ck_assert_msg(n >= 0, "scan failed: %s", otf_strerr);
         ck_assert_msg(done || (size_t)n == cap, "a short batch (%ld of %zu) must be the last",
@@ -378,11 +380,11 @@ START_TEST(test_small_and_empty)
     check_text(&t, "small");
     free_text(&t);
     ck_assert_ptr_nonnull(rb);
-    ck_assert_int_eq(vftr_otf_scan_events(rb, 0, UINT64_MAX, out, 4, &done), 0);
+    ck_assert_int_eq(vftr_otf_scan_events(rb, 0, UINT64_MAX, 0, out, 4, &done), 0);
     ck_assert_int_eq(done, 1);
-    ck_assert_int_eq(vftr_otf_scan_events(rb, 0, UINT64_MAX, out, 0, &done), 0);
+    ck_assert_int_eq(vftr_otf_scan_events(rb, 0, UINT64_MAX, 0, out, 0, &done), 0);
     OTF_RBuffer_close(rb);
-    ck_assert_int_eq(vftr_otf_scan_events(NULL, 0, 1, out, 4, &done), -1);
+    ck_assert_int_eq(vftr_otf_scan_events(NULL, 0, 1, 0, out, 4, &done), -1);
 }
 END_TEST
 
@@ -395,7 +397,7 @@ START_TEST(test_no_final_newline)
     int done = 0;
 
     ck_assert_ptr_nonnull(rb);
-    ck_assert_int_eq(vftr_otf_scan_events(rb, 0, UINT64_MAX, out, 4, &done), 2);
+    ck_assert_int_eq(vftr_otf_scan_events(rb, 0, UINT64_MAX, 0, out, 4, &done), 2);
     ck_assert_int_eq(done, 1);
     ck_assert_uint_eq(out[1].type, OTF_SEND_RECORD);
     ck_assert_uint_eq(out[1].time, 0x20);
@@ -405,6 +407,41 @@ START_TEST(test_no_final_newline)
     ck_assert_uint_eq(out[1].u[2], 5);
     ck_assert_uint_eq(out[1].u[3], 4);
     OTF_RBuffer_close(rb);
+}
+END_TEST
+
+/* vftr's RMA matching id: the value of the key named in the call, in the
+ * key-value lines before an RMA record (short and long form), in x[1]; 0
+ * for a record without it, with another key, or when no key is named.
+ * Worked by hand: key 3 (OTF_UINT64 = 8) on the put (id 0x2a) and the end
+ * (0x2a), key 5 on the get (not the matching id), nothing on the second
+ * end. */
+START_TEST(test_rma_match)
+{
+    static const char text[] = "10\n*1\nK3Y8V2a\nT1P2C3T4L10\n"
+                               "20\nKEY 5 TYPE 8 VALUE 7\nG1P2C3T4L8\n"
+                               "30\nK3Y8V2a\nM2C3T4\nM2C3T4\n";
+    static const uint64_t with_key[] = { 0x2a, 0, 0x2a, 0 };
+    vftr_otf_ev out[8];
+    int done = 0;
+
+    for (int named = 0; named < 2; named++) {
+        OTF_RBuffer *rb = OTF_RBuffer_open_with_external_buffer(sizeof text - 1, text, 0);
+
+        ck_assert_ptr_nonnull(rb);
+        ck_assert_int_eq(vftr_otf_scan_events(rb, 0, UINT64_MAX, named ? 3 : 0, out, 8, &done),
+                         4);
+        ck_assert_uint_eq(out[0].type, OTF_RMAPUT_RECORD);
+        ck_assert_uint_eq(out[0].x[0], 0x10);
+        ck_assert_uint_eq(out[1].type, OTF_RMAGET_RECORD);
+        ck_assert_uint_eq(out[1].x[0], 8);
+        ck_assert_uint_eq(out[2].type, OTF_RMAEND_RECORD);
+        ck_assert_uint_eq(out[3].type, OTF_RMAEND_RECORD);
+        for (int i = 0; i < 4; i++)
+            ck_assert_msg(out[i].x[1] == (named ? with_key[i] : 0), "record %d: match %llx", i,
+                          (unsigned long long)out[i].x[1]);
+        OTF_RBuffer_close(rb);
+    }
 }
 END_TEST
 
@@ -426,7 +463,7 @@ START_TEST(test_malformed)
         long n;
 
         ck_assert_ptr_nonnull(rb);
-        n = vftr_otf_scan_events(rb, 0, UINT64_MAX, out, 8, &done);
+        n = vftr_otf_scan_events(rb, 0, UINT64_MAX, 0, out, 8, &done);
         ck_assert_msg(n == -1, "case %zu: %ld records, expected a failure", i, n);
         ck_assert_msg(strstr(otf_strerr, "offset") != NULL, "case %zu: \"%s\"", i,
                       otf_strerr);
@@ -445,6 +482,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_all_forms);
     tcase_add_test(tc, test_small_and_empty);
     tcase_add_test(tc, test_no_final_newline);
+    tcase_add_test(tc, test_rma_match);
     tcase_add_test(tc, test_malformed);
     suite_add_tcase(s, tc);
     return s;
