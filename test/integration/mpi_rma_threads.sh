@@ -18,6 +18,7 @@
 #    transfer ends exactly once;
 #  - vftr-convert's OTF2 as otf2-print reads it: the same by the matching
 #    ids (RMA_OP_COMPLETE_BLOCKING on the completing thread's location);
+#  - vfd2otf-mpi's OTF2 (2 writers) is vftr-convert's;
 #  - vftr's own OTF reader: vfd2otf's OTF converted to OTF2 gives the same
 #    RMA records as the .vfd converted directly.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -127,6 +128,19 @@ if command -v otf2-print >/dev/null; then
         "$d/.otf2print" | sort)
     check "rmathreads: otf2-print: the $n RMA_OP_COMPLETE_BLOCKINGs each in the call that completes its transfer on the thread that called it, ${delay%000000} ms or more after it, each transfer once" \
         "$want" "$got"
+    # vfd2otf-mpi, 2 cooperating writers (rank 0's threads with one, rank
+    # 1 with the other): the serial archive, events and definitions
+    timeout -s KILL 60 mpirun -np 2 --oversubscribe --bind-to none \
+        "$mpi_build/bin/vfd2otf-mpi" -q -o "$d/par.otf2" "$d" >/dev/null 2>"$d/.par" ||
+        fail "rmathreads: vfd2otf-mpi -np 2: $(head -3 "$d/.par")"
+    o2p() { otf2-print "$@" 2>&1 | grep -v '^=== OTF2-PRINT ===\|^$'; }
+    if cmp -s <(o2p "$d/a/traces.otf2") <(o2p "$d/par.otf2/traces.otf2") &&
+        cmp -s <(o2p -G "$d/a/traces.otf2") <(o2p -G "$d/par.otf2/traces.otf2"); then
+        pass "rmathreads: vfd2otf-mpi -np 2 to OTF2: the serial archive's events and definitions"
+    else
+        fail "rmathreads: vfd2otf-mpi -np 2 to OTF2: differs from vftr-convert's (< serial, > parallel)"
+        diff <(o2p "$d/a/traces.otf2") <(o2p "$d/par.otf2/traces.otf2") | show
+    fi
     if [ -f "$d/otf/t.otf" ]; then
         # vftr's OTF reader pairs by the matching id as the .vfd reader does
         "$mpi_build/bin/vftr-convert" -q --to=otf2 -o "$d/b" "$d/otf/t.otf" 2>"$d/.conv.err" ||
