@@ -89,10 +89,13 @@ struct vftr_window_fileop {
  * recorded on the target.  origin, target: process tokens; comm: the
  * window's communicator token; tag: a number of the window, equal on all
  * its members (a .vfd run: the window id hashed to 32 bits; OTF2 input:
- * the RmaWin definition's id).  END carries no bytes.  match, when not 0,
- * names the transfer an END ends (equal on the PUT / GET and its END, per
- * process; a .vfd run's and OTF2 input's); 0: the oldest transfer of the
- * process on that window and target (OTF 1.x has no such id). */
+ * the RmaWin definition's id).  END carries no bytes; it lies on the
+ * process (thread) that synchronised, which may be another thread of the
+ * rank than its PUT / GET's.  match, when not 0, names the transfer an END
+ * ends (equal on the PUT / GET and its END, unique in the rank: a .vfd
+ * run's, OTF2 input's, and OTF input's that carries vftr's key-value pair
+ * VFTR_VFDCONV_KV_RMA_MATCH); 0: the oldest open transfer of the rank on
+ * that window and target (OTF 1.x itself has no such id). */
 enum vftr_window_rma_kind {
     VFTR_WINDOW_RMA_PUT = 1,
     VFTR_WINDOW_RMA_PUT_REMOTE_END,
