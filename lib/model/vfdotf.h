@@ -39,18 +39,6 @@ struct vftr_vfdotf_opts {
     int snap_force;         /* --force: no size limit (lib/model/snapshot.h) */
 };
 
-/*
- * The timer resolution record of a definitions stream, and for a sampled
- * capture (interval > 0, seconds) the key-value definitions that mark it
- * (source_otf.c reads them) with the interval attached to that record:
- * one rule for vfd2otf and vftr-convert's OTF sink.  Returns the key-value
- * list for the caller's "every call recorded" marks on functions (close it
- * with OTF_KeyValueList_close), NULL when not sampled or out of memory
- * (then the plain record is written).  *ok is cleared when a write failed.
- */
-OTF_KeyValueList *vftr_vfdotf_timer_defs(OTF_WStream *ws, uint64_t resolution, double interval,
-                                         int *ok);
-
 /* Streams actually used (M clamped to 1..ranks). */
 uint32_t vftr_vfdotf_nstreams(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o);
 
