@@ -18,6 +18,7 @@
 #include "model/otfout.h"
 #include "model/snap_otf.h"
 #include "model/vfdconv.h"
+#include "model/vfdmodel.h"
 #include "model/u64map.h"
 #include "otf.h"
 #include "util/errmsg.h"
@@ -141,138 +142,49 @@ static void setup(OTF_WStream *ws, const struct vftr_vfdotf_opts *o)
 }
 
 /*
- * The engine's definitions in the model's terms (otfout.h), for the
- * definitions stream and the streams' layout: copies of the small tables,
- * names borrowed from the engine; each process's stream in stream[].
- * view_init returns 0 or -ENOMEM; view_release frees (also after a
- * failed init).
+ * The engine's definitions as the OTF record writers take them (otfout.h),
+ * and each process's stream in stream[]: view_init returns 0 or -ENOMEM;
+ * view_release frees (also after a failed init).
  */
 struct view {
+    struct vftr_vfdmodel m;
     struct vftr_otfout_defs d;
-    struct vftr_source_proc *procs;
-    struct vftr_source_comm *comms;
-    struct vftr_source_name *groups, *collops, *filegroups;
-    struct vftr_source_func *funcs;
-    struct vftr_source_file *files;
-    struct vftr_source_counter *counters;
-    struct vftr_source_scls scls;
     uint32_t *stream;
 };
 
 static void view_release(struct view *v)
 {
-    free(v->procs);
-    free(v->comms);
-    free(v->groups);
-    free(v->collops);
-    free(v->filegroups);
-    free(v->funcs);
-    free(v->files);
-    free(v->counters);
-    free(v->scls.files);
-    free(v->scls.locs);
-    free(v->scls.func_scl);
+    vftr_vfdmodel_release(&v->m);
     free(v->stream);
-    memset(v, 0, sizeof *v);
-}
-
-/* calloc of at least one element, so that NULL means out of memory */
-static void *table(size_t n, size_t size)
-{
-    return calloc(n ? n : 1, size);
+    v->stream = NULL;
 }
 
 static int view_init(struct view *v, const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o)
 {
-    struct vftr_otfout_defs *d = &v->d;
-    const struct vftr_vfdconv_proc *p;
-    const struct vftr_vfdconv_group *g;
-    const struct vftr_vfdconv_sclfile *sf;
-    const struct vftr_vfdconv_scl *sc;
-    const struct vftr_vfdconv_func *f;
-    const uint32_t *ops, *fg;
-    const struct vftr_vfdconv_file *fl;
-    const struct vftr_vfdconv_counter *ctr;
-    size_t ng = vftr_vfdconv_last_group(c);
+    const struct vftr_vfdmodel *m = &v->m;
 
     memset(v, 0, sizeof *v);
-    p = vftr_vfdconv_procs(c, &d->nprocs);
-    g = vftr_vfdconv_groups(c, &d->ncomms);
-    sf = vftr_vfdconv_sclfiles(c, &v->scls.nfiles);
-    sc = vftr_vfdconv_scls(c, &v->scls.nlocs);
-    f = vftr_vfdconv_funcs(c, &d->nfuncs);
-    ops = vftr_vfdconv_collops(c, &d->ncollops);
-    fg = vftr_vfdconv_filegroups(c, &d->nfilegroups);
-    fl = vftr_vfdconv_files(c, &d->nfiles);
-    ctr = vftr_vfdconv_counters(c, &d->ncounters);
-    v->procs = table(d->nprocs, sizeof *v->procs);
-    v->stream = table(d->nprocs, sizeof *v->stream);
-    v->comms = table(d->ncomms, sizeof *v->comms);
-    v->groups = table(ng, sizeof *v->groups);
-    v->scls.files = table(v->scls.nfiles, sizeof *v->scls.files);
-    v->scls.locs = table(v->scls.nlocs, sizeof *v->scls.locs);
-    v->scls.func_scl = table(d->nfuncs, sizeof *v->scls.func_scl);
-    v->funcs = table(d->nfuncs, sizeof *v->funcs);
-    v->collops = table(d->ncollops, sizeof *v->collops);
-    v->filegroups = table(d->nfilegroups, sizeof *v->filegroups);
-    v->files = table(d->nfiles, sizeof *v->files);
-    v->counters = table(d->ncounters, sizeof *v->counters);
-    if (!v->procs || !v->stream || !v->comms || !v->groups || !v->scls.files || !v->scls.locs ||
-        !v->scls.func_scl || !v->funcs || !v->collops || !v->filegroups || !v->files ||
-        !v->counters)
+    if (vftr_vfdmodel_init(&v->m, c) < 0)
         return -ENOMEM;
-    /* the engine numbers its tables' tokens 1, 2, ...: token k is at k - 1 */
-    for (size_t i = 0; i < d->nprocs; i++)
-        v->procs[i] = (struct vftr_source_proc){
-            p[i].token, p[i].parent, p[i].rank, p[i].thread,
-            p[i].incomplete ? VFTR_SOURCE_PROC_INCOMPLETE : 0, p[i].name,
-        };
-    for (size_t i = 0; i < d->ncomms; i++)
-        v->comms[i] = (struct vftr_source_comm){ g[i].token, g[i].name, g[i].n, g[i].procs };
-    for (size_t i = 0; i < ng; i++)
-        v->groups[i] = (struct vftr_source_name){ (uint32_t)i + 1,
-                                                  vftr_vfdconv_group_name((uint32_t)i + 1) };
-    for (size_t i = 0; i < v->scls.nfiles; i++)
-        v->scls.files[i] = sf[i].name;
-    for (size_t i = 0; i < v->scls.nlocs; i++) {
-        v->scls.locs[i].file = sc[i].file;
-        v->scls.locs[i].line = sc[i].line;
-    }
-    for (size_t i = 0; i < d->nfuncs; i++) {
-        v->funcs[i] = (struct vftr_source_func){
-            .token = f[i].token, .group = f[i].group, .name = f[i].name,
-            .flags = f[i].flags & VFTR_VFDCONV_FUNC_PRECISE ? VFTR_SOURCE_FN_PRECISE : 0,
-        };
-        v->scls.func_scl[i] = f[i].scl;
-    }
-    for (size_t i = 0; i < d->ncollops; i++)
-        v->collops[i] = (struct vftr_source_name){ ops[i], vftr_vfd_coll_name(ops[i]) };
-    for (size_t i = 0; i < d->nfilegroups; i++)
-        v->filegroups[i] = (struct vftr_source_name){ fg[i], vftr_vfdconv_filegroup_name(fg[i]) };
-    for (size_t i = 0; i < d->nfiles; i++)
-        v->files[i] = (struct vftr_source_file){ fl[i].token, fl[i].group, fl[i].name };
-    /* a thread's count since its counters were opened, read at region
-     * boundaries (accumulated from the start) */
-    for (size_t i = 0; i < d->ncounters; i++)
-        v->counters[i] = (struct vftr_source_counter){
-            ctr[i].token, ctr[i].name, ctr[i].unit,
-            OTF_COUNTER_TYPE_ACC | OTF_COUNTER_SCOPE_START,
-        };
-    d->creator = "vftr vfd2otf " VFTR_VERSION;
-    d->comment = vftr_vfdconv_comment(c);
-    d->resolution = 1000000000u;
-    d->interval = vftr_vfdconv_sample_interval(c);
-    d->procs = v->procs;
-    d->comms = v->comms;
-    d->groups = v->groups;
-    d->ngroups = ng;
-    d->scls = &v->scls;
-    d->funcs = v->funcs;
-    d->collops = v->collops;
-    d->filegroups = v->filegroups;
-    d->files = v->files;
-    d->counters = v->counters;
-    vftr_otfout_streams(v->procs, d->nprocs, vftr_vfdconv_ranks(c), vftr_vfdotf_nstreams(c, o),
+    v->stream = calloc(m->nprocs ? m->nprocs : 1, sizeof *v->stream);
+    if (!v->stream)
+        return -ENOMEM;
+    v->d = (struct vftr_otfout_defs){
+        .creator = "vftr vfd2otf " VFTR_VERSION,
+        .comment = vftr_vfdconv_comment(c),
+        .resolution = 1000000000u,
+        .interval = vftr_vfdconv_sample_interval(c),
+        .procs = m->procs, .nprocs = m->nprocs,
+        .comms = m->comms, .ncomms = m->ncomms,
+        .groups = m->groups, .ngroups = m->ngroups,
+        .scls = &m->scls,
+        .funcs = m->funcs, .nfuncs = m->nfuncs,
+        .collops = m->collops, .ncollops = m->ncollops,
+        .filegroups = m->filegroups, .nfilegroups = m->nfilegroups,
+        .files = m->files, .nfiles = m->nfiles,
+        .counters = m->counters, .ncounters = m->ncounters,
+    };
+    vftr_otfout_streams(m->procs, m->nprocs, vftr_vfdconv_ranks(c), vftr_vfdotf_nstreams(c, o),
                         v->stream);
     return 0;
 }
@@ -335,7 +247,7 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
         set_err(err, errlen, "out of memory");
         return -ENOMEM;
     }
-    ok &= vftr_otfout_master(mc, v.procs, v.d.nprocs, v.stream) == 0;
+    ok &= vftr_otfout_master(mc, v.m.procs, v.m.nprocs, v.stream) == 0;
     if (!ok || OTF_MasterControl_write(mc, o->stub) != 1) {
         char why[VFTR_ERRMSG_MAX];
 
@@ -764,8 +676,8 @@ int vftr_vfdotf_snap_pass(const struct vftr_vfdconv *c, const struct vftr_vfdotf
     /* process -> stream, as the master file says */
     if (view_init(&v, c, o) < 0)
         goto nomem;
-    for (size_t i = 0; i < v.d.nprocs; i++)
-        if ((rc = vftr_u64map_put(&p.pmap, v.procs[i].token, v.stream[i] - 1)) < 0)
+    for (size_t i = 0; i < v.m.nprocs; i++)
+        if ((rc = vftr_u64map_put(&p.pmap, v.m.procs[i].token, v.stream[i] - 1)) < 0)
             goto nomem;
     fm = OTF_FileManager_open(MAX_OPEN_FILES);
     p.ws = calloc(m ? m : 1, sizeof *p.ws);
