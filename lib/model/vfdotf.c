@@ -284,6 +284,35 @@ struct sink {
     uint64_t reported;          /* this stream's bytes already added to job->bytes */
 };
 
+/* The records whose fields the engine's event carries under other names,
+ * out of line: put_event, which every Enter and Leave goes through, stays
+ * small. */
+static __attribute__((noinline)) int put_file_end(OTF_WStream *ws,
+                                                  const struct vftr_vfdconv_event *e)
+{
+    const struct vftr_window_fileop op = {
+        .matching_id = e->match, .file = e->file, .operation = e->op,
+        .handle = e->received, .bytes = e->bytes,
+    };
+
+    return vftr_otfout_file_end(ws, e->time, e->process, &op);
+}
+
+/* The engine's transfers start at the process that records them; an end
+ * names the remote process (peer). */
+static __attribute__((noinline)) int put_rma(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
+{
+    const struct vftr_window_rma r = {
+        .kind = e->type == VFTR_VFDCONV_RMA_PUT ? VFTR_WINDOW_RMA_PUT
+                : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
+                                                  : VFTR_WINDOW_RMA_END,
+        .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process,
+        .target = e->peer, .comm = e->group, .tag = e->tag, .bytes = e->bytes,
+    };
+
+    return vftr_otfout_rma(ws, e->time, e->process, &r);
+}
+
 /* One event of the engine as its OTF record (otfout.h); the records
  * vftr-convert's OTF sink writes too go through the same writers. */
 static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
@@ -310,31 +339,14 @@ static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
         return OTF_WStream_writeEndProcess(ws, e->time, e->process) == 1 ? 0 : -EIO;
     case VFTR_VFDCONV_FILE_BEGIN:
         return vftr_otfout_file_begin(ws, e->time, e->process, e->match);
-    case VFTR_VFDCONV_FILE_END: {
-        const struct vftr_window_fileop op = {
-            .matching_id = e->match, .file = e->file, .operation = e->op,
-            .handle = e->received, .bytes = e->bytes,
-        };
-
-        return vftr_otfout_file_end(ws, e->time, e->process, &op);
-    }
+    case VFTR_VFDCONV_FILE_END:
+        return put_file_end(ws, e);
     case VFTR_VFDCONV_COUNTER:
         return vftr_otfout_counter(ws, e->time, e->process, e->op, e->bytes);
     case VFTR_VFDCONV_RMA_PUT:
     case VFTR_VFDCONV_RMA_GET:
-    case VFTR_VFDCONV_RMA_END: {
-        /* the engine's transfers start at the process that records them;
-         * an end names the remote process (peer) */
-        const struct vftr_window_rma r = {
-            .kind = e->type == VFTR_VFDCONV_RMA_PUT ? VFTR_WINDOW_RMA_PUT
-                    : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
-                                                      : VFTR_WINDOW_RMA_END,
-            .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process,
-            .target = e->peer, .comm = e->group, .tag = e->tag, .bytes = e->bytes,
-        };
-
-        return vftr_otfout_rma(ws, e->time, e->process, &r);
-    }
+    case VFTR_VFDCONV_RMA_END:
+        return put_rma(ws, e);
     default:
         return 0;
     }
