@@ -3,19 +3,18 @@
  * streams and master control (as vfd2otf's vfdotf.c: no OTF_Writer, whose
  * DefVersion and DefUniqueId records a vfd2otf trace does not have).
  *
- * Laid out as vfd2otf lays out a run: one stream per rank with its threads,
- * the definitions in vfd2otf's order (creator, timer resolution, processes
- * by rank and thread, process groups from the communicators, function
- * groups, source files and places, functions, counters, and the collective
- * operations the events used), Enter and Leave with their function's
- * source place, so that a run's trace written through the model reads as
- * the one vfd2otf writes.  A sampled capture keeps its marks (the key-value
- * pairs of source_otf.c).
+ * Laid out as vfd2otf lays out a run, by the same writers (otfout.h):
+ * one stream per rank with its threads, the definitions of
+ * vftr_otfout_defs, Enter and Leave with their function's source place, so
+ * that a run's trace written through the model reads as the one vfd2otf
+ * writes.  What differs: the creator, no comment, and the collective
+ * operations, which are those the events used (a window or a choice of
+ * processes may use fewer), written at the close.  A sampled capture keeps
+ * its marks (the key-value pairs of source_otf.c).
  */
 #include "sink_impl.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +24,10 @@
 
 #include "grow.h"
 #include "u64map.h"
-#include "vfdconv.h"
-#include "vfdotf.h"
+#include "otfout.h"
 #include "util/errmsg.h"
-#include "vfd/vftr_vfd_ext.h"
 
 #define MAX_OPEN_FILES 128
-#define OTF_BUFFER (1u << 20)
 
 struct otf_sink {
     char *stub;
@@ -58,6 +54,12 @@ static int failed(struct otf_sink *k, const char *what)
     if (!k->why[0])
         snprintf(k->why, sizeof k->why, "%s.otf: %s", k->stub, what);
     return -EIO;
+}
+
+/* rc of an event writer (otfout.h), with the message of a failure */
+static inline int written(struct otf_sink *k, int rc)
+{
+    return rc < 0 ? failed(k, "cannot write the events") : 0;
 }
 
 static inline uint32_t scl_of(const struct otf_sink *k, uint32_t function)
@@ -92,8 +94,7 @@ static int o_enter(void *arg, uint64_t time, uint32_t process, uint32_t function
     struct otf_sink *k = arg;
     WS(process);
 
-    return OTF_WStream_writeEnter(ws, time, function, process, scl_of(k, function)) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_enter(ws, time, process, function, scl_of(k, function)));
 }
 
 static int o_leave(void *arg, uint64_t time, uint32_t process, uint32_t function)
@@ -101,8 +102,7 @@ static int o_leave(void *arg, uint64_t time, uint32_t process, uint32_t function
     struct otf_sink *k = arg;
     WS(process);
 
-    return OTF_WStream_writeLeave(ws, time, function, process, scl_of(k, function)) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_leave(ws, time, process, function, scl_of(k, function)));
 }
 
 static int o_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
@@ -111,8 +111,7 @@ static int o_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, 
     struct otf_sink *k = arg;
     WS(sender);
 
-    return OTF_WStream_writeSendMsg(ws, time, sender, receiver, comm, tag, length, 0) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_send(ws, time, sender, receiver, comm, tag, length));
 }
 
 static int o_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
@@ -121,8 +120,7 @@ static int o_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     struct otf_sink *k = arg;
     WS(receiver);
 
-    return OTF_WStream_writeRecvMsg(ws, time, receiver, sender, comm, tag, length, 0) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_recv(ws, time, receiver, sender, comm, tag, length));
 }
 
 static int use_op(struct otf_sink *k, uint32_t op)
@@ -162,9 +160,8 @@ static int o_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op,
 
     if (use_op(k, op) < 0)
         return -ENOMEM;
-    return OTF_WStream_writeBeginCollectiveOperation(ws, time, process, op, match, comm, root,
-                                                    sent, received, 0) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_coll_begin(ws, time, process, op, match, comm, root, sent,
+                                             received));
 }
 
 static int o_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t match)
@@ -172,8 +169,7 @@ static int o_coll_end(void *arg, uint64_t time, uint32_t process, uint64_t match
     struct otf_sink *k = arg;
     WS(process);
 
-    return OTF_WStream_writeEndCollectiveOperation(ws, time, process, match) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_coll_end(ws, time, process, match));
 }
 
 static int o_counter(void *arg, uint64_t time, uint32_t process, uint32_t counter,
@@ -182,8 +178,7 @@ static int o_counter(void *arg, uint64_t time, uint32_t process, uint32_t counte
     struct otf_sink *k = arg;
     WS(process);
 
-    return OTF_WStream_writeCounter(ws, time, process, counter, value) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_counter(ws, time, process, counter, value));
 }
 
 static int o_file_begin(void *arg, uint64_t time, uint32_t process,
@@ -192,8 +187,7 @@ static int o_file_begin(void *arg, uint64_t time, uint32_t process,
     struct otf_sink *k = arg;
     WS(process);
 
-    return OTF_WStream_writeBeginFileOperation(ws, time, process, op->matching_id, 0) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_file_begin(ws, time, process, op->matching_id));
 }
 
 static int o_file_end(void *arg, uint64_t time, uint32_t process,
@@ -202,9 +196,7 @@ static int o_file_end(void *arg, uint64_t time, uint32_t process,
     struct otf_sink *k = arg;
     WS(process);
 
-    return OTF_WStream_writeEndFileOperation(ws, time, process, op->file, op->matching_id,
-                                             op->handle, op->operation, op->bytes, 0) == 1
-           ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_file_end(ws, time, process, op));
 }
 
 static int o_fileop(void *arg, uint64_t time, uint32_t process,
@@ -226,11 +218,11 @@ static int o_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
     /* the key of the matching ids, defined before the first use (the
      * definitions stream is open until close) */
     if (r->match && !k->rma_key) {
-        if (!vftr_vfdotf_rma_key(k->def))
+        if (vftr_otfout_rma_key(k->def) < 0)
             return failed(k, "cannot write the definitions");
         k->rma_key = 1;
     }
-    return vftr_vfdotf_rma(ws, time, process, r) ? 0 : failed(k, "cannot write the events");
+    return written(k, vftr_otfout_rma(ws, time, process, r));
 }
 
 /* Closes every stream (and the file manager); 1 when all closed cleanly. */
@@ -295,19 +287,16 @@ static int o_close(void *impl, char *err, size_t errlen)
     struct otf_sink *k = impl;
     int ok = 1, rc;
 
-    /* the collective operations the events used, as vfd2otf lists them */
-    if (k->nops)
-        qsort(k->ops, k->nops, sizeof *k->ops, cmp_u32);
-    for (size_t i = 0; i < k->nops; i++) {
-        const char *name = vftr_source_collop_name(k->src, k->ops[i]);
-        char buf[32];
+    /* the collective operations the events used, in token order */
+    if (k->nops) {
+        struct vftr_source_name *ops = calloc(k->nops, sizeof *ops);
 
-        if (!name) {
-            snprintf(buf, sizeof buf, "collective %u", k->ops[i]);
-            name = buf;
-        }
-        ok &= OTF_WStream_writeDefCollectiveOperation(k->def, k->ops[i], name,
-                                                      vftr_vfd_coll_class_of_name(name)) == 1;
+        qsort(k->ops, k->nops, sizeof *k->ops, cmp_u32);
+        for (size_t i = 0; ops && i < k->nops; i++)
+            ops[i] = (struct vftr_source_name){ k->ops[i],
+                                                vftr_source_collop_name(k->src, k->ops[i]) };
+        ok &= ops && vftr_otfout_collops(k->def, ops, k->nops) == 0;
+        free(ops);
     }
     ok &= OTF_MasterControl_write(k->mc, k->stub) == 1;
     ok &= close_streams(k);
@@ -334,105 +323,63 @@ static const char *o_why(void *impl)
 
 static const struct vftr_sink_ops otf_ops = { o_close, o_abort, o_why };
 
-static void setup(OTF_WStream *ws, int compress)
+/* Streams (one per rank, its threads with it) and the master control;
+ * procs: the source's processes by rank. */
+static int open_streams(struct otf_sink *k, const struct vftr_source_proc *procs, size_t np)
 {
-    OTF_WStream_setBufferSizes(ws, OTF_BUFFER);
-    if (compress > 0) {
-        OTF_WStream_setCompression(ws, (OTF_FileCompression)compress);
-        OTF_WStream_setZBufferSizes(ws, OTF_BUFFER);
-    }
-}
+    uint32_t *stream = calloc(np ? np : 1, sizeof *stream);
+    int rc = 0;
 
-/* Streams (one per rank, its threads with it) and the master control. */
-static int open_streams(struct otf_sink *k, const struct vftr_source_proc **order, size_t np)
-{
-    uint32_t stream = 0;
-
-    for (size_t i = 0; i < np; i++) {
-        if (i == 0 || order[i]->rank != order[i - 1]->rank)
-            stream++;
-        if (vftr_u64map_put(&k->pmap, order[i]->token, stream - 1) < 0 ||
-            OTF_MasterControl_append(k->mc, stream, order[i]->token) != 1)
-            return -ENOMEM;
-    }
-    k->ws = calloc(stream ? stream : 1, sizeof *k->ws);
+    if (!stream)
+        return -ENOMEM;
+    k->nstreams = vftr_otfout_streams(procs, np, 0, 0, stream);
+    for (size_t i = 0; rc == 0 && i < np; i++)
+        rc = vftr_u64map_put(&k->pmap, procs[i].token, stream[i] - 1);
+    if (rc == 0)
+        rc = vftr_otfout_master(k->mc, procs, np, stream);
+    free(stream);
+    if (rc < 0)
+        return -ENOMEM;
+    k->ws = calloc(k->nstreams ? k->nstreams : 1, sizeof *k->ws);
     if (!k->ws)
         return -ENOMEM;
-    k->nstreams = stream;
-    for (uint32_t s = 0; s < stream; s++) {
+    for (uint32_t s = 0; s < k->nstreams; s++) {
         if (!(k->ws[s] = OTF_WStream_open(k->stub, s + 1, k->fm)))
             return -EIO;
-        setup(k->ws[s], k->compress);
+        vftr_otfout_setup(k->ws[s], k->compress, 0);
     }
     return 0;
 }
 
 static int write_defs(struct otf_sink *k, const struct vftr_source *src,
-                      const struct vftr_source_proc **order)
+                      const struct vftr_source_proc *procs, size_t np)
 {
     const struct vftr_source_info *si = vftr_source_info(src);
-    OTF_WStream *d = k->def;
-    size_t np, nf, ng, nc, nk;
-    const struct vftr_source_func *f = vftr_source_funcs(src, &nf);
-    const struct vftr_source_name *g = vftr_source_groups(src, &ng);
-    const struct vftr_source_comm *c = vftr_source_comms(src, &nc);
-    const struct vftr_source_counter *ctr = vftr_source_counters(src, &nk);
     struct vftr_source_scls scls;
-    OTF_KeyValueList *kv = NULL;
-    int ok = 1;
+    struct vftr_otfout_defs d = {
+        .creator = "vftr vftr-convert",
+        .resolution = si->resolution ? si->resolution : 1000000000u,
+        .interval = si->sample_interval,     /* a sampled capture says so */
+        .procs = procs, .nprocs = np, .scls = &scls,
+    };
+    int rc = 0;
 
-    vftr_source_procs(src, &np);
+    d.comms = vftr_source_comms(src, &d.ncomms);
+    d.groups = vftr_source_groups(src, &d.ngroups);
+    d.funcs = vftr_source_funcs(src, &d.nfuncs);
+    d.filegroups = vftr_source_filegroups(src, &d.nfilegroups);
+    d.files = vftr_source_files(src, &d.nfiles);
+    d.counters = vftr_source_counters(src, &d.ncounters);
+    /* the collective operations come at the close, from the events */
     if (vftr_source_scls_init(src, &scls) < 0)
         return -ENOMEM;
-    ok &= OTF_WStream_writeDefCreator(d, "vftr vftr-convert") == 1;
-    /* a sampled capture says so (source_otf.c reads it), as vfd2otf does */
-    kv = vftr_vfdotf_timer_defs(d, si->resolution ? si->resolution : 1000000000u,
-                                si->sample_interval, &ok);
-    for (size_t i = 0; i < np; i++)
-        ok &= OTF_WStream_writeDefProcess(d, order[i]->token, order[i]->name,
-                                          order[i]->parent) == 1;
-    for (size_t i = 0; i < nc; i++)
-        ok &= OTF_WStream_writeDefProcessGroup(d, c[i].token, c[i].name, c[i].n,
-                                               c[i].procs) == 1;
-    for (size_t i = 0; i < ng; i++)
-        ok &= OTF_WStream_writeDefFunctionGroup(d, g[i].token, g[i].name) == 1;
-    for (size_t i = 0; i < scls.nfiles; i++)
-        ok &= OTF_WStream_writeDefSclFile(d, (uint32_t)i + 1, scls.files[i]) == 1;
-    for (size_t i = 0; i < scls.nlocs; i++)
-        ok &= OTF_WStream_writeDefScl(d, (uint32_t)i + 1, scls.locs[i].file,
-                                      scls.locs[i].line) == 1;
-    for (size_t i = 0; i < nf; i++) {
-        if (scls.func_scl[i] && vftr_u64map_put(&k->scl, f[i].token, scls.func_scl[i]) < 0)
-            ok = 0;
-        if (kv && (f[i].flags & VFTR_SOURCE_FN_PRECISE)) {
-            OTF_KeyValueList_appendUint8(kv, VFTR_VFDCONV_KEY_PRECISE, 1);
-            ok &= OTF_WStream_writeDefFunctionKV(d, f[i].token, f[i].name, f[i].group,
-                                                 scls.func_scl[i], kv) == 1;
-        } else {
-            ok &= OTF_WStream_writeDefFunction(d, f[i].token, f[i].name, f[i].group,
-                                               scls.func_scl[i]) == 1;
-        }
-    }
-    {
-        size_t nfl, nfg;
-        const struct vftr_source_file *fl = vftr_source_files(src, &nfl);
-        const struct vftr_source_name *fg = vftr_source_filegroups(src, &nfg);
-
-        for (size_t i = 0; i < nfg; i++)
-            ok &= OTF_WStream_writeDefFileGroup(d, fg[i].token, fg[i].name) == 1;
-        for (size_t i = 0; i < nfl; i++)
-            ok &= OTF_WStream_writeDefFile(d, fl[i].token, fl[i].name, fl[i].group) == 1;
-    }
-    if (nk)
-        ok &= OTF_WStream_writeDefCounterGroup(d, 1, "counters") == 1;
-    for (size_t i = 0; i < nk; i++)
-        ok &= OTF_WStream_writeDefCounter(d, ctr[i].token, ctr[i].name,
-                                          ctr[i].properties, 1,
-                                          ctr[i].unit) == 1;
-    if (kv)
-        OTF_KeyValueList_close(kv);
+    for (size_t i = 0; rc == 0 && i < d.nfuncs; i++)
+        if (scls.func_scl[i])
+            rc = vftr_u64map_put(&k->scl, d.funcs[i].token, scls.func_scl[i]);
+    if (rc == 0)
+        rc = vftr_otfout_defs(k->def, &d);
     vftr_source_scls_release(&scls);
-    return ok ? 0 : -EIO;
+    return rc;
 }
 
 int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_source *src,
@@ -447,9 +394,11 @@ int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_sou
     };
     size_t l = strlen(path), np;
     const struct vftr_source_proc **order = vftr_source_procs_by_rank(src, &np);
+    struct vftr_source_proc *procs = order ? calloc(np ? np : 1, sizeof *procs) : NULL;
     int rc;
 
-    if (!k || !order) {
+    if (!k || !procs) {
+        free(procs);
         free(k);
         free(order);
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
@@ -464,6 +413,7 @@ int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_sou
     if (!k->stub || !k->mc) {
         release(k);
         free(order);
+        free(procs);
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
     }
     k->def = OTF_WStream_open(k->stub, 0, k->fm);
@@ -471,13 +421,17 @@ int vftr_sink_open_otf(struct vftr_sink **out, const char *path, struct vftr_sou
         rc = vftr_errmsg(err, errlen, -EIO, "%s.0.def: cannot open for writing", k->stub);
         o_abort(k);
         free(order);
+        free(procs);
         return rc;
     }
-    setup(k->def, k->compress);
-    rc = open_streams(k, order, np);
-    if (rc == 0)
-        rc = write_defs(k, src, order);
+    vftr_otfout_setup(k->def, k->compress, 0);
+    for (size_t i = 0; i < np; i++)
+        procs[i] = *order[i];
     free(order);
+    rc = open_streams(k, procs, np);
+    if (rc == 0)
+        rc = write_defs(k, src, procs, np);
+    free(procs);
     if (rc == 0 && !(*out = vftr_sink_new(&otf_ops, k, &h)))
         rc = -ENOMEM;
     if (rc < 0) {

@@ -21,6 +21,7 @@
 
 #include "grow.h"
 #include "vfdconv.h"
+#include "vfdmodel.h"
 #include "vfdfiles.h"
 #include "winstate.h"
 #include "util/errmsg.h"
@@ -376,91 +377,53 @@ int vftr_source_open_vfdconv(struct vftr_source **out, struct vftr_vfdconv *conv
     return 0;
 }
 
-/* The definitions and facts of the engine's run. */
+/* The definitions (vfdmodel.h: as vfd2otf writes them) and facts of the
+ * engine's run. */
 static int fill(struct vftr_source *s, struct vfd_impl *v, char *err, size_t errlen)
 {
-    const struct vftr_vfdconv_proc *p;
-    const struct vftr_vfdconv_func *f;
-    const uint32_t *ops_coll;
-    size_t np, nf, nc;
-    int rc;
+    struct vftr_vfdmodel m;
+    int rc = 0;
 
     s->ranks_known = 1;
-    p = vftr_vfdconv_procs(v->conv, &np);
-    v->ranks = malloc((np ? np : 1) * sizeof *v->ranks);
-    if (!v->ranks)
+    if (vftr_vfdmodel_init(&m, v->conv) < 0)
         return vftr_errmsg(err, errlen, -ENOMEM, "out of memory");
-    for (size_t i = 0; i < np; i++) {
-        if ((rc = vftr_source_add_proc(s, p[i].token, p[i].parent, p[i].rank, p[i].thread,
-                                       p[i].incomplete ? VFTR_SOURCE_PROC_INCOMPLETE : 0,
-                                       p[i].name)) < 0)
-            return vftr_errmsg(err, errlen, rc, "out of memory");
-        if (p[i].thread == 0)
-            v->ranks[v->nranks++] = p[i].rank;
+    v->ranks = malloc((m.nprocs ? m.nprocs : 1) * sizeof *v->ranks);
+    if (!v->ranks)
+        rc = -ENOMEM;
+    for (size_t i = 0; rc == 0 && i < m.nprocs; i++) {
+        const struct vftr_source_proc *p = &m.procs[i];
+
+        rc = vftr_source_add_proc(s, p->token, p->parent, p->rank, p->thread, p->flags, p->name);
+        if (p->thread == 0)
+            v->ranks[v->nranks++] = p->rank;
     }
     /* the engine numbers ranks by index in ascending rank order */
-    if (v->nranks)
+    if (rc == 0 && v->nranks)
         qsort(v->ranks, v->nranks, sizeof *v->ranks, cmp_u32);
-    f = vftr_vfdconv_funcs(v->conv, &nf);
-    for (size_t i = 0; i < nf; i++)
-        if ((rc = vftr_source_add_func(s, f[i].token, f[i].group,
-                                       f[i].flags & VFTR_VFDCONV_FUNC_PRECISE
-                                           ? VFTR_SOURCE_FN_PRECISE : 0, f[i].name)) < 0)
-            return vftr_errmsg(err, errlen, rc, "out of memory");
-    {
-        /* OpenMP regions carry the pragma's place */
-        size_t nscl, nsf;
-        const struct vftr_vfdconv_scl *scl = vftr_vfdconv_scls(v->conv, &nscl);
-        const struct vftr_vfdconv_sclfile *sf = vftr_vfdconv_sclfiles(v->conv, &nsf);
-
-        for (size_t i = 0; i < nf; i++) {
-            const struct vftr_vfdconv_scl *l =
-                f[i].scl && f[i].scl <= nscl ? &scl[f[i].scl - 1] : NULL;
-            const char *file = NULL;
-
-            for (size_t k = 0; l && !file && k < nsf; k++)
-                if (sf[k].token == l->file)
-                    file = sf[k].name;
-            if (file && (rc = vftr_source_set_func_location(s, f[i].token, file, l->line)) < 0)
-                return vftr_errmsg(err, errlen, rc, "out of memory");
-        }
-    }
-    {
-        size_t ng;
-        const struct vftr_vfdconv_group *g = vftr_vfdconv_groups(v->conv, &ng);
-
-        for (size_t i = 0; i < ng; i++)
-            if ((rc = vftr_source_add_comm(s, g[i].token, g[i].name, g[i].n, g[i].procs)) < 0)
-                return vftr_errmsg(err, errlen, rc, "out of memory");
-    }
-    for (uint32_t g = VFTR_VFDCONV_GROUP_USER; g <= vftr_vfdconv_last_group(v->conv); g++)
-        if ((rc = vftr_source_add_group(s, g, vftr_vfdconv_group_name(g))) < 0)
-            return vftr_errmsg(err, errlen, rc, "out of memory");
-    {
-        size_t nfl, nfg;
-        const struct vftr_vfdconv_file *fl = vftr_vfdconv_files(v->conv, &nfl);
-        const uint32_t *fg = vftr_vfdconv_filegroups(v->conv, &nfg);
-
-        for (size_t i = 0; i < nfg; i++)
-            if ((rc = vftr_source_add_filegroup(s, fg[i], vftr_vfdconv_filegroup_name(fg[i]))) < 0)
-                return vftr_errmsg(err, errlen, rc, "out of memory");
-        for (size_t i = 0; i < nfl; i++)
-            if ((rc = vftr_source_add_file(s, fl[i].token, fl[i].group, fl[i].name)) < 0)
-                return vftr_errmsg(err, errlen, rc, "out of memory");
-    }
-    {
-        size_t nk;
-        const struct vftr_vfdconv_counter *k = vftr_vfdconv_counters(v->conv, &nk);
-
-        for (size_t i = 0; i < nk; i++)
-            if ((rc = vftr_source_add_counter(s, k[i].token, k[i].name, k[i].unit,
-                                               OTF_COUNTER_TYPE_ACC | OTF_COUNTER_SCOPE_START)) < 0)
-                return vftr_errmsg(err, errlen, rc, "out of memory");
-    }
-    ops_coll = vftr_vfdconv_collops(v->conv, &nc);
-    for (size_t i = 0; i < nc; i++)
-        if ((rc = vftr_source_add_collop(s, ops_coll[i], vftr_vfd_coll_name(ops_coll[i]))) < 0)
-            return vftr_errmsg(err, errlen, rc, "out of memory");
+    for (size_t i = 0; rc == 0 && i < m.nfuncs; i++)
+        rc = vftr_source_add_func(s, m.funcs[i].token, m.funcs[i].group, m.funcs[i].flags,
+                                  m.funcs[i].name);
+    for (size_t i = 0; rc == 0 && i < m.nfuncs; i++)
+        if (m.funcs[i].file)
+            rc = vftr_source_set_func_location(s, m.funcs[i].token, m.funcs[i].file,
+                                               m.funcs[i].line);
+    for (size_t i = 0; rc == 0 && i < m.ncomms; i++)
+        rc = vftr_source_add_comm(s, m.comms[i].token, m.comms[i].name, m.comms[i].n,
+                                  m.comms[i].procs);
+    for (size_t i = 0; rc == 0 && i < m.ngroups; i++)
+        rc = vftr_source_add_group(s, m.groups[i].token, m.groups[i].name);
+    for (size_t i = 0; rc == 0 && i < m.nfilegroups; i++)
+        rc = vftr_source_add_filegroup(s, m.filegroups[i].token, m.filegroups[i].name);
+    for (size_t i = 0; rc == 0 && i < m.nfiles; i++)
+        rc = vftr_source_add_file(s, m.files[i].token, m.files[i].group, m.files[i].name);
+    for (size_t i = 0; rc == 0 && i < m.ncounters; i++)
+        rc = vftr_source_add_counter(s, m.counters[i].token, m.counters[i].name,
+                                     m.counters[i].unit, m.counters[i].properties);
+    for (size_t i = 0; rc == 0 && i < m.ncollops; i++)
+        rc = vftr_source_add_collop(s, m.collops[i].token, m.collops[i].name);
+    vftr_vfdmodel_release(&m);
+    if (rc < 0)
+        return vftr_errmsg(err, errlen, rc, "out of memory");
     s->info.resolution = 1000000000u;
     vftr_vfdconv_time_range(v->conv, &s->info.first, &s->info.last);
     s->info.have_events = 0;

@@ -6,7 +6,6 @@
 #include "util/progress.h"
 
 #include <errno.h>
-#include <math.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -16,8 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/otfout.h"
 #include "model/snap_otf.h"
 #include "model/vfdconv.h"
+#include "model/vfdmodel.h"
 #include "model/u64map.h"
 #include "model/window.h"
 #include "otf.h"
@@ -27,7 +28,6 @@
 #include "vfd/vftr_vfd_ext.h"
 
 #define MAX_OPEN_FILES 64
-#define OTF_BUFFER (1u << 20)
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -40,27 +40,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-OTF_KeyValueList *vftr_vfdotf_timer_defs(OTF_WStream *ws, uint64_t resolution, double interval,
-                                         int *ok)
-{
-    OTF_KeyValueList *kv = interval > 0 ? OTF_KeyValueList_new() : NULL;
-
-    if (!kv) {
-        *ok &= OTF_WStream_writeDefTimerResolution(ws, resolution) == 1;
-        return NULL;
-    }
-    *ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_INTERVAL, OTF_UINT64,
-                                        VFTR_VFDCONV_KV_INTERVAL,
-                                        "capture sampling interval in ns") == 1;
-    *ok &= OTF_WStream_writeDefKeyValue(ws, VFTR_VFDCONV_KEY_PRECISE, OTF_UINT8,
-                                        VFTR_VFDCONV_KV_PRECISE,
-                                        "every call of the function was recorded") == 1;
-    OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_INTERVAL,
-                                  (uint64_t)llround(interval * 1e9));
-    *ok &= OTF_WStream_writeDefTimerResolutionKV(ws, resolution, kv) == 1;
-    return kv;
-}
-
 uint32_t vftr_vfdotf_nstreams(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o)
 {
     size_t r = vftr_vfdconv_ranks(c);
@@ -68,11 +47,6 @@ uint32_t vftr_vfdotf_nstreams(const struct vftr_vfdconv *c, const struct vftr_vf
     if (o->streams == 0 || o->streams > r)
         return (uint32_t)r;
     return o->streams;
-}
-
-static uint32_t stream_of(size_t rank_index, size_t ranks, uint32_t m)
-{
-    return (uint32_t)((uint64_t)rank_index * m / ranks) + 1;
 }
 
 /* What the snapshot options need to know of the run before its pass.
@@ -163,62 +137,58 @@ int vftr_vfdotf_snap_check(const struct vftr_vfdconv *c, const struct vftr_vfdot
     return rc;
 }
 
-int vftr_vfdotf_rma_key(OTF_WStream *def)
-{
-    return OTF_WStream_writeDefKeyValue(def, VFTR_VFDCONV_KEY_RMA_MATCH, OTF_UINT64,
-                                        VFTR_VFDCONV_KV_RMA_MATCH,
-                                        "the one-sided transfer an RMAEnd ends (per rank)") == 1;
-}
-
-int vftr_vfdotf_rma(OTF_WStream *ws, uint64_t time, uint32_t process,
-                    const struct vftr_window_rma *r)
-{
-    OTF_KeyValueList *kv = NULL;
-    int ok;
-
-    /* a list per record: transfers are few beside the calls around them */
-    if (r->match) {
-        if (!(kv = OTF_KeyValueList_new()) ||
-            OTF_KeyValueList_appendUint64(kv, VFTR_VFDCONV_KEY_RMA_MATCH, r->match) != 0) {
-            if (kv)
-                OTF_KeyValueList_close(kv);
-            return 0;
-        }
-    }
-    switch (r->kind) {
-    case VFTR_WINDOW_RMA_PUT:
-        ok = OTF_WStream_writeRMAPutKV(ws, time, process, r->origin, r->target, r->comm, r->tag,
-                                       r->bytes, 0, kv);
-        break;
-    case VFTR_WINDOW_RMA_PUT_REMOTE_END:
-        ok = OTF_WStream_writeRMAPutRemoteEndKV(ws, time, process, r->origin, r->target, r->comm,
-                                                r->tag, r->bytes, 0, kv);
-        break;
-    case VFTR_WINDOW_RMA_GET:
-        ok = OTF_WStream_writeRMAGetKV(ws, time, process, r->origin, r->target, r->comm, r->tag,
-                                       r->bytes, 0, kv);
-        break;
-    case VFTR_WINDOW_RMA_END:
-        ok = OTF_WStream_writeRMAEndKV(ws, time, process, r->target, r->comm, r->tag, 0, kv);
-        break;
-    default:
-        ok = 1;
-        break;
-    }
-    if (kv)
-        OTF_KeyValueList_close(kv);
-    return ok == 1;
-}
-
 static void setup(OTF_WStream *ws, const struct vftr_vfdotf_opts *o)
 {
-    OTF_WStream_setBufferSizes(ws, OTF_BUFFER);
-    if (o->compress > 0) {
-        OTF_WStream_setCompression(ws, (OTF_FileCompression)o->compress);
-        OTF_WStream_setZBufferSizes(ws, OTF_BUFFER);
-    }
-    if (o->long_format)
-        OTF_WStream_setFormat(ws, OTF_WSTREAM_FORMAT_LONG);
+    vftr_otfout_setup(ws, o->compress, o->long_format);
+}
+
+/*
+ * The engine's definitions as the OTF record writers take them (otfout.h),
+ * and each process's stream in stream[]: view_init returns 0 or -ENOMEM;
+ * view_release frees (also after a failed init).
+ */
+struct view {
+    struct vftr_vfdmodel m;
+    struct vftr_otfout_defs d;
+    uint32_t *stream;
+};
+
+static void view_release(struct view *v)
+{
+    vftr_vfdmodel_release(&v->m);
+    free(v->stream);
+    v->stream = NULL;
+}
+
+static int view_init(struct view *v, const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o)
+{
+    const struct vftr_vfdmodel *m = &v->m;
+
+    memset(v, 0, sizeof *v);
+    if (vftr_vfdmodel_init(&v->m, c) < 0)
+        return -ENOMEM;
+    v->stream = calloc(m->nprocs ? m->nprocs : 1, sizeof *v->stream);
+    if (!v->stream)
+        return -ENOMEM;
+    v->d = (struct vftr_otfout_defs){
+        .creator = "vftr vfd2otf " VFTR_VERSION,
+        .comment = vftr_vfdconv_comment(c),
+        .resolution = 1000000000u,
+        .interval = vftr_vfdconv_sample_interval(c),
+        .procs = m->procs, .nprocs = m->nprocs,
+        .comms = m->comms, .ncomms = m->ncomms,
+        .groups = m->groups, .ngroups = m->ngroups,
+        .scls = &m->scls,
+        .funcs = m->funcs, .nfuncs = m->nfuncs,
+        .collops = m->collops, .ncollops = m->ncollops,
+        .filegroups = m->filegroups, .nfilegroups = m->nfilegroups,
+        .files = m->files, .nfiles = m->nfiles,
+        .counters = m->counters, .ncounters = m->ncounters,
+        .rma_key = vftr_vfdconv_has_rma(c),
+    };
+    vftr_otfout_streams(m->procs, m->nprocs, vftr_vfdconv_ranks(c), vftr_vfdotf_nstreams(c, o),
+                        v->stream);
+    return 0;
 }
 
 int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o, char *err,
@@ -227,77 +197,28 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
     OTF_FileManager *fm = OTF_FileManager_open(MAX_OPEN_FILES);
     OTF_WStream *ws = NULL;
     OTF_MasterControl *mc = NULL;
-    size_t n, nr = vftr_vfdconv_ranks(c);
-    uint32_t m = vftr_vfdotf_nstreams(c, o);
+    struct view v;
     int ok = 1;
 
     if (!fm) {
         set_err(err, errlen, "cannot create an OTF file manager");
         return -ENOMEM;
     }
+    if (view_init(&v, c, o) < 0) {
+        view_release(&v);
+        OTF_FileManager_close(fm);
+        set_err(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
     ws = OTF_WStream_open(o->stub, 0, fm);
     if (!ws) {
         set_err(err, errlen, "%s.0.def: cannot open for writing", o->stub);
+        view_release(&v);
         OTF_FileManager_close(fm);
         return -EIO;
     }
     setup(ws, o);
-    ok &= OTF_WStream_writeDefCreator(ws, "vftr vfd2otf " VFTR_VERSION) == 1;
-    ok &= OTF_WStream_writeDefinitionComment(ws, vftr_vfdconv_comment(c)) == 1;
-    OTF_KeyValueList *kv = vftr_vfdotf_timer_defs(ws, 1000000000u,
-                                                  vftr_vfdconv_sample_interval(c), &ok);
-
-    const struct vftr_vfdconv_proc *p = vftr_vfdconv_procs(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefProcess(ws, p[i].token, p[i].name, p[i].parent) == 1;
-    const struct vftr_vfdconv_group *g = vftr_vfdconv_groups(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefProcessGroup(ws, g[i].token, g[i].name, g[i].n, g[i].procs) == 1;
-    for (uint32_t i = 1; i <= vftr_vfdconv_last_group(c); i++)
-        ok &= OTF_WStream_writeDefFunctionGroup(ws, i, vftr_vfdconv_group_name(i)) == 1;
-    const struct vftr_vfdconv_sclfile *sf = vftr_vfdconv_sclfiles(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefSclFile(ws, sf[i].token, sf[i].name) == 1;
-    const struct vftr_vfdconv_scl *sc = vftr_vfdconv_scls(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefScl(ws, sc[i].token, sc[i].file, sc[i].line) == 1;
-    const struct vftr_vfdconv_func *f = vftr_vfdconv_funcs(c, &n);
-    for (size_t i = 0; i < n; i++) {
-        /* a sampled capture's precise functions are marked (source_otf.c
-         * reads the mark): every call of theirs is in the trace */
-        if (kv && (f[i].flags & VFTR_VFDCONV_FUNC_PRECISE)) {
-            OTF_KeyValueList_appendUint8(kv, VFTR_VFDCONV_KEY_PRECISE, 1);
-            ok &= OTF_WStream_writeDefFunctionKV(ws, f[i].token, f[i].name, f[i].group,
-                                                 f[i].scl, kv) == 1;
-        } else {
-            ok &= OTF_WStream_writeDefFunction(ws, f[i].token, f[i].name, f[i].group,
-                                               f[i].scl) == 1;
-        }
-    }
-    if (kv)
-        OTF_KeyValueList_close(kv);
-    if (vftr_vfdconv_has_rma(c))
-        ok &= vftr_vfdotf_rma_key(ws);
-    const uint32_t *ops = vftr_vfdconv_collops(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefCollectiveOperation(ws, ops[i], vftr_vfd_coll_name(ops[i]),
-                                                      vftr_vfd_coll_class(ops[i])) == 1;
-    /* files of the file I/O records, grouped by interface */
-    const uint32_t *fg = vftr_vfdconv_filegroups(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefFileGroup(ws, fg[i], vftr_vfdconv_filegroup_name(fg[i])) == 1;
-    const struct vftr_vfdconv_file *fl = vftr_vfdconv_files(c, &n);
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefFile(ws, fl[i].token, fl[i].name, fl[i].group) == 1;
-    /* performance counters: a thread's count since its counters were
-     * opened, read at region boundaries (accumulated from the start) */
-    const struct vftr_vfdconv_counter *ctr = vftr_vfdconv_counters(c, &n);
-    if (n)
-        ok &= OTF_WStream_writeDefCounterGroup(ws, 1, "counters") == 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= OTF_WStream_writeDefCounter(ws, ctr[i].token, ctr[i].name,
-                                          OTF_COUNTER_TYPE_ACC | OTF_COUNTER_SCOPE_START, 1,
-                                          ctr[i].unit) == 1;
+    ok &= vftr_otfout_defs(ws, &v.d) == 0;
     if (ok && o->snap_flags) {
         uint64_t first, last, *b = NULL;
         size_t nb = 0;
@@ -305,6 +226,7 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
 
         if (rc < 0) {
             OTF_WStream_close(ws);
+            view_release(&v);
             OTF_FileManager_close(fm);
             return rc;
         }
@@ -315,30 +237,19 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
         ok = 0;
     if (!ok) {
         set_err(err, errlen, "%s.0.def: cannot write the definitions", o->stub);
+        view_release(&v);
         OTF_FileManager_close(fm);
         return -EIO;
     }
 
     mc = OTF_MasterControl_new(fm);
     if (!mc) {
+        view_release(&v);
         OTF_FileManager_close(fm);
         set_err(err, errlen, "out of memory");
         return -ENOMEM;
     }
-    p = vftr_vfdconv_procs(c, &n);
-    {
-        /* procs are in rank order: find each one's rank index */
-        size_t ri = 0;
-        uint32_t last_rank = p && n ? p[0].rank : 0;
-
-        for (size_t i = 0; i < n; i++) {
-            if (p[i].rank != last_rank) {
-                ri++;
-                last_rank = p[i].rank;
-            }
-            ok &= OTF_MasterControl_append(mc, stream_of(ri, nr, m), p[i].token) == 1;
-        }
-    }
+    ok &= vftr_otfout_master(mc, v.m.procs, v.m.nprocs, v.stream) == 0;
     if (!ok || OTF_MasterControl_write(mc, o->stub) != 1) {
         char why[VFTR_ERRMSG_MAX];
 
@@ -348,6 +259,7 @@ int vftr_vfdotf_definitions(const struct vftr_vfdconv *c, const struct vftr_vfdo
     }
     OTF_MasterControl_close(mc);
     OTF_FileManager_close(fm);
+    view_release(&v);
     return ok ? 0 : -EIO;
 }
 
@@ -374,66 +286,73 @@ struct sink {
     uint64_t reported;          /* this stream's bytes already added to job->bytes */
 };
 
+/* The records whose fields the engine's event carries under other names,
+ * out of line: put_event, which every Enter and Leave goes through, stays
+ * small. */
+static __attribute__((noinline)) int put_file_end(OTF_WStream *ws,
+                                                  const struct vftr_vfdconv_event *e)
+{
+    const struct vftr_window_fileop op = {
+        .matching_id = e->match, .file = e->file, .operation = e->op,
+        .handle = e->received, .bytes = e->bytes,
+    };
+
+    return vftr_otfout_file_end(ws, e->time, e->process, &op);
+}
+
+/* The engine's transfers start at the process that records them; an end
+ * names the remote process (peer). */
+static __attribute__((noinline)) int put_rma(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
+{
+    const struct vftr_window_rma r = {
+        .kind = e->type == VFTR_VFDCONV_RMA_PUT ? VFTR_WINDOW_RMA_PUT
+                : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
+                                                  : VFTR_WINDOW_RMA_END,
+        .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process,
+        .target = e->peer, .comm = e->group, .tag = e->tag, .bytes = e->bytes,
+        .match = e->match,
+    };
+
+    return vftr_otfout_rma(ws, e->time, e->process, &r);
+}
+
+/* One event of the engine as its OTF record (otfout.h); the records
+ * vftr-convert's OTF sink writes too go through the same writers. */
 static inline int put_event(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
 {
     uint32_t len = e->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)e->bytes;
-    int ok;
 
     switch (e->type) {
     case VFTR_VFDCONV_ENTER:
-        ok = OTF_WStream_writeEnter(ws, e->time, e->function, e->process, e->scl);
-        break;
+        return vftr_otfout_enter(ws, e->time, e->process, e->function, e->scl);
     case VFTR_VFDCONV_LEAVE:
-        ok = OTF_WStream_writeLeave(ws, e->time, e->function, e->process, e->scl);
-        break;
+        return vftr_otfout_leave(ws, e->time, e->process, e->function, e->scl);
     case VFTR_VFDCONV_SEND:
-        ok = OTF_WStream_writeSendMsg(ws, e->time, e->process, e->peer, e->group, e->tag, len, 0);
-        break;
+        return vftr_otfout_send(ws, e->time, e->process, e->peer, e->group, e->tag, len);
     case VFTR_VFDCONV_RECV:
-        ok = OTF_WStream_writeRecvMsg(ws, e->time, e->process, e->peer, e->group, e->tag, len, 0);
-        break;
+        return vftr_otfout_recv(ws, e->time, e->process, e->peer, e->group, e->tag, len);
     case VFTR_VFDCONV_COLL_BEGIN:
-        ok = OTF_WStream_writeBeginCollectiveOperation(ws, e->time, e->process, e->op, e->match,
-                                                       e->group, e->root, e->bytes, e->received,
-                                                       0);
-        break;
+        return vftr_otfout_coll_begin(ws, e->time, e->process, e->op, e->match, e->group,
+                                      e->root, e->bytes, e->received);
     case VFTR_VFDCONV_COLL_END:
-        ok = OTF_WStream_writeEndCollectiveOperation(ws, e->time, e->process, e->match);
-        break;
+        return vftr_otfout_coll_end(ws, e->time, e->process, e->match);
     case VFTR_VFDCONV_BEGIN_PROCESS:
-        ok = OTF_WStream_writeBeginProcess(ws, e->time, e->process);
-        break;
+        return OTF_WStream_writeBeginProcess(ws, e->time, e->process) == 1 ? 0 : -EIO;
     case VFTR_VFDCONV_END_PROCESS:
-        ok = OTF_WStream_writeEndProcess(ws, e->time, e->process);
-        break;
+        return OTF_WStream_writeEndProcess(ws, e->time, e->process) == 1 ? 0 : -EIO;
     case VFTR_VFDCONV_FILE_BEGIN:
-        ok = OTF_WStream_writeBeginFileOperation(ws, e->time, e->process, e->match, 0);
-        break;
+        return vftr_otfout_file_begin(ws, e->time, e->process, e->match);
     case VFTR_VFDCONV_FILE_END:
-        ok = OTF_WStream_writeEndFileOperation(ws, e->time, e->process, e->file, e->match,
-                                               e->received, e->op, e->bytes, 0);
-        break;
+        return put_file_end(ws, e);
     case VFTR_VFDCONV_COUNTER:
-        ok = OTF_WStream_writeCounter(ws, e->time, e->process, e->op, e->bytes);
-        break;
+        return vftr_otfout_counter(ws, e->time, e->process, e->op, e->bytes);
     case VFTR_VFDCONV_RMA_PUT:
     case VFTR_VFDCONV_RMA_GET:
-    case VFTR_VFDCONV_RMA_END: {
-        struct vftr_window_rma r = {
-            .kind = e->type == VFTR_VFDCONV_RMA_PUT   ? VFTR_WINDOW_RMA_PUT
-                    : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
-                                                      : VFTR_WINDOW_RMA_END,
-            .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process, .target = e->peer,
-            .comm = e->group, .tag = e->tag, .bytes = e->bytes, .match = e->match };
-
-        ok = vftr_vfdotf_rma(ws, e->time, e->process, &r);
-        break;
-    }
+    case VFTR_VFDCONV_RMA_END:
+        return put_rma(ws, e);
     default:
-        ok = 1;
-        break;
+        return 0;
     }
-    return ok == 1 ? 0 : -EIO;
 }
 
 static int write_event(void *ctx, const struct vftr_vfdconv_event *e)
@@ -493,7 +412,7 @@ static int convert_stream(struct job *j, OTF_FileManager *fm, uint32_t stream)
     if (!ranks)
         return -ENOMEM;
     for (size_t i = 0; i < nr; i++)
-        if (stream_of(i, nr, j->m) == stream)
+        if (vftr_otfout_stream_of(i, nr, j->m) == stream)
             ranks[n++] = (uint32_t)i;
     sink.ws = OTF_WStream_open(j->o->stub, stream, fm);
     if (!sink.ws) {
@@ -568,9 +487,12 @@ int vftr_vfdotf_streams(const struct vftr_vfdconv *c, const struct vftr_vfdotf_o
     j.m = vftr_vfdotf_nstreams(c, o);
     j.err = err;
     j.errlen = errlen;
-    for (size_t i = 0; i < nr; i++)
-        if ((stream_of(i, nr, j.m) - j.first) % j.step == 0 && stream_of(i, nr, j.m) >= j.first)
+    for (size_t i = 0; i < nr; i++) {
+        uint32_t s = vftr_otfout_stream_of(i, nr, j.m);
+
+        if ((s - j.first) % j.step == 0 && s >= j.first)
             j.total += vftr_vfdconv_rank_bytes(c, (uint32_t)i);
+    }
     progress_start(&j);
     pthread_mutex_init(&j.lock, NULL);
     th = calloc((size_t)jobs, sizeof *th);
@@ -712,11 +634,12 @@ int vftr_vfdotf_snap_pass(const struct vftr_vfdconv *c, const struct vftr_vfdotf
     struct vftr_snap_plan plan;
     struct vftr_snap_request rq = snap_request(o, NULL, o->snap_force);
     uint64_t first, last;
-    size_t np = 0, nr = vftr_vfdconv_ranks(c);
+    size_t nr = vftr_vfdconv_ranks(c);
     uint32_t m = vftr_vfdotf_nstreams(c, o), *ranks = NULL;
-    const struct vftr_vfdconv_proc *procs = vftr_vfdconv_procs(c, &np);
+    struct view v;
     int rc;
 
+    memset(&v, 0, sizeof v);
     memset(&p, 0, sizeof p);
     memset(&j, 0, sizeof j);
     *events = 0;
@@ -765,20 +688,12 @@ int vftr_vfdotf_snap_pass(const struct vftr_vfdconv *c, const struct vftr_vfdotf
         if (rc < 0)
             goto nomem;
     }
-    /* process -> stream, as the master file says (procs are in rank order) */
-    {
-        size_t ri = 0;
-        uint32_t last_rank = np ? procs[0].rank : 0;
-
-        for (size_t i = 0; i < np; i++) {
-            if (procs[i].rank != last_rank) {
-                ri++;
-                last_rank = procs[i].rank;
-            }
-            if ((rc = vftr_u64map_put(&p.pmap, procs[i].token, stream_of(ri, nr, m) - 1)) < 0)
-                goto nomem;
-        }
-    }
+    /* process -> stream, as the master file says */
+    if (view_init(&v, c, o) < 0)
+        goto nomem;
+    for (size_t i = 0; i < v.m.nprocs; i++)
+        if ((rc = vftr_u64map_put(&p.pmap, v.m.procs[i].token, v.stream[i] - 1)) < 0)
+            goto nomem;
     fm = OTF_FileManager_open(MAX_OPEN_FILES);
     p.ws = calloc(m ? m : 1, sizeof *p.ws);
     ranks = malloc((nr ? nr : 1) * sizeof *ranks);
@@ -839,6 +754,7 @@ out:
         OTF_FileManager_close(fm);
     vftr_snap_free(p.snap);
     vftr_u64map_release(&p.pmap);
+    view_release(&v);
     free(ranks);
     vftr_snap_plan_release(&plan);
     pthread_mutex_destroy(&j.lock);

@@ -39,36 +39,6 @@ struct vftr_vfdotf_opts {
     int snap_force;         /* --force: no size limit (lib/model/snapshot.h) */
 };
 
-/*
- * The timer resolution record of a definitions stream, and for a sampled
- * capture (interval > 0, seconds) the key-value definitions that mark it
- * (source_otf.c reads them) with the interval attached to that record:
- * one rule for vfd2otf and vftr-convert's OTF sink.  Returns the key-value
- * list for the caller's "every call recorded" marks on functions (close it
- * with OTF_KeyValueList_close), NULL when not sampled or out of memory
- * (then the plain record is written).  *ok is cleared when a write failed.
- */
-OTF_KeyValueList *vftr_vfdotf_timer_defs(OTF_WStream *ws, uint64_t resolution, double interval,
-                                         int *ok);
-
-/*
- * One-sided transfers in OTF 1.x, one rule for vfd2otf and vftr-convert's
- * OTF sink.  OTF's RMAEnd names a window (communicator, tag) and a remote,
- * not the transfer it ends; vftr's matching id (r->match, per rank: the
- * END may lie on another thread's process than its PUT / GET) goes into
- * the record's key-value list under VFTR_VFDCONV_KV_RMA_MATCH, which
- * vftr_vfdotf_rma_key defines (once, in the definitions stream, before any
- * such record is read).  The reference tools read the records as they are
- * and print the pair.  vftr_vfdotf_rma writes r (kind: PUT, PUT_REMOTE_END,
- * GET or END; END's target is the record's remote) at time on process;
- * without a match (0) the plain record.  Both return 1, or 0 when OTF
- * could not write (OTF's convention).
- */
-struct vftr_window_rma;
-int vftr_vfdotf_rma_key(OTF_WStream *def);
-int vftr_vfdotf_rma(OTF_WStream *ws, uint64_t time, uint32_t process,
-                    const struct vftr_window_rma *r);
-
 /* Streams actually used (M clamped to 1..ranks). */
 uint32_t vftr_vfdotf_nstreams(const struct vftr_vfdconv *c, const struct vftr_vfdotf_opts *o);
 
