@@ -181,6 +181,9 @@ struct vftr_config {
     bool filter_patch_excluded;      /* [true] excluded functions' hook calls patched out
                                         (capture/patch.c; x86-64 only) */
 
+    bool instrument_patchable;       /* [true] -fpatchable-function-entry sleds patched
+                                        into calls of capture (capture/sled.c) */
+
     /* throttle (vftr): TAU's rule, see capture/filter.c */
     bool throttle_active;            /* [true] */
     uint64_t throttle_calls;         /* [100000] calls before throttling may set in */

@@ -349,6 +349,17 @@ static const struct vftr_config_key keys[] = {
               "call of an excluded function still enters the hooks, which return at once. "
               "filter.max_depth and throttling decide per call and patch nothing." },
 
+    /* ---------------------------------------------------- instrument (vftr) */
+    { BOOL("instrument.patchable", "true", instrument_patchable), .vftr_only = true,
+      .help = "Trace a program built with -fpatchable-function-entry=5 (or more) instead of "
+              "-finstrument-functions, as uftrace's dynamic tracing does (x86-64): at start "
+              "the nop sleds the compiler listed in __patchable_function_entries become calls "
+              "of capture's entry trampoline, except those of excluded functions, which stay "
+              "nops and cost nothing; a throttled function's sled is sent to a stub that only "
+              "counts its calls. Only in a program that has such sleds; a program with the C++ "
+              "runtime's exceptions is refused with one message (see share/doc/capture.md). "
+              "false: the sleds stay nops." },
+
     /* ------------------------------------------------------ throttle (vftr) */
     { BOOL("throttle.active", "true", throttle_active), .vftr_only = true,
       .help = "Throttle as TAU does: a call path called more than throttle.calls times whose "

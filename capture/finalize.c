@@ -162,8 +162,16 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
         uint64_t n, failed;
         bool on;
 
+        uint64_t sleds, sleds_out;
+        uint32_t counting;
+
         vftr_patch_stats(&n, &failed, &on);
-        if (n > 0 || on) {
+        if (vftr_sled_stats(&sleds, &sleds_out, &counting) || sleds > 0) {
+            snprintf(patched, sizeof patched, "%" PRIu64 " function entr%s (instrument.patchable), "
+                     "%" PRIu64 " of excluded functions left as nops, %" PRIu32 " counted by "
+                     "stubs (throttled)", sleds, sleds == 1 ? "y" : "ies", sleds_out, counting);
+            run.patched = patched;
+        } else if (n > 0 || on) {
             snprintf(patched, sizeof patched, "%" PRIu64 " hook call site%s of excluded "
                      "functions%s (filter.patch_excluded)", n, n == 1 ? "" : "s",
                      on ? "" : ", then patching stopped");
