@@ -704,7 +704,9 @@ VFTR_NI uint32_t vftr_sled_unthrottle_all(void)
 }
 
 /* The node of t that fn's counted calls join: its throttled call path of fn
- * with the most calls, else any of fn's, else NULL. */
+ * with the most calls, else any of fn's, else (a thread that called fn
+ * only after the stub took its sled: the caller is not known) a call path
+ * of fn made under the thread's root; NULL when out of memory. */
 static VFTR_NI struct vftr_node *fold_node(struct vftr_thread *t, uintptr_t fn)
 {
     uint32_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
@@ -720,6 +722,12 @@ static VFTR_NI struct vftr_node *fold_node(struct vftr_thread *t, uintptr_t fn)
             || (!!(nd->flags & VFTR_FN_THROTTLED) == !!(best->flags & VFTR_FN_THROTTLED)
                 && nd->calls > best->calls))
             best = nd;
+    }
+    if (best == NULL) {
+        struct vftr_fn *f = vftr_fn_get(fn);
+        uint64_t now = 0;
+
+        best = f ? vftr_node_child(t, &t->root, fn, f, &now) : NULL;
     }
     return best;
 }

@@ -39,8 +39,19 @@ static NOINLINE long leaf(long x)
 
 static NOINLINE long fib(int n)
 {
+    long a, b;
+
     c_fib++;
-    return n < 2 ? n : fib(n - 1) + fib(n - 2);
+    if (n < 2)
+        return n;
+    /* the stores after each call keep gcc from turning one of them into a
+     * loop (tail recursion with an accumulator), which would count a call
+     * that never enters the function */
+    a = fib(n - 1);
+    sink++;
+    b = fib(n - 2);
+    sink++;
+    return a + b;
 }
 
 static NOINLINE long via(long x)
