@@ -1059,7 +1059,9 @@ void vftr_sled_start(void) VFTR_NI;
 void vftr_sled_dlopened(void) VFTR_NI;
 
 /* Throttling stopped tracing a call path of fn (filter.c): its sled's
- * calls are counted by a stub from now on.  True when switched.  Any
+ * calls are counted by a stub from now on (throttle.count = false: its
+ * sled becomes a 5-byte nop, the calls no longer counted).  True when
+ * switched.  Any
  * thread, any context (never waits for the lock). */
 bool vftr_sled_throttled(uintptr_t fn) VFTR_NI;
 
@@ -1075,9 +1077,11 @@ void vftr_sled_fold(void) VFTR_NI;
 void vftr_sled_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
 
 /* Whether sleds are patched; the sleds patched, the sleds of excluded
- * functions left as nops, the functions counted by stubs now. */
+ * functions left as nops, the functions counted by stubs now and those
+ * whose sleds are nops again (throttle.count = false). */
 bool vftr_sled_active(void) VFTR_NI;
-bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting) VFTR_NI;
+bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting,
+                     uint32_t *silenced) VFTR_NI;
 
 /* ------------------------------------------------------------ exec.c */
 

@@ -188,6 +188,8 @@ struct vftr_config {
     bool throttle_active;            /* [true] */
     uint64_t throttle_calls;         /* [100000] calls before throttling may set in */
     double throttle_per_call;        /* [1e-5] seconds per call below which it does */
+    bool throttle_count;             /* [true] a sled's throttled function still counted
+                                        (capture/sled.c); false: its sled a nop */
 
     /* counters (vftr): performance counters read at region boundaries
      * (capture/counters.c) */

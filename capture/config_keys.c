@@ -372,6 +372,13 @@ static const struct vftr_config_key keys[] = {
     { DOUBLE("throttle.per_call", "1e-05", throttle_per_call, 0, 1e9), .vftr_only = true,
       .help = "Seconds: a call path whose mean inclusive time per call stays below this after "
               "throttle.calls calls is throttled (TAU_THROTTLE_PERCALL, 10 microseconds)." },
+    { BOOL("throttle.count", "true", throttle_count), .vftr_only = true,
+      .help = "A throttled function of a program traced through its sleds "
+              "(instrument.patchable) goes on being counted by a stub (a call and one "
+              "increment per call, a few nanoseconds). false: its sled becomes a nop "
+              "instead, so that it then costs nothing, and its calls are counted only up to "
+              "the moment it was throttled (the log says so; vftr-ctl unthrottle traces it "
+              "again). No effect on a program built with -finstrument-functions." },
 
     /* ------------------------------------------------------- counters (vftr) */
     { STRING("counters.events", NULL, counters_events), .vftr_only = true,

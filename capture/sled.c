@@ -28,8 +28,8 @@
  * filters, throttling, depth and pauses included) and puts the exit
  * trampoline in place of the return address, keeping the original on a
  * per-thread shadow stack with the slot's address.  The exit trampoline
- * saves the return registers (rax, rdx, and with fxsave the SSE and x87
- * state: xmm0/1, st0/st1 of a long double), records the exit through
+ * saves the return registers (rax, rdx, xmm0/1, and st0/st1 of a long
+ * double result where the x87 stack holds them), records the exit through
  * __cyg_profile_func_exit and returns to the original address.
  *
  * Excluded functions keep their nops: cost nothing.  A function whose call
@@ -101,32 +101,38 @@ uintptr_t vftr_sled_exit_handler(uintptr_t sp) VFTR_HIDDEN VFTR_NI;
 
 /* The trampolines.  Entry: reached by the sled's call and the slot's jump,
  * function in r11; [rsp] returns into the function, [rsp + 8] is its
- * return address; rsp is 16-aligned (the caller's call and the sled's).
- * Exit: reached by the function's ret, rsp = where its return address was
- * + 8, 16-aligned. */
+ * return address.  Exit: reached by the function's ret, rsp = where its
+ * return address was + 8.  Neither may take rsp for 16-aligned: gcc calls
+ * a static function that needs no alignment without it (a leaf), so each
+ * aligns its own frame (rbp keeps where it was). */
 __asm__(".text\n"
         ".p2align 4\n"
         ".globl vftr_sled_entry_tramp\n"
         ".hidden vftr_sled_entry_tramp\n"
         ".type vftr_sled_entry_tramp, @function\n"
         "vftr_sled_entry_tramp:\n"
+        "  push %rbp\n"
+        "  mov %rsp, %rbp\n"
+        "  and $-16, %rsp\n"
         "  push %rdi\n  push %rsi\n  push %rdx\n  push %rcx\n"
         "  push %r8\n  push %r9\n  push %rax\n  push %r10\n"
         "  sub $128, %rsp\n"
-        "  movdqu %xmm0, 0(%rsp)\n  movdqu %xmm1, 16(%rsp)\n"
-        "  movdqu %xmm2, 32(%rsp)\n  movdqu %xmm3, 48(%rsp)\n"
-        "  movdqu %xmm4, 64(%rsp)\n  movdqu %xmm5, 80(%rsp)\n"
-        "  movdqu %xmm6, 96(%rsp)\n  movdqu %xmm7, 112(%rsp)\n"
+        "  movdqa %xmm0, 0(%rsp)\n  movdqa %xmm1, 16(%rsp)\n"
+        "  movdqa %xmm2, 32(%rsp)\n  movdqa %xmm3, 48(%rsp)\n"
+        "  movdqa %xmm4, 64(%rsp)\n  movdqa %xmm5, 80(%rsp)\n"
+        "  movdqa %xmm6, 96(%rsp)\n  movdqa %xmm7, 112(%rsp)\n"
         "  mov %r11, %rdi\n"
-        "  lea 200(%rsp), %rsi\n"
+        "  lea 16(%rbp), %rsi\n"        /* the function's return address */
         "  call vftr_sled_enter_handler\n"
-        "  movdqu 0(%rsp), %xmm0\n  movdqu 16(%rsp), %xmm1\n"
-        "  movdqu 32(%rsp), %xmm2\n  movdqu 48(%rsp), %xmm3\n"
-        "  movdqu 64(%rsp), %xmm4\n  movdqu 80(%rsp), %xmm5\n"
-        "  movdqu 96(%rsp), %xmm6\n  movdqu 112(%rsp), %xmm7\n"
+        "  movdqa 0(%rsp), %xmm0\n  movdqa 16(%rsp), %xmm1\n"
+        "  movdqa 32(%rsp), %xmm2\n  movdqa 48(%rsp), %xmm3\n"
+        "  movdqa 64(%rsp), %xmm4\n  movdqa 80(%rsp), %xmm5\n"
+        "  movdqa 96(%rsp), %xmm6\n  movdqa 112(%rsp), %xmm7\n"
         "  add $128, %rsp\n"
         "  pop %r10\n  pop %rax\n  pop %r9\n  pop %r8\n"
         "  pop %rcx\n  pop %rdx\n  pop %rsi\n  pop %rdi\n"
+        "  mov %rbp, %rsp\n"
+        "  pop %rbp\n"
         "  ret\n"
         ".size vftr_sled_entry_tramp, .-vftr_sled_entry_tramp\n"
         ".p2align 4\n"
@@ -136,14 +142,36 @@ __asm__(".text\n"
         "vftr_sled_exit_tramp:\n"
         "  sub $8, %rsp\n"              /* the original return address goes here */
         "  push %rax\n  push %rdx\n"
-        "  sub $520, %rsp\n"            /* 544 below the entry's rsp: 16-aligned */
-        "  fxsave64 (%rsp)\n"
-        "  emms\n"                      /* the x87 stack empty for the C code */
-        "  lea 544(%rsp), %rdi\n"
+        "  push %rbp\n"
+        "  mov %rsp, %rbp\n"
+        "  and $-16, %rsp\n"
+        "  sub $64, %rsp\n"
+        "  movdqa %xmm0, 0(%rsp)\n  movdqa %xmm1, 16(%rsp)\n"
+        /* st0 and st1 (a long double result, a complex one) where the x87
+         * stack holds them, popped so that the C code finds the stack
+         * empty, as the ABI has it at a call.  The stack is empty at a
+         * return of anything else, so its top (TOP, bits 11-13 of the
+         * status word) says how many there are: 0 none, 7 one, 6 two.
+         * fxsave, or fxam on an empty register (a microcode assist), would
+         * cost every return some hundred cycles. */
+        "  xor %ecx, %ecx\n"
+        "  fnstsw %ax\n  and $0x3800, %ax\n  jz 1f\n"
+        "  fstpt 32(%rsp)\n  inc %ecx\n"
+        "  cmp $0x3800, %ax\n  je 1f\n"
+        "  fstpt 48(%rsp)\n  inc %ecx\n"
+        "1:\n"
+        "  mov %ecx, 60(%rsp)\n"
+        "  lea 32(%rbp), %rdi\n"
         "  call vftr_sled_exit_handler\n"
-        "  mov %rax, 536(%rsp)\n"
-        "  fxrstor64 (%rsp)\n"
-        "  add $520, %rsp\n"
+        "  mov %rax, 24(%rbp)\n"
+        "  mov 60(%rsp), %ecx\n"
+        "  cmp $2, %ecx\n  jb 2f\n  fldt 48(%rsp)\n"
+        "2:\n"
+        "  cmp $1, %ecx\n  jb 3f\n  fldt 32(%rsp)\n"
+        "3:\n"
+        "  movdqa 0(%rsp), %xmm0\n  movdqa 16(%rsp), %xmm1\n"
+        "  mov %rbp, %rsp\n"
+        "  pop %rbp\n"
         "  pop %rdx\n  pop %rax\n"
         "  ret\n"
         ".size vftr_sled_exit_tramp, .-vftr_sled_exit_tramp\n");
@@ -190,9 +218,11 @@ VFTR_NI void vftr_sled_enter_handler(uintptr_t fn, uintptr_t *slot)
 
     if (VFTR_UNLIKELY(s == NULL))
         return;
-    /* a longjmp left the frames at or below this one's slot (the stack
-     * grows down): they end here, innermost first */
-    while ((d = s->depth) > 0 && s->f[d - 1].slot <= a && a - s->f[d - 1].slot < SAME_STACK) {
+    /* a longjmp left the frames below this one's slot (the stack grows
+     * down): they end here, innermost first.  A frame at the very same
+     * slot is alive: a tail call from it (its exit comes when this call
+     * returns, through the exit trampoline it had put there). */
+    while ((d = s->depth) > 0 && s->f[d - 1].slot < a && a - s->f[d - 1].slot < SAME_STACK) {
         uintptr_t gone = s->f[d - 1].fn;
 
         s->depth = d - 1;
@@ -248,9 +278,11 @@ VFTR_NI uintptr_t vftr_sled_exit_handler(uintptr_t sp)
 
 struct sled {
     uintptr_t fn;        /* the function (its symbol's address) */
+    uintptr_t at;        /* its sled */
     uint8_t *slot;       /* its 64 bytes */
     int32_t stub;        /* its counter index, -1: none yet */
     bool counting;       /* the slot sends calls to the counter */
+    bool silenced;       /* the sled is a 5-byte nop (throttle.count = false) */
 };
 
 struct obj {
@@ -455,9 +487,11 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
         if (!grow((void **)&sleds, &capsleds, nsleds, sizeof *sleds))
             break;
         sleds[nsleds].fn = fn;
-        sleds[nsleds].slot = (uint8_t *)at;   /* the sled, until the slot is known */
+        sleds[nsleds].at = at;
+        sleds[nsleds].slot = NULL;
         sleds[nsleds].stub = -1;
         sleds[nsleds].counting = false;
+        sleds[nsleds].silenced = false;
         nsleds++;
         n++;
     }
@@ -507,7 +541,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
         }
         for (size_t k = 0; k < n; k++) {
             struct sled *s = &sleds[first + k];
-            uintptr_t at = (uintptr_t)s->slot, slot = (uintptr_t)(area + k * SLOT);
+            uintptr_t at = s->at, slot = (uintptr_t)(area + k * SLOT);
             int32_t rel = (int32_t)((intptr_t)slot - (intptr_t)(at + 5));
 
             if (at < slo || at + 5 > shi)
@@ -622,13 +656,47 @@ static VFTR_NI struct sled *sled_of(uintptr_t fn)
     return NULL;
 }
 
-/* Switches s's slot to counting (on) or tracing (lock held): 0, -EACCES. */
+/* Sends the sled's call to target (lock held): its rel32 changed with one
+ * compare-and-swap, the call's opcode and boundaries untouched (any thread
+ * between them sees the old or the new target).  False when the rel32
+ * straddles an 8-byte word, or the system refuses (*refused). */
+static VFTR_NI bool aim_sled(const struct sled *s, uintptr_t target, bool *refused)
+{
+    uintptr_t r = s->at + 1, w = r & ~(uintptr_t)7, page = w & ~(uintptr_t)(pagesize - 1);
+    unsigned sh = (unsigned)(r & 7) * 8;
+    uint64_t old, new, mask = (uint64_t)0xffffffff << sh;
+    uint32_t rel = (uint32_t)(int32_t)((intptr_t)target - (intptr_t)(s->at + 5));
+    bool ok;
+
+    if ((r & 7) > 4)
+        return false;
+    if (mprotect((void *)page, pagesize, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
+        *refused = true;
+        return false;
+    }
+    old = load8(w);
+    new = (old & ~mask) | (uint64_t)rel << sh;
+    ok = cas8(w, old, new);
+    (void)mprotect((void *)page, pagesize, PROT_READ | PROT_EXEC);
+    return ok;
+}
+
+/* Switches s to counting (on) or tracing (lock held): 0, -EACCES.  The
+ * counting code goes into the slot; the sled's call is aimed at it
+ * directly where its rel32 can be swapped at once (no jump on the way),
+ * else the slot's first instruction becomes a jump to it. */
 static VFTR_NI int switch_slot(struct sled *s, bool on)
 {
     uintptr_t a = (uintptr_t)s->slot, page = a & ~(uintptr_t)(pagesize - 1);
     uint64_t old = load8(a), new = old;
+    bool refused = false;
     int rc = 0;
 
+    if (!on && aim_sled(s, a, &refused)) {
+        s->counting = false;
+        /* the slot's own switch may still say counting (set when aiming
+         * failed earlier): fall through to reset it */
+    }
     if (mprotect((void *)page, pagesize, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
         return -EACCES;
     if (on) {
@@ -643,6 +711,15 @@ static VFTR_NI int switch_slot(struct sled *s, bool on)
         memcpy(code + 12, &ctr, 4);
         code[16] = 0xc3;
         poke(a + 32, code, sizeof code);
+        (void)mprotect((void *)page, pagesize, PROT_READ | PROT_EXEC);
+        if (aim_sled(s, a + 32, &refused)) {
+            s->counting = true;
+            return 0;
+        }
+        if (refused)
+            return -EACCES;
+        if (mprotect((void *)page, pagesize, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
+            return -EACCES;
         new = (old & ~(uint64_t)0xffffffffff) | 0xe9 | (uint64_t)(32 - 5) << 8;
     } else {
         new = (old & ~(uint64_t)0xffffffffff) | 0x441f0f;   /* 0f 1f 44 00 00 */
@@ -655,6 +732,36 @@ static VFTR_NI int switch_slot(struct sled *s, bool on)
     return rc;
 }
 
+/* The sled's call becomes a 5-byte nop (on) or the call of its slot again
+ * (lock held).  Both are one instruction of five bytes, so a thread is
+ * only ever before or after either (unlike the compiler's five one-byte
+ * nops, which are never written back); the word holding them changes with
+ * one compare-and-swap.  False when they straddle an 8-byte word or the
+ * system refuses (*refused). */
+static VFTR_NI bool silence(struct sled *s, bool on, bool *refused)
+{
+    uintptr_t w = s->at & ~(uintptr_t)7, page = w & ~(uintptr_t)(pagesize - 1);
+    unsigned sh = (unsigned)(s->at & 7) * 8;
+    uint64_t old, new, mask = (uint64_t)0xffffffffff << sh, five;
+    int32_t rel = (int32_t)((intptr_t)s->slot - (intptr_t)(s->at + 5));
+    bool ok;
+
+    if ((s->at & 7) > 3 || (s->at + 4 >= page + pagesize))
+        return false;
+    five = on ? 0x00441f0fULL : (0xe8 | (uint64_t)(uint32_t)rel << 8);
+    if (mprotect((void *)page, pagesize, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
+        *refused = true;
+        return false;
+    }
+    old = load8(w);
+    new = (old & ~mask) | five << sh;
+    ok = cas8(w, old, new);
+    (void)mprotect((void *)page, pagesize, PROT_READ | PROT_EXEC);
+    if (ok)
+        s->silenced = on;
+    return ok;
+}
+
 VFTR_NI bool vftr_sled_throttled(uintptr_t fn)
 {
     struct sled *s;
@@ -665,7 +772,17 @@ VFTR_NI bool vftr_sled_throttled(uintptr_t fn)
     if (pthread_mutex_trylock(&lock) != 0)
         return false;   /* a hook in a signal handler, or another switch: not now */
     s = sled_of(fn);
-    if (s != NULL && !s->counting) {
+    if (s != NULL && !s->counting && !s->silenced && !vftr_proc.cfg.throttle_count) {
+        bool refused = false;
+
+        done = silence(s, true, &refused);
+        if (refused) {
+            say_refused("throttled functions keep calling the hooks");
+            atomic_store(&active, 0);
+        }
+        /* a sled whose word cannot be swapped at once is counted instead */
+    }
+    if (s != NULL && !s->counting && !s->silenced) {
         if (s->stub < 0) {
             uint32_t k = atomic_load(&nstubs);
 
@@ -696,9 +813,14 @@ VFTR_NI uint32_t vftr_sled_unthrottle_all(void)
     if (getpid() != owner)
         return 0;
     pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < nsleds; i++)
+    for (size_t i = 0; i < nsleds; i++) {
+        bool refused = false;
+
         if (sleds[i].counting && switch_slot(&sleds[i], false) == 0)
             n++;
+        if (sleds[i].silenced && silence(&sleds[i], false, &refused))
+            n++;
+    }
     pthread_mutex_unlock(&lock);
     return n;
 }
@@ -769,17 +891,21 @@ VFTR_NI void vftr_sled_forget(uintptr_t lo, uintptr_t hi)
     pthread_mutex_unlock(&lock);
 }
 
-VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting)
+VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting,
+                             uint32_t *silenced)
 {
-    uint32_t c = 0;
+    uint32_t c = 0, q = 0;
 
     pthread_mutex_lock(&lock);
     *patched = n_patched;
     *excluded = n_excluded;
-    for (size_t i = 0; i < nsleds; i++)
+    for (size_t i = 0; i < nsleds; i++) {
         c += sleds[i].counting;
+        q += sleds[i].silenced;
+    }
     pthread_mutex_unlock(&lock);
     *counting = c;
+    *silenced = q;
     return atomic_load(&active) != 0;
 }
 
@@ -814,10 +940,11 @@ VFTR_NI void vftr_sled_forget(uintptr_t lo, uintptr_t hi)
     (void)hi;
 }
 
-VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting)
+VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting,
+                             uint32_t *silenced)
 {
     *patched = *excluded = 0;
-    *counting = 0;
+    *counting = *silenced = 0;
     return false;
 }
 
