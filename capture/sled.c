@@ -4,8 +4,9 @@
  * tracing.
  *
  * gcc (8 and later) and clang given -fpatchable-function-entry=N put N
- * one-byte nops at the entry of every function (after its endbr64 under
- * -fcf-protection) and list their addresses in the section
+ * bytes of nops at the entry of every function (gcc one-byte nops, clang
+ * one 5-byte nop; after its endbr64 under -fcf-protection) and list their
+ * addresses in the section
  * __patchable_function_entries; the code is otherwise what an
  * uninstrumented build gives.  At start (capture/preload/start.c, before
  * main) every loaded object is searched for that section, and each sled of
@@ -40,7 +41,7 @@
  * throttled call path of the function (the profile); vftr-ctl unthrottle
  * switches the slots back.
  *
- * Why the writes are safe.  The sleds are one-byte nops, so a thread may
+ * Why the writes are safe.  gcc's sleds are one-byte nops, so a thread may
  * be between them: a sled becomes a call only while no thread can be
  * there, at start (before main: constructors that start threads are not
  * followed) and for an object dlopen just loaded (before dlopen returns;
@@ -465,14 +466,17 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     if (!pfe_section(path, &sec, &size))
         return 0;
     sec += bias;
-    /* the functions: a sled of five nops in executable code, after an
-     * endbr64 or not; those the filters exclude keep their nops */
+    /* the functions: a sled of five one-byte nops (gcc) or one 5-byte nop
+     * (clang: 0f 1f 44 00 xx) in the object, after an endbr64 or not;
+     * those the filters exclude keep their nops */
     for (size_t k = 0; k + 8 <= size; k += 8) {
         uintptr_t at = *(const uintptr_t *)(sec + k), fn = at;
         const struct vftr_fn *f;
-        bool nops = at >= lo && at + 5 <= hi;
+        bool nops = at >= lo && at + 5 <= hi, one;
 
-        for (int b = 0; nops && b < 5; b++)
+        one = nops && peek8(at) == 0x0f && peek8(at + 1) == 0x1f && peek8(at + 2) == 0x44
+              && peek8(at + 3) == 0x00;
+        for (int b = 0; nops && !one && b < 5; b++)
             nops = peek8(at + (uintptr_t)b) == 0x90;
         if (!nops)
             continue;

@@ -184,3 +184,14 @@ $(CAPTEST_DIR)/libsled.so: test/capture/sled_lib.c
 	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
 
 CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so
+
+# clang's sled is one 5-byte nop (gcc's five one-byte ones); where clang is
+# there, not in a sanitizer build (as cap_patch_clang)
+ifneq ($(CAPTEST_PATCH_CLANG),)
+CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_clang
+$(CAPTEST_DIR)/sled_prog_clang: test/capture/sled_prog.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_PATCH_CLANG) -std=gnu11 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(WARN) \
+		-o $@ $< $(LDFLAGS) -ldl -lpthread
+endif

@@ -12,8 +12,9 @@
  * double: st0 and st1), hop() longjmp'd out of from three levels down to jumps(),
  * tiny() 3 N times (hot: throttled by default), work() in THREADS threads.
  * Prints "count NAME N" for each, "bad N" for wrong results (0 expected)
- * and "lib_calls N" when a third argument names a library (libsled.so) to
- * dlopen and call N times.  The helpers have no sled
+ * "child_ok 1" when a forked child's calls of the patched code returned
+ * right, and "lib_calls N" when a third argument names a library
+ * (libsled.so) to dlopen and call N times.  The helpers have no sled
  * (patchable_function_entry(0)).
  */
 #include <dlfcn.h>
@@ -22,9 +23,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #define NOSLED __attribute__((patchable_function_entry(0, 0)))
+#ifdef __clang__
+#define NOINLINE __attribute__((noinline))
+#else   /* a clone would have a sled and a name of its own */
 #define NOINLINE __attribute__((noinline, noclone))
+#endif
 
 static _Atomic unsigned long c_main, c_leaf, c_fib, c_via, c_vsum, c_fret, c_ldret, c_cret, c_hop,
     c_deeper, c_jumps, c_tiny, c_work, c_thread, bad;
@@ -182,6 +189,21 @@ int main(int argc, char **argv)
     for (int i = 0; i < nt; i++)
         pthread_join(th[i], NULL);
     c_thread = (unsigned long)nt;
+    /* a forked child runs the patched code (its capture stopped) */
+    {
+        pid_t pid = fork();
+        int st = 0;
+
+        if (pid == 0) {
+            long cs = 0;
+
+            for (long i = 0; i < 1000; i++)
+                cs += leaf(i);
+            _exit(cs == 3 * 1000 * 999 / 2 + 1000 ? 0 : 3);
+        }
+        printf("child_ok %d\n", pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st)
+                                   && WEXITSTATUS(st) == 0);
+    }
     if (argc > 3) {
         void *h = dlopen(argv[3], RTLD_NOW);
         long (*lib)(long) = h ? (long (*)(long))dlsym(h, "sled_lib") : NULL;

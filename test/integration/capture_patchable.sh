@@ -6,13 +6,14 @@
 # test/capture/sled_prog counts its own calls (direct, recursive, through a
 # function pointer, varargs, float / long double / complex long double
 # results, a longjmp out of three nested calls, threads, a function of the
-# library it dlopens) and checks every result ("bad 0": the trampolines
+# library it dlopens, a forked child) and checks every result ("bad 0": the trampolines
 # kept arguments and return registers).  Its counts must be the log's and
 # the trace's exactly: with every call traced; with throttling, where the
 # hot functions' sleds go to counting stubs (the log still counts every
 # call); with a function excluded (its sled stays nops: not in the log);
 # and with instrument.patchable = false (nothing traced, nothing harmed).
-# Built without and with -fcf-protection (sleds after an endbr64).
+# Built without and with -fcf-protection (sleds after an endbr64), and with
+# clang (one 5-byte nop) where it is there.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../capture/common.sh
 . "$here/../capture/common.sh"
@@ -50,12 +51,15 @@ expect_traced() {
     echo "${s% }"
 }
 
-for p in sled_prog sled_prog_cet; do
+progs=(sled_prog sled_prog_cet)
+[ -x "$CAPDIR/sled_prog_clang" ] && progs+=(sled_prog_clang)
+for p in "${progs[@]}"; do
     # every call traced (throttling off: common.sh)
     d=$cap_tmp/$p-full
     vrun "$d" "$CAPDIR/$p" $N 3 "$CAPDIR/libsled.so"
     check "$p, full trace: exit status" 0 "$(cat "$d/.rc")"
     check "$p, full trace: every result right" "bad 0" "$(grep '^bad' "$d/.stdout")"
+    check "$p, full trace: a forked child ran the patched code" "child_ok 1" "$(grep '^child_ok' "$d/.stdout")"
     want=$(counts "$d")
     check "$p, full trace: the program's calls" \
           "main=1 leaf=$((4 * N)) fib=21891 via=$N vsum=2 fret=1 ldret=1 cret=1 hop=3 deeper=9 jumps=1 tiny=$((3 * N)) work=3 sled_lib=$N" \
