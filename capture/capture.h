@@ -1080,6 +1080,8 @@ void vftr_sled_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
  * functions left as nops, the functions counted by stubs now and those
  * whose sleds are nops again (throttle.count = false). */
 bool vftr_sled_active(void) VFTR_NI;
+/* Whether the system refused writable code at start: no sled patched. */
+bool vftr_sled_refused(void) VFTR_NI;
 bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting,
                      uint32_t *silenced) VFTR_NI;
 

@@ -166,7 +166,10 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
         uint32_t counting, silenced;
 
         vftr_patch_stats(&n, &failed, &on);
-        if (vftr_sled_stats(&sleds, &sleds_out, &counting, &silenced) || sleds > 0) {
+        if (vftr_sled_refused()) {
+            run.patched = "none: the system does not let code be made writable "
+                          "(instrument.patchable)";
+        } else if (vftr_sled_stats(&sleds, &sleds_out, &counting, &silenced) || sleds > 0) {
             int k = snprintf(patched, sizeof patched, "%" PRIu64 " function entr%s "
                              "(instrument.patchable), %" PRIu64 " of excluded functions left as "
                              "nops, %" PRIu32 " counted by stubs (throttled)", sleds,

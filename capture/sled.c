@@ -82,6 +82,7 @@ void __cyg_profile_func_enter(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 void __cyg_profile_func_exit(void *fn, void *site) VFTR_EXPORT VFTR_NI;
 
 static _Atomic int active;            /* sleds patched: vftr_sled_active */
+static _Atomic int refused_at_start;  /* W^X: nothing patched */
 
 #if defined(__x86_64__)
 
@@ -641,8 +642,10 @@ VFTR_NI void vftr_sled_start(void)
     tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
     owner = getpid();
     atomic_store(&active, 1);
-    if (scan() == -EACCES)
+    if (scan() == -EACCES) {
         atomic_store(&active, 0);
+        atomic_store(&refused_at_start, 1);
+    }
 }
 
 VFTR_NI void vftr_sled_dlopened(void)
@@ -953,6 +956,11 @@ VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *co
 }
 
 #endif
+
+VFTR_NI bool vftr_sled_refused(void)
+{
+    return atomic_load_explicit(&refused_at_start, memory_order_relaxed) != 0;
+}
 
 VFTR_NI bool vftr_sled_active(void)
 {

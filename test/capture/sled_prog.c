@@ -18,12 +18,19 @@
  * (patchable_function_entry(0)).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #define NOSLED __attribute__((patchable_function_entry(0, 0)))
@@ -141,6 +148,31 @@ static NOINLINE void *work(void *arg)
     if (s != 3 * n * (n - 1) / 2 + n)
         bad++;
     return NULL;
+}
+
+/* With SLED_WX=1 in the environment, before capture starts (a constructor
+ * runs before main): a seccomp filter makes mprotect refuse writable and
+ * executable at once with EACCES, as a W^X policy (SELinux's execmem)
+ * does. */
+static NOSLED __attribute__((constructor)) void refuse_wx(void)
+{
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_WRITE, 0, 1),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA)),
+    };
+    struct sock_fprog prog = { (unsigned short)(sizeof f / sizeof f[0]), f };
+    const char *e = getenv("SLED_WX");
+
+    if (e == NULL || *e != '1')
+        return;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+        || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+        printf("seccomp_failed %d\n", errno);
 }
 
 static NOSLED void report(const char *name, unsigned long n)

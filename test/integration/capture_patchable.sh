@@ -120,4 +120,16 @@ for p in "${progs[@]}"; do
           "$(logcalls "$d/${p}_0.log" main) $(logcalls "$d/${p}_0.log" leaf)"
 done
 
+# a system that refuses writable code (W^X; here a seccomp filter the
+# program installs in a constructor): one message, nothing patched, the
+# program runs as it is
+d=$cap_tmp/wx
+SLED_WX=1 vrun "$d" "$CAPDIR/sled_prog" $N 2
+check "W^X: exit status and results" "0 bad 0" "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout")"
+check "W^X: the filter was installed" 0 "$(grep -c seccomp_failed "$d/.stdout")"
+check "W^X: one message" 1 "$(grep -c 'instrument.patchable: the system does not let code be made writable' "$d/.stderr")"
+check "W^X: the log says so" 1 "$(grep -c '^  patched *none: the system does not let code be made writable (instrument.patchable)' "$d/sled_prog_0.log")"
+check "W^X: no function traced" "absent absent" \
+      "$(logcalls "$d/sled_prog_0.log" main) $(logcalls "$d/sled_prog_0.log" leaf)"
+
 finish
