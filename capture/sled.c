@@ -34,23 +34,25 @@
  * __cyg_profile_func_exit and returns to the original address.
  *
  * Excluded functions keep their nops: cost nothing.  A function whose call
- * path throttling stops tracing (filter.c: mark) has its slot's first
- * instruction switched to the jump to +32, which counts the call in the
- * calling thread's state and returns: a call, a jump, a load, an increment
+ * path throttling stops tracing (filter.c: mark) has its sled's call aimed
+ * at +32 (its rel32 swapped where it lies within one aligned word, else the
+ * slot's first instruction becomes the jump to +32), which counts the call
+ * in the calling thread's state and returns: a call, a load, an increment
  * and a return, no hook.  vftr_sled_fold adds the counts to the thread's
  * throttled call path of the function (the profile); vftr-ctl unthrottle
- * switches the slots back.
+ * aims the sleds back.  With throttle.count = false the sled's call
+ * becomes a 5-byte nop instead.
  *
  * Why the writes are safe.  gcc's sleds are one-byte nops, so a thread may
  * be between them: a sled becomes a call only while no thread can be
  * there, at start (before main: constructors that start threads are not
  * followed) and for an object dlopen just loaded (before dlopen returns;
- * capture/preload/dl.c).  After that the sleds are never written again;
- * only a slot's first instruction changes, a 5-byte nop to a 5-byte jump
- * and back, at the same boundaries, with one compare-and-swap of the
- * slot's first aligned 8-byte word (patch.c's argument).  The table's
- * pages are made writable for the moment (read, write and execute: other
- * threads run there).  A system that refuses writable code (W^X) is said
+ * capture/preload/dl.c).  After that only 5-byte instructions are
+ * exchanged for 5-byte instructions at the same boundaries (a call's
+ * target, a call and a 5-byte nop, the slot's nop and jump), each with one
+ * compare-and-swap of the aligned 8-byte word holding the bytes that
+ * change (patch.c's argument).  The pages are made writable for the moment
+ * (read, write and execute: other threads run there).  A system that refuses writable code (W^X) is said
  * once: at start nothing is patched (the program runs with its functions
  * unmeasured), later the throttled function keeps calling the hooks.
  *
