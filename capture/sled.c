@@ -60,15 +60,17 @@
  * entry (the ",M" form with nops before it is not used); the shadow stack
  * follows longjmp (frames left below a later entry's stack pointer, or
  * skipped by a return, are closed there) but not stack switching
- * (swapcontext, coroutines) or C++ exceptions: a program with the C++
- * runtime (__cxa_throw) is refused, since the unwinder cannot step over a
- * return address that points at the exit trampoline; thread cancellation
+ * (swapcontext, coroutines) or C++ exceptions: an object that needs the
+ * C++ runtime (DT_NEEDED libstdc++ or libc++) keeps its nops, since an
+ * exception's unwinder cannot step over a return address that points at
+ * the exit trampoline (a C object called back from C++ that throws is not
+ * seen); thread cancellation
  * (which unwinds) is not followed either; ymm/zmm upper halves of
  * arguments and results are not saved.
  */
 #include <dlfcn.h>
 #include <elf.h>
-#include <errno.h>
+#include <errno.h>   /* program_invocation_name */
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
@@ -88,7 +90,7 @@ static _Atomic int refused_at_start;  /* W^X: nothing patched */
 
 #if defined(__x86_64__)
 
-static _Atomic int said_refused;
+static _Atomic int said_refused, said_cxx;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define SLOT 64u
@@ -361,10 +363,40 @@ static VFTR_NI uint64_t load8(uintptr_t a)
     return v;
 }
 
+/* Whether the dynamic section sh (SHT_DYNAMIC) of the file fd, whose
+ * section headers are shs (n of them), names the C++ runtime (libstdc++,
+ * libc++) among the libraries it needs. */
+static VFTR_NI bool needs_cxx(int fd, const Elf64_Shdr *shs, size_t n, const Elf64_Shdr *sh)
+{
+    Elf64_Dyn *dyn = NULL;
+    char *str = NULL;
+    bool cxx = false;
+    size_t nd = sh->sh_size / sizeof *dyn;
+
+    if (sh->sh_link >= n || sh->sh_size > (16u << 20) || shs[sh->sh_link].sh_size > (64u << 20))
+        return false;
+    dyn = malloc(sh->sh_size);
+    str = malloc(shs[sh->sh_link].sh_size + 1);
+    if (dyn != NULL && str != NULL
+        && pread(fd, dyn, sh->sh_size, (off_t)sh->sh_offset) == (ssize_t)sh->sh_size
+        && pread(fd, str, shs[sh->sh_link].sh_size, (off_t)shs[sh->sh_link].sh_offset)
+           == (ssize_t)shs[sh->sh_link].sh_size) {
+        str[shs[sh->sh_link].sh_size] = '\0';
+        for (size_t i = 0; i < nd && dyn[i].d_tag != DT_NULL && !cxx; i++)
+            if (dyn[i].d_tag == DT_NEEDED && dyn[i].d_un.d_val < shs[sh->sh_link].sh_size)
+                cxx = strncmp(str + dyn[i].d_un.d_val, "libstdc++", 9) == 0
+                      || strncmp(str + dyn[i].d_un.d_val, "libc++", 6) == 0;
+    }
+    free(dyn);
+    free(str);
+    return cxx;
+}
+
 /* The section __patchable_function_entries of the ELF file path: its
- * address and size (the first such section; the linker merges them).
- * False when there is none or the file cannot be read. */
-static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size)
+ * address and size (the first such section; the linker merges them), and
+ * in *cxx (when not NULL) whether the file needs the C++ runtime.  False
+ * when there is no such section or the file cannot be read. */
+static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size, bool *cxx)
 {
     Elf64_Ehdr eh;
     Elf64_Shdr *sh = NULL, str;
@@ -372,6 +404,8 @@ static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size)
     bool found = false;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
 
+    if (cxx != NULL)
+        *cxx = false;
     if (fd < 0)
         return false;
     if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG)
@@ -395,6 +429,9 @@ static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size)
             *size = (size_t)sh[i].sh_size;
             found = true;
         }
+    for (size_t i = 0; found && cxx != NULL && i < eh.e_shnum; i++)
+        if (sh[i].sh_type == SHT_DYNAMIC)
+            *cxx = needs_cxx(fd, sh, eh.e_shnum, &sh[i]);
 out:
     free(names);
     free(sh);
@@ -447,6 +484,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     size_t size = 0, n = 0, first = nsleds;
     const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
     uint8_t *area;
+    bool cxx;
     int rc = 0;
 
     for (size_t i = 0; i < info->dlpi_phnum; i++) {
@@ -466,8 +504,18 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
         return 0;
     objs[nobjs].lo = lo;
     objs[nobjs++].hi = hi;
-    if (!pfe_section(path, &sec, &size))
+    if (!pfe_section(path, &sec, &size, &cxx))
         return 0;
+    if (cxx) {
+        /* an exception's unwinder cannot step over a return address that
+         * points at the exit trampoline: such code keeps its nops */
+        if (!atomic_exchange(&said_cxx, 1) && vftr_proc.is_rank0)
+            vftr_msg("instrument.patchable: %s uses the C++ runtime, whose exceptions cannot "
+                     "unwind through capture's exit trampoline; its functions are not traced "
+                     "(build it with -finstrument-functions instead)",
+                     info->dlpi_name && info->dlpi_name[0] ? path : program_invocation_name);
+        return 0;
+    }
     sec += bias;
     /* the functions: a sled of five one-byte nops (gcc) or one 5-byte nop
      * (clang: 0f 1f 44 00 xx) in the object, after an endbr64 or not;
@@ -610,7 +658,7 @@ static VFTR_NI int have_one(struct dl_phdr_info *info, size_t size, void *arg)
     (void)size;
     if (strstr(path, "linux-vdso") || strstr(path, "libvftrcapture"))
         return 0;
-    if (pfe_section(path, &a, &n)) {
+    if (pfe_section(path, &a, &n, NULL)) {
         *(int *)arg = 1;
         return 1;
     }
@@ -633,13 +681,6 @@ VFTR_NI void vftr_sled_start(void)
     if (vftr_phase_of(atomic_load(&vftr_proc.phase)) == VFTR_PHASE_STOPPED
         || !vftr_proc.recording || !vftr_proc.cfg.instrument_patchable)
         return;
-    if (dlsym(RTLD_DEFAULT, "__cxa_throw") != NULL) {
-        if (vftr_proc.is_rank0)
-            vftr_msg_raw("instrument.patchable: the program has the C++ runtime, whose exceptions "
-                         "cannot unwind through capture's exit trampoline; its sleds are left "
-                         "alone (build it with -finstrument-functions instead)");
-        return;
-    }
     __asm__("mov %%fs:0, %0" : "=r"(tp));
     tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
     owner = getpid();

@@ -183,7 +183,14 @@ $(CAPTEST_DIR)/libsled.so: test/capture/sled_lib.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
 
-CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so
+# a C++ program with sleds: refused (its exceptions could not unwind)
+$(CAPTEST_DIR)/sled_cxx: test/capture/cap_cxx.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_CXX) -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) -o $@ $< $(LDFLAGS)
+
+CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so \
+                $(CAPTEST_DIR)/sled_cxx
 
 # clang's sled is one 5-byte nop (gcc's five one-byte ones); where clang is
 # there, not in a sanitizer build (as cap_patch_clang)

@@ -12,8 +12,10 @@
 # hot functions' sleds go to counting stubs (the log still counts every
 # call); with a function excluded (its sled stays nops: not in the log);
 # and with instrument.patchable = false (nothing traced, nothing harmed).
-# Built without and with -fcf-protection (sleds after an endbr64), and with
-# clang (one 5-byte nop) where it is there.
+# A C++ program and a system that refuses writable code are refused with
+# one message, the program unharmed.  Built without and with
+# -fcf-protection (sleds after an endbr64), and with clang (one 5-byte nop)
+# where it is there.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../capture/common.sh
 . "$here/../capture/common.sh"
@@ -119,6 +121,14 @@ for p in "${progs[@]}"; do
     check "$p, instrument.patchable off: no function in the log" "absent absent" \
           "$(logcalls "$d/${p}_0.log" main) $(logcalls "$d/${p}_0.log" leaf)"
 done
+
+# a C++ program (it needs libstdc++): its sleds stay nops, one message
+d=$cap_tmp/cxx
+vrun "$d" "$CAPDIR/sled_cxx" 1000
+check "C++: exit status" 0 "$(cat "$d/.rc")"
+check "C++: one message naming it" 1 \
+      "$(grep -c "instrument.patchable: .*sled_cxx uses the C++ runtime" "$d/.stderr")"
+check "C++: no function traced" absent "$(logcalls "$d/sled_cxx_0.log" main)"
 
 # a system that refuses writable code (W^X; here a seccomp filter the
 # program installs in a constructor): one message, nothing patched, the
