@@ -708,6 +708,7 @@ VFTR_NI int vftr_callpath_profile_in(struct vftr_profile *p, struct vftr_profile
     int64_t *excl = sp->excl;
 
     memset(p, 0, sizeof *p);
+    vftr_sled_fold();   /* calls counted by the sleds' stubs (sled.c) join their call paths */
     for (t = atomic_load_explicit(&vftr_proc.threads, memory_order_acquire); t; t = t->next) {
         size_t n = atomic_load_explicit(&t->nnodes, memory_order_acquire);
 

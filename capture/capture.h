@@ -317,6 +317,10 @@ static inline VFTR_NI bool vftr_skipped(uintptr_t fn)
     return atomic_load_explicit(&vftr_skip_slot(fn)->fn, memory_order_relaxed) == fn;
 }
 
+/* Functions whose -fpatchable-function-entry sleds may be switched to a
+ * counting stub (sled.c): each has a counter in every thread's state. */
+#define VFTR_SLED_STUBS 256u
+
 struct vftr_thread {
     /* hot: one cache line, what the hooks' fast path touches.  The event
      * buffer is the EVENTS chunk being built: VFTR_VFD_CHUNK_HEADER_SIZE
@@ -380,6 +384,11 @@ struct vftr_thread {
     struct vftr_thread *next;     /* proc.threads, newest first */
     /* region cache of api.c: name pointer -> function record */
     struct { const char *name; struct vftr_fn *fn; } regions[32];
+    /* calls of throttled functions counted by their sleds' stubs (sled.c:
+     * written by the thread's own stub code, read by vftr_sled_fold), and
+     * how many of them the profile has */
+    uint64_t sled_count[VFTR_SLED_STUBS];
+    uint64_t sled_folded[VFTR_SLED_STUBS];
 };
 
 /* A fast_key no phase word equals. */
@@ -1032,6 +1041,49 @@ void vftr_dl_after(struct vftr_dl_snap *s) VFTR_NI;
 
 /* The code at [lo, hi) is gone (see above); any thread but inside a hook. */
 void vftr_dl_unmapped(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
+/* ------------------------------------------------------------ sled.c
+ *
+ * instrument.patchable: a program built with -fpatchable-function-entry
+ * traced through its nop sleds (see sled.c for how and why it is safe).
+ */
+
+/* At start, before main (capture/preload/start.c): when an object of the
+ * process has sleds, starts capture and, when instrument.patchable says
+ * so, patches the sleds of the functions the filters keep.  Says once when
+ * it cannot (W^X, the C++ runtime). */
+void vftr_sled_start(void) VFTR_NI;
+
+/* After a dlopen (capture/preload/dl.c): the sleds of objects not seen
+ * before are patched. */
+void vftr_sled_dlopened(void) VFTR_NI;
+
+/* Throttling stopped tracing a call path of fn (filter.c): its sled's
+ * calls are counted by a stub from now on (throttle.count = false: its
+ * sled becomes a 5-byte nop, the calls no longer counted).  True when
+ * switched.  Any
+ * thread, any context (never waits for the lock). */
+bool vftr_sled_throttled(uintptr_t fn) VFTR_NI;
+
+/* vftr-ctl unthrottle: every stub switched back to tracing; how many. */
+uint32_t vftr_sled_unthrottle_all(void) VFTR_NI;
+
+/* The stubs' counts so far added to the threads' call paths (to each
+ * thread's throttled call path of the function).  No thread inside a hook
+ * (finalization, a held world). */
+void vftr_sled_fold(void) VFTR_NI;
+
+/* The code at [lo, hi) is gone (dl.c). */
+void vftr_sled_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
+
+/* Whether sleds are patched; the sleds patched, the sleds of excluded
+ * functions left as nops, the functions counted by stubs now and those
+ * whose sleds are nops again (throttle.count = false). */
+bool vftr_sled_active(void) VFTR_NI;
+/* Whether the system refused writable code at start: no sled patched. */
+bool vftr_sled_refused(void) VFTR_NI;
+bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *counting,
+                     uint32_t *silenced) VFTR_NI;
 
 /* ------------------------------------------------------------ exec.c */
 

@@ -181,10 +181,15 @@ struct vftr_config {
     bool filter_patch_excluded;      /* [true] excluded functions' hook calls patched out
                                         (capture/patch.c; x86-64 only) */
 
+    bool instrument_patchable;       /* [true] -fpatchable-function-entry sleds patched
+                                        into calls of capture (capture/sled.c) */
+
     /* throttle (vftr): TAU's rule, see capture/filter.c */
     bool throttle_active;            /* [true] */
     uint64_t throttle_calls;         /* [100000] calls before throttling may set in */
     double throttle_per_call;        /* [1e-5] seconds per call below which it does */
+    bool throttle_count;             /* [true] a sled's throttled function still counted
+                                        (capture/sled.c); false: its sled a nop */
 
     /* counters (vftr): performance counters read at region boundaries
      * (capture/counters.c) */

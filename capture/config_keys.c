@@ -349,6 +349,17 @@ static const struct vftr_config_key keys[] = {
               "call of an excluded function still enters the hooks, which return at once. "
               "filter.max_depth and throttling decide per call and patch nothing." },
 
+    /* ---------------------------------------------------- instrument (vftr) */
+    { BOOL("instrument.patchable", "true", instrument_patchable), .vftr_only = true,
+      .help = "Trace a program built with -fpatchable-function-entry=5 (or more) instead of "
+              "-finstrument-functions, as uftrace's dynamic tracing does (x86-64): at start "
+              "the nop sleds the compiler listed in __patchable_function_entries become calls "
+              "of capture's entry trampoline, except those of excluded functions, which stay "
+              "nops and cost nothing; a throttled function's sled is sent to a stub that only "
+              "counts its calls. Only in a program that has such sleds; an object that needs the "
+              "C++ runtime keeps its nops, with one message (see share/doc/capture.md). "
+              "false: the sleds stay nops." },
+
     /* ------------------------------------------------------ throttle (vftr) */
     { BOOL("throttle.active", "true", throttle_active), .vftr_only = true,
       .help = "Throttle as TAU does: a call path called more than throttle.calls times whose "
@@ -361,6 +372,13 @@ static const struct vftr_config_key keys[] = {
     { DOUBLE("throttle.per_call", "1e-05", throttle_per_call, 0, 1e9), .vftr_only = true,
       .help = "Seconds: a call path whose mean inclusive time per call stays below this after "
               "throttle.calls calls is throttled (TAU_THROTTLE_PERCALL, 10 microseconds)." },
+    { BOOL("throttle.count", "true", throttle_count), .vftr_only = true,
+      .help = "A throttled function of a program traced through its sleds "
+              "(instrument.patchable) goes on being counted by a stub (a call and one "
+              "increment per call, a few nanoseconds). false: its sled becomes a nop "
+              "instead, so that it then costs nothing, and its calls are counted only up to "
+              "the moment it was throttled (the log says so; vftr-ctl unthrottle traces it "
+              "again). No effect on a program built with -finstrument-functions." },
 
     /* ------------------------------------------------------- counters (vftr) */
     { STRING("counters.events", NULL, counters_events), .vftr_only = true,

@@ -152,6 +152,7 @@ VFTR_NI void vftr_dl_unmapped(uintptr_t lo, uintptr_t hi)
      * and meets an address there again finds no record and makes one */
     vftr_fn_forget(lo, hi);
     vftr_patch_forget(lo, hi);
+    vftr_sled_forget(lo, hi);
     vftr_symbols_forget(lo, hi);
     vftr_ompt_forget(lo, hi);
     (void)vftr_phase_unmap(lo, hi);

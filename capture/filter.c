@@ -175,6 +175,10 @@ static VFTR_NI void mark(struct vftr_thread *t, struct vftr_node *n, uint64_t no
     } while (id);
     (void)vftr_trace_put_ext(t, now, VFTR_VFD_THROTTLE, payload, len);
     atomic_fetch_add_explicit(&throttled_count, 1, memory_order_relaxed);
+    /* a program traced through its sleds: the function's calls go to a
+     * counting stub, no hook (sled.c) */
+    if (n->fn != NULL)
+        (void)vftr_sled_throttled(n->fn->addr);
 }
 
 /* Node n traced again, its throttling counts starting over now. */
@@ -214,6 +218,7 @@ static VFTR_NI void apply_unthrottle(struct vftr_thread *t)
 VFTR_NI uint32_t vftr_throttle_release_all(void)
 {
     atomic_fetch_add_explicit(&vftr_unthrottle_gen, 1, memory_order_release);
+    (void)vftr_sled_unthrottle_all();   /* the stubs' functions come to the hooks again */
     return atomic_load_explicit(&throttled_count, memory_order_relaxed);
 }
 

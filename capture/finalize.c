@@ -158,12 +158,29 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
         run.throttled = throttled;
     }
     {
-        static char patched[256];
+        static char patched[400];
         uint64_t n, failed;
         bool on;
 
+        uint64_t sleds, sleds_out;
+        uint32_t counting, silenced;
+
         vftr_patch_stats(&n, &failed, &on);
-        if (n > 0 || on) {
+        if (vftr_sled_refused()) {
+            run.patched = "none: the system does not let code be made writable "
+                          "(instrument.patchable)";
+        } else if (vftr_sled_stats(&sleds, &sleds_out, &counting, &silenced) || sleds > 0) {
+            int k = snprintf(patched, sizeof patched, "%" PRIu64 " function entr%s "
+                             "(instrument.patchable), %" PRIu64 " of excluded functions left as "
+                             "nops, %" PRIu32 " counted by stubs (throttled)", sleds,
+                             sleds == 1 ? "y" : "ies", sleds_out, counting);
+
+            if (silenced > 0 && k > 0 && (size_t)k < sizeof patched)
+                snprintf(patched + k, sizeof patched - (size_t)k, ", %" PRIu32 " made nops "
+                         "when throttled, their calls counted until then (throttle.count = "
+                         "false)", silenced);
+            run.patched = patched;
+        } else if (n > 0 || on) {
             snprintf(patched, sizeof patched, "%" PRIu64 " hook call site%s of excluded "
                      "functions%s (filter.patch_excluded)", n, n == 1 ? "" : "s",
                      on ? "" : ", then patching stopped");

@@ -4,7 +4,8 @@
  * relax(), which calls the tiny hot function weight() for every point,
  * then residual(), and an MPI_Allreduce of the residual; halo values go
  * to the neighbours with MPI_Sendrecv.  Built twice: plain and with
- * -finstrument-functions.
+ * -finstrument-functions, and a third time with -fpatchable-function-entry=5
+ * (instrument.patchable: traced through its nop sleds).
  *
  *   mcprog SWEEPS POINTS
  *
@@ -18,7 +19,8 @@
 #include <time.h>
 
 #define NOINLINE __attribute__((noinline))
-#define NOINST __attribute__((no_instrument_function))
+/* neither hooks nor a sled (the -fpatchable-function-entry build) */
+#define NOINST __attribute__((no_instrument_function, patchable_function_entry(0, 0)))
 
 static uint64_t calls;
 

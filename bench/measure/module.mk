@@ -20,7 +20,13 @@ $(BMC_DIR)/mc_instr: bench/measure/mcprog.c
 	$(Q)mkdir -p $(@D)
 	$(Q)OMPI_CC=$(CC) $(MPICC) -std=c11 -D_GNU_SOURCE -O2 -g -finstrument-functions $(WARN) \
 		-Wno-missing-prototypes -o $@ $<
-BMC_BINS := $(BMC_DIR)/mc_plain $(BMC_DIR)/mc_instr
+# the build for instrument.patchable (capture/sled.c): nop sleds, no hooks
+$(BMC_DIR)/mc_sled: bench/measure/mcprog.c
+	$(call say,MPICC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)OMPI_CC=$(CC) $(MPICC) -std=c11 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(WARN) \
+		-Wno-missing-prototypes -o $@ $<
+BMC_BINS := $(BMC_DIR)/mc_plain $(BMC_DIR)/mc_instr $(BMC_DIR)/mc_sled
 endif
 
 .PHONY: bench-measure

@@ -19,6 +19,15 @@
 #   rebuilt    mcprog compiled with the gcc flag vftr-score -g prints
 #              (-finstrument-functions-exclude-function-list: no hook call
 #              in the excluded functions), under vftr-run --filter F
+#   sled_*     mcprog built with -fpatchable-function-entry=5 (mc_sled: nop
+#              sleds, no hooks), traced through its sleds (instrument.patchable,
+#              capture/sled.c): sled_trace every call, sled_throttled as it
+#              comes (a throttled function's sled calls a counting stub),
+#              sled_nocount with throttle.count = false (its sled a nop),
+#              sled_filtered under --filter F (excluded: the sleds stay nops)
+#   plain_long, sled_throttled_long   the same ten times longer (LONG x the
+#              sweeps): throttling sets in after throttle.calls calls of
+#              full tracing, which on the short run is a fixed cost of its own
 # Overhead = (work time - plain's) / plain's of the same round, the median
 # over the rounds.  Also: the trace sizes, the functions the filter keeps
 # counted exactly as in the full run, and their inclusive times against the
@@ -33,6 +42,7 @@ run=$b/bin/vftr-run
 score=$b/bin/vftr-score
 out=$b/bench/measure.md
 SWEEPS=${BENCH_MEASURE_SWEEPS:-300} POINTS=${BENCH_MEASURE_POINTS:-20000}
+LONG=${BENCH_MEASURE_LONG:-10}
 # Ranks: 1 by default.  Two ranks that poll in MPI_Allreduce on this shared
 # 2-core VM measure the scheduler more than the program (the waiting rank
 # spins on the core the other one needs); on a real node BENCH_MEASURE_NP=2
@@ -67,6 +77,12 @@ one() {
         filtered_nopatch) mpi env VFTR_FILTER_PATCH_EXCLUDED=0 "$run" --filter "$tmp/gen.filt" --out "$d" \
                        -- "$D/mc_instr" $SWEEPS $POINTS ;;
         profile)   VFTR_SAMPLING_ACTIVE=0 mpi "$run" --out "$d" -- "$D/mc_instr" $SWEEPS $POINTS ;;
+        sled_trace)     mpi "$run" --no-throttle --out "$d" -- "$D/mc_sled" $SWEEPS $POINTS ;;
+        sled_throttled) mpi "$run" --out "$d" -- "$D/mc_sled" $SWEEPS $POINTS ;;
+        sled_nocount)   mpi env VFTR_THROTTLE_COUNT=0 "$run" --out "$d" -- "$D/mc_sled" $SWEEPS $POINTS ;;
+        sled_filtered)  mpi "$run" --filter "$tmp/gen.filt" --out "$d" -- "$D/mc_sled" $SWEEPS $POINTS ;;
+        plain_long)     mpi "$D/mc_plain" $((LONG * SWEEPS)) $POINTS ;;
+        sled_throttled_long) mpi "$run" --out "$d" -- "$D/mc_sled" $((LONG * SWEEPS)) $POINTS ;;
     esac >"$d.out" 2>"$d.err"
     awk '$1 == "work_ns" { print $2 }' "$d.out"
 }
@@ -94,22 +110,25 @@ else
     failed+=("the rebuild with vftr-score's gcc flag (${gccflag:-none printed}): $(head -c 300 "$tmp/rebuild.err" 2>/dev/null)")
 fi
 [ -e "$b/bench/capture/libbc_empty.so" ] && variants+=(empty)
+[ -x "$D/mc_sled" ] && variants+=(sled_trace sled_throttled sled_nocount sled_filtered plain_long \
+                                  sled_throttled_long)
 for i in $(seq 1 "$BENCH_MEASURE_RUNS"); do
     echo "bench-measure: round $i of $BENCH_MEASURE_RUNS" >&2
     for v in "${variants[@]}"; do
         w=$(one "$v" "$tmp/$v")
         if [ -z "$w" ]; then failed+=("$v: $(head -c 300 "$tmp/$v.err" | tr '\n' ' ')"); continue; fi
         W[$v:$i]=$w
-        case $v in plain|empty) ;; *) BYTES[$v]=$(cat "$tmp/$v"/*.vfd 2>/dev/null | wc -c) ;; esac
+        case $v in plain|plain_long|empty) ;; *) BYTES[$v]=$(cat "$tmp/$v"/*.vfd 2>/dev/null | wc -c) ;; esac
     done
 done
 
-# median of the rounds' overheads of variant v, in percent, or "-"
+# median of the rounds' overheads of variant v against BASE (plain), in
+# percent, or "-"
 overhead() {
-    local v=$1 i
+    local v=$1 base=${2:-plain} i
     for i in $(seq 1 "$BENCH_MEASURE_RUNS"); do
-        [ -n "${W[plain:$i]:-}" ] && [ -n "${W[$v:$i]:-}" ] || continue
-        awk -v p="${W[plain:$i]}" -v x="${W[$v:$i]}" 'BEGIN { printf "%.2f\n", 100 * (x - p) / p }'
+        [ -n "${W[$base:$i]:-}" ] && [ -n "${W[$v:$i]:-}" ] || continue
+        awk -v p="${W[$base:$i]}" -v x="${W[$v:$i]}" 'BEGIN { printf "%.2f\n", 100 * (x - p) / p }'
     done | sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
         print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
@@ -139,6 +158,13 @@ prof_rows "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" >"$tmp/filt.rows
     o=$(overhead filtered_nopatch); echo "| vftr-score -g filter, not patched (filter.patch_excluded = false) | $o | ${BYTES[filtered_nopatch]:--} | - | - |"
     o=$(overhead capplain); echo "| the plain build under vftr-run (its MPI calls only: capture's floor) | $o | ${BYTES[capplain]:--} | - | - |"
     o=$(overhead rebuilt); echo "| rebuilt with vftr-score -g's gcc flag ($gccflag), same filter | $o | ${BYTES[rebuilt]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
+    if [ -x "$D/mc_sled" ]; then
+        o=$(overhead sled_trace); echo "| patchable build (-fpatchable-function-entry=5), full trace | $o | ${BYTES[sled_trace]:--} | - | - |"
+        o=$(overhead sled_throttled); echo "| patchable build, throttling (default): throttled sleds call a counting stub | $o | ${BYTES[sled_throttled]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
+        o=$(overhead sled_nocount); echo "| patchable build, throttling with throttle.count = false (throttled sleds made nops) | $o | ${BYTES[sled_nocount]:--} | - | - |"
+        o=$(overhead sled_filtered); echo "| patchable build, vftr-score -g filter (excluded sleds stay nops) | $o | ${BYTES[sled_filtered]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
+        o=$(overhead sled_throttled_long plain_long); echo "| patchable build, throttling (default), $LONG x the sweeps | $o | ${BYTES[sled_throttled_long]:--} | <= 5 | $(verdict 'a <= 5' "$o") |"
+    fi
     t=${BYTES[filtered]:-}
     echo "| filtered trace under the target | - | ${t:--} | <= $target | $(verdict "a <= $target" "${t:--}") |"
     echo
@@ -162,6 +188,12 @@ prof_rows "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" >"$tmp/filt.rows
     echo "- Patched out, an excluded function still runs the code the compiler wrapped around its"
     echo "  hook calls (its arguments spilled to the stack and reloaded, a frame), which costs on a"
     echo "  function of a few nanoseconds; compiled with the flag vftr-score -g prints, it has none."
+    echo "- The patchable build is traced through its nop sleds (instrument.patchable): a traced"
+    echo "  function's sled calls capture's trampolines, an excluded one's stays nops, a throttled"
+    echo "  one's calls a stub that counts it (a call and an increment: its calls stay exact in the"
+    echo "  profile, its time is no longer measured). Before throttling sets in, after"
+    echo "  throttle.calls calls, the hot function is traced in full: on the short run that alone is"
+    echo "  several percent, which the $LONG x longer run shows spread out."
     pl=$(awk '$1 == "patched" { $1 = ""; sub(/^ /, ""); print }' "$(ls "$tmp"/filtered/*_0.log 2>/dev/null | head -1)" 2>/dev/null)
     echo "- The filtered run's log: patched ${pl:-(no line)}."
     for m in "${failed[@]}"; do echo "- FAILED: $m"; done

@@ -64,6 +64,8 @@ static VFTR_NI int start_main(int argc, char **argv, char **envp)
      * otherwise re-enter it) and makes the main thread thread 0 */
     if (started_by_vftr_run())
         (void)vftr_thread_attach();
+    /* a program built with -fpatchable-function-entry: its sleds (sled.c) */
+    vftr_sled_start();
     atomic_store_explicit(&vftr_proc.main_seen, true, memory_order_relaxed);
     return program_main(argc, argv, envp);
 }

@@ -163,3 +163,42 @@ TEST_PROGRAMS += $(CAPTEST_BINS)
 
 .PHONY: capture-tests
 capture-tests: $(CAPTEST_BINS)
+
+# instrument.patchable (capture_patchable.sh): built with
+# -fpatchable-function-entry=5 and no hooks; with -fcf-protection too (its
+# sleds follow an endbr64), and the library it dlopens.
+CAPTEST_SLED := -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN)
+$(CAPTEST_DIR)/sled_prog: test/capture/sled_prog.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(CAPTEST_SLED) -fcf-protection=none $(WARN) -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+$(CAPTEST_DIR)/sled_prog_cet: test/capture/sled_prog.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(CAPTEST_SLED) -fcf-protection=full $(WARN) -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+$(CAPTEST_DIR)/libsled.so: test/capture/sled_lib.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
+
+# a C++ program with sleds: refused (its exceptions could not unwind)
+$(CAPTEST_DIR)/sled_cxx: test/capture/cap_cxx.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_CXX) -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) -o $@ $< $(LDFLAGS)
+
+CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so \
+                $(CAPTEST_DIR)/sled_cxx
+
+# clang's sled is one 5-byte nop (gcc's five one-byte ones); where clang is
+# there, not in a sanitizer build (as cap_patch_clang)
+ifneq ($(CAPTEST_PATCH_CLANG),)
+CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_clang
+$(CAPTEST_DIR)/sled_prog_clang: test/capture/sled_prog.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_PATCH_CLANG) -std=gnu11 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(WARN) \
+		-o $@ $< $(LDFLAGS) -ldl -lpthread
+endif

@@ -17,6 +17,14 @@ $(CTLTEST_DIR)/ctl_prog: test/ctl/ctl_prog.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_FLAGS) $(WARN) -o $@ $< $(LDFLAGS) -lpthread
 
+# ctl_prog built for instrument.patchable (capture/sled.c): nop sleds, no
+# hooks (ctl_throttle.sh: unthrottle sends the stubs' sleds back)
+$(CTLTEST_DIR)/ctl_prog_sled: test/ctl/ctl_prog.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) $(WARN) \
+		-o $@ $< $(LDFLAGS) -lpthread
+
 $(CTLTEST_DIR)/libecmod.so: test/ctl/ecmod.c capture/vftr_ec.h
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
@@ -38,7 +46,7 @@ $(CTLTEST_DIR)/ctl_prog_mpi: test/ctl/ctl_prog.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MPICC) -std=c11 -DCTL_PROG_MPI $(CAPTEST_FLAGS) -Wall -o $@ $< -lpthread
 
-CTLTEST_BINS := $(CTLTEST_DIR)/ctl_prog $(CTLTEST_DIR)/libecmod.so $(CTLTEST_DIR)/ctlspan \
+CTLTEST_BINS := $(CTLTEST_DIR)/ctl_prog $(CTLTEST_DIR)/ctl_prog_sled $(CTLTEST_DIR)/libecmod.so $(CTLTEST_DIR)/ctlspan \
                 $(if $(strip $(MPICC)),$(CTLTEST_DIR)/ctl_mpimsg $(CTLTEST_DIR)/ctl_prog_mpi)
 TEST_PROGRAMS += $(CTLTEST_BINS)
 

@@ -28,8 +28,8 @@
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 6 filter,
- * 3 throttle, 5 control, 2 io, 2 counters. */
-#define NKEYS 56
+ * 1 instrument, 4 throttle, 5 control, 2 io, 2 counters. */
+#define NKEYS 58
 
 static char *const no_env[] = { NULL };
 
@@ -165,6 +165,8 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_uint_eq(c->trace_keep_free, 256u << 20);
     ck_assert_ptr_null(c->filter_include);
     ck_assert_ptr_null(c->filter_exclude);
+    ck_assert(c->instrument_patchable);
+    ck_assert(c->throttle_count);
 
     ck_assert(c->control_active);
     ck_assert_ptr_null(c->control_module);
@@ -336,9 +338,11 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_int_eq(c.filter_max_depth, 12);
     ck_assert(c.filter_min_duration == 0.0005);
     ck_assert(!c.filter_patch_excluded);
+    ck_assert(!c.instrument_patchable);
     ck_assert(!c.throttle_active);
     ck_assert_uint_eq(c.throttle_calls, 5000);
     ck_assert(c.throttle_per_call == 2e-06);
+    ck_assert(!c.throttle_count);
 
     ck_assert(!c.control_active);
     ck_assert_str_eq(c.control_module, "/opt/site/ecmod.so");

@@ -1,0 +1,145 @@
+#!/bin/bash
+# capture_patchable.sh — instrument.patchable (capture/sled.c): a program
+# built with -fpatchable-function-entry=5 and no hooks, traced through its
+# nop sleds.
+#
+# test/capture/sled_prog counts its own calls (direct, recursive, through a
+# function pointer, varargs, float / long double / complex long double
+# results, a longjmp out of three nested calls, threads, a function of the
+# library it dlopens, a forked child) and checks every result ("bad 0": the trampolines
+# kept arguments and return registers).  Its counts must be the log's and
+# the trace's exactly: with every call traced; with throttling, where the
+# hot functions' sleds go to counting stubs (the log still counts every
+# call); with a function excluded (its sled stays nops: not in the log);
+# and with instrument.patchable = false (nothing traced, nothing harmed).
+# A C++ program and a system that refuses writable code are refused with
+# one message, the program unharmed.  Built without and with
+# -fcf-protection (sleds after an endbr64), and with clang (one 5-byte nop)
+# where it is there.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../capture/common.sh
+. "$here/../capture/common.sh"
+require "$CAPDIR/sled_prog" "$CAPDIR/sled_prog_cet" "$VFDCOUNT"
+N=20000
+FNS="main leaf fib via vsum fret ldret cret hop deeper jumps tiny work"
+
+if [ "$(uname -m)" != x86_64 ]; then
+    skip "instrument.patchable" "the sleds are patched on x86-64 only"
+    finish
+fi
+
+# nsleds FILE: the sleds its __patchable_function_entries lists (readelf),
+# "" when readelf is not there
+nsleds() {
+    local h
+    command -v readelf >/dev/null || return
+    h=$(readelf -SW "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == "__patchable_function_entries") print $(i + 4) }')
+    echo $((16#${h:-0} / 8))
+}
+# counts DIR: "NAME=N ..." as the program counted (sled_lib: lib_calls)
+counts() {
+    local f s=""
+    for f in $FNS; do s+="$f=$(pcount "$1" "$f") "; done
+    echo "${s}sled_lib=$(awk '$1 == "lib_calls" { print $2 }' "$1/.stdout")"
+}
+# logged DIR LOG: the same from the profile log
+logged() {
+    local f s=""
+    for f in $FNS sled_lib; do s+="$f=$(logcalls "$2" "$f") "; done
+    echo "${s% }"
+}
+# traced DIR VFD: enters and exits in the trace, "NAME=ENTERS/EXITS ..."
+traced() {
+    local f s=""
+    vfdc "$2"
+    for f in $FNS sled_lib; do s+="$f=$(venter "$2" "$f")/$(vexit "$2" "$f") "; done
+    echo "${s% }"
+}
+expect_traced() {
+    local kv s=""
+    for kv in $1; do s+="${kv%%=*}=${kv#*=}/${kv#*=} "; done
+    echo "${s% }"
+}
+
+progs=(sled_prog sled_prog_cet)
+[ -x "$CAPDIR/sled_prog_clang" ] && progs+=(sled_prog_clang)
+for p in "${progs[@]}"; do
+    # every call traced (throttling off: common.sh)
+    d=$cap_tmp/$p-full
+    vrun "$d" "$CAPDIR/$p" $N 3 "$CAPDIR/libsled.so"
+    check "$p, full trace: exit status" 0 "$(cat "$d/.rc")"
+    check "$p, full trace: every result right" "bad 0" "$(grep '^bad' "$d/.stdout")"
+    check "$p, full trace: a forked child ran the patched code" "child_ok 1" "$(grep '^child_ok' "$d/.stdout")"
+    want=$(counts "$d")
+    check "$p, full trace: the program's calls" \
+          "main=1 leaf=$((4 * N)) fib=21891 via=$N vsum=2 fret=1 ldret=1 cret=1 hop=3 deeper=9 jumps=1 tiny=$((3 * N)) work=3 sled_lib=$N" \
+          "$want"
+    log=$d/${p}_0.log
+    check "$p, full trace: the log's calls are the program's" "$want" "$(logged "$d" "$log")"
+    check "$p, full trace: the trace's enters and exits are the program's" \
+          "$(expect_traced "$want")" "$(traced "$d" "$d/${p}_0.vfd")"
+    check "$p, full trace: the trace is balanced" "0 0" \
+          "$(vkey "$d/${p}_0.vfd" unbalanced) $(vkey "$d/${p}_0.vfd" open)"
+    # every sled of the program and the library (the helpers have none; a
+    # sanitizer adds its module constructors)
+    ns=$(nsleds "$CAPDIR/$p") nl=$(nsleds "$CAPDIR/libsled.so")
+    if [ -n "$ns" ]; then
+        check "$p, full trace: the log says what was patched" \
+              "$((ns + nl)) function entries (instrument.patchable), 0 of excluded functions left as nops, 0 counted by stubs (throttled)" \
+              "$(logline "$log" patched)"
+    fi
+
+    # throttling as it comes, after 1000 calls: leaf, via and tiny counted by stubs
+    d=$cap_tmp/$p-thr
+    VFTR_BUFFER_KIB=16 VFTR_THROTTLE_ACTIVE=1 VFTR_THROTTLE_CALLS=1000 vrun "$d" "$CAPDIR/$p" $N 3 "$CAPDIR/libsled.so"
+    check "$p, throttled: exit status and results" "0 bad 0" "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout")"
+    want=$(counts "$d")
+    log=$d/${p}_0.log
+    check "$p, throttled: the log's calls are the program's" "$want" "$(logged "$d" "$log")"
+    stubs=$(logline "$log" patched | sed -n 's/.*, \([0-9]*\) counted by stubs.*/\1/p')
+    check_le "$p, throttled: the hot functions' sleds went to counting stubs" 2 "${stubs:-0}"
+    check "$p, throttled: the log lists throttled call paths" 1 \
+          "$(logline "$log" throttled | grep -c 'no longer traced')"
+
+    # an excluded function keeps its nops
+    d=$cap_tmp/$p-excl
+    VFTR_FILTER_EXCLUDE='^tiny$' vrun "$d" "$CAPDIR/$p" $N 1
+    check "$p, tiny excluded: exit status and results" "0 bad 0" "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout")"
+    log=$d/${p}_0.log
+    check "$p, tiny excluded: not in the log, the others exact" \
+          "tiny=absent leaf=$((2 * N)) via=$N" \
+          "$(logcalls "$log" tiny | sed 's/^/tiny=/') leaf=$(logcalls "$log" leaf) via=$(logcalls "$log" via)"
+    [ -z "$ns" ] || check "$p, tiny excluded: its sled left as nops" \
+          "$((ns - 1)) function entries (instrument.patchable), 1 of excluded functions left as nops, 0 counted by stubs (throttled)" \
+          "$(logline "$log" patched)"
+
+    # switched off: the sleds stay nops, nothing traced, the program as it is
+    d=$cap_tmp/$p-off
+    VFTR_INSTRUMENT_PATCHABLE=0 vrun "$d" "$CAPDIR/$p" $N 2
+    check "$p, instrument.patchable off: exit status and results" "0 bad 0" \
+          "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout")"
+    check "$p, instrument.patchable off: no function in the log" "absent absent" \
+          "$(logcalls "$d/${p}_0.log" main) $(logcalls "$d/${p}_0.log" leaf)"
+done
+
+# a C++ program (it needs libstdc++): its sleds stay nops, one message
+d=$cap_tmp/cxx
+vrun "$d" "$CAPDIR/sled_cxx" 1000
+check "C++: exit status" 0 "$(cat "$d/.rc")"
+check "C++: one message naming it" 1 \
+      "$(grep -c "instrument.patchable: .*sled_cxx uses the C++ runtime" "$d/.stderr")"
+check "C++: no function traced" absent "$(logcalls "$d/sled_cxx_0.log" main)"
+
+# a system that refuses writable code (W^X; here a seccomp filter the
+# program installs in a constructor): one message, nothing patched, the
+# program runs as it is
+d=$cap_tmp/wx
+SLED_WX=1 vrun "$d" "$CAPDIR/sled_prog" $N 2
+check "W^X: exit status and results" "0 bad 0" "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout")"
+check "W^X: the filter was installed" 0 "$(grep -c seccomp_failed "$d/.stdout")"
+check "W^X: one message" 1 "$(grep -c 'instrument.patchable: the system does not let code be made writable' "$d/.stderr")"
+check "W^X: the log says so" 1 "$(grep -c '^  patched *none: the system does not let code be made writable (instrument.patchable)' "$d/sled_prog_0.log")"
+check "W^X: no function traced" "absent absent" \
+      "$(logcalls "$d/sled_prog_0.log" main) $(logcalls "$d/sled_prog_0.log" leaf)"
+
+finish
