@@ -234,7 +234,11 @@ const struct vftr_vfdconv_share *stats_source_share(void)
 int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts *o,
                        struct vftr_analysis **out, char *err, size_t errlen)
 {
-    const struct vftr_analysis_transport t = { rank, size, send_msg, recv_msg, NULL, poll_msgs };
+    /* the distributed --waits exchanges its records in rounds through the
+     * alltoall of the shared .vfd open (lib/mpi/vfdshare.c); send and recv
+     * take no context */
+    const struct vftr_analysis_transport t = { rank,     size,          send_msg,      recv_msg,
+                                               share.ctx, poll_msgs,    share.alltoall };
     int rc = vftr_analysis_run_par(src, o, &t, out, err, errlen);
 
     if (rc >= 0 && drain() < 0) {
