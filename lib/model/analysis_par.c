@@ -33,6 +33,7 @@
  * is told as the serial run tells it (vftr_analysis_errmsg).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -1027,14 +1028,17 @@ static int dist_emit(void *arg, const struct vftr_syncrec *r)
     return 0;
 }
 
-/* The extractor's output: notes how far this rank has read. */
+/* The extractor's output: notes how far this rank has read — after the
+ * push, whose flush of the records before may start a round: the records
+ * of the time being flushed are not all out yet then. */
 static int dist_push(void *arg, const struct vftr_syncrec *r)
 {
     struct dist *d = arg;
+    int rc = vftr_syncsort_push(d->sort, r);
 
     if (r->time > d->latest)
         d->latest = r->time;
-    return vftr_syncsort_push(d->sort, r);
+    return rc;
 }
 
 /* Feeds the records below `upto` (own and ghosts, canonical order). */
@@ -1218,6 +1222,7 @@ static int dist_round(struct dist *d)
     d->fresh = 0;
     if ((rc = dist_feed(d, upto)) == -EINVAL)
         d->failed = 1;          /* said in the next round */
+    if (rc) fprintf(stderr, "DBG %d: %s\n", me, vftr_analysis_why(d->a));
     if (rc == 0 && all_done && !d->final) {
         /* every rank has read all: the order time of the finishing records */
         for (int k = 0; k < n; k++)
