@@ -348,8 +348,21 @@ static int busy_add(struct vftr_analysis *a, uint32_t path, int64_t v)
  * Books a wait of `pattern` of process p on call path `path`: the part of
  * [start, end) inside the window.  Returns that part (0: none).
  */
+static uint64_t book_here(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
+                          uint32_t path, uint64_t start, uint64_t end, uint32_t cause,
+                          uint64_t cause_time, bool here);
+
 static uint64_t book(struct vftr_analysis *a, unsigned pattern, struct aproc *p, uint32_t path,
                      uint64_t start, uint64_t end, uint32_t cause, uint64_t cause_time)
+{
+    return book_here(a, pattern, p, path, start, end, cause, cause_time, !p->foreign);
+}
+
+/* here: this analysis books it (a foreign process's Late Receiver is
+ * booked by its receiver's rank: see rec_send) */
+static uint64_t book_here(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
+                          uint32_t path, uint64_t start, uint64_t end, uint32_t cause,
+                          uint64_t cause_time, bool here)
 {
     uint64_t s = start > a->o.a ? start : a->o.a, e = end < a->o.b ? end : a->o.b, len;
     uint64_t key = key2(p->token, path);
@@ -359,7 +372,7 @@ static uint64_t book(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
     if (e <= s)
         return 0;
     len = e - s;
-    if (p->foreign)
+    if (!here)
         return len;         /* its rank books it */
     i = vftr_u64map_get(&a->rowmap[pattern], key);
     if (i < 0) {
@@ -567,8 +580,8 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
                       &path, &unused, &m);
         if (best > 0) {
             struct aproc *w = proc_at(a, cause_p);
-            uint64_t omega = book(a, VFTR_WAIT_LATE_RECEIVER, p, path, m.send_enter,
-                                  cause_at, w->token, cause_at);
+            uint64_t omega = book_here(a, VFTR_WAIT_LATE_RECEIVER, p, path, m.send_enter,
+                                       cause_at, w->token, cause_at, true);
 
             if (cp_on(a) && cause)
                 rc = cp_jump(a, p, cause, cause_at, now, path);
@@ -636,6 +649,20 @@ static int use_call(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     return 0;
 }
 
+/* May a send of call class cls of `bytes` wait for its receive? */
+static bool lr_capable(const struct vftr_analysis *a, uint8_t cls, uint64_t bytes)
+{
+    return cls == VFTR_SYNC_F_MPI_SSEND ||
+           ((cls == VFTR_SYNC_F_MPI_SEND || cls == VFTR_SYNC_F_MPI_SENDRECV) &&
+            bytes >= a->o.rendezvous);
+}
+
+bool an_lr_capable(const struct vftr_analysis *a, const struct vftr_syncrec *r)
+{
+    return r->kind == VFTR_SYNC_SEND && r->function &&
+           lr_capable(a, (uint8_t)vftr_syncdefs_fclass(&a->defs, r->function), r->bytes);
+}
+
 static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_syncrec *r,
                     uint32_t path, uint32_t top)
 {
@@ -649,6 +676,12 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     p = &a->procs[pidx(a, p)];          /* proc_of may have moved the array */
     if ((rc = use_call(a, p, r, path)) < 0)
         return rc;
+    a->nsend_mine += !p->foreign;
+    if (w->foreign) {
+        /* its receiver's rank matches it and judges its Late Receiver
+         * (the send and its call's end are sent there: an_lr_capable) */
+        return r->function ? 0 : end_call(a, p, r->t2, r->time);
+    }
     if ((mi = msg_new(a)) < 0)
         return (int)mi;
     m = &a->msgs[mi];
@@ -669,9 +702,7 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
             return -ENOMEM;
         d_set_p2p(p, w->token, d_ref(m->dto));
     }
-    if (m->send_cls == VFTR_SYNC_F_MPI_SSEND ||
-        ((m->send_cls == VFTR_SYNC_F_MPI_SEND || m->send_cls == VFTR_SYNC_F_MPI_SENDRECV) &&
-         r->bytes >= a->o.rendezvous)) {
+    if (lr_capable(a, m->send_cls, r->bytes)) {
         struct mcall *c = &p->call;
 
         if (vftr_reserve((void **)&c->sends, &c->capsends, c->nsends, sizeof *c->sends) < 0)
@@ -684,10 +715,8 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
                                    r->bytes, (uint64_t)mi + 1);
     if (rc < 0)
         return rc;
-    a->nsend_mine += !p->foreign;
     if (a->match_hit) {
-        a->msend_mine += !p->foreign;
-        a->mrecv_mine += !w->foreign;
+        a->nmatch_mine += !w->foreign;
         /* its receive came first (a clock that disagrees): handled there */
         m = &a->msgs[mi];
         m->matched = m->recv_done = true;
@@ -753,8 +782,7 @@ static int rec_recv(struct vftr_analysis *a, struct aproc *p, const struct vftr_
         uint32_t mi = a->match_slot - 1;
         struct msg *m = &a->msgs[mi];
 
-        a->msend_mine += !proc_at(a, m->sender)->foreign;
-        a->mrecv_mine += !p->foreign;
+        a->nmatch_mine += !p->foreign;
         m->matched = m->recv_done = true;
         if (posts_blocking(c->cls) && p->in_recv && p->recv_enter == c->enter) {
             m->recv_blocking = true;
@@ -1850,10 +1878,12 @@ int vftr_analysis_finish(struct vftr_analysis *a)
     a->sum.unmatched_sends = k->unmatched_sends;
     a->sum.unmatched_recvs = k->unmatched_recvs;
     if (a->distributed) {
-        /* the matcher here sees the channels of this rank's processes, some
-         * of them shared with another rank: each side counts its own ends */
-        a->sum.unmatched_sends = a->nsend_mine - a->msend_mine;
-        a->sum.unmatched_recvs = a->nrecv_mine - a->mrecv_mine;
+        /* each message is matched on its receiver's rank; a rank's share
+         * of the unmatched ones (sends and receives of its own processes
+         * less the matches it made) may be negative: the sum over the
+         * ranks is the count */
+        a->sum.unmatched_sends = a->nsend_mine - a->nmatch_mine;    /* modulo 2^64: */
+        a->sum.unmatched_recvs = a->nrecv_mine - a->nmatch_mine;    /* summed on rank 0 */
     }
     for (size_t i = 0; i < a->ncomms; i++)
         for (size_t j = 0; j < a->comms[i].nopen; j++)

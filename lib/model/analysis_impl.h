@@ -297,10 +297,11 @@ struct vftr_analysis {
     struct vftr_cp_segment *segs;
     size_t nsegs;
 
-    /* a distributed analysis (some processes foreign): messages of this
-     * rank's processes, sent / received and matched, for the unmatched counts */
+    /* a distributed analysis (some processes foreign): messages sent and
+     * received by this rank's processes, and matched here (on the
+     * receiver's rank), for the unmatched counts */
     bool distributed;
-    uint64_t nsend_mine, nrecv_mine, msend_mine, mrecv_mine;
+    uint64_t nsend_mine, nrecv_mine, nmatch_mine;
 
     /* delays: per pattern, (process << 32 | path) -> cost */
     struct vftr_tally dshort[VFTR_WAIT_COUNT], dlong[VFTR_WAIT_COUNT];
@@ -337,6 +338,11 @@ int an_set_foreign(struct vftr_analysis *a, uint32_t token);
 int an_import(struct vftr_analysis *a, const struct vftr_wait_row *rows, size_t nrows,
               const struct vftr_analysis_path *paths, size_t npaths,
               const struct vftr_analysis_summary *sum);
+
+/* Is r a send whose call may wait for its receive (Late Receiver): a send
+ * in a call (function not 0; the call's end decides) of MPI_Ssend, or of
+ * MPI_Send / _Sendrecv of at least the rendezvous size? */
+bool an_lr_capable(const struct vftr_analysis *a, const struct vftr_syncrec *r);
 
 /* analysis.c: is rankproc a member of communicator comm? */
 bool an_comm_has(struct vftr_analysis *a, uint32_t comm, uint32_t rankproc);

@@ -911,6 +911,12 @@ struct dopen {                    /* a collective of this rank's, begun and not 
     uint64_t match;
 };
 
+struct dlr {                      /* a call with sends that may wait, of a process here */
+    uint32_t process, function, path;
+    uint64_t enter;
+    uint8_t *to;                  /* [rank]: one of its receivers is that rank's */
+};
+
 struct dpeer {
     struct wbuf out;              /* ghost records for it, this round */
     uint32_t nout;
@@ -931,6 +937,8 @@ struct dist {
     uint8_t *commown;             /* [row * size + rank]: a member is the rank's */
     struct dopen *open;
     size_t nopen, capopen;
+    struct dlr *lr;
+    size_t nlr, caplr;
     struct dpeer *peer;           /* [size]; [me].in holds this rank's own records */
     size_t fresh;                 /* records made since the last round */
     uint64_t latest;              /* the latest order time made */
@@ -946,19 +954,56 @@ static int owner_of(const struct dist *d, uint32_t token)
     return o < 0 ? -1 : (int)o;
 }
 
-/* Does rank `to` need record r of this rank's process (a ghost there)? */
-static bool ghost_for(struct dist *d, const struct vftr_syncrec *r, int to, long crow)
+/* The call of a process of this rank that holds sends which may wait for
+ * their receives on other ranks: its end goes there too. */
+static struct dlr *lr_call(struct dist *d, uint32_t process)
+{
+    for (size_t i = 0; i < d->nlr; i++)
+        if (d->lr[i].process == process)
+            return &d->lr[i];
+    return NULL;
+}
+
+/* Notes r (a send that may wait for its receive, on rank `to`): its call's
+ * end must go there.  0, -ENOMEM. */
+static int lr_note(struct dist *d, const struct vftr_syncrec *r, int to)
+{
+    struct dlr *c = lr_call(d, r->process);
+
+    if (c && (c->function != r->function || c->path != r->path || c->enter != r->enter))
+        memset(c->to, 0, (size_t)d->t->size);   /* a call of its that ended unseen */
+    if (!c) {
+        if (vftr_reserve((void **)&d->lr, &d->caplr, d->nlr, sizeof *d->lr) < 0)
+            return -ENOMEM;
+        c = &d->lr[d->nlr];
+        *c = (struct dlr){ .process = r->process };
+        if (!(c->to = calloc((size_t)d->t->size, 1)))
+            return -ENOMEM;
+        d->nlr++;
+    }
+    c->function = r->function;
+    c->path = r->path;
+    c->enter = r->enter;
+    c->to[to] = 1;
+    return 0;
+}
+
+/* Does rank `to` need record r of this rank's process (a ghost there)?
+ * See "distributed" above; crow: the collective's communicator row, lr:
+ * the process's call with sends that may wait, if r ends it. */
+static bool ghost_for(struct dist *d, const struct vftr_syncrec *r, int to, long crow,
+                      const struct dlr *lr)
 {
     switch (r->kind) {
     case VFTR_SYNC_SEND:
-    case VFTR_SYNC_RECV:
         return owner_of(d, r->peer) == to;
     case VFTR_SYNC_CALL_BEGIN:
     case VFTR_SYNC_CALL_END:
+        if (lr && lr->to[to])
+            return true;
         switch (vftr_syncdefs_fclass(vftr_analysis_defs(d->a), r->function)) {
-        case VFTR_SYNC_F_MPI_RECV:
-        case VFTR_SYNC_F_MPI_SENDRECV:
         case VFTR_SYNC_F_MPI_INIT:
+            return r->kind == VFTR_SYNC_CALL_END;
         case VFTR_SYNC_F_MPI_FINALIZE:
             return true;
         default:
@@ -967,6 +1012,8 @@ static bool ghost_for(struct dist *d, const struct vftr_syncrec *r, int to, long
     case VFTR_SYNC_COLL_BEGIN:
     case VFTR_SYNC_COLL_END:
         return crow >= 0 && d->commown[(size_t)crow * (size_t)d->t->size + (size_t)to];
+    case VFTR_SYNC_PROC_END:
+        return true;            /* it ends the calls open then */
     default:
         return false;
     }
@@ -1004,17 +1051,29 @@ static int dist_emit(void *arg, const struct vftr_syncrec *r)
     struct dist *d = arg;
     struct rstream *own = &d->peer[d->t->rank].in;
     long crow = coll_row(d, r);
+    struct dlr *lr = NULL;
     int rc;
 
     if (crow == -2 || (rc = reserve_records(own, 1)) < 0)
         return -ENOMEM;
+    if (an_lr_capable(d->a, r)) {
+        int to = owner_of(d, r->peer);
+
+        if (to >= 0 && to != d->t->rank && (rc = lr_note(d, r, to)) < 0)
+            return rc;
+    } else if (r->kind == VFTR_SYNC_CALL_END || r->kind == VFTR_SYNC_PROC_END) {
+        lr = lr_call(d, r->process);
+        if (lr && r->kind == VFTR_SYNC_CALL_END &&
+            (lr->function != r->function || lr->path != r->path || lr->enter != r->enter))
+            lr = NULL;
+    }
     own->q[own->qn] = *r;
     own->q[own->qn].seg = NULL;
     own->q[own->qn++].nseg = 0;           /* waits: no segments */
     for (int k = 0; k < d->t->size; k++) {
         struct dpeer *p = &d->peer[k];
 
-        if (k == d->t->rank || !ghost_for(d, r, k, crow))
+        if (k == d->t->rank || !ghost_for(d, r, k, crow, lr))
             continue;
         struct vftr_syncrec g = *r;
 
@@ -1023,6 +1082,8 @@ static int dist_emit(void *arg, const struct vftr_syncrec *r)
             return rc;
         p->nout++;
     }
+    if (lr)
+        memset(lr->to, 0, (size_t)d->t->size);  /* the call is over */
     if (++d->fresh >= ROUND && !d->done)
         return dist_round(d);
     return 0;
@@ -1393,6 +1454,9 @@ static void dist_release(struct dist *d)
     }
     free(d->peer);
     free(d->open);
+    for (size_t i = 0; i < d->nlr; i++)
+        free(d->lr[i].to);
+    free(d->lr);
     free(d->commown);
     vftr_u64map_release(&d->owner);
     vftr_u64map_release(&d->comm);
