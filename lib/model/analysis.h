@@ -153,6 +153,8 @@ struct vftr_analysis_summary {
      * collectives and barriers some member never finished */
     uint64_t early_recvs, unmatched_sends, unmatched_recvs, incomplete_colls;
     uint64_t delay_unexplained; /* waits whose late side shows no delay and no wait */
+    uint32_t ranks;             /* vftr_analysis_run_par: the ranks that each analysed
+                                   their own processes (0: one analysis saw all records) */
 };
 
 struct vftr_analysis;

@@ -33,7 +33,6 @@
  * is told as the serial run tells it (vftr_analysis_errmsg).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -1283,7 +1282,6 @@ static int dist_round(struct dist *d)
     d->fresh = 0;
     if ((rc = dist_feed(d, upto)) == -EINVAL)
         d->failed = 1;          /* said in the next round */
-    if (rc) fprintf(stderr, "DBG %d: %s\n", me, vftr_analysis_why(d->a));
     if (rc == 0 && all_done && !d->final) {
         /* every rank has read all: the order time of the finishing records */
         for (int k = 0; k < n; k++)
@@ -1546,6 +1544,7 @@ done:
     if (rc < 0)
         goto fail;
     if (t->rank == 0) {
+        d.a->sum.ranks = (uint32_t)t->size;
         *out = d.a;
         d.a = NULL;
     }
