@@ -5,14 +5,18 @@
  * that reads the trace and costs per event; it needs nothing of other
  * processes, so every rank makes it for a share of the processes (all
  * threads of a rank together, rank processes dealt out round-robin),
- * reading only those: ranks 1 .. size-1 as workers, rank 0 in a thread of
- * its own (a worker whose messages go through two short queues).  Rank 0
- * merges the canonical streams by the canonical key and runs the second
- * half (matching, the patterns, the critical path, the delays) on the
- * merged sequence: the sequence one extractor over the whole trace gives,
- * so the output is the serial one.
+ * reading only those.
  *
- * Protocol (the caller's transport carries opaque byte messages and keeps
+ * The waits alone are then analysed where the processes are (run_dist,
+ * "distributed" below).  The critical path and the delays (and the waits
+ * when a rank refused a record) are merged on rank 0: ranks 1 .. size-1
+ * as workers, rank 0 in a thread of its own (a worker whose messages go
+ * through two short queues).  Rank 0 merges the canonical streams by the
+ * canonical key and runs the second half (matching, the patterns, the
+ * critical path, the delays) on the merged sequence: the sequence one
+ * extractor over the whole trace gives, so the output is the serial one.
+ *
+ * The merge's protocol (the caller's transport carries opaque byte messages and keeps
  * a bounded number in flight, which keeps the workers close to rank 0's
  * merge point and bounds the memory):
  *   DATA  worker -> 0: the call paths the worker's extractor defined since

@@ -3,8 +3,10 @@
  * (--waits, --critical-path, --delays) spread over the ranks of an MPI job
  * (lib/model's vftr_analysis_run_par): `mpirun -np N vftr-stats-mpi
  * --waits RUN` prints what `vftr-stats --waits RUN` prints.  Every rank
- * reads its share of the processes (rank 0 in a thread); the others send
- * their sync records to rank 0, which merges them and prints.  A .vfd
+ * reads its share of the processes; for --waits each analyses its own,
+ * exchanging records in rounds (alltoall_msgs), and rank 0 sums the
+ * tables; for the other views the others send their sync records to rank
+ * 0 (which reads its share in a thread), which merges them.  A .vfd
  * run's open is shared too (stats_source_share): each rank reads only its
  * share of the files.  Linked in place of run.c.
  *
