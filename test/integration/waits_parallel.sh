@@ -98,7 +98,16 @@ par 2 "$T/order" --waits --json --threads
 # that it was distributed, and its counts (--verbose: records, processes,
 # receives before their send, unmatched messages, incomplete collectives)
 # summed over the ranks as one analysis counts them
-for c in "big2 2" "big 3 --time 30us:170us" "eager 2 --time 6ms:" "outside 2" "coll 3"; do
+# (um.otf: p2p with rank 1's receive of the MPI_Ssend and rank 0's first
+# send taken out: a send and a receive unmatched, a receive before its
+# send, and a Late Receiver judged on the blocking receive the receiver is
+# in, across the ranks)
+"$V2O" -q -o "$T/um.otf" "$T/p2p" >/dev/null 2>&1 || bad "vfd2otf p2p"
+sed -i '/^R1L8T3C1$/d' "$T/um.2.events"
+sed -i '/^S2L40T1C1$/d' "$T/um.1.events"
+par 2 "$T/um.otf" --waits --csv
+for c in "big2 2" "big 3 --time 30us:170us" "eager 2 --time 6ms:" "outside 2" "coll 3" \
+         "um.otf 2"; do
     set -- $c
     s=$1 np=$2; shift 2
     "$STATS" --waits --verbose "$@" "$T/$s" 2>&1 >/dev/null | tail -1 >"$T/ser.v"
