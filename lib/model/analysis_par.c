@@ -1048,6 +1048,24 @@ static long coll_row(struct dist *d, const struct vftr_syncrec *r)
 
 static int dist_round(struct dist *d);
 
+/*
+ * Puts the record just queued in s into its canonical place.  A rank that
+ * has read all hands over what its sorter held (see run_dist), and the
+ * records that finish its processes come later: they may share that time
+ * and sort before.  Only records of one time move (as the sorter sorts
+ * them): a stream out of time order stays so, for the analysis to refuse.
+ */
+static void keep_order(struct rstream *s)
+{
+    for (size_t i = s->qn - 1; i > s->qhead && s->q[i].time == s->q[i - 1].time &&
+                               vftr_syncrec_cmp(&s->q[i], &s->q[i - 1]) < 0; i--) {
+        struct vftr_syncrec t = s->q[i];
+
+        s->q[i] = s->q[i - 1];
+        s->q[i - 1] = t;
+    }
+}
+
 /* The sorter's output: this rank's records, in the canonical order. */
 static int dist_emit(void *arg, const struct vftr_syncrec *r)
 {
@@ -1073,6 +1091,7 @@ static int dist_emit(void *arg, const struct vftr_syncrec *r)
     own->q[own->qn] = *r;
     own->q[own->qn].seg = NULL;
     own->q[own->qn++].nseg = 0;           /* waits: no segments */
+    keep_order(own);
     for (int k = 0; k < d->t->size; k++) {
         struct dpeer *p = &d->peer[k];
 
@@ -1148,8 +1167,7 @@ static int dist_feed(struct dist *d, uint64_t upto)
 static int dist_header(struct dist *d, struct wbuf *b, int k, int32_t status)
 {
     uint8_t done = d->done;
-    uint64_t progress = d->final ? UINT64_MAX
-                                 : d->done && d->last < d->latest ? d->last : d->latest;
+    uint64_t progress = d->final ? UINT64_MAX : d->done ? UINT64_MAX - 1 : d->latest;
     uint32_t first = d->peer[k].paths_sent + 1, n = 0, parent, function;
     int rc;
 
@@ -1215,6 +1233,7 @@ static int dist_take(struct dist *d, int k, struct rbuf *b, int32_t *status)
         if (r->nseg || owner_of(d, r->process) != k)
             return -EBADMSG;
         s->qn++;
+        keep_order(s);
     }
     return 0;
 }
@@ -1279,7 +1298,7 @@ static int dist_round(struct dist *d)
         rc = -ECANCELED;
         goto out;
     }
-    upto = d->final ? UINT64_MAX : d->done && d->last < d->latest ? d->last : d->latest;
+    upto = d->final ? UINT64_MAX : d->done ? UINT64_MAX - 1 : d->latest;
     for (int k = 0; k < n; k++)
         if (k != me && d->peer[k].progress < upto)
             upto = d->peer[k].progress;
@@ -1521,10 +1540,15 @@ static int run_dist(struct vftr_source *s, const struct vftr_analysis_opts *opts
         if (rc < 0)
             goto fail;
     }
-    /* what the sorter holds has the latest time read: it may sort among the
-     * finishing records, so it stays until they come */
+    /* Read all: only the records that finish the processes are to come,
+     * at the latest end over all ranks, which no record of any rank's comes
+     * after (vftr_syncx_last); this rank's progress is that from now on.
+     * What the extractor and the sorter hold goes to the queue now
+     * (keep_order puts the finishing records among them where they tie). */
     d.done = true;
     d.last = vftr_syncx_last(d.x);
+    if ((rc = vftr_syncx_release(d.x)) < 0 || (rc = vftr_syncsort_flush(d.sort)) < 0)
+        goto fail;
     while (!d.final && !d.failed && (rc = dist_round(&d)) == 0)
         ;
     if (d.failed)
