@@ -790,9 +790,12 @@ int stats_analysis(const struct vftr_tool *tool, struct stats_args *args,
         fprintf(stderr, "%s: %s: analysed %" PRIu64 " sync records of %" PRIu64 " processes; "
                 "%" PRIu64 " receives before their send, %" PRIu64 " sends and %" PRIu64
                 " receives unmatched, %" PRIu64 " collectives incomplete, %" PRIu64
-                " waits without a delay\n", tool->name, info->name, s->records, s->nprocs,
+                " waits without a delay", tool->name, info->name, s->records, s->nprocs,
                 s->early_recvs, s->unmatched_sends, s->unmatched_recvs, s->incomplete_colls,
                 s->delay_unexplained);
+        if (s->ranks > 1)
+            fprintf(stderr, "; each of %" PRIu32 " ranks analysed its own processes", s->ranks);
+        fputc('\n', stderr);
     }
     rc = VFTR_EXIT_OK;
 out:

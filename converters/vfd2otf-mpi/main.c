@@ -6,11 +6,11 @@
  * the conversion must know of every file (definitions, threads, counts of
  * MPI records, clock offsets, chunk lists, warnings) is exchanged with one
  * MPI_Allgatherv (vftr_vfdconv_share), after which every rank holds the
- * same engine state and numbers everything alike.  Rank 0 then matches the
- * messages in one pass over all files' MPI records in time order: those of
- * another rank's files it asks that rank for, one chunk at a time (fetch /
- * serve), so no rank opens a file outside its share; the result goes to all
- * in a second exchange.
+ * same engine state and numbers everything alike.  Each rank then matches
+ * the messages received by its files' processes, the sends to them coming
+ * from their readers in rounds of MPI_Alltoallv (vftr_vfdconv_share's
+ * owner and alltoall), so no rank opens a file outside its share; the
+ * counts and exceptions go to all in a second exchange.
  * Second pass: the event streams are shared out round-robin (rank k writes
  * streams k+1, k+1+size, ...), each rank re-reading only the files of its
  * own streams.  Rank 0 writes the global definitions and the master file,

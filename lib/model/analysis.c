@@ -348,8 +348,21 @@ static int busy_add(struct vftr_analysis *a, uint32_t path, int64_t v)
  * Books a wait of `pattern` of process p on call path `path`: the part of
  * [start, end) inside the window.  Returns that part (0: none).
  */
+static uint64_t book_here(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
+                          uint32_t path, uint64_t start, uint64_t end, uint32_t cause,
+                          uint64_t cause_time, bool here);
+
 static uint64_t book(struct vftr_analysis *a, unsigned pattern, struct aproc *p, uint32_t path,
                      uint64_t start, uint64_t end, uint32_t cause, uint64_t cause_time)
+{
+    return book_here(a, pattern, p, path, start, end, cause, cause_time, !p->foreign);
+}
+
+/* here: this analysis books it (a foreign process's Late Receiver is
+ * booked by its receiver's rank: see rec_send) */
+static uint64_t book_here(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
+                          uint32_t path, uint64_t start, uint64_t end, uint32_t cause,
+                          uint64_t cause_time, bool here)
 {
     uint64_t s = start > a->o.a ? start : a->o.a, e = end < a->o.b ? end : a->o.b, len;
     uint64_t key = key2(p->token, path);
@@ -359,6 +372,8 @@ static uint64_t book(struct vftr_analysis *a, unsigned pattern, struct aproc *p,
     if (e <= s)
         return 0;
     len = e - s;
+    if (!here)
+        return len;         /* its rank books it */
     i = vftr_u64map_get(&a->rowmap[pattern], key);
     if (i < 0) {
         if (vftr_reserve((void **)&a->rows, &a->caprows, a->nrows, sizeof *a->rows) < 0 ||
@@ -565,8 +580,8 @@ static int end_call(struct vftr_analysis *a, struct aproc *p, uint64_t x, uint64
                       &path, &unused, &m);
         if (best > 0) {
             struct aproc *w = proc_at(a, cause_p);
-            uint64_t omega = book(a, VFTR_WAIT_LATE_RECEIVER, p, path, m.send_enter,
-                                  cause_at, w->token, cause_at);
+            uint64_t omega = book_here(a, VFTR_WAIT_LATE_RECEIVER, p, path, m.send_enter,
+                                       cause_at, w->token, cause_at, true);
 
             if (cp_on(a) && cause)
                 rc = cp_jump(a, p, cause, cause_at, now, path);
@@ -634,6 +649,20 @@ static int use_call(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     return 0;
 }
 
+/* May a send of call class cls of `bytes` wait for its receive? */
+static bool lr_capable(const struct vftr_analysis *a, uint8_t cls, uint64_t bytes)
+{
+    return cls == VFTR_SYNC_F_MPI_SSEND ||
+           ((cls == VFTR_SYNC_F_MPI_SEND || cls == VFTR_SYNC_F_MPI_SENDRECV) &&
+            bytes >= a->o.rendezvous);
+}
+
+bool an_lr_capable(const struct vftr_analysis *a, const struct vftr_syncrec *r)
+{
+    return r->kind == VFTR_SYNC_SEND && r->function &&
+           lr_capable(a, (uint8_t)vftr_syncdefs_fclass(&a->defs, r->function), r->bytes);
+}
+
 static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_syncrec *r,
                     uint32_t path, uint32_t top)
 {
@@ -647,6 +676,12 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     p = &a->procs[pidx(a, p)];          /* proc_of may have moved the array */
     if ((rc = use_call(a, p, r, path)) < 0)
         return rc;
+    a->nsend_mine += !p->foreign;
+    if (w->foreign) {
+        /* its receiver's rank matches it and judges its Late Receiver
+         * (the send and its call's end are sent there: an_lr_capable) */
+        return r->function ? 0 : end_call(a, p, r->t2, r->time);
+    }
     if ((mi = msg_new(a)) < 0)
         return (int)mi;
     m = &a->msgs[mi];
@@ -667,9 +702,7 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
             return -ENOMEM;
         d_set_p2p(p, w->token, d_ref(m->dto));
     }
-    if (m->send_cls == VFTR_SYNC_F_MPI_SSEND ||
-        ((m->send_cls == VFTR_SYNC_F_MPI_SEND || m->send_cls == VFTR_SYNC_F_MPI_SENDRECV) &&
-         r->bytes >= a->o.rendezvous)) {
+    if (lr_capable(a, m->send_cls, r->bytes)) {
         struct mcall *c = &p->call;
 
         if (vftr_reserve((void **)&c->sends, &c->capsends, c->nsends, sizeof *c->sends) < 0)
@@ -683,6 +716,7 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     if (rc < 0)
         return rc;
     if (a->match_hit) {
+        a->nmatch_mine += !w->foreign;
         /* its receive came first (a clock that disagrees): handled there */
         m = &a->msgs[mi];
         m->matched = m->recv_done = true;
@@ -743,10 +777,12 @@ static int rec_recv(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     if (vftr_reserve((void **)&c->from, &c->capfrom, c->nfrom, sizeof *c->from) < 0)
         return -ENOMEM;
     c->from[c->nfrom++] = pidx(a, s);
+    a->nrecv_mine += !p->foreign;
     if (a->match_hit && a->match_slot) {
         uint32_t mi = a->match_slot - 1;
         struct msg *m = &a->msgs[mi];
 
+        a->nmatch_mine += !p->foreign;
         m->matched = m->recv_done = true;
         if (posts_blocking(c->cls) && p->in_recv && p->recv_enter == c->enter) {
             m->recv_blocking = true;
@@ -787,7 +823,7 @@ static int rec_recv(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     }
     /* no send yet: its send comes later (a clock that disagrees), so the
      * receive waited for it all the time up to its completion */
-    a->sum.early_recvs++;
+    a->sum.early_recvs += !p->foreign;
     if (receiving(c->cls) && r->function && r->t2 > c->enter && r->t2 - c->enter > c->ls_idle) {
         ls_clear(a, c);
         c->ls_idle = r->t2 - c->enter;
@@ -843,6 +879,18 @@ fail:
     return NULL;
 }
 
+/* Does this analysis count c's instances (its first member is not
+ * another rank's: in a distributed analysis each is counted once)? */
+static bool comm_mine(struct vftr_analysis *a, const struct ccomm *c)
+{
+    long i;
+
+    if (!a->distributed || c->n == 0)
+        return true;
+    i = proc_index(a, c->members[0]);
+    return i < 0 || !a->procs[i].foreign;
+}
+
 bool an_comm_has(struct vftr_analysis *a, uint32_t comm, uint32_t rankproc)
 {
     struct ccomm *c = comm_of(a, comm);
@@ -882,7 +930,7 @@ static struct cinst *inst_of(struct vftr_analysis *a, struct ccomm *c, uint64_t 
             memmove(c->open, c->open + 1, (c->nopen - 1) * sizeof *c->open);
             c->nopen--;
             c->k0++;
-            a->sum.incomplete_colls++;
+            a->sum.incomplete_colls += comm_mine(a, c);
             continue;
         }
         if (vftr_reserve((void **)&c->open, &c->capopen, c->nopen, sizeof *c->open) < 0)
@@ -1669,9 +1717,9 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
     a->last.process = r->process;
     a->last.seq = r->seq;
     a->have_last = true;
-    a->sum.records++;
     if (!(p = proc_of(a, r->process)))
         return -ENOMEM;
+    a->sum.records += !p->foreign;
     path = gpath(a, r->stream, r->path, &rc);
     top = gpath(a, r->stream, r->top, &rc);
     if (rc == -EINVAL)
@@ -1681,7 +1729,7 @@ int vftr_analysis_feed(void *arg, const struct vftr_syncrec *r)
     if (!p->begun) {
         p->begun = true;
         p->first = r->time;
-        a->sum.nprocs++;
+        a->sum.nprocs += !p->foreign;
         if (cp_on(a) && (rc = cp_begin(a, p, r->time)) < 0)
             return rc;
         if (delays_on(a) && (rc = d_begin(a, p, r->time)) < 0)
@@ -1822,16 +1870,24 @@ int vftr_analysis_finish(struct vftr_analysis *a)
         uint64_t e = (p->ended ? p->end : a->last.time) < a->o.b ? (p->ended ? p->end : a->last.time)
                                                                  : a->o.b;
 
-        if (p->begun && e > s)
+        if (p->begun && !p->foreign && e > s)
             a->sum.proc_time += e - s;
     }
     vftr_messages_finish(a->matcher);
     k = vftr_messages_counts(a->matcher);
     a->sum.unmatched_sends = k->unmatched_sends;
     a->sum.unmatched_recvs = k->unmatched_recvs;
+    if (a->distributed) {
+        /* each message is matched on its receiver's rank; a rank's share
+         * of the unmatched ones (sends and receives of its own processes
+         * less the matches it made) may be negative: the sum over the
+         * ranks is the count */
+        a->sum.unmatched_sends = a->nsend_mine - a->nmatch_mine;    /* modulo 2^64: */
+        a->sum.unmatched_recvs = a->nrecv_mine - a->nmatch_mine;    /* summed on rank 0 */
+    }
     for (size_t i = 0; i < a->ncomms; i++)
         for (size_t j = 0; j < a->comms[i].nopen; j++)
-            a->sum.incomplete_colls += a->comms[i].open[j].nbegun > 0;
+            a->sum.incomplete_colls += a->comms[i].open[j].nbegun > 0 && comm_mine(a, &a->comms[i]);
     a->finished = true;
     if (cp_on(a) && (rc = cp_finish(a)) < 0)
         return rc;
@@ -1957,4 +2013,57 @@ uint64_t vftr_analysis_busy(const struct vftr_analysis *a, uint32_t path)
     int64_t v = path < a->nbusy ? a->busy[path] : 0;
 
     return v > 0 ? (uint64_t)v : 0;
+}
+
+/* ------------------------------------------------------------ distributed */
+
+int an_set_foreign(struct vftr_analysis *a, uint32_t token)
+{
+    struct aproc *p = proc_of(a, token);
+
+    if (!p)
+        return -ENOMEM;
+    p->foreign = true;
+    a->distributed = true;
+    return 0;
+}
+
+int an_import(struct vftr_analysis *a, const struct vftr_wait_row *rows, size_t nrows,
+              const struct vftr_analysis_path *paths, size_t npaths,
+              const struct vftr_analysis_summary *sum)
+{
+    uint32_t *map = malloc((npaths + 1) * sizeof *map);
+    int rc = 0;
+
+    if (!map)
+        return -ENOMEM;
+    map[0] = 0;
+    /* a parent comes before its children (ids are given parents first) */
+    for (size_t i = 0; i < npaths && rc == 0; i++) {
+        if (paths[i].parent > i)
+            rc = -EBADMSG;
+        else if (!(map[i + 1] = get_path(a, map[paths[i].parent], paths[i].function)))
+            rc = -ENOMEM;
+    }
+    for (size_t i = 0; i < nrows && rc == 0; i++) {
+        if (rows[i].path > npaths || rows[i].pattern >= VFTR_WAIT_COUNT)
+            rc = -EBADMSG;
+        else if (vftr_reserve((void **)&a->rows, &a->caprows, a->nrows, sizeof *a->rows) < 0)
+            rc = -ENOMEM;
+        else {
+            a->rows[a->nrows] = rows[i];
+            a->rows[a->nrows++].path = map[rows[i].path];
+        }
+    }
+    free(map);
+    if (rc < 0)
+        return rc;
+    a->sum.records += sum->records;
+    a->sum.nprocs += sum->nprocs;
+    a->sum.proc_time += sum->proc_time;
+    a->sum.early_recvs += sum->early_recvs;
+    a->sum.unmatched_sends += sum->unmatched_sends;
+    a->sum.unmatched_recvs += sum->unmatched_recvs;
+    a->sum.incomplete_colls += sum->incomplete_colls;
+    return 0;
 }

@@ -153,6 +153,8 @@ struct vftr_analysis_summary {
      * collectives and barriers some member never finished */
     uint64_t early_recvs, unmatched_sends, unmatched_recvs, incomplete_colls;
     uint64_t delay_unexplained; /* waits whose late side shows no delay and no wait */
+    uint32_t ranks;             /* vftr_analysis_run_par: the ranks that each analysed
+                                   their own processes (0: one analysis saw all records) */
 };
 
 struct vftr_analysis;
@@ -249,9 +251,15 @@ int vftr_analysis_run(struct vftr_source *s, const struct vftr_analysis_opts *op
 /*
  * The same over the ranks of a parallel job (analysis_par.c): every rank
  * reads a share of the processes (a rank with its threads) and makes their
- * sync records (rank 0 in a thread of its own, which calls nothing of the
- * transport), rank 0 merges them in the canonical order and analyses them,
- * so that its result is vftr_analysis_run's.  Every rank calls it with the
+ * sync records.  The waits alone (opts->what VFTR_ANALYSIS_WAITS, no
+ * on_wait) with a transport that has alltoall: every rank analyses its own
+ * processes, given the records of other ranks' processes they depend on
+ * (their messages with them, the collectives they share, MPI_Init and
+ * MPI_Finalize), exchanged in rounds; the tables are summed on rank 0.
+ * Otherwise (and to tell a refused record as the serial run does) rank 0
+ * merges all records in the canonical order and analyses them (rank 0's
+ * share made in a thread of its own, which calls nothing of the
+ * transport).  Either way rank 0's result prints as vftr_analysis_run's.  Every rank calls it with the
  * same source and opts; *out is the analysis on rank 0, NULL on the others.
  * The transport moves byte messages between rank 0 and a worker (MPI in
  * vftr-stats-mpi): send copies the message or keeps it until the receiver
@@ -271,6 +279,14 @@ struct vftr_analysis_transport {
      * (MPI without a single-copy mechanism): a worker calls it every few
      * thousand records it makes.  0 or -errno. */
     int (*poll)(void *ctx);
+    /* Optional (NULL: --waits too is merged on rank 0): every rank sends
+     * out[p] (outlen[p] bytes) to rank p and gets what every rank sent it,
+     * in rank order, in *in (malloc'ed, *inlen bytes, the caller frees);
+     * collective: called by every rank alike, 0 or -errno on every rank
+     * alike.  With it, --waits is analysed by every rank for its own
+     * processes (analysis_par.c, "distributed"). */
+    int (*alltoall)(void *ctx, const void *const *out, const size_t *outlen, void **in,
+                    size_t *inlen);
 };
 int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts *opts,
                           const struct vftr_analysis_transport *t, struct vftr_analysis **out,

@@ -103,6 +103,10 @@ struct aproc {
     uint32_t token, rankproc, thread;
     uint32_t master;                  /* index of its rank's own process */
     bool begun, ended;
+    /* another rank's (a distributed analysis, analysis_dist.c): its records
+     * here are the few this rank's processes need; its own waits and counts
+     * are booked by its rank */
+    bool foreign;
     uint64_t first, end;
     uint32_t end_top;
     struct mcall call;
@@ -293,6 +297,12 @@ struct vftr_analysis {
     struct vftr_cp_segment *segs;
     size_t nsegs;
 
+    /* a distributed analysis (some processes foreign): messages sent and
+     * received by this rank's processes, and matched here (on the
+     * receiver's rank), for the unmatched counts */
+    bool distributed;
+    uint64_t nsend_mine, nrecv_mine, nmatch_mine;
+
     /* delays: per pattern, (process << 32 | path) -> cost */
     struct vftr_tally dshort[VFTR_WAIT_COUNT], dlong[VFTR_WAIT_COUNT];
     struct vftr_delay_row *drows;
@@ -317,6 +327,22 @@ static inline uint64_t key2(uint32_t hi, uint32_t lo)
 /* A key among a process's collective boundaries that stands for a
  * synchronisation with every process (MPI_Init's end). */
 #define ALL_COMM UINT32_MAX
+
+/* analysis.c, for the distributed analysis (analysis_dist.c): process
+ * `token` is another rank's (its waits and counts are left to that rank).
+ * 0, -ENOMEM. */
+int an_set_foreign(struct vftr_analysis *a, uint32_t token);
+/* Adds another rank's results: its wait rows (paths in its numbering,
+ * paths[0..npaths) its path table) and its summary's counts.  0, -ENOMEM,
+ * -EBADMSG (a row or path naming a path it does not define). */
+int an_import(struct vftr_analysis *a, const struct vftr_wait_row *rows, size_t nrows,
+              const struct vftr_analysis_path *paths, size_t npaths,
+              const struct vftr_analysis_summary *sum);
+
+/* Is r a send whose call may wait for its receive (Late Receiver): a send
+ * in a call (function not 0; the call's end decides) of MPI_Ssend, or of
+ * MPI_Send / _Sendrecv of at least the rendezvous size? */
+bool an_lr_capable(const struct vftr_analysis *a, const struct vftr_syncrec *r);
 
 /* analysis.c: is rankproc a member of communicator comm? */
 bool an_comm_has(struct vftr_analysis *a, uint32_t comm, uint32_t rankproc);

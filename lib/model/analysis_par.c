@@ -5,14 +5,18 @@
  * that reads the trace and costs per event; it needs nothing of other
  * processes, so every rank makes it for a share of the processes (all
  * threads of a rank together, rank processes dealt out round-robin),
- * reading only those: ranks 1 .. size-1 as workers, rank 0 in a thread of
- * its own (a worker whose messages go through two short queues).  Rank 0
- * merges the canonical streams by the canonical key and runs the second
- * half (matching, the patterns, the critical path, the delays) on the
- * merged sequence: the sequence one extractor over the whole trace gives,
- * so the output is the serial one.
+ * reading only those.
  *
- * Protocol (the caller's transport carries opaque byte messages and keeps
+ * The waits alone are then analysed where the processes are (run_dist,
+ * "distributed" below).  The critical path and the delays (and the waits
+ * when a rank refused a record) are merged on rank 0: ranks 1 .. size-1
+ * as workers, rank 0 in a thread of its own (a worker whose messages go
+ * through two short queues).  Rank 0 merges the canonical streams by the
+ * canonical key and runs the second half (matching, the patterns, the
+ * critical path, the delays) on the merged sequence: the sequence one
+ * extractor over the whole trace gives, so the output is the serial one.
+ *
+ * The merge's protocol (the caller's transport carries opaque byte messages and keeps
  * a bounded number in flight, which keeps the workers close to rank 0's
  * merge point and bounds the memory):
  *   DATA  worker -> 0: the call paths the worker's extractor defined since
@@ -39,6 +43,7 @@
 #include <string.h>
 
 #include "analysis_impl.h"
+#include "grow.h"
 #include "source.h"
 #include "util/errmsg.h"
 #include "util/proclist.h"
@@ -862,6 +867,732 @@ static int run_root(struct vftr_analysis *a, const struct vftr_analysis_transpor
     return rc;
 }
 
+/* ------------------------------------------------------------ distributed --waits */
+
+/*
+ * The waits analysed where the processes are (Scalasca's parallel replay).
+ * Every rank runs the analysis on its own processes' records and on the
+ * few records of other ranks' processes that its processes' waits depend
+ * on ("ghost" records, forwarded by their owner as it makes them):
+ *   - a message between the two: its send (Late Sender needs the send's
+ *     enter) and its receive (Late Receiver needs the receive's enter);
+ *   - the calls of a blocking receive (MPI_Recv, MPI_Sendrecv: a send that
+ *     waited for its receive may end before the receive's record), of
+ *     MPI_Init and of MPI_Finalize (which synchronise all ranks);
+ *   - a collective's begin and end on a communicator with a member of the
+ *     rank's own (its members' enter and exit times).
+ * A foreign process's records then leave the analysis's state of the
+ * rank's own processes as one reader of the whole trace leaves it: each
+ * message channel touching them is complete, each shared communicator's
+ * instances are, and the blocking receives a Late Receiver is judged on.
+ * Its own waits and counts are left to its rank (an_set_foreign).
+ *
+ * The records go in rounds, through the transport's alltoall: a rank
+ * enters the next round when it has made ROUND records since the last one
+ * (or has read all), sending each other rank the ghost records it made for
+ * it, the call paths they name, and how far it has read (all its later
+ * records have an order time >= its progress).  Then every rank feeds the
+ * records below the least progress, its own and the ghosts, in the
+ * canonical order, and keeps the rest for the next round: the analysis
+ * sees what one reader would give it, filtered.  Once every rank has read
+ * all, the latest end over all is known and the records that finish the
+ * processes go in one last round.  Memory: a round's records, plus what a
+ * rank made ahead of the slowest.
+ *
+ * Every message begins with a status: a rank whose analysis refused a
+ * record says so in the next round and all ranks give up together; the
+ * caller then runs the rank-0 merge, which tells the refusal as the serial
+ * run does.  Finally each rank sends rank 0 its rows, the call paths they
+ * name and its summary's counts (an_import): rows of different processes
+ * never merge, and their times are integers, so the sums are exact.
+ */
+#define ROUND (1u << 16)          /* records a rank makes between two rounds */
+#define DIST_GIVE_UP 0x7fff0001   /* a status: some rank refused a record */
+
+struct dopen {                    /* a collective of this rank's, begun and not ended */
+    uint32_t process, comm;
+    uint64_t match;
+};
+
+struct dlr {                      /* a call with sends that may wait, of a process here */
+    uint32_t process, function, path;
+    uint64_t enter;
+    uint8_t *to;                  /* [rank]: one of its receivers is that rank's */
+};
+
+struct dpeer {
+    struct wbuf out;              /* ghost records for it, this round */
+    uint32_t nout;
+    uint64_t prev;
+    uint32_t paths_sent;
+    struct rstream in;            /* its ghost records for this rank, and its paths */
+    uint64_t progress, last;
+    bool done;
+};
+
+struct dist {
+    const struct vftr_analysis_transport *t;
+    struct vftr_analysis *a;
+    struct vftr_syncx *x;
+    struct vftr_syncsort *sort;
+    struct vftr_u64map owner;     /* process token -> rank (share) */
+    struct vftr_u64map comm;      /* communicator token -> row of commown */
+    uint8_t *commown;             /* [row * size + rank]: a member is the rank's */
+    struct dopen *open;
+    size_t nopen, capopen;
+    struct dlr *lr;
+    size_t nlr, caplr;
+    struct dpeer *peer;           /* [size]; [me].in holds this rank's own records */
+    size_t fresh;                 /* records made since the last round */
+    uint64_t latest;              /* the latest order time made */
+    bool done, final;
+    uint64_t last;                /* done: the latest end of this rank's processes */
+    int failed;                   /* a refusal to say in the next round */
+};
+
+static int owner_of(const struct dist *d, uint32_t token)
+{
+    long o = vftr_u64map_get(&d->owner, token);
+
+    return o < 0 ? -1 : (int)o;
+}
+
+/* The call of a process of this rank that holds sends which may wait for
+ * their receives on other ranks: its end goes there too. */
+static struct dlr *lr_call(struct dist *d, uint32_t process)
+{
+    for (size_t i = 0; i < d->nlr; i++)
+        if (d->lr[i].process == process)
+            return &d->lr[i];
+    return NULL;
+}
+
+/* Notes r (a send that may wait for its receive, on rank `to`): its call's
+ * end must go there.  0, -ENOMEM. */
+static int lr_note(struct dist *d, const struct vftr_syncrec *r, int to)
+{
+    struct dlr *c = lr_call(d, r->process);
+
+    if (c && (c->function != r->function || c->path != r->path || c->enter != r->enter))
+        memset(c->to, 0, (size_t)d->t->size);   /* a call of its that ended unseen */
+    if (!c) {
+        if (vftr_reserve((void **)&d->lr, &d->caplr, d->nlr, sizeof *d->lr) < 0)
+            return -ENOMEM;
+        c = &d->lr[d->nlr];
+        *c = (struct dlr){ .process = r->process };
+        if (!(c->to = calloc((size_t)d->t->size, 1)))
+            return -ENOMEM;
+        d->nlr++;
+    }
+    c->function = r->function;
+    c->path = r->path;
+    c->enter = r->enter;
+    c->to[to] = 1;
+    return 0;
+}
+
+/* Does rank `to` need record r of this rank's process (a ghost there)?
+ * See "distributed" above; crow: the collective's communicator row, lr:
+ * the process's call with sends that may wait, if r ends it. */
+static bool ghost_for(struct dist *d, const struct vftr_syncrec *r, int to, long crow,
+                      const struct dlr *lr)
+{
+    switch (r->kind) {
+    case VFTR_SYNC_SEND:
+        return owner_of(d, r->peer) == to;
+    case VFTR_SYNC_CALL_BEGIN:
+    case VFTR_SYNC_CALL_END:
+        if (lr && lr->to[to])
+            return true;
+        switch (vftr_syncdefs_fclass(vftr_analysis_defs(d->a), r->function)) {
+        case VFTR_SYNC_F_MPI_INIT:
+            return r->kind == VFTR_SYNC_CALL_END;
+        case VFTR_SYNC_F_MPI_FINALIZE:
+            return true;
+        default:
+            return false;
+        }
+    case VFTR_SYNC_COLL_BEGIN:
+    case VFTR_SYNC_COLL_END:
+        return crow >= 0 && d->commown[(size_t)crow * (size_t)d->t->size + (size_t)to];
+    case VFTR_SYNC_PROC_END:
+        return true;            /* it ends the calls open then */
+    default:
+        return false;
+    }
+}
+
+/* The communicator row of a collective record (its end by its begin's
+ * match id), -1 for none. */
+static long coll_row(struct dist *d, const struct vftr_syncrec *r)
+{
+    long row = -1;
+
+    if (r->kind == VFTR_SYNC_COLL_BEGIN) {
+        row = vftr_u64map_get(&d->comm, r->comm);
+        if (row >= 0) {
+            if (vftr_reserve((void **)&d->open, &d->capopen, d->nopen, sizeof *d->open) < 0)
+                return -2;
+            d->open[d->nopen++] = (struct dopen){ r->process, (uint32_t)row, r->match };
+        }
+    } else if (r->kind == VFTR_SYNC_COLL_END) {
+        for (size_t i = d->nopen; i-- > 0;)
+            if (d->open[i].process == r->process && d->open[i].match == r->match) {
+                row = d->open[i].comm;
+                d->open[i] = d->open[--d->nopen];
+                break;
+            }
+    }
+    return row;
+}
+
+static int dist_round(struct dist *d);
+
+/*
+ * Puts the record just queued in s into its canonical place.  A rank that
+ * has read all hands over what its sorter held (see run_dist), and the
+ * records that finish its processes come later: they may share that time
+ * and sort before.  Only records of one time move (as the sorter sorts
+ * them): a stream out of time order stays so, for the analysis to refuse.
+ */
+static void keep_order(struct rstream *s)
+{
+    for (size_t i = s->qn - 1; i > s->qhead && s->q[i].time == s->q[i - 1].time &&
+                               vftr_syncrec_cmp(&s->q[i], &s->q[i - 1]) < 0; i--) {
+        struct vftr_syncrec t = s->q[i];
+
+        s->q[i] = s->q[i - 1];
+        s->q[i - 1] = t;
+    }
+}
+
+/* The sorter's output: this rank's records, in the canonical order. */
+static int dist_emit(void *arg, const struct vftr_syncrec *r)
+{
+    struct dist *d = arg;
+    struct rstream *own = &d->peer[d->t->rank].in;
+    long crow = coll_row(d, r);
+    struct dlr *lr = NULL;
+    int rc;
+
+    if (crow == -2 || (rc = reserve_records(own, 1)) < 0)
+        return -ENOMEM;
+    if (an_lr_capable(d->a, r)) {
+        int to = owner_of(d, r->peer);
+
+        if (to >= 0 && to != d->t->rank && (rc = lr_note(d, r, to)) < 0)
+            return rc;
+    } else if (r->kind == VFTR_SYNC_CALL_END || r->kind == VFTR_SYNC_PROC_END) {
+        lr = lr_call(d, r->process);
+        if (lr && r->kind == VFTR_SYNC_CALL_END &&
+            (lr->function != r->function || lr->path != r->path || lr->enter != r->enter))
+            lr = NULL;
+    }
+    own->q[own->qn] = *r;
+    own->q[own->qn].seg = NULL;
+    own->q[own->qn++].nseg = 0;           /* waits: no segments */
+    keep_order(own);
+    for (int k = 0; k < d->t->size; k++) {
+        struct dpeer *p = &d->peer[k];
+
+        if (k == d->t->rank || !ghost_for(d, r, k, crow, lr))
+            continue;
+        struct vftr_syncrec g = *r;
+
+        g.nseg = 0;
+        if ((rc = put_rec(&p->out, &g, &p->prev)) < 0)
+            return rc;
+        p->nout++;
+    }
+    if (lr)
+        memset(lr->to, 0, (size_t)d->t->size);  /* the call is over */
+    if (++d->fresh >= ROUND && !d->done)
+        return dist_round(d);
+    return 0;
+}
+
+/* The extractor's output: notes how far this rank has read — after the
+ * push, whose flush of the records before may start a round: the records
+ * of the time being flushed are not all out yet then. */
+static int dist_push(void *arg, const struct vftr_syncrec *r)
+{
+    struct dist *d = arg;
+    int rc = vftr_syncsort_push(d->sort, r);
+
+    if (r->time > d->latest)
+        d->latest = r->time;
+    return rc;
+}
+
+/* Feeds the records below `upto` (own and ghosts, canonical order). */
+static int dist_feed(struct dist *d, uint64_t upto)
+{
+    int n = d->t->size, rc = 0;
+
+    for (;;) {
+        int best = -1;
+
+        for (int k = 0; k < n; k++) {
+            struct rstream *s = &d->peer[k].in;
+
+            if (s->qhead < s->qn && s->q[s->qhead].time < upto &&
+                (best < 0 || vftr_syncrec_cmp(&s->q[s->qhead],
+                                              &d->peer[best].in.q[d->peer[best].in.qhead]) < 0))
+                best = k;
+        }
+        if (best < 0)
+            break;
+        struct rstream *s = &d->peer[best].in;
+        struct vftr_syncrec r = s->q[s->qhead++];
+
+        r.stream = (uint16_t)(best + 1);
+        if ((rc = vftr_analysis_feed(d->a, &r)) < 0)
+            return rc;
+    }
+    /* keep what is left at the front */
+    for (int k = 0; k < n; k++) {
+        struct rstream *s = &d->peer[k].in;
+
+        if (s->qhead) {
+            memmove(s->q, s->q + s->qhead, (s->qn - s->qhead) * sizeof *s->q);
+            s->qn -= s->qhead;
+            s->qhead = 0;
+        }
+    }
+    return rc;
+}
+
+/* One message's header and paths for rank k: status, done, progress,
+ * last, the paths this rank's extractor defined since the last one. */
+static int dist_header(struct dist *d, struct wbuf *b, int k, int32_t status)
+{
+    uint8_t done = d->done;
+    uint64_t progress = d->final ? UINT64_MAX : d->done ? UINT64_MAX - 1 : d->latest;
+    uint32_t first = d->peer[k].paths_sent + 1, n = 0, parent, function;
+    int rc;
+
+    b->len = 0;
+    if ((rc = PUT(b, status)) < 0 || (rc = PUT(b, done)) < 0 || (rc = PUT(b, progress)) < 0 ||
+        (rc = PUT(b, d->last)) < 0)
+        return rc;
+    if (status != 0)
+        return 0;
+    while (vftr_syncx_pathdef(d->x, first + n, &parent, &function) == 0)
+        n++;
+    if ((rc = PUT(b, first)) < 0 || (rc = PUT(b, n)) < 0)
+        return rc;
+    for (uint32_t i = 0; i < n; i++) {
+        vftr_syncx_pathdef(d->x, first + i, &parent, &function);
+        if ((rc = PUT(b, parent)) < 0 || (rc = PUT(b, function)) < 0)
+            return rc;
+    }
+    d->peer[k].paths_sent += n;
+    return PUT(b, d->peer[k].nout);
+}
+
+/* Reads rank k's message from b into its peer state (records appended to
+ * its queue).  *status: what it said. */
+static int dist_take(struct dist *d, int k, struct rbuf *b, int32_t *status)
+{
+    struct dpeer *p = &d->peer[k];
+    struct rstream *s = &p->in;
+    uint8_t done;
+    uint32_t first, n, nrec;
+    uint64_t prev = 0;
+    int rc;
+
+    if ((rc = GET(b, *status)) < 0 || (rc = GET(b, done)) < 0 || (rc = GET(b, p->progress)) < 0 ||
+        (rc = GET(b, p->last)) < 0)
+        return rc;
+    p->done = done;
+    if (*status != 0)
+        return 0;
+    if ((rc = GET(b, first)) < 0 || (rc = GET(b, n)) < 0)
+        return rc;
+    if (first != s->npaths + 1 || n > (b->len - b->pos) / 8)
+        return -EBADMSG;
+    if ((rc = grow((void **)&s->ppar, &s->cappar, s->npaths + n, sizeof *s->ppar)) < 0 ||
+        (rc = grow((void **)&s->pfun, &s->capfun, s->npaths + n, sizeof *s->pfun)) < 0)
+        return rc;
+    for (uint32_t i = 0; i < n; i++) {
+        if ((rc = GET(b, s->ppar[s->npaths])) < 0 || (rc = GET(b, s->pfun[s->npaths])) < 0)
+            return rc;
+        s->npaths++;
+    }
+    if ((rc = GET(b, nrec)) < 0)
+        return rc;
+    if (nrec > (b->len - b->pos) / 3)
+        return -EBADMSG;
+    if ((rc = reserve_records(s, nrec)) < 0)
+        return rc;
+    for (uint32_t i = 0; i < nrec; i++) {
+        struct vftr_syncrec *r = &s->q[s->qn];
+
+        if ((rc = get_rec(b, r, &prev)) < 0)
+            return rc;
+        if (r->nseg || owner_of(d, r->process) != k)
+            return -EBADMSG;
+        s->qn++;
+        keep_order(s);
+    }
+    return 0;
+}
+
+/*
+ * A round: the ghost records out, the others' in, and the records below
+ * the least progress fed.  -ECANCELED when a rank gave up (this one's
+ * refusal included: it says so here first).
+ */
+static int dist_round(struct dist *d)
+{
+    int n = d->t->size, me = d->t->rank, rc = 0;
+    const void **out = calloc((size_t)n, sizeof *out);
+    size_t *outlen = calloc((size_t)n, sizeof *outlen);
+    struct wbuf *msgs = calloc((size_t)n, sizeof *msgs);
+    void *in = NULL;
+    size_t inlen = 0;
+    int32_t status = d->failed ? DIST_GIVE_UP : 0;
+    bool gave_up = d->failed != 0, all_done = d->done;
+    uint64_t upto;
+
+    if (!out || !outlen || !msgs) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (int k = 0; k < n && rc == 0; k++) {
+        if (k == me)
+            continue;
+        if ((rc = dist_header(d, &msgs[k], k, status)) == 0 && status == 0 && d->peer[k].out.len)
+            rc = put(&msgs[k], d->peer[k].out.p, d->peer[k].out.len);
+        out[k] = msgs[k].p;
+        outlen[k] = msgs[k].len;
+        d->peer[k].out.len = 0;
+        d->peer[k].nout = 0;
+        d->peer[k].prev = 0;
+    }
+    /* out of memory here leaves the others in the collective: the caller
+     * ends the job (the transport's alltoall agrees on failures itself) */
+    if (rc < 0)
+        goto out;
+    if ((rc = d->t->alltoall(d->t->ctx, out, outlen, &in, &inlen)) < 0)
+        goto out;
+    {
+        struct rbuf b = { in, inlen, 0 };
+
+        for (int k = 0; k < n && rc == 0; k++) {
+            int32_t st = 0;
+
+            if (k == me)
+                continue;
+            rc = dist_take(d, k, &b, &st);
+            if (st != 0)
+                gave_up = true;
+            all_done = all_done && d->peer[k].done;
+        }
+        if (rc == 0 && b.pos != b.len)
+            rc = -EBADMSG;
+    }
+    if (rc < 0)
+        goto out;
+    if (gave_up) {
+        rc = -ECANCELED;
+        goto out;
+    }
+    upto = d->final ? UINT64_MAX : d->done ? UINT64_MAX - 1 : d->latest;
+    for (int k = 0; k < n; k++)
+        if (k != me && d->peer[k].progress < upto)
+            upto = d->peer[k].progress;
+    d->fresh = 0;
+    if ((rc = dist_feed(d, upto)) == -EINVAL)
+        d->failed = 1;          /* said in the next round */
+    if (rc == 0 && all_done && !d->final) {
+        /* every rank has read all: the order time of the finishing records */
+        for (int k = 0; k < n; k++)
+            if (k != me && d->peer[k].last > d->last)
+                d->last = d->peer[k].last;
+        d->final = true;
+    }
+out:
+    for (int k = 0; msgs && k < n; k++)
+        free(msgs[k].p);
+    free(msgs);
+    free(out);
+    free(outlen);
+    free(in);
+    return rc;
+}
+
+/* The processes' owners (share() for every share) and the communicators'
+ * member ranks; every process not this rank's is foreign to its analysis. */
+static int dist_owners(struct dist *d, struct vftr_source *s)
+{
+    const struct vftr_syncdefs *defs = vftr_analysis_defs(d->a);
+    size_t n = (size_t)d->t->size, np;
+    const struct vftr_source_proc *procs = vftr_source_procs(s, &np);
+    int rc = 0;
+
+    for (int k = 0; k < d->t->size && rc == 0; k++) {
+        struct vftr_proclist pl;
+        size_t count = 0;
+
+        vftr_proclist_init(&pl);
+        rc = share(s, k, d->t->size, &pl, &count);
+        for (size_t i = 0; rc == 0 && i < np; i++)
+            if (vftr_proclist_contains(&pl, procs[i].token) &&
+                vftr_u64map_put(&d->owner, procs[i].token, (uint32_t)k) < 0)
+                rc = -ENOMEM;
+        vftr_proclist_release(&pl);
+    }
+    if (rc < 0)
+        return rc;
+    if (!(d->commown = calloc(defs->ncomms ? defs->ncomms * n : 1, 1)))
+        return -ENOMEM;
+    for (size_t c = 0; c < defs->ncomms; c++) {
+        if (vftr_u64map_put(&d->comm, defs->comms[c].token, (uint32_t)c) < 0)
+            return -ENOMEM;
+        for (uint32_t m = 0; m < defs->comms[c].n; m++) {
+            const struct vftr_syncdefs_proc *dp = vftr_syncdefs_proc(defs, defs->comms[c].procs[m]);
+            int o = owner_of(d, dp ? dp->rankproc : defs->comms[c].procs[m]);
+
+            if (o >= 0)
+                d->commown[c * n + (size_t)o] = 1;
+        }
+    }
+    for (size_t i = 0; i < defs->nprocs; i++)
+        if (owner_of(d, defs->procs[i].token) != d->t->rank &&
+            (rc = an_set_foreign(d->a, defs->procs[i].token)) < 0)
+            return rc;
+    return 0;
+}
+
+/* The results to rank 0: the rows, their paths, the summary. */
+static int dist_reduce(struct dist *d)
+{
+    int n = d->t->size, me = d->t->rank, rc = 0;
+    const void **out = calloc((size_t)n, sizeof *out);
+    size_t *outlen = calloc((size_t)n, sizeof *outlen);
+    struct wbuf msg = { 0 };
+    void *in = NULL;
+    size_t inlen = 0, nrows = 0, npaths = 0;
+    int32_t status = d->failed ? DIST_GIVE_UP : 0;
+    const struct vftr_wait_row *rows = vftr_analysis_waits(d->a, &nrows);
+    const struct vftr_analysis_path *paths = vftr_analysis_paths(d->a, &npaths);
+    uint64_t nr = nrows, np = npaths;
+
+    if (!out || !outlen) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    /* every rank gets the status; rank 0 the results */
+    rc = PUT(&msg, status);
+    if (rc == 0 && me != 0 && status == 0) {
+        rc = PUT(&msg, *vftr_analysis_summary(d->a));
+        if (rc == 0 && (rc = PUT(&msg, nr)) == 0 && nrows)
+            rc = put(&msg, rows, nrows * sizeof *rows);
+        if (rc == 0 && (rc = PUT(&msg, np)) == 0 && npaths)
+            rc = put(&msg, paths, npaths * sizeof *paths);
+    }
+    if (rc < 0)
+        goto out;
+    for (int k = 0; k < n; k++)
+        if (k != me) {
+            out[k] = msg.p;
+            outlen[k] = k == 0 ? msg.len : sizeof status;
+        }
+    if ((rc = d->t->alltoall(d->t->ctx, out, outlen, &in, &inlen)) < 0)
+        goto out;
+    {
+        struct rbuf b = { in, inlen, 0 };
+        bool gave_up = status != 0;
+
+        for (int k = 0; k < n && rc == 0; k++) {
+            int32_t st;
+            struct vftr_analysis_summary sum;
+            uint64_t kr, kp;
+
+            if (k == me)
+                continue;
+            if ((rc = GET(&b, st)) < 0)
+                break;
+            if (st != 0)
+                gave_up = true;
+            if (me != 0 || st != 0)
+                continue;
+            if ((rc = GET(&b, sum)) < 0 || (rc = GET(&b, kr)) < 0)
+                break;
+            if (kr > (b.len - b.pos) / sizeof *rows) {
+                rc = -EBADMSG;
+                break;
+            }
+            size_t at = b.pos;
+
+            b.pos += kr * sizeof *rows;
+            if ((rc = GET(&b, kp)) < 0)
+                break;
+            if (kp > (b.len - b.pos) / sizeof *paths) {
+                rc = -EBADMSG;
+                break;
+            }
+            /* the rows lie at any offset of the buffer: copied out aligned */
+            struct vftr_wait_row *rv = malloc((kr ? kr : 1) * sizeof *rv);
+            struct vftr_analysis_path *pv = malloc((kp ? kp : 1) * sizeof *pv);
+
+            if (!rv || !pv)
+                rc = -ENOMEM;
+            else {
+                memcpy(rv, b.p + at, kr * sizeof *rv);
+                memcpy(pv, b.p + b.pos, kp * sizeof *pv);
+                rc = an_import(d->a, rv, kr, pv, kp, &sum);
+            }
+            b.pos += kp * sizeof *paths;
+            free(rv);
+            free(pv);
+        }
+        if (rc == 0 && b.pos != b.len)
+            rc = -EBADMSG;
+        if (rc == 0 && gave_up)
+            rc = -ECANCELED;
+    }
+out:
+    free(msg.p);
+    free(out);
+    free(outlen);
+    free(in);
+    return rc;
+}
+
+static void dist_release(struct dist *d)
+{
+    for (int k = 0; d->peer && k < d->t->size; k++) {
+        struct rstream *s = &d->peer[k].in;
+
+        free(d->peer[k].out.p);
+        free(s->ppar);
+        free(s->pfun);
+        free(s->q);
+        free(s->segoff);
+        free(s->segs);
+    }
+    free(d->peer);
+    free(d->open);
+    for (size_t i = 0; i < d->nlr; i++)
+        free(d->lr[i].to);
+    free(d->lr);
+    free(d->commown);
+    vftr_u64map_release(&d->owner);
+    vftr_u64map_release(&d->comm);
+    vftr_syncx_free(d->x);
+    vftr_syncsort_free(d->sort);
+}
+
+/*
+ * The distributed waits: 0 with *out on rank 0; -ECANCELED when some rank
+ * refused a record (every rank returns it: the caller runs the merge);
+ * another -errno with err filled (the caller ends the job).
+ */
+static int run_dist(struct vftr_source *s, const struct vftr_analysis_opts *opts,
+                    const struct vftr_analysis_transport *t, struct vftr_analysis **out,
+                    char *err, size_t errlen)
+{
+    struct vftr_syncdefs defs = VFTR_SYNCDEFS_INIT;
+    struct dist d = { .t = t };
+    struct vftr_proclist pl;
+    struct vftr_window_stats st = { 0 };
+    uint64_t b = opts->b > opts->a ? opts->b : UINT64_MAX;
+    int lookahead = b != UINT64_MAX;
+    size_t mine = 0;
+    int rc;
+
+    vftr_proclist_init(&pl);
+    if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 || !(d.a = vftr_analysis_new(&defs, opts)) ||
+        !(d.sort = vftr_syncsort_new(dist_emit, &d)) ||
+        !(d.peer = calloc((size_t)t->size, sizeof *d.peer))) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+    if ((rc = share(s, t->rank, t->size, &pl, &mine)) < 0 || (rc = dist_owners(&d, s)) < 0)
+        goto fail;
+    struct vftr_syncx_opts xo = { opts->a, b, 0, lookahead, (uint16_t)(t->rank + 1), dist_push,
+                                  &d };
+    if (!(d.x = vftr_syncx_new(vftr_analysis_defs(d.a), &xo))) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+    for (int k = 0; k < t->size && rc == 0; k++)
+        rc = k == t->rank
+                 ? vftr_analysis_add_stream(d.a, (uint16_t)(k + 1), vftr_syncx_pathdef, d.x)
+                 : vftr_analysis_add_stream(d.a, (uint16_t)(k + 1), stream_pathdef, &d.peer[k].in);
+    if (rc < 0)
+        goto fail;
+    if (mine) {
+        rc = vftr_source_read(s, 0, lookahead ? UINT64_MAX : b, &pl, VFTR_SOURCE_EVENTS_ONLY,
+                              vftr_syncx_handler(d.x), &st, err, errlen);
+        if (rc == VFTR_SYNCX_DONE)
+            rc = 0;
+        if (rc > 0)
+            rc = -EIO;
+        if (rc == -ECANCELED)
+            goto out;
+        if (rc == -EINVAL && d.failed) {
+            err[0] = '\0';
+            rc = 0;     /* refused in a round's feed: say it in the next */
+        }
+        if (rc < 0)
+            goto fail;
+    }
+    /* Read all: only the records that finish the processes are to come,
+     * at the latest end over all ranks, which no record of any rank's comes
+     * after (vftr_syncx_last); this rank's progress is that from now on.
+     * What the extractor and the sorter hold goes to the queue now
+     * (keep_order puts the finishing records among them where they tie). */
+    d.done = true;
+    d.last = vftr_syncx_last(d.x);
+    if ((rc = vftr_syncx_release(d.x)) < 0 || (rc = vftr_syncsort_flush(d.sort)) < 0)
+        goto fail;
+    while (!d.final && !d.failed && (rc = dist_round(&d)) == 0)
+        ;
+    if (d.failed)
+        rc = dist_round(&d);                    /* -ECANCELED: all give up */
+    if (rc < 0)
+        goto done;
+    if ((rc = vftr_syncx_finish_at(d.x, d.last)) < 0 || (rc = vftr_syncsort_flush(d.sort)) < 0)
+        goto fail;
+    rc = dist_round(&d);                        /* the finishing records, all fed */
+    if (rc == -EINVAL && d.failed)
+        rc = dist_reduce(&d);                   /* says the refusal: -ECANCELED */
+    else if (rc == 0) {
+        if ((rc = vftr_analysis_finish(d.a)) == -EINVAL)
+            d.failed = 1;
+        if (rc == 0 || d.failed)
+            rc = dist_reduce(&d);
+    }
+done:
+    if (rc == -ECANCELED)
+        goto out;
+    if (rc < 0)
+        goto fail;
+    if (t->rank == 0) {
+        d.a->sum.ranks = (uint32_t)t->size;
+        *out = d.a;
+        d.a = NULL;
+    }
+    goto out;
+fail:
+    if (err && errlen && !err[0]) {
+        if (rc == -EBADMSG || rc == -EPROTO)
+            vftr_errmsg(err, errlen, rc, "wait analysis: bad message from another rank");
+        else
+            vftr_errmsg(err, errlen, rc, "rank %d: %s", t->rank,
+                        rc == -ENOMEM ? "out of memory" : strerror(-rc));
+    }
+out:
+    dist_release(&d);
+    vftr_analysis_free(d.a);
+    vftr_syncdefs_release(&defs);
+    vftr_proclist_release(&pl);
+    return rc;
+}
+
 int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts *opts,
                           const struct vftr_analysis_transport *t, struct vftr_analysis **out,
                           char *err, size_t errlen)
@@ -873,6 +1604,14 @@ int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts
     *out = NULL;
     if (!t || t->size <= 1)
         return vftr_analysis_run(s, opts, out, err, errlen);
+    if (t->alltoall && opts->what == VFTR_ANALYSIS_WAITS && !opts->on_wait) {
+        rc = run_dist(s, opts, t, out, err, errlen);
+        if (rc != -ECANCELED)
+            return rc < 0 ? rc : 0;
+        /* a rank refused a record: the merge tells it as the serial run */
+        if (err && errlen)
+            err[0] = '\0';
+    }
     if (t->rank != 0)
         return run_worker(s, opts, t, t->rank, t->size, err, errlen);
     if ((rc = vftr_syncdefs_from_source(&defs, s)) < 0 || !(a = vftr_analysis_new(&defs, opts))) {
@@ -893,8 +1632,8 @@ int vftr_analysis_run_par(struct vftr_source *s, const struct vftr_analysis_opts
     pthread_cond_init(&l->cv, NULL);
     l->thread_end = (struct lend){ l, false };
     l->root_end = (struct lend){ l, true };
-    l->wt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->thread_end, NULL };
-    l->rt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->root_end, NULL };
+    l->wt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->thread_end, NULL, NULL };
+    l->rt = (struct vftr_analysis_transport){ 0, t->size, lsend, lrecv, &l->root_end, NULL, NULL };
     l->s = s;
     l->opts = opts;
     l->nshares = t->size;

@@ -1036,6 +1036,11 @@ int vftr_syncx_finish(struct vftr_syncx *x)
     return vftr_syncx_finish_at(x, vftr_syncx_last(x));
 }
 
+int vftr_syncx_release(struct vftr_syncx *x)
+{
+    return x->finished ? -EINVAL : release_all_held(x);
+}
+
 int vftr_syncx_finish_at(struct vftr_syncx *x, uint64_t last)
 {
     int rc;

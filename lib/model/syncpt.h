@@ -233,6 +233,9 @@ int vftr_syncx_finish(struct vftr_syncx *x);
  * the union of their streams is in the order one extractor would give. */
 uint64_t vftr_syncx_last(const struct vftr_syncx *x);
 int vftr_syncx_finish_at(struct vftr_syncx *x, uint64_t last);
+/* Emits the records held back for the events to come, after the last event
+ * (before the finish, which would emit them first): 0 or emit's value. */
+int vftr_syncx_release(struct vftr_syncx *x);
 
 /* Path `local` of the extractor's numbering: its parent path (0: a root)
  * and function.  0, or -ENOENT.  A vftr_syncpath_fn with x as argument. */

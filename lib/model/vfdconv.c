@@ -203,7 +203,6 @@ struct rank {
     char *path;
     size_t file;                /* index of the file in the open's list */
     int32_t size;               /* the job's size in the header, -1 or 0 unknown */
-    struct vftr_vfd_scan *msc;  /* the MPI records served to the matcher (shared open) */
     int32_t rank;
     uint64_t tps, start_ticks, start_ns, bytes;
     uint64_t sample_ticks;      /* the header's sampling interval (0: every event) */
@@ -1404,7 +1403,7 @@ struct mfile {                  /* one thread's MPI records in the matcher */
     struct vftr_vfdconv *c;
     struct rank *r;
     uint32_t ri, ti;            /* rank index, thread index */
-    struct vftr_vfd_scan *sc;   /* the rank's; NULL: another process reads the file (share->fetch) */
+    struct vftr_vfd_scan *sc;   /* the rank's */
     struct mraw **raw;          /* one chunk's records (one buffer for all threads) */
     size_t *rawcap;
     size_t ichunk, end;         /* the thread's next chunk, the end of its chunks */
@@ -1415,8 +1414,7 @@ struct mfile {                  /* one thread's MPI records in the matcher */
 
 DEFINE_HEAP(pheap, struct pmsg, pmsg_less)
 
-/* An MPI message record as read from a chunk, before alignment: what a
- * process that owns the file hands the matcher (vftr_vfdconv_chunk_mpi). */
+/* An MPI message record as read from a chunk, before alignment. */
 struct mraw {
     uint64_t start, time, comm;
     int32_t peer, tag;
@@ -1461,59 +1459,24 @@ static int chunk_mpi(struct vftr_vfd_scan *sc, const struct rank *r, size_t k, s
     return rc < 0 ? -EBADMSG : 0;
 }
 
-int vftr_vfdconv_chunk_mpi(struct vftr_vfdconv *c, size_t file, size_t chunk, void **buf,
-                           size_t *len)
-{
-    struct rank *r = NULL;
-    struct mraw *v = NULL;
-    size_t n = 0, cap = 0;
-    int rc;
-
-    *buf = NULL;
-    *len = 0;
-    for (size_t k = 0; k < c->nranks; k++)
-        if (c->ranks[k].file == file)
-            r = &c->ranks[k];
-    if (r == NULL || chunk >= r->nchunks)
-        return -EINVAL;
-    if (r->msc == NULL && !(r->msc = vftr_vfd_scan_open(r->path)))
-        return errno == ENOMEM ? -ENOMEM : -EBADMSG;
-    rc = chunk_mpi(r->msc, r, chunk, &v, &n, &cap);
-    if (rc < 0) {
-        free(v);
-        return rc;
-    }
-    *buf = v;
-    *len = n * sizeof *v;
-    return 0;
-}
-
 /* Reads the thread's chunks until its heap top can leave (or its chunks
- * end): through the rank's scanner, or (a file another process of a shared
- * open reads) from that process through share->fetch. */
+ * end), through the rank's scanner. */
 static int mfile_fill(struct mfile *f)
 {
     const struct rank *r = f->r;
-    const struct vftr_vfdconv_share *sh = f->c->opts.share;
 
     while (f->ichunk < f->end &&
            (f->n == 0 || !(f->h[0].astart < align_min(r, r->chunks[f->ichunk].mpimin)))) {
-        size_t k = f->ichunk++, n = 0, len = 0;
-        struct mraw *v = NULL;
+        size_t k = f->ichunk++, n = 0;
+        struct mraw *v;
         int rc;
 
         if (r->chunks[k].mpimin == UINT64_MAX) {        /* no MPI record here or later */
             f->ichunk = f->end;
             break;
         }
-        if (f->sc) {
-            rc = chunk_mpi(f->sc, r, k, f->raw, &n, f->rawcap);
-            v = *f->raw;
-        } else if ((rc = sh->fetch(sh->ctx, r->file, k, (void **)&v, &len)) == 0) {
-            n = len / sizeof *v;
-            if (len % sizeof *v)
-                rc = -EBADMSG;
-        }
+        rc = chunk_mpi(f->sc, r, k, f->raw, &n, f->rawcap);
+        v = *f->raw;
         for (size_t i = 0; i < n && rc == 0; i++) {
             const struct mraw *m = &v[i];
             struct pmsg x;
@@ -1536,8 +1499,6 @@ static int mfile_fill(struct mfile *f)
             else
                 pheap_push(f->h, f->n++, x);
         }
-        if (!f->sc)
-            free(v);
         if (rc < 0)
             return rc;
     }
@@ -1917,8 +1878,6 @@ static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
     nf = 0;
     for (size_t k = 0; k < c->nranks && rc == 0; k++) {
         struct rank *r = &c->ranks[k];
-        int theirs = c->opts.share && c->opts.share->fetch &&
-                     !c->opts.share->mine(c->opts.share->ctx, r->file);
 
         if (sp && !sp->sh->mine(sp->sh->ctx, r->file))
             continue;           /* its reader matches its receives */
@@ -1936,11 +1895,11 @@ static int match_messages(struct vftr_vfdconv *c, struct spread *sp)
             f->end = th->c0 + th->nc;
             if (!th->nc || r->chunks[th->c0].mpimin == UINT64_MAX)
                 continue;       /* no MPI record */
-            if (!theirs && !sc[k] && !(sc[k] = vftr_vfd_scan_open(r->path))) {
+            if (!sc[k] && !(sc[k] = vftr_vfd_scan_open(r->path))) {
                 rc = errno == ENOMEM ? -ENOMEM : -EBADMSG;
                 break;
             }
-            f->sc = sc[k];      /* NULL: its owner reads it */
+            f->sc = sc[k];
             if ((rc = mfile_fill(f)) == 0 && f->n)
                 h[nh++] = f;
         }
@@ -2439,32 +2398,8 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
     size_t alllen = 0;
     int rc = 0;
 
-    int src = 0;
-
-    /* a process that does not match serves its files' MPI records to the
-     * one that does until that one is done (each failure of a request is
-     * answered, not left waiting), then takes part in the exchange */
-    if (!sh->mine(sh->ctx, 0) && sh->fetch) {
-        src = sh->serve(sh->ctx, c);
-        for (size_t k = 0; k < c->nranks; k++)
-            if (c->ranks[k].msc) {
-                vftr_vfd_scan_close(c->ranks[k].msc);
-                c->ranks[k].msc = NULL;
-            }
-    }
-    if (sh->mine(sh->ctx, 0)) {
-        int mrc = match_messages(c, NULL);
-
-        /* the processes that serve the other files' records wait for this */
-        if (sh->fetch) {
-            int drc = sh->fetch(sh->ctx, SIZE_MAX, 0, NULL, NULL);
-
-            if (mrc == 0 && drc < 0)
-                mrc = drc;
-        }
-
-        put_match_result(&b, c, mrc, &c->stats);
-    }
+    if (sh->mine(sh->ctx, 0))
+        put_match_result(&b, c, match_messages(c, NULL), &c->stats);
     rc = sh->exchange(sh->ctx, b.bad ? NULL : b.p, b.bad ? 0 : b.n, &all, &alllen);
     if (rc == 0 && b.bad)
         rc = -ENOMEM;
@@ -2500,8 +2435,6 @@ static int match_shared(struct vftr_vfdconv *c, char *err, size_t errlen)
 
         rc = (int)(int64_t)sget64(&g);
     }
-    if (rc == 0 && src < 0)
-        rc = src;
     if (rc < 0)
         set_err(err, errlen, "matching messages: %s", strerror(-rc));
     free(all);
@@ -2717,8 +2650,6 @@ void vftr_vfdconv_free(struct vftr_vfdconv *c)
 
         for (size_t t = 0; t < r->nthr; t++)
             vftr_u64map_release(&r->thr[t].exc);
-        if (r->msc)
-            vftr_vfd_scan_close(r->msc);
         free(r->thr);
         free(r->chunks);
         free(r->acts);

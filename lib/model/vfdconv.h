@@ -212,19 +212,8 @@ struct vftr_vfdconv_share {
     int (*mine)(void *ctx, size_t file);
     int (*exchange)(void *ctx, const void *buf, size_t len, void **all, size_t *alllen);
     void *ctx;
-    /* Optional (both or neither): message matching without reading the
-     * others' files.  The process that reads file 0 matches; for a file it
-     * does not read it calls fetch(ctx, file, chunk, buf, len), which must
-     * return what vftr_vfdconv_chunk_mpi(c, file, chunk, ...) returns in
-     * the process that reads the file (*buf malloc'ed, freed by the engine),
-     * or -errno; when done it calls fetch(ctx, SIZE_MAX, 0, NULL, NULL)
-     * once, which must end every other process's serve().  serve(ctx, c)
-     * answers such requests with vftr_vfdconv_chunk_mpi until then; it
-     * returns 0 or -errno (a failed request is answered with its error).
-     * Without them the matcher reads every file's MPI records itself. */
-    int (*fetch)(void *ctx, size_t file, size_t chunk, void **buf, size_t *len);
-    int (*serve)(void *ctx, struct vftr_vfdconv *c);
-    /* Optional (all four or none; taken over fetch/serve): matching spread
+    /* Optional (all four or none; without them the process that reads
+     * file 0 matches, reading every file's MPI records): matching spread
      * over the processes, each reading only its own files' MPI records.
      * The processes are numbered 0 .. nprocs - 1, this one `me`;
      * owner(ctx, file) is the process whose mine() takes the file.  Each
@@ -240,14 +229,6 @@ struct vftr_vfdconv_share {
     int (*alltoall)(void *ctx, const void *const *out, const size_t *outlen, void **in,
                     size_t *inlen);
 };
-
-/* The MPI message records of events chunk `chunk` of file `file` (index in
- * the open's list; chunks numbered as the engine lists them, grouped by
- * thread, the same in every process), for share->serve: *buf (malloc'ed)
- * and *len bytes, native layout.  0, -EINVAL (no such file or chunk),
- * -EBADMSG, -ENOMEM.  Only during the open of a shared engine. */
-int vftr_vfdconv_chunk_mpi(struct vftr_vfdconv *c, size_t file, size_t chunk, void **buf,
-                           size_t *len);
 
 struct vftr_vfdconv_opts {
     FILE *warn;                 /* warnings ("vfd2otf: ..." prefixed by prog); NULL: none */

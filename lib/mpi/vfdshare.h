@@ -7,23 +7,18 @@
  * File i of the open's list is read by process i % size alone; what the
  * engine must know of every file is exchanged with one MPI_Allgatherv.
  * Each process matches the receives of its files, the sends to them
- * coming from their senders' readers in one MPI_Alltoallv (owner,
- * alltoall), and the counts and exceptions are gathered by all (fetch and
- * serve, process 0 matching everything, remain for a share without
- * alltoall).  So no process opens a file outside its share, and every one
- * ends the open with the same engine state.
+ * coming from their senders' readers in rounds of MPI_Alltoallv (owner,
+ * alltoall), and the counts and exceptions are gathered by all.  So no
+ * process opens a file outside its share, and every one ends the open with
+ * the same engine state.
  *
  * Every process of MPI_COMM_WORLD must take part in the open (it is
- * collective), from the thread that initialised MPI.  The matcher's
- * messages use tags VFTR_MPI_VFDSHARE_TAG_REQ/_REP of MPI_COMM_WORLD:
- * nothing else may use them during the open.
+ * collective), from the thread that initialised MPI.
  */
 #ifndef VFTR_MPI_VFDSHARE_H
 #define VFTR_MPI_VFDSHARE_H
 
 #include "model/vfdconv.h"
-
-enum { VFTR_MPI_VFDSHARE_TAG_REQ = 7711, VFTR_MPI_VFDSHARE_TAG_REP = 7712 };
 
 struct vftr_mpi_vfdshare {
     int rank, size;             /* in MPI_COMM_WORLD */

@@ -90,7 +90,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     for (char *p = strtok(list, ","); p && n < 4; p = strtok(NULL, ","))
         paths[n++] = p;
     struct fake f = { 1, { NULL, NULL }, { 0, 0 }, 0, fopen(to, "wb") };
-    struct vftr_vfdconv_share sh = { mine, exchange, &f, NULL, NULL, 0, 0, NULL, NULL };
+    struct vftr_vfdconv_share sh = { mine, exchange, &f, 0, 0, NULL, NULL };
     struct vftr_vfdconv_opts o = { NULL, "fuzz", 0, 1, &sh };
     struct vftr_vfdconv *c;
     char err[1024];
@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const paths[4] = { "/nonexistent/r0.vfd", "/nonexistent/r1.vfd",
                                           "/nonexistent/r2.vfd", "/nonexistent/r3.vfd" };
     struct fake f = { 0, { NULL, NULL }, { 0, 0 }, 0, NULL };
-    struct vftr_vfdconv_share sh = { mine, exchange, &f, NULL, NULL, 0, 0, NULL, NULL };
+    struct vftr_vfdconv_share sh = { mine, exchange, &f, 0, 0, NULL, NULL };
     struct vftr_vfdconv_opts o = { NULL, "fuzz", 0, 1, &sh };
     struct vftr_vfdconv *c;
     char err[1024] = "";

@@ -64,6 +64,64 @@ par 2 "$T/big" --waits --time 50us:150us
 par 3 "$T/coll" --waits --time 3ms:5ms --csv
 par 2 "$T/p2p" --critical-path --csv --time :6ms
 
+# --waits is distributed (each rank analyses its own processes, given the
+# records of other ranks' processes they depend on): the cases that split
+# differently.  A Late Receiver across the ranks (p2p's MPI_Ssend 0 -> 1),
+# collectives spanning the ranks (coll at -np 2 and 3), messages between
+# processes of one rank (big over 5 ranks at -np 2: ranks 4 and 0 share
+# one), every send a possible Late Receiver (--rendezvous 0), a rank with
+# several processes (omp, ompidle: one rank, its threads) and ranks with
+# none, windows (--time, the Ssend's wait cut), a process selection, and a
+# run long enough for several rounds of the exchange (big2: about 330 000
+# records per rank at -np 2, rounds of 65 536)
+for s in ompidle outside eager; do
+    mkdir -p "$T/$s"
+    "$MK" "$s" "$T/$s" || bad "mkwaits $s"
+done
+mkdir -p "$T/big2"
+"$MK" big "$T/big2" 400000 5 || bad "mkwaits big"
+for np in 2 3; do
+    par "$np" "$T/p2p" --waits --csv --threads
+    par "$np" "$T/coll" --waits --json
+    par "$np" "$T/big" --waits --rendezvous 0 --csv
+    par "$np" "$T/big2" --waits --csv
+done
+par 4 "$T/big" --waits --rendezvous 0 --json --time 30us:170us
+par 2 "$T/p2p" --waits --time 7500us:9000us
+par 2 "$T/p2p" --waits --rendezvous 0 --csv
+par 2 "$T/omp" --waits --csv --threads
+par 2 "$T/ompidle" --waits --csv --threads
+par 2 "$T/outside" --waits --csv
+par 2 "$T/eager" --waits --csv --time 6ms:
+par 3 "$T/big" --waits --process 1,3,4 --csv
+par 2 "$T/order" --waits --json --threads
+# that it was distributed, and its counts (--verbose: records, processes,
+# receives before their send, unmatched messages, incomplete collectives)
+# summed over the ranks as one analysis counts them
+# (um.otf: p2p with rank 1's receive of the MPI_Ssend and rank 0's first
+# send taken out: a send and a receive unmatched, a receive before its
+# send, and a Late Receiver judged on the blocking receive the receiver is
+# in, across the ranks)
+"$V2O" -q -o "$T/um.otf" "$T/p2p" >/dev/null 2>&1 || bad "vfd2otf p2p"
+sed -i '/^R1L8T3C1$/d' "$T/um.2.events"
+sed -i '/^S2L40T1C1$/d' "$T/um.1.events"
+par 2 "$T/um.otf" --waits --csv
+for c in "big2 2" "big 3 --time 30us:170us" "eager 2 --time 6ms:" "outside 2" "coll 3" \
+         "um.otf 2"; do
+    set -- $c
+    s=$1 np=$2; shift 2
+    "$STATS" --waits --verbose "$@" "$T/$s" 2>&1 >/dev/null | tail -1 >"$T/ser.v"
+    timeout -s KILL 120 mpirun --allow-run-as-root --oversubscribe -np "$np" "$PAR" --waits \
+        --verbose "$@" "$T/$s" 2>&1 >/dev/null | tail -1 >"$T/par.v"
+    if grep -q "; each of $np ranks analysed its own processes\$" "$T/par.v" &&
+       [ "$(sed 's/; each of [0-9]* ranks analysed its own processes$//' "$T/par.v")" = \
+         "$(cat "$T/ser.v")" ]; then
+        pass "$s $* at -np $np: analysed by every rank, counts as the serial's"
+    else
+        bad "$s $* at -np $np: $(cat "$T/par.v") (serial: $(cat "$T/ser.v"))"
+    fi
+done
+
 # a record the analysis refuses: rank 1's MPI_Send of p2p entered at 7000 us
 # (0x6acfc0 ns) moved back to 5177.344 us, before its work that began at
 # 5300 us (its rank's stream, process 2): the serial run says which record

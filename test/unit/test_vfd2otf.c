@@ -347,7 +347,7 @@ static int fake_exchange(void *ctx, const void *buf, size_t len, void **all, siz
 static void *fake_open(void *arg)
 {
     struct fake_rank *r = arg;
-    struct vftr_vfdconv_share sh = { fake_mine, fake_exchange, r, NULL, NULL, 0, 0, NULL, NULL };
+    struct vftr_vfdconv_share sh = { fake_mine, fake_exchange, r, 0, 0, NULL, NULL };
     struct vftr_vfdconv_opts o = { NULL, "test", 0, 1, &sh };
 
     r->rc = vftr_vfdconv_open(&r->c, r->paths, r->n, &o, NULL, 0);

@@ -3,8 +3,10 @@
  * (--waits, --critical-path, --delays) spread over the ranks of an MPI job
  * (lib/model's vftr_analysis_run_par): `mpirun -np N vftr-stats-mpi
  * --waits RUN` prints what `vftr-stats --waits RUN` prints.  Every rank
- * reads its share of the processes (rank 0 in a thread); the others send
- * their sync records to rank 0, which merges them and prints.  A .vfd
+ * reads its share of the processes; for --waits each analyses its own,
+ * exchanging records in rounds (alltoall_msgs), and rank 0 sums the
+ * tables; for the other views the others send their sync records to rank
+ * 0 (which reads its share in a thread), which merges them.  A .vfd
  * run's open is shared too (stats_source_share): each rank reads only its
  * share of the files.  Linked in place of run.c.
  *
@@ -18,6 +20,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +200,99 @@ static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
     return 0;
 }
 
+/* Waits for rq, testing and sleeping (see pause_a_little).  0 or -EIO. */
+static int patient_wait(MPI_Request *rq)
+{
+    struct backoff b = { 10000 };
+    int done = 0;
+
+    while (!done) {
+        if (MPI_Test(rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return -EIO;
+        if (!done)
+            pause_a_little(&b);
+    }
+    return 0;
+}
+
+/*
+ * The distributed --waits's rounds (the transport's alltoall): the counts
+ * by MPI_Ialltoall, the bytes by MPI_Ialltoallv, each waited for as the
+ * messages are.  The ranks meet here every round, and on a shared machine
+ * the one that comes first would otherwise poll a core the later one
+ * needs.  A rank that cannot take part (its bytes beyond MPI's int counts,
+ * out of memory) sends -1 counts, so that all stop after the counts.
+ */
+static int alltoall_msgs(void *ctx, const void *const *out, const size_t *outlen, void **in,
+                         size_t *inlen)
+{
+    size_t n = (size_t)size;
+    int *sc = malloc(n * sizeof *sc), *sd = malloc(n * sizeof *sd);
+    int *rcnt = malloc(n * sizeof *rcnt), *rd = malloc(n * sizeof *rd);
+    uint8_t *sbuf = NULL, *rbuf = NULL;
+    long long tot = 0;
+    int bad = !sc || !sd || !rcnt || !rd, rc = 0;
+    MPI_Request rq;
+
+    (void)ctx;
+    *in = NULL;
+    *inlen = 0;
+    if (bad) {              /* cannot even say so: end the job */
+        fputs("vftr-stats-mpi: out of memory\n", stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (size_t p = 0; p < n && !bad; p++) {
+        if (outlen[p] > (size_t)INT_MAX - (size_t)tot)
+            bad = 1;
+        sd[p] = (int)tot;
+        tot += bad ? 0 : (long long)outlen[p];
+    }
+    if (!bad && !(sbuf = malloc(tot ? (size_t)tot : 1)))
+        bad = 1;
+    for (size_t p = 0; p < n; p++) {
+        sc[p] = bad ? -1 : (int)outlen[p];
+        if (!bad && outlen[p])
+            memcpy(sbuf + sd[p], out[p], outlen[p]);
+    }
+    if (MPI_Ialltoall(sc, 1, MPI_INT, rcnt, 1, MPI_INT, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
+        patient_wait(&rq) < 0) {
+        rc = -EIO;
+        goto out;
+    }
+    tot = 0;
+    for (size_t p = 0; p < n; p++) {
+        if (rcnt[p] < 0)
+            rc = -ECOMM;          /* that rank gave up */
+        rd[p] = tot > INT_MAX ? 0 : (int)tot;
+        tot += rcnt[p] < 0 ? 0 : rcnt[p];
+    }
+    if (bad)
+        rc = -ENOMEM;
+    if (rc < 0)
+        goto out;
+    if (tot > INT_MAX || !(rbuf = malloc(tot ? (size_t)tot : 1))) {
+        fputs("vftr-stats-mpi: out of memory\n", stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (MPI_Ialltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rcnt, rd, MPI_BYTE, MPI_COMM_WORLD, &rq) !=
+            MPI_SUCCESS ||
+        patient_wait(&rq) < 0) {
+        rc = -EIO;
+        goto out;
+    }
+    *in = rbuf;
+    *inlen = (size_t)tot;
+    rbuf = NULL;
+out:
+    free(rbuf);
+    free(sbuf);
+    free(sc);
+    free(sd);
+    free(rcnt);
+    free(rd);
+    return rc;
+}
+
 __attribute__((constructor)) static void start(void)
 {
     int provided = 0;
@@ -234,7 +330,8 @@ const struct vftr_vfdconv_share *stats_source_share(void)
 int stats_analysis_run(struct vftr_source *src, const struct vftr_analysis_opts *o,
                        struct vftr_analysis **out, char *err, size_t errlen)
 {
-    const struct vftr_analysis_transport t = { rank, size, send_msg, recv_msg, NULL, poll_msgs };
+    const struct vftr_analysis_transport t = { rank,      size,      send_msg,     recv_msg,
+                                               NULL,      poll_msgs, alltoall_msgs };
     int rc = vftr_analysis_run_par(src, o, &t, out, err, errlen);
 
     if (rc >= 0 && drain() < 0) {
