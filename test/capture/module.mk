@@ -159,11 +159,6 @@ $(CAPTEST_DIR)/vfdcount: $(OBJ)/test/capture/vfdcount.o $(VFTR_VFD_A)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(VFTR_VFD_A)
 
-TEST_PROGRAMS += $(CAPTEST_BINS)
-
-.PHONY: capture-tests
-capture-tests: $(CAPTEST_BINS)
-
 # instrument.patchable (capture_patchable.sh): built with
 # -fpatchable-function-entry=5 and no hooks; with -fcf-protection too (its
 # sleds follow an endbr64), and the library it dlopens.
@@ -202,3 +197,10 @@ $(CAPTEST_DIR)/sled_prog_clang: test/capture/sled_prog.c
 	$(Q)$(CAPTEST_PATCH_CLANG) -std=gnu11 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(WARN) \
 		-o $@ $< $(LDFLAGS) -ldl -lpthread
 endif
+
+# Last: TEST_PROGRAMS is simply expanded, so this takes CAPTEST_BINS as it
+# stands here (a program added below would not be built by make check).
+TEST_PROGRAMS += $(CAPTEST_BINS)
+
+.PHONY: capture-tests
+capture-tests: $(CAPTEST_BINS)
