@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mpi/coll.h"
 #include "mpi/vfdshare.h"
 #include "stats.h"
 
@@ -41,11 +42,10 @@ static struct vftr_vfdconv_share share;
  * messages in flight (copies it owns until their send completes) and
  * waits only when all of them are: the memory stays bounded, as the
  * contract asks, and the ranks work side by side.  Waits test, and sleep
- * between tests, a little longer each time up to MAX_PAUSE: MPI's blocking
+ * between tests, a little longer each time (lib/mpi/coll.h): MPI's blocking
  * calls poll, taking a core from the rank that has the work.
  */
 #define WINDOW 16
-#define MAX_PAUSE 200000L            /* ns */
 
 static struct inflight {
     MPI_Request rq;
@@ -54,24 +54,11 @@ static struct inflight {
     int busy;
 } flight[WINDOW];
 
-struct backoff {
-    long ns;
-};
-
-static void pause_a_little(struct backoff *b)
-{
-    struct timespec t = { 0, b->ns };
-
-    nanosleep(&t, NULL);
-    if (b->ns < MAX_PAUSE)
-        b->ns *= 2;
-}
-
 /* A free slot of the window, after waiting for one if need be; NULL on an
  * MPI error. */
 static struct inflight *free_slot(void)
 {
-    struct backoff b = { 10000 };
+    struct vftr_mpi_backoff b = VFTR_MPI_BACKOFF_INIT;
 
     for (;;) {
         for (int i = 0; i < WINDOW; i++) {
@@ -85,7 +72,7 @@ static struct inflight *free_slot(void)
                 return &flight[i];
             }
         }
-        pause_a_little(&b);
+        vftr_mpi_pause(&b);
     }
 }
 
@@ -93,14 +80,14 @@ static struct inflight *free_slot(void)
 static int drain(void)
 {
     for (int i = 0; i < WINDOW; i++) {
-        struct backoff b = { 10000 };
+        struct vftr_mpi_backoff b = VFTR_MPI_BACKOFF_INIT;
         int done = !flight[i].busy;
 
         while (!done) {
             if (MPI_Test(&flight[i].rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
                 return -EIO;
             if (!done)
-                pause_a_little(&b);
+                vftr_mpi_pause(&b);
         }
         flight[i].busy = 0;
         free(flight[i].buf);
@@ -158,7 +145,7 @@ static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
     MPI_Status st;
     int n;
 
-    struct backoff b = { 10000 };
+    struct vftr_mpi_backoff b = VFTR_MPI_BACKOFF_INIT;
     int ready = 0;
 
     (void)ctx;
@@ -167,7 +154,7 @@ static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
             return -EIO;
         if (ready)
             break;
-        pause_a_little(&b);
+        vftr_mpi_pause(&b);
     }
     if (MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
         return -EIO;
@@ -187,7 +174,7 @@ static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
             if (MPI_Test(&rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
                 done = -1;
             else if (!done)
-                pause_a_little(&b);
+                vftr_mpi_pause(&b);
         }
         if (done < 0) {
             free(*msg);
@@ -200,97 +187,13 @@ static int recv_msg(void *ctx, int from, int *tag, void **msg, size_t *len)
     return 0;
 }
 
-/* Waits for rq, testing and sleeping (see pause_a_little).  0 or -EIO. */
-static int patient_wait(MPI_Request *rq)
-{
-    struct backoff b = { 10000 };
-    int done = 0;
-
-    while (!done) {
-        if (MPI_Test(rq, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return -EIO;
-        if (!done)
-            pause_a_little(&b);
-    }
-    return 0;
-}
-
-/*
- * The distributed --waits's rounds (the transport's alltoall): the counts
- * by MPI_Ialltoall, the bytes by MPI_Ialltoallv, each waited for as the
- * messages are.  The ranks meet here every round, and on a shared machine
- * the one that comes first would otherwise poll a core the later one
- * needs.  A rank that cannot take part (its bytes beyond MPI's int counts,
- * out of memory) sends -1 counts, so that all stop after the counts.
- */
+/* The distributed --waits's rounds (the transport's alltoall): the ranks
+ * meet here every round (lib/mpi/coll.h). */
 static int alltoall_msgs(void *ctx, const void *const *out, const size_t *outlen, void **in,
                          size_t *inlen)
 {
-    size_t n = (size_t)size;
-    int *sc = malloc(n * sizeof *sc), *sd = malloc(n * sizeof *sd);
-    int *rcnt = malloc(n * sizeof *rcnt), *rd = malloc(n * sizeof *rd);
-    uint8_t *sbuf = NULL, *rbuf = NULL;
-    long long tot = 0;
-    int bad = !sc || !sd || !rcnt || !rd, rc = 0;
-    MPI_Request rq;
-
     (void)ctx;
-    *in = NULL;
-    *inlen = 0;
-    if (bad) {              /* cannot even say so: end the job */
-        fputs("vftr-stats-mpi: out of memory\n", stderr);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    for (size_t p = 0; p < n && !bad; p++) {
-        if (outlen[p] > (size_t)INT_MAX - (size_t)tot)
-            bad = 1;
-        sd[p] = (int)tot;
-        tot += bad ? 0 : (long long)outlen[p];
-    }
-    if (!bad && !(sbuf = malloc(tot ? (size_t)tot : 1)))
-        bad = 1;
-    for (size_t p = 0; p < n; p++) {
-        sc[p] = bad ? -1 : (int)outlen[p];
-        if (!bad && outlen[p])
-            memcpy(sbuf + sd[p], out[p], outlen[p]);
-    }
-    if (MPI_Ialltoall(sc, 1, MPI_INT, rcnt, 1, MPI_INT, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
-        patient_wait(&rq) < 0) {
-        rc = -EIO;
-        goto out;
-    }
-    tot = 0;
-    for (size_t p = 0; p < n; p++) {
-        if (rcnt[p] < 0)
-            rc = -ECOMM;          /* that rank gave up */
-        rd[p] = tot > INT_MAX ? 0 : (int)tot;
-        tot += rcnt[p] < 0 ? 0 : rcnt[p];
-    }
-    if (bad)
-        rc = -ENOMEM;
-    if (rc < 0)
-        goto out;
-    if (tot > INT_MAX || !(rbuf = malloc(tot ? (size_t)tot : 1))) {
-        fputs("vftr-stats-mpi: out of memory\n", stderr);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    if (MPI_Ialltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rcnt, rd, MPI_BYTE, MPI_COMM_WORLD, &rq) !=
-            MPI_SUCCESS ||
-        patient_wait(&rq) < 0) {
-        rc = -EIO;
-        goto out;
-    }
-    *in = rbuf;
-    *inlen = (size_t)tot;
-    rbuf = NULL;
-out:
-    free(rbuf);
-    free(sbuf);
-    free(sc);
-    free(sd);
-    free(rcnt);
-    free(rd);
-    return rc;
+    return vftr_mpi_alltoall_bytes(out, outlen, in, inlen);
 }
 
 __attribute__((constructor)) static void start(void)
