@@ -106,7 +106,8 @@ struct smp_thread {
     uint64_t prev_cpu;          /* handler: thread CPU time at the previous sample */
     uint64_t carry;             /* handler: ns of samples a full ring refused */
     uint64_t rng;               /* handler: xorshift state of the dithered period */
-    uint32_t nsig;              /* handler: signals so far (the dither's turn) */
+    uint32_t nsig;              /* handler: signals so far (the dither's turn); on
+                                 * the ring route the collector's rounds */
     timer_t timer;
     bool has_timer;
     int fd;                     /* task-clock event, or -1: the timer */
@@ -166,6 +167,8 @@ static struct {
     _Atomic uint32_t by_event, by_timer;   /* threads sampled by each source */
     uint64_t period_ns;         /* the interval in ns */
     long collect_ns;            /* the collector's round (< 1 s) */
+    size_t page;                /* the page size (the kernel rings' header) */
+    uint64_t collector_cpu;     /* ns of CPU time the collector used (at its end) */
     /* code where the handler must not call libunwind (loader, libc) */
     uintptr_t no_unw_lo[4], no_unw_hi[4];
     unsigned nno_unw;
@@ -403,7 +406,7 @@ static VFTR_NI int open_task_clock(pid_t tid, long ns)
 static VFTR_NI int open_ring(struct smp_thread *s, long ns)
 {
     static _Atomic int user_only;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t page = smp.page;
     struct perf_event_attr a;
     void *m;
     int fd, rc;
@@ -746,7 +749,7 @@ static VFTR_NI void book_one(struct smp_thread *s, const struct smp_slot *sl, do
 /* Copies len bytes at offset off of s's kernel ring (wrapping) to dst. */
 static VFTR_NI void ring_copy(const struct smp_thread *s, uint64_t off, void *dst, size_t len)
 {
-    const unsigned char *data = (const unsigned char *)s->ring + (size_t)sysconf(_SC_PAGESIZE);
+    const unsigned char *data = (const unsigned char *)s->ring + smp.page;
     size_t at = (size_t)(off & (s->ring_len - 1)), first = s->ring_len - at;
 
     if (first >= len) {
@@ -822,12 +825,19 @@ static VFTR_NI void drain_ring(struct smp_thread *s, double tps)
             tail = head;   /* cannot be: the ring is the kernel's */
             break;
         }
-        if (h.size <= sizeof smp.rec) {
-            ring_copy(s, tail, smp.rec, h.size);
+        if (h.size <= sizeof smp.rec && (h.size & 7) == 0) {
+            size_t at = (size_t)(tail & (s->ring_len - 1));
+            const uint64_t *rec = smp.rec;
+
+            /* read in place unless the record wraps round the ring's end */
+            if (at + h.size <= s->ring_len)
+                rec = (const uint64_t *)((const unsigned char *)m + smp.page + at);
+            else
+                ring_copy(s, tail, smp.rec, h.size);
             if (h.type == PERF_RECORD_SAMPLE)
-                ring_sample(s, smp.rec, h.size, tps);
+                ring_sample(s, rec, h.size, tps);
             else if (h.type == PERF_RECORD_LOST && h.size >= 24)
-                smp.lost += smp.rec[2];   /* their time: in the next count */
+                smp.lost += rec[2];   /* their time: in the next count */
         }
         tail += h.size;
     }
@@ -869,15 +879,21 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
     atomic_store_explicit(&s->tail, h, memory_order_release);
 }
 
-/* The ring route's dither (see dither()): every collector round each
- * thread's event gets a new period from [interval/2, 3*interval/2), by
- * PERF_EVENT_IOC_PERIOD from here, under smp.lock (the thread closes its
- * descriptor under it). */
+/* The ring route's dither (see dither()): every SMP_RING_DITHER-th
+ * collector round each thread's event gets a new period from
+ * [interval/2, 3*interval/2), by PERF_EVENT_IOC_PERIOD from here, under
+ * smp.lock (the thread closes its descriptor under it).  Not every round:
+ * on another thread's running event the ioctl is a cross-CPU call, which
+ * on a virtual machine costs tens of microseconds on both sides; a period
+ * kept for a few dozen samples and then drawn anew still moves the
+ * samples' phase against any repeating work. */
+#define SMP_RING_DITHER 8u
 static VFTR_NI void ring_dither(struct smp_thread *s)
 {
     uint64_t x = smp.rng ? smp.rng : 0x9e3779b97f4a7c15u, p;
 
-    if (s->ring == NULL || s->fd < 0 || atomic_load_explicit(&s->ended, memory_order_acquire))
+    if (s->ring == NULL || s->fd < 0 || atomic_load_explicit(&s->ended, memory_order_acquire)
+        || ++s->nsig % SMP_RING_DITHER != 0)
         return;
     x ^= x << 13;
     x ^= x >> 7;
@@ -914,7 +930,7 @@ static VFTR_NI void drain_all(void)
         }
         if (ended) {   /* the thread is gone: nothing more comes */
             if (s->ring)
-                munmap(s->ring, s->ring_len + (size_t)sysconf(_SC_PAGESIZE));
+                munmap(s->ring, s->ring_len + smp.page);
             smp.full += atomic_load(&s->full);
             smp.exact += atomic_load(&s->exact);
             smp.exact_cpu += atomic_load(&s->exact_cpu);
@@ -957,6 +973,7 @@ static VFTR_NI void *collector(void *arg)
             break;
         drain_all();
     }
+    smp.collector_cpu = thread_cpu_ns();
     return NULL;
 }
 
@@ -1011,6 +1028,7 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
     smp.period_ns = (uint64_t)(smp.interval * 1e9 + 0.5);
     smp.want_ring = cfg->sample_ring && cfg->sample_task_clock;
     smp.collect_ns = SMP_PERIOD_NS;
+    smp.page = (size_t)sysconf(_SC_PAGESIZE);
     if (smp.want_ring) {
         /* the kernel's rings hold about SMP_RING_BATCH * 2 samples: the
          * collector comes by every SMP_RING_BATCH intervals (1 to 50 ms) */
@@ -1149,9 +1167,11 @@ VFTR_NI int vftr_sample_log(FILE *f)
                "  ring full:          %llu samples (their time went to the next sample)\n"
                "  lost by the kernel: %llu samples (ring route; their time as above)\n"
                "  paused:             %llu samples, %.6f s\n"
-               "  after last sample:  %.6f s (no sample to weigh it)\n",
+               "  after last sample:  %.6f s (no sample to weigh it)\n"
+               "  collector thread:   %.6f s of CPU time (reading, unwinding, booking)\n",
             smp.nouts ? "" : " none", (unsigned long long)smp.booked, 1e-9 * (double)smp.booked_cpu,
             (unsigned long long)exact, 1e-9 * (double)exact_cpu, (unsigned long long)full,
-            (unsigned long long)smp.lost, (unsigned long long)smp.paused, 1e-9 * (double)smp.paused_cpu, 1e-9 * (double)unsampled);
+            (unsigned long long)smp.lost, (unsigned long long)smp.paused, 1e-9 * (double)smp.paused_cpu, 1e-9 * (double)unsampled,
+            1e-9 * (double)smp.collector_cpu);
     return ferror(f) ? -EIO : 0;
 }

@@ -93,17 +93,31 @@ static VFTR_NI void load_segments(void)
 
 static VFTR_NI const struct range *code_segment(uintptr_t ip)
 {
+    static size_t last;
+
+    if (last < uw.nseg && uw.seg[last].hdr && ip >= uw.seg[last].lo && ip < uw.seg[last].hi)
+        return &uw.seg[last];
     for (size_t i = 0; i < uw.nseg; i++)
-        if (uw.seg[i].hdr && ip >= uw.seg[i].lo && ip < uw.seg[i].hi)
+        if (uw.seg[i].hdr && ip >= uw.seg[i].lo && ip < uw.seg[i].hi) {
+            last = i;
             return &uw.seg[i];
+        }
     return NULL;
 }
 
+/* Whether a word at a is inside a loaded object: the segment of the
+ * previous hit first (the unwinder reads one table, one FDE at a time). */
 static VFTR_NI bool in_segments(uintptr_t a)
 {
+    static size_t last;
+
+    if (last < uw.nseg && a >= uw.seg[last].lo && a + sizeof(unw_word_t) <= uw.seg[last].hi)
+        return true;
     for (size_t i = 0; i < uw.nseg; i++)
-        if (a >= uw.seg[i].lo && a + sizeof(unw_word_t) <= uw.seg[i].hi)
+        if (a >= uw.seg[i].lo && a + sizeof(unw_word_t) <= uw.seg[i].hi) {
+            last = i;
             return true;
+        }
     return false;
 }
 
@@ -270,7 +284,9 @@ VFTR_NI int vftr_sample_unwind_init(void)
     uw.as = unw_create_addr_space(&acc, 0);
     if (uw.as == NULL)
         return -ENOMEM;
-    (void)unw_set_caching_policy(uw.as, UNW_CACHE_GLOBAL);
+    /* the collector is the only caller: a cache of its own, without the
+     * global cache's lock (two sigprocmask calls a step) */
+    (void)unw_set_caching_policy(uw.as, UNW_CACHE_PER_THREAD);
     load_segments();
     return 0;
 }
