@@ -917,6 +917,8 @@ static VFTR_NI void drain_all(void)
         smp.mono0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
         smp.tick_per_ns = tps * 1e-9;
     }
+    if (smp.want_ring)
+        vftr_sample_unwind_refresh();
     for (pp = &smp.list; (s = *pp) != NULL;) {
         bool ended = atomic_load_explicit(&s->ended, memory_order_acquire);
         uint64_t end_val;

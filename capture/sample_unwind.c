@@ -13,18 +13,21 @@
  * frame the unwinder gets wrong (code without unwind tables) can lead it to
  * any address.  A read is allowed only inside the copy or inside a loaded
  * object's PT_LOAD segments (refreshed from dl_iterate_phdr when an address
- * is in none); a read in the thread's stack outside the copy, or anywhere
- * else, ends the unwinding.  An object dlclose'd between the sample and its
- * unwinding is the one case this does not cover (as for libunwind's own
- * local unwinder).
+ * is in none), and there through process_vm_readv, so that an object
+ * unloaded since the list was made gives an error, not a fault; a read in
+ * the thread's stack outside the copy, or anywhere else, ends the
+ * unwinding.
  */
 #define _GNU_SOURCE 1
 #include "sample_unwind.h"
 
 #include <errno.h>
 #include <link.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "capture.h"
 
@@ -52,6 +55,8 @@ static struct {
     int idx[UNW_X86_64_RIP + 1];   /* libunwind register -> index in regs[] */
     struct range *seg;          /* loaded objects' segments */
     size_t nseg, cap;
+    pid_t pid;
+    unsigned long long adds, subs;   /* the loader's counts when seg was read */
 } uw;
 
 static VFTR_NI int add_segments(struct dl_phdr_info *info, size_t size, void *arg)
@@ -91,6 +96,32 @@ static VFTR_NI void load_segments(void)
     dl_iterate_phdr(add_segments, NULL);
 }
 
+static VFTR_NI int read_counts(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    unsigned long long *n = arg;
+
+    if (size < offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+        return 1;
+    n[0] = info->dlpi_adds;
+    n[1] = info->dlpi_subs;
+    return 1;   /* the counts are the loader's: the first object is enough */
+}
+
+VFTR_NI void vftr_sample_unwind_refresh(void)
+{
+    unsigned long long n[2] = { 0, 0 };
+
+    if (uw.as == NULL)
+        return;
+    dl_iterate_phdr(read_counts, n);
+    if (n[0] == uw.adds && n[1] == uw.subs)
+        return;
+    uw.adds = n[0];
+    uw.subs = n[1];
+    load_segments();
+    unw_flush_cache(uw.as, 0, 0);
+}
+
 static VFTR_NI const struct range *code_segment(uintptr_t ip)
 {
     static size_t last;
@@ -119,6 +150,22 @@ static VFTR_NI bool in_segments(uintptr_t a)
             return true;
         }
     return false;
+}
+
+/* Reads the word at a of the process's own memory, or -UNW_EINVAL where
+ * nothing is mapped any more: a library the program unloaded (Open MPI
+ * closes the components it does not select during MPI_Init) after the
+ * segments were listed.  process_vm_readv on the process itself fails with
+ * EFAULT there instead of faulting; one system call a read, but libunwind's
+ * cache spares most reads of code it unwound before.  The page of the
+ */
+static VFTR_NI int safe_read(uintptr_t a, unw_word_t *val)
+{
+    struct iovec local = { val, sizeof *val }, remote = { (void *)a, sizeof *val };
+
+    if (process_vm_readv(uw.pid, &local, 1, &remote, 1, 0) != (ssize_t)sizeof *val)
+        return -UNW_EINVAL;
+    return 0;
 }
 
 struct ctx {
@@ -150,8 +197,7 @@ static VFTR_NI int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *
         if (!in_segments(addr))
             return -UNW_EINVAL;
     }
-    memcpy(val, (const void *)(uintptr_t)addr, sizeof *val);
-    return 0;
+    return safe_read(addr, val);
 }
 
 static VFTR_NI int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
@@ -209,6 +255,7 @@ static VFTR_NI int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_i
 {
     const struct range *r = code_segment((uintptr_t)ip);
     const unsigned char *h;
+    unw_word_t w[2];
     unw_dyn_info_t di;
     uint32_t count;
 
@@ -217,7 +264,9 @@ static VFTR_NI int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_i
         if ((r = code_segment((uintptr_t)ip)) == NULL)
             return -UNW_ENOINFO;
     }
-    h = (const unsigned char *)r->hdr;
+    if (safe_read(r->hdr, &w[0]) != 0 || safe_read(r->hdr + 8, &w[1]) != 0)
+        return -UNW_ENOINFO;
+    h = (const unsigned char *)w;
     /* version, eh_frame_ptr_enc (sdata4, any base), fde_count_enc, table_enc */
     if (h[0] != 1 || (h[1] & 0x0f) != 0x0b || h[2] != 0x03 || h[3] != 0x3b)
         return -UNW_ENOINFO;
@@ -287,7 +336,8 @@ VFTR_NI int vftr_sample_unwind_init(void)
     /* the collector is the only caller: a cache of its own, without the
      * global cache's lock (two sigprocmask calls a step) */
     (void)unw_set_caching_policy(uw.as, UNW_CACHE_PER_THREAD);
-    load_segments();
+    uw.pid = getpid();
+    vftr_sample_unwind_refresh();
     return 0;
 }
 
@@ -313,6 +363,10 @@ VFTR_NI uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t 
 }
 
 #else /* no unwinder here: the signal route */
+
+VFTR_NI void vftr_sample_unwind_refresh(void)
+{
+}
 
 VFTR_NI uint64_t vftr_sample_unwind_regs_mask(void)
 {

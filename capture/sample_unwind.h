@@ -34,6 +34,12 @@ struct vftr_sample_regs {
  * caching).  0 or -errno (then the ring route is not taken). */
 int vftr_sample_unwind_init(void);
 
+/* Since the last call, the program loaded or unloaded objects: the list
+ * of their segments is read anew and libunwind's cache of unwind rules
+ * flushed (a library unloaded and another loaded at its addresses must not
+ * be unwound by the old one's rules).  Called before each batch. */
+void vftr_sample_unwind_refresh(void);
+
 /* Unwinds r into pc (innermost first, at most max frames).  Returns the
  * number of frames (at least 1 when the sample has an instruction
  * pointer). */
