@@ -11,6 +11,10 @@
 #   - under load: the program pinned to one CPU beside a busy loop (each gets
 #     about half of it, and the program is switched in and out between the
 #     kernel's ticks) still gets its shares within the 3 points;
+#   - both routes of the task-clock event: the kernel ring (sample.ring
+#     true, the default; every run above and below unless said) and the
+#     signal (sample.ring false: single and under load again), each named
+#     in the log and each within the 3 points;
 #   - the fallback source (sample.task_clock false: the CPU-time timer)
 #     runs, the log names it, and the CPU time its samples weigh plus the
 #     time after the last sample is the thread's CPU time;
@@ -81,6 +85,22 @@ near() {
     then pass "$1 ($2 vs $3)"; else fail "$1 ($2 vs $3, allowed $4 relative)"; fi
 }
 
+# route_named WHAT ROUTE LOG: the log's source line names the route (ring,
+# signal); skipped where the kernel gives no task-clock event at all
+route_named() {
+    local src want
+    src=$(sed -n 's/^  source: *//p' "$3")
+    case $2 in
+        ring) want="task-clock event, kernel ring" ;;
+        *) want="task-clock event, signal" ;;
+    esac
+    case $src in
+        "$want"*) pass "$1: the log names the $2 route" ;;
+        "CPU-time timer"*) skip "$1: the log names the $2 route" "no task-clock event here: $src" ;;
+        *) fail "$1: the log names the $2 route (got '$src')" ;;
+    esac
+}
+
 # --- one thread: 2 s of CPU time in rounds of 10/30/60 ms -------------------
 d=$cap_tmp/single
 VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -r 20 -u 10
@@ -97,6 +117,7 @@ if [ -f "$log" ] && [ -f "$vfd" ]; then
     within3 "single: vftr-stats on the .vfd" "$ss"
     grep -q "Statistical call-stack samples" "$log" && pass "single: the log has the sampling section" \
         || fail "single: the log has no sampling section"
+    route_named "single" ring "$log"
     if ! grep -q "has no compiler hooks" "$d/.stderr"; then
         pass "single: no 'no compiler hooks' message (the samples are the profile)"
     else
@@ -170,11 +191,13 @@ else
     for i in 1 2; do
         VRUN_OPTS="--sample 1ms" vrun "$cap_tmp/load$i" "$PROG" -r 25 -u 2
     done
+    # the signal route beside the same busy loop (see below)
+    VFTR_SAMPLE_RING=false VRUN_OPTS="--sample 1ms" vrun "$cap_tmp/loadsignal" "$PROG" -r 25 -u 2
     kill "$hog"
     wait "$hog" 2>/dev/null
     trap cap_cleanup EXIT
     taskset -pc "$mask" $$ >/dev/null
-    for i in 1 2; do
+    for i in 1 2 signal; do
         d=$cap_tmp/load$i
         check "load $i: program exits 0" 0 "$(cat "$d/.rc")"
         log=$d/spin_shares_0.log
@@ -185,8 +208,27 @@ else
                 "no task-clock event here: $(sed -n 's/^  source: *//p' "$log")"
         else
             within3 "load $i: log (one CPU shared with a busy loop)" "$(log_shares "$log")"
+            route_named "load $i" "$([ "$i" = signal ] && echo signal || echo ring)" "$log"
         fi
     done
+fi
+
+# --- the signal route (sample.ring false): the event signals the thread ----
+d=$cap_tmp/signal
+VFTR_SAMPLE_RING=false VRUN_OPTS="--sample 1ms" vrun "$d" "$PROG" -r 20 -u 10
+check "signal: program exits 0" 0 "$(cat "$d/.rc")"
+log=$d/spin_shares_0.log
+if [ -f "$log" ]; then
+    ls_=$(log_shares "$log")
+    within3 "signal: log" "$ls_"
+    near "signal: sampled time of work() in the log is the program's CPU time" \
+        "$(echo "$ls_" | awk '{ print $8 }')" "$(prog_cpu "$d")" 0.05
+    route_named "signal" signal "$log"
+    grep -q "^  source: .*(sample.ring is false)" "$log" \
+        && pass "signal: the log says why (sample.ring is false)" \
+        || fail "signal: the log does not say sample.ring is false"
+else
+    fail "signal: no log"; show "$d/.stderr"
 fi
 
 # --- the fallback: the CPU-time timer (sample.task_clock false) -------------
