@@ -25,6 +25,19 @@
  * sample on none: on a loaded core that coarseness cost the test's longest
  * (and last) phase several percentage points of its share.
  *
+ * The ring route (sample.ring, the default with the task-clock event):
+ * the signal is what the event costs most on a virtual machine (delivery,
+ * the handler's frame, sigreturn: kernel entries on the sampled thread),
+ * so the event is opened to have the kernel write the sample itself into
+ * a ring mapped per thread (open_ring: the count, the user registers, 8 KiB
+ * of user stack), and the collector reads the rings every SMP_RING_BATCH
+ * intervals and unwinds the copies off-line (sample_unwind.c, DWARF, as
+ * `perf record --call-graph dwarf`).  The weight is the event's count since
+ * the previous record; whether a sample is inside an exact call is told
+ * from its stack (ring_exact), since nobody can look at the shadow stack at
+ * the sample's instant; the dither is an ioctl from the collector
+ * (ring_dither).  The kernel refuses the ring: the signal route.
+ *
  * Weights: each sample weighs the thread's CPU time since its previous
  * sample (clock_gettime(CLOCK_THREAD_CPUTIME_ID), async-signal-safe, read
  * in the handler), not a count of intervals.  Whatever the source, the
