@@ -132,6 +132,14 @@ struct smp_thread {
     uint64_t prev_val;          /* collector: the event's count at the previous sample */
     uint64_t ring_carry;        /* collector: ns of samples that could not be booked */
     _Atomic uint64_t end_val;   /* the event's count at the thread's end */
+    struct smp_memo {           /* collector: the last full unwinding (unwind_memo) */
+        uintptr_t sp, bp;
+        size_t len;
+        const struct smp_fn *leaf;
+        uint32_t n;
+        uintptr_t pc[SMP_DEPTH];
+        unsigned char *stk;     /* its stack copy (SMP_STACK_COPY bytes) */
+    } memo;
     struct vftr_thread *out;    /* the sampled thread of the trace (collector's) */
     struct smp_thread *next;    /* smp.list */
     struct smp_slot slot[SMP_SLOTS];
@@ -174,6 +182,7 @@ static struct {
     _Atomic int no_ring_here;   /* refused to a thread only (limits): -errno */
     _Atomic uint32_t by_ring;   /* threads sampled by the ring route */
     uint64_t lost;              /* ring route: samples the kernel could not store */
+    uint64_t memo_hits;         /* ring route: samples unwound by unwind_memo's copy */
     uintptr_t cap_lo[4], cap_hi[4];   /* capture's libraries (the MPI one too) */
     unsigned ncap;
     _Atomic int no_task_clock;  /* the kernel refused the event: -errno, else 0 */
@@ -773,6 +782,50 @@ static VFTR_NI void ring_copy(const struct smp_thread *s, uint64_t off, void *ds
     }
 }
 
+/* The unwinding of a ring sample, or the previous one's outer frames again.
+ * A thread in a loop is sampled again and again in the same function at
+ * the same stack pointer with the same stack: when the stack and frame
+ * pointers and the function of the innermost frame are the previous full
+ * unwinding's and the copied stack is byte for byte the same, the outer
+ * frames are the same too (unwinding reads the return addresses and the
+ * saved registers from the copy, and the frames' CFA rules use the stack
+ * and frame pointers), and only the innermost pc is new.  A comparison of
+ * the copy instead of libunwind's steps; any byte changed (a counter the
+ * loop keeps on the stack) makes it a full unwinding. */
+static VFTR_NI uint32_t unwind_memo(struct smp_thread *s, const struct vftr_sample_regs *r,
+                                    uintptr_t *pc)
+{
+    struct smp_memo *m = &s->memo;
+    uintptr_t sp = vftr_sample_unwind_sp(r), bp = vftr_sample_unwind_bp(r), cfa;
+    const struct smp_fn *leaf;
+    uint32_t n;
+
+    pc[0] = vftr_sample_unwind_ip(r);
+    leaf = fn_of(pc[0]);
+    if (m->n > 1 && sp == m->sp && bp == m->bp && r->len == m->len && leaf && leaf == m->leaf
+        && leaf->start != 1 && memcmp(r->stack, m->stk, r->len) == 0) {
+        memcpy(pc + 1, m->pc + 1, (m->n - 1) * sizeof *pc);
+        smp.memo_hits++;
+        return m->n;
+    }
+    n = vftr_sample_unwind(r, pc, SMP_DEPTH, &cfa);
+    m->n = 0;
+    if (n > 1 && r->len <= SMP_STACK_COPY) {
+        if (m->stk == NULL)
+            m->stk = malloc(SMP_STACK_COPY);
+        if (m->stk) {
+            m->sp = sp;
+            m->bp = bp;
+            m->len = r->len;
+            m->leaf = leaf;
+            memcpy(m->stk, r->stack, r->len);
+            memcpy(m->pc, pc, n * sizeof *pc);
+            m->n = n;
+        }
+    }
+    return n;
+}
+
 /* Turns one sample record of s's ring (rec, size bytes) into a sample:
  * the weight is the event's count since the previous record (the
  * thread's CPU time, as the handler's clock read), the stack unwound from
@@ -810,7 +863,7 @@ static VFTR_NI void ring_sample(struct smp_thread *s, const uint64_t *rec, size_
     r.len = (size_t)len;
     r.stk_lo = s->stk_lo;
     r.stk_hi = s->stk_hi;
-    sl->n = vftr_sample_unwind(&r, sl->pc, SMP_DEPTH);
+    sl->n = unwind_memo(s, &r, sl->pc);
     sl->cpu = cpu;
     sl->time = time < smp.mono0
                    ? smp.tick0 - (uint64_t)((double)(smp.mono0 - time) * smp.tick_per_ns)
@@ -946,6 +999,7 @@ static VFTR_NI void drain_all(void)
         if (ended) {   /* the thread is gone: nothing more comes */
             if (s->ring)
                 munmap(s->ring, s->ring_len + smp.page);
+            free(s->memo.stk);
             smp.full += atomic_load(&s->full);
             smp.exact += atomic_load(&s->exact);
             smp.exact_cpu += atomic_load(&s->exact_cpu);
@@ -1181,12 +1235,14 @@ VFTR_NI int vftr_sample_log(FILE *f)
                "  in exact calls:     %llu samples, %.6f s (hooks, MPI calls: recorded exactly)\n"
                "  ring full:          %llu samples (their time went to the next sample)\n"
                "  lost by the kernel: %llu samples (ring route; their time as above)\n"
+               "  outer frames kept:  %llu samples (ring route: the previous unwinding's)\n"
                "  paused:             %llu samples, %.6f s\n"
                "  after last sample:  %.6f s (no sample to weigh it)\n"
                "  collector thread:   %.6f s of CPU time (reading, unwinding, booking)\n",
             smp.nouts ? "" : " none", (unsigned long long)smp.booked, 1e-9 * (double)smp.booked_cpu,
             (unsigned long long)exact, 1e-9 * (double)exact_cpu, (unsigned long long)full,
-            (unsigned long long)smp.lost, (unsigned long long)smp.paused, 1e-9 * (double)smp.paused_cpu, 1e-9 * (double)unsampled,
+            (unsigned long long)smp.lost, (unsigned long long)smp.memo_hits,
+            (unsigned long long)smp.paused, 1e-9 * (double)smp.paused_cpu, 1e-9 * (double)unsampled,
             1e-9 * (double)smp.collector_cpu);
     return ferror(f) ? -EIO : 0;
 }

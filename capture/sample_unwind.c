@@ -341,22 +341,41 @@ VFTR_NI int vftr_sample_unwind_init(void)
     return 0;
 }
 
-VFTR_NI uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max)
+VFTR_NI uintptr_t vftr_sample_unwind_ip(const struct vftr_sample_regs *r)
+{
+    return (uintptr_t)r->regs[uw.idx[UNW_X86_64_RIP]];
+}
+
+VFTR_NI uintptr_t vftr_sample_unwind_sp(const struct vftr_sample_regs *r)
+{
+    return (uintptr_t)r->regs[uw.idx[UNW_X86_64_RSP]];
+}
+
+VFTR_NI uintptr_t vftr_sample_unwind_bp(const struct vftr_sample_regs *r)
+{
+    return (uintptr_t)r->regs[uw.idx[UNW_X86_64_RBP]];
+}
+
+VFTR_NI uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max,
+                                    uintptr_t *cfa)
 {
     struct ctx c = { r, (uintptr_t)r->regs[uw.idx[UNW_X86_64_RSP]], false };
     unw_cursor_t cur;
     uint32_t n = 0;
 
+    *cfa = 0;
     if (max == 0)
         return 0;
     pc[n++] = (uintptr_t)r->regs[uw.idx[UNW_X86_64_RIP]];
     if (uw.as == NULL || unw_init_remote(&cur, uw.as, &c) < 0)
         return n;
     while (n < max && unw_step(&cur) > 0) {
-        unw_word_t ip;
+        unw_word_t ip, sp;
 
         if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
             break;
+        if (n == 1 && unw_get_reg(&cur, UNW_REG_SP, &sp) == 0)
+            *cfa = (uintptr_t)sp;
         pc[n++] = (uintptr_t)ip;
     }
     return n;
@@ -378,11 +397,31 @@ VFTR_NI int vftr_sample_unwind_init(void)
     return -ENOSYS;
 }
 
-VFTR_NI uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max)
+VFTR_NI uintptr_t vftr_sample_unwind_ip(const struct vftr_sample_regs *r)
+{
+    (void)r;
+    return 0;
+}
+
+VFTR_NI uintptr_t vftr_sample_unwind_sp(const struct vftr_sample_regs *r)
+{
+    (void)r;
+    return 0;
+}
+
+VFTR_NI uintptr_t vftr_sample_unwind_bp(const struct vftr_sample_regs *r)
+{
+    (void)r;
+    return 0;
+}
+
+VFTR_NI uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max,
+                                    uintptr_t *cfa)
 {
     (void)r;
     (void)pc;
     (void)max;
+    *cfa = 0;
     return 0;
 }
 

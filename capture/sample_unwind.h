@@ -42,7 +42,14 @@ void vftr_sample_unwind_refresh(void);
 
 /* Unwinds r into pc (innermost first, at most max frames).  Returns the
  * number of frames (at least 1 when the sample has an instruction
- * pointer). */
-uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max);
+ * pointer).  *cfa: the stack pointer of the second frame (where the first
+ * one's frame ends), 0 when there is none. */
+uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max,
+                            uintptr_t *cfa);
+
+/* The sampled instruction, stack and frame pointers of r. */
+uintptr_t vftr_sample_unwind_ip(const struct vftr_sample_regs *r);
+uintptr_t vftr_sample_unwind_sp(const struct vftr_sample_regs *r);
+uintptr_t vftr_sample_unwind_bp(const struct vftr_sample_regs *r);
 
 #endif /* VFTR_CAPTURE_SAMPLE_UNWIND_H */
