@@ -68,6 +68,7 @@
 #define _GNU_SOURCE 1
 #include "sample.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -132,6 +133,8 @@ struct smp_thread {
     uint64_t prev_val;          /* collector: the event's count at the previous sample */
     uint64_t ring_carry;        /* collector: ns of samples that could not be booked */
     _Atomic uint64_t end_val;   /* the event's count at the thread's end */
+    bool found;                 /* the collector found the thread (discover) */
+    bool seen;                  /* discover: listed in the latest scan */
     struct smp_memo {           /* collector: the last full unwinding (unwind_memo) */
         uintptr_t sp, bp;
         size_t len;
@@ -183,6 +186,10 @@ static struct {
     _Atomic uint32_t by_ring;   /* threads sampled by the ring route */
     uint64_t lost;              /* ring route: samples the kernel could not store */
     uint64_t memo_hits;         /* ring route: samples unwound by unwind_memo's copy */
+    bool discover;              /* the collector opens the threads' events (discover) */
+    pid_t collector_tid;
+    pid_t before[8];            /* threads there before setup: not the program's */
+    unsigned nbefore;
     uintptr_t cap_lo[4], cap_hi[4];   /* capture's libraries (the MPI one too) */
     unsigned ncap;
     _Atomic int no_task_clock;  /* the kernel refused the event: -errno, else 0 */
@@ -425,7 +432,7 @@ static VFTR_NI int open_task_clock(pid_t tid, long ns)
  * The descriptor (s->fd, s->ring set), or -errno: the kernel refuses the
  * record's parts (an old kernel), or the ring (perf_event_mlock_kb,
  * RLIMIT_MEMLOCK for an unprivileged user). */
-static VFTR_NI int open_ring(struct smp_thread *s, long ns)
+static VFTR_NI int open_ring(struct smp_thread *s, long ns, pid_t pid)
 {
     static _Atomic int user_only;
     size_t page = smp.page;
@@ -450,11 +457,11 @@ static VFTR_NI int open_ring(struct smp_thread *s, long ns)
     a.disabled = 1;
     a.exclude_hv = 1;
     a.exclude_kernel = atomic_load(&user_only) != 0;
-    fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0 && !a.exclude_kernel && (errno == EACCES || errno == EPERM)) {
         atomic_store(&user_only, 1);
         a.exclude_kernel = 1;
-        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     }
     if (fd < 0)
         return -errno;
@@ -488,7 +495,7 @@ VFTR_NI void vftr_sample_thread_begin(void)
     stack_bounds(s);
     ns = (long)(smp.interval * 1e9 + 0.5);
     if (smp.want_ring && smp.task_clock && atomic_load(&smp.no_ring) == 0) {
-        fd = open_ring(s, ns);
+        fd = open_ring(s, ns, 0);
         /* refused: the signal route, for every thread from now on (a lack
          * of descriptors or of lockable memory is this thread's alone) */
         if (fd < 0 && fd != -EMFILE && fd != -ENFILE && fd != -ENOMEM && fd != -EPERM) {
@@ -969,6 +976,83 @@ static VFTR_NI void ring_dither(struct smp_thread *s)
     (void)ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &p);
 }
 
+/* Threads the pthread_create wrapper does not see (under ThreadSanitizer,
+ * whose own pthread_create must start the new thread: preload/thread.c):
+ * on the ring route the collector opens their events itself, a task-clock
+ * event on another thread of the process being allowed as on one's own.
+ * Every round it lists /proc/self/task: a thread not yet known (nor the
+ * collector, nor one that was there before setup: the sanitizer's) gets
+ * its event and ring; a found thread no longer listed has ended (its
+ * event's last count is read, the rest as at vftr_sample_thread_end).
+ * The CPU time a thread used before it was found is not sampled (one
+ * round at most).  Under smp.lock. */
+#ifdef VFTR_TSAN
+#define SMP_DISCOVER true
+#else
+#define SMP_DISCOVER false
+#endif
+static VFTR_NI void discover(void)
+{
+    DIR *d;
+    struct dirent *e;
+    struct smp_thread *s;
+    long ns = (long)smp.period_ns;
+
+    if ((d = opendir("/proc/self/task")) == NULL)
+        return;
+    for (s = smp.list; s; s = s->next)
+        s->seen = false;
+    while ((e = readdir(d)) != NULL) {
+        pid_t tid = (pid_t)atoi(e->d_name);
+        bool known = tid <= 0 || tid == smp.collector_tid;
+
+        for (unsigned i = 0; i < smp.nbefore && !known; i++)
+            known = smp.before[i] == tid;
+        for (s = smp.list; s && !known; s = s->next)
+            if (s->tid == tid && !atomic_load_explicit(&s->ended, memory_order_relaxed)) {
+                s->seen = true;
+                known = true;
+            }
+        if (known || (s = calloc(1, sizeof *s)) == NULL)
+            continue;
+        s->tid = tid;
+        s->fd = -1;
+        s->found = s->seen = true;
+        if (open_ring(s, ns, tid) < 0) {
+            free(s);
+            continue;
+        }
+        s->next = smp.list;
+        smp.list = s;
+        atomic_fetch_add(&smp.by_ring, 1);
+        (void)ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+    }
+    closedir(d);
+    for (s = smp.list; s; s = s->next)
+        if (s->found && !s->seen && !atomic_load_explicit(&s->ended, memory_order_relaxed)) {
+            stop_source(s, true);
+            atomic_store_explicit(&s->ended, 1, memory_order_release);
+        }
+}
+
+/* The threads there at setup besides the caller (a sanitizer's own). */
+static VFTR_NI void note_threads_before(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    pid_t self = (pid_t)syscall(SYS_gettid);
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        pid_t tid = (pid_t)atoi(e->d_name);
+
+        if (tid > 0 && tid != self && smp.nbefore < sizeof smp.before / sizeof smp.before[0])
+            smp.before[smp.nbefore++] = tid;
+    }
+    closedir(d);
+}
+
 static VFTR_NI void drain_all(void)
 {
     double tps = vftr_clock_ticks_per_second(0);
@@ -985,6 +1069,8 @@ static VFTR_NI void drain_all(void)
     }
     if (smp.want_ring)
         vftr_sample_unwind_refresh();
+    if (smp.discover && atomic_load(&smp.on))
+        discover();
     for (pp = &smp.list; (s = *pp) != NULL;) {
         bool ended = atomic_load_explicit(&s->ended, memory_order_acquire);
         uint64_t end_val;
@@ -999,6 +1085,8 @@ static VFTR_NI void drain_all(void)
         if (ended) {   /* the thread is gone: nothing more comes */
             if (s->ring)
                 munmap(s->ring, s->ring_len + smp.page);
+            if (s->fd >= 0)   /* a found thread's, closed at its end by nobody else */
+                close(s->fd);
             free(s->memo.stk);
             smp.full += atomic_load(&s->full);
             smp.exact += atomic_load(&s->exact);
@@ -1023,6 +1111,7 @@ static VFTR_NI void *collector(void *arg)
     sigemptyset(&block);
     sigaddset(&block, SMP_SIGNAL);
     pthread_sigmask(SIG_BLOCK, &block, NULL);
+    smp.collector_tid = (pid_t)syscall(SYS_gettid);
     vftr_io_mute++;
     for (;;) {
         struct timespec until;
@@ -1106,6 +1195,12 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
         smp.collect_ns = ns < 1000000u ? 1000000L : ns > SMP_PERIOD_NS ? SMP_PERIOD_NS : (long)ns;
         if ((rc = vftr_sample_unwind_init()) != 0)
             atomic_store(&smp.no_ring, rc);
+        /* under TSan the wrapper gives new threads nothing: the collector
+         * finds them (discover) */
+        if (SMP_DISCOVER && rc == 0) {
+            smp.discover = true;
+            note_threads_before();
+        }
     }
     dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
     smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
