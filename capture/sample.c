@@ -1268,6 +1268,16 @@ VFTR_NI void vftr_sample_finalize(void)
     drain_all();
 }
 
+VFTR_NI void vftr_sample_quiet_begin(void)
+{
+    pthread_mutex_lock(&smp.lock);
+}
+
+VFTR_NI void vftr_sample_quiet_end(void)
+{
+    pthread_mutex_unlock(&smp.lock);
+}
+
 VFTR_NI bool vftr_sample_active(void)
 {
     return smp.interval > 0;

@@ -66,6 +66,14 @@ void *vftr_sample_collector_fn(void);
  * rings; sampling is over for the process.  Idempotent. */
 void vftr_sample_finalize(void);
 
+/* While held, the collector books nothing (it books only under the lock
+ * these take): for a reader of every thread's call tree while the program
+ * runs (vftr_ext_profile, the MPI collation at MPI_Finalize), whose
+ * snapshot would otherwise race with the booking of samples into the
+ * sampled threads.  Not async-signal-safe; not nested. */
+void vftr_sample_quiet_begin(void);
+void vftr_sample_quiet_end(void);
+
 /* Whether sampling ran; the figures of the log's section. */
 bool vftr_sample_active(void);
 
