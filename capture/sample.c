@@ -1004,7 +1004,9 @@ static VFTR_NI void discover(void)
         s->seen = false;
     while ((e = readdir(d)) != NULL) {
         pid_t tid = (pid_t)atoi(e->d_name);
-        bool known = tid <= 0 || tid == smp.collector_tid;
+        /* the main thread registers itself (vftr_sample_setup), maybe
+         * after the collector's first round */
+        bool known = tid <= 0 || tid == smp.collector_tid || tid == vftr_proc.pid;
 
         for (unsigned i = 0; i < smp.nbefore && !known; i++)
             known = smp.before[i] == tid;

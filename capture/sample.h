@@ -35,7 +35,9 @@
  *
  * Threads: vftr_sample_setup once from initialization (the main thread);
  * vftr_sample_thread_begin / _end in each thread the program creates (the
- * pthread_create wrapper of preload/thread.c); vftr_sample_finalize once
+ * pthread_create wrapper of preload/thread.c; under ThreadSanitizer, where
+ * that wrapper registers nothing, the ring route's collector finds the
+ * threads in /proc/self/task and opens their events itself); vftr_sample_finalize once
  * from finalization or before an exec.  None is async-signal-safe.
  */
 #ifndef VFTR_CAPTURE_SAMPLE_H
