@@ -134,6 +134,7 @@ struct smp_thread {
     uint64_t ring_carry;        /* collector: ns of samples that could not be booked */
     _Atomic uint64_t end_val;   /* the event's count at the thread's end */
     bool found;                 /* the collector found the thread (discover) */
+    bool discard;               /* the collector itself: nothing booked */
     bool seen;                  /* discover: listed in the latest scan */
     struct smp_memo {           /* collector: the last full unwinding (unwind_memo) */
         uintptr_t sp, bp;
@@ -922,6 +923,14 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
     uint32_t h = atomic_load_explicit(&s->head, memory_order_acquire);
     uint32_t tl = atomic_load_explicit(&s->tail, memory_order_relaxed);
 
+    if (s->discard) {
+        if (s->ring)
+            __atomic_store_n(&s->ring->data_tail,
+                             __atomic_load_n(&s->ring->data_head, __ATOMIC_ACQUIRE),
+                             __ATOMIC_RELEASE);
+        atomic_store_explicit(&s->tail, h, memory_order_release);
+        return;
+    }
     if (s->ring ? __atomic_load_n(&s->ring->data_head, __ATOMIC_ACQUIRE) == s->ring->data_tail
                 : h == tl)
         return;
@@ -1093,7 +1102,8 @@ static VFTR_NI void drain_all(void)
             smp.full += atomic_load(&s->full);
             smp.exact += atomic_load(&s->exact);
             smp.exact_cpu += atomic_load(&s->exact_cpu);
-            smp.unsampled += atomic_load(&s->unsampled);
+            if (!s->discard)
+                smp.unsampled += atomic_load(&s->unsampled);
             *pp = s->next;
             free(s);
             continue;
@@ -1114,6 +1124,17 @@ static VFTR_NI void *collector(void *arg)
     sigaddset(&block, SMP_SIGNAL);
     pthread_sigmask(SIG_BLOCK, &block, NULL);
     smp.collector_tid = (pid_t)syscall(SYS_gettid);
+    /* a sanitizer's pthread_create between the program and capture's hides
+     * the start routine from the wrapper, which then registered this
+     * thread: its event stopped at once, its few records dropped (the ring
+     * route needs no signal, so blocking SIGPROF does not keep it out) */
+    if (smp_tls != NULL) {
+        struct smp_thread *me = smp_tls;
+
+        atomic_fetch_sub(me->ring ? &smp.by_ring : me->fd >= 0 ? &smp.by_event : &smp.by_timer, 1);
+        vftr_sample_thread_end();
+        me->discard = true;   /* freed only by this thread, in drain_all */
+    }
     vftr_io_mute++;
     for (;;) {
         struct timespec until;
