@@ -97,7 +97,9 @@
 #define SMP_SLOTS 128u          /* ring slots per thread (a power of two): 2.5 periods at 1 ms */
 #define SMP_PERIOD_NS 50000000L /* the collector empties the rings this often */
 #define SMP_PC_CACHE 4096u      /* return address -> function, direct-mapped */
-#define SMP_RING_PAGES 64u      /* data pages of a thread's kernel ring (256 KiB) */
+#define SMP_RING_PAGES 128u     /* data pages of a thread's kernel ring (512 KiB):
+                                 * 60 samples, room for a collector late by 40 ms
+                                 * (64 pages overflowed under TSan) */
 #define SMP_STACK_COPY 8192u    /* bytes of user stack the kernel copies per sample */
 #define SMP_RING_BATCH 16u      /* the collector empties the kernel rings every this
                                  * many intervals: 16 samples of about 8.4 KiB */
