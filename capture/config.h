@@ -199,6 +199,9 @@ struct vftr_config {
     double sample_interval;          /* [0 = off] seconds of a thread's CPU time */
     bool sample_task_clock;          /* [true] from a task-clock event where the kernel
                                       * allows one; false: the CPU-time timer */
+    bool sample_ring;                /* [true] the task-clock event's samples written by
+                                      * the kernel into a ring, unwound by the collector;
+                                      * false: signalled to the thread */
 
     /* control (vftr): external control and live access (capture/vftr_ec.h) */
     bool control_active;             /* [true] load the control module */

@@ -417,6 +417,16 @@ static const struct vftr_config_key keys[] = {
               "the thread running then, so that a thread sharing its core may go tens of "
               "milliseconds without a sample (the profile is then coarser; the log says which "
               "was used)." },
+    { BOOL("sample.ring", "true", sample_ring), .vftr_only = true,
+      .help = "With the task-clock event: the kernel itself writes each sample (the thread's "
+              "registers and 8 KiB of its stack) into a ring buffer that the collector thread "
+              "reads every 16 intervals and unwinds (libunwind's DWARF unwinder over the "
+              "copy), so the thread is never interrupted by a signal: about half the cost a "
+              "sample. false, or where the kernel refuses the ring (an old kernel, "
+              "perf_event_mlock_kb and RLIMIT_MEMLOCK for an unprivileged user): the event "
+              "signals the thread, which unwinds itself (the log's source line says which). "
+              "On the ring route a sample counts as inside an exact call when one of "
+              "capture's frames (a hook, an MPI wrapper) is on its stack under the program's." },
 
     /* -------------------------------------------------------- control (vftr) */
     { BOOL("control.active", "true", control_active), .vftr_only = true,

@@ -13,6 +13,7 @@
 #include "ext.h"
 #include "io.h"
 #include "logfile.h"
+#include "sample.h"
 #include "vfd/vftr_vfd_ext.h"
 
 VFTR_EXT_API uint64_t vftr_ext_now(void)
@@ -167,14 +168,19 @@ VFTR_EXT_API long vftr_ext_profile(struct vftr_ext_row **rows)
 {
     struct vftr_profile p;
     struct vftr_ext_row *r;
+    int rc;
 
     if (rows == NULL)
         return -EINVAL;
     *rows = NULL;
     if (!vftr_proc.recording)
         return -EAGAIN;
-    if (vftr_callpath_profile_at(&p, vftr_clock_ticks_per_second(0), vftr_proc.hook_cost,
-                                 vftr_clock_now()) < 0)
+    /* the sampled threads' trees are the collector's: it books nothing meanwhile */
+    vftr_sample_quiet_begin();
+    rc = vftr_callpath_profile_at(&p, vftr_clock_ticks_per_second(0), vftr_proc.hook_cost,
+                                  vftr_clock_now());
+    vftr_sample_quiet_end();
+    if (rc < 0)
         return -ENOMEM;
     r = calloc(p.n ? p.n : 1, sizeof *r);
     if (r == NULL) {

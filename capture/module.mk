@@ -10,7 +10,7 @@
 # links the OTF library and is never built with -finstrument-functions.
 
 CAPTURE_SRC    := $(wildcard capture/*.c)
-CAPTURE_LDLIBS := -lcjson -lpcre2-8 -lunwind -ldl -lpthread -lm
+CAPTURE_LDLIBS := -lcjson -lpcre2-8 -lunwind -lunwind-generic -ldl -lpthread -lm
 # the counters' PAPI backend or its stub (CAPTURE_PAPI_OBJ, CAPTURE_LDLIBS)
 include capture/papi/module.mk
 CAPTURE_OBJ    := $(patsubst %.c,$(OBJ)/%.o,$(CAPTURE_SRC)) $(CAPTURE_PAPI_OBJ)

@@ -25,6 +25,19 @@
  * sample on none: on a loaded core that coarseness cost the test's longest
  * (and last) phase several percentage points of its share.
  *
+ * The ring route (sample.ring, the default with the task-clock event):
+ * the signal is what the event costs most on a virtual machine (delivery,
+ * the handler's frame, sigreturn: kernel entries on the sampled thread),
+ * so the event is opened to have the kernel write the sample itself into
+ * a ring mapped per thread (open_ring: the count, the user registers, 8 KiB
+ * of user stack), and the collector reads the rings every SMP_RING_BATCH
+ * intervals and unwinds the copies off-line (sample_unwind.c, DWARF, as
+ * `perf record --call-graph dwarf`).  The weight is the event's count since
+ * the previous record; whether a sample is inside an exact call is told
+ * from its stack (ring_exact), since nobody can look at the shadow stack at
+ * the sample's instant; the dither is an ioctl from the collector
+ * (ring_dither).  The kernel refuses the ring: the signal route.
+ *
  * Weights: each sample weighs the thread's CPU time since its previous
  * sample (clock_gettime(CLOCK_THREAD_CPUTIME_ID), async-signal-safe, read
  * in the handler), not a count of intervals.  Whatever the source, the
@@ -55,6 +68,7 @@
 #define _GNU_SOURCE 1
 #include "sample.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -74,6 +89,7 @@
 #include "capture.h"
 #include "io.h"
 #include "names.h"
+#include "sample_unwind.h"
 #include "symbols.h"
 
 #define SMP_SIGNAL SIGPROF
@@ -81,6 +97,12 @@
 #define SMP_SLOTS 128u          /* ring slots per thread (a power of two): 2.5 periods at 1 ms */
 #define SMP_PERIOD_NS 50000000L /* the collector empties the rings this often */
 #define SMP_PC_CACHE 4096u      /* return address -> function, direct-mapped */
+#define SMP_RING_PAGES 128u     /* data pages of a thread's kernel ring (512 KiB):
+                                 * 60 samples, room for a collector late by 40 ms
+                                 * (64 pages overflowed under TSan) */
+#define SMP_STACK_COPY 8192u    /* bytes of user stack the kernel copies per sample */
+#define SMP_RING_BATCH 16u      /* the collector empties the kernel rings every this
+                                 * many intervals: 16 samples of about 8.4 KiB */
 
 struct smp_slot {
     uint64_t time;              /* clock tick of the sample */
@@ -100,12 +122,30 @@ struct smp_thread {
     uint64_t prev_cpu;          /* handler: thread CPU time at the previous sample */
     uint64_t carry;             /* handler: ns of samples a full ring refused */
     uint64_t rng;               /* handler: xorshift state of the dithered period */
-    uint32_t nsig;              /* handler: signals so far (the dither's turn) */
+    uint32_t nsig;              /* handler: signals so far (the dither's turn); on
+                                 * the ring route the collector's rounds */
     timer_t timer;
     bool has_timer;
     int fd;                     /* task-clock event, or -1: the timer */
     pid_t tid;
     uintptr_t stk_lo, stk_hi;   /* the thread's stack, for the frame-pointer walk */
+    /* the ring route: the kernel writes the samples (fd is then the event's) */
+    struct perf_event_mmap_page *ring;   /* NULL: the signal route */
+    size_t ring_len;            /* bytes of the data area (a power of two) */
+    uint64_t prev_val;          /* collector: the event's count at the previous sample */
+    uint64_t ring_carry;        /* collector: ns of samples that could not be booked */
+    _Atomic uint64_t end_val;   /* the event's count at the thread's end */
+    bool found;                 /* the collector found the thread (discover) */
+    bool discard;               /* the collector itself: nothing booked */
+    bool seen;                  /* discover: listed in the latest scan */
+    struct smp_memo {           /* collector: the last full unwinding (unwind_memo) */
+        uintptr_t sp, bp;
+        size_t len;
+        const struct smp_fn *leaf;
+        uint32_t n;
+        uintptr_t pc[SMP_DEPTH];
+        unsigned char *stk;     /* its stack copy (SMP_STACK_COPY bytes) */
+    } memo;
     struct vftr_thread *out;    /* the sampled thread of the trace (collector's) */
     struct smp_thread *next;    /* smp.list */
     struct smp_slot slot[SMP_SLOTS];
@@ -132,15 +172,35 @@ static struct {
     struct smp_fn *fn_hash[1024];
     struct { uintptr_t pc; struct smp_fn *f; } pc_cache[SMP_PC_CACHE];
     struct vftr_fn unknown;     /* frames without a symbol */
+    struct smp_slot rslot;      /* a ring record's sample, unwound */
+    uint64_t rec[(SMP_STACK_COPY + 1024) / 8];   /* a ring record, copied out whole */
+    uint64_t mono0, tick0;      /* CLOCK_MONOTONIC and vftr's clock, read together */
+    double tick_per_ns;
+    uint64_t rng;               /* the ring route's dither */
     uint64_t booked, booked_cpu;    /* samples booked, their ns of CPU time */
     uint64_t paused, paused_cpu;    /* dropped while paused */
     struct { uint32_t index; pid_t tid; } outs[16];   /* sampled threads, for the log */
     uint32_t nouts;
     uint64_t full, exact, exact_cpu, unsampled;     /* of threads already freed */
     bool task_clock;            /* sample.task_clock */
+    bool want_ring;             /* sample.ring */
+    _Atomic int no_ring;        /* the ring route refused: -errno, else 0 */
+    _Atomic int no_ring_here;   /* refused to a thread only (limits): -errno */
+    _Atomic uint32_t by_ring;   /* threads sampled by the ring route */
+    uint64_t lost;              /* ring route: samples the kernel could not store */
+    uint64_t memo_hits;         /* ring route: samples unwound by unwind_memo's copy */
+    bool discover;              /* the collector opens the threads' events (discover) */
+    pid_t collector_tid;
+    pid_t before[8];            /* threads there before setup: not the program's */
+    unsigned nbefore;
+    uintptr_t cap_lo[4], cap_hi[4];   /* capture's libraries (the MPI one too) */
+    unsigned ncap;
     _Atomic int no_task_clock;  /* the kernel refused the event: -errno, else 0 */
     _Atomic uint32_t by_event, by_timer;   /* threads sampled by each source */
     uint64_t period_ns;         /* the interval in ns */
+    long collect_ns;            /* the collector's round (< 1 s) */
+    size_t page;                /* the page size (the kernel rings' header) */
+    uint64_t collector_cpu;     /* ns of CPU time the collector used (at its end) */
     /* code where the handler must not call libunwind (loader, libc) */
     uintptr_t no_unw_lo[4], no_unw_hi[4];
     unsigned nno_unw;
@@ -367,6 +427,59 @@ static VFTR_NI int open_task_clock(pid_t tid, long ns)
     return fd;
 }
 
+/* The ring route's event of the calling thread: the same task-clock event
+ * as open_task_clock's, but no signal: at each overflow the kernel writes
+ * a record into the ring mapped here (the count, the time, the user
+ * registers and SMP_STACK_COPY bytes of the user stack), and the collector
+ * reads it.  No wakeup is asked for (the collector comes by on its own).
+ * The descriptor (s->fd, s->ring set), or -errno: the kernel refuses the
+ * record's parts (an old kernel), or the ring (perf_event_mlock_kb,
+ * RLIMIT_MEMLOCK for an unprivileged user). */
+static VFTR_NI int open_ring(struct smp_thread *s, long ns, pid_t pid)
+{
+    static _Atomic int user_only;
+    size_t page = smp.page;
+    struct perf_event_attr a;
+    void *m;
+    int fd, rc;
+
+    if (vftr_sample_unwind_regs_mask() == 0)
+        return -ENOSYS;
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_SOFTWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.sample_period = (uint64_t)ns;
+    a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER
+                    | PERF_SAMPLE_STACK_USER;
+    a.sample_regs_user = vftr_sample_unwind_regs_mask();
+    a.sample_stack_user = SMP_STACK_COPY;
+    a.use_clockid = 1;
+    a.clockid = CLOCK_MONOTONIC;
+    a.wakeup_events = 1u << 30;   /* never, in practice: nobody polls */
+    a.disabled = 1;
+    a.exclude_hv = 1;
+    a.exclude_kernel = atomic_load(&user_only) != 0;
+    fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && !a.exclude_kernel && (errno == EACCES || errno == EPERM)) {
+        atomic_store(&user_only, 1);
+        a.exclude_kernel = 1;
+        fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
+    if (fd < 0)
+        return -errno;
+    m = mmap(NULL, (SMP_RING_PAGES + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        rc = -errno;
+        close(fd);
+        return rc;
+    }
+    s->ring = m;
+    s->ring_len = SMP_RING_PAGES * page;
+    s->fd = fd;
+    return fd;
+}
+
 VFTR_NI void vftr_sample_thread_begin(void)
 {
     struct smp_thread *s;
@@ -384,7 +497,21 @@ VFTR_NI void vftr_sample_thread_begin(void)
     s->fd = -1;
     stack_bounds(s);
     ns = (long)(smp.interval * 1e9 + 0.5);
-    if (smp.task_clock && atomic_load(&smp.no_task_clock) == 0) {
+    if (smp.want_ring && smp.task_clock && atomic_load(&smp.no_ring) == 0) {
+        fd = open_ring(s, ns, 0);
+        /* refused: the signal route, for every thread from now on (a lack
+         * of descriptors or of lockable memory is this thread's alone) */
+        if (fd < 0 && fd != -EMFILE && fd != -ENFILE && fd != -ENOMEM && fd != -EPERM) {
+            int expect = 0;
+
+            atomic_compare_exchange_strong(&smp.no_ring, &expect, fd);
+        } else if (fd < 0) {
+            int expect = 0;
+
+            atomic_compare_exchange_strong(&smp.no_ring_here, &expect, fd);
+        }
+    }
+    if (fd < 0 && smp.task_clock && atomic_load(&smp.no_task_clock) == 0) {
         fd = open_task_clock(s->tid, ns);
         /* the kernel or its settings refuse it: the timer, for every thread
          * from now on (a lack of descriptors is this thread's alone) */
@@ -416,6 +543,12 @@ VFTR_NI void vftr_sample_thread_begin(void)
      * descriptor are known to the handler before the first signal */
     s->prev_cpu = thread_cpu_ns();
     s->rng = ((uint64_t)s->tid << 32) ^ s->prev_cpu ^ (uintptr_t)s ^ 0x9e3779b97f4a7c15u;
+    if (s->ring) {   /* no signal: the handler never sees this thread */
+        atomic_fetch_add(&smp.by_ring, 1);
+        smp_tls = s;
+        (void)ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+        return;
+    }
     smp_tls_fd = s->fd;
     smp_tls = s;
     atomic_signal_fence(memory_order_seq_cst);
@@ -441,6 +574,12 @@ static VFTR_NI void stop_source(struct smp_thread *s, bool own)
     s->has_timer = false;
     if (s->fd >= 0) {
         (void)ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+        if (s->ring) {   /* the count after the last sample (read_format 0) */
+            uint64_t v;
+
+            if (read(s->fd, &v, sizeof v) == (ssize_t)sizeof v)
+                atomic_store_explicit(&s->end_val, v, memory_order_relaxed);
+        }
         if (own) {
             close(s->fd);
             s->fd = -1;
@@ -462,10 +601,13 @@ VFTR_NI void vftr_sample_thread_end(void)
     pthread_mutex_lock(&smp.lock);   /* not stopped by finalize meanwhile */
     stop_source(s, true);
     pthread_mutex_unlock(&smp.lock);
-    /* the CPU time after the last sample has no sample to go to: counted */
+    /* the CPU time after the last sample has no sample to go to: counted
+     * (on the ring route by the collector, from the event's last count) */
     now = thread_cpu_ns();
-    atomic_store_explicit(&s->unsampled, s->carry + (now > s->prev_cpu ? now - s->prev_cpu : 0),
-                          memory_order_relaxed);
+    if (s->ring == NULL)
+        atomic_store_explicit(&s->unsampled,
+                              s->carry + (now > s->prev_cpu ? now - s->prev_cpu : 0),
+                              memory_order_relaxed);
     atomic_store_explicit(&s->ended, 1, memory_order_release);
 }
 
@@ -595,12 +737,204 @@ static VFTR_NI void book(struct vftr_thread *o, const struct smp_slot *sl, uint6
         vftr_trace_put(o, end, VFTR_VFD_EXIT, path[i]->id);
 }
 
+/* Whether a sample is inside an exactly recorded call: one of capture's
+ * frames (a hook, an MPI wrapper, the API) called from the program's code
+ * (a frame with a name, not capture's and not a start-up frame, outside
+ * it).  capture's frames below the program's (the thread wrapper, the
+ * start of main) do not count.  The ring route's stand-in for the
+ * handler's look at the shadow stack, which no one can read at the
+ * sample's instant there. */
+static VFTR_NI bool ring_exact(const struct smp_slot *sl)
+{
+    bool prog = false;
+
+    for (uint32_t i = sl->n; i-- > 0;) {
+        uintptr_t pc = i ? sl->pc[i] - 1 : sl->pc[i];
+        bool cap = false;
+
+        for (unsigned k = 0; k < smp.ncap; k++)
+            cap |= pc >= smp.cap_lo[k] && pc < smp.cap_hi[k];
+        if (cap && prog)
+            return true;
+        if (!cap && !prog) {
+            struct smp_fn *f = fn_of(pc);
+
+            prog = f && f->fn && f->fn != &smp.unknown;
+        }
+    }
+    return false;
+}
+
+static VFTR_NI void book_one(struct smp_thread *s, const struct smp_slot *sl, double tps)
+{
+    (void)s;
+    if (s->out->paused) {
+        smp.paused++;
+        smp.paused_cpu += sl->cpu;
+        return;
+    }
+    book(s->out, sl, (uint64_t)((double)sl->cpu * 1e-9 * tps + 0.5));
+    smp.booked++;
+    smp.booked_cpu += sl->cpu;
+}
+
+/* Copies len bytes at offset off of s's kernel ring (wrapping) to dst. */
+static VFTR_NI void ring_copy(const struct smp_thread *s, uint64_t off, void *dst, size_t len)
+{
+    const unsigned char *data = (const unsigned char *)s->ring + smp.page;
+    size_t at = (size_t)(off & (s->ring_len - 1)), first = s->ring_len - at;
+
+    if (first >= len) {
+        memcpy(dst, data + at, len);
+    } else {
+        memcpy(dst, data + at, first);
+        memcpy((unsigned char *)dst + first, data, len - first);
+    }
+}
+
+/* The unwinding of a ring sample, or the previous one's outer frames again.
+ * A thread in a loop is sampled again and again in the same function at
+ * the same stack pointer with the same stack: when the stack and frame
+ * pointers and the function of the innermost frame are the previous full
+ * unwinding's and the copied stack is byte for byte the same, the outer
+ * frames are the same too (unwinding reads the return addresses and the
+ * saved registers from the copy, and the frames' CFA rules use the stack
+ * and frame pointers), and only the innermost pc is new.  A comparison of
+ * the copy instead of libunwind's steps; any byte changed (a counter the
+ * loop keeps on the stack) makes it a full unwinding. */
+static VFTR_NI uint32_t unwind_memo(struct smp_thread *s, const struct vftr_sample_regs *r,
+                                    uintptr_t *pc)
+{
+    struct smp_memo *m = &s->memo;
+    uintptr_t sp = vftr_sample_unwind_sp(r), bp = vftr_sample_unwind_bp(r), cfa;
+    const struct smp_fn *leaf;
+    uint32_t n;
+
+    pc[0] = vftr_sample_unwind_ip(r);
+    leaf = fn_of(pc[0]);
+    if (m->n > 1 && sp == m->sp && bp == m->bp && r->len == m->len && leaf && leaf == m->leaf
+        && leaf->start != 1 && memcmp(r->stack, m->stk, r->len) == 0) {
+        memcpy(pc + 1, m->pc + 1, (m->n - 1) * sizeof *pc);
+        smp.memo_hits++;
+        return m->n;
+    }
+    n = vftr_sample_unwind(r, pc, SMP_DEPTH, &cfa);
+    m->n = 0;
+    if (n > 1 && r->len <= SMP_STACK_COPY) {
+        if (m->stk == NULL)
+            m->stk = malloc(SMP_STACK_COPY);
+        if (m->stk) {
+            m->sp = sp;
+            m->bp = bp;
+            m->len = r->len;
+            m->leaf = leaf;
+            memcpy(m->stk, r->stack, r->len);
+            memcpy(m->pc, pc, n * sizeof *pc);
+            m->n = n;
+        }
+    }
+    return n;
+}
+
+/* Turns one sample record of s's ring (rec, size bytes) into a sample:
+ * the weight is the event's count since the previous record (the
+ * thread's CPU time, as the handler's clock read), the stack unwound from
+ * the copy.  Parsed as the attribute of open_ring asks: time, the count
+ * (read_format 0), the user registers, the stack copy. */
+static VFTR_NI void ring_sample(struct smp_thread *s, const uint64_t *rec, size_t size, double tps)
+{
+    const uint64_t *p = rec + 1, *endp = rec + size / 8;
+    unsigned nregs = (unsigned)__builtin_popcountll(vftr_sample_unwind_regs_mask());
+    struct smp_slot *sl = &smp.rslot;
+    struct vftr_sample_regs r;
+    uint64_t time, val, abi, len, cpu;
+
+    if (endp - p < 3)
+        return;
+    time = *p++;
+    val = *p++;
+    abi = *p++;
+    cpu = val > s->prev_val ? val - s->prev_val : 0;
+    s->prev_val = val;
+    cpu += s->ring_carry;
+    s->ring_carry = 0;
+    if (abi == PERF_SAMPLE_REGS_ABI_NONE || endp - p < (ptrdiff_t)nregs + 1) {
+        s->ring_carry = cpu;   /* no user context: its time goes to the next */
+        return;
+    }
+    r.regs = p;
+    p += nregs;
+    len = *p++;
+    if (len > (uint64_t)(endp - p) * 8)
+        len = 0;
+    r.stack = (const unsigned char *)p;
+    if (len > 0 && endp - p > (ptrdiff_t)(len / 8))
+        len = len < p[len / 8] ? len : p[len / 8];   /* dyn_size: the bytes really copied */
+    r.len = (size_t)len;
+    r.stk_lo = s->stk_lo;
+    r.stk_hi = s->stk_hi;
+    sl->n = unwind_memo(s, &r, sl->pc);
+    sl->cpu = cpu;
+    sl->time = time < smp.mono0
+                   ? smp.tick0 - (uint64_t)((double)(smp.mono0 - time) * smp.tick_per_ns)
+                   : smp.tick0;
+    if (ring_exact(sl)) {
+        atomic_fetch_add_explicit(&s->exact, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->exact_cpu, cpu, memory_order_relaxed);
+        return;
+    }
+    book_one(s, sl, tps);
+}
+
+/* Reads s's kernel ring up to its head. */
+static VFTR_NI void drain_ring(struct smp_thread *s, double tps)
+{
+    struct perf_event_mmap_page *m = s->ring;
+    uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+    uint64_t tail = m->data_tail;
+
+    while (head - tail >= sizeof(struct perf_event_header)) {
+        struct perf_event_header h;
+
+        ring_copy(s, tail, &h, sizeof h);
+        if (h.size < sizeof h || h.size > head - tail) {
+            tail = head;   /* cannot be: the ring is the kernel's */
+            break;
+        }
+        if (h.size <= sizeof smp.rec && (h.size & 7) == 0) {
+            size_t at = (size_t)(tail & (s->ring_len - 1));
+            const uint64_t *rec = smp.rec;
+
+            /* read in place unless the record wraps round the ring's end */
+            if (at + h.size <= s->ring_len)
+                rec = (const uint64_t *)((const unsigned char *)m + smp.page + at);
+            else
+                ring_copy(s, tail, smp.rec, h.size);
+            if (h.type == PERF_RECORD_SAMPLE)
+                ring_sample(s, rec, h.size, tps);
+            else if (h.type == PERF_RECORD_LOST && h.size >= 24)
+                smp.lost += rec[2];   /* their time: in the next count */
+        }
+        tail += h.size;
+    }
+    __atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+}
+
 static VFTR_NI void drain(struct smp_thread *s, double tps)
 {
     uint32_t h = atomic_load_explicit(&s->head, memory_order_acquire);
     uint32_t tl = atomic_load_explicit(&s->tail, memory_order_relaxed);
 
-    if (h == tl)
+    if (s->discard) {
+        if (s->ring)
+            __atomic_store_n(&s->ring->data_tail,
+                             __atomic_load_n(&s->ring->data_head, __ATOMIC_ACQUIRE),
+                             __ATOMIC_RELEASE);
+        atomic_store_explicit(&s->tail, h, memory_order_release);
+        return;
+    }
+    if (s->ring ? __atomic_load_n(&s->ring->data_head, __ATOMIC_ACQUIRE) == s->ring->data_tail
+                : h == tl)
         return;
     if (smp.symtab == NULL)
         smp.symtab = vftr_symtab_new(smp.symtab_flags);
@@ -614,23 +948,122 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
         }
     }
     if (s->out == NULL || !out_take(s->out)) {
+        if (s->ring)
+            __atomic_store_n(&s->ring->data_tail, __atomic_load_n(&s->ring->data_head,
+                                                                  __ATOMIC_ACQUIRE),
+                             __ATOMIC_RELEASE);
         atomic_store_explicit(&s->tail, h, memory_order_release);
         return;
     }
-    for (; tl != h; tl++) {
-        const struct smp_slot *sl = &s->slot[tl & (SMP_SLOTS - 1)];
-
-        if (s->out->paused) {
-            smp.paused++;
-            smp.paused_cpu += sl->cpu;
-            continue;
-        }
-        book(s->out, sl, (uint64_t)((double)sl->cpu * 1e-9 * tps + 0.5));
-        smp.booked++;
-        smp.booked_cpu += sl->cpu;
-    }
+    if (s->ring)
+        drain_ring(s, tps);
+    for (; tl != h; tl++)
+        book_one(s, &s->slot[tl & (SMP_SLOTS - 1)], tps);
     atomic_store_explicit(&s->out->guard, VFTR_GUARD_FREE, memory_order_release);
     atomic_store_explicit(&s->tail, h, memory_order_release);
+}
+
+/* The ring route's dither (see dither()): every SMP_RING_DITHER-th
+ * collector round each thread's event gets a new period from
+ * [interval/2, 3*interval/2), by PERF_EVENT_IOC_PERIOD from here, under
+ * smp.lock (the thread closes its descriptor under it).  Not every round:
+ * on another thread's running event the ioctl is a cross-CPU call, which
+ * on a virtual machine costs tens of microseconds on both sides; a period
+ * kept for a few dozen samples and then drawn anew still moves the
+ * samples' phase against any repeating work. */
+#define SMP_RING_DITHER 8u
+static VFTR_NI void ring_dither(struct smp_thread *s)
+{
+    uint64_t x = smp.rng ? smp.rng : 0x9e3779b97f4a7c15u, p;
+
+    if (s->ring == NULL || s->fd < 0 || atomic_load_explicit(&s->ended, memory_order_acquire)
+        || ++s->nsig % SMP_RING_DITHER != 0)
+        return;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    smp.rng = x;
+    p = smp.period_ns / 2 + x % (smp.period_ns ? smp.period_ns : 1);
+    (void)ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &p);
+}
+
+/* Threads the pthread_create wrapper does not see (under ThreadSanitizer,
+ * whose own pthread_create must start the new thread: preload/thread.c):
+ * on the ring route the collector opens their events itself, a task-clock
+ * event on another thread of the process being allowed as on one's own.
+ * Every round it lists /proc/self/task: a thread not yet known (nor the
+ * collector, nor one that was there before setup: the sanitizer's) gets
+ * its event and ring; a found thread no longer listed has ended (its
+ * event's last count is read, the rest as at vftr_sample_thread_end).
+ * The CPU time a thread used before it was found is not sampled (one
+ * round at most).  Under smp.lock. */
+#ifdef VFTR_TSAN
+#define SMP_DISCOVER true
+#else
+#define SMP_DISCOVER false
+#endif
+static VFTR_NI void discover(void)
+{
+    DIR *d;
+    struct dirent *e;
+    struct smp_thread *s;
+    long ns = (long)smp.period_ns;
+
+    if ((d = opendir("/proc/self/task")) == NULL)
+        return;
+    for (s = smp.list; s; s = s->next)
+        s->seen = false;
+    while ((e = readdir(d)) != NULL) {
+        pid_t tid = (pid_t)atoi(e->d_name);
+        /* the main thread registers itself (vftr_sample_setup), maybe
+         * after the collector's first round */
+        bool known = tid <= 0 || tid == smp.collector_tid || tid == vftr_proc.pid;
+
+        for (unsigned i = 0; i < smp.nbefore && !known; i++)
+            known = smp.before[i] == tid;
+        for (s = smp.list; s && !known; s = s->next)
+            if (s->tid == tid && !atomic_load_explicit(&s->ended, memory_order_relaxed)) {
+                s->seen = true;
+                known = true;
+            }
+        if (known || (s = calloc(1, sizeof *s)) == NULL)
+            continue;
+        s->tid = tid;
+        s->fd = -1;
+        s->found = s->seen = true;
+        if (open_ring(s, ns, tid) < 0) {
+            free(s);
+            continue;
+        }
+        s->next = smp.list;
+        smp.list = s;
+        atomic_fetch_add(&smp.by_ring, 1);
+        (void)ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0);
+    }
+    closedir(d);
+    for (s = smp.list; s; s = s->next)
+        if (s->found && !s->seen && !atomic_load_explicit(&s->ended, memory_order_relaxed)) {
+            stop_source(s, true);
+            atomic_store_explicit(&s->ended, 1, memory_order_release);
+        }
+}
+
+/* The threads there at setup besides the caller (a sanitizer's own). */
+static VFTR_NI void note_threads_before(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    pid_t self = (pid_t)syscall(SYS_gettid);
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        pid_t tid = (pid_t)atoi(e->d_name);
+
+        if (tid > 0 && tid != self && smp.nbefore < sizeof smp.before / sizeof smp.before[0])
+            smp.before[smp.nbefore++] = tid;
+    }
+    closedir(d);
 }
 
 static VFTR_NI void drain_all(void)
@@ -639,15 +1072,40 @@ static VFTR_NI void drain_all(void)
     struct smp_thread **pp, *s;
 
     pthread_mutex_lock(&smp.lock);
+    {   /* the ring's times (CLOCK_MONOTONIC) in vftr's clock, from here */
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        smp.tick0 = vftr_clock_now();
+        smp.mono0 = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        smp.tick_per_ns = tps * 1e-9;
+    }
+    if (smp.want_ring)
+        vftr_sample_unwind_refresh();
+    if (smp.discover && atomic_load(&smp.on))
+        discover();
     for (pp = &smp.list; (s = *pp) != NULL;) {
         bool ended = atomic_load_explicit(&s->ended, memory_order_acquire);
+        uint64_t end_val;
 
         drain(s, tps);
+        ring_dither(s);
+        /* a stopped event: its count after the last record is counted */
+        if (s->ring && (end_val = atomic_load(&s->end_val)) != 0) {
+            atomic_store(&s->unsampled, s->ring_carry
+                                            + (end_val > s->prev_val ? end_val - s->prev_val : 0));
+        }
         if (ended) {   /* the thread is gone: nothing more comes */
+            if (s->ring)
+                munmap(s->ring, s->ring_len + smp.page);
+            if (s->fd >= 0)   /* a found thread's, closed at its end by nobody else */
+                close(s->fd);
+            free(s->memo.stk);
             smp.full += atomic_load(&s->full);
             smp.exact += atomic_load(&s->exact);
             smp.exact_cpu += atomic_load(&s->exact_cpu);
-            smp.unsampled += atomic_load(&s->unsampled);
+            if (!s->discard)
+                smp.unsampled += atomic_load(&s->unsampled);
             *pp = s->next;
             free(s);
             continue;
@@ -667,12 +1125,24 @@ static VFTR_NI void *collector(void *arg)
     sigemptyset(&block);
     sigaddset(&block, SMP_SIGNAL);
     pthread_sigmask(SIG_BLOCK, &block, NULL);
+    smp.collector_tid = (pid_t)syscall(SYS_gettid);
+    /* a sanitizer's pthread_create between the program and capture's hides
+     * the start routine from the wrapper, which then registered this
+     * thread: its event stopped at once, its few records dropped (the ring
+     * route needs no signal, so blocking SIGPROF does not keep it out) */
+    if (smp_tls != NULL) {
+        struct smp_thread *me = smp_tls;
+
+        atomic_fetch_sub(me->ring ? &smp.by_ring : me->fd >= 0 ? &smp.by_event : &smp.by_timer, 1);
+        vftr_sample_thread_end();
+        me->discard = true;   /* freed only by this thread, in drain_all */
+    }
     vftr_io_mute++;
     for (;;) {
         struct timespec until;
 
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += SMP_PERIOD_NS;
+        until.tv_nsec += smp.collect_ns;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
@@ -686,6 +1156,7 @@ static VFTR_NI void *collector(void *arg)
             break;
         drain_all();
     }
+    smp.collector_cpu = thread_cpu_ns();
     return NULL;
 }
 
@@ -715,6 +1186,10 @@ static VFTR_NI int find_ranges(struct dl_phdr_info *info, size_t size, void *arg
         smp.self_hi = hi;
     }
     base = base ? base + 1 : name;
+    if (strncmp(base, "libvftrcapture", 14) == 0 && smp.ncap < sizeof smp.cap_lo / sizeof smp.cap_lo[0]) {
+        smp.cap_lo[smp.ncap] = lo;
+        smp.cap_hi[smp.ncap++] = hi;
+    }
     if ((strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "libc.so", 7) == 0
          || strncmp(base, "libunwind", 9) == 0)
         && smp.nno_unw < sizeof smp.no_unw_lo / sizeof smp.no_unw_lo[0]) {
@@ -734,6 +1209,24 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
     smp.interval = cfg->sample_interval;
     smp.task_clock = cfg->sample_task_clock;
     smp.period_ns = (uint64_t)(smp.interval * 1e9 + 0.5);
+    smp.want_ring = cfg->sample_ring && cfg->sample_task_clock;
+    smp.collect_ns = SMP_PERIOD_NS;
+    smp.page = (size_t)sysconf(_SC_PAGESIZE);
+    if (smp.want_ring) {
+        /* the kernel's rings hold about SMP_RING_BATCH * 2 samples: the
+         * collector comes by every SMP_RING_BATCH intervals (1 to 50 ms) */
+        uint64_t ns = SMP_RING_BATCH * smp.period_ns;
+
+        smp.collect_ns = ns < 1000000u ? 1000000L : ns > SMP_PERIOD_NS ? SMP_PERIOD_NS : (long)ns;
+        if ((rc = vftr_sample_unwind_init()) != 0)
+            atomic_store(&smp.no_ring, rc);
+        /* under TSan the wrapper gives new threads nothing: the collector
+         * finds them (discover) */
+        if (SMP_DISCOVER && rc == 0) {
+            smp.discover = true;
+            note_threads_before();
+        }
+    }
     dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
     smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
                        | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
@@ -800,6 +1293,16 @@ VFTR_NI void vftr_sample_finalize(void)
     drain_all();
 }
 
+VFTR_NI void vftr_sample_quiet_begin(void)
+{
+    pthread_mutex_lock(&smp.lock);
+}
+
+VFTR_NI void vftr_sample_quiet_end(void)
+{
+    pthread_mutex_unlock(&smp.lock);
+}
+
 VFTR_NI bool vftr_sample_active(void)
 {
     return smp.interval > 0;
@@ -810,7 +1313,9 @@ VFTR_NI int vftr_sample_log(FILE *f)
     uint64_t full = smp.full, exact = smp.exact, exact_cpu = smp.exact_cpu;
     uint64_t unsampled = smp.unsampled;
     uint32_t by_event = atomic_load(&smp.by_event), by_timer = atomic_load(&smp.by_timer);
+    uint32_t by_ring = atomic_load(&smp.by_ring);
     int refused = atomic_load(&smp.no_task_clock);
+    int no_ring = atomic_load(&smp.no_ring), no_ring_here = atomic_load(&smp.no_ring_here);
     struct smp_thread *s;
 
     pthread_mutex_lock(&smp.lock);
@@ -825,13 +1330,23 @@ VFTR_NI int vftr_sample_log(FILE *f)
                "  interval:           %g s of each thread's CPU time\n"
                "  source:             ",
             smp.interval);
-    if (by_event)
-        fprintf(f, "task-clock event (perf_event_open) in %u thread%s%s", by_event,
-                by_event == 1 ? "" : "s", by_timer ? "; " : "");
+    if (by_ring)
+        fprintf(f, "task-clock event, kernel ring (perf_event_open, no signal; stacks "
+                   "unwound by the collector) in %u thread%s%s", by_ring,
+                by_ring == 1 ? "" : "s", by_event || by_timer ? "; " : "");
+    if (by_event) {
+        fprintf(f, "task-clock event, signal (perf_event_open) in %u thread%s", by_event,
+                by_event == 1 ? "" : "s");
+        if (!smp.want_ring)
+            fputs(" (sample.ring is false)", f);
+        else if (no_ring || no_ring_here)
+            fprintf(f, " (the ring: %s)", strerror(-(no_ring ? no_ring : no_ring_here)));
+        fputs(by_timer ? "; " : "", f);
+    }
     if (by_timer)
         fprintf(f, "CPU-time timer (checked at the kernel's tick) in %u thread%s", by_timer,
                 by_timer == 1 ? "" : "s");
-    if (!by_event && !by_timer)
+    if (!by_event && !by_timer && !by_ring)
         fputs("none", f);
     if (by_timer && !smp.task_clock)
         fputs(" (sample.task_clock is false)", f);
@@ -849,10 +1364,15 @@ VFTR_NI int vftr_sample_log(FILE *f)
                "  booked:             %llu samples, %.6f s\n"
                "  in exact calls:     %llu samples, %.6f s (hooks, MPI calls: recorded exactly)\n"
                "  ring full:          %llu samples (their time went to the next sample)\n"
+               "  lost by the kernel: %llu samples (ring route; their time as above)\n"
+               "  outer frames kept:  %llu samples (ring route: the previous unwinding's)\n"
                "  paused:             %llu samples, %.6f s\n"
-               "  after last sample:  %.6f s (no sample to weigh it)\n",
+               "  after last sample:  %.6f s (no sample to weigh it)\n"
+               "  collector thread:   %.6f s of CPU time (reading, unwinding, booking)\n",
             smp.nouts ? "" : " none", (unsigned long long)smp.booked, 1e-9 * (double)smp.booked_cpu,
             (unsigned long long)exact, 1e-9 * (double)exact_cpu, (unsigned long long)full,
-            (unsigned long long)smp.paused, 1e-9 * (double)smp.paused_cpu, 1e-9 * (double)unsampled);
+            (unsigned long long)smp.lost, (unsigned long long)smp.memo_hits,
+            (unsigned long long)smp.paused, 1e-9 * (double)smp.paused_cpu, 1e-9 * (double)unsampled,
+            1e-9 * (double)smp.collector_cpu);
     return ferror(f) ? -EIO : 0;
 }

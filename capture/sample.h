@@ -2,16 +2,20 @@
  * sample.h — statistical call-stack sampling (sample.interval, vftr-run
  * --sample): a profile of programs built without compiler hooks.
  *
- * Each sampled thread gets SIGPROF every interval of the CPU time it uses,
- * sent to that very thread by a task-clock event (perf_event_open) where
- * the kernel allows one, else by a POSIX timer on its CPU-time clock
- * (CLOCK_THREAD_CPUTIME_ID, SIGEV_THREAD_ID; checked only at the kernel's
- * tick, so coarser on a loaded core; key sample.task_clock).  Each sample
- * weighs the thread's CPU time since its previous sample.  The handler
- * unwinds the interrupted context (libunwind's local unwinder, frame
- * pointers where that finds nothing) into the thread's ring of
- * preallocated slots: no allocation, no lock, no stdio.  A collector
- * thread empties the rings every few milliseconds: it resolves the
+ * Each sampled thread is sampled every interval of the CPU time it uses by
+ * a task-clock event (perf_event_open) where the kernel allows one, else by
+ * a POSIX timer on its CPU-time clock (CLOCK_THREAD_CPUTIME_ID,
+ * SIGEV_THREAD_ID, SIGPROF; checked only at the kernel's tick, so coarser
+ * on a loaded core; key sample.task_clock).  The event takes one of two
+ * routes (key sample.ring): the ring route, where the kernel writes each
+ * sample (count, registers, 8 KiB of user stack) into a ring mapped per
+ * thread and the collector unwinds the copies (sample_unwind.h), no signal;
+ * or the signal route, where the event sends the thread SIGPROF.  Each
+ * sample weighs the thread's CPU time since its previous sample.  The
+ * handler of the signal route unwinds the interrupted context (libunwind's
+ * local unwinder, frame pointers where that finds nothing) into the
+ * thread's ring of preallocated slots: no allocation, no lock, no stdio.
+ * A collector thread empties the rings every few milliseconds: it resolves the
  * addresses with the ELF symbols (symbols.h, names.h) and books each
  * sample in a call tree of its own per sampled thread, a "sampled" thread
  * of the trace (struct vftr_thread, owned by the collector): one call per
@@ -22,12 +26,18 @@
  *
  * A sample taken while the thread is inside a hook or an exactly recorded
  * call (an MPI call, a hooked function: the top of the thread's shadow
- * stack is one) is not booked: that time is recorded exactly already.  The
+ * stack is one) is not booked: that time is recorded exactly already.  On
+ * the ring route, where no code of the thread runs at the sample, the
+ * collector tells it from the stack: a frame of capture's libraries under
+ * one of the program's (MPI calls, hooks; not a user region or a hooked
+ * function, which leave no such frame).  The
  * work inside an OpenMP region (an OpenMP node on top) is sampled.  See share/doc/sampling.md.
  *
  * Threads: vftr_sample_setup once from initialization (the main thread);
  * vftr_sample_thread_begin / _end in each thread the program creates (the
- * pthread_create wrapper of preload/thread.c); vftr_sample_finalize once
+ * pthread_create wrapper of preload/thread.c; under ThreadSanitizer, where
+ * that wrapper registers nothing, the ring route's collector finds the
+ * threads in /proc/self/task and opens their events itself); vftr_sample_finalize once
  * from finalization or before an exec.  None is async-signal-safe.
  */
 #ifndef VFTR_CAPTURE_SAMPLE_H
@@ -57,6 +67,14 @@ void *vftr_sample_collector_fn(void);
 /* Stops every timer and the collector and books the samples still in the
  * rings; sampling is over for the process.  Idempotent. */
 void vftr_sample_finalize(void);
+
+/* While held, the collector books nothing (it books only under the lock
+ * these take): for a reader of every thread's call tree while the program
+ * runs (vftr_ext_profile, the MPI collation at MPI_Finalize), whose
+ * snapshot would otherwise race with the booking of samples into the
+ * sampled threads.  Not async-signal-safe; not nested. */
+void vftr_sample_quiet_begin(void);
+void vftr_sample_quiet_end(void);
 
 /* Whether sampling ran; the figures of the log's section. */
 bool vftr_sample_active(void);

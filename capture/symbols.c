@@ -540,7 +540,8 @@ static int object_cmp(const void *a, const void *b)
 struct loaded {
     char *name;             /* dlpi_name copy ("" for the main program) */
     uintptr_t bias;
-    const ElfW(Phdr) *phdr;
+    const ElfW(Phdr) *phdr;     /* the loader's, as an identity only: never read */
+    ElfW(Phdr) *ph;             /* a copy of the headers, made in the callback */
     size_t phnum;
     bool main, vdso;
     bool seen;
@@ -585,6 +586,16 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
     l->bias = (uintptr_t)info->dlpi_addr;
     l->phdr = info->dlpi_phdr;
     l->phnum = info->dlpi_phnum;
+    /* copied here, under the loader's lock: after dl_iterate_phdr returns,
+     * another thread may unload the object and unmap its headers (Open MPI
+     * opens and closes components while the collector scans) */
+    l->ph = malloc(l->phnum * sizeof *l->ph + 1);
+    if (l->ph == NULL) {
+        free(l->name);
+        sc->error = -ENOMEM;
+        return 1;
+    }
+    memcpy(l->ph, info->dlpi_phdr, l->phnum * sizeof *l->ph);
     l->main = main_phdr != 0 ? (uintptr_t)info->dlpi_phdr == main_phdr : sc->n == 0;
     if (vdso != 0) {
         ElfW(Ehdr) eh;
@@ -613,8 +624,10 @@ static void scan_release(struct scan *sc)
 {
     size_t i;
 
-    for (i = 0; i < sc->n; i++)
+    for (i = 0; i < sc->n; i++) {
         free(sc->l[i].name);
+        free(sc->l[i].ph);
+    }
     free(sc->l);
 }
 
@@ -634,14 +647,14 @@ static bool same_image(const unsigned char *p, size_t len, const struct loaded *
         memcpy(&ph, p + eh.e_phoff + i * sizeof ph, sizeof ph);
         if (ph.p_type != PT_LOAD)
             continue;
-        while (j < l->phnum && l->phdr[j].p_type != PT_LOAD)
+        while (j < l->phnum && l->ph[j].p_type != PT_LOAD)
             j++;
-        if (j == l->phnum || l->phdr[j].p_vaddr != ph.p_vaddr ||
-            l->phdr[j].p_memsz != ph.p_memsz)
+        if (j == l->phnum || l->ph[j].p_vaddr != ph.p_vaddr ||
+            l->ph[j].p_memsz != ph.p_memsz)
             return false;
         j++;
     }
-    while (j < l->phnum && l->phdr[j].p_type != PT_LOAD)
+    while (j < l->phnum && l->ph[j].p_type != PT_LOAD)
         j++;
     return j == l->phnum;
 }
@@ -680,7 +693,7 @@ static struct object *load_object(struct vftr_symtab *t, const struct loaded *l,
     o->lo = UINTPTR_MAX;
     o->hi = 0;
     for (i = 0; i < l->phnum; i++) {
-        const ElfW(Phdr) *ph = &l->phdr[i];
+        const ElfW(Phdr) *ph = &l->ph[i];
 
         if (ph->p_type != PT_LOAD)
             continue;

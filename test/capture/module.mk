@@ -24,7 +24,7 @@ CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_for
              cap_io cap_counters cap_files $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
                   libcapswap_b.so libcappatch.so cap_patch_noplt cap_patch_nopie \
-                  vfdcount insnlen nohooks spin_shares \
+                  vfdcount insnlen nohooks spin_shares spin_paths \
                   nohooks_linked cap_io_fortify) \
                 $(if $(CAPTEST_FC),$(CAPTEST_DIR)/cap_fortran $(CAPTEST_DIR)/cap_io_f)
 
@@ -119,6 +119,12 @@ $(CAPTEST_DIR)/spin_shares: test/capture/spin_shares.c
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS) -lpthread
+
+# One leaf by two call paths (capture_sample_paths.sh): no hooks either.
+$(CAPTEST_DIR)/spin_paths: test/capture/spin_paths.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(CAPTEST_SAN) $(WARN) -o $@ $< $(LDFLAGS)
 
 # The same in OpenMP threads (-o N): clang's libomp, which has OMPT (as
 # test/omp), unsanitized like those programs; only where clang has omp.h.

@@ -55,12 +55,19 @@ $(MPITEST_DIR)/nohooks_c: test/mpi/nohooks.c
 	$(Q)OMPI_CC=$(CC) $(MPICC) -std=c11 -D_GNU_SOURCE -O2 -g $(MPITEST_SAN) $(CAPMPI_INC) \
 		$(WARN) -Wno-missing-prototypes -o $@ $<
 
+# Statistical sampling of an MPI program without hooks (mpi_sample.sh).
+$(MPITEST_DIR)/sample_mpi: test/mpi/sample_mpi.c
+	$(call say,MPICC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)OMPI_CC=$(CC) $(MPICC) -std=c11 -D_GNU_SOURCE -O2 -g $(MPITEST_SAN) $(CAPMPI_INC) \
+		$(WARN) -Wno-missing-prototypes -o $@ $<
+
 $(MPITEST_DIR)/nohooks_f: test/mpi/nohooks.f90
 	$(call say,MPIFC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MPIFC) -O1 -g $(MPITEST_SAN) -o $@ $<
 
-MPITEST_BINS := $(addprefix $(MPITEST_DIR)/,$(MPITEST_C) vfdmpi nohooks_c) \
+MPITEST_BINS := $(addprefix $(MPITEST_DIR)/,$(MPITEST_C) vfdmpi nohooks_c sample_mpi) \
                 $(if $(strip $(MPIFC)),$(MPITEST_DIR)/mpi_fortran $(MPITEST_DIR)/mpi_f08 \
                                         $(MPITEST_DIR)/nohooks_f $(MPITEST_DIR)/mpi_pcoll_f)
 TEST_PROGRAMS += $(MPITEST_BINS) $(CAPMPI_SO) $(CAPMPI_GEN)/wrappers.txt

@@ -28,8 +28,8 @@
 
 /* Number of keys: 9 top level, 8 profile_table, 4 name_grouped_profile_table,
  * 1 stacklist, 7 mpi, 7 trace (4 of them Vftrace's sampling), 6 filter,
- * 1 instrument, 4 throttle, 5 control, 2 io, 2 counters. */
-#define NKEYS 58
+ * 1 instrument, 4 throttle, 2 counters, 3 sample, 5 control, 2 io. */
+#define NKEYS 59
 
 static char *const no_env[] = { NULL };
 
@@ -177,6 +177,7 @@ static void assert_defaults(const struct vftr_config *c)
     ck_assert_ptr_null(c->counters_functions);
     ck_assert(c->sample_interval == 0);
     ck_assert(c->sample_task_clock);
+    ck_assert(c->sample_ring);
 }
 
 START_TEST(defaults_of_every_key)
@@ -356,6 +357,7 @@ START_TEST(every_key_parsed_from_a_file)
     ck_assert_str_eq(vftr_regex_pattern(c.counters_functions), "^solve");
     ck_assert(c.sample_interval == 0.002);
     ck_assert(!c.sample_task_clock);
+    ck_assert(!c.sample_ring);
     vftr_config_release(&c);
 }
 END_TEST
