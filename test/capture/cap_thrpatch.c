@@ -1,0 +1,60 @@
+/* cap_thrpatch THREADS N — throttled functions of a -finstrument-functions
+ * build (capture_patch.sh): THREADS threads each run worker(), which calls
+ * mid() N times and hot() N times; mid() calls hot() twice and then spins
+ * some microseconds.  hot() is tiny: throttling stops tracing it while
+ * every thread calls it, and its hook calls are then patched (its enter to
+ * a counting stub, its exit jumped over) as the threads run through them.
+ * mid() is far above throttle.per_call and stays traced: its profile (a
+ * call path worker>mid with every call, no call path below hot) shows that
+ * no frame of hot() was left on a stack.  The program counts every call. */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "calls.h"
+
+static atomic_ullong n_worker, n_mid, n_hot;
+static long n_per_thread = 3000;
+
+static NOINLINE void hot(unsigned long i)
+{
+    atomic_fetch_add_explicit(&n_hot, 1, memory_order_relaxed);
+    capture_sink += i;
+}
+
+static NOINLINE void mid(unsigned long i)
+{
+    atomic_fetch_add_explicit(&n_mid, 1, memory_order_relaxed);
+    hot(i);
+    hot(i + 1);
+    for (int j = 0; j < 20000; j++)
+        capture_sink++;
+}
+
+static NOINLINE void *worker(void *arg)
+{
+    atomic_fetch_add_explicit(&n_worker, 1, memory_order_relaxed);
+    for (long i = 0; i < n_per_thread; i++) {
+        mid((unsigned long)i);
+        hot((unsigned long)i);
+    }
+    return arg;
+}
+
+int main(int argc, char **argv)
+{
+    long nthreads = arg_long(argc, argv, 1, 4);
+    pthread_t th[64];
+
+    n_per_thread = arg_long(argc, argv, 2, 3000);
+    if (nthreads < 1 || nthreads > 64)
+        return 2;
+    for (long k = 0; k < nthreads; k++)
+        if (pthread_create(&th[k], NULL, worker, NULL) != 0)
+            return 1;
+    for (long k = 0; k < nthreads; k++)
+        pthread_join(th[k], NULL);
+    report("worker", atomic_load(&n_worker));
+    report("mid", atomic_load(&n_mid));
+    report("hot", atomic_load(&n_hot));
+    return 0;
+}
