@@ -1101,6 +1101,14 @@ uint32_t vftr_sled_unthrottle_all(void) VFTR_NI;
  * busy).  Any thread, any context (never waits for the lock). */
 uintptr_t vftr_stub_near(uintptr_t fn) VFTR_NI;
 
+/* A counting stub of fn's (a copy of vftr_stub_near's code) at an address
+ * x with ((x - from) & mask) == (val & mask), for a call ending at from
+ * whose operand straddles two words: the bytes of the operand in one word
+ * are kept (mask 0xff, 0xffff: its low bytes; 0xff000000: its top byte,
+ * 0 or 0xff: within 16 MB), the others swapped with one compare-and-swap.
+ * 0 when none can be made.  Any thread, any context (never waits). */
+uintptr_t vftr_stub_at(uintptr_t fn, uintptr_t from, uint32_t mask, uint32_t val) VFTR_NI;
+
 /* The stubs' counts so far added to the threads' call paths (to each
  * thread's throttled call path of the function).  No thread inside a hook
  * (finalization, a held world). */

@@ -16,7 +16,9 @@
  * than an empty one.  On x86-64 its first calls patch the hook calls out
  * of the code (patch.c: filter.patch_excluded), after which its hooks are
  * not called at all; the probe stays for the sites that cannot be
- * patched.
+ * patched.  A throttled function's enter call is redirected to a counting
+ * stub and its exits jumped over in the same way (enter_throttled,
+ * exit_mismatch), after which it is no frame of the stack.
  *
  * Cost per hook on the common path: the skip probe, one TLS load
  * (initial-exec; vftr_hook_tls is never NULL, so no test), the guard (a

@@ -521,12 +521,14 @@ static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind, bool thr)
  * Only the call's operand changes, 4 bytes in one aligned word: the rel32
  * of e8 rel32, or the disp32 of ff 15 disp32, which then reads the stub's
  * address from the stub's own slot at +24; opcode and boundaries stay, so
- * a thread sees the old call or the new one.  1 patched, 0 not a site that
- * may be (the operand straddles a word: the hook goes on counting it),
- * -EACCES refused by the system. */
-static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret, uintptr_t stub)
+ * a thread sees the old call or the new one.  A rel32 that straddles two
+ * words keeps its bytes in one of them, and the stub is placed where the
+ * new value of the others reaches it (vftr_stub_at).  1 patched, 0 not a
+ * site that may be (the hook goes on counting it), -EACCES refused by the
+ * system. */
+static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret)
 {
-    uintptr_t hook, hook2, start = 0, target;
+    uintptr_t hook, hook2, start = 0, target, stub;
     const struct map *m;
     struct site s;
     size_t len;
@@ -541,9 +543,43 @@ static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret, uintptr_t stub)
     s.thr = true;
     s.n = 4;
     s.addr = start + len - 4;   /* the operand, the instruction's last 4 bytes */
+    if ((s.addr & 7) > 4) {
+        /* the operand straddles two words: the bytes in one are kept, the
+         * stub placed where the operand's other bytes reach it (only
+         * those change, in one word); e8 only */
+        uint8_t op[4];
+        unsigned in_a = 8 - (unsigned)(s.addr & 7);   /* operand bytes in the first word: 1 to 3 */
+        uint32_t old, mask;
+
+        if (len != 5 || !peek(op, s.addr, 4))
+            return 0;
+        old = (uint32_t)rel32(op);
+        mask = in_a == 3 ? 0xff000000u : in_a == 2 ? 0xffffu : 0xffu;
+        stub = vftr_stub_at(fn, start + len, mask, old);
+        if (stub == 0)
+            return 0;
+        d = (intptr_t)stub - (intptr_t)(start + len);
+        if (d != (intptr_t)(int32_t)d || ((uint32_t)d & mask) != (old & mask))
+            return 0;
+        d32 = (int32_t)d;
+        if (in_a == 3) {   /* the top byte kept: the first three change */
+            s.n = 3;
+            memcpy(s.jmp, &d32, 3);
+        } else {           /* the low bytes kept: the rest change */
+            s.n = (uint8_t)(4 - in_a);
+            memcpy(s.jmp, (uint8_t *)&d32 + in_a, s.n);
+            s.addr += in_a;
+        }
+        if (!peek(s.orig, s.addr, s.n) || (m = code_at(start, len)) == NULL)
+            return 0;
+        return apply(&s, m);
+    }
+    stub = vftr_stub_near(fn);
+    if (stub == 0)
+        return 0;
     target = len == 5 ? stub : stub + 24;
     d = (intptr_t)target - (intptr_t)(start + len);
-    if (d != (intptr_t)(int32_t)d || (s.addr & 7) > 4)
+    if (d != (intptr_t)(int32_t)d)
         return 0;
     d32 = (int32_t)d;
     memcpy(s.jmp, &d32, 4);
@@ -929,11 +965,10 @@ static VFTR_NI int patch_tail(uintptr_t fn, bool thr)
     return 0;
 }
 
-static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret, uintptr_t stub)
+static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret)
 {
     (void)fn;
     (void)ret;
-    (void)stub;
     return 0;
 }
 
@@ -1222,9 +1257,7 @@ VFTR_NI bool vftr_patch_throttled_enter(uintptr_t fn, uintptr_t ret)
     if (enabled && vftr_proc.recording && getpid() == owner
         && atomic_load_explicit(&e->state, memory_order_relaxed) == THR_MARKED) {
         if (vftr_proc.cfg.throttle_count) {
-            uintptr_t stub = vftr_stub_near(fn);
-
-            rc = stub ? patch_enter_stub(fn, ret, stub) : 0;
+            rc = patch_enter_stub(fn, ret);
         } else {
             rc = patch_one(fn, ret, 0, true);   /* not counted: jumped over */
         }

@@ -307,6 +307,7 @@ static bool tls_known;       /* tls_off is set (under lock, or before any thread
 /* The hooks route's stubs (vftr_stub_near): stub_at[k] counts stub_fn[k]'s
  * calls from its call sites, 0: none yet; made in pages near the code */
 static uintptr_t stub_at[VFTR_SLED_STUBS];
+static uintptr_t stub_fit[VFTR_SLED_STUBS];   /* vftr_stub_at's, for a call whose operand straddles */
 struct stub_page {
     uintptr_t base;
     size_t used;
@@ -967,6 +968,85 @@ out:
     return at;
 }
 
+/* Writes the counting stub of counter k at x, in the fresh mapping
+ * [base, base + n) (lock held); false when the system refuses. */
+static VFTR_NI bool stub_write(uintptr_t base, size_t n, uintptr_t x, int32_t k)
+{
+    uint8_t code[STUB_SIZE];
+
+    memset((void *)base, 0xcc, n);
+    memset(code, 0xcc, sizeof code);
+    stub_code(code, k);
+    memcpy(code + 24, &x, 8);
+    memcpy((void *)x, code, sizeof code);
+    if (mprotect((void *)base, n, PROT_READ | PROT_EXEC) != 0) {
+        munmap((void *)base, n);
+        return false;
+    }
+    return true;
+}
+
+VFTR_NI uintptr_t vftr_stub_at(uintptr_t fn, uintptr_t from, uint32_t mask, uint32_t val)
+{
+    uintptr_t x = 0;
+    int32_t k;
+
+    if (pthread_mutex_trylock(&lock) != 0)
+        return 0;
+    if (!tls_known) {
+        uintptr_t tp;
+
+        __asm__("mov %%fs:0, %0" : "=r"(tp));
+        tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
+        tls_known = true;
+    }
+    k = stub_index(fn);
+    if (k < 0)
+        goto out;
+    if (stub_fit[k] != 0 && ((uint32_t)(stub_fit[k] - from) & mask) == (val & mask)) {
+        x = stub_fit[k];   /* made for this site before (throttled anew) */
+        goto out;
+    }
+    if (mask == 0xff || mask == 0xffff) {
+        /* low bits fixed: a mapping as large as their period holds such an
+         * address */
+        size_t n = ((size_t)mask + 1 + pagesize + STUB_SIZE + pagesize - 1) & ~(pagesize - 1);
+        uint8_t *p = near_map(fn, fn + 1, n);
+        uintptr_t base;
+
+        if (p == NULL)
+            goto out;
+        base = (uintptr_t)p;
+        x = base + ((from + val - base) & mask);
+        if (!stub_write(base, n, x, k))
+            x = 0;
+    } else if (mask == 0xff000000u && ((val >> 24) == 0 || (val >> 24) == 0xff)) {
+        /* the top byte fixed (0: within 16 MB after from, 0xff: before) */
+        for (uintptr_t d = (uintptr_t)1 << 16; d < ((uintptr_t)1 << 24) - (1u << 16) && x == 0;
+             d += (uintptr_t)1 << 16) {
+            uintptr_t a = (val >> 24) == 0 ? ((from + pagesize - 1) & ~(uintptr_t)(pagesize - 1)) + d
+                                           : (from & ~(uintptr_t)(pagesize - 1)) - d;
+            void *p = mmap((void *)a, pagesize, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+            if (p == MAP_FAILED)
+                continue;
+            if ((uintptr_t)p != a) {
+                munmap(p, pagesize);
+                continue;
+            }
+            if (stub_write(a, pagesize, a, k))
+                x = a;
+            break;
+        }
+    }
+    if (x != 0)
+        stub_fit[k] = x;
+out:
+    pthread_mutex_unlock(&lock);
+    return x;
+}
+
 VFTR_NI uint32_t vftr_sled_unthrottle_all(void)
 {
     uint32_t n = 0;
@@ -1094,6 +1174,15 @@ VFTR_NI uint32_t vftr_sled_unthrottle_all(void)
 VFTR_NI uintptr_t vftr_stub_near(uintptr_t fn)
 {
     (void)fn;
+    return 0;
+}
+
+VFTR_NI uintptr_t vftr_stub_at(uintptr_t fn, uintptr_t from, uint32_t mask, uint32_t val)
+{
+    (void)fn;
+    (void)from;
+    (void)mask;
+    (void)val;
     return 0;
 }
 
