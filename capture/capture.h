@@ -322,6 +322,9 @@ void vftr_patch_stats(uint64_t *patched, uint64_t *failed, bool *on) VFTR_NI;
 void vftr_patch_throttle(uintptr_t fn) VFTR_NI;
 bool vftr_patch_throttled_enter(uintptr_t fn, uintptr_t ret) VFTR_NI;
 void vftr_patch_throttled_exit(uintptr_t fn, uintptr_t ret) VFTR_NI;
+/* Whether fn's enter calls are redirected now (hooks.c: a frame of it is
+ * one left from before the switch). */
+bool vftr_patch_redirected(uintptr_t fn) VFTR_NI;
 
 /* vftr-ctl unthrottle: the throttled functions' sites get their original
  * bytes back, the functions are registered anew when throttled again;

@@ -185,6 +185,17 @@ static VFTR_SLOW void enter_lookup(struct vftr_thread *t, void *fn, uint64_t now
 {
     struct vftr_node *cur = t->cur;
 
+    /* A frame of a function whose enter calls are redirected can only be
+     * one the thread pushed before the switch; if it left by an exit call
+     * jumped over since, it is still there, and this call would be taken
+     * for its callee: it is closed first.  (A throttled function is
+     * mostly a leaf, whose frame meets its first callee here; a cached
+     * callee of a frame left so would be taken on the fast path, until its
+     * caller's exit closes it: vftr_exit_mismatch.) */
+    if (VFTR_UNLIKELY(cur->parent != NULL && vftr_patch_redirected(cur->addr))) {
+        vftr_exit_at(t, cur->addr, now);
+        cur = t->cur;
+    }
     if (!deep_enter(t)) {
         vftr_enter_at(t, (uintptr_t)fn, NULL, now);
         if (t->cur != cur && t->cur->parent == cur

@@ -1241,6 +1241,16 @@ VFTR_NI void vftr_patch_throttle(uintptr_t fn)
     (void)atomic_compare_exchange_strong(&e->state, &off, THR_MARKED);
 }
 
+VFTR_NI bool vftr_patch_redirected(uintptr_t fn)
+{
+    struct thr_fn *e;
+
+    if (atomic_load_explicit(&n_thr_sites, memory_order_relaxed) == 0)
+        return false;   /* nothing ever patched: no lookup */
+    e = thr_find(fn, false);
+    return e != NULL && atomic_load_explicit(&e->state, memory_order_acquire) == THR_REDIRECTED;
+}
+
 VFTR_NI bool vftr_patch_throttled_enter(uintptr_t fn, uintptr_t ret)
 {
     struct thr_fn *e = thr_find(fn, false);
