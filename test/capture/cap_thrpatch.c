@@ -1,7 +1,7 @@
 /* cap_thrpatch THREADS N — throttled functions of a -finstrument-functions
  * build (capture_patch.sh): THREADS threads each run worker(), which calls
  * mid() N times and hot() N times; mid() calls hot() twice and then spins
- * some microseconds.  hot() is tiny: throttling stops tracing it while
+ * some microseconds; worker() also calls hot5() and hotd() N times.  hot() is tiny: throttling stops tracing it while
  * every thread calls it, and its hook calls are then patched (its enter to
  * a counting stub, its exit jumped over) as the threads run through them.
  * mid() is far above throttle.per_call and stays traced: its profile (a
@@ -12,13 +12,32 @@
 
 #include "calls.h"
 
-static atomic_ullong n_worker, n_mid, n_hot;
+static atomic_ullong n_worker, n_mid, n_hot, n_hot5, n_hotd;
 static long n_per_thread = 3000;
 
 static NOINLINE void hot(unsigned long i)
 {
     atomic_fetch_add_explicit(&n_hot, 1, memory_order_relaxed);
     capture_sink += i;
+}
+
+/* hot() with five integer and with three double arguments: other
+ * prologues, so that their enter calls lie at other offsets from an 8-byte
+ * boundary; with gcc -O2 on x86-64 the rel32 of each spans two words
+ * (offset 5 and 7 of its word), which capture redirects by keeping the
+ * bytes in one word (the top byte, the low byte) and placing the stub
+ * where the others reach */
+static NOINLINE void hot5(unsigned long i, unsigned long j, unsigned long k, unsigned long l,
+                          unsigned long m)
+{
+    atomic_fetch_add_explicit(&n_hot5, 1, memory_order_relaxed);
+    capture_sink += i ^ j ^ k ^ l ^ m;
+}
+
+static NOINLINE void hotd(double x, double y, double z)
+{
+    atomic_fetch_add_explicit(&n_hotd, 1, memory_order_relaxed);
+    capture_sink += (unsigned long)(x * y * z);
 }
 
 static NOINLINE void mid(unsigned long i)
@@ -36,6 +55,8 @@ static NOINLINE void *worker(void *arg)
     for (long i = 0; i < n_per_thread; i++) {
         mid((unsigned long)i);
         hot((unsigned long)i);
+        hot5((unsigned long)i, 3, 5, 7, 9);
+        hotd((double)i, 0.5, 2.0);
     }
     return arg;
 }
@@ -56,5 +77,7 @@ int main(int argc, char **argv)
     report("worker", atomic_load(&n_worker));
     report("mid", atomic_load(&n_mid));
     report("hot", atomic_load(&n_hot));
+    report("hot5", atomic_load(&n_hot5));
+    report("hotd", atomic_load(&n_hotd));
     return 0;
 }
