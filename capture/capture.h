@@ -346,8 +346,9 @@ static inline VFTR_NI bool vftr_skipped(uintptr_t fn)
     return atomic_load_explicit(&vftr_skip_slot(fn)->fn, memory_order_relaxed) == fn;
 }
 
-/* Functions whose -fpatchable-function-entry sleds may be switched to a
- * counting stub (sled.c): each has a counter in every thread's state. */
+/* Functions whose -fpatchable-function-entry sleds, or whose hook call
+ * sites (patch.c), may be switched to a counting stub (sled.c): each has a
+ * counter in every thread's state. */
 #define VFTR_SLED_STUBS 256u
 
 struct vftr_thread {
