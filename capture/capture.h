@@ -306,6 +306,35 @@ size_t vftr_patch_insn_len(const uint8_t *p, size_t max) VFTR_NI;
 /* Sites patched so far, failed tries, and whether patching is on. */
 void vftr_patch_stats(uint64_t *patched, uint64_t *failed, bool *on) VFTR_NI;
 
+/*
+ * Throttled functions of a -finstrument-functions build (filter.patch_excluded
+ * on, no sleds): throttling's mark (filter.c) registers fn; the next enter
+ * hook of a throttled call path of fn asks vftr_patch_throttled_enter with
+ * its return address, which redirects that call site to fn's counting stub
+ * (vftr_stub_near; throttle.count = false: jumps over it), and answers
+ * whether fn's enter calls are redirected: then the hook pushes no frame
+ * for it (fn is no frame of the stack, as an excluded function is not).
+ * An exit hook of fn that finds fn is not the current frame asks
+ * vftr_patch_throttled_exit, which jumps over that exit call once fn's
+ * enter is redirected.  Failed tries are counted per function and kind
+ * (VFTR_PATCH_TRIES).  Any thread, any context (trylock only).
+ */
+void vftr_patch_throttle(uintptr_t fn) VFTR_NI;
+bool vftr_patch_throttled_enter(uintptr_t fn, uintptr_t ret) VFTR_NI;
+void vftr_patch_throttled_exit(uintptr_t fn, uintptr_t ret) VFTR_NI;
+/* Whether fn's enter calls are redirected now (hooks.c: a frame of it is
+ * one left from before the switch). */
+bool vftr_patch_redirected(uintptr_t fn) VFTR_NI;
+
+/* vftr-ctl unthrottle: the throttled functions' sites get their original
+ * bytes back, the functions are registered anew when throttled again;
+ * the sites restored. */
+size_t vftr_patch_unthrottle_all(void) VFTR_NI;
+
+/* The hook call sites of throttled functions patched so far, and the
+ * functions whose enter calls are redirected now. */
+void vftr_patch_throttle_stats(uint64_t *sites, uint32_t *functions) VFTR_NI;
+
 /* The hooks' code (hooks.c: hidden aliases of __cyg_profile_func_*), which
  * the patcher accepts as a call's target besides the exported symbols. */
 void vftr_hook_enter_code(void *fn, void *site) VFTR_NI;
@@ -317,8 +346,9 @@ static inline VFTR_NI bool vftr_skipped(uintptr_t fn)
     return atomic_load_explicit(&vftr_skip_slot(fn)->fn, memory_order_relaxed) == fn;
 }
 
-/* Functions whose -fpatchable-function-entry sleds may be switched to a
- * counting stub (sled.c): each has a counter in every thread's state. */
+/* Functions whose -fpatchable-function-entry sleds, or whose hook call
+ * sites (patch.c), may be switched to a counting stub (sled.c): each has a
+ * counter in every thread's state. */
 #define VFTR_SLED_STUBS 256u
 
 struct vftr_thread {
@@ -1067,6 +1097,21 @@ bool vftr_sled_throttled(uintptr_t fn) VFTR_NI;
 
 /* vftr-ctl unthrottle: every stub switched back to tracing; how many. */
 uint32_t vftr_sled_unthrottle_all(void) VFTR_NI;
+
+/* A counting stub of fn's for its hook call sites (-finstrument-functions;
+ * patch.c), within +-2 GB of fn: the same code and per-thread counter as
+ * its sled's stub would use (vftr_sled_fold joins the counts).  0 when
+ * none can be made (all counters taken, no memory near, W^X, the lock
+ * busy).  Any thread, any context (never waits for the lock). */
+uintptr_t vftr_stub_near(uintptr_t fn) VFTR_NI;
+
+/* A counting stub of fn's (a copy of vftr_stub_near's code) at an address
+ * x with ((x - from) & mask) == (val & mask), for a call ending at from
+ * whose operand straddles two words: the bytes of the operand in one word
+ * are kept (mask 0xff, 0xffff: its low bytes; 0xff000000: its top byte,
+ * 0 or 0xff: within 16 MB), the others swapped with one compare-and-swap.
+ * 0 when none can be made.  Any thread, any context (never waits). */
+uintptr_t vftr_stub_at(uintptr_t fn, uintptr_t from, uint32_t mask, uint32_t val) VFTR_NI;
 
 /* The stubs' counts so far added to the threads' call paths (to each
  * thread's throttled call path of the function).  No thread inside a hook

@@ -347,7 +347,10 @@ static const struct vftr_config_key keys[] = {
               "The log says how many call sites were patched. Code that cannot be made "
               "writable (a W^X policy) is said once and left to the skip cache. false: every "
               "call of an excluded function still enters the hooks, which return at once. "
-              "filter.max_depth and throttling decide per call and patch nothing." },
+              "The same for throttled functions: once throttling stops tracing a function, "
+              "its enter call is sent to a stub that counts its calls (throttle.count) and "
+              "its exit calls are jumped over, as their threads come by; vftr-ctl unthrottle "
+              "gives the calls back. filter.max_depth decides per call and patches nothing." },
 
     /* ---------------------------------------------------- instrument (vftr) */
     { BOOL("instrument.patchable", "true", instrument_patchable), .vftr_only = true,
@@ -373,12 +376,13 @@ static const struct vftr_config_key keys[] = {
       .help = "Seconds: a call path whose mean inclusive time per call stays below this after "
               "throttle.calls calls is throttled (TAU_THROTTLE_PERCALL, 10 microseconds)." },
     { BOOL("throttle.count", "true", throttle_count), .vftr_only = true,
-      .help = "A throttled function of a program traced through its sleds "
-              "(instrument.patchable) goes on being counted by a stub (a call and one "
-              "increment per call, a few nanoseconds). false: its sled becomes a nop "
-              "instead, so that it then costs nothing, and its calls are counted only up to "
-              "the moment it was throttled (the log says so; vftr-ctl unthrottle traces it "
-              "again). No effect on a program built with -finstrument-functions." },
+      .help = "A throttled function goes on being counted by a stub (a call and one "
+              "increment per call, a few nanoseconds): its sled calls it in a program traced "
+              "through its sleds (instrument.patchable), its hook call does in one built with "
+              "-finstrument-functions (filter.patch_excluded). false: its sled becomes a nop, "
+              "its hook calls are jumped over, so that it then costs nothing, and its calls "
+              "are counted only up to the moment it was throttled (the log says so; vftr-ctl "
+              "unthrottle traces it again)." },
 
     /* ------------------------------------------------------- counters (vftr) */
     { STRING("counters.events", NULL, counters_events), .vftr_only = true,

@@ -176,9 +176,11 @@ static VFTR_NI void mark(struct vftr_thread *t, struct vftr_node *n, uint64_t no
     (void)vftr_trace_put_ext(t, now, VFTR_VFD_THROTTLE, payload, len);
     atomic_fetch_add_explicit(&throttled_count, 1, memory_order_relaxed);
     /* a program traced through its sleds: the function's calls go to a
-     * counting stub, no hook (sled.c) */
-    if (n->fn != NULL)
-        (void)vftr_sled_throttled(n->fn->addr);
+     * counting stub, no hook (sled.c); one built with
+     * -finstrument-functions: its hook call sites are redirected to such a
+     * stub as they come (patch.c) */
+    if (n->fn != NULL && !vftr_sled_throttled(n->fn->addr))
+        vftr_patch_throttle(n->fn->addr);
 }
 
 /* Node n traced again, its throttling counts starting over now. */
@@ -219,6 +221,7 @@ VFTR_NI uint32_t vftr_throttle_release_all(void)
 {
     atomic_fetch_add_explicit(&vftr_unthrottle_gen, 1, memory_order_release);
     (void)vftr_sled_unthrottle_all();   /* the stubs' functions come to the hooks again */
+    (void)vftr_patch_unthrottle_all();  /* and their hook call sites call the hooks again */
     return atomic_load_explicit(&throttled_count, memory_order_relaxed);
 }
 

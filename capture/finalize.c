@@ -165,7 +165,11 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
         uint64_t sleds, sleds_out;
         uint32_t counting, silenced;
 
+        uint64_t thr_sites;
+        uint32_t thr_fns;
+
         vftr_patch_stats(&n, &failed, &on);
+        vftr_patch_throttle_stats(&thr_sites, &thr_fns);
         if (vftr_sled_refused()) {
             run.patched = "none: the system does not let code be made writable "
                           "(instrument.patchable)";
@@ -180,10 +184,21 @@ VFTR_NI int vftr_log_write(struct vftr_profile *prof, double tps, uint64_t end_t
                          "when throttled, their calls counted until then (throttle.count = "
                          "false)", silenced);
             run.patched = patched;
-        } else if (n > 0 || on) {
-            snprintf(patched, sizeof patched, "%" PRIu64 " hook call site%s of excluded "
-                     "functions%s (filter.patch_excluded)", n, n == 1 ? "" : "s",
-                     on ? "" : ", then patching stopped");
+        } else if (n > 0 || on || thr_sites > 0) {
+            int k = snprintf(patched, sizeof patched, "%" PRIu64 " hook call site%s of "
+                             "excluded functions", n, n == 1 ? "" : "s");
+
+            /* throttled functions (patch.c): redirected to counting stubs,
+             * or jumped over (throttle.count = false) */
+            if (thr_sites > 0 && k > 0 && (size_t)k < sizeof patched)
+                k += snprintf(patched + k, sizeof patched - (size_t)k, ", %" PRIu64 " of "
+                              "throttled functions (%" PRIu32 " function%s %s now)", thr_sites,
+                              thr_fns, thr_fns == 1 ? "" : "s",
+                              vftr_proc.cfg.throttle_count ? "counted by stubs"
+                                                           : "no longer counted");
+            if (k > 0 && (size_t)k < sizeof patched)
+                snprintf(patched + k, sizeof patched - (size_t)k, "%s (filter.patch_excluded)",
+                         on ? "" : ", then patching stopped");
             run.patched = patched;
         } else if (vftr_proc.cfg.filter_patch_excluded && failed > 0) {
             run.patched = "none: the system does not let code be made writable "

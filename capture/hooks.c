@@ -16,7 +16,9 @@
  * than an empty one.  On x86-64 its first calls patch the hook calls out
  * of the code (patch.c: filter.patch_excluded), after which its hooks are
  * not called at all; the probe stays for the sites that cannot be
- * patched.
+ * patched.  A throttled function's enter call is redirected to a counting
+ * stub and its exits jumped over in the same way (enter_throttled,
+ * exit_mismatch), after which it is no frame of the stack.
  *
  * Cost per hook on the common path: the skip probe, one TLS load
  * (initial-exec; vftr_hook_tls is never NULL, so no test), the guard (a
@@ -171,20 +173,64 @@ static VFTR_SLOW void exit_slow(struct vftr_thread *t, void *fn, bool taken)
     vftr_guard_drop(t);
 }
 
+static inline VFTR_NI bool throttled(const struct vftr_thread *t, const struct vftr_node *n);
+
 /* Enter at now of a function that is neither the cached child nor its
- * successor (t->cur unchanged so far). */
-static VFTR_SLOW void enter_lookup(struct vftr_thread *t, void *fn, uint64_t now)
+ * successor (t->cur unchanged so far), called from ret.  A function of
+ * which some call path is throttled has its call site redirected here too
+ * (a call path met only now: throttling is per function once it patches,
+ * as the sleds' is); a throttled call path gets the treatment of
+ * enter_throttled, another one stays a frame (its ENTER is written). */
+static VFTR_SLOW void enter_lookup(struct vftr_thread *t, void *fn, uint64_t now, void *ret)
 {
-    if (!deep_enter(t))
+    struct vftr_node *cur = t->cur;
+
+    /* A frame of a function whose enter calls are redirected can only be
+     * one the thread pushed before the switch; if it left by an exit call
+     * jumped over since, it is still there, and this call would be taken
+     * for its callee: it is closed first.  (A throttled function is
+     * mostly a leaf, whose frame meets its first callee here; a cached
+     * callee of a frame left so would be taken on the fast path, until its
+     * caller's exit closes it: vftr_exit_mismatch.) */
+    if (VFTR_UNLIKELY(cur->parent != NULL && vftr_patch_redirected(cur->addr))) {
+        vftr_exit_at(t, cur->addr, now);
+        cur = t->cur;
+    }
+    if (!deep_enter(t)) {
         vftr_enter_at(t, (uintptr_t)fn, NULL, now);
+        if (t->cur != cur && t->cur->parent == cur
+            && vftr_patch_throttled_enter((uintptr_t)fn, (uintptr_t)ret) && t->trace
+            && throttled(t, t->cur))
+            t->cur = cur;
+    }
     vftr_guard_drop(t);
 }
 
-/* Exit of a function that is not the current one. */
-static VFTR_SLOW void exit_mismatch(struct vftr_thread *t, void *fn, uint64_t now)
+/*
+ * The enter of a throttled call path (counted, its event dropped), called
+ * from ret, whose node the fast path has made current: the call site is
+ * redirected to the function's counting stub where it can be (patch.c).
+ * Once the function's enter calls are redirected it is no frame of the
+ * stack (cur stays current), so that the calls that come by the stub and
+ * those that still come here (a site that could not be patched) agree:
+ * their exits find another frame current and are let go (exit_mismatch).
+ */
+static VFTR_SLOW void enter_throttled(struct vftr_thread *t, struct vftr_node *cur, void *fn,
+                                     void *ret)
+{
+    if (vftr_patch_throttled_enter((uintptr_t)fn, (uintptr_t)ret))
+        t->cur = cur;
+    vftr_guard_drop(t);
+}
+
+/* Exit of a function that is not the current one, called from ret: a
+ * throttled function's exit calls are jumped over from the first one on
+ * (patch.c). */
+static VFTR_SLOW void exit_mismatch(struct vftr_thread *t, void *fn, uint64_t now, void *ret)
 {
     vftr_exit_mismatch(t, (uintptr_t)fn, now);
     vftr_guard_drop(t);
+    vftr_patch_throttled_exit((uintptr_t)fn, (uintptr_t)ret);
 }
 
 /* The profile is updated; the event needs the general recorder. */
@@ -312,15 +358,16 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_enter(void *fn, void *site)
         struct vftr_node *s = n->succ;   /* neither is NULL: vftr_node_none */
 
         if (s->addr != (uintptr_t)fn)
-            return enter_lookup(t, fn, now);
+            return enter_lookup(t, fn, now, __builtin_return_address(0));
         cur->last_child = s;
         n = s;
     }
     n->calls++;
     n->t_enter = now;
     t->cur = n;
-    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 0)) && !throttled(t, n))
-        return record_general(t, n, now, VFTR_VFD_ENTER);
+    if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 0)))
+        return throttled(t, n) ? enter_throttled(t, cur, fn, __builtin_return_address(0))
+                               : record_general(t, n, now, VFTR_VFD_ENTER);
     vftr_guard_drop(t);
 }
 
@@ -342,7 +389,7 @@ VFTR_EXPORT VFTR_NI void __cyg_profile_func_exit(void *fn, void *site)
     now = vftr_clock_tsc();
     n = t->cur;
     if (VFTR_UNLIKELY(n->addr != (uintptr_t)fn))
-        return exit_mismatch(t, fn, now);
+        return exit_mismatch(t, fn, now, __builtin_return_address(0));
     n->time_incl += now - n->t_enter;
     t->cur = n->parent;
     if (t->trace && VFTR_UNLIKELY(!put_simple(t, n, now, 1)) && !throttled(t, n))
@@ -458,8 +505,11 @@ static VFTR_NI uint32_t classify(void *arg, const char *name)
     if (!vftr_config_function_selected(cfg, name) || vftr_names_hidden(name) ||
         vftr_filter_excludes(name, raw, addr))
         flags |= VFTR_FN_EXCLUDED;
-    if ((flags & VFTR_FN_EXCLUDED) && end > addr)
-        vftr_patch_note(addr, end);   /* patch.c: for the exit hook's jumps */
+    /* patch.c: the extent of an excluded function, and of any that
+     * throttling may stop tracing (also near the size cap), for its own
+     * sites and the exit hook's jumps */
+    if (end > addr)
+        vftr_patch_note(addr, end);
     if (cfg->trace_precise_functions && vftr_regex_match(cfg->trace_precise_functions, name))
         flags |= VFTR_FN_PRECISE;
     return flags;

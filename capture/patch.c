@@ -88,6 +88,7 @@ struct site {
     uintptr_t addr;
     uint8_t n, orig[4], jmp[4];
     uint8_t len;   /* of the instruction patched */
+    bool thr;      /* of a throttled function: vftr_patch_unthrottle_all restores it */
 };
 
 /* An excluded function's extent, from its symbol (vftr_patch_note), for
@@ -476,7 +477,7 @@ static VFTR_NI uintptr_t ret_in(uintptr_t fn)
 /* Patches the call before ret, of the hook (kind 0: enter, 1: exit) of fn
  * (lock held): 1 patched, 0 not a site that may be, -EACCES refused by the
  * system. */
-static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
+static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind, bool thr)
 {
     uintptr_t hook, hook2, start = 0;
     const struct map *m;
@@ -488,6 +489,7 @@ static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
     if (len == 0 || !own_site(fn, start, len))
         return 0;
     s.len = (uint8_t)len;
+    s.thr = thr;
     if ((start & 7) != 7) {
         s.addr = start;
         s.n = 2;
@@ -511,6 +513,78 @@ static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
     }
     if (!peek(s.orig, s.addr, s.n) || (m = code_at(start, len)) == NULL)
         return 0;   /* code_at last: m points into the snapshot */
+    return apply(&s, m);
+}
+
+/* Redirects the call of the enter hook before ret in fn's body to stub
+ * (lock held): a counting stub (vftr_stub_near) within reach of the call.
+ * Only the call's operand changes, 4 bytes in one aligned word: the rel32
+ * of e8 rel32, or the disp32 of ff 15 disp32, which then reads the stub's
+ * address from the stub's own slot at +24; opcode and boundaries stay, so
+ * a thread sees the old call or the new one.  A rel32 that straddles two
+ * words keeps its bytes in one of them, and the stub is placed where the
+ * new value of the others reaches it (vftr_stub_at).  1 patched, 0 not a
+ * site that may be (the hook goes on counting it), -EACCES refused by the
+ * system. */
+static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret)
+{
+    uintptr_t hook, hook2, start = 0, target, stub;
+    const struct map *m;
+    struct site s;
+    size_t len;
+    intptr_t d;
+    int32_t d32;
+
+    hook_addrs(0, &hook, &hook2);
+    len = call_at(ret, hook, hook2, &start);
+    if (len == 0 || !own_site(fn, start, len))
+        return 0;
+    s.len = (uint8_t)len;
+    s.thr = true;
+    s.n = 4;
+    s.addr = start + len - 4;   /* the operand, the instruction's last 4 bytes */
+    if ((s.addr & 7) > 4) {
+        /* the operand straddles two words: the bytes in one are kept, the
+         * stub placed where the operand's other bytes reach it (only
+         * those change, in one word); e8 only */
+        uint8_t op[4];
+        unsigned in_a = 8 - (unsigned)(s.addr & 7);   /* operand bytes in the first word: 1 to 3 */
+        uint32_t old, mask;
+
+        if (len != 5 || !peek(op, s.addr, 4))
+            return 0;
+        old = (uint32_t)rel32(op);
+        mask = in_a == 3 ? 0xff000000u : in_a == 2 ? 0xffffu : 0xffu;
+        stub = vftr_stub_at(fn, start + len, mask, old);
+        if (stub == 0)
+            return 0;
+        d = (intptr_t)stub - (intptr_t)(start + len);
+        if (d != (intptr_t)(int32_t)d || ((uint32_t)d & mask) != (old & mask))
+            return 0;
+        d32 = (int32_t)d;
+        if (in_a == 3) {   /* the top byte kept: the first three change */
+            s.n = 3;
+            memcpy(s.jmp, &d32, 3);
+        } else {           /* the low bytes kept: the rest change */
+            s.n = (uint8_t)(4 - in_a);
+            memcpy(s.jmp, (uint8_t *)&d32 + in_a, s.n);
+            s.addr += in_a;
+        }
+        if (!peek(s.orig, s.addr, s.n) || (m = code_at(start, len)) == NULL)
+            return 0;
+        return apply(&s, m);
+    }
+    stub = vftr_stub_near(fn);
+    if (stub == 0)
+        return 0;
+    target = len == 5 ? stub : stub + 24;
+    d = (intptr_t)target - (intptr_t)(start + len);
+    if (d != (intptr_t)(int32_t)d)
+        return 0;
+    d32 = (int32_t)d;
+    memcpy(s.jmp, &d32, 4);
+    if (!peek(s.orig, s.addr, s.n) || (m = code_at(start, len)) == NULL)
+        return 0;
     return apply(&s, m);
 }
 
@@ -782,7 +856,7 @@ static VFTR_NI void extent_drop(uintptr_t lo, uintptr_t hi)
 
 /* Patches every jump of fn's body to the exit hook (lock held): the
  * number patched, or -EACCES. */
-static VFTR_NI int patch_tail(uintptr_t fn)
+static VFTR_NI int patch_tail(uintptr_t fn, bool thr)
 {
     struct extent *e = extent_slot(fn);
     uintptr_t hook, hook2, a;
@@ -852,6 +926,7 @@ static VFTR_NI int patch_tail(uintptr_t fn)
             s.jmp[0] = 0xc3;   /* ret */
             s.jmp[1] = p[1];
             s.len = (uint8_t)len;
+            s.thr = thr;
             {
                 int rc = apply(&s, &mm);
 
@@ -874,17 +949,26 @@ static VFTR_NI bool arch_ok(void)
 
 #else   /* not x86-64: nothing is patched */
 
-static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind)
+static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind, bool thr)
 {
     (void)fn;
     (void)ret;
     (void)kind;
+    (void)thr;
     return 0;
 }
 
-static VFTR_NI int patch_tail(uintptr_t fn)
+static VFTR_NI int patch_tail(uintptr_t fn, bool thr)
 {
     (void)fn;
+    (void)thr;
+    return 0;
+}
+
+static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret)
+{
+    (void)fn;
+    (void)ret;
     return 0;
 }
 
@@ -964,9 +1048,9 @@ VFTR_NI void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_
         patch_unlock();
         return;
     }
-    rc = patch_one(fn, ret, kind);
+    rc = patch_one(fn, ret, kind, false);
     if (rc == 0 && kind == 1)
-        rc = patch_tail(fn);   /* reached by a jump: from the function's own exits */
+        rc = patch_tail(fn, false);   /* reached by a jump: from the function's own exits */
     if (rc > 0) {
         atomic_fetch_add_explicit(&n_patched, (uint64_t)rc, memory_order_relaxed);
     } else {
@@ -998,8 +1082,11 @@ VFTR_NI void vftr_patch_note(uintptr_t fn, uintptr_t end)
     patch_unlock();
 }
 
+static VFTR_NI void thr_forget(uintptr_t lo, uintptr_t hi);
+
 VFTR_NI void vftr_patch_forget(uintptr_t lo, uintptr_t hi)
 {
+    thr_forget(lo, hi);
     if (!patch_lock())
         return;
 #if defined(__x86_64__)
@@ -1068,4 +1155,208 @@ VFTR_NI void vftr_patch_stats(uint64_t *patched, uint64_t *failed, bool *on)
         *on = enabled;
         patch_unlock();
     }
+}
+
+/* ----------------------------------------------- throttled functions
+ *
+ * A throttled function of a -finstrument-functions build keeps being
+ * counted, no longer traced (filter.c), but without this it would run both
+ * hooks in full on every call.  Its enter call is redirected to a stub
+ * that counts the call in the calling thread (sled.c: the sleds' stubs and
+ * counters, joined to the profile by vftr_sled_fold), its exit calls are
+ * jumped over as an excluded function's are.  Then the function is no
+ * frame of the call stack: its time is its caller's, its callees appear
+ * under its caller, as with an excluded function.
+ *
+ * The moment of switching.  A thread that entered it through the hook
+ * before the redirection has a frame for it; such a frame that leaves
+ * through a jumped-over exit is closed when its caller's exit comes
+ * (vftr_exit_mismatch closes the frames above the one exiting), so the
+ * stack cannot keep it.  The hooks stop pushing the function's throttled
+ * call paths only once its enter is redirected (vftr_patch_throttled_enter
+ * answers so), and its exit calls are jumped over only from then on, so
+ * that an exit hook of a call not pushed finds the function is not the
+ * current frame, and leaves the stack alone (vftr_exit_mismatch: a
+ * function not on the stack is ignored) – also after vftr-ctl unthrottle
+ * restores the calls while a thread is inside.
+ */
+#define THR_SLOTS 512u
+enum { THR_OFF, THR_MARKED, THR_REDIRECTED };
+
+struct thr_fn {
+    _Atomic uintptr_t fn;          /* set once (lock-free), never cleared */
+    _Atomic uint32_t state;        /* THR_* */
+    _Atomic uint32_t tries[2];     /* failed patch tries of the enter and exit hook */
+};
+static struct thr_fn thr[THR_SLOTS];
+static _Atomic uint64_t n_thr_sites;
+
+/* fn's entry, made when add; NULL when none (or the table is full). */
+static VFTR_NI struct thr_fn *thr_find(uintptr_t fn, bool add)
+{
+    size_t h = (size_t)(((uint64_t)fn * 0x9E3779B97F4A7C15ull) >> 40);
+
+    for (size_t i = 0; i < THR_SLOTS; i++) {
+        struct thr_fn *e = &thr[(h + i) & (THR_SLOTS - 1)];
+        uintptr_t v = atomic_load_explicit(&e->fn, memory_order_acquire);
+
+        if (v == fn)
+            return e;
+        if (v == 0) {
+            if (!add)
+                return NULL;
+            if (atomic_compare_exchange_strong(&e->fn, &v, fn) || v == fn)
+                return e;
+        }
+    }
+    return NULL;
+}
+
+/* The throttled functions in [lo, hi) are gone (dlclose): code mapped
+ * there later starts unregistered. */
+static VFTR_NI void thr_forget(uintptr_t lo, uintptr_t hi)
+{
+    for (size_t i = 0; i < THR_SLOTS; i++) {
+        uintptr_t fn = atomic_load_explicit(&thr[i].fn, memory_order_relaxed);
+
+        if (fn >= lo && fn < hi)
+            atomic_store_explicit(&thr[i].state, THR_OFF, memory_order_release);
+    }
+}
+
+VFTR_NI void vftr_patch_throttle(uintptr_t fn)
+{
+    struct thr_fn *e;
+    uint32_t off = THR_OFF;
+
+    /* patching on (else the slots' tries start full), no sleds (their
+     * functions are counted by the sled's own stub) */
+    if (atomic_load_explicit(&vftr_patch_tries_init, memory_order_relaxed) != 0
+        || vftr_sled_active() || (e = thr_find(fn, true)) == NULL)
+        return;
+    if (atomic_load_explicit(&e->state, memory_order_relaxed) != THR_OFF)
+        return;
+    atomic_store_explicit(&e->tries[0], 0, memory_order_relaxed);
+    atomic_store_explicit(&e->tries[1], 0, memory_order_relaxed);
+    (void)atomic_compare_exchange_strong(&e->state, &off, THR_MARKED);
+}
+
+VFTR_NI bool vftr_patch_redirected(uintptr_t fn)
+{
+    struct thr_fn *e;
+
+    if (atomic_load_explicit(&n_thr_sites, memory_order_relaxed) == 0)
+        return false;   /* nothing ever patched: no lookup */
+    e = thr_find(fn, false);
+    return e != NULL && atomic_load_explicit(&e->state, memory_order_acquire) == THR_REDIRECTED;
+}
+
+VFTR_NI bool vftr_patch_throttled_enter(uintptr_t fn, uintptr_t ret)
+{
+    struct thr_fn *e = thr_find(fn, false);
+    int rc;
+
+    if (e == NULL)
+        return false;
+    if (atomic_load_explicit(&e->state, memory_order_acquire) != THR_MARKED
+        || atomic_load_explicit(&e->tries[0], memory_order_relaxed) >= VFTR_PATCH_TRIES)
+        return atomic_load_explicit(&e->state, memory_order_acquire) == THR_REDIRECTED;
+    if (!patch_trylock())
+        return false;
+    rc = 0;
+    if (enabled && vftr_proc.recording && getpid() == owner
+        && atomic_load_explicit(&e->state, memory_order_relaxed) == THR_MARKED) {
+        if (vftr_proc.cfg.throttle_count) {
+            rc = patch_enter_stub(fn, ret);
+        } else {
+            rc = patch_one(fn, ret, 0, true);   /* not counted: jumped over */
+        }
+        if (rc > 0) {
+            atomic_fetch_add_explicit(&n_thr_sites, (uint64_t)rc, memory_order_relaxed);
+            atomic_store_explicit(&e->state, THR_REDIRECTED, memory_order_release);
+        } else {
+            atomic_fetch_add_explicit(&e->tries[0], 1, memory_order_relaxed);
+        }
+        if (rc == -EACCES) {
+            enabled = false;
+            atomic_store_explicit(&vftr_patch_tries_init, VFTR_PATCH_TRIES, memory_order_relaxed);
+            if (!atomic_exchange(&refused, 1) && vftr_proc.is_rank0)
+                vftr_msg_raw("filter.patch_excluded: the system does not let code be made "
+                             "writable (a W^X policy?); excluded and throttled functions keep "
+                             "calling the hooks");
+        }
+    }
+    patch_unlock();
+    return atomic_load_explicit(&e->state, memory_order_acquire) == THR_REDIRECTED;
+}
+
+VFTR_NI void vftr_patch_throttled_exit(uintptr_t fn, uintptr_t ret)
+{
+    struct thr_fn *e = thr_find(fn, false);
+    int rc;
+
+    if (e == NULL || atomic_load_explicit(&e->state, memory_order_acquire) != THR_REDIRECTED
+        || atomic_load_explicit(&e->tries[1], memory_order_relaxed) >= VFTR_PATCH_TRIES
+        || !patch_trylock())
+        return;
+    if (enabled && getpid() == owner
+        && atomic_load_explicit(&e->state, memory_order_relaxed) == THR_REDIRECTED) {
+        rc = patch_one(fn, ret, 1, true);
+        if (rc == 0)
+            rc = patch_tail(fn, true);   /* reached by a jump: from the function's own exits */
+        if (rc > 0)
+            atomic_fetch_add_explicit(&n_thr_sites, (uint64_t)rc, memory_order_relaxed);
+        else
+            atomic_fetch_add_explicit(&e->tries[1], 1, memory_order_relaxed);
+    }
+    patch_unlock();
+}
+
+VFTR_NI size_t vftr_patch_unthrottle_all(void)
+{
+    size_t done = 0;
+
+    if (!patch_lock())
+        return 0;
+#if defined(__x86_64__)
+    for (size_t i = 0; i < nsites;) {
+        const struct map *m;
+
+        if (!sites[i].thr) {
+            i++;
+            continue;
+        }
+        m = code_at(sites[i].addr, sites[i].n);
+        if (m != NULL && writen(sites[i].addr, sites[i].n, m, sites[i].jmp, sites[i].orig) == 0)
+            done++;
+        sites[i] = sites[--nsites];
+    }
+#endif
+    for (size_t i = 0; i < THR_SLOTS; i++) {
+        uintptr_t fn = atomic_load_explicit(&thr[i].fn, memory_order_relaxed);
+
+        if (fn == 0 || atomic_load_explicit(&thr[i].state, memory_order_relaxed) == THR_OFF)
+            continue;
+#if defined(__x86_64__)
+        {
+            struct extent *x = extent_slot(fn);
+
+            if (x != NULL && x->fn == fn)
+                x->searched = false;   /* its tail jumps may be patched when throttled anew */
+        }
+#endif
+        atomic_store_explicit(&thr[i].state, THR_OFF, memory_order_release);
+    }
+    patch_unlock();
+    return done;
+}
+
+VFTR_NI void vftr_patch_throttle_stats(uint64_t *sites_out, uint32_t *functions)
+{
+    uint32_t n = 0;
+
+    for (size_t i = 0; i < THR_SLOTS; i++)
+        n += atomic_load_explicit(&thr[i].state, memory_order_relaxed) == THR_REDIRECTED;
+    *sites_out = atomic_load_explicit(&n_thr_sites, memory_order_relaxed);
+    *functions = n;
 }

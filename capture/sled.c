@@ -303,6 +303,17 @@ static uintptr_t stub_fn[VFTR_SLED_STUBS];
 static _Atomic uint32_t nstubs;
 static uint64_t n_patched, n_excluded;
 static int32_t tls_off;      /* vftr_hook_tls from the thread pointer */
+static bool tls_known;       /* tls_off is set (under lock, or before any thread) */
+/* The hooks route's stubs (vftr_stub_near): stub_at[k] counts stub_fn[k]'s
+ * calls from its call sites, 0: none yet; made in pages near the code */
+static uintptr_t stub_at[VFTR_SLED_STUBS];
+static uintptr_t stub_fit[VFTR_SLED_STUBS];   /* vftr_stub_at's, for a call whose operand straddles */
+struct stub_page {
+    uintptr_t base;
+    size_t used;
+};
+static struct stub_page stub_pages[64];
+static size_t nstub_pages;
 static size_t pagesize = 4096;
 
 static VFTR_NI bool grow(void **p, size_t *cap, size_t n, size_t sz)
@@ -362,6 +373,56 @@ static VFTR_NI uint64_t load8(uintptr_t a)
     __asm__ volatile("movq %1, %0" : "=r"(v) : "m"(*(const uint64_t *)a));
     return v;
 }
+
+/* ------------------------------------------------------ counting stubs
+ *
+ * One implementation for both routes to a throttled function's count: the
+ * sled's slot (switch_slot) and a hook call site of a -finstrument-functions
+ * build (vftr_stub_near, patched by patch.c).  The stub is
+ *
+ *   mov %fs:vftr_hook_tls, %r11; incq sled_count[k](%r11); ret
+ *
+ * It clobbers r11 and the flags only: a call site of a function (the
+ * sled's call, the compiler's call of __cyg_profile_func_enter) takes
+ * every caller-saved register (rax, rcx, rdx, rsi, rdi, r8-r11, the
+ * vector registers) and the flags for clobbered by the call, as the ABI
+ * has it for any call; gcc and clang put nothing in them across it.  Its
+ * stack use is the call's own return address, as the hook's call would
+ * have.  A thread with no state yet counts into the unattached dummy
+ * (vftr_hook_tls is never NULL): such calls are not counted. */
+#define STUB_CODE 17u
+#define STUB_SIZE 32u   /* the code, then at +24 the stub's own address (an ff 15 site's slot) */
+
+/* The counting code of counter k. */
+static VFTR_NI void stub_code(uint8_t code[STUB_CODE], int32_t k)
+{
+    int32_t hook = tls_off, ctr = (int32_t)(offsetof(struct vftr_thread, sled_count)
+                                             + 8 * (size_t)k);
+
+    memcpy(code, "\x64\x4c\x8b\x1c\x25", 5);
+    memcpy(code + 5, &hook, 4);
+    memcpy(code + 9, "\x49\xff\x83", 3);
+    memcpy(code + 12, &ctr, 4);
+    code[16] = 0xc3;
+}
+
+/* The counter of fn, shared by both routes (lock held): its index, made on
+ * first use; -1 when all VFTR_SLED_STUBS are taken. */
+static VFTR_NI int32_t stub_index(uintptr_t fn)
+{
+    uint32_t k = atomic_load(&nstubs);
+
+    for (uint32_t i = 0; i < k; i++)
+        if (stub_fn[i] == fn)
+            return (int32_t)i;
+    if (k >= VFTR_SLED_STUBS)
+        return -1;
+    stub_fn[k] = fn;
+    atomic_store(&nstubs, k + 1);
+    return (int32_t)k;
+}
+
+static VFTR_NI uint8_t *near_map(uintptr_t lo, uintptr_t hi, size_t n);
 
 /* Whether the dynamic section sh (SHT_DYNAMIC) of the file fd, whose
  * section headers are shs (n of them), names the C++ runtime (libstdc++,
@@ -683,6 +744,7 @@ VFTR_NI void vftr_sled_start(void)
         return;
     __asm__("mov %%fs:0, %0" : "=r"(tp));
     tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
+    tls_known = true;
     owner = getpid();
     atomic_store(&active, 1);
     if (scan() == -EACCES) {
@@ -750,16 +812,9 @@ static VFTR_NI int switch_slot(struct sled *s, bool on)
     if (mprotect((void *)page, pagesize, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
         return -EACCES;
     if (on) {
-        uint8_t code[17];
-        int32_t hook = tls_off, ctr = (int32_t)(offsetof(struct vftr_thread, sled_count)
-                                                 + 8 * (size_t)s->stub);
+        uint8_t code[STUB_CODE];
 
-        /* mov %fs:hook, %r11; incq ctr(%r11); ret */
-        memcpy(code, "\x64\x4c\x8b\x1c\x25", 5);
-        memcpy(code + 5, &hook, 4);
-        memcpy(code + 9, "\x49\xff\x83", 3);
-        memcpy(code + 12, &ctr, 4);
-        code[16] = 0xc3;
+        stub_code(code, s->stub);
         poke(a + 32, code, sizeof code);
         (void)mprotect((void *)page, pagesize, PROT_READ | PROT_EXEC);
         if (aim_sled(s, a + 32, &refused)) {
@@ -833,15 +888,8 @@ VFTR_NI bool vftr_sled_throttled(uintptr_t fn)
         /* a sled whose word cannot be swapped at once is counted instead */
     }
     if (s != NULL && !s->counting && !s->silenced) {
-        if (s->stub < 0) {
-            uint32_t k = atomic_load(&nstubs);
-
-            if (k < VFTR_SLED_STUBS) {
-                stub_fn[k] = fn;
-                s->stub = (int32_t)k;
-                atomic_store(&nstubs, k + 1);
-            }
-        }
+        if (s->stub < 0)
+            s->stub = stub_index(fn);
         if (s->stub >= 0) {
             int rc = switch_slot(s, true);
 
@@ -854,6 +902,149 @@ VFTR_NI bool vftr_sled_throttled(uintptr_t fn)
     }
     pthread_mutex_unlock(&lock);
     return done;
+}
+
+VFTR_NI uintptr_t vftr_stub_near(uintptr_t fn)
+{
+    uintptr_t at = 0, page;
+    uint8_t code[STUB_SIZE];
+    struct stub_page *pg = NULL;
+    int32_t k;
+    const uintptr_t reach = ((uintptr_t)1 << 31) - ((uintptr_t)1 << 20);
+
+    if (pthread_mutex_trylock(&lock) != 0)
+        return 0;   /* a signal handler's hook, or another switch: a later call */
+    if (!tls_known) {
+        uintptr_t tp;
+
+        __asm__("mov %%fs:0, %0" : "=r"(tp));
+        tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
+        tls_known = true;
+    }
+    k = stub_index(fn);
+    if (k < 0)
+        goto out;
+    if (stub_at[k] != 0) {
+        at = stub_at[k];
+        goto out;
+    }
+    /* a page of stubs within reach of fn (its call sites lie in its body,
+     * which is far smaller than the margin), else a new one */
+    for (size_t i = 0; i < nstub_pages && pg == NULL; i++)
+        if (stub_pages[i].used + STUB_SIZE <= pagesize
+            && (stub_pages[i].base > fn ? stub_pages[i].base - fn : fn - stub_pages[i].base) < reach)
+            pg = &stub_pages[i];
+    if (pg == NULL) {
+        uint8_t *p;
+
+        if (nstub_pages == sizeof stub_pages / sizeof stub_pages[0]
+            || (p = near_map(fn, fn + 1, pagesize)) == NULL)
+            goto out;
+        memset(p, 0xcc, pagesize);
+        if (mprotect(p, pagesize, PROT_READ | PROT_EXEC) != 0) {
+            munmap(p, pagesize);
+            goto out;
+        }
+        pg = &stub_pages[nstub_pages++];
+        pg->base = (uintptr_t)p;
+        pg->used = 0;
+    }
+    at = pg->base + pg->used;
+    page = pg->base;
+    memset(code, 0xcc, sizeof code);
+    stub_code(code, k);
+    memcpy(code + 24, &at, 8);
+    /* the page may run other stubs: writable and executable for the moment */
+    if (mprotect((void *)page, pagesize, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
+        at = 0;
+        goto out;
+    }
+    poke(at, code, sizeof code);
+    (void)mprotect((void *)page, pagesize, PROT_READ | PROT_EXEC);
+    pg->used += STUB_SIZE;
+    stub_at[k] = at;
+out:
+    pthread_mutex_unlock(&lock);
+    return at;
+}
+
+/* Writes the counting stub of counter k at x, in the fresh mapping
+ * [base, base + n) (lock held); false when the system refuses. */
+static VFTR_NI bool stub_write(uintptr_t base, size_t n, uintptr_t x, int32_t k)
+{
+    uint8_t code[STUB_SIZE];
+
+    memset((void *)base, 0xcc, n);
+    memset(code, 0xcc, sizeof code);
+    stub_code(code, k);
+    memcpy(code + 24, &x, 8);
+    memcpy((void *)x, code, sizeof code);
+    if (mprotect((void *)base, n, PROT_READ | PROT_EXEC) != 0) {
+        munmap((void *)base, n);
+        return false;
+    }
+    return true;
+}
+
+VFTR_NI uintptr_t vftr_stub_at(uintptr_t fn, uintptr_t from, uint32_t mask, uint32_t val)
+{
+    uintptr_t x = 0;
+    int32_t k;
+
+    if (pthread_mutex_trylock(&lock) != 0)
+        return 0;
+    if (!tls_known) {
+        uintptr_t tp;
+
+        __asm__("mov %%fs:0, %0" : "=r"(tp));
+        tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
+        tls_known = true;
+    }
+    k = stub_index(fn);
+    if (k < 0)
+        goto out;
+    if (stub_fit[k] != 0 && ((uint32_t)(stub_fit[k] - from) & mask) == (val & mask)) {
+        x = stub_fit[k];   /* made for this site before (throttled anew) */
+        goto out;
+    }
+    if (mask == 0xff || mask == 0xffff) {
+        /* low bits fixed: a mapping as large as their period holds such an
+         * address */
+        size_t n = ((size_t)mask + 1 + pagesize + STUB_SIZE + pagesize - 1) & ~(pagesize - 1);
+        uint8_t *p = near_map(fn, fn + 1, n);
+        uintptr_t base;
+
+        if (p == NULL)
+            goto out;
+        base = (uintptr_t)p;
+        x = base + ((from + val - base) & mask);
+        if (!stub_write(base, n, x, k))
+            x = 0;
+    } else if (mask == 0xff000000u && ((val >> 24) == 0 || (val >> 24) == 0xff)) {
+        /* the top byte fixed (0: within 16 MB after from, 0xff: before) */
+        for (uintptr_t d = (uintptr_t)1 << 16; d < ((uintptr_t)1 << 24) - (1u << 16) && x == 0;
+             d += (uintptr_t)1 << 16) {
+            uintptr_t a = (val >> 24) == 0 ? ((from + pagesize - 1) & ~(uintptr_t)(pagesize - 1)) + d
+                                           : (from & ~(uintptr_t)(pagesize - 1)) - d;
+            void *p = mmap((void *)a, pagesize, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+            if (p == MAP_FAILED)
+                continue;
+            if ((uintptr_t)p != a) {
+                munmap(p, pagesize);
+                continue;
+            }
+            if (stub_write(a, pagesize, a, k))
+                x = a;
+            break;
+        }
+    }
+    if (x != 0)
+        stub_fit[k] = x;
+out:
+    pthread_mutex_unlock(&lock);
+    return x;
 }
 
 VFTR_NI uint32_t vftr_sled_unthrottle_all(void)
@@ -977,6 +1168,21 @@ VFTR_NI bool vftr_sled_throttled(uintptr_t fn)
 
 VFTR_NI uint32_t vftr_sled_unthrottle_all(void)
 {
+    return 0;
+}
+
+VFTR_NI uintptr_t vftr_stub_near(uintptr_t fn)
+{
+    (void)fn;
+    return 0;
+}
+
+VFTR_NI uintptr_t vftr_stub_at(uintptr_t fn, uintptr_t from, uint32_t mask, uint32_t val)
+{
+    (void)fn;
+    (void)from;
+    (void)mask;
+    (void)val;
     return 0;
 }
 

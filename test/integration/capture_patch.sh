@@ -173,4 +173,56 @@ check "fork, step() excluded: the counts of parent and child" "2000 1000" \
 check_le "fork, step() excluded: its sites patched before the fork" 1 "$(logpatched "$d/cap_fork_0.log")"
 check "fork, step() excluded: main once, step absent" "1 absent" \
       "$(logcalls "$d/cap_fork_0.log" main) $(logcalls "$d/cap_fork_0.log" step)"
+
+# Throttled functions (issue 19): cap_thrpatch's four threads call hot()
+# (tiny) and mid() (some microseconds, calling hot() twice); throttling
+# (throttle.calls lowered to 1000, throttle.per_call 5 us, small buffers
+# so that the call paths are looked at often) stops tracing hot(), whose
+# enter call is then redirected to a counting stub and whose exit call is
+# jumped over while the threads run.  Every call of hot() must be counted
+# (the hooks' counts and the stubs' together), mid() and worker() exactly,
+# and so of hot5() and hotd(), whose enter calls' rel32 spans two words,
+# with no call path below hot() (a frame of hot() left on a stack would
+# put the next mid() there), and the trace balanced.  The log counts the
+# sites patched.  With throttle.count = false both calls are jumped over
+# and hot() keeps only the calls counted before.
+thr_run() {
+    VFTR_THROTTLE_ACTIVE=1 VFTR_BUFFER_KIB=4 VFTR_THROTTLE_CALLS=1000 \
+        VFTR_THROTTLE_PER_CALL=0.000005 vrun "$@"
+}
+for p in cap_thrpatch; do
+    d=$cap_tmp/thr_$p
+    thr_run "$d" "$CAPDIR/$p" 4 3000
+    log=$d/${p}_0.log
+    check "$p throttled: exit status" 0 "$(cat "$d/.rc")"
+    check "$p throttled: the program's counts" "4 12000 36000 12000 12000" \
+          "$(pcount "$d" worker) $(pcount "$d" mid) $(pcount "$d" hot) $(pcount "$d" hot5) $(pcount "$d" hotd)"
+    check "$p throttled: the log counts every call of hot(), mid(), worker(), hot5(), hotd()" \
+          "36000 12000 4 12000 12000" \
+          "$(logcalls "$log" hot) $(logcalls "$log" mid) $(logcalls "$log" worker) $(logcalls "$log" hot5) $(logcalls "$log" hotd)"
+    check "$p throttled: mid() only below worker(), nothing below hot()" "12000 0" \
+          "$(logedges "$log" | awk '$1 == "worker" && $2 == "mid" { print $3 }') $(logedges "$log" | awk '$1 == "hot"' | wc -l)"
+    check "$p throttled: hot() is marked throttled" 1 \
+          "$(grep -c '^  throttled ' "$log")"
+    sites=$(logline "$log" patched | sed -n 's/.*, \([0-9]*\) of throttled functions (\([0-9]*\) function.*/\1 \2/p')
+    check_le "$p throttled: the log counts the enter and exit sites of hot(), hot5(), hotd() patched" \
+             6 "${sites%% *}"
+    check "$p throttled: three functions counted by their stubs" 3 "${sites##* }"
+    if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+        check "$p throttled: the trace pairs up" 0 "$(vkey "$vfd" unbalanced)"
+        check "$p throttled: mid() traced on every call" "12000 12000" \
+              "$(venter "$vfd" mid) $(vexit "$vfd" mid)"
+        check_le "$p throttled: hot() traced far less than called" "$(venter "$vfd" hot)" 20000
+    else
+        fail "$p throttled: no readable .vfd"; show "$d/.stderr"
+    fi
+    d=$cap_tmp/thr_${p}_nocount
+    VFTR_THROTTLE_COUNT=0 thr_run "$d" "$CAPDIR/$p" 4 3000
+    log=$d/${p}_0.log
+    check "$p throttle.count = false: exit status, mid() and worker() exact" "0 12000 4" \
+          "$(cat "$d/.rc") $(logcalls "$log" mid) $(logcalls "$log" worker)"
+    check_le "$p throttle.count = false: the three functions' sites jumped over" 6 \
+          "$(logline "$log" patched | sed -n 's/.*, \([0-9]*\) of throttled functions.*/\1/p')"
+    check_le "$p throttle.count = false: hot() counted until then only" "$(logcalls "$log" hot)" 35999
+done
 finish
