@@ -281,6 +281,11 @@ bool vftr_patch_setup(bool on) VFTR_NI;
  * counts a failed try in slot->tries[kind].  Any thread, any context
  * (a signal handler: it never waits for the lock, never allocates with
  * malloc). */
+/* Grows the mmap'd array *p of *cap elements of size sz (n in use) to hold
+ * one more; false when no memory.  patch.c and sled.c keep their tables so,
+ * out of malloc's way (a hook may run inside malloc). */
+bool vftr_mmap_grow(void **p, size_t *cap, size_t n, size_t sz) VFTR_NI;
+
 void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_t ret, int kind) VFTR_NI;
 
 /* The extent [fn, end) of the excluded function fn, from its symbol

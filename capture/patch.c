@@ -114,9 +114,8 @@ static struct extent *ext;    /* open addressing on fn, a power of two; under lo
 static size_t next, capext;
 static uint8_t body[65536];   /* a function's code, read to be decoded; under lock */
 
-/* Grows an mmap'd array *p of *cap elements of size sz to hold one more;
- * false when no memory. */
-static VFTR_NI bool grow(void **p, size_t *cap, size_t n, size_t sz)
+/* capture.h: mmap'd arrays (no malloc: hooks may run inside it) */
+VFTR_NI bool vftr_mmap_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
     size_t ncap = *cap ? 2 * *cap : 4096 / sz;
     void *q;
@@ -164,7 +163,7 @@ static VFTR_NI bool maps_line(const char *s, const char *end)
         return true;
     m.prot = (s[0] == 'r' ? PROT_READ : 0) | (s[1] == 'w' ? PROT_WRITE : 0)
              | (s[2] == 'x' ? PROT_EXEC : 0);
-    if (!grow((void **)&maps, &capmaps, nmaps, sizeof *maps))
+    if (!vftr_mmap_grow((void **)&maps, &capmaps, nmaps, sizeof *maps))
         return false;
     maps[nmaps++] = m;
     return true;
@@ -398,7 +397,7 @@ static VFTR_NI int apply(const struct site *s, const struct map *m)
 {
     int rc;
 
-    if (!grow((void **)&sites, &capsites, nsites, sizeof *sites))
+    if (!vftr_mmap_grow((void **)&sites, &capsites, nsites, sizeof *sites))
         return 0;
     rc = writen(s->addr, s->n, m, s->orig, s->jmp);
     if (rc == -EACCES)

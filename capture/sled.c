@@ -316,25 +316,6 @@ static struct stub_page stub_pages[64];
 static size_t nstub_pages;
 static size_t pagesize = 4096;
 
-static VFTR_NI bool grow(void **p, size_t *cap, size_t n, size_t sz)
-{
-    size_t ncap = *cap ? 2 * *cap : 4096 / sz;
-    void *q;
-
-    if (n < *cap)
-        return true;
-    q = mmap(NULL, ncap * sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (q == MAP_FAILED)
-        return false;
-    if (*p != NULL) {
-        memcpy(q, *p, n * sz);
-        munmap(*p, *cap * sz);
-    }
-    *p = q;
-    *cap = ncap;
-    return true;
-}
-
 /* Code and the slot table are read and written in assembly: no memory a
  * sanitizer keeps shadow for (patch.c). */
 static inline VFTR_NI uint8_t peek8(uintptr_t a)
@@ -561,7 +542,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     if (lo >= hi || strstr(path, "linux-vdso") || ((uintptr_t)&patch_object >= lo
                                                   && (uintptr_t)&patch_object < hi))
         return 0;
-    if (!grow((void **)&objs, &capobjs, nobjs, sizeof *objs))
+    if (!vftr_mmap_grow((void **)&objs, &capobjs, nobjs, sizeof *objs))
         return 0;
     objs[nobjs].lo = lo;
     objs[nobjs++].hi = hi;
@@ -600,7 +581,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
             n_excluded++;
             continue;
         }
-        if (!grow((void **)&sleds, &capsleds, nsleds, sizeof *sleds))
+        if (!vftr_mmap_grow((void **)&sleds, &capsleds, nsleds, sizeof *sleds))
             break;
         sleds[nsleds].fn = fn;
         sleds[nsleds].at = at;
