@@ -209,6 +209,10 @@ static struct {
     /* code where the handler must not call libunwind (loader, libc) */
     uintptr_t no_unw_lo[4], no_unw_hi[4];
     unsigned nno_unw;
+    /* code that capture's own work calls (ring_exact): those and the
+     * sanitizers' runtimes, whose interceptors come between */
+    uintptr_t sys_lo[8], sys_hi[8];
+    unsigned nsys;
     uintptr_t self_lo, self_hi; /* capture's own code: frames left out */
     struct sigaction old;
 } smp = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
@@ -753,8 +757,8 @@ static VFTR_NI bool in_capture(uintptr_t pc)
 
 static VFTR_NI bool in_system(uintptr_t pc)
 {
-    for (unsigned k = 0; k < smp.nno_unw; k++)
-        if (pc >= smp.no_unw_lo[k] && pc < smp.no_unw_hi[k])
+    for (unsigned k = 0; k < smp.nsys; k++)
+        if (pc >= smp.sys_lo[k] && pc < smp.sys_hi[k])
             return true;
     return false;
 }
@@ -769,13 +773,14 @@ static VFTR_NI bool in_system(uintptr_t pc)
  * booked they made call paths of capture's calls into libc ("__snprintf",
  * "__socket") on a sampled thread of the main thread.  capture's frames
  * below the program's pass through: a frame of capture's that calls code
- * neither capture's nor libc's, the loader's or libunwind's (the thread
+ * neither capture's nor libc's, the loader's, libunwind's or a sanitizer
+ * runtime's (the thread
  * wrapper calling the start routine, the start of main calling main).  The
  * ring route's stand-in for the handler's look at the shadow stack, which
  * no one can read at the sample's instant there. */
 static VFTR_NI bool ring_exact(const struct smp_slot *sl)
 {
-    bool prog = false;
+    bool prog = false, own = false;
 
     for (uint32_t i = sl->n; i-- > 0;) {
         uintptr_t pc = i ? sl->pc[i] - 1 : sl->pc[i];
@@ -785,20 +790,23 @@ static VFTR_NI bool ring_exact(const struct smp_slot *sl)
 
             if (prog)
                 return true;   /* an exact call */
-            if (i == 0)
-                return true;   /* capture's own: the innermost frame */
-            in = i > 1 ? sl->pc[i - 1] - 1 : sl->pc[i - 1];
-            if (in_capture(in) || in_system(in))
-                return true;   /* capture's own work */
-            continue;          /* passes through to the program's code */
+            /* capture's own work unless it passes through; decided by
+             * the innermost such frame (capture's __libc_start_main calls
+             * libc's, which calls capture's start of main, which calls
+             * main) */
+            in = i > 1 ? sl->pc[i - 1] - 1 : i ? sl->pc[0] : 0;
+            own = i == 0 || in_capture(in) || in_system(in);
+            continue;
         }
         if (!prog) {
             struct smp_fn *f = fn_of(pc);
 
             prog = f && f->fn && f->fn != &smp.unknown;
+            if (prog && own)
+                return true;   /* capture's own work calling libc */
         }
     }
-    return false;
+    return own;
 }
 
 /* Whether book() finds a frame of sl to book (the same frames left out). */
@@ -1267,6 +1275,13 @@ static VFTR_NI int find_ranges(struct dl_phdr_info *info, size_t size, void *arg
         && smp.nno_unw < sizeof smp.no_unw_lo / sizeof smp.no_unw_lo[0]) {
         smp.no_unw_lo[smp.nno_unw] = lo;
         smp.no_unw_hi[smp.nno_unw++] = hi;
+    }
+    if ((strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "libc.so", 7) == 0
+         || strncmp(base, "libunwind", 9) == 0 || strncmp(base, "libtsan", 7) == 0
+         || strncmp(base, "libasan", 7) == 0 || strncmp(base, "libubsan", 8) == 0)
+        && smp.nsys < sizeof smp.sys_lo / sizeof smp.sys_lo[0]) {
+        smp.sys_lo[smp.nsys] = lo;
+        smp.sys_hi[smp.nsys++] = hi;
     }
     return 0;
 }
