@@ -32,6 +32,7 @@
 #include "io.h"
 #include "ctl.h"
 #include "ctlproto.h"
+#include "sample.h"
 
 #define MAX_CLIENTS 16
 #define MAX_OUT (64u << 20)
@@ -346,6 +347,7 @@ static VFTR_NI int srv_init(const struct vftr_ec_host *host)
     /* the shadow thread inherits a mask with every signal blocked */
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
+    vftr_sample_own_thread(serve);   /* capture's own thread: never sampled */
     rc = -pthread_create(&srv.thread, NULL, serve, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc < 0) {

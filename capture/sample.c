@@ -146,7 +146,12 @@ struct smp_thread {
         uintptr_t pc[SMP_DEPTH];
         unsigned char *stk;     /* its stack copy (SMP_STACK_COPY bytes) */
     } memo;
-    struct vftr_thread *out;    /* the sampled thread of the trace (collector's) */
+    struct vftr_thread *out;    /* the sampled thread of the trace (collector's),
+                                 * made at the thread's first sample booked with a
+                                 * call path (out_ready) */
+    bool out_held;              /* collector: out's guard taken in this drain */
+    bool out_refused;           /* collector: out unavailable in this drain */
+    bool named;                 /* collector: in smp.outs (a path booked) */
     struct smp_thread *next;    /* smp.list */
     struct smp_slot slot[SMP_SLOTS];
 };
@@ -204,6 +209,10 @@ static struct {
     /* code where the handler must not call libunwind (loader, libc) */
     uintptr_t no_unw_lo[4], no_unw_hi[4];
     unsigned nno_unw;
+    /* code that capture's own work calls (ring_exact): those and the
+     * sanitizers' runtimes, whose interceptors come between */
+    uintptr_t sys_lo[8], sys_hi[8];
+    unsigned nsys;
     uintptr_t self_lo, self_hi; /* capture's own code: frames left out */
     struct sigaction old;
 } smp = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
@@ -696,7 +705,7 @@ static VFTR_NI bool out_take(struct vftr_thread *o)
  * out ones skipped) gets a call and d ticks on every frame, and the trace
  * an ENTER per frame at the start of the time it stands for and the EXITs
  * at its end (no earlier than the thread's last event). */
-static VFTR_NI void book(struct vftr_thread *o, const struct smp_slot *sl, uint64_t d)
+static VFTR_NI bool book(struct vftr_thread *o, const struct smp_slot *sl, uint64_t d)
 {
     struct vftr_node *path[SMP_DEPTH];
     struct vftr_node *cur = &o->root;
@@ -720,13 +729,13 @@ static VFTR_NI void book(struct vftr_thread *o, const struct smp_slot *sl, uint6
         path[n++] = cur = nd;
     }
     if (n == 0)
-        return;
+        return false;
     for (uint32_t i = 0; i < n; i++) {
         path[i]->calls++;
         path[i]->time_incl += d;
     }
     if (!o->trace || o->buf == NULL)
-        return;
+        return true;
     begin = sl->time > d ? sl->time - d : 0;
     if (vftr_trace_used(o) && begin < o->last_time)
         begin = o->last_time;
@@ -735,45 +744,129 @@ static VFTR_NI void book(struct vftr_thread *o, const struct smp_slot *sl, uint6
         vftr_trace_put(o, begin, VFTR_VFD_ENTER, path[i]->id);
     for (uint32_t i = n; i-- > 0;)
         vftr_trace_put(o, end, VFTR_VFD_EXIT, path[i]->id);
+    return true;
 }
 
-/* Whether a sample is inside an exactly recorded call: one of capture's
- * frames (a hook, an MPI wrapper, the API) called from the program's code
- * (a frame with a name, not capture's and not a start-up frame, outside
- * it).  capture's frames below the program's (the thread wrapper, the
- * start of main) do not count.  The ring route's stand-in for the
- * handler's look at the shadow stack, which no one can read at the
- * sample's instant there. */
+static VFTR_NI bool in_capture(uintptr_t pc)
+{
+    for (unsigned k = 0; k < smp.ncap; k++)
+        if (pc >= smp.cap_lo[k] && pc < smp.cap_hi[k])
+            return true;
+    return false;
+}
+
+static VFTR_NI bool in_system(uintptr_t pc)
+{
+    for (unsigned k = 0; k < smp.nsys; k++)
+        if (pc >= smp.sys_lo[k] && pc < smp.sys_hi[k])
+            return true;
+    return false;
+}
+
+/* Whether a sample is not the program's (counted, not booked): inside an
+ * exactly recorded call, one of capture's frames (a hook, an MPI wrapper,
+ * the API) called from the program's code (a frame with a name, not capture's and
+ * not a start-up frame, outside it); or in capture's own work, one of
+ * capture's frames that no frame of the program's called (its start-up in
+ * the main thread, the thread wrapper's own code, a thread of capture's
+ * such as the control server's) — those are no time of the program's, and
+ * booked they made call paths of capture's calls into libc ("__snprintf",
+ * "__socket") on a sampled thread of the main thread.  capture's frames
+ * below the program's pass through: a frame of capture's that calls code
+ * neither capture's nor libc's, the loader's, libunwind's or a sanitizer
+ * runtime's (the thread
+ * wrapper calling the start routine, the start of main calling main).  The
+ * ring route's stand-in for the handler's look at the shadow stack, which
+ * no one can read at the sample's instant there. */
 static VFTR_NI bool ring_exact(const struct smp_slot *sl)
 {
-    bool prog = false;
+    bool prog = false, own = false;
 
     for (uint32_t i = sl->n; i-- > 0;) {
         uintptr_t pc = i ? sl->pc[i] - 1 : sl->pc[i];
-        bool cap = false;
 
-        for (unsigned k = 0; k < smp.ncap; k++)
-            cap |= pc >= smp.cap_lo[k] && pc < smp.cap_hi[k];
-        if (cap && prog)
-            return true;
-        if (!cap && !prog) {
+        if (in_capture(pc)) {
+            uintptr_t in;
+
+            if (prog)
+                return true;   /* an exact call */
+            /* capture's own work unless it passes through; decided by
+             * the innermost such frame (capture's __libc_start_main calls
+             * libc's, which calls capture's start of main, which calls
+             * main) */
+            in = i > 1 ? sl->pc[i - 1] - 1 : i ? sl->pc[0] : 0;
+            own = i == 0 || in_capture(in) || in_system(in);
+            continue;
+        }
+        if (!prog) {
             struct smp_fn *f = fn_of(pc);
 
             prog = f && f->fn && f->fn != &smp.unknown;
+            if (prog && own)
+                return true;   /* capture's own work calling libc */
         }
+    }
+    return own;
+}
+
+/* Whether book() finds a frame of sl to book (the same frames left out). */
+static VFTR_NI bool has_path(const struct smp_slot *sl)
+{
+    for (uint32_t i = sl->n; i-- > 0;) {
+        struct smp_fn *f = fn_of(i ? sl->pc[i] - 1 : sl->pc[i]);
+
+        if (f && f->fn && f->fn != &smp.unknown)
+            return true;
     }
     return false;
 }
 
+/* s's sampled thread of the trace, made at the first sample that is to be
+ * booked with a call path (not at the first record: a thread whose samples all fell inside
+ * exact calls, such as the main thread in capture's pthread_create wrapper,
+ * is no sampled thread, neither in the trace nor in the log), its guard
+ * taken for the rest of this drain; false when it cannot be had (no
+ * memory, the process finishing): the drain's samples are dropped. */
+static VFTR_NI bool out_ready(struct smp_thread *s)
+{
+    if (s->out_held)
+        return true;
+    if (s->out_refused)
+        return false;
+    if (s->out == NULL && (s->out = vftr_thread_new(false)) != NULL)
+        s->out->tid = s->tid;
+    if (s->out == NULL || !out_take(s->out)) {
+        s->out_refused = true;
+        return false;
+    }
+    s->out_held = true;
+    return true;
+}
+
 static VFTR_NI void book_one(struct smp_thread *s, const struct smp_slot *sl, double tps)
 {
-    (void)s;
+    /* a sample with no frame to book makes no sampled thread (its time is
+     * counted booked, as on a thread that has one) */
+    if (s->out == NULL && !has_path(sl)) {
+        smp.booked++;
+        smp.booked_cpu += sl->cpu;
+        return;
+    }
+    if (!out_ready(s))
+        return;
     if (s->out->paused) {
         smp.paused++;
         smp.paused_cpu += sl->cpu;
         return;
     }
-    book(s->out, sl, (uint64_t)((double)sl->cpu * 1e-9 * tps + 0.5));
+    /* named in the log once a call path of it is in the profile (the
+     * log's label: the profile's Thread column) */
+    if (book(s->out, sl, (uint64_t)((double)sl->cpu * 1e-9 * tps + 0.5)) && !s->named) {
+        if (smp.nouts < sizeof smp.outs / sizeof smp.outs[0])
+            smp.outs[smp.nouts] = (__typeof__(smp.outs[0])){ s->out->index, s->tid };
+        smp.nouts++;
+        s->named = true;
+    }
     smp.booked++;
     smp.booked_cpu += sl->cpu;
 }
@@ -938,28 +1031,15 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
         return;
     if (smp.symtab == NULL)
         smp.symtab = vftr_symtab_new(smp.symtab_flags);
-    if (s->out == NULL) {
-        s->out = vftr_thread_new(false);
-        if (s->out) {
-            s->out->tid = s->tid;
-            if (smp.nouts < sizeof smp.outs / sizeof smp.outs[0])
-                smp.outs[smp.nouts] = (__typeof__(smp.outs[0])){ s->out->index, s->tid };
-            smp.nouts++;
-        }
-    }
-    if (s->out == NULL || !out_take(s->out)) {
-        if (s->ring)
-            __atomic_store_n(&s->ring->data_tail, __atomic_load_n(&s->ring->data_head,
-                                                                  __ATOMIC_ACQUIRE),
-                             __ATOMIC_RELEASE);
-        atomic_store_explicit(&s->tail, h, memory_order_release);
-        return;
-    }
+    /* the guard of s->out is taken at the first sample to book (out_ready) */
+    s->out_held = s->out_refused = false;
     if (s->ring)
         drain_ring(s, tps);
     for (; tl != h; tl++)
         book_one(s, &s->slot[tl & (SMP_SLOTS - 1)], tps);
-    atomic_store_explicit(&s->out->guard, VFTR_GUARD_FREE, memory_order_release);
+    if (s->out_held)
+        atomic_store_explicit(&s->out->guard, VFTR_GUARD_FREE, memory_order_release);
+    s->out_held = false;
     atomic_store_explicit(&s->tail, h, memory_order_release);
 }
 
@@ -1196,6 +1276,13 @@ static VFTR_NI int find_ranges(struct dl_phdr_info *info, size_t size, void *arg
         smp.no_unw_lo[smp.nno_unw] = lo;
         smp.no_unw_hi[smp.nno_unw++] = hi;
     }
+    if ((strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "libc.so", 7) == 0
+         || strncmp(base, "libunwind", 9) == 0 || strncmp(base, "libtsan", 7) == 0
+         || strncmp(base, "libasan", 7) == 0 || strncmp(base, "libubsan", 8) == 0)
+        && smp.nsys < sizeof smp.sys_lo / sizeof smp.sys_lo[0]) {
+        smp.sys_lo[smp.nsys] = lo;
+        smp.sys_hi[smp.nsys++] = hi;
+    }
     return 0;
 }
 
@@ -1262,6 +1349,29 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
 VFTR_NI void *vftr_sample_collector_fn(void)
 {
     return (void *)(uintptr_t)collector;
+}
+
+static void *(*_Atomic smp_own[4])(void *);
+
+VFTR_NI void vftr_sample_own_thread(void *(*start)(void *))
+{
+    for (size_t i = 0; i < sizeof smp_own / sizeof smp_own[0]; i++) {
+        void *(*none)(void *) = NULL;
+
+        if (atomic_load(&smp_own[i]) == start
+            || atomic_compare_exchange_strong(&smp_own[i], &none, start))
+            return;
+    }
+}
+
+VFTR_NI bool vftr_sample_is_own_thread(void *(*start)(void *))
+{
+    if (start == collector)
+        return true;
+    for (size_t i = 0; i < sizeof smp_own / sizeof smp_own[0]; i++)
+        if (atomic_load(&smp_own[i]) == start)
+            return true;
+    return false;
 }
 
 VFTR_NI void vftr_sample_finalize(void)
@@ -1362,7 +1472,8 @@ VFTR_NI int vftr_sample_log(FILE *f)
                "                      statistical, Calls are samples, times the CPU time\n"
                "                      each sample weighs: the thread's since its previous one)\n"
                "  booked:             %llu samples, %.6f s\n"
-               "  in exact calls:     %llu samples, %.6f s (hooks, MPI calls: recorded exactly)\n"
+               "  in exact calls:     %llu samples, %.6f s (hooks, MPI calls: recorded exactly;\n"
+               "                      capture's own work)\n"
                "  ring full:          %llu samples (their time went to the next sample)\n"
                "  lost by the kernel: %llu samples (ring route; their time as above)\n"
                "  outer frames kept:  %llu samples (ring route: the previous unwinding's)\n"

@@ -64,6 +64,14 @@ void vftr_sample_thread_end(void);
  * it no timer of its own). */
 void *vftr_sample_collector_fn(void);
 
+/* A thread of capture's own is never sampled: vftr_sample_own_thread marks
+ * start as the start routine of one (the control server's; up to four, the
+ * collector's always), before its pthread_create; vftr_sample_is_own_thread
+ * tells the pthread_create wrapper, which then gives it no event, timer or
+ * ring.  Async-signal-safe reads; marking is for initialization. */
+void vftr_sample_own_thread(void *(*start)(void *));
+bool vftr_sample_is_own_thread(void *(*start)(void *));
+
 /* Stops every timer and the collector and books the samples still in the
  * rings; sampling is over for the process.  Idempotent. */
 void vftr_sample_finalize(void);

@@ -68,7 +68,9 @@ VFTR_EXPORT VFTR_NI int pthread_create(pthread_t *th, const pthread_attr_t *attr
     if (1)
         return fn(th, attr, start, arg);
 #endif
-    if (!vftr_sample_active() || (void *)start == vftr_sample_collector_fn()
+    /* capture's own threads (the collector, the control server) are never
+     * sampled */
+    if (!vftr_sample_active() || vftr_sample_is_own_thread(start)
         || (a = malloc(sizeof *a)) == NULL)
         return fn(th, attr, start, arg);
     a->start = start;
