@@ -1029,6 +1029,18 @@ VFTR_NI bool vftr_patch_setup(bool on)
     return enabled;
 }
 
+/* Code cannot be made writable here (a W^X policy): patching stops for
+ * good (the skip cache and the hooks do the work), said once.  Lock held. */
+static VFTR_NI void refuse(void)
+{
+    enabled = false;
+    atomic_store_explicit(&vftr_patch_tries_init, VFTR_PATCH_TRIES, memory_order_relaxed);
+    if (!atomic_exchange(&refused, 1) && vftr_proc.is_rank0)
+        vftr_msg_raw("filter.patch_excluded: the system does not let code be made writable "
+                     "(a W^X policy?); excluded and throttled functions keep calling the hooks");
+}
+
+
 VFTR_NI void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_t ret, int kind)
 {
     int rc;
@@ -1056,14 +1068,8 @@ VFTR_NI void vftr_patch_site(struct vftr_skip_slot *slot, uintptr_t fn, uintptr_
         atomic_fetch_add_explicit(&n_failed, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&slot->tries[kind], 1, memory_order_relaxed);
     }
-    if (rc == -EACCES) {
-        enabled = false;
-        atomic_store_explicit(&vftr_patch_tries_init, VFTR_PATCH_TRIES, memory_order_relaxed);
-        if (!atomic_exchange(&refused, 1) && vftr_proc.is_rank0)
-            vftr_msg_raw("filter.patch_excluded: the system does not let code be made writable "
-                         "(a W^X policy?); excluded functions keep calling the hooks, which "
-                         "return at once");
-    }
+    if (rc == -EACCES)
+        refuse();
     patch_unlock();
 }
 
@@ -1276,14 +1282,8 @@ VFTR_NI bool vftr_patch_throttled_enter(uintptr_t fn, uintptr_t ret)
         } else {
             atomic_fetch_add_explicit(&e->tries[0], 1, memory_order_relaxed);
         }
-        if (rc == -EACCES) {
-            enabled = false;
-            atomic_store_explicit(&vftr_patch_tries_init, VFTR_PATCH_TRIES, memory_order_relaxed);
-            if (!atomic_exchange(&refused, 1) && vftr_proc.is_rank0)
-                vftr_msg_raw("filter.patch_excluded: the system does not let code be made "
-                             "writable (a W^X policy?); excluded and throttled functions keep "
-                             "calling the hooks");
-        }
+        if (rc == -EACCES)
+            refuse();
     }
     patch_unlock();
     return atomic_load_explicit(&e->state, memory_order_acquire) == THR_REDIRECTED;

@@ -885,6 +885,20 @@ VFTR_NI bool vftr_sled_throttled(uintptr_t fn)
     return done;
 }
 
+/* The offset of vftr_hook_tls from the thread pointer, which the stubs
+ * address %fs-relative (the same in every thread).  Lock held. */
+static VFTR_NI void know_tls(void)
+{
+    if (!tls_known) {
+        uintptr_t tp;
+
+        __asm__("mov %%fs:0, %0" : "=r"(tp));
+        tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
+        tls_known = true;
+    }
+}
+
+
 VFTR_NI uintptr_t vftr_stub_near(uintptr_t fn)
 {
     uintptr_t at = 0, page;
@@ -895,13 +909,7 @@ VFTR_NI uintptr_t vftr_stub_near(uintptr_t fn)
 
     if (pthread_mutex_trylock(&lock) != 0)
         return 0;   /* a signal handler's hook, or another switch: a later call */
-    if (!tls_known) {
-        uintptr_t tp;
-
-        __asm__("mov %%fs:0, %0" : "=r"(tp));
-        tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
-        tls_known = true;
-    }
+    know_tls();
     k = stub_index(fn);
     if (k < 0)
         goto out;
@@ -974,13 +982,7 @@ VFTR_NI uintptr_t vftr_stub_at(uintptr_t fn, uintptr_t from, uint32_t mask, uint
 
     if (pthread_mutex_trylock(&lock) != 0)
         return 0;
-    if (!tls_known) {
-        uintptr_t tp;
-
-        __asm__("mov %%fs:0, %0" : "=r"(tp));
-        tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
-        tls_known = true;
-    }
+    know_tls();
     k = stub_index(fn);
     if (k < 0)
         goto out;
