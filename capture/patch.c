@@ -1109,6 +1109,21 @@ VFTR_NI void vftr_patch_forget(uintptr_t lo, uintptr_t hi)
     patch_unlock();
 }
 
+#if defined(__x86_64__)
+/* Gives site i its original bytes back, if the code is still what was
+ * patched (the CAS checks it), and drops it from the list (the last site
+ * takes its place).  1 when restored.  Lock held. */
+static size_t unpatch(size_t i)
+{
+    const struct map *m = code_at(sites[i].addr, sites[i].n);
+    size_t done = m != NULL &&
+                  writen(sites[i].addr, sites[i].n, m, sites[i].jmp, sites[i].orig) == 0;
+
+    sites[i] = sites[--nsites];
+    return done;
+}
+#endif
+
 VFTR_NI size_t vftr_patch_restore(uintptr_t lo, uintptr_t hi)
 {
     size_t done = 0;
@@ -1117,17 +1132,11 @@ VFTR_NI size_t vftr_patch_restore(uintptr_t lo, uintptr_t hi)
         return 0;
 #if defined(__x86_64__)
     for (size_t i = 0; i < nsites;) {
-        const struct map *m;
-
         if (sites[i].addr < lo || sites[i].addr >= hi) {
             i++;
             continue;
         }
-        /* the code must still be what was patched: the CAS checks it */
-        m = code_at(sites[i].addr, 2);
-        if (m != NULL && writen(sites[i].addr, sites[i].n, m, sites[i].jmp, sites[i].orig) == 0)
-            done++;
-        sites[i] = sites[--nsites];
+        done += unpatch(i);
     }
     for (size_t i = 0; i < capext; i++)
         if (ext[i].fn >= lo && ext[i].fn < hi)
@@ -1319,16 +1328,11 @@ VFTR_NI size_t vftr_patch_unthrottle_all(void)
         return 0;
 #if defined(__x86_64__)
     for (size_t i = 0; i < nsites;) {
-        const struct map *m;
-
         if (!sites[i].thr) {
             i++;
             continue;
         }
-        m = code_at(sites[i].addr, sites[i].n);
-        if (m != NULL && writen(sites[i].addr, sites[i].n, m, sites[i].jmp, sites[i].orig) == 0)
-            done++;
-        sites[i] = sites[--nsites];
+        done += unpatch(i);
     }
 #endif
     for (size_t i = 0; i < THR_SLOTS; i++) {
