@@ -8,14 +8,24 @@
  * loaded are patched before it returns, before their code runs.  glibc's
  * dlopen searches the RUNPATH of its caller, which it takes from its
  * return address, so the wrapper is a tail jump to the real dlopen,
- * return address untouched, unless sleds are patched; then it calls it
- * from C and the caller's RUNPATH (and $ORIGIN) are libvftrcapture's
- * (a limit of the mode: share/doc/capture.md).
+ * return address untouched, unless sleds are patched.  Then it calls it
+ * from C, where the loader would search libvftrcapture's paths instead of
+ * the caller's: a bare name is first looked up as the loader would from
+ * the caller (already loaded, then the caller's search list, which
+ * dlinfo's RTLD_DI_SERINFO gives with $ORIGIN expanded), and a hit in the
+ * caller's RPATH/RUNPATH is opened by its path.  Every other outcome is the
+ * same from either caller (LD_LIBRARY_PATH, the cache, the system
+ * directories), and is left to the loader.
  *
  * Like start.c, this file is linked into libvftrcapture.so only.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "capture.h"
 
@@ -42,16 +52,98 @@ VFTR_EXPORT VFTR_NI int dlclose(void *handle)
 typedef void *dlopen_fn(const char *file, int mode);
 
 void *vftr_dlopen_real VFTR_HIDDEN;   /* the loader's dlopen, found at load time */
-void *vftr_dlopen_traced(const char *file, int mode) VFTR_HIDDEN VFTR_NI;
+void *vftr_dlopen_traced(const char *file, int mode, const void *caller) VFTR_HIDDEN VFTR_NI;
 
 static VFTR_NI __attribute__((constructor)) void find_dlopen(void)
 {
     vftr_dlopen_real = dlsym(RTLD_NEXT, "dlopen");
 }
 
-VFTR_NI void *vftr_dlopen_traced(const char *file, int mode)
+/* The search list the loader would walk for a bare name opened from the
+ * object that holds ADDR (malloc'd; dlinfo expands $ORIGIN and leaves out
+ * directories that do not exist), or NULL. */
+static VFTR_NI Dl_serinfo *search_list(const void *addr)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    Dl_serinfo size;
+    Dl_serinfo *si;
+
+    if (addr == NULL || !dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || lm == NULL
+        || dlinfo(lm, RTLD_DI_SERINFOSIZE, &size) != 0 || size.dls_cnt == 0
+        || (si = malloc(size.dls_size)) == NULL)
+        return NULL;
+    si->dls_size = size.dls_size;
+    si->dls_cnt = size.dls_cnt;
+    if (dlinfo(lm, RTLD_DI_SERINFO, si) != 0) {
+        free(si);
+        return NULL;
+    }
+    return si;
+}
+
+static bool listed(const Dl_serinfo *si, const char *dir)
+{
+    for (unsigned i = 0; si != NULL && i < si->dls_cnt; i++)
+        if (strcmp(si->dls_serpath[i].dls_name, dir) == 0)
+            return true;
+    return false;
+}
+
+/* FILE as the loader, called from CALLER, would find it in a directory
+ * that only CALLER's list holds (its RPATH/RUNPATH: glibc does not say
+ * which entry came from where, so the directories capture's own list also
+ * holds, LD_LIBRARY_PATH and the system's, are told apart by that), as a
+ * malloc'd path; or NULL: FILE names a path, is already loaded, is found
+ * first in a directory both lists hold (where the loader's cache, consulted
+ * before the system directories, must have its say) or not at all. */
+static VFTR_NI char *in_callers_path(dlopen_fn *real, const char *file, const void *caller)
+{
+    Dl_serinfo *si, *own;
+    char *found = NULL;
+    void *h;
+
+    if (file == NULL || strchr(file, '/') != NULL || (si = search_list(caller)) == NULL)
+        return NULL;
+    /* a loaded object of that name is what the loader returns first */
+    h = real(file, RTLD_LAZY | RTLD_NOLOAD);
+    if (h != NULL) {
+        dlclose_fn *close_real = (dlclose_fn *)dlsym(RTLD_NEXT, "dlclose");
+
+        if (close_real != NULL)
+            close_real(h);   /* the reference NOLOAD took; nothing unmaps */
+        free(si);
+        return NULL;
+    }
+    own = search_list((const void *)search_list);
+    for (unsigned i = 0; i < si->dls_cnt; i++) {
+        const char *dir = si->dls_serpath[i].dls_name;
+        size_t ld = strlen(dir), lf = strlen(file);
+        char *p = malloc(ld + lf + 2);
+
+        if (p == NULL)
+            break;
+        memcpy(p, dir, ld);
+        p[ld] = '/';
+        memcpy(p + ld + 1, file, lf + 1);
+        if (access(p, F_OK) == 0) {
+            if (!listed(own, dir))
+                found = p;
+            else
+                free(p);
+            break;
+        }
+        free(p);
+    }
+    free(own);
+    free(si);
+    return found;
+}
+
+VFTR_NI void *vftr_dlopen_traced(const char *file, int mode, const void *caller)
 {
     dlopen_fn *real = (dlopen_fn *)vftr_dlopen_real;
+    char *path;
     void *h;
     int err;
 
@@ -59,8 +151,10 @@ VFTR_NI void *vftr_dlopen_traced(const char *file, int mode)
         real = (dlopen_fn *)dlsym(RTLD_NEXT, "dlopen");
     if (real == NULL)
         return NULL;   /* cannot happen: the loader's own dlopen is always there */
-    h = real(file, mode);
+    path = in_callers_path(real, file, caller);
+    h = real(path != NULL ? path : file, mode);
     err = errno;
+    free(path);
     if (h != NULL)
         vftr_sled_dlopened();
     errno = err;
@@ -85,6 +179,7 @@ __asm__(".text\n"
         "  jnz 1f\n"
         "  jmp *%rax\n"
         "1:\n"
+        "  mov (%rsp), %rdx\n"   /* the caller's return address: whose paths */
         "  jmp vftr_dlopen_traced\n"
         ".size dlopen, .-dlopen\n");
 #else
@@ -92,6 +187,6 @@ void *dlopen(const char *file, int mode) VFTR_EXPORT VFTR_NI;
 
 VFTR_EXPORT VFTR_NI void *dlopen(const char *file, int mode)
 {
-    return vftr_dlopen_traced(file, mode);
+    return vftr_dlopen_traced(file, mode, __builtin_return_address(0));
 }
 #endif

@@ -193,6 +193,22 @@ $(CAPTEST_DIR)/sled_cxx: test/capture/cap_cxx.cpp
 CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so \
                 $(CAPTEST_DIR)/sled_cxx
 
+# dlopen by a bare name from a program whose RUNPATH ($ORIGIN/sledplug)
+# holds the library (capture_patchable_dlopen.sh): capture's dlopen must
+# search the caller's paths, not its own
+$(CAPTEST_DIR)/sled_prog_rp: test/capture/sled_prog.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(CAPTEST_SLED) -fcf-protection=none $(WARN) -o $@ $< $(LDFLAGS) -ldl -lpthread \
+		-Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN/sledplug'
+
+$(CAPTEST_DIR)/sledplug/libsledplug.so: test/capture/sled_lib.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
+
+CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_rp $(CAPTEST_DIR)/sledplug/libsledplug.so
+
 # clang's sled is one 5-byte nop (gcc's five one-byte ones); where clang is
 # there, not in a sanitizer build (as cap_patch_clang)
 ifneq ($(CAPTEST_PATCH_CLANG),)
