@@ -165,7 +165,7 @@ int vftr_otfout_rma_key(OTF_WStream *def)
 {
     return OTF_WStream_writeDefKeyValue(def, VFTR_VFDCONV_KEY_RMA_MATCH, OTF_UINT64,
                                         VFTR_VFDCONV_KV_RMA_MATCH,
-                                        "the one-sided transfer an RMAEnd ends (per rank)") == 1
+                                        VFTR_VFDCONV_KV_RMA_MATCH_DESC) == 1
            ? 0 : -EIO;
 }
 
@@ -198,7 +198,16 @@ int vftr_otfout_rma(OTF_WStream *ws, uint64_t time, uint32_t process,
                                        r->bytes, 0, kv);
         break;
     case VFTR_WINDOW_RMA_END:
-        ok = OTF_WStream_writeRMAEndKV(ws, time, process, r->target, r->comm, r->tag, 0, kv);
+        /* OTF's remote is whose transfers end: 0 for the record's own
+         * process (OTF_Writer.h: "if >0, ends RMA transfers on process
+         * <remote>, instead of this <process>"; VampirTrace wrote 0 in
+         * every RMAEnd, vtfilter takes a remote > 0 for a process), the
+         * beginning thread's process when another thread of the rank
+         * synchronised.  The transfer's target has no field here: the
+         * matching id pairs the end with its PUT / GET, which names it. */
+        ok = OTF_WStream_writeRMAEndKV(ws, time, process,
+                                       r->origin && r->origin != process ? r->origin : 0,
+                                       r->comm, r->tag, 0, kv);
         break;
     default:
         ok = 1;

@@ -166,13 +166,14 @@ static inline int vftr_otfout_file_end(OTF_WStream *ws, uint64_t time, uint32_t 
 /*
  * One-sided communication (window.h says what each kind holds): the record
  * of r->kind; an unknown kind writes nothing.  OTF's RMAEnd names a window
- * (communicator, tag) and a remote, not the transfer it ends: vftr's
- * matching id (r->match, per rank: the END may lie on another thread's
- * process than its PUT / GET) goes into the record's key-value list under
- * VFTR_VFDCONV_KV_RMA_MATCH, which vftr_otfout_rma_key defines (once, in
- * the definitions stream, before any such record is read).  The reference
- * tools read the records as they are and print the pair.  Without a match
- * (0) the plain record.
+ * (communicator, tag) and whose transfers end (remote: r->origin when it
+ * is not process, else 0, as OTF defines the field), not the transfer it
+ * ends nor its target: vftr's matching id (r->match, per rank: the END may
+ * lie on another thread's process than its PUT / GET) goes into the
+ * record's key-value list under VFTR_VFDCONV_KV_RMA_MATCH, which
+ * vftr_otfout_rma_key defines (once, in the definitions stream, before any
+ * such record is read).  The reference tools read the records as they are
+ * and print the pair.  Without a match (0) the plain record.
  */
 int vftr_otfout_rma_key(OTF_WStream *def);
 int vftr_otfout_rma(OTF_WStream *ws, uint64_t time, uint32_t process,

@@ -872,6 +872,7 @@ struct rmapend {
     uint32_t loc, win;
     uint64_t match;
     uint32_t peer, comm;
+    uint32_t proc;                    /* the process token of loc */
     unsigned ends;                    /* RMA ends its completion gives (atomic: 1 or 2) */
 };
 
@@ -1114,7 +1115,7 @@ static OTF2_CallbackCode rma_op(struct rd *r, OTF2_LocationRef loc, OTF2_TimeSta
     e.tag = win;
     if (vftr_reserve((void **)&r->rma, &r->caprma, r->nrma, sizeof *r->rma) < 0)
         return verdict(r, -ENOMEM);
-    r->rma[r->nrma++] = (struct rmapend){ (uint32_t)li, win, match, e.peer, e.group,
+    r->rma[r->nrma++] = (struct rmapend){ (uint32_t)li, win, match, e.peer, e.group, e.process,
                                           (unsigned)(put != 0) + (unsigned)(get != 0) };
     if (put) {
         e.type = VFTR_VFDCONV_RMA_PUT;
@@ -1186,6 +1187,7 @@ static OTF2_CallbackCode rma_complete(struct rd *r, OTF2_LocationRef loc, OTF2_T
         return OTF2_CALLBACK_SUCCESS;
     e.peer = r->rma[k - 1].peer;
     e.group = r->rma[k - 1].comm;
+    e.root = r->rma[k - 1].proc;
     for (unsigned i = r->rma[k - 1].ends; i > 0 && rc == OTF2_CALLBACK_SUCCESS; i--)
         rc = feed(r, &e);
     r->rma[k - 1] = r->rma[--r->nrma];

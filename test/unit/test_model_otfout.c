@@ -5,7 +5,7 @@
  * rules of the definitions read back through lib/otf's reader: the order of
  * the records, the sampled capture's marks on precise functions only, the
  * counters in one group, a collective's class from its name and the name of
- * one without.  Both routes' output against each other and the reference
+ * one without, and RMAEnd's remote as OTF defines it.  Both routes' output against each other and the reference
  * otfprint: test/integration/otf_routes.sh.
  */
 #include <check.h>
@@ -343,6 +343,43 @@ START_TEST(sampled_marks_and_optional_records)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ RMA */
+
+/* RMAEnd's remote as OTF defines it (OTF_Writer.h: "if >0, ends RMA
+ * transfers on process <remote>, instead of this <process>"): 0 for an end
+ * on the process that began the transfer, that process for an end on
+ * another thread; the target is the put's only.  The bytes, worked out by
+ * hand from otf-format.md's short format (process 1, its thread 3). */
+START_TEST(rma_end_remote_is_whose)
+{
+    static const struct vftr_window_rma put = { VFTR_WINDOW_RMA_PUT, 3, 2, 1, 7, 16, 5 };
+    static const struct vftr_window_rma own = { VFTR_WINDOW_RMA_END, 1, 2, 1, 7, 0, 4 };
+    static const struct vftr_window_rma other = { VFTR_WINDOW_RMA_END, 3, 2, 1, 7, 0, 5 };
+    char stub[128], path[160], text[512] = "";
+    OTF_FileManager *fm = OTF_FileManager_open(4);
+    OTF_WStream *ws;
+    FILE *f;
+    size_t n;
+
+    snprintf(stub, sizeof stub, "%s/t", dir);
+    ws = OTF_WStream_open(stub, 1, fm);
+    ck_assert_ptr_nonnull(ws);
+    vftr_otfout_setup(ws, 0, 0);
+    ck_assert_int_eq(vftr_otfout_rma(ws, 0x10, 3, &put), 0);
+    ck_assert_int_eq(vftr_otfout_rma(ws, 0x20, 1, &own), 0);
+    ck_assert_int_eq(vftr_otfout_rma(ws, 0x20, 1, &other), 0);
+    ck_assert_int_eq(OTF_WStream_close(ws), 1);
+    OTF_FileManager_close(fm);
+    snprintf(path, sizeof path, "%s/t.1.events", dir);
+    ck_assert_ptr_nonnull(f = fopen(path, "r"));
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ck_assert_str_eq(text, "10\n*3\nK3Y8V5\nT3P2C1T7L10\n"
+                           "20\n*1\nK3Y8V4\nM0C1T7\nK3Y8V5\nM3C1T7\n20\n*1\n");
+}
+END_TEST
+
 static Suite *otfout_suite(void)
 {
     Suite *s = suite_create("otfout");
@@ -355,6 +392,7 @@ static Suite *otfout_suite(void)
     tcase_add_checked_fixture(td, make_dir, remove_dir);
     tcase_add_test(td, definitions_in_order);
     tcase_add_test(td, sampled_marks_and_optional_records);
+    tcase_add_test(td, rma_end_remote_is_whose);
     suite_add_tcase(s, td);
     return s;
 }
