@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "model/vfdconv.h"
 #include "vfd/vftr_vfd_ext.h"
@@ -68,6 +69,40 @@ static void functions(OTF_WStream *ws, const struct vftr_otfout_defs *d, OTF_Key
     }
 }
 
+static int cmp_proc(const void *x, const void *y)
+{
+    const struct vftr_source_proc *a = *(const struct vftr_source_proc *const *)x;
+    const struct vftr_source_proc *b = *(const struct vftr_source_proc *const *)y;
+
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    return (a->token > b->token) - (a->token < b->token);
+}
+
+/* The processes by rank, thread number and token.  One order for both
+ * routes (vfd2otf's engine lists a rank's threads as the run met them,
+ * which depends on the run's timing; a source's list is by number): the
+ * same trace gives the same bytes, and the order is the one the numbers
+ * say, as OTF's own master control file lists a stream's processes
+ * ascending and as the threads are shown. */
+static int processes(OTF_WStream *ws, const struct vftr_otfout_defs *d, int *ok)
+{
+    const struct vftr_source_proc **order = malloc((d->nprocs ? d->nprocs : 1) * sizeof *order);
+
+    if (!order)
+        return -ENOMEM;
+    for (size_t i = 0; i < d->nprocs; i++)
+        order[i] = &d->procs[i];
+    qsort(order, d->nprocs, sizeof *order, cmp_proc);
+    for (size_t i = 0; i < d->nprocs; i++)
+        *ok &= OTF_WStream_writeDefProcess(ws, order[i]->token, order[i]->name,
+                                           order[i]->parent) == 1;
+    free(order);
+    return 0;
+}
+
 int vftr_otfout_defs(OTF_WStream *ws, const struct vftr_otfout_defs *d)
 {
     OTF_KeyValueList *kv;
@@ -77,9 +112,11 @@ int vftr_otfout_defs(OTF_WStream *ws, const struct vftr_otfout_defs *d)
     if (d->comment)
         ok &= OTF_WStream_writeDefinitionComment(ws, d->comment) == 1;
     kv = timer(ws, d->resolution, d->interval, &ok);
-    for (size_t i = 0; i < d->nprocs; i++)
-        ok &= OTF_WStream_writeDefProcess(ws, d->procs[i].token, d->procs[i].name,
-                                          d->procs[i].parent) == 1;
+    if (processes(ws, d, &ok) < 0) {
+        if (kv)
+            OTF_KeyValueList_close(kv);
+        return -ENOMEM;
+    }
     for (size_t i = 0; i < d->ncomms; i++)
         ok &= OTF_WStream_writeDefProcessGroup(ws, d->comms[i].token, d->comms[i].name,
                                                d->comms[i].n, d->comms[i].procs) == 1;

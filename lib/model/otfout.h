@@ -34,13 +34,17 @@ void vftr_otfout_setup(OTF_WStream *ws, int compress, int long_format);
  * The global definitions (stream 0) of a trace, in this order: creator,
  * comment (when not NULL), timer resolution (with a sampled capture's
  * key-value definitions and interval: interval > 0, seconds), processes
- * (procs: sorted by rank, a rank's threads with it), process groups
+ * (procs: grouped by rank; written by rank, thread number, token, whatever
+ * order a rank's threads have in procs, so that every route writes one
+ * order: vfd2otf's engine numbers and lists threads as the run met them,
+ * vftr-convert's source by number), process groups
  * (comms), function groups, source files and places (scls), functions (a
  * sampled capture's VFTR_SOURCE_FN_PRECISE ones marked with the key-value
  * pair source_otf.c reads; their place scls->func_scl[i]), collective
  * operations (collops; a writer that learns them from the events passes
  * none and calls vftr_otfout_collops before it closes the stream), file
- * groups, files, and counters (in one counter group).
+ * groups, files, and counters (in one counter group).  Returns 0, -EIO
+ * (a record not written) or -ENOMEM.
  */
 struct vftr_otfout_defs {
     const char *creator;

@@ -5,7 +5,8 @@
  * rules of the definitions read back through lib/otf's reader: the order of
  * the records, the sampled capture's marks on precise functions only, the
  * counters in one group, a collective's class from its name and the name of
- * one without, and RMAEnd's remote as OTF defines it.  Both routes' output against each other and the reference
+ * one without, the processes by rank and thread number whatever order
+ * they come in, and RMAEnd's remote as OTF defines it.  Both routes' output against each other and the reference
  * otfprint: test/integration/otf_routes.sh.
  */
 #include <check.h>
@@ -343,6 +344,32 @@ START_TEST(sampled_marks_and_optional_records)
 }
 END_TEST
 
+/* The processes by rank and thread number whatever order the caller's
+ * list has (vfd2otf's engine lists a rank's threads as the run met them):
+ * both routes write the same DefProcess records in the same order. */
+START_TEST(processes_by_rank_and_thread)
+{
+    static const struct vftr_source_proc met[] = {
+        { 3145729, 1, 0, 3, 0, "Rank 0 Thread 3" },
+        { 2, 0, 1, 0, 0, "Rank 1" },
+        { 1048577, 1, 0, 1, 0, "Rank 0 Thread 1" },
+        { 1, 0, 0, 0, 0, "Rank 0" },
+        { 2097153, 1, 0, 2, 0, "Rank 0 Thread 2" },
+    };
+    struct vftr_otfout_defs d = defs(0);
+
+    d.procs = met;
+    d.nprocs = sizeof met / sizeof met[0];
+    write_defs(&d);
+    read_back();
+    ck_assert_ptr_nonnull(strstr(seen, "process 1 Rank 0 0\n"
+                                       "process 1048577 Rank 0 Thread 1 1\n"
+                                       "process 2097153 Rank 0 Thread 2 1\n"
+                                       "process 3145729 Rank 0 Thread 3 1\n"
+                                       "process 2 Rank 1 0\nprocgroup "));
+}
+END_TEST
+
 /* ------------------------------------------------------------------ RMA */
 
 /* RMAEnd's remote as OTF defines it (OTF_Writer.h: "if >0, ends RMA
@@ -393,6 +420,7 @@ static Suite *otfout_suite(void)
     tcase_add_test(td, definitions_in_order);
     tcase_add_test(td, sampled_marks_and_optional_records);
     tcase_add_test(td, rma_end_remote_is_whose);
+    tcase_add_test(td, processes_by_rank_and_thread);
     suite_add_tcase(s, td);
     return s;
 }
