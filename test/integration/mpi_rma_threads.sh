@@ -118,6 +118,9 @@ if command -v otfprint >/dev/null; then
             else if (m in by && by[m] != (r == "" ? p : r))
                 print "end at " $2 " on " p " names " (r == "" ? "its own" : r) ", begun on " by[m]
         }' "$d/.otfprint")"
+    # ... and the program's fence does end transfers of threads that ended
+    check "rmathreads: otfprint: RMAEnds of transfers another thread began name it (remote > 0)" 1 \
+        "$(grep -q ' RMAEnd: initiator .*, remote ' "$d/.otfprint" && echo 1 || echo 0)"
 else
     skip "rmathreads: OTF" "no otfprint"
 fi
