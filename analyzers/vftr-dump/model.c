@@ -161,9 +161,11 @@ static int m_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
         [VFTR_WINDOW_RMA_GET] = OTF_RMAGET_RECORD,
     };
 
+    /* an end as OTF writes it (otfout.h): remote is whose transfers end */
     if (r->kind == VFTR_WINDOW_RMA_END)
         PRINTER(p->h, OTF_RMAEND_RECORD, OTF_Handler_RMAEnd)(
-            ARG(p->h, OTF_RMAEND_RECORD), time, process, r->target, r->comm, r->tag, 0, NULL);
+            ARG(p->h, OTF_RMAEND_RECORD), time, process,
+            r->origin && r->origin != process ? r->origin : 0, r->comm, r->tag, 0, NULL);
     else if (r->kind >= VFTR_WINDOW_RMA_PUT && r->kind <= VFTR_WINDOW_RMA_GET)
         /* the three transfer records share one signature */
         PRINTER(p->h, rec[r->kind], OTF_Handler_RMAPut)(

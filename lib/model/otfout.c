@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "model/vfdconv.h"
 #include "vfd/vftr_vfd_ext.h"
@@ -68,6 +69,40 @@ static void functions(OTF_WStream *ws, const struct vftr_otfout_defs *d, OTF_Key
     }
 }
 
+static int cmp_proc(const void *x, const void *y)
+{
+    const struct vftr_source_proc *a = *(const struct vftr_source_proc *const *)x;
+    const struct vftr_source_proc *b = *(const struct vftr_source_proc *const *)y;
+
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    return (a->token > b->token) - (a->token < b->token);
+}
+
+/* The processes by rank, thread number and token.  One order for both
+ * routes (vfd2otf's engine lists a rank's threads as the run met them,
+ * which depends on the run's timing; a source's list is by number): the
+ * same trace gives the same bytes, and the order is the one the numbers
+ * say, as OTF's own master control file lists a stream's processes
+ * ascending and as the threads are shown. */
+static int processes(OTF_WStream *ws, const struct vftr_otfout_defs *d, int *ok)
+{
+    const struct vftr_source_proc **order = malloc((d->nprocs ? d->nprocs : 1) * sizeof *order);
+
+    if (!order)
+        return -ENOMEM;
+    for (size_t i = 0; i < d->nprocs; i++)
+        order[i] = &d->procs[i];
+    qsort(order, d->nprocs, sizeof *order, cmp_proc);
+    for (size_t i = 0; i < d->nprocs; i++)
+        *ok &= OTF_WStream_writeDefProcess(ws, order[i]->token, order[i]->name,
+                                           order[i]->parent) == 1;
+    free(order);
+    return 0;
+}
+
 int vftr_otfout_defs(OTF_WStream *ws, const struct vftr_otfout_defs *d)
 {
     OTF_KeyValueList *kv;
@@ -77,9 +112,11 @@ int vftr_otfout_defs(OTF_WStream *ws, const struct vftr_otfout_defs *d)
     if (d->comment)
         ok &= OTF_WStream_writeDefinitionComment(ws, d->comment) == 1;
     kv = timer(ws, d->resolution, d->interval, &ok);
-    for (size_t i = 0; i < d->nprocs; i++)
-        ok &= OTF_WStream_writeDefProcess(ws, d->procs[i].token, d->procs[i].name,
-                                          d->procs[i].parent) == 1;
+    if (processes(ws, d, &ok) < 0) {
+        if (kv)
+            OTF_KeyValueList_close(kv);
+        return -ENOMEM;
+    }
     for (size_t i = 0; i < d->ncomms; i++)
         ok &= OTF_WStream_writeDefProcessGroup(ws, d->comms[i].token, d->comms[i].name,
                                                d->comms[i].n, d->comms[i].procs) == 1;
@@ -165,7 +202,7 @@ int vftr_otfout_rma_key(OTF_WStream *def)
 {
     return OTF_WStream_writeDefKeyValue(def, VFTR_VFDCONV_KEY_RMA_MATCH, OTF_UINT64,
                                         VFTR_VFDCONV_KV_RMA_MATCH,
-                                        "the one-sided transfer an RMAEnd ends (per rank)") == 1
+                                        VFTR_VFDCONV_KV_RMA_MATCH_DESC) == 1
            ? 0 : -EIO;
 }
 
@@ -198,7 +235,16 @@ int vftr_otfout_rma(OTF_WStream *ws, uint64_t time, uint32_t process,
                                        r->bytes, 0, kv);
         break;
     case VFTR_WINDOW_RMA_END:
-        ok = OTF_WStream_writeRMAEndKV(ws, time, process, r->target, r->comm, r->tag, 0, kv);
+        /* OTF's remote is whose transfers end: 0 for the record's own
+         * process (OTF_Writer.h: "if >0, ends RMA transfers on process
+         * <remote>, instead of this <process>"; VampirTrace wrote 0 in
+         * every RMAEnd, vtfilter takes a remote > 0 for a process), the
+         * beginning thread's process when another thread of the rank
+         * synchronised.  The transfer's target has no field here: the
+         * matching id pairs the end with its PUT / GET, which names it. */
+        ok = OTF_WStream_writeRMAEndKV(ws, time, process,
+                                       r->origin && r->origin != process ? r->origin : 0,
+                                       r->comm, r->tag, 0, kv);
         break;
     default:
         ok = 1;

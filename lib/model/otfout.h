@@ -34,13 +34,17 @@ void vftr_otfout_setup(OTF_WStream *ws, int compress, int long_format);
  * The global definitions (stream 0) of a trace, in this order: creator,
  * comment (when not NULL), timer resolution (with a sampled capture's
  * key-value definitions and interval: interval > 0, seconds), processes
- * (procs: sorted by rank, a rank's threads with it), process groups
+ * (procs: grouped by rank; written by rank, thread number, token, whatever
+ * order a rank's threads have in procs, so that every route writes one
+ * order: vfd2otf's engine numbers and lists threads as the run met them,
+ * vftr-convert's source by number), process groups
  * (comms), function groups, source files and places (scls), functions (a
  * sampled capture's VFTR_SOURCE_FN_PRECISE ones marked with the key-value
  * pair source_otf.c reads; their place scls->func_scl[i]), collective
  * operations (collops; a writer that learns them from the events passes
  * none and calls vftr_otfout_collops before it closes the stream), file
- * groups, files, and counters (in one counter group).
+ * groups, files, and counters (in one counter group).  Returns 0, -EIO
+ * (a record not written) or -ENOMEM.
  */
 struct vftr_otfout_defs {
     const char *creator;
@@ -166,13 +170,14 @@ static inline int vftr_otfout_file_end(OTF_WStream *ws, uint64_t time, uint32_t 
 /*
  * One-sided communication (window.h says what each kind holds): the record
  * of r->kind; an unknown kind writes nothing.  OTF's RMAEnd names a window
- * (communicator, tag) and a remote, not the transfer it ends: vftr's
- * matching id (r->match, per rank: the END may lie on another thread's
- * process than its PUT / GET) goes into the record's key-value list under
- * VFTR_VFDCONV_KV_RMA_MATCH, which vftr_otfout_rma_key defines (once, in
- * the definitions stream, before any such record is read).  The reference
- * tools read the records as they are and print the pair.  Without a match
- * (0) the plain record.
+ * (communicator, tag) and whose transfers end (remote: r->origin when it
+ * is not process, else 0, as OTF defines the field), not the transfer it
+ * ends nor its target: vftr's matching id (r->match, per rank: the END may
+ * lie on another thread's process than its PUT / GET) goes into the
+ * record's key-value list under VFTR_VFDCONV_KV_RMA_MATCH, which
+ * vftr_otfout_rma_key defines (once, in the definitions stream, before any
+ * such record is read).  The reference tools read the records as they are
+ * and print the pair.  Without a match (0) the plain record.
  */
 int vftr_otfout_rma_key(OTF_WStream *def);
 int vftr_otfout_rma(OTF_WStream *ws, uint64_t time, uint32_t process,

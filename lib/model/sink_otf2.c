@@ -104,7 +104,8 @@ struct o2fpend {                      /* a file operation begun, not ended */
 
 
 struct o2rmapend {                    /* an RMA transfer begun, not ended */
-    uint32_t loc, win, remote;        /* loc: the location that began it */
+    uint32_t loc, win;                /* loc: the location that began it */
+    uint32_t proc, comm, tag, target; /* the model's: who began it, window, remote */
     uint64_t match;                   /* the archive's (per rank) */
     uint64_t given;                   /* the model's (vftr_window_rma.match) */
 };
@@ -394,17 +395,51 @@ static long rma_win(struct otf2_sink *k, uint32_t comm, uint32_t tag)
     return (long)k->nwins++;
 }
 
+/* Whether the model's END r, on location l, ends the pending transfer p:
+ * the one it names (r->match, unique in the rank), else (OTF 1.x input
+ * without vftr's matching id) every one of the window that the END's
+ * origin began (to its target, when the END says one). */
+static int rma_ends(const struct otf2_sink *k, const struct o2loc *l, uint32_t process,
+                    const struct vftr_window_rma *r, const struct o2rmapend *p)
+{
+    if (p->comm != r->comm || p->tag != r->tag)
+        return 0;
+    if (r->match)
+        return k->locs[p->loc].group == l->group && p->given == r->match;
+    return p->proc == (r->origin ? r->origin : process) && (!r->target || p->target == r->target);
+}
+
 static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_window_rma *r)
 {
     struct otf2_sink *k = arg;
     struct o2loc *l = loc_of(k, process), *rl;
     uint32_t id, rank, li;
     long win;
-    OTF2_ErrorCode ec;
+    OTF2_ErrorCode ec = OTF2_SUCCESS;
 
     if (!l || !l->w)
         return 0;
     seen(k, time);
+    if (r->kind == VFTR_WINDOW_RMA_END) {
+        /* in the order begun: ends come in that order (a synchronisation
+         * ends all of a window's at once); an end of nothing begun writes
+         * nothing */
+        for (size_t i = 0; i < k->nrpend && ec == OTF2_SUCCESS;) {
+            struct o2rmapend p = k->rpend[i];
+
+            if (!rma_ends(k, l, process, r, &p)) {
+                i++;
+                continue;
+            }
+            memmove(&k->rpend[i], &k->rpend[i + 1], (k->nrpend - i - 1) * sizeof *k->rpend);
+            k->nrpend--;
+            ec = OTF2_EvtWriter_RmaOpCompleteBlocking(l->w, NULL, time, (OTF2_RmaWinRef)p.win,
+                                                      p.match);
+            if (r->match)
+                break;
+        }
+        return ec == OTF2_SUCCESS ? 0 : failed(k, "cannot write the events");
+    }
     if (comm_rank(k, r->comm, r->target, &id, &rank, 0) < 0 ||
         (win = rma_win(k, id, r->tag)) < 0)
         return -ENOMEM;
@@ -414,34 +449,15 @@ static int w_rma(void *arg, uint64_t time, uint32_t process, const struct vftr_w
      * (a synchronisation on one thread ends the transfers of the others) */
     if (!(rl = loc_of(k, l->root)))
         rl = l;
-    if (r->kind == VFTR_WINDOW_RMA_END) {
-        size_t i;
-        uint64_t match;
-
-        /* the one the model names, else the oldest of the rank's: ends
-         * come in the order the transfers began (a synchronisation ends
-         * all of a window's at once) */
-        for (i = 0; i < k->nrpend; i++)
-            if (k->locs[k->rpend[i].loc].group == l->group && k->rpend[i].win == (uint32_t)win &&
-                k->rpend[i].remote == rank && (!r->match || k->rpend[i].given == r->match))
-                break;
-        if (i == k->nrpend)
-            return 0;                 /* an end of nothing begun */
-        match = k->rpend[i].match;
-        memmove(&k->rpend[i], &k->rpend[i + 1], (k->nrpend - i - 1) * sizeof *k->rpend);
-        k->nrpend--;
-        ec = OTF2_EvtWriter_RmaOpCompleteBlocking(l->w, NULL, time, (OTF2_RmaWinRef)win, match);
-    } else {
-        if (vftr_reserve((void **)&k->rpend, &k->caprpend, k->nrpend, sizeof *k->rpend) < 0)
-            return -ENOMEM;
-        k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, rank, ++rl->rma_match,
-                                                    r->match };
-        ec = r->kind == VFTR_WINDOW_RMA_GET
-             ? OTF2_EvtWriter_RmaGet(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
-                                     rl->rma_match)
-             : OTF2_EvtWriter_RmaPut(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
-                                     rl->rma_match);
-    }
+    if (vftr_reserve((void **)&k->rpend, &k->caprpend, k->nrpend, sizeof *k->rpend) < 0)
+        return -ENOMEM;
+    k->rpend[k->nrpend++] = (struct o2rmapend){ li, (uint32_t)win, process, r->comm, r->tag,
+                                                r->target, ++rl->rma_match, r->match };
+    ec = r->kind == VFTR_WINDOW_RMA_GET
+         ? OTF2_EvtWriter_RmaGet(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
+                                 rl->rma_match)
+         : OTF2_EvtWriter_RmaPut(l->w, NULL, time, (OTF2_RmaWinRef)win, rank, r->bytes,
+                                 rl->rma_match);
     return ec == OTF2_SUCCESS ? 0 : failed(k, "cannot write the events");
 }
 

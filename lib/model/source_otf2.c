@@ -44,7 +44,12 @@
  * received (a put when it moved nothing); the RmaOpComplete* record with
  * the operation's window and matching id (blocking, non-blocking, remote:
  * the first that comes), on any location of the same location group (the
- * process: a thread may complete another's transfer), is the end of each.
+ * process: a thread may complete another's transfer; its own location's
+ * first), is the end of each.  Matching ids are the archive's per location
+ * (Score-P counts on each thread), the model's per rank: rma_match makes
+ * two threads' equal ids two.  Request ids (MpiIsend, MpiIrecv and their
+ * request / complete records) play no part: a message is paired by its
+ * communicator, peers, tag and order.
  * Every other record (OpenMP
  * fork/join, threads, locks, RMA window creation and synchronisation, the
  * other I/O records, calling-context samples, records newer than the
@@ -80,6 +85,7 @@ struct o2loc {
     uint32_t name;                    /* string id */
     uint32_t token;
     uint64_t nevents;
+    uint32_t thread, nthreads;        /* its place in its group, the group's size */
 };
 
 struct o2lgroup {
@@ -286,7 +292,7 @@ static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_String
     (void)type;
     if (RESERVE(o, locs, nlocs, caplocs) < 0)
         return def_rc(o, -ENOMEM);
-    o->locs[o->nlocs++] = (struct o2loc){ self, group, name, 0, nevents };
+    o->locs[o->nlocs++] = (struct o2loc){ self, group, name, 0, nevents, 0, 0 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -648,6 +654,7 @@ static int build_procs(struct vftr_source *s, struct otf2_impl *o)
             thread++;
         }
         l->token = dense ? (uint32_t)i + 1 : (uint32_t)l->id + 1;
+        l->thread = thread;
         if (thread == 0)
             root = l->token;
         /* the rank's own process by its group's name, threads by theirs
@@ -664,6 +671,10 @@ static int build_procs(struct vftr_source *s, struct otf2_impl *o)
             (rc = vftr_u64map_put(&o->locmap, l->id, (uint32_t)i)) < 0)
             return rc;
     }
+    /* each location learns its group's size (the group's last knows it) */
+    for (size_t i = o->nlocs; i-- > 0;)
+        o->locs[i].nthreads = i + 1 == o->nlocs || o->locs[i + 1].group != o->locs[i].group
+                              ? o->locs[i].thread + 1 : o->locs[i + 1].nthreads;
     s->ranks_known = 1;
     return 0;
 }
@@ -870,8 +881,10 @@ struct iopend {
 /* An RMA operation issued and not completed: what its end names. */
 struct rmapend {
     uint32_t loc, win;
-    uint64_t match;
+    uint64_t match;                   /* the archive's (per location) */
+    uint64_t model;                   /* the model's (unique in the rank): rma_match */
     uint32_t peer, comm;
+    uint32_t proc;                    /* the process token of loc */
     unsigned ends;                    /* RMA ends its completion gives (atomic: 1 or 2) */
 };
 
@@ -1096,25 +1109,43 @@ static uint32_t win_comm(const struct otf2_impl *o, uint32_t win)
     return OTF2_UNDEFINED_COMM;
 }
 
+/* The model's matching id of the RMA operation that location li numbered
+ * match.  OTF2 numbers them per location (Score-P counts on each thread;
+ * vftr's writer per process, on any of its locations), the model per rank
+ * (window.h): the location's place in its process makes two threads'
+ * equal numbers two ids, the same in every read of the archive (whichever
+ * locations it selects).  Never 0 (the model's "not known"); an id too
+ * large to scale stays as it is. */
+static uint64_t rma_match(const struct rd *r, long li, uint64_t match)
+{
+    const struct o2loc *l = &r->o->locs[li];
+
+    if (match > (UINT64_MAX - l->nthreads) / l->nthreads)
+        return match;
+    return match * l->nthreads + l->thread + 1;
+}
+
 /* An RMA operation: a put of `sent` bytes when put, a get of `received`
  * when get, remembered until its completion. */
 static OTF2_CallbackCode rma_op(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
                                 uint32_t win, uint32_t remote, int put, uint64_t sent, int get,
                                 uint64_t received, uint64_t match)
 {
-    struct vftr_vfdconv_event e = { .time = t, .match = match };
+    struct vftr_vfdconv_event e = { .time = t };
     uint32_t comm = win_comm(r->o, win);
     long li = where(r, loc, &e.process);
     OTF2_CallbackCode rc = OTF2_CALLBACK_SUCCESS;
 
     if (li < 0)
         return OTF2_CALLBACK_SUCCESS;
+    e.match = rma_match(r, li, match);
     e.peer = comm == OTF2_UNDEFINED_COMM ? 0 : peer_of(r, NULL, comm, remote, e.process);
     e.group = comm == OTF2_UNDEFINED_COMM ? 0 : comm + 1u;
     e.tag = win;
     if (vftr_reserve((void **)&r->rma, &r->caprma, r->nrma, sizeof *r->rma) < 0)
         return verdict(r, -ENOMEM);
-    r->rma[r->nrma++] = (struct rmapend){ (uint32_t)li, win, match, e.peer, e.group,
+    r->rma[r->nrma++] = (struct rmapend){ (uint32_t)li, win, match, e.match, e.peer, e.group,
+                                          e.process,
                                           (unsigned)(put != 0) + (unsigned)(get != 0) };
     if (put) {
         e.type = VFTR_VFDCONV_RMA_PUT;
@@ -1164,8 +1195,7 @@ static OTF2_CallbackCode e_rmaatomic(OTF2_LocationRef loc, OTF2_TimeStamp t, voi
 static OTF2_CallbackCode rma_complete(struct rd *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
                                       uint32_t win, uint64_t match)
 {
-    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_RMA_END, .tag = win,
-                                    .match = match };
+    struct vftr_vfdconv_event e = { .time = t, .type = VFTR_VFDCONV_RMA_END, .tag = win };
     long li = where(r, loc, &e.process);
     size_t k;
     OTF2_CallbackCode rc = OTF2_CALLBACK_SUCCESS;
@@ -1186,6 +1216,8 @@ static OTF2_CallbackCode rma_complete(struct rd *r, OTF2_LocationRef loc, OTF2_T
         return OTF2_CALLBACK_SUCCESS;
     e.peer = r->rma[k - 1].peer;
     e.group = r->rma[k - 1].comm;
+    e.root = r->rma[k - 1].proc;
+    e.match = r->rma[k - 1].model;
     for (unsigned i = r->rma[k - 1].ends; i > 0 && rc == OTF2_CALLBACK_SUCCESS; i--)
         rc = feed(r, &e);
     r->rma[k - 1] = r->rma[--r->nrma];

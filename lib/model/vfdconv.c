@@ -2860,6 +2860,7 @@ struct rpend {                  /* a one-sided transfer whose end is to come */
     int req;                    /* a request form */
     int get;                    /* the GET half (after the PUT half of one record) */
     uint64_t reqno;             /* a request form's number (0: not recorded) */
+    uint32_t proc;              /* token of the thread that began it */
 };
 
 /* An MPI_RMA_SYNC record in out[], as transform() leaves it for the replay:
@@ -3483,6 +3484,7 @@ static int transform(struct src *s, const struct raw *x)
                 e->tag = (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32);
                 e->bytes = end ? 0 : k == 0 ? a->sent : a->received;
                 e->match = s->rs->rseq;
+                e->root = end ? s->token : 0;
             }
             if (later) {
                 if (s->nrp == s->caprp &&
@@ -3493,7 +3495,7 @@ static int transform(struct src *s, const struct raw *x)
                     vftr_vfdconv_process((uint32_t)a->target, 0),
                     g < 0 ? 0 : s->c->groups[g].token,
                     (uint32_t)((a->win * 0x9e3779b97f4a7c15ull) >> 32),
-                    (a->flags & VFTR_VFD_MSG_NONBLOCKING) != 0, k, a->request };
+                    (a->flags & VFTR_VFD_MSG_NONBLOCKING) != 0, k, a->request, s->token };
             }
         }
         return 0;
@@ -3764,6 +3766,7 @@ static inline int advance(struct src *s)
         s->own.group = p->group;
         s->own.tag = p->tag;
         s->own.match = p->seq;
+        s->own.root = p->proc;
         if (s->iends == s->nends)
             s->iends = s->nends = 0;
         s->head = &s->own;

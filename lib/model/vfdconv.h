@@ -116,7 +116,9 @@ struct vftr_vfdconv_event {
     uint32_t group;             /* SEND/RECV/COLL_BEGIN: process group (communicator) */
     uint32_t tag;               /* SEND/RECV */
     uint32_t op;                /* COLL_BEGIN: collective operation token */
-    uint32_t root;              /* COLL_BEGIN: root process token, 0 if none */
+    uint32_t root;              /* COLL_BEGIN: root process token, 0 if none;
+                                 * RMA_END: the thread (process token) that began
+                                 * the transfer it ends, 0: not known */
     uint32_t file;              /* FILE_BEGIN/END: file token (vftr_vfdconv_files) */
     uint64_t bytes;             /* SEND/RECV: length; COLL_BEGIN: sent; FILE_*: bytes moved */
     uint64_t received;          /* COLL_BEGIN; FILE_*: the handle (per rank) */
@@ -164,12 +166,20 @@ struct vftr_vfdconv_proc {
 #define VFTR_VFDCONV_KEY_INTERVAL 1u
 #define VFTR_VFDCONV_KEY_PRECISE 2u
 /* How an OTF trace names the transfer an RMAEnd ends (OTF 1.x's RMAEnd has
- * no such field; its remote, communicator and tag say only which window
- * and target): the same uint64 under this key in the key-value lists of
+ * no such field; its remote, communicator and tag say only whose
+ * transfers on which window end): the same uint64 under this key in the key-value lists of
  * the RMAPut / RMAGet and of its RMAEnd, vftr's match (per rank; vfd2otf
  * and vftr-convert write it, lib/model/window.c reads it; the reference
  * tools print it as any key-value pair). */
 #define VFTR_VFDCONV_KV_RMA_MATCH "vftr.rma_match"           /* OTF_UINT64 */
+/* The key's description.  vftr wrote the first (until late 2026) with the
+ * RMAEnd's remote field holding the transfer's target; OTF defines remote
+ * as the process whose transfers end (0: the record's own), as VampirTrace
+ * wrote it (always 0), and vftr writes it so since, with the second.  The
+ * reader tells the two apart by it (lib/model/window.c). */
+#define VFTR_VFDCONV_KV_RMA_MATCH_DESC_V1 "the one-sided transfer an RMAEnd ends (per rank)"
+#define VFTR_VFDCONV_KV_RMA_MATCH_DESC \
+    "the one-sided transfer an RMAEnd ends (per rank; remote: whose, 0 its own)"
 #define VFTR_VFDCONV_KEY_RMA_MATCH 3u
 struct vftr_vfdconv_func {
     uint32_t token, group, scl;

@@ -301,14 +301,14 @@ static __attribute__((noinline)) int put_file_end(OTF_WStream *ws,
 }
 
 /* The engine's transfers start at the process that records them; an end
- * names the remote process (peer). */
+ * names the thread that began its transfer (root) and its remote (peer). */
 static __attribute__((noinline)) int put_rma(OTF_WStream *ws, const struct vftr_vfdconv_event *e)
 {
     const struct vftr_window_rma r = {
         .kind = e->type == VFTR_VFDCONV_RMA_PUT ? VFTR_WINDOW_RMA_PUT
                 : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
                                                   : VFTR_WINDOW_RMA_END,
-        .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process,
+        .origin = e->type == VFTR_VFDCONV_RMA_END && e->root ? e->root : e->process,
         .target = e->peer, .comm = e->group, .tag = e->tag, .bytes = e->bytes,
         .match = e->match,
     };

@@ -111,6 +111,7 @@ struct vftr_window {
     size_t nsnaps, capsnaps, nsums, capsums;
     int have_range;
     uint32_t rma_key;                /* DefKeyValue of vftr's RMA matching id, 0: none */
+    int rma_remote_is_target;        /* RMAEnd's remote is the target (vftr's old files) */
 
     /* per read */
     enum phase phase;
@@ -314,8 +315,10 @@ static int verdict(struct vftr_window *w, int rc)
 }
 
 /* Hands one event of the window to the caller's callback. */
-static int event_call(const struct vftr_window_handler *h, const vftr_otf_ev *e)
+static int event_call(const struct vftr_window *w, const vftr_otf_ev *e)
 {
+    const struct vftr_window_handler *h = w->h;
+
     switch (e->type) {
     case OTF_ENTER_RECORD:
         return h->enter ? h->enter(h->arg, e->time, e->process, e->u[0]) : 0;
@@ -364,6 +367,15 @@ static int event_call(const struct vftr_window_handler *h, const vftr_otf_ev *e)
             .origin = e->u[0], .target = e->u[1], .comm = e->u[2], .tag = e->u[3],
             .bytes = e->x[0], .match = e->x[1] };
 
+        /* An RMAEnd's remote (u[1]) is, as OTF defines it, the process
+         * whose transfers end, 0 for its own; the record names no target.
+         * vftr's writers before the change of the key's description put
+         * the target there instead (vfdconv.h). */
+        if (e->type == OTF_RMAEND_RECORD && !w->rma_remote_is_target) {
+            r.origin = e->u[1];
+            r.target = 0;
+        }
+
         return h->rma ? h->rma(h->arg, e->time, e->process, &r) : 0;
     }
     }
@@ -374,7 +386,7 @@ static int event_call(const struct vftr_window_handler *h, const vftr_otf_ev *e)
 static int emit(struct vftr_window *w, const vftr_otf_ev *e)
 {
     w->st->delivered++;
-    return verdict(w, event_call(w->h, e));
+    return verdict(w, event_call(w, e));
 }
 
 static int on_enter(void *ud, uint64_t time, uint32_t function, uint32_t process,
@@ -606,15 +618,19 @@ static int on_timer(void *ud, uint32_t stream, uint64_t ticks, OTF_KeyValueList 
     return OTF_RETURN_OK;
 }
 
-/* vftr's key of the RMA matching id (vfdconv.h), by its name */
+/* vftr's key of the RMA matching id (vfdconv.h), by its name; its
+ * description tells the files that put RMAEnd's target in remote */
 static int on_keyvalue(void *ud, uint32_t stream, uint32_t key, OTF_Type type, const char *name,
                        const char *description, OTF_KeyValueList *kv)
 {
     struct vftr_window *w = ud;
 
-    (void)stream, (void)description, (void)kv;
-    if (name && type == OTF_UINT64 && strcmp(name, VFTR_VFDCONV_KV_RMA_MATCH) == 0)
+    (void)stream, (void)kv;
+    if (name && type == OTF_UINT64 && strcmp(name, VFTR_VFDCONV_KV_RMA_MATCH) == 0) {
         w->rma_key = key;
+        w->rma_remote_is_target =
+            description && strcmp(description, VFTR_VFDCONV_KV_RMA_MATCH_DESC_V1) == 0;
+    }
     return OTF_RETURN_OK;
 }
 
@@ -1596,20 +1612,19 @@ static int window_premerge(struct vftr_window *w, uint64_t a, uint64_t b, char *
 static int window_deliver(struct vftr_window *w, uint64_t a, uint64_t b, char *err,
                           size_t errlen)
 {
-    const struct vftr_window_handler *h = w->h;
     const vftr_otf_ev *e;
     int rc;
 
     for (size_t i = 0; i < w->nmerged; i++) {
         w->st->delivered++;
-        if ((rc = event_call(h, &w->merged[i])) != 0)
+        if ((rc = event_call(w, &w->merged[i])) != 0)
             return rc;
     }
     if (w->nmerged < WINDOW_BUFFER)
         return 0;
     while ((rc = window_next(w, a, b, &e, err, errlen)) > 0) {
         w->st->delivered++;
-        if ((rc = event_call(h, e)) != 0)
+        if ((rc = event_call(w, e)) != 0)
             return rc;
     }
     return rc;

@@ -84,18 +84,21 @@ struct vftr_window_fileop {
 
 /* One-sided communication (MPI RMA) as OTF 1.x records it: the origin
  * process starts a transfer (PUT: data from origin to target; GET: data
- * from target into origin's memory) and later records its end (END,
- * target = the remote process); PUT_REMOTE_END is OTF's put whose end is
- * recorded on the target.  origin, target: process tokens; comm: the
- * window's communicator token; tag: a number of the window, equal on all
- * its members (a .vfd run: the window id hashed to 32 bits; OTF2 input:
- * the RmaWin definition's id).  END carries no bytes; it lies on the
- * process (thread) that synchronised, which may be another thread of the
- * rank than its PUT / GET's.  match, when not 0, names the transfer an END
- * ends (equal on the PUT / GET and its END, unique in the rank: a .vfd
- * run's, OTF2 input's, and OTF input's that carries vftr's key-value pair
- * VFTR_VFDCONV_KV_RMA_MATCH); 0: the oldest open transfer of the rank on
- * that window and target (OTF 1.x itself has no such id). */
+ * from target into origin's memory) and later records its end (END);
+ * PUT_REMOTE_END is OTF's put whose end is recorded on the target.
+ * origin, target: process tokens; comm: the window's communicator token;
+ * tag: a number of the window, equal on all its members (a .vfd run: the
+ * window id hashed to 32 bits; OTF2 input: the RmaWin definition's id).
+ * END carries no bytes; it lies on the process (thread) that synchronised,
+ * which may be another thread of the rank than its PUT / GET's: its origin
+ * is the process that began the transfers it ends (0: the END's own), its
+ * target the remote of that transfer, 0 when the input does not say (OTF
+ * 1.x's RMAEnd names only whose transfers end: OTF input gives 0 here).
+ * match, when not 0, names the transfer an END ends (equal on the PUT /
+ * GET and its END, unique in the rank: a .vfd run's, OTF2 input's, and OTF
+ * input's that carries vftr's key-value pair VFTR_VFDCONV_KV_RMA_MATCH);
+ * 0: every open transfer of the origin on that window (and target, when
+ * given) ends, as OTF 1.x defines it (OTF 1.x itself has no such id). */
 enum vftr_window_rma_kind {
     VFTR_WINDOW_RMA_PUT = 1,
     VFTR_WINDOW_RMA_PUT_REMOTE_END,
@@ -105,7 +108,8 @@ enum vftr_window_rma_kind {
 
 struct vftr_window_rma {
     uint32_t kind;              /* enum vftr_window_rma_kind */
-    uint32_t origin, target;    /* END: origin unused (0), target the remote */
+    uint32_t origin, target;    /* END: whose transfers (0: its own), their remote
+                                 * (0: not said) */
     uint32_t comm, tag;
     uint64_t bytes;
     uint64_t match;

@@ -140,12 +140,14 @@ static int deliver(struct vftr_winstate *w, const struct vftr_vfdconv_event *e)
     case VFTR_VFDCONV_RMA_PUT:
     case VFTR_VFDCONV_RMA_GET:
     case VFTR_VFDCONV_RMA_END: {
-        /* the .vfd records transfers on their origin: initiator and origin agree */
+        /* the .vfd records transfers on their origin: initiator and origin
+         * agree; an end's origin is the thread that began its transfer */
         struct vftr_window_rma r = {
             .kind = e->type == VFTR_VFDCONV_RMA_PUT   ? VFTR_WINDOW_RMA_PUT
                     : e->type == VFTR_VFDCONV_RMA_GET ? VFTR_WINDOW_RMA_GET
                                                       : VFTR_WINDOW_RMA_END,
-            .origin = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->process, .target = e->peer,
+            .origin = e->type == VFTR_VFDCONV_RMA_END && e->root ? e->root : e->process,
+            .target = e->peer,
             .comm = e->group, .tag = e->tag,
             .bytes = e->type == VFTR_VFDCONV_RMA_END ? 0 : e->bytes, .match = e->match };
 

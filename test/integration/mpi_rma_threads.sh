@@ -103,6 +103,24 @@ if command -v otfprint >/dev/null; then
         "$d/.otfprint" | sort >"$d/.otf_ends"
     check "rmathreads: otfprint: the $n RMAEnds each in the call that completes its transfer on the thread that called it, ${delay%000000} ms or more after it, each transfer once" \
         "$want" "$(cat "$d/.otf_ends")"
+    # each RMAEnd says whose transfer it ends as OTF defines remote: the
+    # thread that began it, 0 (otfprint: no remote) when that is its own
+    check "rmathreads: otfprint: each RMAEnd's remote the thread that began its transfer, none when its own" "" "$(awk '
+        /DefKeyValue:/ && /"vftr.rma_match"/ { gsub(/,/, ""); for (i = 1; i <= NF; i++) if ($i == "token") key = $(i + 1) }
+        / RMAPut: | RMAGet: | RMAEnd: / {
+            k = $3; gsub(/[,"]/, ""); p = ""; r = ""; m = ""
+            for (i = 4; i <= NF; i++) {
+                if ($i == "process" || $i == "initiator") p = $(i + 1)
+                if ($i == "remote") r = $(i + 1)
+                if ($i == "KeyValue:") { split($(i + 1), kv, ":"); if (kv[1] == key) m = kv[2] }
+            }
+            if (k != "RMAEnd:") by[m] = p
+            else if (m in by && by[m] != (r == "" ? p : r))
+                print "end at " $2 " on " p " names " (r == "" ? "its own" : r) ", begun on " by[m]
+        }' "$d/.otfprint")"
+    # ... and the program's fence does end transfers of threads that ended
+    check "rmathreads: otfprint: RMAEnds of transfers another thread began name it (remote > 0)" 1 \
+        "$(grep -q ' RMAEnd: initiator .*, remote ' "$d/.otfprint" && echo 1 || echo 0)"
 else
     skip "rmathreads: OTF" "no otfprint"
 fi

@@ -13,9 +13,10 @@
 #   - the reference otfprint reads the same records from `vfd2otf
 #     --events-only` and from `vftr-convert -o x.otf`, but for what the two
 #     are documented to differ in (sink_otf.c): the creator, vfd2otf's
-#     comment and its BeginProcess / EndProcess records, where the
-#     collective operations' definitions stand, and the order of a rank's
-#     threads' definitions (these two compared as sets);
+#     comment and its BeginProcess / EndProcess records and where the
+#     collective operations' definitions stand (compared as a set);
+#   - both define the processes in one order (by rank, a rank's threads by
+#     number: otfout.h), byte for byte the same DefProcess lines;
 #   - vftr-convert of vfd2otf's trace writes, byte for byte, the files
 #     vftr-convert writes from the .vfd run (the OTF reader and the .vfd
 #     engine give the sink one model), plain, and compressed once inflated;
@@ -37,14 +38,12 @@ if ! command -v otfprint >/dev/null; then
 fi
 
 # norm TRACE: otfprint's records without their numbers and what the routes
-# may differ in; the processes' and collective operations' definitions
-# sorted, at the end (vfd2otf defines a rank's threads in the order the
-# run met them, vftr-convert by thread number)
+# may differ in; the collective operations' definitions sorted, at the end
 norm() {
     otfprint "$1" 2>/dev/null | sed -E 's/^\(#[0-9]+\)[[:space:]]*//' |
         grep -Ev 'DefCreator|DefComment|BeginProcess|EndProcess|^processing time' >"$1.print"
-    grep -Ev 'DefCollective|DefProcess:' "$1.print"
-    grep -E 'DefCollective|DefProcess:' "$1.print" | sort
+    grep -Ev 'DefCollective' "$1.print"
+    grep -E 'DefCollective' "$1.print" | sort
 }
 
 # same_z A B: the files hold the same bytes, inflated when they end in .z
@@ -77,6 +76,13 @@ routes() {
     fi
     norm "$o/a.otf" >"$o/a.n"
     norm "$o/v.otf" >"$o/v.n"
+    # the process definitions as written, byte for byte
+    if [ -s "$o/a.0.def" ] && grep -q '^DP[0-9a-f]' "$o/a.0.def" &&
+        cmp -s <(grep '^DP[0-9a-f]' "$o/a.0.def") <(grep '^DP[0-9a-f]' "$o/v.0.def"); then
+        pass "$name: vfd2otf and vftr-convert define the processes in one order, byte for byte ($(grep -c '^DP[0-9a-f]' "$o/a.0.def") DefProcess)"
+    else
+        bad "$name: DefProcess lines of vfd2otf (<) and vftr-convert (>) differ: $(diff <(grep '^DP[0-9a-f]' "$o/a.0.def") <(grep '^DP[0-9a-f]' "$o/v.0.def") | head -6 | tr '\n' ' ')"
+    fi
     for k in "$@"; do
         grep -Eq "(^| )$k:" "$o/a.n" || miss="$miss $k"
     done

@@ -5,7 +5,8 @@
  * rules of the definitions read back through lib/otf's reader: the order of
  * the records, the sampled capture's marks on precise functions only, the
  * counters in one group, a collective's class from its name and the name of
- * one without.  Both routes' output against each other and the reference
+ * one without, the processes by rank and thread number whatever order
+ * they come in, and RMAEnd's remote as OTF defines it.  Both routes' output against each other and the reference
  * otfprint: test/integration/otf_routes.sh.
  */
 #include <check.h>
@@ -343,6 +344,69 @@ START_TEST(sampled_marks_and_optional_records)
 }
 END_TEST
 
+/* The processes by rank and thread number whatever order the caller's
+ * list has (vfd2otf's engine lists a rank's threads as the run met them):
+ * both routes write the same DefProcess records in the same order. */
+START_TEST(processes_by_rank_and_thread)
+{
+    static const struct vftr_source_proc met[] = {
+        { 3145729, 1, 0, 3, 0, "Rank 0 Thread 3" },
+        { 2, 0, 1, 0, 0, "Rank 1" },
+        { 1048577, 1, 0, 1, 0, "Rank 0 Thread 1" },
+        { 1, 0, 0, 0, 0, "Rank 0" },
+        { 2097153, 1, 0, 2, 0, "Rank 0 Thread 2" },
+    };
+    struct vftr_otfout_defs d = defs(0);
+
+    d.procs = met;
+    d.nprocs = sizeof met / sizeof met[0];
+    write_defs(&d);
+    read_back();
+    ck_assert_ptr_nonnull(strstr(seen, "process 1 Rank 0 0\n"
+                                       "process 1048577 Rank 0 Thread 1 1\n"
+                                       "process 2097153 Rank 0 Thread 2 1\n"
+                                       "process 3145729 Rank 0 Thread 3 1\n"
+                                       "process 2 Rank 1 0\nprocgroup "));
+}
+END_TEST
+
+/* ------------------------------------------------------------------ RMA */
+
+/* RMAEnd's remote as OTF defines it (OTF_Writer.h: "if >0, ends RMA
+ * transfers on process <remote>, instead of this <process>"): 0 for an end
+ * on the process that began the transfer, that process for an end on
+ * another thread; the target is the put's only.  The bytes, worked out by
+ * hand from otf-format.md's short format (process 1, its thread 3). */
+START_TEST(rma_end_remote_is_whose)
+{
+    static const struct vftr_window_rma put = { VFTR_WINDOW_RMA_PUT, 3, 2, 1, 7, 16, 5 };
+    static const struct vftr_window_rma own = { VFTR_WINDOW_RMA_END, 1, 2, 1, 7, 0, 4 };
+    static const struct vftr_window_rma other = { VFTR_WINDOW_RMA_END, 3, 2, 1, 7, 0, 5 };
+    char stub[128], path[160], text[512] = "";
+    OTF_FileManager *fm = OTF_FileManager_open(4);
+    OTF_WStream *ws;
+    FILE *f;
+    size_t n;
+
+    snprintf(stub, sizeof stub, "%s/t", dir);
+    ws = OTF_WStream_open(stub, 1, fm);
+    ck_assert_ptr_nonnull(ws);
+    vftr_otfout_setup(ws, 0, 0);
+    ck_assert_int_eq(vftr_otfout_rma(ws, 0x10, 3, &put), 0);
+    ck_assert_int_eq(vftr_otfout_rma(ws, 0x20, 1, &own), 0);
+    ck_assert_int_eq(vftr_otfout_rma(ws, 0x20, 1, &other), 0);
+    ck_assert_int_eq(OTF_WStream_close(ws), 1);
+    OTF_FileManager_close(fm);
+    snprintf(path, sizeof path, "%s/t.1.events", dir);
+    ck_assert_ptr_nonnull(f = fopen(path, "r"));
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ck_assert_str_eq(text, "10\n*3\nK3Y8V5\nT3P2C1T7L10\n"
+                           "20\n*1\nK3Y8V4\nM0C1T7\nK3Y8V5\nM3C1T7\n20\n*1\n");
+}
+END_TEST
+
 static Suite *otfout_suite(void)
 {
     Suite *s = suite_create("otfout");
@@ -355,6 +419,8 @@ static Suite *otfout_suite(void)
     tcase_add_checked_fixture(td, make_dir, remove_dir);
     tcase_add_test(td, definitions_in_order);
     tcase_add_test(td, sampled_marks_and_optional_records);
+    tcase_add_test(td, rma_end_remote_is_whose);
+    tcase_add_test(td, processes_by_rank_and_thread);
     suite_add_tcase(s, td);
     return s;
 }
