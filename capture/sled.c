@@ -216,6 +216,24 @@ static VFTR_NI struct shadow *shadow_get(void)
  * nested anywhere in between, find a consistent stack: a frame is claimed
  * (depth) with a slot no entry takes for stale before its fields are
  * written. */
+/* Ends the frames of s whose return slots lie below a on the same stack
+ * (at a too when at_too), innermost first: frames a longjmp or an
+ * exception left, whose returns never come.  Their exits are booked now,
+ * through the exit hook, as a return would. */
+static VFTR_NI void close_gone(struct shadow *s, uintptr_t a, bool at_too)
+{
+    uint32_t d;
+
+    while ((d = s->depth) > 0 && s->f[d - 1].slot <= a && (at_too || s->f[d - 1].slot < a)
+           && a - s->f[d - 1].slot < SAME_STACK) {
+        uintptr_t gone = s->f[d - 1].fn;
+
+        s->depth = d - 1;
+        atomic_signal_fence(memory_order_seq_cst);
+        __cyg_profile_func_exit((void *)gone, NULL);
+    }
+}
+
 VFTR_NI void vftr_sled_enter_handler(uintptr_t fn, uintptr_t *slot)
 {
     struct shadow *s = shadow_get();
@@ -224,17 +242,16 @@ VFTR_NI void vftr_sled_enter_handler(uintptr_t fn, uintptr_t *slot)
 
     if (VFTR_UNLIKELY(s == NULL))
         return;
-    /* a longjmp left the frames below this one's slot (the stack grows
-     * down): they end here, innermost first.  A frame at the very same
-     * slot is alive: a tail call from it (its exit comes when this call
-     * returns, through the exit trampoline it had put there). */
-    while ((d = s->depth) > 0 && s->f[d - 1].slot < a && a - s->f[d - 1].slot < SAME_STACK) {
-        uintptr_t gone = s->f[d - 1].fn;
-
-        s->depth = d - 1;
-        atomic_signal_fence(memory_order_seq_cst);
-        __cyg_profile_func_exit((void *)gone, NULL);
-    }
+    /* a longjmp or an exception left the frames below this one's slot
+     * (the stack grows down): they end here, innermost first.  A frame at
+     * the very same slot is alive when this call returns into the exit
+     * trampoline: a tail call from it (its exit comes when this call
+     * returns, through the trampoline it had put there); returning
+     * anywhere else, the call was made from further up, after that frame
+     * was left (a destructor a landing pad calls, a call after a
+     * longjmp). */
+    close_gone(s, a, *slot != (uintptr_t)&vftr_sled_exit_tramp);
+    d = s->depth;
     if (VFTR_UNLIKELY(d >= SHADOW_MAX))
         return;   /* too deep: this call is not traced (neither enter nor exit) */
     __cyg_profile_func_enter((void *)fn, NULL);
@@ -278,6 +295,58 @@ VFTR_NI uintptr_t vftr_sled_exit_handler(uintptr_t sp)
     atomic_signal_fence(memory_order_seq_cst);
     __cyg_profile_func_exit((void *)fn, NULL);
     return ret;
+}
+
+/* ------------------------------------------------------------ exceptions
+ *
+ * An unwinder (a C++ exception, a forced unwind) cannot step over a return
+ * address that is the exit trampoline: it has no unwind information and
+ * would end the walk there (std::terminate).  capture/preload/unwind.c
+ * interposes the unwinder's entry points and the landing in a handler;
+ * here is what they do to the calling thread's frames.  `a` is where the
+ * caller of the interposed function keeps its return address: every frame
+ * whose slot is at or below it is gone, every other frame of the stack is
+ * still live (no stack switching: a limit of the mode). */
+
+VFTR_NI void vftr_sled_unwind(uintptr_t a)
+{
+    struct shadow *s = shadow;
+    const uintptr_t tramp = (uintptr_t)&vftr_sled_exit_tramp;
+
+    if (s == NULL)
+        return;
+    /* frames a landing pad has left behind (its cleanup ran: _Unwind_Resume)
+     * or a longjmp did: they end now */
+    close_gone(s, a, true);
+    /* the live ones get their return addresses back, innermost first (a
+     * tail call's pair shares a slot: the callee's kept address is the
+     * trampoline, its caller's the real one, which is the one left) */
+    for (uint32_t i = s->depth; i > 0; i--) {
+        const struct frame *f = &s->f[i - 1];
+
+        if (f->slot != UINTPTR_MAX && *(uintptr_t *)f->slot == tramp)
+            *(uintptr_t *)f->slot = f->ret;
+    }
+}
+
+VFTR_NI void vftr_sled_landed(uintptr_t a)
+{
+    struct shadow *s = shadow;
+    const uintptr_t tramp = (uintptr_t)&vftr_sled_exit_tramp;
+
+    if (s == NULL)
+        return;
+    /* the frames between the throw and the handler: their time ends here */
+    close_gone(s, a, true);
+    /* the frames still live return through the trampoline again, so that
+     * their exits are booked when they come; a slot already holding it (a
+     * tail call's pair, a frame not restored) is left alone */
+    for (uint32_t i = s->depth; i > 0; i--) {
+        const struct frame *f = &s->f[i - 1];
+
+        if (f->slot != UINTPTR_MAX && f->ret != tramp && *(uintptr_t *)f->slot == f->ret)
+            *(uintptr_t *)f->slot = tramp;
+    }
 }
 
 /* ------------------------------------------------------------ the tables */
@@ -434,11 +503,66 @@ static VFTR_NI bool needs_cxx(int fd, const Elf64_Shdr *shs, size_t n, const Elf
     return cxx;
 }
 
+/* The entry points of the unwinder and the C++ runtime that capture
+ * interposes (capture/preload/unwind.c). */
+static const char *const unwind_entries[] = {
+    "_Unwind_RaiseException", "_Unwind_Resume", "_Unwind_Resume_or_Rethrow", "__cxa_begin_catch",
+};
+
+/* An object that defines one of these is a C++ runtime: the shared one
+ * (libstdc++, libc++abi), whose calls of the unwinder and landings in
+ * handlers come through capture, or a copy of its own (a static libstdc++),
+ * whose do not.  (The unwinder's entry points alone say nothing: libgcc_s
+ * and capture's libunwind define them, and whoever calls them comes to
+ * capture first.) */
+static const char *const runtime_entries[] = { "__cxa_throw", "__cxa_begin_catch" };
+
+/* Whether the symbol table sh (SHT_SYMTAB or SHT_DYNSYM) of the file fd,
+ * whose section headers are shs (n of them), defines one of
+ * runtime_entries. */
+static VFTR_NI bool own_runtime(int fd, const Elf64_Shdr *shs, size_t n, const Elf64_Shdr *sh)
+{
+    const Elf64_Shdr *strs = sh->sh_link < n ? &shs[sh->sh_link] : NULL;
+    size_t nsym = sh->sh_entsize == sizeof(Elf64_Sym) ? sh->sh_size / sizeof(Elf64_Sym) : 0;
+    Elf64_Sym chunk[256];
+    char *str = NULL;
+    bool own = false;
+
+    if (strs == NULL || nsym == 0 || strs->sh_size > (64u << 20)
+        || (str = malloc(strs->sh_size + 1)) == NULL
+        || pread(fd, str, strs->sh_size, (off_t)strs->sh_offset) != (ssize_t)strs->sh_size) {
+        free(str);
+        return false;
+    }
+    str[strs->sh_size] = '\0';
+    for (size_t i = 0; i < nsym && !own; i += 256) {
+        size_t k = nsym - i < 256 ? nsym - i : 256;
+
+        if (pread(fd, chunk, k * sizeof *chunk, (off_t)(sh->sh_offset + i * sizeof *chunk))
+            != (ssize_t)(k * sizeof *chunk))
+            break;
+        for (size_t j = 0; j < k && !own; j++) {
+            if (chunk[j].st_shndx == SHN_UNDEF || ELF64_ST_TYPE(chunk[j].st_info) != STT_FUNC
+                || chunk[j].st_name >= strs->sh_size)
+                continue;
+            for (size_t e = 0; e < sizeof runtime_entries / sizeof runtime_entries[0]; e++)
+                own = own || strcmp(str + chunk[j].st_name, runtime_entries[e]) == 0;
+        }
+    }
+    free(str);
+    return own;
+}
+
+/* What an object has of C++: nothing, the C++ runtime as a shared library
+ * it needs (DT_NEEDED libstdc++ or libc++), or a C++ runtime in it
+ * (runtime_entries: a static copy, or the shared runtime itself). */
+enum cxx { CXX_NONE, CXX_SHARED, CXX_OWN };
+
 /* The section __patchable_function_entries of the ELF file path: its
  * address and size (the first such section; the linker merges them), and
- * in *cxx (when not NULL) whether the file needs the C++ runtime.  False
+ * in *cxx (when not NULL; found or not) what the file has of C++.  False
  * when there is no such section or the file cannot be read. */
-static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size, bool *cxx)
+static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size, enum cxx *cxx)
 {
     Elf64_Ehdr eh;
     Elf64_Shdr *sh = NULL, str;
@@ -447,7 +571,7 @@ static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size,
     int fd = open(path, O_RDONLY | O_CLOEXEC);
 
     if (cxx != NULL)
-        *cxx = false;
+        *cxx = CXX_NONE;
     if (fd < 0)
         return false;
     if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG)
@@ -471,9 +595,13 @@ static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size,
             *size = (size_t)sh[i].sh_size;
             found = true;
         }
-    for (size_t i = 0; found && cxx != NULL && i < eh.e_shnum; i++)
-        if (sh[i].sh_type == SHT_DYNAMIC)
-            *cxx = needs_cxx(fd, sh, eh.e_shnum, &sh[i]);
+    for (size_t i = 0; cxx != NULL && i < eh.e_shnum; i++)
+        if (sh[i].sh_type == SHT_DYNAMIC && *cxx == CXX_NONE && needs_cxx(fd, sh, eh.e_shnum, &sh[i]))
+            *cxx = CXX_SHARED;
+    for (size_t i = 0; cxx != NULL && i < eh.e_shnum && *cxx != CXX_OWN; i++)
+        if ((sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
+            && own_runtime(fd, sh, eh.e_shnum, &sh[i]))
+            *cxx = CXX_OWN;
 out:
     free(names);
     free(sh);
@@ -510,6 +638,37 @@ static VFTR_NI uint8_t *near_map(uintptr_t lo, uintptr_t hi, size_t n)
     return NULL;
 }
 
+void *(*vftr_sled_next)(const char *name);
+
+/* Whether the program's calls of the unwinder's entry points come to
+ * capture's (or to a sanitizer's that passes them on): each found first
+ * in the global scope is not the definition capture passes the call on
+ * to.  Not under the lock, nor in dl_iterate_phdr (it may ask the
+ * loader). */
+static VFTR_NI bool unwinder_interposed(void)
+{
+    void *(*nx)(const char *) = vftr_sled_next;
+
+    if (nx == NULL)
+        return false;   /* no capture/preload: the static library */
+    for (size_t e = 0; e < sizeof unwind_entries / sizeof unwind_entries[0]; e++) {
+        void *real = nx(unwind_entries[e]);
+
+        if (real != NULL && dlsym(RTLD_DEFAULT, unwind_entries[e]) == real)
+            return false;
+    }
+    return true;
+}
+
+/* Set by scan before it walks the objects (lock held): whether the
+ * unwinder is interposed (unwinder_interposed), where the shared C++
+ * runtime's __cxa_begin_catch is (0: none loaded), and whether an object
+ * with a C++ runtime of its own (a static copy) was ever loaded: its
+ * exceptions would meet the trampoline in any traced frame, so from then
+ * on no C++ object is patched. */
+static bool interposed, foreign;
+static uintptr_t provider;
+
 static VFTR_NI void say_refused(const char *what)
 {
     if (!atomic_exchange(&said_refused, 1) && vftr_proc.is_rank0)
@@ -526,7 +685,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     size_t size = 0, n = 0, first = nsleds;
     const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
     uint8_t *area;
-    bool cxx;
+    enum cxx cxx;
     int rc = 0;
 
     for (size_t i = 0; i < info->dlpi_phnum; i++) {
@@ -548,14 +707,17 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     objs[nobjs++].hi = hi;
     if (!pfe_section(path, &sec, &size, &cxx))
         return 0;
-    if (cxx) {
-        /* an exception's unwinder cannot step over a return address that
-         * points at the exit trampoline: such code keeps its nops */
+    if (cxx != CXX_NONE && (!interposed || foreign)) {
+        /* an unwinder that capture does not see first would meet the exit
+         * trampoline as a return address it cannot step over: such code
+         * keeps its nops */
         if (!atomic_exchange(&said_cxx, 1) && vftr_proc.is_rank0)
-            vftr_msg("instrument.patchable: %s uses the C++ runtime, whose exceptions cannot "
-                     "unwind through capture's exit trampoline; its functions are not traced "
-                     "(build it with -finstrument-functions instead)",
-                     info->dlpi_name && info->dlpi_name[0] ? path : program_invocation_name);
+            vftr_msg("instrument.patchable: %s uses C++, and %s, whose exceptions capture cannot "
+                     "follow; its functions are not traced (build it with -finstrument-functions "
+                     "instead)",
+                     info->dlpi_name && info->dlpi_name[0] ? path : program_invocation_name,
+                     foreign ? "the process has a C++ runtime linked in statically"
+                             : "the unwinder is not interposed by capture");
         return 0;
     }
     sec += bias;
@@ -655,18 +817,60 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     return rc;
 }
 
-static VFTR_NI int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
+/* Whether address x lies in the object. */
+static VFTR_NI bool holds(const struct dl_phdr_info *info, uintptr_t x)
 {
-    int *rc = arg;
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t a = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+
+        if (ph->p_type == PT_LOAD && x >= a && x - a < ph->p_memsz)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the object was searched before (lock held). */
+static VFTR_NI bool seen(const struct dl_phdr_info *info)
+{
     uintptr_t lo = UINTPTR_MAX;
 
-    (void)size;
     for (size_t i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_LOAD && info->dlpi_addr + info->dlpi_phdr[i].p_vaddr < lo)
             lo = (uintptr_t)info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
     for (size_t i = 0; i < nobjs; i++)
         if (objs[i].lo == lo)
-            return 0;   /* searched before */
+            return true;
+    return false;
+}
+
+/* Before any object is patched: is there a C++ runtime of an object's own
+ * among those not seen before (foreign)? */
+static VFTR_NI int foreign_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+    uintptr_t a;
+    size_t n;
+    enum cxx cxx;
+
+    (void)size;
+    (void)arg;
+    if (seen(info) || (provider != 0 && holds(info, provider)) || strstr(path, "linux-vdso")
+        || holds(info, (uintptr_t)&foreign_one))
+        return 0;
+    (void)pfe_section(path, &a, &n, &cxx);
+    if (cxx == CXX_OWN)
+        foreign = true;
+    return foreign;
+}
+
+static VFTR_NI int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    int *rc = arg;
+
+    (void)size;
+    if (seen(info))
+        return 0;   /* searched before */
     if (patch_object(info) == -EACCES) {
         *rc = -EACCES;
         return 1;
@@ -682,8 +886,14 @@ static pid_t owner;
 static VFTR_NI int scan(void)
 {
     int rc = 0;
+    bool ok = unwinder_interposed();
+    uintptr_t catcher = vftr_sled_next ? (uintptr_t)vftr_sled_next("__cxa_begin_catch") : 0;
 
     pthread_mutex_lock(&lock);
+    interposed = ok;
+    provider = catcher;
+    if (!foreign)
+        dl_iterate_phdr(foreign_one, NULL);
     dl_iterate_phdr(scan_one, &rc);
     pthread_mutex_unlock(&lock);
     if (rc == -EACCES)
@@ -1134,6 +1344,18 @@ VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *co
 }
 
 #else   /* not x86-64: the sleds stay nops */
+
+void *(*vftr_sled_next)(const char *name);
+
+VFTR_NI void vftr_sled_unwind(uintptr_t a)
+{
+    (void)a;
+}
+
+VFTR_NI void vftr_sled_landed(uintptr_t a)
+{
+    (void)a;
+}
 
 VFTR_NI void vftr_sled_start(void)
 {

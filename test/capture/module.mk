@@ -184,19 +184,41 @@ $(CAPTEST_DIR)/libsled.so: test/capture/sled_lib.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
 
-# a C++ program with sleds: refused (its exceptions could not unwind)
-$(CAPTEST_DIR)/sled_cxx: test/capture/cap_cxx.cpp
+# C++ with sleds: exceptions through traced frames (capture/preload/unwind.c),
+# the library it dlopens, and the same program with the C++ runtime and the
+# unwinder linked in statically (refused: capture cannot interpose them;
+# not in a sanitizer build, whose runtime wants the shared ones)
+$(CAPTEST_DIR)/sled_cxx: test/capture/sled_cxx.cpp
 	$(call say,CXX,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CAPTEST_CXX) -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) -o $@ $< $(LDFLAGS)
+	$(Q)$(CAPTEST_CXX) -std=c++14 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) \
+		-Wall -Wextra -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+$(CAPTEST_DIR)/libsled_cxx.so: test/capture/sled_cxxlib.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_CXX) -std=c++14 -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) -Wall -Wextra \
+		-fPIC -shared -o $@ $< $(LDFLAGS)
+
+$(CAPTEST_DIR)/sled_cxx_static: test/capture/sled_cxx.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_CXX) -std=c++14 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 -Wall -Wextra \
+		-static-libstdc++ -static-libgcc -o $@ $< $(LDFLAGS) -ldl -lpthread
 
 CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so \
-                $(CAPTEST_DIR)/sled_cxx
+                $(CAPTEST_DIR)/sled_cxx $(CAPTEST_DIR)/libsled_cxx.so \
+                $(if $(SANITIZE),,$(CAPTEST_DIR)/sled_cxx_static)
 
 # clang's sled is one 5-byte nop (gcc's five one-byte ones); where clang is
 # there, not in a sanitizer build (as cap_patch_clang)
 ifneq ($(CAPTEST_PATCH_CLANG),)
-CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_clang
+CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_clang $(CAPTEST_DIR)/sled_cxx_clang
+$(CAPTEST_DIR)/sled_cxx_clang: test/capture/sled_cxx.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_PATCH_CLANG)++ -std=c++14 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 \
+		-Wall -Wextra -o $@ $< $(LDFLAGS) -ldl -lpthread
 $(CAPTEST_DIR)/sled_prog_clang: test/capture/sled_prog.c
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
