@@ -186,6 +186,13 @@ for p in "${cxx_progs[@]}"; do
           "$(expect_traced "$want")" "$(cxx_traced "$d/${p}_0.vfd")"
     check "$p: the trace is balanced" "0 0" \
           "$(vkey "$d/${p}_0.vfd" unbalanced) $(vkey "$d/${p}_0.vfd" open)"
+    # a destructor a landing pad runs is called by the frame of the pad, not
+    # by the frame the exception left there before (exit_deep's last one:
+    # exiter's guard)
+    cl=$(cxx_expect $NX $TX | tr ' ' '\n' | sed -n 's/^cleanup=//p')
+    check "$p: cleanup called by the frames whose destructors ran it" \
+          "exit_deep 4|exiter 1|level $((cl - 5 - (TX + 1) * NX))|rethrower $(((TX + 1) * NX))|" \
+          "$(logrows "$log" | awk -F'\t' '$1 == "cleanup" { n[$2] += $3 } END { for (k in n) print k, n[k] }' | sort | tr '\n' '|')"
     # the time of a function an exception left ends at the catch
     t=$(incl "$log" slow_throw) c=$(incl "$log" slow_catch)
     check "$p: slow_throw's time ends at the catch (20 ms <= $t s < 150 ms)" 1 \
