@@ -142,6 +142,9 @@ __asm__(".text\n"
         "  ret\n"
         ".size vftr_sled_entry_tramp, .-vftr_sled_entry_tramp\n"
         ".p2align 4\n"
+        /* the byte before: an unwinder looks up the code of a return
+         * address less one (see unwind_fde) */
+        "  int3\n"
         ".globl vftr_sled_exit_tramp\n"
         ".hidden vftr_sled_exit_tramp\n"
         ".type vftr_sled_exit_tramp, @function\n"
@@ -194,10 +197,20 @@ struct shadow {
 };
 
 static __thread struct shadow *shadow __attribute__((tls_model("initial-exec")));
+static __thread uint32_t shadow_ix;   /* its index in shadows + 1, 0: none */
+
+/* The shadow stacks of the living threads, for the unwind information of
+ * the exit trampoline (unwind_fde), which searches them: entries [0,
+ * nshadows) are a stack or NULL (a thread that ended, or a free entry).
+ * A thread that finds no free entry is not in it. */
+#define SHADOWS_MAX 4096u
+static struct shadow *_Atomic shadows[SHADOWS_MAX];
+static _Atomic uint32_t nshadows;
 
 /* The calling thread's shadow stack, made on its first traced call (mmap:
  * no allocator of the program's); never freed (a thread's frames may be
- * open until its very end).  NULL when out of memory. */
+ * open until its very end, and the unwind information reads it without a
+ * lock).  NULL when out of memory. */
 static VFTR_NI struct shadow *shadow_get(void)
 {
     void *p;
@@ -209,13 +222,28 @@ static VFTR_NI struct shadow *shadow_get(void)
     if (p == MAP_FAILED)
         return NULL;
     shadow = p;
+    for (uint32_t k = 0; k < SHADOWS_MAX; k++) {
+        struct shadow *none = NULL;
+        uint32_t n = atomic_load(&nshadows);
+
+        if (!atomic_compare_exchange_strong(&shadows[k], &none, shadow))
+            continue;
+        shadow_ix = k + 1;
+        while (n < k + 1 && !atomic_compare_exchange_weak(&nshadows, &n, k + 1))
+            ;
+        break;
+    }
     return shadow;
 }
 
-/* Frames are pushed and popped so that a signal handler's traced calls,
- * nested anywhere in between, find a consistent stack: a frame is claimed
- * (depth) with a slot no entry takes for stale before its fields are
- * written. */
+VFTR_NI void vftr_sled_thread_end(void)
+{
+    if (shadow_ix != 0) {
+        atomic_store(&shadows[shadow_ix - 1], NULL);
+        shadow_ix = 0;
+    }
+}
+
 /* Ends the frames of s whose return slots lie below a on the same stack
  * (at a too when at_too), innermost first: frames a longjmp or an
  * exception left, whose returns never come.  Their exits are booked now,
@@ -234,6 +262,10 @@ static VFTR_NI void close_gone(struct shadow *s, uintptr_t a, bool at_too)
     }
 }
 
+/* Frames are pushed and popped so that a signal handler's traced calls,
+ * nested anywhere in between, find a consistent stack: a frame is claimed
+ * (depth) with a slot no entry takes for stale before its fields are
+ * written. */
 VFTR_NI void vftr_sled_enter_handler(uintptr_t fn, uintptr_t *slot)
 {
     struct shadow *s = shadow_get();
@@ -349,6 +381,204 @@ VFTR_NI void vftr_sled_landed(uintptr_t a)
     }
 }
 
+/* ------------------------------------------------- the trampoline's unwind information
+ *
+ * Some walks of the stack do not come through capture's interposed entry
+ * points: glibc's thread cancellation calls libgcc_s's
+ * _Unwind_ForcedUnwind through a handle of its own, backtrace() its
+ * _Unwind_Backtrace.  For them the exit trampoline gets unwind information
+ * of its own (registered with libgcc_s's __register_frame): a frame whose
+ * return address is the trampoline takes no stack (the canonical frame
+ * address, CFA, is the stack pointer: where the return address was, plus
+ * 8), and its own return address is the one the shadow stacks keep for
+ * that slot.  A DWARF expression finds it: every stack of shadows, top
+ * down, for the frame whose slot is CFA - 8 and whose kept address is not
+ * the trampoline itself (a tail call's callee shares its caller's slot);
+ * 0 when there is none, which ends the walk as before.  It reads memory
+ * that is never unmapped, with no lock: a frame being written does not
+ * match yet (its slot is UINTPTR_MAX until its fields are set).  Once the
+ * walk reaches a landing pad the pad's _Unwind_Resume or __cxa_begin_catch
+ * comes through capture (unwind.c), as for any exception. */
+
+struct dw {
+    uint8_t b[192];
+    size_t n;
+};
+
+static VFTR_NI void dw_op(struct dw *e, uint8_t x)
+{
+    e->b[e->n++] = x;
+}
+
+static VFTR_NI void dw_addr(struct dw *e, uintptr_t a)
+{
+    dw_op(e, 0x03);   /* DW_OP_addr */
+    memcpy(e->b + e->n, &a, sizeof a);
+    e->n += sizeof a;
+}
+
+/* A branch (DW_OP_bra 0x28, DW_OP_skip 0x2f) to a known place (to <= the
+ * current end), or to one set later with dw_land (returns where). */
+static VFTR_NI size_t dw_jump(struct dw *e, uint8_t op, size_t to)
+{
+    int16_t off;
+
+    dw_op(e, op);
+    off = (int16_t)((intptr_t)to - (intptr_t)(e->n + 2));
+    memcpy(e->b + e->n, &off, 2);
+    e->n += 2;
+    return e->n;
+}
+
+static VFTR_NI void dw_land(struct dw *e, size_t after)
+{
+    int16_t off = (int16_t)(e->n - after);
+
+    memcpy(e->b + after - 2, &off, 2);
+}
+
+/* The expression: stack on entry the CFA; its value the return address. */
+static VFTR_NI void dw_ret_expr(struct dw *e)
+{
+    size_t tloop, tbody, sok, floop, fbody, next, end1, end2, skip1, skip2;
+
+    _Static_assert(sizeof(struct frame) == 24 && offsetof(struct frame, ret) == 8
+                   && offsetof(struct frame, slot) == 16 && offsetof(struct shadow, f) == 8
+                   && sizeof(nshadows) == 4, "the expression's offsets");
+    /* the CFA stays at the bottom: libgcc's DW_OP_pick does not reach the
+     * bottom element */
+    dw_op(e, 0x12); dw_op(e, 0x38); dw_op(e, 0x1c);          /* dup lit8 minus: a */
+    dw_addr(e, (uintptr_t)&nshadows);
+    dw_op(e, 0x94); dw_op(e, 4);                             /* deref_size 4: a k */
+    tloop = e->n;
+    dw_op(e, 0x12);                                          /* dup */
+    tbody = dw_jump(e, 0x28, 0);                             /* bra TBODY */
+    dw_op(e, 0x13); dw_op(e, 0x13); dw_op(e, 0x30);          /* drop drop lit0 */
+    end1 = dw_jump(e, 0x2f, 0);                              /* skip END */
+    dw_land(e, tbody);
+    dw_op(e, 0x31); dw_op(e, 0x1c);                          /* lit1 minus: a k' */
+    dw_op(e, 0x12); dw_op(e, 0x38); dw_op(e, 0x1e);          /* dup lit8 mul */
+    dw_addr(e, (uintptr_t)&shadows[0]);
+    dw_op(e, 0x22); dw_op(e, 0x06);                          /* plus deref: a k' s */
+    dw_op(e, 0x12);                                          /* dup */
+    sok = dw_jump(e, 0x28, 0);                               /* bra SOK */
+    dw_op(e, 0x13);                                          /* drop: a k' */
+    (void)dw_jump(e, 0x2f, tloop);                           /* skip TLOOP */
+    dw_land(e, sok);
+    dw_op(e, 0x12); dw_op(e, 0x94); dw_op(e, 4);             /* dup deref_size 4: a k' s d */
+    floop = e->n;
+    dw_op(e, 0x12);                                          /* dup */
+    fbody = dw_jump(e, 0x28, 0);                             /* bra FBODY */
+    dw_op(e, 0x13); dw_op(e, 0x13);                          /* drop drop: a k' */
+    (void)dw_jump(e, 0x2f, tloop);
+    dw_land(e, fbody);
+    dw_op(e, 0x31); dw_op(e, 0x1c);                          /* lit1 minus: a k' s d' */
+    dw_op(e, 0x14); dw_op(e, 0x14);                          /* over over: ... s d' */
+    dw_op(e, 0x48); dw_op(e, 0x1e); dw_op(e, 0x22);          /* lit24 mul plus */
+    dw_op(e, 0x23); dw_op(e, 8);                             /* plus_uconst 8: a k' s d' F */
+    dw_op(e, 0x12); dw_op(e, 0x23); dw_op(e, 16); dw_op(e, 0x06);   /* dup +16 deref: ... F slot */
+    dw_op(e, 0x15); dw_op(e, 5);                             /* pick 5: ... F slot a */
+    dw_op(e, 0x2e);                                          /* ne */
+    skip1 = dw_jump(e, 0x28, 0);                             /* bra NEXT */
+    dw_op(e, 0x23); dw_op(e, 8); dw_op(e, 0x06);             /* +8 deref: a k' s d' ret */
+    dw_op(e, 0x12);
+    dw_addr(e, (uintptr_t)&vftr_sled_exit_tramp);
+    dw_op(e, 0x29);                                          /* eq */
+    skip2 = dw_jump(e, 0x28, 0);                             /* bra NEXT */
+    end2 = dw_jump(e, 0x2f, 0);                              /* skip END: ret on top */
+    dw_land(e, skip1);
+    dw_land(e, skip2);
+    next = e->n;
+    dw_op(e, 0x13);                                          /* drop: a k' s d' */
+    (void)dw_jump(e, 0x2f, floop);
+    dw_land(e, end1);
+    dw_land(e, end2);
+    (void)next;
+}
+
+/* The CIE and FDE (.eh_frame's format, a zero word after them) that
+ * __register_frame keeps: built once, never freed. */
+static uint8_t unwind_fde[320] __attribute__((aligned(8)));
+static _Atomic int fde_done;
+
+static VFTR_NI size_t put_uleb(uint8_t *p, size_t v)
+{
+    size_t n = 0;
+
+    do {
+        p[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            p[n] |= 0x80;
+        n++;
+    } while (v);
+    return n;
+}
+
+/* Registers the trampoline's unwind information with libgcc_s (loading it
+ * if the process has not yet: glibc would at the first cancellation), once. */
+static VFTR_NI void fde_register(void)
+{
+    struct dw e = { .n = 0 };
+    uint8_t *p = unwind_fde;
+    size_t n, cie_len, fde_at;
+    uint32_t len;
+    uintptr_t begin = (uintptr_t)&vftr_sled_exit_tramp - 1, range = 2;
+    void *h;
+    void (*reg)(const void *);
+
+    if (atomic_exchange(&fde_done, 1))
+        return;
+    dw_ret_expr(&e);
+    /* CIE: length, id 0, version 1, "zR", code alignment 1, data alignment
+     * -8, return address column 16, augmentation: FDE addresses absolute;
+     * DW_CFA_def_cfa rsp+0; DW_CFA_val_expression r16 */
+    n = 4;
+    memset(p + n, 0, 4);
+    n += 4;
+    p[n++] = 1;
+    memcpy(p + n, "zR", 3);
+    n += 3;
+    p[n++] = 1;
+    p[n++] = 0x78;
+    p[n++] = 16;
+    p[n++] = 1;
+    p[n++] = 0x00;
+    p[n++] = 0x0c;
+    p[n++] = 7;
+    p[n++] = 0;
+    p[n++] = 0x16;
+    p[n++] = 16;
+    n += put_uleb(p + n, e.n);
+    memcpy(p + n, e.b, e.n);
+    n += e.n;
+    while (n % 8)
+        p[n++] = 0;   /* DW_CFA_nop */
+    cie_len = n;
+    len = (uint32_t)(cie_len - 4);
+    memcpy(p, &len, 4);
+    /* FDE: length, CIE pointer, start, size, no augmentation data */
+    fde_at = n;
+    n += 4;
+    len = (uint32_t)(n - 0);
+    memcpy(p + n, &len, 4);
+    n += 4;
+    memcpy(p + n, &begin, 8);
+    n += 8;
+    memcpy(p + n, &range, 8);
+    n += 8;
+    p[n++] = 0;
+    while (n % 8)
+        p[n++] = 0;
+    len = (uint32_t)(n - fde_at - 4);
+    memcpy(p + fde_at, &len, 4);
+    memset(p + n, 0, 4);
+    h = dlopen("libgcc_s.so.1", RTLD_LAZY);
+    reg = h ? (void (*)(const void *))dlsym(h, "__register_frame") : NULL;
+    if (reg != NULL)
+        reg(unwind_fde);
+}
+
 /* ------------------------------------------------------------ the tables */
 
 struct sled {
@@ -371,6 +601,7 @@ static size_t nobjs, capobjs;
 static uintptr_t stub_fn[VFTR_SLED_STUBS];
 static _Atomic uint32_t nstubs;
 static uint64_t n_patched, n_excluded;
+static _Atomic bool any_patched;   /* n_patched > 0, read without the lock */
 static int32_t tls_off;      /* vftr_hook_tls from the thread pointer */
 static bool tls_known;       /* tls_off is set (under lock, or before any thread) */
 /* The hooks route's stubs (vftr_stub_near): stub_at[k] counts stub_fn[k]'s
@@ -809,6 +1040,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
             poke(at + 1, &rel, 4);
             poke8(at, 0xe8);
             n_patched++;
+            atomic_store_explicit(&any_patched, true, memory_order_relaxed);
         }
         (void)mprotect((void *)plo, phi - plo, prot);
     }
@@ -942,12 +1174,17 @@ VFTR_NI void vftr_sled_start(void)
         atomic_store(&active, 0);
         atomic_store(&refused_at_start, 1);
     }
+    if (atomic_load(&any_patched))
+        fde_register();
 }
 
 VFTR_NI void vftr_sled_dlopened(void)
 {
-    if (atomic_load(&active) && getpid() == owner)
+    if (atomic_load(&active) && getpid() == owner) {
         (void)scan();
+        if (atomic_load(&any_patched))
+            fde_register();
+    }
 }
 
 /* The sled of fn (lock held), NULL when none. */
@@ -1344,6 +1581,10 @@ VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *co
 }
 
 #else   /* not x86-64: the sleds stay nops */
+
+VFTR_NI void vftr_sled_thread_end(void)
+{
+}
 
 void *(*vftr_sled_next)(const char *name);
 

@@ -13,13 +13,16 @@
 // exception thrown and caught in one frame; then a throw after 20 ms of
 // work caught by a frame that works 200 ms more (slow_throw, slow_catch:
 // the log's times); THREADS std::threads doing the same rounds; a thread
-// that calls pthread_exit three traced frames down (its destructors run);
+// that calls pthread_exit three traced frames down and one cancelled four
+// frames down (their destructors run); backtrace() six frames down (it
+// must reach the caller, "backtrace_ok 1");
 // with LIB (libsled_cxx.so) dlopen'ed: exceptions thrown by the program
 // through the library's traced frames, caught in the library and in the
 // program.  Prints "count NAME N" per function (the library's too),
 // "guards N" / "cleanups N" (every destructor ran: equal) and "bad N"
 // (wrong results: 0 expected).  The helpers have no sled.
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -27,8 +30,10 @@
 #include <vector>
 
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NOSLED __attribute__((patchable_function_entry(0, 0)))
 #ifdef __clang__
@@ -40,7 +45,8 @@
 typedef std::atomic<unsigned long> counter;
 static counter c_main, c_leaf, c_cleanup, c_level, c_tail, c_catcher, c_rethrower, c_outer,
     c_nested, c_self, c_slow_throw, c_slow_catch, c_worker, c_exiter, c_exit_deep, c_thrower_cb,
-    c_via_lib, guards, bad;
+    c_via_lib, c_cancelled, c_cancel_deep, c_waiter, c_bt_top, c_bt_deep, guards, bad;
+static std::atomic<int> waiting;
 static volatile unsigned long sink;
 
 extern "C" {
@@ -240,6 +246,73 @@ NOINLINE void *exiter(void *arg)
     return nullptr;
 }
 
+NOINLINE int bt_top(void);
+
+// blocks (a cancellation point) until the thread is cancelled: no
+// destructor of its own, so the unwinding must step over its return
+// address before it reaches a landing pad
+NOINLINE void waiter(void)
+{
+    c_waiter++;
+    waiting = 1;
+    for (;;)
+        pause();
+}
+
+NOINLINE void cancel_deep(int d)
+{
+    Guard g(3000 + d);
+
+    c_cancel_deep++;
+    if (d < 0)
+        return;
+    if (d == 0)
+        waiter();
+    else
+        cancel_deep(d - 1);
+    sink++;
+}
+
+NOINLINE void *cancelled(void *arg)
+{
+    Guard g(4000);
+
+    (void)arg;
+    c_cancelled++;
+    cancel_deep(3);
+    return nullptr;
+}
+
+// backtrace() six traced frames down: whether it reaches bt_top
+NOINLINE int bt_deep(int d)
+{
+    int r;
+
+    c_bt_deep++;
+    if (d == 0) {
+        void *pc[64];
+        int n = backtrace(pc, 64);
+
+        r = 0;
+        for (int i = 0; i < n; i++)
+            r |= (uintptr_t)pc[i] - (uintptr_t)&bt_top < 256;
+        return r;
+    }
+    r = bt_deep(d - 1);
+    sink++;
+    return r;
+}
+
+NOINLINE int bt_top(void)
+{
+    int r;
+
+    c_bt_top++;
+    r = bt_deep(5);
+    sink++;
+    return r;
+}
+
 // called back by the library from its traced frames
 NOINLINE long thrower_cb(int x)
 {
@@ -278,6 +351,17 @@ int main(int argc, char **argv)
     slow_catch();
     if (pthread_create(&ex, nullptr, exiter, nullptr) != 0 || pthread_join(ex, nullptr) != 0)
         bad++;
+    if (pthread_create(&ex, nullptr, cancelled, nullptr) == 0) {
+        void *ret = nullptr;
+
+        while (!waiting)
+            usleep(1000);
+        if (pthread_cancel(ex) != 0 || pthread_join(ex, &ret) != 0 || ret != PTHREAD_CANCELED)
+            bad++;
+    } else {
+        bad++;
+    }
+    printf("backtrace_ok %d\n", bt_top());
     if (argc > 3) {
         void *h = dlopen(argv[3], RTLD_NOW);
         lib_fn *down = h ? (lib_fn *)dlsym(h, "lib_down") : nullptr,
@@ -301,11 +385,14 @@ int main(int argc, char **argv)
            "count tail %lu\ncount catcher %lu\ncount rethrower %lu\ncount outer %lu\n"
            "count nested %lu\ncount self_catch %lu\ncount slow_throw %lu\n"
            "count slow_catch %lu\ncount worker %lu\ncount exiter %lu\ncount exit_deep %lu\n"
-           "count thrower_cb %lu\ncount via_lib %lu\n",
+           "count thrower_cb %lu\ncount via_lib %lu\ncount cancelled %lu\n"
+           "count cancel_deep %lu\ncount waiter %lu\ncount bt_top %lu\ncount bt_deep %lu\n",
            c_main.load(), c_leaf.load(), c_cleanup.load(), c_level.load(), c_tail.load(),
            c_catcher.load(), c_rethrower.load(), c_outer.load(), c_nested.load(),
            c_self.load(), c_slow_throw.load(), c_slow_catch.load(), c_worker.load(),
-           c_exiter.load(), c_exit_deep.load(), c_thrower_cb.load(), c_via_lib.load());
+           c_exiter.load(), c_exit_deep.load(), c_thrower_cb.load(), c_via_lib.load(),
+           c_cancelled.load(), c_cancel_deep.load(), c_waiter.load(), c_bt_top.load(),
+           c_bt_deep.load());
     printf("guards %lu\ncleanups %lu\nbad %lu\n", guards.load(), c_cleanup.load(), bad.load());
     return 0;
 }

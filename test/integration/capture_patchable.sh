@@ -125,14 +125,15 @@ done
 
 # C++ (capture/preload/unwind.c): exceptions thrown through traced frames,
 # caught at several depths, rethrown, nested, thrown from a handler, across
-# a tail call and the frames of a dlopen'ed library, in std::threads, and
-# pthread_exit three frames down.  The program's counts must be the log's
+# a tail call and the frames of a dlopen'ed library, in std::threads,
+# pthread_exit three frames down, a thread cancelled four frames down, and
+# backtrace() six frames down.  The program's counts must be the log's
 # and the trace's and what its rounds make (cxx_expect); every destructor
 # runs; the functions an exception left end at the catch: slow_throw
 # (20 ms, then a throw) is not charged the 200 ms its catcher works after
 # the catch.
 NX=300 TX=2
-CXXFNS="main worker catcher tail level cleanup leaf rethrower outer nested self_catch slow_throw slow_catch exiter exit_deep via_lib thrower_cb lib_down lib_catch"
+CXXFNS="main worker catcher tail level cleanup leaf rethrower outer nested self_catch slow_throw slow_catch exiter exit_deep cancelled cancel_deep waiter bt_top bt_deep via_lib thrower_cb lib_down lib_catch"
 # cxx_expect N THREADS: each function's calls as sled_cxx's rounds make them
 cxx_expect() {
     local n=$1 w=$(($2 + 1)) i a b c
@@ -145,8 +146,9 @@ cxx_expect() {
         down=$((down + 2 * (c + 1)))
     done
     echo "main=1 worker=$w catcher=$((w * n)) tail=$((w * tail)) level=$((w * level))" \
-         "cleanup=$((w * cleanup + 5)) leaf=$((w * 2 * n)) rethrower=$((w * n)) outer=$((w * n))" \
+         "cleanup=$((w * cleanup + 10)) leaf=$((w * 2 * n)) rethrower=$((w * n)) outer=$((w * n))" \
          "nested=$((w * n)) self_catch=$((w * n)) slow_throw=1 slow_catch=1 exiter=1 exit_deep=4" \
+         "cancelled=1 cancel_deep=4 waiter=1 bt_top=1 bt_deep=6" \
          "via_lib=$n thrower_cb=$((2 * n)) lib_down=$down lib_catch=$n"
 }
 # cxx_counts DIR, cxx_logged LOG, cxx_traced VFD: as counts, logged, traced
@@ -175,8 +177,10 @@ for p in "${cxx_progs[@]}"; do
     d=$cap_tmp/$p
     vrun "$d" "$CAPDIR/$p" $NX $TX "$CAPDIR/libsled_cxx.so"
     check "$p: exit status" 0 "$(cat "$d/.rc")"
-    check "$p: every result right, every destructor run" "bad 0 $(grep '^guards' "$d/.stdout" | cut -d' ' -f2)" \
+    check "$p: every result right, every destructor run (the cancelled thread's too)" \
+          "bad 0 $(grep '^guards' "$d/.stdout" | cut -d' ' -f2)" \
           "$(grep '^bad' "$d/.stdout") $(grep '^cleanups' "$d/.stdout" | cut -d' ' -f2)"
+    check "$p: backtrace() reaches past the traced frames" "backtrace_ok 1" "$(grep '^backtrace_ok' "$d/.stdout")"
     check "$p: no message of capture's" 0 "$(vftr_lines "$d")"
     want=$(cxx_counts "$d")
     check "$p: the program's calls are what its rounds make" "$(cxx_expect $NX $TX)" "$want"
@@ -188,10 +192,10 @@ for p in "${cxx_progs[@]}"; do
           "$(vkey "$d/${p}_0.vfd" unbalanced) $(vkey "$d/${p}_0.vfd" open)"
     # a destructor a landing pad runs is called by the frame of the pad, not
     # by the frame the exception left there before (exit_deep's last one:
-    # exiter's guard)
+    # exiter's guard; cancel_deep's: cancelled's)
     cl=$(cxx_expect $NX $TX | tr ' ' '\n' | sed -n 's/^cleanup=//p')
     check "$p: cleanup called by the frames whose destructors ran it" \
-          "exit_deep 4|exiter 1|level $((cl - 5 - (TX + 1) * NX))|rethrower $(((TX + 1) * NX))|" \
+          "cancel_deep 4|cancelled 1|exit_deep 4|exiter 1|level $((cl - 10 - (TX + 1) * NX))|rethrower $(((TX + 1) * NX))|" \
           "$(logrows "$log" | awk -F'\t' '$1 == "cleanup" { n[$2] += $3 } END { for (k in n) print k, n[k] }' | sort | tr '\n' '|')"
     # the time of a function an exception left ends at the catch
     t=$(incl "$log" slow_throw) c=$(incl "$log" slow_catch)
