@@ -56,17 +56,22 @@
  * once: at start nothing is patched (the program runs with its functions
  * unmeasured), later the throttled function keeps calling the hooks.
  *
+ * Exceptions.  An unwinder cannot step over a return address that is the
+ * exit trampoline by itself.  Walks that begin at the unwinder's entry
+ * points (capture/preload/unwind.c: C++ exceptions, pthread_exit) get the
+ * real return addresses back first and the trampoline again where they
+ * land (vftr_sled_unwind, vftr_sled_landed); other walks (glibc's thread
+ * cancellation, backtrace()) read the real one through the trampoline's
+ * unwind information (fde_register).  An object that needs C++ keeps its
+ * nops only when neither can work: a C++ runtime linked in statically
+ * somewhere in the process, or the entry points not capture's.
+ *
  * Limits (share/doc/capture.md): x86-64; N >= 5 with the nops at the
  * entry (the ",M" form with nops before it is not used); the shadow stack
- * follows longjmp (frames left below a later entry's stack pointer, or
- * skipped by a return, are closed there) but not stack switching
- * (swapcontext, coroutines) or C++ exceptions: an object that needs the
- * C++ runtime (DT_NEEDED libstdc++ or libc++) keeps its nops, since an
- * exception's unwinder cannot step over a return address that points at
- * the exit trampoline (a C object called back from C++ that throws is not
- * seen); thread cancellation
- * (which unwinds) is not followed either; ymm/zmm upper halves of
- * arguments and results are not saved.
+ * follows longjmp and exceptions (frames left below a later entry's stack
+ * pointer, skipped by a return, or left for a handler are closed there)
+ * but not stack switching (swapcontext, coroutines); ymm/zmm upper halves
+ * of arguments and results are not saved.
  */
 #include <dlfcn.h>
 #include <elf.h>
