@@ -20,7 +20,7 @@ CAPTEST_FLAGS := -D_GNU_SOURCE -O2 -g $(CAPTEST_INSTR) $(CAPTEST_SAN)
 CAPTEST_CXX   ?= $(if $(CAPTEST_CLANG),clang++,g++)
 CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 
-CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot cap_patch cap_thrpatch \
+CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot cap_patch cap_thrpatch cap_thrff \
              cap_io cap_counters cap_files $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
                   libcapswap_b.so libcappatch.so cap_patch_noplt cap_patch_nopie \
