@@ -1135,9 +1135,6 @@ void vftr_sled_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
  * nothing to do for a thread with no traced call. */
 void vftr_sled_unwind(uintptr_t a) VFTR_NI;
 void vftr_sled_landed(uintptr_t a) VFTR_NI;
-/* The calling thread ends (thread.c): its shadow stack leaves the ones
- * the trampoline's unwind information searches. */
-void vftr_sled_thread_end(void) VFTR_NI;
 /* Set by unwind.c's constructor: the definition an interposed entry point
  * of the unwinder passes its calls on to; NULL in the static library
  * (no interposition: C++ objects keep their nops). */

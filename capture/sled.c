@@ -203,6 +203,8 @@ struct shadow {
 
 static __thread struct shadow *shadow __attribute__((tls_model("initial-exec")));
 static __thread uint32_t shadow_ix;   /* its index in shadows + 1, 0: none */
+static pthread_key_t shadow_key;      /* made at start, before any thread */
+static bool have_shadow_key;
 
 /* The shadow stacks of the living threads, for the unwind information of
  * the exit trampoline (unwind_fde), which searches them: entries [0,
@@ -227,6 +229,8 @@ static VFTR_NI struct shadow *shadow_get(void)
     if (p == MAP_FAILED)
         return NULL;
     shadow = p;
+    if (have_shadow_key)
+        (void)pthread_setspecific(shadow_key, p);   /* shadow_end at the thread's end */
     for (uint32_t k = 0; k < SHADOWS_MAX; k++) {
         struct shadow *none = NULL;
         uint32_t n = atomic_load(&nshadows);
@@ -241,12 +245,26 @@ static VFTR_NI struct shadow *shadow_get(void)
     return shadow;
 }
 
-VFTR_NI void vftr_sled_thread_end(void)
+/* The thread ends (its key's destructor): its stack leaves the table
+ * before another thread can be given the same stack addresses.  The
+ * stack stays the thread's, for traced code run by the destructors that
+ * come after. */
+static VFTR_NI void shadow_end(void *p)
 {
+    (void)p;
     if (shadow_ix != 0) {
         atomic_store(&shadows[shadow_ix - 1], NULL);
         shadow_ix = 0;
     }
+}
+
+/* A forked child has the calling thread only: the others' stacks leave
+ * the table (the child may give their stack addresses to new threads). */
+static VFTR_NI void shadow_forked(void)
+{
+    for (uint32_t k = 0; k < SHADOWS_MAX; k++)
+        if (k + 1 != shadow_ix)
+            atomic_store(&shadows[k], NULL);
 }
 
 /* Ends the frames of s whose return slots lie below a on the same stack
@@ -1174,6 +1192,8 @@ VFTR_NI void vftr_sled_start(void)
     tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
     tls_known = true;
     owner = getpid();
+    have_shadow_key = pthread_key_create(&shadow_key, shadow_end) == 0;
+    (void)pthread_atfork(NULL, NULL, shadow_forked);
     atomic_store(&active, 1);
     if (scan() == -EACCES) {
         atomic_store(&active, 0);
@@ -1586,10 +1606,6 @@ VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *co
 }
 
 #else   /* not x86-64: the sleds stay nops */
-
-VFTR_NI void vftr_sled_thread_end(void)
-{
-}
 
 void *(*vftr_sled_next)(const char *name);
 

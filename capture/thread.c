@@ -44,7 +44,6 @@ static VFTR_NI void thread_exit(void *arg)
     const struct timespec nap = { 0, 20000 };
     int expect;
 
-    vftr_sled_thread_end();
     while (expect = VFTR_GUARD_FREE,
            !atomic_compare_exchange_strong(&t->guard, &expect, VFTR_GUARD_IN_HOOK)) {
         if (expect != VFTR_GUARD_LENT)
