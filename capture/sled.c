@@ -915,13 +915,23 @@ static VFTR_NI bool unwinder_interposed(void)
 }
 
 /* Set by scan before it walks the objects (lock held): whether the
- * unwinder is interposed (unwinder_interposed), where the shared C++
- * runtime's __cxa_begin_catch is (0: none loaded), and whether an object
- * with a C++ runtime of its own (a static copy) was ever loaded: its
- * exceptions would meet the trampoline in any traced frame, so from then
- * on no C++ object is patched. */
+ * unwinder is interposed (unwinder_interposed), and whether an object with
+ * a C++ runtime of its own (a static copy) was ever loaded: its exceptions
+ * would meet the trampoline in any traced frame, so from then on no C++
+ * object is patched. */
 static bool interposed, foreign;
-static uintptr_t provider;
+
+/* Whether the file at path is a shared C++ runtime (its calls of the
+ * unwinder and the program's of it go through the dynamic linker, to
+ * capture first): libstdc++.so, libc++abi.so, libc++.so. */
+static VFTR_NI bool shared_runtime(const char *path)
+{
+    const char *base = strrchr(path, '/');
+
+    base = base ? base + 1 : path;
+    return strncmp(base, "libstdc++.so", 12) == 0 || strncmp(base, "libc++abi.so", 12) == 0
+           || strncmp(base, "libc++.so", 9) == 0;
+}
 
 static VFTR_NI void say_refused(const char *what)
 {
@@ -1110,7 +1120,7 @@ static VFTR_NI int foreign_one(struct dl_phdr_info *info, size_t size, void *arg
 
     (void)size;
     (void)arg;
-    if (seen(info) || (provider != 0 && holds(info, provider)) || strstr(path, "linux-vdso")
+    if (seen(info) || shared_runtime(path) || strstr(path, "linux-vdso")
         || holds(info, (uintptr_t)&foreign_one))
         return 0;
     (void)pfe_section(path, &a, &n, &cxx);
@@ -1142,11 +1152,9 @@ static VFTR_NI int scan(void)
 {
     int rc = 0;
     bool ok = unwinder_interposed();
-    uintptr_t catcher = vftr_sled_next ? (uintptr_t)vftr_sled_next("__cxa_begin_catch") : 0;
 
     pthread_mutex_lock(&lock);
     interposed = ok;
-    provider = catcher;
     if (!foreign)
         dl_iterate_phdr(foreign_one, NULL);
     dl_iterate_phdr(scan_one, &rc);

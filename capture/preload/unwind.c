@@ -17,7 +17,7 @@
  * they stand in for libgcc's GCC_3.0 and glibc's versions alike; the next
  * definition is found with dlsym(RTLD_NEXT), else (a C++ library a C
  * program dlopen'ed with RTLD_LOCAL: the runtime is in no global scope)
- * in the first object loaded after capture that defines it.  A sanitizer
+ * in the scope of the object that called.  A sanitizer
  * runtime preloaded before capture (ASan's _Unwind_RaiseException, TSan's
  * pthread_exit) passes the call on to these.
  *
@@ -26,7 +26,6 @@
  * In the shared library only (capture/module.mk), as start.c.
  */
 #include <dlfcn.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -69,24 +68,6 @@ extern void *vftr_dlopen_real;   /* dl.c: the loader's dlopen */
 /* The code that called the function that uses it. */
 #define CALLER() ((uintptr_t)__builtin_return_address(0))
 
-struct find {
-    const char *name;
-    bool past;      /* capture's own object has been passed */
-    void *found;
-};
-
-static VFTR_NI bool holds(const struct dl_phdr_info *info, uintptr_t a)
-{
-    for (size_t i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
-
-        if (ph->p_type == PT_LOAD && a >= lo && a - lo < ph->p_memsz)
-            return true;
-    }
-    return false;
-}
-
 /* name as the object at path (a loaded one) would find it in its own
  * scope: itself and what it needs; NULL when that is capture's. */
 static VFTR_NI void *in_scope_of(const char *path, const char *name)
@@ -109,22 +90,6 @@ static VFTR_NI void *in_scope_of(const char *path, const char *name)
     return p;
 }
 
-static VFTR_NI int find_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    struct find *f = arg;
-    void *p;
-
-    (void)size;
-    if (holds(info, (uintptr_t)&find_one)) {
-        f->past = true;
-        return 0;
-    }
-    if (!f->past || (p = in_scope_of(info->dlpi_name, f->name)) == NULL || !holds(info, (uintptr_t)p))
-        return 0;
-    f->found = p;
-    return 1;
-}
-
 /* The definition of name that capture passes the call on to: the next
  * one in the global scope, as the dynamic linker would have bound the
  * call without capture; NULL when there is none. */
@@ -135,30 +100,15 @@ static VFTR_NI void *unwind_next(const char *name)
 
 /* The same for a call from caller when the global scope has none (the
  * runtime came with a library dlopen'ed RTLD_LOCAL): the definition the
- * calling object sees in its own scope, else the first object loaded after
- * capture that defines it (vftr_sled_next's answer for sled.c).  Looked up
- * again at each such call: callers of different scopes may see different
- * ones. */
+ * calling object sees in its own scope.  Looked up again at each such
+ * call: callers of different scopes may see different ones. */
 static VFTR_NI void *local_next(const char *name, uintptr_t caller)
 {
-    struct find f = { name, false, NULL };
     Dl_info di;
-    void *p = NULL;
 
-    if (caller != 0 && dladdr((void *)caller, &di) && di.dli_fname != NULL)
-        p = in_scope_of(di.dli_fname, name);
-    if (p == NULL) {
-        dl_iterate_phdr(find_one, &f);
-        p = f.found;
-    }
-    return p;
-}
-
-static VFTR_NI void *sled_next(const char *name)
-{
-    void *p = unwind_next(name);
-
-    return p != NULL ? p : local_next(name, 0);
+    if (dladdr((void *)caller, &di) && di.dli_fname != NULL)
+        return in_scope_of(di.dli_fname, name);
+    return NULL;
 }
 
 /* The next definition of entry k for a call from caller. */
@@ -178,7 +128,7 @@ static VFTR_NI void *entry_get(int k, uintptr_t caller)
 
 static VFTR_NI __attribute__((constructor)) void unwind_setup(void)
 {
-    vftr_sled_next = sled_next;
+    vftr_sled_next = unwind_next;
 }
 
 VFTR_EXPORT VFTR_NI int _Unwind_RaiseException(struct _Unwind_Exception *e)

@@ -185,7 +185,7 @@ $(CAPTEST_DIR)/libsled.so: test/capture/sled_lib.c
 	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
 
 # C++ with sleds: exceptions through traced frames (capture/preload/unwind.c),
-# the library it dlopens, and the same program with the C++ runtime and the
+# the library it dlopens (a C program too: sled_cdl), and the same program with the C++ runtime and the
 # unwinder linked in statically (refused: capture cannot interpose them;
 # not in a sanitizer build, whose runtime wants the shared ones)
 $(CAPTEST_DIR)/sled_cxx: test/capture/sled_cxx.cpp
@@ -200,6 +200,11 @@ $(CAPTEST_DIR)/libsled_cxx.so: test/capture/sled_cxxlib.cpp
 	$(Q)$(CAPTEST_CXX) -std=c++14 -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) -Wall -Wextra \
 		-fPIC -shared -o $@ $< $(LDFLAGS)
 
+$(CAPTEST_DIR)/sled_cdl: test/capture/sled_cdl.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -o $@ $< $(LDFLAGS) -ldl
+
 $(CAPTEST_DIR)/sled_cxx_static: test/capture/sled_cxx.cpp
 	$(call say,CXX,$@)
 	$(Q)mkdir -p $(@D)
@@ -207,7 +212,7 @@ $(CAPTEST_DIR)/sled_cxx_static: test/capture/sled_cxx.cpp
 		-static-libstdc++ -static-libgcc -o $@ $< $(LDFLAGS) -ldl -lpthread
 
 CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so \
-                $(CAPTEST_DIR)/sled_cxx $(CAPTEST_DIR)/libsled_cxx.so \
+                $(CAPTEST_DIR)/sled_cxx $(CAPTEST_DIR)/libsled_cxx.so $(CAPTEST_DIR)/sled_cdl \
                 $(if $(SANITIZE),,$(CAPTEST_DIR)/sled_cxx_static)
 
 # clang's sled is one 5-byte nop (gcc's five one-byte ones); where clang is

@@ -207,6 +207,21 @@ for p in "${cxx_progs[@]}"; do
           "$(logrows "$log" | awk -F'\t' '$4 < 0 || $5 < 0 || $4 > $5 + 1e-6 || $5 > 60 { print $1 }')"
 done
 
+# a C program that dlopens the C++ library RTLD_LOCAL (the C++ runtime in
+# no global scope: capture passes the unwinder's calls on to the
+# definitions the calling object sees)
+d=$cap_tmp/cdl
+vrun "$d" "$CAPDIR/sled_cdl" 200 "$CAPDIR/libsled_cxx.so"
+check "C program, C++ library: exit status, results, every destructor run" "0 bad 0 600" \
+      "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout") $(grep '^cleanups' "$d/.stdout" | cut -d' ' -f2)"
+want="call_top=$(pcount "$d" call_top) lib_top=$(pcount "$d" lib_top) lib_self=$(pcount "$d" lib_self)"
+check "C program, C++ library: the program's calls" "call_top=200 lib_top=200 lib_self=600" "$want"
+check "C program, C++ library: the log's calls are the program's" "$want" \
+      "call_top=$(logcalls "$d/sled_cdl_0.log" call_top) lib_top=$(logcalls "$d/sled_cdl_0.log" lib_top) lib_self=$(logcalls "$d/sled_cdl_0.log" lib_self)"
+vfdc "$d/sled_cdl_0.vfd"
+check "C program, C++ library: the trace is balanced" "0 0" \
+      "$(vkey "$d/sled_cdl_0.vfd" unbalanced) $(vkey "$d/sled_cdl_0.vfd" open)"
+
 # a C++ runtime linked in statically (its unwinder calls itself, never
 # capture's): refused, one message, the program unharmed
 if [ -x "$CAPDIR/sled_cxx_static" ]; then
