@@ -768,8 +768,9 @@ static const char *const unwind_entries[] = {
  * handlers come through capture, or a copy of its own (a static libstdc++),
  * whose do not.  (The unwinder's entry points alone say nothing: libgcc_s
  * and capture's libunwind define them, and whoever calls them comes to
- * capture first.) */
-static const char *const runtime_entries[] = { "__cxa_throw", "__cxa_begin_catch" };
+ * capture first; nor does __cxa_throw: ASan's runtime defines it to pass
+ * it on.) */
+static const char *const runtime_entries[] = { "__cxa_begin_catch", "__gxx_personality_v0" };
 
 /* Whether the symbol table sh (SHT_SYMTAB or SHT_DYNSYM) of the file fd,
  * whose section headers are shs (n of them), defines one of
