@@ -359,9 +359,10 @@ VFTR_NI uintptr_t vftr_sled_exit_handler(uintptr_t sp)
  * would end the walk there (std::terminate).  capture/preload/unwind.c
  * interposes the unwinder's entry points and the landing in a handler;
  * here is what they do to the calling thread's frames.  `a` is where the
- * caller of the interposed function keeps its return address: every frame
- * whose slot is at or below it is gone, every other frame of the stack is
- * still live (no stack switching: a limit of the mode). */
+ * interposed function's own return address lies: every frame whose slot
+ * is at or below it is gone (the code that called the interposed function
+ * runs above them), every other frame of the stack is still live (no
+ * stack switching: a limit of the mode). */
 
 VFTR_NI void vftr_sled_unwind(uintptr_t a)
 {
@@ -463,7 +464,7 @@ static VFTR_NI void dw_land(struct dw *e, size_t after)
 /* The expression: stack on entry the CFA; its value the return address. */
 static VFTR_NI void dw_ret_expr(struct dw *e)
 {
-    size_t tloop, tbody, sok, floop, fbody, next, end1, end2, skip1, skip2;
+    size_t tloop, tbody, sok, floop, fbody, end1, end2, skip1, skip2;
 
     _Static_assert(sizeof(struct frame) == 24 && offsetof(struct frame, ret) == 8
                    && offsetof(struct frame, slot) == 16 && offsetof(struct shadow, f) == 8
@@ -511,12 +512,10 @@ static VFTR_NI void dw_ret_expr(struct dw *e)
     end2 = dw_jump(e, 0x2f, 0);                              /* skip END: ret on top */
     dw_land(e, skip1);
     dw_land(e, skip2);
-    next = e->n;
-    dw_op(e, 0x13);                                          /* drop: a k' s d' */
+    dw_op(e, 0x13);                                          /* NEXT: drop: a k' s d' */
     (void)dw_jump(e, 0x2f, floop);
-    dw_land(e, end1);
+    dw_land(e, end1);   /* END */
     dw_land(e, end2);
-    (void)next;
 }
 
 /* The CIE and FDE (.eh_frame's format, a zero word after them) that
