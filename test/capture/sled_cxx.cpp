@@ -47,7 +47,7 @@ static counter c_main, c_leaf, c_cleanup, c_level, c_tail, c_catcher, c_rethrowe
     c_nested, c_self, c_slow_throw, c_slow_catch, c_worker, c_exiter, c_exit_deep, c_thrower_cb,
     c_via_lib, c_cancelled, c_cancel_deep, c_waiter, c_bt_top, c_bt_deep, guards, bad;
 static std::atomic<int> waiting;
-static volatile unsigned long sink;
+static thread_local volatile unsigned long sink;   // per thread: no race
 
 extern "C" {
 

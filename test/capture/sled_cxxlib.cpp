@@ -18,7 +18,7 @@
 #endif
 
 static std::atomic<unsigned long> c_down, c_catch, c_self, c_top, c_guards, c_cleanups;
-static volatile unsigned long sink;
+static thread_local volatile unsigned long sink;   // per thread: no race
 
 extern "C" {
 
