@@ -22,8 +22,11 @@
  * pthread_exit) passes the call on to these.
  *
  * glibc's thread cancellation calls _Unwind_ForcedUnwind through its own
- * handle of libgcc_s, not through these (a limit: share/doc/capture.md).
- * In the shared library only (capture/module.mk), as start.c.
+ * handle of libgcc_s, not through these, and backtrace() its
+ * _Unwind_Backtrace: those walks read the return addresses through the
+ * exit trampoline's unwind information (sled.c), and their landing pads'
+ * _Unwind_Resume comes here.  In the shared library only
+ * (capture/module.mk), as start.c.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -32,7 +35,6 @@
 #include "capture.h"
 
 struct _Unwind_Exception;
-struct _Unwind_Context;
 
 /* _Unwind_Reason_Code: an enum of the ABI, passed as an int */
 #define URC_FATAL_PHASE1_ERROR 3
