@@ -1126,6 +1126,20 @@ void vftr_sled_fold(void) VFTR_NI;
 /* The code at [lo, hi) is gone (dl.c). */
 void vftr_sled_forget(uintptr_t lo, uintptr_t hi) VFTR_NI;
 
+/* An unwinder is about to walk the calling thread's stack (capture/preload/
+ * unwind.c): its frames whose return addresses are kept at or below a (the
+ * caller's own return address) end now, the others get their return
+ * addresses back from the trampoline.  vftr_sled_landed: the walk ended
+ * (in a handler, or found none): the frames at or below a end now, the
+ * others return through the trampoline again.  The calling thread only;
+ * nothing to do for a thread with no traced call. */
+void vftr_sled_unwind(uintptr_t a) VFTR_NI;
+void vftr_sled_landed(uintptr_t a) VFTR_NI;
+/* Set by unwind.c's constructor: the definition an interposed entry point
+ * of the unwinder passes its calls on to; NULL in the static library
+ * (no interposition: C++ objects keep their nops). */
+extern void *(*vftr_sled_next)(const char *name) VFTR_HIDDEN;
+
 /* Whether sleds are patched; the sleds patched, the sleds of excluded
  * functions left as nops, the functions counted by stubs now and those
  * whose sleds are nops again (throttle.count = false). */

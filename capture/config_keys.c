@@ -359,8 +359,10 @@ static const struct vftr_config_key keys[] = {
               "the nop sleds the compiler listed in __patchable_function_entries become calls "
               "of capture's entry trampoline, except those of excluded functions, which stay "
               "nops and cost nothing; a throttled function's sled is sent to a stub that only "
-              "counts its calls. Only in a program that has such sleds; an object that needs the "
-              "C++ runtime keeps its nops, with one message (see share/doc/capture.md). "
+              "counts its calls. Only in a program that has such sleds. C++ is traced too "
+              "(exceptions, thread cancellation and backtrace() step over the trampolines); "
+              "only a process with a C++ runtime linked in statically keeps the nops of its C++ "
+              "objects, with one message (see share/doc/capture.md). "
               "false: the sleds stay nops." },
 
     /* ------------------------------------------------------ throttle (vftr) */

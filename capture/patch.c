@@ -520,9 +520,10 @@ static VFTR_NI int patch_one(uintptr_t fn, uintptr_t ret, int kind, bool thr)
  * Only the call's operand changes, 4 bytes in one aligned word: the rel32
  * of e8 rel32, or the disp32 of ff 15 disp32, which then reads the stub's
  * address from the stub's own slot at +24; opcode and boundaries stay, so
- * a thread sees the old call or the new one.  A rel32 that straddles two
- * words keeps its bytes in one of them, and the stub is placed where the
- * new value of the others reaches it (vftr_stub_at).  1 patched, 0 not a
+ * a thread sees the old call or the new one.  An operand that straddles
+ * two words keeps its bytes in one of them, and the stub is placed where
+ * the new value of the others reaches it (vftr_stub_at): its code for e8,
+ * its slot for ff 15.  1 patched, 0 not a
  * site that may be (the hook goes on counting it), -EACCES refused by the
  * system. */
 static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret)
@@ -545,19 +546,22 @@ static VFTR_NI int patch_enter_stub(uintptr_t fn, uintptr_t ret)
     if ((s.addr & 7) > 4) {
         /* the operand straddles two words: the bytes in one are kept, the
          * stub placed where the operand's other bytes reach it (only
-         * those change, in one word); e8 only */
+         * those change, in one word).  e8: the operand reaches the stub's
+         * code; ff 15: the stub's slot at +24, which holds the stub's
+         * address as a GOT slot holds the hook's (asked for 24 before, the
+         * result checked: a carry out of the kept bytes is refused) */
         uint8_t op[4];
         unsigned in_a = 8 - (unsigned)(s.addr & 7);   /* operand bytes in the first word: 1 to 3 */
-        uint32_t old, mask;
+        uint32_t old, mask, off = len == 5 ? 0 : 24;
 
-        if (len != 5 || !peek(op, s.addr, 4))
+        if (!peek(op, s.addr, 4))
             return 0;
         old = (uint32_t)rel32(op);
         mask = in_a == 3 ? 0xff000000u : in_a == 2 ? 0xffffu : 0xffu;
-        stub = vftr_stub_at(fn, start + len, mask, old);
+        stub = vftr_stub_at(fn, start + len, mask, old - off);
         if (stub == 0)
             return 0;
-        d = (intptr_t)stub - (intptr_t)(start + len);
+        d = (intptr_t)(stub + off) - (intptr_t)(start + len);
         if (d != (intptr_t)(int32_t)d || ((uint32_t)d & mask) != (old & mask))
             return 0;
         d32 = (int32_t)d;

@@ -56,17 +56,22 @@
  * once: at start nothing is patched (the program runs with its functions
  * unmeasured), later the throttled function keeps calling the hooks.
  *
+ * Exceptions.  An unwinder cannot step over a return address that is the
+ * exit trampoline by itself.  Walks that begin at the unwinder's entry
+ * points (capture/preload/unwind.c: C++ exceptions, pthread_exit) get the
+ * real return addresses back first and the trampoline again where they
+ * land (vftr_sled_unwind, vftr_sled_landed); other walks (glibc's thread
+ * cancellation, backtrace()) read the real one through the trampoline's
+ * unwind information (fde_register).  An object that needs C++ keeps its
+ * nops only when neither can work: a C++ runtime linked in statically
+ * somewhere in the process, or the entry points not capture's.
+ *
  * Limits (share/doc/capture.md): x86-64; N >= 5 with the nops at the
  * entry (the ",M" form with nops before it is not used); the shadow stack
- * follows longjmp (frames left below a later entry's stack pointer, or
- * skipped by a return, are closed there) but not stack switching
- * (swapcontext, coroutines) or C++ exceptions: an object that needs the
- * C++ runtime (DT_NEEDED libstdc++ or libc++) keeps its nops, since an
- * exception's unwinder cannot step over a return address that points at
- * the exit trampoline (a C object called back from C++ that throws is not
- * seen); thread cancellation
- * (which unwinds) is not followed either; ymm/zmm upper halves of
- * arguments and results are not saved.
+ * follows longjmp and exceptions (frames left below a later entry's stack
+ * pointer, skipped by a return, or left for a handler are closed there)
+ * but not stack switching (swapcontext, coroutines); ymm/zmm upper halves
+ * of arguments and results are not saved.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -142,6 +147,9 @@ __asm__(".text\n"
         "  ret\n"
         ".size vftr_sled_entry_tramp, .-vftr_sled_entry_tramp\n"
         ".p2align 4\n"
+        /* the byte before: an unwinder looks up the code of a return
+         * address less one (see unwind_fde) */
+        "  int3\n"
         ".globl vftr_sled_exit_tramp\n"
         ".hidden vftr_sled_exit_tramp\n"
         ".type vftr_sled_exit_tramp, @function\n"
@@ -194,10 +202,22 @@ struct shadow {
 };
 
 static __thread struct shadow *shadow __attribute__((tls_model("initial-exec")));
+static __thread uint32_t shadow_ix;   /* its index in shadows + 1, 0: none */
+static pthread_key_t shadow_key;      /* made at start, before any thread */
+static bool have_shadow_key;
+
+/* The shadow stacks of the living threads, for the unwind information of
+ * the exit trampoline (unwind_fde), which searches them: entries [0,
+ * nshadows) are a stack or NULL (a thread that ended, or a free entry).
+ * A thread that finds no free entry is not in it. */
+#define SHADOWS_MAX 4096u
+static struct shadow *_Atomic shadows[SHADOWS_MAX];
+static _Atomic uint32_t nshadows;
 
 /* The calling thread's shadow stack, made on its first traced call (mmap:
  * no allocator of the program's); never freed (a thread's frames may be
- * open until its very end).  NULL when out of memory. */
+ * open until its very end, and the unwind information reads it without a
+ * lock).  NULL when out of memory. */
 static VFTR_NI struct shadow *shadow_get(void)
 {
     void *p;
@@ -209,7 +229,60 @@ static VFTR_NI struct shadow *shadow_get(void)
     if (p == MAP_FAILED)
         return NULL;
     shadow = p;
+    if (have_shadow_key)
+        (void)pthread_setspecific(shadow_key, p);   /* shadow_end at the thread's end */
+    for (uint32_t k = 0; k < SHADOWS_MAX; k++) {
+        struct shadow *none = NULL;
+        uint32_t n = atomic_load(&nshadows);
+
+        if (!atomic_compare_exchange_strong(&shadows[k], &none, shadow))
+            continue;
+        shadow_ix = k + 1;
+        while (n < k + 1 && !atomic_compare_exchange_weak(&nshadows, &n, k + 1))
+            ;
+        break;
+    }
     return shadow;
+}
+
+/* The thread ends (its key's destructor): its stack leaves the table
+ * before another thread can be given the same stack addresses.  The
+ * stack stays the thread's, for traced code run by the destructors that
+ * come after. */
+static VFTR_NI void shadow_end(void *p)
+{
+    (void)p;
+    if (shadow_ix != 0) {
+        atomic_store(&shadows[shadow_ix - 1], NULL);
+        shadow_ix = 0;
+    }
+}
+
+/* A forked child has the calling thread only: the others' stacks leave
+ * the table (the child may give their stack addresses to new threads). */
+static VFTR_NI void shadow_forked(void)
+{
+    for (uint32_t k = 0; k < SHADOWS_MAX; k++)
+        if (k + 1 != shadow_ix)
+            atomic_store(&shadows[k], NULL);
+}
+
+/* Ends the frames of s whose return slots lie below a on the same stack
+ * (at a too when at_too), innermost first: frames a longjmp or an
+ * exception left, whose returns never come.  Their exits are booked now,
+ * through the exit hook, as a return would. */
+static VFTR_NI void close_gone(struct shadow *s, uintptr_t a, bool at_too)
+{
+    uint32_t d;
+
+    while ((d = s->depth) > 0 && s->f[d - 1].slot <= a && (at_too || s->f[d - 1].slot < a)
+           && a - s->f[d - 1].slot < SAME_STACK) {
+        uintptr_t gone = s->f[d - 1].fn;
+
+        s->depth = d - 1;
+        atomic_signal_fence(memory_order_seq_cst);
+        __cyg_profile_func_exit((void *)gone, NULL);
+    }
 }
 
 /* Frames are pushed and popped so that a signal handler's traced calls,
@@ -224,17 +297,16 @@ VFTR_NI void vftr_sled_enter_handler(uintptr_t fn, uintptr_t *slot)
 
     if (VFTR_UNLIKELY(s == NULL))
         return;
-    /* a longjmp left the frames below this one's slot (the stack grows
-     * down): they end here, innermost first.  A frame at the very same
-     * slot is alive: a tail call from it (its exit comes when this call
-     * returns, through the exit trampoline it had put there). */
-    while ((d = s->depth) > 0 && s->f[d - 1].slot < a && a - s->f[d - 1].slot < SAME_STACK) {
-        uintptr_t gone = s->f[d - 1].fn;
-
-        s->depth = d - 1;
-        atomic_signal_fence(memory_order_seq_cst);
-        __cyg_profile_func_exit((void *)gone, NULL);
-    }
+    /* a longjmp or an exception left the frames below this one's slot
+     * (the stack grows down): they end here, innermost first.  A frame at
+     * the very same slot is alive when this call returns into the exit
+     * trampoline: a tail call from it (its exit comes when this call
+     * returns, through the trampoline it had put there); returning
+     * anywhere else, the call was made from further up, after that frame
+     * was left (a destructor a landing pad calls, a call after a
+     * longjmp). */
+    close_gone(s, a, *slot != (uintptr_t)&vftr_sled_exit_tramp);
+    d = s->depth;
     if (VFTR_UNLIKELY(d >= SHADOW_MAX))
         return;   /* too deep: this call is not traced (neither enter nor exit) */
     __cyg_profile_func_enter((void *)fn, NULL);
@@ -280,6 +352,255 @@ VFTR_NI uintptr_t vftr_sled_exit_handler(uintptr_t sp)
     return ret;
 }
 
+/* ------------------------------------------------------------ exceptions
+ *
+ * An unwinder (a C++ exception, a forced unwind) cannot step over a return
+ * address that is the exit trampoline: it has no unwind information and
+ * would end the walk there (std::terminate).  capture/preload/unwind.c
+ * interposes the unwinder's entry points and the landing in a handler;
+ * here is what they do to the calling thread's frames.  `a` is where the
+ * interposed function's own return address lies: every frame whose slot
+ * is at or below it is gone (the code that called the interposed function
+ * runs above them), every other frame of the stack is still live (no
+ * stack switching: a limit of the mode). */
+
+VFTR_NI void vftr_sled_unwind(uintptr_t a)
+{
+    struct shadow *s = shadow;
+    const uintptr_t tramp = (uintptr_t)&vftr_sled_exit_tramp;
+
+    if (s == NULL)
+        return;
+    /* frames a landing pad has left behind (its cleanup ran: _Unwind_Resume)
+     * or a longjmp did: they end now */
+    close_gone(s, a, true);
+    /* the live ones get their return addresses back, innermost first (a
+     * tail call's pair shares a slot: the callee's kept address is the
+     * trampoline, its caller's the real one, which is the one left) */
+    for (uint32_t i = s->depth; i > 0; i--) {
+        const struct frame *f = &s->f[i - 1];
+
+        if (f->slot != UINTPTR_MAX && *(uintptr_t *)f->slot == tramp)
+            *(uintptr_t *)f->slot = f->ret;
+    }
+}
+
+VFTR_NI void vftr_sled_landed(uintptr_t a)
+{
+    struct shadow *s = shadow;
+    const uintptr_t tramp = (uintptr_t)&vftr_sled_exit_tramp;
+
+    if (s == NULL)
+        return;
+    /* the frames between the throw and the handler: their time ends here */
+    close_gone(s, a, true);
+    /* the frames still live return through the trampoline again, so that
+     * their exits are booked when they come; a slot already holding it (a
+     * tail call's pair, a frame not restored) is left alone */
+    for (uint32_t i = s->depth; i > 0; i--) {
+        const struct frame *f = &s->f[i - 1];
+
+        if (f->slot != UINTPTR_MAX && f->ret != tramp && *(uintptr_t *)f->slot == f->ret)
+            *(uintptr_t *)f->slot = tramp;
+    }
+}
+
+/* ------------------------------------------------- the trampoline's unwind information
+ *
+ * Some walks of the stack do not come through capture's interposed entry
+ * points: glibc's thread cancellation calls libgcc_s's
+ * _Unwind_ForcedUnwind through a handle of its own, backtrace() its
+ * _Unwind_Backtrace.  For them the exit trampoline gets unwind information
+ * of its own (registered with libgcc_s's __register_frame): a frame whose
+ * return address is the trampoline takes no stack (the canonical frame
+ * address, CFA, is the stack pointer: where the return address was, plus
+ * 8), and its own return address is the one the shadow stacks keep for
+ * that slot.  A DWARF expression finds it: every stack of shadows, top
+ * down, for the frame whose slot is CFA - 8 and whose kept address is not
+ * the trampoline itself (a tail call's callee shares its caller's slot);
+ * 0 when there is none, which ends the walk as before.  It reads memory
+ * that is never unmapped, with no lock: a frame being written does not
+ * match yet (its slot is UINTPTR_MAX until its fields are set).  Once the
+ * walk reaches a landing pad the pad's _Unwind_Resume or __cxa_begin_catch
+ * comes through capture (unwind.c), as for any exception. */
+
+struct dw {
+    uint8_t b[192];
+    size_t n;
+};
+
+static VFTR_NI void dw_op(struct dw *e, uint8_t x)
+{
+    e->b[e->n++] = x;
+}
+
+static VFTR_NI void dw_addr(struct dw *e, uintptr_t a)
+{
+    dw_op(e, 0x03);   /* DW_OP_addr */
+    memcpy(e->b + e->n, &a, sizeof a);
+    e->n += sizeof a;
+}
+
+/* A branch (DW_OP_bra 0x28, DW_OP_skip 0x2f) to a known place (to <= the
+ * current end), or to one set later with dw_land (returns where). */
+static VFTR_NI size_t dw_jump(struct dw *e, uint8_t op, size_t to)
+{
+    int16_t off;
+
+    dw_op(e, op);
+    off = (int16_t)((intptr_t)to - (intptr_t)(e->n + 2));
+    memcpy(e->b + e->n, &off, 2);
+    e->n += 2;
+    return e->n;
+}
+
+static VFTR_NI void dw_land(struct dw *e, size_t after)
+{
+    int16_t off = (int16_t)(e->n - after);
+
+    memcpy(e->b + after - 2, &off, 2);
+}
+
+/* The expression: stack on entry the CFA; its value the return address. */
+static VFTR_NI void dw_ret_expr(struct dw *e)
+{
+    size_t tloop, tbody, sok, floop, fbody, end1, end2, skip1, skip2;
+
+    _Static_assert(sizeof(struct frame) == 24 && offsetof(struct frame, ret) == 8
+                   && offsetof(struct frame, slot) == 16 && offsetof(struct shadow, f) == 8
+                   && sizeof(nshadows) == 4, "the expression's offsets");
+    /* the CFA stays at the bottom: libgcc's DW_OP_pick does not reach the
+     * bottom element */
+    dw_op(e, 0x12); dw_op(e, 0x38); dw_op(e, 0x1c);          /* dup lit8 minus: a */
+    dw_addr(e, (uintptr_t)&nshadows);
+    dw_op(e, 0x94); dw_op(e, 4);                             /* deref_size 4: a k */
+    tloop = e->n;
+    dw_op(e, 0x12);                                          /* dup */
+    tbody = dw_jump(e, 0x28, 0);                             /* bra TBODY */
+    dw_op(e, 0x13); dw_op(e, 0x13); dw_op(e, 0x30);          /* drop drop lit0 */
+    end1 = dw_jump(e, 0x2f, 0);                              /* skip END */
+    dw_land(e, tbody);
+    dw_op(e, 0x31); dw_op(e, 0x1c);                          /* lit1 minus: a k' */
+    dw_op(e, 0x12); dw_op(e, 0x38); dw_op(e, 0x1e);          /* dup lit8 mul */
+    dw_addr(e, (uintptr_t)&shadows[0]);
+    dw_op(e, 0x22); dw_op(e, 0x06);                          /* plus deref: a k' s */
+    dw_op(e, 0x12);                                          /* dup */
+    sok = dw_jump(e, 0x28, 0);                               /* bra SOK */
+    dw_op(e, 0x13);                                          /* drop: a k' */
+    (void)dw_jump(e, 0x2f, tloop);                           /* skip TLOOP */
+    dw_land(e, sok);
+    dw_op(e, 0x12); dw_op(e, 0x94); dw_op(e, 4);             /* dup deref_size 4: a k' s d */
+    floop = e->n;
+    dw_op(e, 0x12);                                          /* dup */
+    fbody = dw_jump(e, 0x28, 0);                             /* bra FBODY */
+    dw_op(e, 0x13); dw_op(e, 0x13);                          /* drop drop: a k' */
+    (void)dw_jump(e, 0x2f, tloop);
+    dw_land(e, fbody);
+    dw_op(e, 0x31); dw_op(e, 0x1c);                          /* lit1 minus: a k' s d' */
+    dw_op(e, 0x14); dw_op(e, 0x14);                          /* over over: ... s d' */
+    dw_op(e, 0x48); dw_op(e, 0x1e); dw_op(e, 0x22);          /* lit24 mul plus */
+    dw_op(e, 0x23); dw_op(e, 8);                             /* plus_uconst 8: a k' s d' F */
+    dw_op(e, 0x12); dw_op(e, 0x23); dw_op(e, 16); dw_op(e, 0x06);   /* dup +16 deref: ... F slot */
+    dw_op(e, 0x15); dw_op(e, 5);                             /* pick 5: ... F slot a */
+    dw_op(e, 0x2e);                                          /* ne */
+    skip1 = dw_jump(e, 0x28, 0);                             /* bra NEXT */
+    dw_op(e, 0x23); dw_op(e, 8); dw_op(e, 0x06);             /* +8 deref: a k' s d' ret */
+    dw_op(e, 0x12);
+    dw_addr(e, (uintptr_t)&vftr_sled_exit_tramp);
+    dw_op(e, 0x29);                                          /* eq */
+    skip2 = dw_jump(e, 0x28, 0);                             /* bra NEXT */
+    end2 = dw_jump(e, 0x2f, 0);                              /* skip END: ret on top */
+    dw_land(e, skip1);
+    dw_land(e, skip2);
+    dw_op(e, 0x13);                                          /* NEXT: drop: a k' s d' */
+    (void)dw_jump(e, 0x2f, floop);
+    dw_land(e, end1);   /* END */
+    dw_land(e, end2);
+}
+
+/* The CIE and FDE (.eh_frame's format, a zero word after them) that
+ * __register_frame keeps: built once, never freed. */
+static uint8_t unwind_fde[320] __attribute__((aligned(8)));
+static _Atomic int fde_done;
+
+static VFTR_NI size_t put_uleb(uint8_t *p, size_t v)
+{
+    size_t n = 0;
+
+    do {
+        p[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            p[n] |= 0x80;
+        n++;
+    } while (v);
+    return n;
+}
+
+/* Registers the trampoline's unwind information with libgcc_s (loading it
+ * if the process has not yet: glibc would at the first cancellation), once. */
+static VFTR_NI void fde_register(void)
+{
+    struct dw e = { .n = 0 };
+    uint8_t *p = unwind_fde;
+    size_t n, cie_len, fde_at;
+    uint32_t len;
+    uintptr_t begin = (uintptr_t)&vftr_sled_exit_tramp - 1, range = 2;
+    void *h;
+    void (*reg)(const void *);
+
+    if (atomic_exchange(&fde_done, 1))
+        return;
+    dw_ret_expr(&e);
+    /* CIE: length, id 0, version 1, "zR", code alignment 1, data alignment
+     * -8, return address column 16, augmentation: FDE addresses absolute;
+     * DW_CFA_def_cfa rsp+0; DW_CFA_val_expression r16 */
+    n = 4;
+    memset(p + n, 0, 4);
+    n += 4;
+    p[n++] = 1;
+    memcpy(p + n, "zR", 3);
+    n += 3;
+    p[n++] = 1;
+    p[n++] = 0x78;
+    p[n++] = 16;
+    p[n++] = 1;
+    p[n++] = 0x00;
+    p[n++] = 0x0c;
+    p[n++] = 7;
+    p[n++] = 0;
+    p[n++] = 0x16;
+    p[n++] = 16;
+    n += put_uleb(p + n, e.n);
+    memcpy(p + n, e.b, e.n);
+    n += e.n;
+    while (n % 8)
+        p[n++] = 0;   /* DW_CFA_nop */
+    cie_len = n;
+    len = (uint32_t)(cie_len - 4);
+    memcpy(p, &len, 4);
+    /* FDE: length, CIE pointer, start, size, no augmentation data */
+    fde_at = n;
+    n += 4;
+    len = (uint32_t)(n - 0);
+    memcpy(p + n, &len, 4);
+    n += 4;
+    memcpy(p + n, &begin, 8);
+    n += 8;
+    memcpy(p + n, &range, 8);
+    n += 8;
+    p[n++] = 0;
+    while (n % 8)
+        p[n++] = 0;
+    len = (uint32_t)(n - fde_at - 4);
+    memcpy(p + fde_at, &len, 4);
+    memset(p + n, 0, 4);
+    h = dlopen("libgcc_s.so.1", RTLD_LAZY);
+    reg = h ? (void (*)(const void *))dlsym(h, "__register_frame") : NULL;
+    if (reg != NULL)
+        reg(unwind_fde);
+}
+
 /* ------------------------------------------------------------ the tables */
 
 struct sled {
@@ -302,6 +623,7 @@ static size_t nobjs, capobjs;
 static uintptr_t stub_fn[VFTR_SLED_STUBS];
 static _Atomic uint32_t nstubs;
 static uint64_t n_patched, n_excluded;
+static _Atomic bool any_patched;   /* n_patched > 0, read without the lock */
 static int32_t tls_off;      /* vftr_hook_tls from the thread pointer */
 static bool tls_known;       /* tls_off is set (under lock, or before any thread) */
 /* The hooks route's stubs (vftr_stub_near): stub_at[k] counts stub_fn[k]'s
@@ -434,11 +756,67 @@ static VFTR_NI bool needs_cxx(int fd, const Elf64_Shdr *shs, size_t n, const Elf
     return cxx;
 }
 
+/* The entry points of the unwinder and the C++ runtime that capture
+ * interposes (capture/preload/unwind.c). */
+static const char *const unwind_entries[] = {
+    "_Unwind_RaiseException", "_Unwind_Resume", "_Unwind_Resume_or_Rethrow", "__cxa_begin_catch",
+};
+
+/* An object that defines one of these is a C++ runtime: the shared one
+ * (libstdc++, libc++abi), whose calls of the unwinder and landings in
+ * handlers come through capture, or a copy of its own (a static libstdc++),
+ * whose do not.  (The unwinder's entry points alone say nothing: libgcc_s
+ * and capture's libunwind define them, and whoever calls them comes to
+ * capture first; nor does __cxa_throw: ASan's runtime defines it to pass
+ * it on.) */
+static const char *const runtime_entries[] = { "__cxa_begin_catch", "__gxx_personality_v0" };
+
+/* Whether the symbol table sh (SHT_SYMTAB or SHT_DYNSYM) of the file fd,
+ * whose section headers are shs (n of them), defines one of
+ * runtime_entries. */
+static VFTR_NI bool own_runtime(int fd, const Elf64_Shdr *shs, size_t n, const Elf64_Shdr *sh)
+{
+    const Elf64_Shdr *strs = sh->sh_link < n ? &shs[sh->sh_link] : NULL;
+    size_t nsym = sh->sh_entsize == sizeof(Elf64_Sym) ? sh->sh_size / sizeof(Elf64_Sym) : 0;
+    Elf64_Sym chunk[256];
+    char *str = NULL;
+    bool own = false;
+
+    if (strs == NULL || nsym == 0 || strs->sh_size > (64u << 20)
+        || (str = malloc(strs->sh_size + 1)) == NULL
+        || pread(fd, str, strs->sh_size, (off_t)strs->sh_offset) != (ssize_t)strs->sh_size) {
+        free(str);
+        return false;
+    }
+    str[strs->sh_size] = '\0';
+    for (size_t i = 0; i < nsym && !own; i += 256) {
+        size_t k = nsym - i < 256 ? nsym - i : 256;
+
+        if (pread(fd, chunk, k * sizeof *chunk, (off_t)(sh->sh_offset + i * sizeof *chunk))
+            != (ssize_t)(k * sizeof *chunk))
+            break;
+        for (size_t j = 0; j < k && !own; j++) {
+            if (chunk[j].st_shndx == SHN_UNDEF || ELF64_ST_TYPE(chunk[j].st_info) != STT_FUNC
+                || chunk[j].st_name >= strs->sh_size)
+                continue;
+            for (size_t e = 0; e < sizeof runtime_entries / sizeof runtime_entries[0]; e++)
+                own = own || strcmp(str + chunk[j].st_name, runtime_entries[e]) == 0;
+        }
+    }
+    free(str);
+    return own;
+}
+
+/* What an object has of C++: nothing, the C++ runtime as a shared library
+ * it needs (DT_NEEDED libstdc++ or libc++), or a C++ runtime in it
+ * (runtime_entries: a static copy, or the shared runtime itself). */
+enum cxx { CXX_NONE, CXX_SHARED, CXX_OWN };
+
 /* The section __patchable_function_entries of the ELF file path: its
  * address and size (the first such section; the linker merges them), and
- * in *cxx (when not NULL) whether the file needs the C++ runtime.  False
+ * in *cxx (when not NULL; found or not) what the file has of C++.  False
  * when there is no such section or the file cannot be read. */
-static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size, bool *cxx)
+static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size, enum cxx *cxx)
 {
     Elf64_Ehdr eh;
     Elf64_Shdr *sh = NULL, str;
@@ -447,7 +825,7 @@ static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size,
     int fd = open(path, O_RDONLY | O_CLOEXEC);
 
     if (cxx != NULL)
-        *cxx = false;
+        *cxx = CXX_NONE;
     if (fd < 0)
         return false;
     if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG)
@@ -471,9 +849,13 @@ static VFTR_NI bool pfe_section(const char *path, uintptr_t *addr, size_t *size,
             *size = (size_t)sh[i].sh_size;
             found = true;
         }
-    for (size_t i = 0; found && cxx != NULL && i < eh.e_shnum; i++)
-        if (sh[i].sh_type == SHT_DYNAMIC)
-            *cxx = needs_cxx(fd, sh, eh.e_shnum, &sh[i]);
+    for (size_t i = 0; cxx != NULL && i < eh.e_shnum; i++)
+        if (sh[i].sh_type == SHT_DYNAMIC && *cxx == CXX_NONE && needs_cxx(fd, sh, eh.e_shnum, &sh[i]))
+            *cxx = CXX_SHARED;
+    for (size_t i = 0; cxx != NULL && i < eh.e_shnum && *cxx != CXX_OWN; i++)
+        if ((sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
+            && own_runtime(fd, sh, eh.e_shnum, &sh[i]))
+            *cxx = CXX_OWN;
 out:
     free(names);
     free(sh);
@@ -510,6 +892,47 @@ static VFTR_NI uint8_t *near_map(uintptr_t lo, uintptr_t hi, size_t n)
     return NULL;
 }
 
+void *(*vftr_sled_next)(const char *name);
+
+/* Whether the program's calls of the unwinder's entry points come to
+ * capture's (or to a sanitizer's that passes them on): each found first
+ * in the global scope is not the definition capture passes the call on
+ * to.  Not under the lock, nor in dl_iterate_phdr (it may ask the
+ * loader). */
+static VFTR_NI bool unwinder_interposed(void)
+{
+    void *(*nx)(const char *) = vftr_sled_next;
+
+    if (nx == NULL)
+        return false;   /* no capture/preload: the static library */
+    for (size_t e = 0; e < sizeof unwind_entries / sizeof unwind_entries[0]; e++) {
+        void *real = nx(unwind_entries[e]);
+
+        if (real != NULL && dlsym(RTLD_DEFAULT, unwind_entries[e]) == real)
+            return false;
+    }
+    return true;
+}
+
+/* Set by scan before it walks the objects (lock held): whether the
+ * unwinder is interposed (unwinder_interposed), and whether an object with
+ * a C++ runtime of its own (a static copy) was ever loaded: its exceptions
+ * would meet the trampoline in any traced frame, so from then on no C++
+ * object is patched. */
+static bool interposed, foreign;
+
+/* Whether the file at path is a shared C++ runtime (its calls of the
+ * unwinder and the program's of it go through the dynamic linker, to
+ * capture first): libstdc++.so, libc++abi.so, libc++.so. */
+static VFTR_NI bool shared_runtime(const char *path)
+{
+    const char *base = strrchr(path, '/');
+
+    base = base ? base + 1 : path;
+    return strncmp(base, "libstdc++.so", 12) == 0 || strncmp(base, "libc++abi.so", 12) == 0
+           || strncmp(base, "libc++.so", 9) == 0;
+}
+
 static VFTR_NI void say_refused(const char *what)
 {
     if (!atomic_exchange(&said_refused, 1) && vftr_proc.is_rank0)
@@ -526,7 +949,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     size_t size = 0, n = 0, first = nsleds;
     const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
     uint8_t *area;
-    bool cxx;
+    enum cxx cxx;
     int rc = 0;
 
     for (size_t i = 0; i < info->dlpi_phnum; i++) {
@@ -548,14 +971,17 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     objs[nobjs++].hi = hi;
     if (!pfe_section(path, &sec, &size, &cxx))
         return 0;
-    if (cxx) {
-        /* an exception's unwinder cannot step over a return address that
-         * points at the exit trampoline: such code keeps its nops */
+    if (cxx != CXX_NONE && (!interposed || foreign)) {
+        /* an unwinder that capture does not see first would meet the exit
+         * trampoline as a return address it cannot step over: such code
+         * keeps its nops */
         if (!atomic_exchange(&said_cxx, 1) && vftr_proc.is_rank0)
-            vftr_msg("instrument.patchable: %s uses the C++ runtime, whose exceptions cannot "
-                     "unwind through capture's exit trampoline; its functions are not traced "
-                     "(build it with -finstrument-functions instead)",
-                     info->dlpi_name && info->dlpi_name[0] ? path : program_invocation_name);
+            vftr_msg("instrument.patchable: %s uses C++, and %s, whose exceptions capture cannot "
+                     "follow; its functions are not traced (build it with -finstrument-functions "
+                     "instead)",
+                     info->dlpi_name && info->dlpi_name[0] ? path : program_invocation_name,
+                     foreign ? "the process has a C++ runtime linked in statically"
+                             : "the unwinder is not interposed by capture");
         return 0;
     }
     sec += bias;
@@ -647,6 +1073,7 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
             poke(at + 1, &rel, 4);
             poke8(at, 0xe8);
             n_patched++;
+            atomic_store_explicit(&any_patched, true, memory_order_relaxed);
         }
         (void)mprotect((void *)plo, phi - plo, prot);
     }
@@ -655,18 +1082,60 @@ static VFTR_NI int patch_object(const struct dl_phdr_info *info)
     return rc;
 }
 
-static VFTR_NI int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
+/* Whether address x lies in the object. */
+static VFTR_NI bool holds(const struct dl_phdr_info *info, uintptr_t x)
 {
-    int *rc = arg;
+    for (size_t i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t a = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+
+        if (ph->p_type == PT_LOAD && x >= a && x - a < ph->p_memsz)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the object was searched before (lock held). */
+static VFTR_NI bool seen(const struct dl_phdr_info *info)
+{
     uintptr_t lo = UINTPTR_MAX;
 
-    (void)size;
     for (size_t i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_LOAD && info->dlpi_addr + info->dlpi_phdr[i].p_vaddr < lo)
             lo = (uintptr_t)info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
     for (size_t i = 0; i < nobjs; i++)
         if (objs[i].lo == lo)
-            return 0;   /* searched before */
+            return true;
+    return false;
+}
+
+/* Before any object is patched: is there a C++ runtime of an object's own
+ * among those not seen before (foreign)? */
+static VFTR_NI int foreign_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    const char *path = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+    uintptr_t a;
+    size_t n;
+    enum cxx cxx;
+
+    (void)size;
+    (void)arg;
+    if (seen(info) || shared_runtime(path) || strstr(path, "linux-vdso")
+        || holds(info, (uintptr_t)&foreign_one))
+        return 0;
+    (void)pfe_section(path, &a, &n, &cxx);
+    if (cxx == CXX_OWN)
+        foreign = true;
+    return foreign;
+}
+
+static VFTR_NI int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    int *rc = arg;
+
+    (void)size;
+    if (seen(info))
+        return 0;   /* searched before */
     if (patch_object(info) == -EACCES) {
         *rc = -EACCES;
         return 1;
@@ -682,8 +1151,12 @@ static pid_t owner;
 static VFTR_NI int scan(void)
 {
     int rc = 0;
+    bool ok = unwinder_interposed();
 
     pthread_mutex_lock(&lock);
+    interposed = ok;
+    if (!foreign)
+        dl_iterate_phdr(foreign_one, NULL);
     dl_iterate_phdr(scan_one, &rc);
     pthread_mutex_unlock(&lock);
     if (rc == -EACCES)
@@ -727,17 +1200,24 @@ VFTR_NI void vftr_sled_start(void)
     tls_off = (int32_t)((intptr_t)&vftr_hook_tls - (intptr_t)tp);
     tls_known = true;
     owner = getpid();
+    have_shadow_key = pthread_key_create(&shadow_key, shadow_end) == 0;
+    (void)pthread_atfork(NULL, NULL, shadow_forked);
     atomic_store(&active, 1);
     if (scan() == -EACCES) {
         atomic_store(&active, 0);
         atomic_store(&refused_at_start, 1);
     }
+    if (atomic_load(&any_patched))
+        fde_register();
 }
 
 VFTR_NI void vftr_sled_dlopened(void)
 {
-    if (atomic_load(&active) && getpid() == owner)
+    if (atomic_load(&active) && getpid() == owner) {
         (void)scan();
+        if (atomic_load(&any_patched))
+            fde_register();
+    }
 }
 
 /* The sled of fn (lock held), NULL when none. */
@@ -1134,6 +1614,18 @@ VFTR_NI bool vftr_sled_stats(uint64_t *patched, uint64_t *excluded, uint32_t *co
 }
 
 #else   /* not x86-64: the sleds stay nops */
+
+void *(*vftr_sled_next)(const char *name);
+
+VFTR_NI void vftr_sled_unwind(uintptr_t a)
+{
+    (void)a;
+}
+
+VFTR_NI void vftr_sled_landed(uintptr_t a)
+{
+    (void)a;
+}
 
 VFTR_NI void vftr_sled_start(void)
 {

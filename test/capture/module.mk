@@ -20,7 +20,7 @@ CAPTEST_FLAGS := -D_GNU_SOURCE -O2 -g $(CAPTEST_INSTR) $(CAPTEST_SAN)
 CAPTEST_CXX   ?= $(if $(CAPTEST_CLANG),clang++,g++)
 CAPTEST_FC    := $(shell command -v gfortran 2>/dev/null)
 
-CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot cap_patch cap_thrpatch \
+CAPTEST_C := cap_fib cap_deep cap_wide cap_threads cap_signal cap_dlopen cap_fork cap_filter cap_output cap_exec cap_swap cap_hot cap_patch cap_thrpatch cap_thrff \
              cap_io cap_counters cap_files $(if $(wildcard capture/vftr.h),cap_regions cap_pause)
 CAPTEST_BINS := $(addprefix $(CAPTEST_DIR)/,$(CAPTEST_C) cap_cxx libcapdl.so libcapswap_a.so \
                   libcapswap_b.so libcappatch.so cap_patch_noplt cap_patch_nopie \
@@ -184,14 +184,36 @@ $(CAPTEST_DIR)/libsled.so: test/capture/sled_lib.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -fPIC -shared -o $@ $< $(LDFLAGS)
 
-# a C++ program with sleds: refused (its exceptions could not unwind)
-$(CAPTEST_DIR)/sled_cxx: test/capture/cap_cxx.cpp
+# C++ with sleds: exceptions through traced frames (capture/preload/unwind.c),
+# the library it dlopens (a C program too: sled_cdl), and the same program with the C++ runtime and the
+# unwinder linked in statically (refused: capture cannot interpose them;
+# not in a sanitizer build, whose runtime wants the shared ones)
+$(CAPTEST_DIR)/sled_cxx: test/capture/sled_cxx.cpp
 	$(call say,CXX,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CAPTEST_CXX) -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) -o $@ $< $(LDFLAGS)
+	$(Q)$(CAPTEST_CXX) -std=c++14 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) \
+		-Wall -Wextra -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+$(CAPTEST_DIR)/libsled_cxx.so: test/capture/sled_cxxlib.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_CXX) -std=c++14 -O2 -g -fpatchable-function-entry=5 $(CAPTEST_SAN) -Wall -Wextra \
+		-fPIC -shared -o $@ $< $(LDFLAGS)
+
+$(CAPTEST_DIR)/sled_cdl: test/capture/sled_cdl.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 $(CAPTEST_SLED) $(WARN) -o $@ $< $(LDFLAGS) -ldl
+
+$(CAPTEST_DIR)/sled_cxx_static: test/capture/sled_cxx.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_CXX) -std=c++14 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 -Wall -Wextra \
+		-static-libstdc++ -static-libgcc -o $@ $< $(LDFLAGS) -ldl -lpthread
 
 CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog $(CAPTEST_DIR)/sled_prog_cet $(CAPTEST_DIR)/libsled.so \
-                $(CAPTEST_DIR)/sled_cxx
+                $(CAPTEST_DIR)/sled_cxx $(CAPTEST_DIR)/libsled_cxx.so $(CAPTEST_DIR)/sled_cdl \
+                $(if $(SANITIZE),,$(CAPTEST_DIR)/sled_cxx_static)
 
 # dlopen by a bare name from a program whose RUNPATH ($ORIGIN/sledplug)
 # holds the library (capture_patchable_dlopen.sh): capture's dlopen must
@@ -212,7 +234,12 @@ CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_rp $(CAPTEST_DIR)/sledplug/libsledplug.
 # clang's sled is one 5-byte nop (gcc's five one-byte ones); where clang is
 # there, not in a sanitizer build (as cap_patch_clang)
 ifneq ($(CAPTEST_PATCH_CLANG),)
-CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_clang
+CAPTEST_BINS += $(CAPTEST_DIR)/sled_prog_clang $(CAPTEST_DIR)/sled_cxx_clang
+$(CAPTEST_DIR)/sled_cxx_clang: test/capture/sled_cxx.cpp
+	$(call say,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CAPTEST_PATCH_CLANG)++ -std=c++14 -D_GNU_SOURCE -O2 -g -fpatchable-function-entry=5 \
+		-Wall -Wextra -o $@ $< $(LDFLAGS) -ldl -lpthread
 $(CAPTEST_DIR)/sled_prog_clang: test/capture/sled_prog.c
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)

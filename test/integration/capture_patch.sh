@@ -225,4 +225,25 @@ for p in cap_thrpatch; do
           "$(logline "$log" patched | sed -n 's/.*, \([0-9]*\) of throttled functions.*/\1/p')"
     check_le "$p throttle.count = false: hot() counted until then only" "$(logcalls "$log" hot)" 35999
 done
+
+# cap_thrff: three tiny functions whose enter calls go through the GOT
+# (ff 15 disp32) with the disp32 straddling two words (one, two, three of
+# its bytes in the first; placed by hand): their enter calls redirected
+# to counting stubs all the same (the stub's slot placed where the
+# changed bytes reach it), every call counted.
+d=$cap_tmp/thr_ff
+thr_run "$d" "$CAPDIR/cap_thrff" 4 3000
+log=$d/cap_thrff_0.log
+check "cap_thrff throttled: exit status and the program's counts" "0 4 12000 12000 12000" \
+      "$(cat "$d/.rc") $(pcount "$d" worker) $(pcount "$d" ffs5) $(pcount "$d" ffs6) $(pcount "$d" ffs7)"
+check "cap_thrff throttled: the log counts every call" "4 12000 12000 12000" \
+      "$(logcalls "$log" worker) $(logcalls "$log" ffs5) $(logcalls "$log" ffs6) $(logcalls "$log" ffs7)"
+check "cap_thrff throttled: call paths throttled" 1 "$(grep -c '^  throttled ' "$log")"
+check "cap_thrff throttled: the three counted by their stubs (straddling ff 15 redirected)" 3 \
+      "$(logline "$log" patched | sed -n 's/.*of throttled functions (\([0-9]*\) function.*/\1/p')"
+if vfd=$(only_file "$d" '*.vfd') && vfdc "$vfd"; then
+    check "cap_thrff throttled: the trace pairs up" 0 "$(vkey "$vfd" unbalanced)"
+else
+    fail "cap_thrff throttled: no readable .vfd"; show "$d/.stderr"
+fi
 finish

@@ -12,8 +12,9 @@
 # hot functions' sleds go to counting stubs (the log still counts every
 # call); with a function excluded (its sled stays nops: not in the log);
 # and with instrument.patchable = false (nothing traced, nothing harmed).
-# A C++ program and a system that refuses writable code are refused with
-# one message, the program unharmed.  Built without and with
+# sled_cxx does the same through C++ exceptions (see below).  A program
+# with a C++ runtime linked in statically and a system that refuses
+# writable code are refused with one message, the program unharmed.  Built without and with
 # -fcf-protection (sleds after an endbr64), and with clang (one 5-byte nop)
 # where it is there.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -122,13 +123,116 @@ for p in "${progs[@]}"; do
           "$(logcalls "$d/${p}_0.log" main) $(logcalls "$d/${p}_0.log" leaf)"
 done
 
-# a C++ program (it needs libstdc++): its sleds stay nops, one message
-d=$cap_tmp/cxx
-vrun "$d" "$CAPDIR/sled_cxx" 1000
-check "C++: exit status" 0 "$(cat "$d/.rc")"
-check "C++: one message naming it" 1 \
-      "$(grep -c "instrument.patchable: .*sled_cxx uses the C++ runtime" "$d/.stderr")"
-check "C++: no function traced" absent "$(logcalls "$d/sled_cxx_0.log" main)"
+# C++ (capture/preload/unwind.c): exceptions thrown through traced frames,
+# caught at several depths, rethrown, nested, thrown from a handler, across
+# a tail call and the frames of a dlopen'ed library, in std::threads,
+# pthread_exit three frames down, a thread cancelled four frames down, and
+# backtrace() six frames down.  The program's counts must be the log's
+# and the trace's and what its rounds make (cxx_expect); every destructor
+# runs; the functions an exception left end at the catch: slow_throw
+# (20 ms, then a throw) is not charged the 200 ms its catcher works after
+# the catch.
+NX=300 TX=2
+CXXFNS="main worker catcher tail level cleanup leaf rethrower outer nested self_catch slow_throw slow_catch exiter exit_deep cancelled cancel_deep waiter bt_top bt_deep via_lib thrower_cb lib_down lib_catch"
+# cxx_expect N THREADS: each function's calls as sled_cxx's rounds make them
+cxx_expect() {
+    local n=$1 w=$(($2 + 1)) i a b c
+    local catcher=0 tail=0 level=0 cleanup=0 leaf=0 down=0
+    for ((i = 0; i < n; i++)); do
+        a=$((i % 4)) b=$((i % 2)) c=$((i % 3))
+        tail=$((tail + b))
+        level=$((level + a + 1 + c + 1 + 2 * c + 4))
+        cleanup=$((cleanup + a + 1 + c + 2 + 2 * c + 4))
+        down=$((down + 2 * (c + 1)))
+    done
+    echo "main=1 worker=$w catcher=$((w * n)) tail=$((w * tail)) level=$((w * level))" \
+         "cleanup=$((w * cleanup + 10)) leaf=$((w * 2 * n)) rethrower=$((w * n)) outer=$((w * n))" \
+         "nested=$((w * n)) self_catch=$((w * n)) slow_throw=1 slow_catch=1 exiter=1 exit_deep=4" \
+         "cancelled=1 cancel_deep=4 waiter=1 bt_top=1 bt_deep=6" \
+         "via_lib=$n thrower_cb=$((2 * n)) lib_down=$down lib_catch=$n"
+}
+# cxx_counts DIR, cxx_logged LOG, cxx_traced VFD: as counts, logged, traced
+cxx_counts() {
+    local f s=""
+    for f in $CXXFNS; do s+="$f=$(pcount "$1" "$f") "; done
+    echo "${s% }"
+}
+cxx_logged() {
+    local f s=""
+    for f in $CXXFNS; do s+="$f=$(logcalls "$1" "$f") "; done
+    echo "${s% }"
+}
+cxx_traced() {
+    local f s=""
+    vfdc "$1"
+    for f in $CXXFNS; do s+="$f=$(venter "$1" "$f")/$(vexit "$1" "$f") "; done
+    echo "${s% }"
+}
+# incl LOG NAME: the inclusive seconds of NAME's call paths, summed
+incl() { logrows "$1" | awk -F'\t' -v n="$2" '$1 == n { s += $5 } END { printf "%.6f", s }'; }
+
+cxx_progs=(sled_cxx)
+[ -x "$CAPDIR/sled_cxx_clang" ] && cxx_progs+=(sled_cxx_clang)
+for p in "${cxx_progs[@]}"; do
+    d=$cap_tmp/$p
+    vrun "$d" "$CAPDIR/$p" $NX $TX "$CAPDIR/libsled_cxx.so"
+    check "$p: exit status" 0 "$(cat "$d/.rc")"
+    check "$p: every result right, every destructor run (the cancelled thread's too)" \
+          "bad 0 $(grep '^guards' "$d/.stdout" | cut -d' ' -f2)" \
+          "$(grep '^bad' "$d/.stdout") $(grep '^cleanups' "$d/.stdout" | cut -d' ' -f2)"
+    check "$p: backtrace() reaches past the traced frames" "backtrace_ok 1" "$(grep '^backtrace_ok' "$d/.stdout")"
+    check "$p: no message of capture's" 0 "$(vftr_lines "$d")"
+    want=$(cxx_counts "$d")
+    check "$p: the program's calls are what its rounds make" "$(cxx_expect $NX $TX)" "$want"
+    log=$d/${p}_0.log
+    check "$p: the log's calls are the program's" "$want" "$(cxx_logged "$log")"
+    check "$p: the trace's enters and exits are the program's" \
+          "$(expect_traced "$want")" "$(cxx_traced "$d/${p}_0.vfd")"
+    check "$p: the trace is balanced" "0 0" \
+          "$(vkey "$d/${p}_0.vfd" unbalanced) $(vkey "$d/${p}_0.vfd" open)"
+    # a destructor a landing pad runs is called by the frame of the pad, not
+    # by the frame the exception left there before (exit_deep's last one:
+    # exiter's guard; cancel_deep's: cancelled's)
+    cl=$(cxx_expect $NX $TX | tr ' ' '\n' | sed -n 's/^cleanup=//p')
+    check "$p: cleanup called by the frames whose destructors ran it" \
+          "cancel_deep 4|cancelled 1|exit_deep 4|exiter 1|level $((cl - 10 - (TX + 1) * NX))|rethrower $(((TX + 1) * NX))|" \
+          "$(logrows "$log" | awk -F'\t' '$1 == "cleanup" { n[$2] += $3 } END { for (k in n) print k, n[k] }' | sort | tr '\n' '|')"
+    # the time of a function an exception left ends at the catch
+    t=$(incl "$log" slow_throw) c=$(incl "$log" slow_catch)
+    check "$p: slow_throw's time ends at the catch (20 ms <= $t s < 150 ms)" 1 \
+          "$(awk -v t="$t" 'BEGIN { print (t >= 0.020 && t < 0.150) }')"
+    check "$p: slow_catch's time holds the catch's 200 ms ($c s >= 220 ms)" 1 \
+          "$(awk -v c="$c" 'BEGIN { print (c >= 0.220 && c < 60) }')"
+    check "$p: no negative or absurd time in any row" "" \
+          "$(logrows "$log" | awk -F'\t' '$4 < 0 || $5 < 0 || $4 > $5 + 1e-6 || $5 > 60 { print $1 }')"
+done
+
+# a C program that dlopens the C++ library RTLD_LOCAL (the C++ runtime in
+# no global scope: capture passes the unwinder's calls on to the
+# definitions the calling object sees)
+d=$cap_tmp/cdl
+vrun "$d" "$CAPDIR/sled_cdl" 200 "$CAPDIR/libsled_cxx.so"
+check "C program, C++ library: exit status, results, every destructor run" "0 bad 0 600" \
+      "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout") $(grep '^cleanups' "$d/.stdout" | cut -d' ' -f2)"
+want="call_top=$(pcount "$d" call_top) lib_top=$(pcount "$d" lib_top) lib_self=$(pcount "$d" lib_self)"
+check "C program, C++ library: the program's calls" "call_top=200 lib_top=200 lib_self=600" "$want"
+check "C program, C++ library: the log's calls are the program's" "$want" \
+      "call_top=$(logcalls "$d/sled_cdl_0.log" call_top) lib_top=$(logcalls "$d/sled_cdl_0.log" lib_top) lib_self=$(logcalls "$d/sled_cdl_0.log" lib_self)"
+vfdc "$d/sled_cdl_0.vfd"
+check "C program, C++ library: the trace is balanced" "0 0" \
+      "$(vkey "$d/sled_cdl_0.vfd" unbalanced) $(vkey "$d/sled_cdl_0.vfd" open)"
+
+# a C++ runtime linked in statically (its unwinder calls itself, never
+# capture's): refused, one message, the program unharmed
+if [ -x "$CAPDIR/sled_cxx_static" ]; then
+    d=$cap_tmp/cxx_static
+    vrun "$d" "$CAPDIR/sled_cxx_static" 50 1
+    check "static C++ runtime: exit status and results" "0 bad 0" "$(cat "$d/.rc") $(grep '^bad' "$d/.stdout")"
+    check "static C++ runtime: one message naming it" 1 \
+          "$(grep -c "instrument.patchable: .*sled_cxx_static uses C++, and the process has a C++ runtime linked in statically" "$d/.stderr")"
+    check "static C++ runtime: no function traced" "absent absent" \
+          "$(logcalls "$d/sled_cxx_static_0.log" main) $(logcalls "$d/sled_cxx_static_0.log" level)"
+fi
 
 # a system that refuses writable code (W^X; here a seccomp filter the
 # program installs in a constructor): one message, nothing patched, the
