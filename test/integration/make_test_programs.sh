@@ -23,7 +23,12 @@ cat >"$T/probe.mk" <<'MK'
 include Makefile
 print-test-programs: ; @printf '%s\n' $(TEST_PROGRAMS)
 MK
-programs() { make --no-print-directory -s -C "$T" -f probe.mk print-test-programs BUILD=build; }
+# (a make of its own: not the variables of the make that runs the suite,
+# SANITIZE=... among them, which would move the build directory)
+programs() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE \
+        make --no-print-directory -s -C "$T" -f probe.mk print-test-programs BUILD=build
+}
 
 if ! programs >"$T/before" 2>"$T/err"; then
     fail "reading the Makefiles failed: $(tail -3 "$T/err")"; exit 1
