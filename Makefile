@@ -115,6 +115,13 @@ include test/fuzz/module.mk
 include mk/demo.mk
 include mk/install.mk
 
+# TEST_PROGRAMS must stay recursively expanded (see test/module.mk): a `:=`
+# anywhere would freeze the fragments' program lists at that line and make
+# check would silently skip what is added to them afterwards.
+ifneq ($(flavor TEST_PROGRAMS),recursive)
+  $(error TEST_PROGRAMS is now a $(flavor TEST_PROGRAMS) variable, no longer a recursive one: define and extend it with `=`/`+=` only, never `:=`, so that programs added to a fragment's list after its `TEST_PROGRAMS +=` line are still built (see test/module.mk))
+endif
+
 clean:
 	rm -rf $(BUILD)
 

@@ -51,7 +51,13 @@ $(TEST_DIR)/compat/ref/%: test/compat/%.c $(wildcard test/compat/*.h)
 
 INTEGRATION := $(sort $(wildcard test/integration/*.sh))
 
-TEST_PROGRAMS := $(UNIT_BIN) $(COMPAT_VFTR) $(COMPAT_REF)
+# Every test fragment adds its programs with `TEST_PROGRAMS += $(X_BINS)`.
+# Recursively expanded on purpose: the list is expanded only when `check`
+# runs, after every fragment is read, so a `X_BINS += ...` placed after the
+# fragment's `TEST_PROGRAMS +=` line is still built.  (As a `:=` variable it
+# took X_BINS as it stood at that line and silently dropped later additions.)
+# The top Makefile fails the parse if it ever becomes simply expanded again.
+TEST_PROGRAMS = $(UNIT_BIN) $(COMPAT_VFTR) $(COMPAT_REF)
 
 unit: $(UNIT_BIN)
 

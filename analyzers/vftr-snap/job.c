@@ -109,6 +109,7 @@ struct run {
     const struct snap_job *job;
     const volatile sig_atomic_t *stop;    /* the signal that asks us to stop, or 0 */
     unsigned kinds;
+    unsigned flags;               /* VFTR_SNAP_*, from the kinds and the job (start()) */
     char *err;
     size_t errlen;
     int rc;                       /* first error */
@@ -283,6 +284,7 @@ static int start(struct run *r)
         flags |= VFTR_SNAP_SNAPSHOTS;
     if (r->kinds & SNAP_KIND_STATISTICS)
         flags |= VFTR_SNAP_SUMMARIES;
+    r->flags = flags;
     struct vftr_snap_request rq = {
         { r->job->nbreaks, r->job->period, (const char *const *)r->job->times, r->job->ntimes },
         flags, r->job->thumb_samples, r->job->force, r->outdir,
@@ -701,19 +703,19 @@ static int read_trace(struct run *r, const char *stub)
     return r->rc;
 }
 
+/* The time range and the sample points, as vfd2otf writes them (snap_otf.h),
+ * to stream 0's definitions; OTF_Writer_writeOtfVersion makes sure the
+ * header heads them, as any OTF_Writer_writeDef* call would. */
 static int write_points(struct run *r)
 {
     if (!r->started || r->job->remove)
         return 0;
-    int ok = OTF_Writer_writeDefTimeRange(r->writer, 0, r->first, r->last, NULL);
-    for (size_t i = 0; ok && i < r->plan.nbreaks; i++) {
-        uint64_t b = r->plan.breaks[i];
-        if (r->kinds & SNAP_KIND_STATISTICS)
-            ok = OTF_Writer_writeDefAuxSamplePoint(r->writer, 0, b, OTF_AUX_SAMPLE_POINT_SUMMARY, NULL);
-        if (ok && (r->kinds & SNAP_KIND_SNAPSHOTS) && b <= r->last)
-            ok = OTF_Writer_writeDefAuxSamplePoint(r->writer, 0, b, OTF_AUX_SAMPLE_POINT_SNAPSHOT, NULL);
-    }
-    return ok ? 0 : fail(r, -EIO, "cannot write the definitions (%s)", otf_strerr);
+    OTF_WStream *def = OTF_Writer_writeOtfVersion(r->writer, 0) ? OTF_Writer_getStream(r->writer, 0)
+                                                                : NULL;
+    if (!def || vftr_snap_write_points(def, r->first, r->last, r->plan.breaks, r->plan.nbreaks,
+                                       r->flags) < 0)
+        return fail(r, -EIO, "cannot write the definitions (%s)", otf_strerr);
+    return 0;
 }
 
 /* What the size estimate needs from the files: the processes the master

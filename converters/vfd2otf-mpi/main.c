@@ -39,6 +39,7 @@
 #include "model/sink.h"
 #include "model/source.h"
 #include "model/vfdotf.h"
+#include "mpi/coll.h"
 #include "mpi/vfdshare.h"
 #include "util/errmsg.h"
 #include "vfd2otf_cli.h"
@@ -73,53 +74,33 @@ static int par_mine(void *arg, uint32_t p)
     return index % (size_t)pa->sh->size == (size_t)pa->sh->rank;
 }
 
+/* The collectives below are coll.h's: a rank that is done waits in them
+ * sleeping, not spinning on the core a busy rank needs. */
 static int par_sum(void *arg, uint64_t *v, size_t n)
 {
     (void)arg;
-    return MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD) ==
-           MPI_SUCCESS ? 0 : -EIO;
+    if (n > INT_MAX)            /* alike on every rank: all give up */
+        return -EOVERFLOW;
+    return vftr_mpi_allreduce(v, (int)n, MPI_UINT64_T, MPI_SUM);
 }
 
-/* Does any rank say bad?  (All then give up together: none is left
- * waiting in a collective.) */
-static int any_bad(int bad)
-{
-    return MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) !=
-           MPI_SUCCESS || bad;
-}
-
-/* Every rank's v[0..n), in rank order, in all. */
+/* Every rank's v[0..n), in rank order, in all (all give up together). */
 static int par_gather(void *arg, const uint64_t *v, size_t n, uint64_t **all, size_t *nall)
 {
-    const struct par *pa = arg;
-    size_t size = (size_t)pa->sh->size, total = 0;
-    int *counts = calloc(size, sizeof *counts), *displs = calloc(size, sizeof *displs);
-    int mine = n > INT_MAX ? 0 : (int)n, rc = -EIO;
+    void *b;
+    size_t len;
+    int rc;
 
+    (void)arg;
     *all = NULL;
     *nall = 0;
-    if (any_bad(!counts || !displs || n > INT_MAX) ||
-        MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
-        goto out;
-    for (size_t r = 0; r < size; r++) {
-        displs[r] = (int)total;
-        total += (size_t)counts[r];
-    }
-    *all = total <= INT_MAX ? malloc(total ? total * sizeof **all : 1) : NULL;
-    if (any_bad(!*all) ||
-        MPI_Allgatherv(v, mine, MPI_UINT64_T, *all, counts, displs, MPI_UINT64_T,
-                       MPI_COMM_WORLD) != MPI_SUCCESS)
-        goto out;
-    *nall = total;
-    rc = 0;
-out:
-    if (rc < 0) {
-        free(*all);
-        *all = NULL;
-    }
-    free(counts);
-    free(displs);
-    return rc;
+    rc = vftr_mpi_allgather_bytes(v, n > SIZE_MAX / sizeof *v ? SIZE_MAX : n * sizeof *v, &b,
+                                  &len);
+    if (rc < 0)
+        return rc;
+    *all = b;
+    *nall = len / sizeof *v;
+    return 0;
 }
 
 /* The archive cli->stub names, written by every rank. */
@@ -191,8 +172,7 @@ int main(int argc, char **argv)
     struct vftr_mpi_vfdshare sh;
     struct vftr_vfdconv_share share;
     char err[1024] = "";
-    unsigned long long mine_events = 0, events = 0;
-    int rc, bad, anybad = 0;
+    int rc;
     uint64_t ev = 0;
 
     MPI_Init(&argc, &argv);
@@ -215,7 +195,8 @@ int main(int argc, char **argv)
      * change between two ranks' looks) and tells the others */
     if (sh.rank == 0)
         rc = vfd2otf_cli_snap_check(&cli, conv);
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (vftr_mpi_bcast(&rc, 1, MPI_INT, 0) < 0)
+        rc = VFTR_EXIT_ERROR;
     if (rc != VFTR_EXIT_OK)
         goto done;
     rc = 0;
@@ -241,14 +222,16 @@ int main(int argc, char **argv)
     if (rc < 0)
         fprintf(stderr, "%s: rank %d: %s\n", cli.tool.name, sh.rank, err);
     }
-    mine_events = ev;
-    bad = rc < 0;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Reduce(&mine_events, &events, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (anybad)
-        rc = VFTR_EXIT_ERROR;
-    else
-        rc = sh.rank == 0 ? vfd2otf_cli_report(&cli, conv, events) : VFTR_EXIT_OK;
+    /* one collective for the vote and the count: the ranks done first wait
+     * here (for rank 0's snapshot pass, the longest streams) sleeping */
+    {
+        unsigned long long v[2] = { rc < 0, ev };
+
+        if (vftr_mpi_allreduce(v, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM) < 0 || v[0])
+            rc = VFTR_EXIT_ERROR;
+        else
+            rc = sh.rank == 0 ? vfd2otf_cli_report(&cli, conv, v[1]) : VFTR_EXIT_OK;
+    }
 done:
     vftr_vfdconv_free(conv);
     vfd2otf_cli_release(&cli);

@@ -1,6 +1,6 @@
 /*
- * coll.c — waiting in MPI without polling a shared core, and the byte
- * exchange of all processes (coll.h).
+ * coll.c — waiting in MPI without polling a shared core, and the
+ * collectives of vftr's MPI tools (coll.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,6 +34,91 @@ int vftr_mpi_wait(MPI_Request *rq)
             vftr_mpi_pause(&b);
     }
     return 0;
+}
+
+int vftr_mpi_allreduce(void *buf, int count, MPI_Datatype type, MPI_Op op)
+{
+    MPI_Request rq;
+
+    if (MPI_Iallreduce(MPI_IN_PLACE, buf, count, type, op, MPI_COMM_WORLD, &rq) != MPI_SUCCESS)
+        return -EIO;
+    return vftr_mpi_wait(&rq);
+}
+
+int vftr_mpi_bcast(void *buf, int count, MPI_Datatype type, int root)
+{
+    MPI_Request rq;
+
+    if (MPI_Ibcast(buf, count, type, root, MPI_COMM_WORLD, &rq) != MPI_SUCCESS)
+        return -EIO;
+    return vftr_mpi_wait(&rq);
+}
+
+int vftr_mpi_any(int bad)
+{
+    int v = bad != 0;
+
+    return vftr_mpi_allreduce(&v, 1, MPI_INT, MPI_MAX) < 0 || v;
+}
+
+/*
+ * The lengths are told first (-1 from a process whose bytes exceed an int
+ * count), so that every process sees the same total and the same verdict
+ * on it; the receive buffer's allocation is then voted on before the bytes
+ * move, so that a process out of memory leaves none waiting.
+ */
+int vftr_mpi_allgather_bytes(const void *buf, size_t len, void **all, size_t *alllen)
+{
+    int size = 0, my = len > INT_MAX ? -1 : (int)len, rc = 0;
+    int *lens, *displs;
+    long long total = 0;
+    MPI_Request rq;
+
+    *all = NULL;
+    *alllen = 0;
+    if (MPI_Comm_size(MPI_COMM_WORLD, &size) != MPI_SUCCESS || size < 1)
+        return -EIO;
+    lens = malloc((size_t)size * sizeof *lens);
+    displs = malloc((size_t)size * sizeof *displs);
+    /* without the counts' arrays this process cannot take part, and the
+     * others would wait for it for ever: end the job */
+    if (!lens || !displs)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    if (MPI_Iallgather(&my, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD, &rq) != MPI_SUCCESS ||
+        vftr_mpi_wait(&rq) < 0) {
+        rc = -EIO;
+        goto out;
+    }
+    for (int i = 0; i < size; i++) {
+        if (lens[i] < 0 || total > INT_MAX)
+            rc = -EOVERFLOW;
+        displs[i] = (int)(total > INT_MAX ? 0 : total);
+        total += lens[i] < 0 ? 0 : lens[i];
+    }
+    if (total > INT_MAX)
+        rc = -EOVERFLOW;
+    if (rc < 0)
+        goto out;
+    *all = malloc(total ? (size_t)total : 1);
+    if (vftr_mpi_any(!*all)) {
+        rc = *all ? -ECANCELED : -ENOMEM;
+        goto out;
+    }
+    if (MPI_Iallgatherv(buf, my, MPI_BYTE, *all, lens, displs, MPI_BYTE, MPI_COMM_WORLD, &rq) !=
+            MPI_SUCCESS ||
+        vftr_mpi_wait(&rq) < 0) {
+        rc = -EIO;
+        goto out;
+    }
+    *alllen = (size_t)total;
+out:
+    if (rc < 0) {
+        free(*all);
+        *all = NULL;
+    }
+    free(lens);
+    free(displs);
+    return rc;
 }
 
 /*
@@ -105,12 +190,11 @@ int vftr_mpi_alltoall_bytes(const void *const *out, const size_t *outlen, void *
     {
         int mine = bad != 0;
 
-        if (MPI_Iallreduce(&mine, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &rq) !=
-                MPI_SUCCESS ||
-            vftr_mpi_wait(&rq) < 0) {
+        if (vftr_mpi_allreduce(&mine, 1, MPI_INT, MPI_MAX) < 0) {
             rc = -EIO;
             goto out;
         }
+        anybad = mine;
     }
     if (anybad) {
         rc = bad ? bad : -ECANCELED;

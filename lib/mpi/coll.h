@@ -1,7 +1,8 @@
 /*
- * coll.h — how vftr's MPI tools wait in MPI and exchange bytes among all
- * processes of MPI_COMM_WORLD (vfdshare.c, vftr-stats-mpi).  Compiled with
- * mpicc, linked only into those tools.
+ * coll.h — how vftr's MPI tools wait in MPI and the collectives they use
+ * among all processes of MPI_COMM_WORLD (vfdshare.c, vftr-stats-mpi,
+ * vfd2otf-mpi): a tool calls these, never MPI's blocking collectives.
+ * Compiled with mpicc, linked only into those tools.
  *
  * The tools run on shared nodes, often more processes than cores (the
  * bench and the tests run two ranks on two cores beside other work).
@@ -29,6 +30,35 @@ void vftr_mpi_pause(struct vftr_mpi_backoff *b);
 /* Waits for rq to complete, testing and pausing.  0, or -EIO when MPI
  * reports an error. */
 int vftr_mpi_wait(MPI_Request *rq);
+
+/*
+ * The collectives below are collective over MPI_COMM_WORLD: every process
+ * calls them, in the same order, from the thread that initialised MPI.
+ * Each is the nonblocking MPI call waited for by vftr_mpi_wait.
+ */
+
+/* MPI_Allreduce in place: buf holds count values of type, and afterwards
+ * op over every process's.  0, or -EIO when MPI fails. */
+int vftr_mpi_allreduce(void *buf, int count, MPI_Datatype type, MPI_Op op);
+
+/* MPI_Bcast: buf (count values of type) of process root, to all.  0, or
+ * -EIO when MPI fails. */
+int vftr_mpi_bcast(void *buf, int count, MPI_Datatype type, int root);
+
+/* Does any process say bad?  1 when bad is non-zero on some process (or
+ * MPI failed: then no process can trust the others' answer), else 0.  The
+ * vote with which the processes give up together, so that none is left
+ * waiting in a collective the others have left. */
+int vftr_mpi_any(int bad);
+
+/*
+ * Every process's len bytes at buf, in process order, in *all (*alllen
+ * bytes; malloc'ed, the caller frees; NULL on error).  All return an error
+ * together: -EOVERFLOW (beyond MPI's int counts) everywhere, -ENOMEM where
+ * the memory ran out and -ECANCELED on the others, -EIO when MPI failed.
+ * The lengths go by MPI_Iallgather, the bytes by MPI_Iallgatherv.
+ */
+int vftr_mpi_allgather_bytes(const void *buf, size_t len, void **all, size_t *alllen);
 
 /*
  * Every process of MPI_COMM_WORLD sends out[p] (outlen[p] bytes; NULL when

@@ -247,8 +247,6 @@ $(CAPTEST_DIR)/sled_prog_clang: test/capture/sled_prog.c
 		-o $@ $< $(LDFLAGS) -ldl -lpthread
 endif
 
-# Last: TEST_PROGRAMS is simply expanded, so this takes CAPTEST_BINS as it
-# stands here (a program added below would not be built by make check).
 TEST_PROGRAMS += $(CAPTEST_BINS)
 
 .PHONY: capture-tests

@@ -10,6 +10,8 @@
 # its share (each rank matches the receives of its own files, the sends to
 # them coming from their readers over MPI).
 # Warnings of files read by other ranks still reach rank 0's stderr.
+# The tool calls no blocking MPI collective (counted by a preloaded
+# profiling library): its ranks wait in lib/mpi/coll.h's, sleeping.
 . "$(cd "$(dirname "$0")" && pwd)/../conv/common.sh"
 MPI=$B/bin/vfd2otf-mpi
 if [ ! -x "$MPI" ] || ! command -v mpirun >/dev/null; then
@@ -121,4 +123,23 @@ w=$(grep -m1 'warning' "$T/serr" | sed 's/^[^:]*: //')
     && pass "a cut file read by rank 1: rank 0 prints the same warning as vfd2otf" \
     || bad "warnings differ: $(head -2 "$T/serr") / $(head -2 "$T/merr")"
 same "a cut file, mpirun -np 2" "$T/cs" "$T/cm"
+# No blocking collective of its own: a rank done first (here rank 1, while
+# rank 0 replays the only stream) waits in lib/mpi/coll.h's nonblocking
+# ones, testing and sleeping, instead of spinning on the core rank 0 needs.
+# libblockcount.so counts them through MPI's profiling interface.
+BC=$B/test/conv/libblockcount.so
+if [ -f "$BC" ]; then
+    $RUN -np 2 -x LD_PRELOAD="$BC" -x ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        "$MPI" -q --streams 1 -o "$T/bc" "$T/big" >"$T/bclog" 2>&1 || bad "vfd2otf-mpi with libblockcount: $(tail -3 "$T/bclog")"
+    counts=$(grep '^blockcount: rank' "$T/bclog" | sort)
+    if [ "$(echo "$counts" | grep -c ': 0 blocking, [1-9][0-9]* nonblocking')" = 2 ]; then
+        pass "no blocking collective on either rank: $(echo "$counts" | tr '\n' ' ')"
+    else
+        bad "blocking collectives: $(echo "$counts" | tr '\n' ' ')"
+    fi
+    $B/bin/vfd2otf -q --events-only --streams 1 -o "$T/bc-s" "$T/big" || bad "vfd2otf --streams 1"
+    same "with libblockcount preloaded, --streams 1, mpirun -np 2" "$T/bc-s" "$T/bc"
+else
+    bad "$BC not built (make check builds it where mpicc is)"
+fi
 exit $fail
