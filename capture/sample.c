@@ -81,6 +81,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -98,11 +99,15 @@
 #define SMP_PERIOD_NS 50000000L /* the collector empties the rings this often */
 #define SMP_PC_CACHE 4096u      /* return address -> function, direct-mapped */
 #define SMP_RING_PAGES 128u     /* data pages of a thread's kernel ring (512 KiB):
-                                 * 60 samples, room for a collector late by 40 ms
-                                 * (64 pages overflowed under TSan) */
+                                 * 60 samples, room for a collector late by 28 ms
+                                 * (64 pages overflowed under TSan, with rounds
+                                 * of 16 intervals) */
 #define SMP_STACK_COPY 8192u    /* bytes of user stack the kernel copies per sample */
-#define SMP_RING_BATCH 16u      /* the collector empties the kernel rings every this
-                                 * many intervals: 16 samples of about 8.4 KiB */
+#define SMP_RING_BATCH 32u      /* the collector empties the kernel rings every this
+                                 * many intervals: 32 samples of about 8.4 KiB (each
+                                 * round of the collector costs it some 20 to 40 us
+                                 * of CPU time before any record is read: a kernel
+                                 * timer, a wakeup, futex calls) */
 
 struct smp_slot {
     uint64_t time;              /* clock tick of the sample */
@@ -141,10 +146,11 @@ struct smp_thread {
     struct smp_memo {           /* collector: the last full unwinding (unwind_memo) */
         uintptr_t sp, bp;
         size_t len;
+        size_t lo, hi;          /* the bytes of the copy it read */
         const struct smp_fn *leaf;
         uint32_t n;
         uintptr_t pc[SMP_DEPTH];
-        unsigned char *stk;     /* its stack copy (SMP_STACK_COPY bytes) */
+        unsigned char *stk;     /* those bytes (room for SMP_STACK_COPY) */
     } memo;
     struct vftr_thread *out;    /* the sampled thread of the trace (collector's),
                                  * made at the thread's first sample booked with a
@@ -888,40 +894,48 @@ static VFTR_NI void ring_copy(const struct smp_thread *s, uint64_t off, void *ds
 /* The unwinding of a ring sample, or the previous one's outer frames again.
  * A thread in a loop is sampled again and again in the same function at
  * the same stack pointer with the same stack: when the stack and frame
- * pointers and the function of the innermost frame are the previous full
- * unwinding's and the copied stack is byte for byte the same, the outer
- * frames are the same too (unwinding reads the return addresses and the
- * saved registers from the copy, and the frames' CFA rules use the stack
- * and frame pointers), and only the innermost pc is new.  A comparison of
- * the copy instead of libunwind's steps; any byte changed (a counter the
- * loop keeps on the stack) makes it a full unwinding. */
+ * pointers, the length of the copy and the function of the innermost
+ * frame are the previous full unwinding's, and the bytes of the copy that
+ * unwinding read (vftr_sample_unwind's span: the return addresses, the
+ * saved registers, from the innermost frame's return address to the
+ * outermost frame's) are the same, the outer frames are the same too, and
+ * only the innermost pc is new.  Only those bytes are compared, not the
+ * whole copy: the innermost frame's locals below its return address and
+ * the stack above the outermost frame (the environment, the start-up
+ * frames' data) change without changing the unwinding, and a comparison
+ * of the few hundred bytes a shallow unwinding reads costs a fraction of
+ * one of 8 KiB.  Any byte of the span changed makes it a full unwinding. */
 static VFTR_NI uint32_t unwind_memo(struct smp_thread *s, const struct vftr_sample_regs *r,
                                     uintptr_t *pc)
 {
     struct smp_memo *m = &s->memo;
-    uintptr_t sp = vftr_sample_unwind_sp(r), bp = vftr_sample_unwind_bp(r), cfa;
+    uintptr_t sp = vftr_sample_unwind_sp(r), bp = vftr_sample_unwind_bp(r);
     const struct smp_fn *leaf;
+    size_t lo, hi;
     uint32_t n;
 
     pc[0] = vftr_sample_unwind_ip(r);
     leaf = fn_of(pc[0]);
     if (m->n > 1 && sp == m->sp && bp == m->bp && r->len == m->len && leaf && leaf == m->leaf
-        && leaf->start != 1 && memcmp(r->stack, m->stk, r->len) == 0) {
+        && leaf->start != 1 && m->hi <= r->len
+        && memcmp(r->stack + m->lo, m->stk, m->hi - m->lo) == 0) {
         memcpy(pc + 1, m->pc + 1, (m->n - 1) * sizeof *pc);
         smp.memo_hits++;
         return m->n;
     }
-    n = vftr_sample_unwind(r, pc, SMP_DEPTH, &cfa);
+    n = vftr_sample_unwind(r, pc, SMP_DEPTH, &lo, &hi);
     m->n = 0;
-    if (n > 1 && r->len <= SMP_STACK_COPY) {
+    if (n > 1 && hi <= r->len && hi <= SMP_STACK_COPY) {
         if (m->stk == NULL)
             m->stk = malloc(SMP_STACK_COPY);
         if (m->stk) {
             m->sp = sp;
             m->bp = bp;
             m->len = r->len;
+            m->lo = lo;
+            m->hi = hi;
             m->leaf = leaf;
-            memcpy(m->stk, r->stack, r->len);
+            memcpy(m->stk, r->stack + lo, hi - lo);
             memcpy(m->pc, pc, n * sizeof *pc);
             m->n = n;
         }
@@ -1048,9 +1062,12 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
  * [interval/2, 3*interval/2), by PERF_EVENT_IOC_PERIOD from here, under
  * smp.lock (the thread closes its descriptor under it).  Not every round:
  * on another thread's running event the ioctl is a cross-CPU call, which
- * on a virtual machine costs tens of microseconds on both sides; a period
- * kept for a few dozen samples and then drawn anew still moves the
- * samples' phase against any repeating work. */
+ * on a virtual machine costs tens of microseconds on both sides (about
+ * 50 us of the collector's CPU time each, measured: a sixth of all its
+ * time at 1 ms when it came every 128 ms); a period kept for a few hundred samples
+ * (eight rounds: 256 at 1 ms) and then drawn anew still moves the samples'
+ * phase against any repeating work, the draw being one of a million
+ * periods, next to none of them a small fraction of a cycle's length. */
 #define SMP_RING_DITHER 8u
 static VFTR_NI void ring_dither(struct smp_thread *s)
 {
@@ -1218,6 +1235,12 @@ static VFTR_NI void *collector(void *arg)
         me->discard = true;   /* freed only by this thread, in drain_all */
     }
     vftr_io_mute++;
+    /* the collector's round need not be punctual: with an eighth of it as
+     * the timer's slack (4 ms at 1 ms, a tick at 250 Hz) the kernel may
+     * wake it at an interrupt already due (a tick, a sampled thread's
+     * event) instead of programming a timer of its own, one VM exit fewer
+     * a round.  The rings have room for a round and some more (SMP_RING_PAGES). */
+    (void)prctl(PR_SET_TIMERSLACK, (unsigned long)(smp.collect_ns / 8), 0, 0, 0);
     for (;;) {
         struct timespec until;
 
