@@ -31,7 +31,8 @@
  * so the event is opened to have the kernel write the sample itself into
  * a ring mapped per thread (open_ring: the count, the user registers, 8 KiB
  * of user stack), and the collector reads the rings every SMP_RING_BATCH
- * intervals and unwinds the copies off-line (sample_unwind.c, DWARF, as
+ * intervals (fewer after coming late: adapt_round) and unwinds the copies
+ * off-line (sample_unwind.c, DWARF, as
  * `perf record --call-graph dwarf`).  The weight is the event's count since
  * the previous record; whether a sample is inside an exact call is told
  * from its stack (ring_exact), since nobody can look at the shadow stack at
@@ -209,7 +210,10 @@ static struct {
     _Atomic int no_task_clock;  /* the kernel refused the event: -errno, else 0 */
     _Atomic uint32_t by_event, by_timer;   /* threads sampled by each source */
     uint64_t period_ns;         /* the interval in ns */
-    long collect_ns;            /* the collector's round (< 1 s) */
+    long collect_ns;            /* the collector's round (< 1 s); on the ring route
+                                 * the longest */
+    long round_ns;              /* collector: its round now (adapt_round) */
+    size_t fill_max;            /* collector: the fullest ring's bytes in a round */
     size_t page;                /* the page size (the kernel rings' header) */
     uint64_t collector_cpu;     /* ns of CPU time the collector used (at its end) */
     /* code where the handler must not call libunwind (loader, libc) */
@@ -1000,6 +1004,8 @@ static VFTR_NI void drain_ring(struct smp_thread *s, double tps)
     uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = m->data_tail;
 
+    if (head - tail > smp.fill_max)
+        smp.fill_max = (size_t)(head - tail);
     while (head - tail >= sizeof(struct perf_event_header)) {
         struct perf_event_header h;
 
@@ -1212,6 +1218,32 @@ static VFTR_NI void drain_all(void)
     pthread_mutex_unlock(&smp.lock);
 }
 
+/* The ring route's round, kept short enough for the rings: a round that
+ * found a ring more than three quarters full, or records the kernel could
+ * not store, means the collector came late (a loaded machine, the slow
+ * collector of a sanitizer's build): the next round is half as long, down
+ * to a quarter of the longest (8 intervals: room for a collector 52
+ * intervals late).  While the rings are found less than half full it grows
+ * back by an eighth a round, up to the longest.  A lost sample costs no
+ * time (it goes to the next one) but coarsens the profile: what the margin
+ * is for.  The signal route keeps its round (its slots are the handler's). */
+static VFTR_NI void adapt_round(void)
+{
+    static uint64_t lost_seen;
+    size_t len = SMP_RING_PAGES * smp.page;
+    long least = smp.collect_ns / 4 > 1000000L ? smp.collect_ns / 4 : 1000000L;
+
+    if (!smp.want_ring)
+        return;
+    if (smp.fill_max > len / 4 * 3 || smp.lost != lost_seen)
+        smp.round_ns = smp.round_ns / 2 > least ? smp.round_ns / 2 : least;
+    else if (smp.fill_max < len / 2 && smp.round_ns < smp.collect_ns)
+        smp.round_ns = smp.round_ns + smp.round_ns / 8 < smp.collect_ns
+                           ? smp.round_ns + smp.round_ns / 8 : smp.collect_ns;
+    lost_seen = smp.lost;
+    smp.fill_max = 0;
+}
+
 static VFTR_NI void *collector(void *arg)
 {
     sigset_t block;
@@ -1245,7 +1277,7 @@ static VFTR_NI void *collector(void *arg)
         struct timespec until;
 
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += smp.collect_ns;
+        until.tv_nsec += smp.round_ns;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
@@ -1258,6 +1290,7 @@ static VFTR_NI void *collector(void *arg)
         if (atomic_load(&smp.stop))
             break;
         drain_all();
+        adapt_round();
     }
     smp.collector_cpu = thread_cpu_ns();
     return NULL;
@@ -1337,6 +1370,7 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
             note_threads_before();
         }
     }
+    smp.round_ns = smp.collect_ns;
     dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
     smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
                        | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);
