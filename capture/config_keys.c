@@ -426,7 +426,8 @@ static const struct vftr_config_key keys[] = {
     { BOOL("sample.ring", "true", sample_ring), .vftr_only = true,
       .help = "With the task-clock event: the kernel itself writes each sample (the thread's "
               "registers and 8 KiB of its stack) into a ring buffer that the collector thread "
-              "reads every 16 intervals and unwinds (libunwind's DWARF unwinder over the "
+              "reads every 32 intervals (more often after coming late) and unwinds "
+              "(libunwind's DWARF unwinder over the "
               "copy), so the thread is never interrupted by a signal: about half the cost a "
               "sample. false, or where the kernel refuses the ring (an old kernel, "
               "perf_event_mlock_kb and RLIMIT_MEMLOCK for an unprivileged user): the event "

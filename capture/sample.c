@@ -31,7 +31,8 @@
  * so the event is opened to have the kernel write the sample itself into
  * a ring mapped per thread (open_ring: the count, the user registers, 8 KiB
  * of user stack), and the collector reads the rings every SMP_RING_BATCH
- * intervals and unwinds the copies off-line (sample_unwind.c, DWARF, as
+ * intervals (fewer after coming late: adapt_round) and unwinds the copies
+ * off-line (sample_unwind.c, DWARF, as
  * `perf record --call-graph dwarf`).  The weight is the event's count since
  * the previous record; whether a sample is inside an exact call is told
  * from its stack (ring_exact), since nobody can look at the shadow stack at
@@ -81,6 +82,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -98,11 +100,15 @@
 #define SMP_PERIOD_NS 50000000L /* the collector empties the rings this often */
 #define SMP_PC_CACHE 4096u      /* return address -> function, direct-mapped */
 #define SMP_RING_PAGES 128u     /* data pages of a thread's kernel ring (512 KiB):
-                                 * 60 samples, room for a collector late by 40 ms
-                                 * (64 pages overflowed under TSan) */
+                                 * 60 samples, room for a collector late by 28 ms
+                                 * (64 pages overflowed under TSan, with rounds
+                                 * of 16 intervals) */
 #define SMP_STACK_COPY 8192u    /* bytes of user stack the kernel copies per sample */
-#define SMP_RING_BATCH 16u      /* the collector empties the kernel rings every this
-                                 * many intervals: 16 samples of about 8.4 KiB */
+#define SMP_RING_BATCH 32u      /* the collector empties the kernel rings every this
+                                 * many intervals: 32 samples of about 8.4 KiB (each
+                                 * round of the collector costs it some 20 to 40 us
+                                 * of CPU time before any record is read: a kernel
+                                 * timer, a wakeup, futex calls) */
 
 struct smp_slot {
     uint64_t time;              /* clock tick of the sample */
@@ -141,10 +147,11 @@ struct smp_thread {
     struct smp_memo {           /* collector: the last full unwinding (unwind_memo) */
         uintptr_t sp, bp;
         size_t len;
+        size_t lo, hi;          /* the bytes of the copy it read */
         const struct smp_fn *leaf;
         uint32_t n;
         uintptr_t pc[SMP_DEPTH];
-        unsigned char *stk;     /* its stack copy (SMP_STACK_COPY bytes) */
+        unsigned char *stk;     /* those bytes (room for SMP_STACK_COPY) */
     } memo;
     struct vftr_thread *out;    /* the sampled thread of the trace (collector's),
                                  * made at the thread's first sample booked with a
@@ -203,7 +210,10 @@ static struct {
     _Atomic int no_task_clock;  /* the kernel refused the event: -errno, else 0 */
     _Atomic uint32_t by_event, by_timer;   /* threads sampled by each source */
     uint64_t period_ns;         /* the interval in ns */
-    long collect_ns;            /* the collector's round (< 1 s) */
+    long collect_ns;            /* the collector's round (< 1 s); on the ring route
+                                 * the longest */
+    long round_ns;              /* collector: its round now (adapt_round) */
+    size_t fill_max;            /* collector: the fullest ring's bytes in a round */
     size_t page;                /* the page size (the kernel rings' header) */
     uint64_t collector_cpu;     /* ns of CPU time the collector used (at its end) */
     /* code where the handler must not call libunwind (loader, libc) */
@@ -888,40 +898,48 @@ static VFTR_NI void ring_copy(const struct smp_thread *s, uint64_t off, void *ds
 /* The unwinding of a ring sample, or the previous one's outer frames again.
  * A thread in a loop is sampled again and again in the same function at
  * the same stack pointer with the same stack: when the stack and frame
- * pointers and the function of the innermost frame are the previous full
- * unwinding's and the copied stack is byte for byte the same, the outer
- * frames are the same too (unwinding reads the return addresses and the
- * saved registers from the copy, and the frames' CFA rules use the stack
- * and frame pointers), and only the innermost pc is new.  A comparison of
- * the copy instead of libunwind's steps; any byte changed (a counter the
- * loop keeps on the stack) makes it a full unwinding. */
+ * pointers, the length of the copy and the function of the innermost
+ * frame are the previous full unwinding's, and the bytes of the copy that
+ * unwinding read (vftr_sample_unwind's span: the return addresses, the
+ * saved registers, from the innermost frame's return address to the
+ * outermost frame's) are the same, the outer frames are the same too, and
+ * only the innermost pc is new.  Only those bytes are compared, not the
+ * whole copy: the innermost frame's locals below its return address and
+ * the stack above the outermost frame (the environment, the start-up
+ * frames' data) change without changing the unwinding, and a comparison
+ * of the few hundred bytes a shallow unwinding reads costs a fraction of
+ * one of 8 KiB.  Any byte of the span changed makes it a full unwinding. */
 static VFTR_NI uint32_t unwind_memo(struct smp_thread *s, const struct vftr_sample_regs *r,
                                     uintptr_t *pc)
 {
     struct smp_memo *m = &s->memo;
-    uintptr_t sp = vftr_sample_unwind_sp(r), bp = vftr_sample_unwind_bp(r), cfa;
+    uintptr_t sp = vftr_sample_unwind_sp(r), bp = vftr_sample_unwind_bp(r);
     const struct smp_fn *leaf;
+    size_t lo, hi;
     uint32_t n;
 
     pc[0] = vftr_sample_unwind_ip(r);
     leaf = fn_of(pc[0]);
     if (m->n > 1 && sp == m->sp && bp == m->bp && r->len == m->len && leaf && leaf == m->leaf
-        && leaf->start != 1 && memcmp(r->stack, m->stk, r->len) == 0) {
+        && leaf->start != 1 && m->hi <= r->len
+        && memcmp(r->stack + m->lo, m->stk, m->hi - m->lo) == 0) {
         memcpy(pc + 1, m->pc + 1, (m->n - 1) * sizeof *pc);
         smp.memo_hits++;
         return m->n;
     }
-    n = vftr_sample_unwind(r, pc, SMP_DEPTH, &cfa);
+    n = vftr_sample_unwind(r, pc, SMP_DEPTH, &lo, &hi);
     m->n = 0;
-    if (n > 1 && r->len <= SMP_STACK_COPY) {
+    if (n > 1 && hi <= r->len && hi <= SMP_STACK_COPY) {
         if (m->stk == NULL)
             m->stk = malloc(SMP_STACK_COPY);
         if (m->stk) {
             m->sp = sp;
             m->bp = bp;
             m->len = r->len;
+            m->lo = lo;
+            m->hi = hi;
             m->leaf = leaf;
-            memcpy(m->stk, r->stack, r->len);
+            memcpy(m->stk, r->stack + lo, hi - lo);
             memcpy(m->pc, pc, n * sizeof *pc);
             m->n = n;
         }
@@ -986,6 +1004,8 @@ static VFTR_NI void drain_ring(struct smp_thread *s, double tps)
     uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
     uint64_t tail = m->data_tail;
 
+    if (head - tail > smp.fill_max)
+        smp.fill_max = (size_t)(head - tail);
     while (head - tail >= sizeof(struct perf_event_header)) {
         struct perf_event_header h;
 
@@ -1048,9 +1068,12 @@ static VFTR_NI void drain(struct smp_thread *s, double tps)
  * [interval/2, 3*interval/2), by PERF_EVENT_IOC_PERIOD from here, under
  * smp.lock (the thread closes its descriptor under it).  Not every round:
  * on another thread's running event the ioctl is a cross-CPU call, which
- * on a virtual machine costs tens of microseconds on both sides; a period
- * kept for a few dozen samples and then drawn anew still moves the
- * samples' phase against any repeating work. */
+ * on a virtual machine costs tens of microseconds on both sides (about
+ * 50 us of the collector's CPU time each, measured: a sixth of all its
+ * time at 1 ms when it came every 128 ms); a period kept for a few hundred samples
+ * (eight rounds: 256 at 1 ms) and then drawn anew still moves the samples'
+ * phase against any repeating work, the draw being one of a million
+ * periods, next to none of them a small fraction of a cycle's length. */
 #define SMP_RING_DITHER 8u
 static VFTR_NI void ring_dither(struct smp_thread *s)
 {
@@ -1195,6 +1218,32 @@ static VFTR_NI void drain_all(void)
     pthread_mutex_unlock(&smp.lock);
 }
 
+/* The ring route's round, kept short enough for the rings: a round that
+ * found a ring more than three quarters full, or records the kernel could
+ * not store, means the collector came late (a loaded machine, the slow
+ * collector of a sanitizer's build): the next round is half as long, down
+ * to a quarter of the longest (8 intervals: room for a collector 52
+ * intervals late).  While the rings are found less than half full it grows
+ * back by an eighth a round, up to the longest.  A lost sample costs no
+ * time (it goes to the next one) but coarsens the profile: what the margin
+ * is for.  The signal route keeps its round (its slots are the handler's). */
+static VFTR_NI void adapt_round(void)
+{
+    static uint64_t lost_seen;
+    size_t len = SMP_RING_PAGES * smp.page;
+    long least = smp.collect_ns / 4 > 1000000L ? smp.collect_ns / 4 : 1000000L;
+
+    if (!smp.want_ring)
+        return;
+    if (smp.fill_max > len / 4 * 3 || smp.lost != lost_seen)
+        smp.round_ns = smp.round_ns / 2 > least ? smp.round_ns / 2 : least;
+    else if (smp.fill_max < len / 2 && smp.round_ns < smp.collect_ns)
+        smp.round_ns = smp.round_ns + smp.round_ns / 8 < smp.collect_ns
+                           ? smp.round_ns + smp.round_ns / 8 : smp.collect_ns;
+    lost_seen = smp.lost;
+    smp.fill_max = 0;
+}
+
 static VFTR_NI void *collector(void *arg)
 {
     sigset_t block;
@@ -1218,11 +1267,17 @@ static VFTR_NI void *collector(void *arg)
         me->discard = true;   /* freed only by this thread, in drain_all */
     }
     vftr_io_mute++;
+    /* the collector's round need not be punctual: with an eighth of it as
+     * the timer's slack (4 ms at 1 ms, a tick at 250 Hz) the kernel may
+     * wake it at an interrupt already due (a tick, a sampled thread's
+     * event) instead of programming a timer of its own, one VM exit fewer
+     * a round.  The rings have room for a round and some more (SMP_RING_PAGES). */
+    (void)prctl(PR_SET_TIMERSLACK, (unsigned long)(smp.collect_ns / 8), 0, 0, 0);
     for (;;) {
         struct timespec until;
 
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += smp.collect_ns;
+        until.tv_nsec += smp.round_ns;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
@@ -1235,6 +1290,7 @@ static VFTR_NI void *collector(void *arg)
         if (atomic_load(&smp.stop))
             break;
         drain_all();
+        adapt_round();
     }
     smp.collector_cpu = thread_cpu_ns();
     return NULL;
@@ -1314,6 +1370,7 @@ VFTR_NI int vftr_sample_setup(const struct vftr_config *cfg)
             note_threads_before();
         }
     }
+    smp.round_ns = smp.collect_ns;
     dl_iterate_phdr(find_ranges, (void *)(uintptr_t)&vftr_sample_setup);
     smp.symtab_flags = (cfg->demangle_cxx ? VFTR_SYMTAB_DEMANGLE : 0)
                        | (cfg->strip_module_names ? VFTR_SYMTAB_FORTRAN_MODULES : 0);

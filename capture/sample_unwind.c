@@ -172,6 +172,7 @@ struct ctx {
     const struct vftr_sample_regs *r;
     uintptr_t sp;
     bool reloaded;              /* the segments were read anew for this sample */
+    size_t lo, hi;              /* the bytes of the copy read so far: [lo, hi) */
 };
 
 static VFTR_NI int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
@@ -184,7 +185,13 @@ static VFTR_NI int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *
     if (write)
         return -UNW_EREADONLYREG;
     if (addr >= c->sp && addr - c->sp + sizeof *val <= r->len) {
-        memcpy(val, r->stack + (addr - c->sp), sizeof *val);
+        size_t at = (size_t)(addr - c->sp);
+
+        memcpy(val, r->stack + at, sizeof *val);
+        if (at < c->lo)
+            c->lo = at;
+        if (at + sizeof *val > c->hi)
+            c->hi = at + sizeof *val;
         return 0;
     }
     if (addr >= r->stk_lo && addr < r->stk_hi)
@@ -357,26 +364,28 @@ VFTR_NI uintptr_t vftr_sample_unwind_bp(const struct vftr_sample_regs *r)
 }
 
 VFTR_NI uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max,
-                                    uintptr_t *cfa)
+                                    size_t *lo, size_t *hi)
 {
-    struct ctx c = { r, (uintptr_t)r->regs[uw.idx[UNW_X86_64_RSP]], false };
+    struct ctx c = { r, (uintptr_t)r->regs[uw.idx[UNW_X86_64_RSP]], false, SIZE_MAX, 0 };
     unw_cursor_t cur;
     uint32_t n = 0;
 
-    *cfa = 0;
+    *lo = *hi = 0;
     if (max == 0)
         return 0;
     pc[n++] = (uintptr_t)r->regs[uw.idx[UNW_X86_64_RIP]];
     if (uw.as == NULL || unw_init_remote(&cur, uw.as, &c) < 0)
         return n;
     while (n < max && unw_step(&cur) > 0) {
-        unw_word_t ip, sp;
+        unw_word_t ip;
 
         if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
             break;
-        if (n == 1 && unw_get_reg(&cur, UNW_REG_SP, &sp) == 0)
-            *cfa = (uintptr_t)sp;
         pc[n++] = (uintptr_t)ip;
+    }
+    if (c.hi > c.lo) {
+        *lo = c.lo;
+        *hi = c.hi;
     }
     return n;
 }
@@ -416,12 +425,12 @@ VFTR_NI uintptr_t vftr_sample_unwind_bp(const struct vftr_sample_regs *r)
 }
 
 VFTR_NI uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max,
-                                    uintptr_t *cfa)
+                                    size_t *lo, size_t *hi)
 {
     (void)r;
     (void)pc;
     (void)max;
-    *cfa = 0;
+    *lo = *hi = 0;
     return 0;
 }
 

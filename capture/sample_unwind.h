@@ -42,10 +42,11 @@ void vftr_sample_unwind_refresh(void);
 
 /* Unwinds r into pc (innermost first, at most max frames).  Returns the
  * number of frames (at least 1 when the sample has an instruction
- * pointer).  *cfa: the stack pointer of the second frame (where the first
- * one's frame ends), 0 when there is none. */
+ * pointer).  [*lo, *hi): the bytes of r->stack the unwinding read (offsets
+ * into the copy; the rest of the copy did not matter to the result), both
+ * 0 when it read none. */
 uint32_t vftr_sample_unwind(const struct vftr_sample_regs *r, uintptr_t *pc, uint32_t max,
-                            uintptr_t *cfa);
+                            size_t *lo, size_t *hi);
 
 /* The sampled instruction, stack and frame pointers of r. */
 uintptr_t vftr_sample_unwind_ip(const struct vftr_sample_regs *r);
