@@ -1835,7 +1835,7 @@ static int comm_start(struct tui_model *m)
         return 0;
     if (!m->comm && !(m->comm = tui_comm_new()))
         return -ENOMEM;
-    return tui_comm_begin(m->comm);
+    return tui_comm_begin(m->comm, vftr_source_peer_ranks(m->src), m->src);
 }
 
 static int c_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,
