@@ -191,13 +191,11 @@ static uint32_t rank_of(const struct vftr_messages *m, uint32_t process)
 }
 
 /* Does a record naming `named` as its other side admit `actual` there?
- * The same process always; with a rank relation, a rank's own process
- * stands for the rank, so any process of it (the channel already holds
- * only that rank's), while a thread names that thread alone: only a
- * writer that knows the thread names it. */
+ * (messages.h: a thread names that thread alone, since only a writer that
+ * knows the thread names it; a rank's own process any process of it.) */
 static int admits(const struct vftr_messages *m, uint32_t named, uint32_t actual)
 {
-    return named == actual || (m->rank_of && rank_of(m, named) == named);
+    return vftr_messages_admits(m->rank_of, m->rank_arg, named, actual);
 }
 
 static struct vftr_msgpair *pair_of(struct vftr_messages *m, uint32_t sender, uint32_t receiver)

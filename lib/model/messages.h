@@ -117,6 +117,22 @@ typedef uint32_t vftr_msgrank_fn(void *arg, uint32_t process);
  */
 int vftr_messages_set_ranks(struct vftr_messages *m, vftr_msgrank_fn *rank_of, void *arg);
 
+/*
+ * The rule itself, for a reader that pairs messages of its own (the
+ * messages in flight at a window start, winstate.h): does a record that
+ * names `named` as its other side admit `actual` there?  The same process
+ * always; with rank_of (NULL: exact processes) a rank's own process admits
+ * every process of that rank.
+ */
+static inline int vftr_messages_admits(vftr_msgrank_fn *rank_of, void *arg, uint32_t named,
+                                       uint32_t actual)
+{
+    uint32_t r;
+
+    return named == actual ||
+           (rank_of && (r = rank_of(arg, named)) == named && rank_of(arg, actual) == r);
+}
+
 int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, uint32_t receiver,
                        uint32_t comm, uint32_t tag, uint64_t bytes);
 int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver, uint32_t sender,
