@@ -16,6 +16,8 @@
 #     process sending to the receiver rank's process and receiving from the
 #     sender rank's process; vftr-stats reads that OTF trace to the same
 #     figures, the window too; so does the archive converted to OTF2;
+#   - vftr-snap on that OTF: in flight at 25 us the sends of 11 and 21, at
+#     45 us none;
 #   - the wait analysis (--waits --threads): Late Sender 5 us on rank 1's
 #     thread (receive entered at 5, its send — thread 1 of rank 0 — at 10)
 #     and 14 us on rank 1 (6 and 20); vftr-stats-mpi at -np 2 prints the
@@ -80,6 +82,15 @@ check "vftr-convert to OTF: processes 2 and 4 are threads of 1 and 3 (otfprint)"
 process 4 parent 3" \
     "$(otfprint "$T/t.otf" 2>/dev/null | awk '/DefProcess:/ { gsub(/,/, ""); for (i = 1; i <= NF; i++) { if ($i == "process") p = $(i + 1); if ($i == "parent") q = $(i + 1) } if (q != 0) print "process " p " parent " q }')"
 check_trace "vftr-convert's OTF" "$T/t.otf"
+# vftr-snap's snapshots hold the sends in flight at each break
+if "$B/bin/vftr-snap" -q --at=25us --at=45us -o "$T/s" "$T/t.otf" 2>"$T/err"; then
+    check "vftr-snap: in flight at 25 us the sends of 11 (a thread's) and 21, at 45 us none (otfprint)" \
+        "25 SnapSend: otime 11, sender 2, receiver 3, group 1, tag 5, length 32
+25 SnapSend: otime 21, sender 1, receiver 3, group 1, tag 5, length 64" \
+        "$(otfprint "$T/s.otf" 2>/dev/null | sed -n 's/^([^)]*)[[:space:]]*//; s/, source 0$//; /SnapSend:/p')"
+else
+    bad "vftr-snap: $(cat "$T/err")"
+fi
 
 "$B/bin/vftr-convert" -q --to=otf2 -o "$T/o2" "$T/in/traces.otf2" 2>"$T/err" ||
     bad "vftr-convert to OTF2: $(cat "$T/err")"
