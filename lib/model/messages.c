@@ -240,16 +240,28 @@ static struct channel *channel_of(struct vftr_messages *m, uint32_t sender, uint
     return &m->chans[m->nchans++];
 }
 
+/* Appends x.  A full queue first drops what was matched out of it: an
+ * entry no record admits (a send to a thread whose receive lies outside
+ * the window) can stay at the head for good, and what is matched behind
+ * it must not pile up.  It still doubles when more than half is live, so
+ * compactions stay rare (amortised O(1) per record). */
 static int push(struct queue *c, struct pending x)
 {
+    size_t used = c->len;
+
     if (c->head == c->len) {           /* empty: restart at the front */
-        c->head = c->len = 0;
-    } else if (c->len == c->cap && c->head > 0) {
-        memmove(c->q, c->q + c->head, (c->len - c->head) * sizeof *c->q);
-        c->len -= c->head;
+        c->head = c->len = used = 0;
+    } else if (c->len == c->cap) {
+        size_t n = 0;
+
+        for (size_t k = c->head; k < c->len; k++)
+            if (!c->q[k].dead)
+                c->q[n++] = c->q[k];
         c->head = 0;
+        c->len = n;
+        used = n > c->cap / 2 ? c->cap : n;     /* cap: grow() doubles it */
     }
-    struct pending *q = grow(c->q, &c->cap, c->len, sizeof *q);
+    struct pending *q = grow(c->q, &c->cap, used, sizeof *q);
     if (!q)
         return -ENOMEM;
     c->q = q;

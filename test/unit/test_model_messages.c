@@ -442,6 +442,50 @@ START_TEST(ranks_open_send_and_order)
 }
 END_TEST
 
+/* Order behind a head no receive admits: rank 0 sends to thread 5 of rank
+ * 1 first (never received), then 3000 sends to rank 1 (bytes = their
+ * number) in runs of three, two receives of rank 1's main thread after
+ * each run; every receive must take the oldest send it admits, so the
+ * k-th match carries send k, however the queue behind the stuck head is
+ * compacted and grown.  Left: the first send and 1000 of the others. */
+struct order { uint64_t next; int bad; };
+
+static void in_order(void *arg, const struct vftr_msgmatch *mm)
+{
+    struct order *o = arg;
+
+    o->bad |= mm->bytes != o->next++ || mm->receiver != PR(1, 0);
+}
+
+START_TEST(ranks_stuck_head_keeps_order)
+{
+    struct order o = { 0, 0 };
+    struct vftr_messages *m = vftr_messages_new(in_order, &o);
+    const struct vftr_msg_counts *k;
+    uint64_t t = 1, sent = 0;
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(vftr_messages_set_ranks(m, test_rank_of, NULL), 0);
+    SEND(m, t++, PR(0, 0), PR(1, 5), 0, 1, 99999);
+    for (int run = 0; run < 1000; run++) {
+        for (int i = 0; i < 3; i++, sent++)
+            SEND(m, t++, PR(0, 0), PR(1, 0), 0, 1, sent);
+        RECV(m, t++, PR(1, 0), PR(0, 0), 0, 1, 0);
+        RECV(m, t++, PR(1, 0), PR(0, 0), 0, 1, 0);
+    }
+    ck_assert_int_eq(vftr_messages_finish(m), 0);
+    k = vftr_messages_counts(m);
+    ck_assert_int_eq(o.bad, 0);
+    ck_assert_uint_eq(o.next, 2000);
+    ck_assert_uint_eq(k->matched, 2000);
+    ck_assert_uint_eq(k->unmatched_sends, 1001);
+    ck_assert_uint_eq(k->unmatched_recvs, 0);
+    ck_assert_uint_eq(pair(m, PR(0, 0), PR(1, 0))->messages, 3000);
+    ck_assert_uint_eq(pair(m, PR(0, 0), PR(1, 5))->messages, 1);
+    vftr_messages_free(m);
+}
+END_TEST
+
 static Suite *messages_suite(void)
 {
     Suite *s = suite_create("model_messages");
@@ -457,6 +501,7 @@ static Suite *messages_suite(void)
     tcase_add_test(tc, ranks_match_a_thread_send);
     tcase_add_test(tc, ranks_named_threads_constrain);
     tcase_add_test(tc, ranks_open_send_and_order);
+    tcase_add_test(tc, ranks_stuck_head_keeps_order);
     suite_add_tcase(s, tc);
     return s;
 }
