@@ -16,6 +16,8 @@
 #     process sending to the receiver rank's process and receiving from the
 #     sender rank's process; vftr-stats reads that OTF trace to the same
 #     figures, the window too; so does the archive converted to OTF2;
+#   - vftr-dump --check finds every receive's send; vftr-convert to Chrome
+#     JSON and Perfetto end each message's flow at its receive;
 #   - vftr-snap on that OTF: in flight at 25 us the sends of 11 and 21, at
 #     45 us none;
 #   - the wait analysis (--waits --threads): Late Sender 5 us on rank 1's
@@ -64,6 +66,19 @@ check_trace() {
 }
 
 check_trace "OTF2" "$T/in/traces.otf2"
+"$B/bin/vftr-dump" --check "$T/in/traces.otf2" >"$T/chk" 2>&1 &&
+    pass "vftr-dump --check: consistent, every receive has its send" ||
+    bad "vftr-dump --check: $(head -3 "$T/chk")"
+"$B/bin/vftr-convert" -q --to=json -o "$T/j.json" "$T/in/traces.otf2" 2>"$T/err" ||
+    bad "vftr-convert to JSON: $(cat "$T/err")"
+check "vftr-convert to Chrome JSON: a flow from each send ends at its receive" "4 4" \
+    "$(grep -o '"ph":"s"' "$T/j.json" | wc -l) $(grep -o '"ph":"f"' "$T/j.json" | wc -l)"
+if command -v protoc >/dev/null; then
+    "$B/bin/vftr-convert" -q -o "$T/p.pftrace" "$T/in/traces.otf2" 2>"$T/err" ||
+        bad "vftr-convert to Perfetto: $(cat "$T/err")"
+    check "vftr-convert to Perfetto: four flows, send to receive (pfcheck.py, protoc)" "flows 4" \
+        "$($PY "$here/../formats/pfcheck.py" "$here/../data/perfetto" "$T/p.pftrace" | grep -o 'flows [0-9]*')"
+fi
 
 "$B/bin/vftr-convert" -q -o "$T/t.otf" "$T/in/traces.otf2" 2>"$T/err" ||
     bad "vftr-convert to OTF: $(cat "$T/err")"
