@@ -54,13 +54,15 @@ void tui_comm_free(struct tui_comm *c)
     free(c);
 }
 
-int tui_comm_begin(struct tui_comm *c)
+int tui_comm_begin(struct tui_comm *c, vftr_msgrank_fn *rank_of, void *arg)
 {
     vftr_messages_free(c->msgs);
     c->valid = c->overflow = c->oom = 0;
     c->nkept = 0;
     c->msgs = vftr_messages_new(on_match, c);
-    return c->msgs ? 0 : -ENOMEM;
+    if (!c->msgs)
+        return -ENOMEM;
+    return vftr_messages_set_ranks(c->msgs, rank_of, arg);
 }
 
 int tui_comm_open_send(struct tui_comm *c, uint64_t time, uint32_t sender, uint32_t receiver,

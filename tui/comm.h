@@ -39,8 +39,10 @@ struct tui_comm;
 struct tui_comm *tui_comm_new(void);
 void tui_comm_free(struct tui_comm *c);          /* NULL-safe */
 
-/* Forgets the last window; starts a new one. */
-int tui_comm_begin(struct tui_comm *c);
+/* Forgets the last window; starts a new one, matching with the trace's
+ * rank relation (vftr_messages_set_ranks: rank_of, arg borrowed; NULL:
+ * the peers are exact processes). */
+int tui_comm_begin(struct tui_comm *c, vftr_msgrank_fn *rank_of, void *arg);
 /* A message in flight at the window start (vftr_messages_open_send): the
  * window's receive of it is not paired with the channel's next send. */
 int tui_comm_open_send(struct tui_comm *c, uint64_t time, uint32_t sender, uint32_t receiver,

@@ -834,7 +834,8 @@ static int cap_msg(struct tui_model *m, uint64_t time, uint32_t sender, uint32_t
 }
 
 /* A receive completes the oldest message of its channel (sender, receiver,
- * communicator, tag: MPI's non-overtaking rule). */
+ * communicator, tag: MPI's non-overtaking rule; sender and receiver ranks
+ * where the trace names peers by rank, messages.h). */
 static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, uint32_t comm,
                      uint32_t tag)
 {
@@ -843,8 +844,11 @@ static void cap_recv(struct tui_model *m, uint32_t receiver, uint32_t sender, ui
     if (!m->capturing || m->captured)
         return;
     for (size_t i = 0; i < d->nmsgs; i++) {
-        if (d->msgs[i].sender == sender && d->msgs[i].receiver == receiver &&
-            d->msgs[i].comm == comm && d->msgs[i].tag == tag) {
+        if (d->msgs[i].comm == comm && d->msgs[i].tag == tag &&
+            vftr_messages_admits(vftr_source_peer_ranks(m->src), m->src, d->msgs[i].receiver,
+                                 receiver) &&
+            vftr_messages_admits(vftr_source_peer_ranks(m->src), m->src, sender,
+                                 d->msgs[i].sender)) {
             memmove(&d->msgs[i], &d->msgs[i + 1], (d->nmsgs - i - 1) * sizeof *d->msgs);
             d->nmsgs--;
             return;
@@ -1835,7 +1839,7 @@ static int comm_start(struct tui_model *m)
         return 0;
     if (!m->comm && !(m->comm = tui_comm_new()))
         return -ENOMEM;
-    return tui_comm_begin(m->comm);
+    return tui_comm_begin(m->comm, vftr_source_peer_ranks(m->src), m->src);
 }
 
 static int c_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver, uint32_t comm,

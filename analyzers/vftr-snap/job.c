@@ -120,8 +120,8 @@ struct run {
     struct vftr_progress progress;   /* the line on a terminal; off until start() */
     uint64_t nevents;
     uint64_t resolution;
-    struct idpair *funcs, *files, *colls;
-    size_t nfuncs, nfiles, ncolls, ncounters;
+    struct idpair *funcs, *files, *colls, *procs;   /* procs: process, parent */
+    size_t nfuncs, nfiles, ncolls, ncounters, nprocs;
     int started;
     uint64_t first, last;
     struct vftr_snap_traceinfo info;      /* what start() needs beyond the definitions */
@@ -171,6 +171,37 @@ static int def_function(void *u, uint32_t stream, uint32_t func, const char *nam
     if (add_pair(&r->funcs, &r->nfuncs, func, group))
         return fail(r, -ENOMEM, "out of memory"), OTF_RETURN_ABORT;
     return OTF_CopyHandler_DefFunction(r->writer, stream, func, name, group, source, kv);
+}
+
+static int def_process(void *u, uint32_t stream, uint32_t process, const char *name,
+                       uint32_t parent, OTF_KeyValueList *kv)
+{
+    struct run *r = u;
+    if (add_pair(&r->procs, &r->nprocs, process, parent))
+        return fail(r, -ENOMEM, "out of memory"), OTF_RETURN_ABORT;
+    return OTF_CopyHandler_DefProcess(r->writer, stream, process, name, parent, kv);
+}
+
+static int cmp_idpair(const void *a, const void *b)
+{
+    const struct idpair *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The rank of a process for the engine (vftr_snap_config.rank_of): its
+ * outermost parent, as every vftr tool folds threads (OTF's messages may
+ * name only a rank's process: messages.h).  r->procs is sorted by id. */
+static uint32_t rank_of(void *u, uint32_t process)
+{
+    const struct run *r = u;
+    for (size_t hops = 0; hops < r->nprocs; hops++) {
+        struct idpair key = { process, 0 };
+        const struct idpair *p = bsearch(&key, r->procs, r->nprocs, sizeof *p, cmp_idpair);
+        if (!p || !p->value || p->value == process)
+            break;
+        process = p->value;
+    }
+    return process;
 }
 
 static int def_file(void *u, uint32_t stream, uint32_t token, const char *name, uint32_t group,
@@ -303,6 +334,9 @@ static int start(struct run *r)
     r->snap = vftr_snap_new(&cfg);
     if (!r->snap)
         return fail(r, -errno, "cannot start the snapshot engine (%s)", strerror(errno));
+    if (r->nprocs)
+        qsort(r->procs, r->nprocs, sizeof *r->procs, cmp_idpair);
+    vftr_snap_set_ranks(r->snap, rank_of, r);
     int rc = 0;
     for (size_t i = 0; !rc && i < r->nfuncs; i++)
         rc = vftr_snap_def_function(r->snap, r->funcs[i].id, r->funcs[i].value);
@@ -485,6 +519,7 @@ struct handler {
 static const struct handler def_handlers[] = {
     { HANDLER(def_timer), OTF_DEFTIMERRESOLUTION_RECORD },
     { HANDLER(def_function), OTF_DEFFUNCTION_RECORD },
+    { HANDLER(def_process), OTF_DEFPROCESS_RECORD },
     { HANDLER(def_file), OTF_DEFFILE_RECORD },
     { HANDLER(def_collop), OTF_DEFCOLLOP_RECORD },
     { HANDLER(def_counter), OTF_DEFCOUNTER_RECORD },
@@ -908,6 +943,7 @@ done:
     free(r.funcs);
     free(r.files);
     free(r.colls);
+    free(r.procs);
     free(stub);
     free(out);
     return r.rc;

@@ -1075,7 +1075,8 @@ static int stats(const struct vftr_tool *tool, struct stats_args *args, char *co
         struct vftr_window_stats st = { 0 };
 
         messages = vftr_messages_new(NULL, NULL);
-        if (!messages) {
+        if (!messages ||
+            vftr_messages_set_ranks(messages, vftr_source_peer_ranks(src), src) < 0) {
             rc = vftr_tool_fail(tool, stderr, "out of memory");
             goto out;
         }

@@ -407,6 +407,17 @@ static void on_match(void *arg, const struct vftr_msgmatch *m)
 
     a->match_hit = true;
     a->match_slot = (uint32_t)(m->send_cookie ? m->send_cookie : 0);
+    a->match_receiver = m->receiver;
+}
+
+/* The rank of a process for the matcher (vftr_messages_set_ranks): its
+ * rank's process as the definitions give it, else itself. */
+static uint32_t rank_of(void *arg, uint32_t token)
+{
+    struct vftr_analysis *a = arg;
+    long i = proc_index(a, token);
+
+    return i < 0 ? token : a->procs[i].rankproc;
 }
 
 static long msg_new(struct vftr_analysis *a)
@@ -716,9 +727,13 @@ static int rec_send(struct vftr_analysis *a, struct aproc *p, const struct vftr_
     if (rc < 0)
         return rc;
     if (a->match_hit) {
+        long ri = proc_index(a, a->match_receiver);
+
         a->nmatch_mine += !w->foreign;
         /* its receive came first (a clock that disagrees): handled there */
         m = &a->msgs[mi];
+        if (ri >= 0)        /* the receive's own process: the peer may name only the rank */
+            m->receiver = (uint32_t)ri;
         m->matched = m->recv_done = true;
         if (m->lr_wait)
             m->lr_done = true;
@@ -776,13 +791,19 @@ static int rec_recv(struct vftr_analysis *a, struct aproc *p, const struct vftr_
         return rc;
     if (vftr_reserve((void **)&c->from, &c->capfrom, c->nfrom, sizeof *c->from) < 0)
         return -ENOMEM;
-    c->from[c->nfrom++] = pidx(a, s);
+    /* the sender it synchronised with: the send's own process when matched
+     * (the record may name only the sender's rank) */
+    c->from[c->nfrom++] = a->match_hit && a->match_slot ? a->msgs[a->match_slot - 1].sender
+                                                         : pidx(a, s);
     a->nrecv_mine += !p->foreign;
     if (a->match_hit && a->match_slot) {
         uint32_t mi = a->match_slot - 1;
         struct msg *m = &a->msgs[mi];
 
         a->nmatch_mine += !p->foreign;
+        /* the receiver is the process that received it, which its send
+         * may have named only by its rank (messages.h) */
+        m->receiver = pidx(a, p);
         m->matched = m->recv_done = true;
         if (posts_blocking(c->cls) && p->in_recv && p->recv_enter == c->enter) {
             m->recv_blocking = true;
@@ -1808,7 +1829,8 @@ struct vftr_analysis *vftr_analysis_new(struct vftr_syncdefs *defs,
     if (a->o.what & VFTR_ANALYSIS_SEGMENTS)
         a->o.what |= VFTR_ANALYSIS_CRITPATH;
     a->matcher = vftr_messages_new(on_match, a);
-    if (!a->matcher)
+    if (!a->matcher ||
+        vftr_messages_set_ranks(a->matcher, a->defs.peer_ranks ? rank_of : NULL, a) < 0)
         goto fail;
     /* the defined processes first, in definition order: each knows its
      * rank's own process */

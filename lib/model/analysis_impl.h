@@ -266,6 +266,7 @@ struct vftr_analysis {
     size_t nmsgs, capmsgs;
     uint32_t free_msg;                /* index + 1 of a free slot */
     uint32_t match_slot;              /* set by the match callback */
+    uint32_t match_receiver;          /* the matched receive's process (token) */
     bool match_hit;
     uint64_t serial;                  /* call serials */
 

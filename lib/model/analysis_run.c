@@ -36,6 +36,7 @@ int vftr_syncdefs_from_source(struct vftr_syncdefs *d, const struct vftr_source 
     c = vftr_source_comms(s, &n);
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = vftr_syncdefs_add_comm(d, c[i].token, c[i].n, c[i].procs);
+    d->peer_ranks = vftr_source_peer_ranks(s) != NULL;
     return rc;
 }
 

@@ -34,11 +34,15 @@ struct cproc {
 };
 
 struct fifo {
-    uint64_t *t;
+    struct fent { uint64_t t; uint32_t self, peer; } *t;   /* the record's process, its peer */
     size_t head, n, cap;
 };
 
-struct chan {                       /* messages of one (comm, sender, receiver, tag) */
+/* Messages of one (comm, sender, receiver, tag); sender and receiver are
+ * ranks (their processes) where the trace names peers by rank only
+ * (vftr_source_peer_ranks, messages.h), so a thread's message is paired
+ * with a receive that names the thread's rank. */
+struct chan {
     uint32_t sender, receiver, comm, tag;
     struct fifo sends, recvs;       /* times of those not matched yet (one is empty) */
 };
@@ -228,7 +232,21 @@ static struct chan *chan(struct check *c, uint32_t sender, uint32_t receiver, ui
     return &c->chans[c->nchans++];
 }
 
-static int fifo_push(struct fifo *f, uint64_t t)
+/* The channel of a message as its record names it: of ranks where the
+ * trace's peers may name only a rank. */
+static struct chan *chan_of(struct check *c, uint32_t sender, uint32_t receiver, uint32_t comm,
+                            uint32_t tag)
+{
+    vftr_procmap_fn *rank = vftr_source_peer_ranks(c->s);
+
+    if (rank) {
+        sender = rank((void *)c->s, sender);
+        receiver = rank((void *)c->s, receiver);
+    }
+    return chan(c, sender, receiver, comm, tag);
+}
+
+static int fifo_push(struct fifo *f, uint64_t t, uint32_t self, uint32_t peer)
 {
     if (f->head + f->n == f->cap) {             /* compact, then grow */
         if (f->n)
@@ -237,11 +255,11 @@ static int fifo_push(struct fifo *f, uint64_t t)
         if (vftr_reserve((void **)&f->t, &f->cap, f->n, sizeof *f->t) < 0)
             return -ENOMEM;
     }
-    f->t[f->head + f->n++] = t;
+    f->t[f->head + f->n++] = (struct fent){ t, self, peer };
     return 0;
 }
 
-static uint64_t fifo_pop(struct fifo *f)
+static struct fent fifo_pop(struct fifo *f)
 {
     f->n--;
     return f->t[f->head++];
@@ -257,16 +275,16 @@ static int on_send(void *arg, uint64_t time, uint32_t sender, uint32_t receiver,
     struct chan *x;
 
     (void)length;
-    if (!event(c, time, sender) || !(x = chan(c, sender, receiver, comm, tag)) ||
+    if (!event(c, time, sender) || !(x = chan_of(c, sender, receiver, comm, tag)) ||
         ref(c, time, sender, REF_PROCESS, receiver) < 0 || ref(c, time, sender, REF_COMM, comm) < 0)
         return -ENOMEM;
     if (x->recvs.n) {
         violation(c, time, sender, "message to %" PRIu32 " (communicator %" PRIu32 ", tag %"
                   PRIu32 ") received at %" PRIu64 ", before it was sent", receiver, comm, tag,
-                  fifo_pop(&x->recvs));
+                  fifo_pop(&x->recvs).t);
         return 0;
     }
-    return fifo_push(&x->sends, time);
+    return fifo_push(&x->sends, time, sender, receiver);
 }
 
 static int on_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, uint32_t comm,
@@ -276,7 +294,7 @@ static int on_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender,
     struct chan *x;
 
     (void)length;
-    if (!event(c, time, receiver) || !(x = chan(c, sender, receiver, comm, tag)) ||
+    if (!event(c, time, receiver) || !(x = chan_of(c, sender, receiver, comm, tag)) ||
         ref(c, time, receiver, REF_PROCESS, sender) < 0 ||
         ref(c, time, receiver, REF_COMM, comm) < 0)
         return -ENOMEM;
@@ -284,7 +302,7 @@ static int on_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender,
         fifo_pop(&x->sends);
         return 0;
     }
-    return fifo_push(&x->recvs, time);
+    return fifo_push(&x->recvs, time, receiver, sender);
 }
 
 static int on_coll_begin(void *arg, uint64_t time, uint32_t process, uint32_t op, uint64_t id,
@@ -445,10 +463,12 @@ int vftr_check_source(struct vftr_source *s, const struct vftr_check_opts *o,
             k->unverified += x->recvs.n;
             continue;
         }
-        while (rc == 0 && x->recvs.n)
-            violation(&c, fifo_pop(&x->recvs), x->receiver, "receive from %" PRIu32
-                      " (communicator %" PRIu32 ", tag %" PRIu32 ") without a matching send",
-                      x->sender, x->comm, x->tag);
+        while (rc == 0 && x->recvs.n) {
+            struct fent e = fifo_pop(&x->recvs);
+
+            violation(&c, e.t, e.self, "receive from %" PRIu32 " (communicator %" PRIu32
+                      ", tag %" PRIu32 ") without a matching send", e.peer, x->comm, x->tag);
+        }
     }
     if (rc == 0 && o->out && c.reported > (o->max_reports ? o->max_reports : 20))
         fprintf(o->out, "%s: %s: ... and %u more violations\n", o->prog, o->name,

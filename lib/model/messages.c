@@ -84,14 +84,23 @@ static int keymap_put(struct keymap *km, uint64_t a, uint64_t b, uint32_t index)
 
 struct pending {
     uint64_t time, bytes, cookie;
-    int open;              /* a send from before the window (vftr_messages_open_send) */
+    uint32_t self, peer;   /* its own process; the other side as its record names it */
+    uint8_t open;          /* a send from before the window (vftr_messages_open_send) */
+    uint8_t dead;          /* matched out of the middle of its queue */
 };
 
-struct channel {
-    uint32_t sender, receiver, comm, tag;
-    int sends;             /* 1: queue holds sends, 0: receives */
+struct queue {
     struct pending *q;
-    size_t head, len, cap; /* live entries are q[head..len) */
+    size_t head, len, cap; /* entries are q[head..len), dead ones among them */
+};
+
+/* A channel's sends and receives that found no partner yet.  Without a
+ * rank relation every record of a channel admits every record of the other
+ * side, so one of the two queues is always empty; with one, a send to a
+ * thread waits beside a receive of another thread of that rank. */
+struct channel {
+    uint32_t sender, receiver, comm, tag;     /* sender, receiver: rank processes */
+    struct queue sends, recvs;
 };
 
 struct collbegin {
@@ -103,6 +112,8 @@ struct collbegin {
 struct vftr_messages {
     vftr_msgmatch_fn *on_match;
     void *arg;
+    vftr_msgrank_fn *rank_of;      /* NULL: every peer names the exact process */
+    void *rank_arg;
     int finished;
     struct vftr_msg_counts counts;
 
@@ -146,12 +157,23 @@ struct vftr_messages *vftr_messages_new(vftr_msgmatch_fn *on_match, void *arg)
     return m;
 }
 
+int vftr_messages_set_ranks(struct vftr_messages *m, vftr_msgrank_fn *rank_of, void *arg)
+{
+    if (m->finished || m->counts.sends || m->counts.recvs || m->counts.open_sends)
+        return -EINVAL;
+    m->rank_of = rank_of;
+    m->rank_arg = arg;
+    return 0;
+}
+
 void vftr_messages_free(struct vftr_messages *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->nchans; i++)
-        free(m->chans[i].q);
+    for (size_t i = 0; i < m->nchans; i++) {
+        free(m->chans[i].sends.q);
+        free(m->chans[i].recvs.q);
+    }
     free(m->chans);
     free(m->pairs);
     free(m->ops);
@@ -161,6 +183,19 @@ void vftr_messages_free(struct vftr_messages *m)
     free(m->op_map.slots);
     free(m->begin_map.slots);
     free(m);
+}
+
+static uint32_t rank_of(const struct vftr_messages *m, uint32_t process)
+{
+    return m->rank_of ? m->rank_of(m->rank_arg, process) : process;
+}
+
+/* Does a record naming `named` as its other side admit `actual` there?
+ * (messages.h: a thread names that thread alone, since only a writer that
+ * knows the thread names it; a rank's own process any process of it.) */
+static int admits(const struct vftr_messages *m, uint32_t named, uint32_t actual)
+{
+    return vftr_messages_admits(m->rank_of, m->rank_arg, named, actual);
 }
 
 static struct vftr_msgpair *pair_of(struct vftr_messages *m, uint32_t sender, uint32_t receiver)
@@ -181,13 +216,17 @@ static struct vftr_msgpair *pair_of(struct vftr_messages *m, uint32_t sender, ui
     return &m->pairs[m->npairs++];
 }
 
+/* The channel of (sender's rank, receiver's rank, comm, tag). */
 static struct channel *channel_of(struct vftr_messages *m, uint32_t sender, uint32_t receiver,
                                   uint32_t comm, uint32_t tag)
 {
-    uint64_t a = (uint64_t)sender << 32 | receiver, b = (uint64_t)comm << 32 | tag;
-    long i = keymap_get(&m->chan_map, a, b);
+    uint64_t a, b = (uint64_t)comm << 32 | tag;
+    long i;
 
-    if (i >= 0)
+    sender = rank_of(m, sender);
+    receiver = rank_of(m, receiver);
+    a = (uint64_t)sender << 32 | receiver;
+    if ((i = keymap_get(&m->chan_map, a, b)) >= 0)
         return &m->chans[i];
     struct channel *chans;
     if (m->nchans >= UINT32_MAX - 1 ||
@@ -201,59 +240,101 @@ static struct channel *channel_of(struct vftr_messages *m, uint32_t sender, uint
     return &m->chans[m->nchans++];
 }
 
-static int push(struct channel *c, int sends, uint64_t time, uint64_t bytes, uint64_t cookie)
+/* Appends x.  A full queue first drops what was matched out of it: an
+ * entry no record admits (a send to a thread whose receive lies outside
+ * the window) can stay at the head for good, and what is matched behind
+ * it must not pile up.  It still doubles when more than half is live, so
+ * compactions stay rare (amortised O(1) per record). */
+static int push(struct queue *c, struct pending x)
 {
+    size_t used = c->len;
+
     if (c->head == c->len) {           /* empty: restart at the front */
-        c->head = c->len = 0;
-        c->sends = sends;
-    } else if (c->len == c->cap && c->head > 0) {
-        memmove(c->q, c->q + c->head, (c->len - c->head) * sizeof *c->q);
-        c->len -= c->head;
+        c->head = c->len = used = 0;
+    } else if (c->len == c->cap) {
+        size_t n = 0;
+
+        for (size_t k = c->head; k < c->len; k++)
+            if (!c->q[k].dead)
+                c->q[n++] = c->q[k];
         c->head = 0;
+        c->len = n;
+        used = n > c->cap / 2 ? c->cap : n;     /* cap: grow() doubles it */
     }
-    struct pending *q = grow(c->q, &c->cap, c->len, sizeof *q);
+    struct pending *q = grow(c->q, &c->cap, used, sizeof *q);
     if (!q)
         return -ENOMEM;
     c->q = q;
-    c->q[c->len++] = (struct pending){ time, bytes, cookie, 0 };
+    c->q[c->len++] = x;
     return 0;
 }
 
-static void matched(struct vftr_messages *m, struct vftr_msgpair *p, const struct channel *c,
-                    uint64_t send_time, uint64_t recv_time, uint64_t bytes, uint64_t send_cookie,
-                    uint64_t recv_cookie)
+/* The oldest entry of q whose record and the new one (own process self,
+ * naming peer as the other side) admit each other, taken out of the queue
+ * into *out; 0 when there is none. */
+static int take(const struct vftr_messages *m, struct queue *q, uint32_t self, uint32_t peer,
+                struct pending *out)
 {
+    for (size_t k = q->head; k < q->len; k++) {
+        struct pending *x = &q->q[k];
+
+        if (x->dead || !admits(m, x->peer, self) || !admits(m, peer, x->self))
+            continue;
+        *out = *x;
+        x->dead = 1;
+        while (q->head < q->len && q->q[q->head].dead)
+            q->head++;
+        return 1;
+    }
+    return 0;
+}
+
+/* A matched message: booked under its true processes, the send's own and
+ * the receive's own. */
+static int matched(struct vftr_messages *m, const struct channel *c, const struct pending *s,
+                   const struct pending *r)
+{
+    struct vftr_msgpair *p = pair_of(m, s->self, r->self);
+
+    if (!p)
+        return -ENOMEM;
+    p->messages++;
+    p->bytes += s->bytes;
     p->matched++;
-    p->transfer += recv_time > send_time ? recv_time - send_time : 0;
+    p->transfer += r->time > s->time ? r->time - s->time : 0;
     m->counts.matched++;
     if (m->on_match) {
-        struct vftr_msgmatch mm = { c->sender, c->receiver, c->comm, c->tag,
-                                    send_time, recv_time, bytes, send_cookie, recv_cookie };
+        struct vftr_msgmatch mm = { s->self, r->self, c->comm, c->tag, s->time, r->time,
+                                    s->bytes, s->cookie, r->cookie };
         m->on_match(m->arg, &mm);
     }
+    return 0;
+}
+
+/* Without a rank relation a pair shows as soon as a record names it, as
+ * it always did (a receive that completes a message from before the window
+ * leaves an empty one); with one, a record's named peer may not be the
+ * process the message went to, so only what is booked makes a pair. */
+static int touch(struct vftr_messages *m, uint32_t sender, uint32_t receiver)
+{
+    return m->rank_of || pair_of(m, sender, receiver) ? 0 : -ENOMEM;
 }
 
 int vftr_messages_send_cookie(struct vftr_messages *m, uint64_t time, uint32_t sender,
                               uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes,
                               uint64_t cookie)
 {
-    struct vftr_msgpair *p;
+    struct pending s = { time, bytes, cookie, sender, receiver, 0, 0 }, r;
     struct channel *c;
 
     if (m->finished)
         return -EINVAL;
-    if (!(p = pair_of(m, sender, receiver)) || !(c = channel_of(m, sender, receiver, comm, tag)))
+    if (touch(m, sender, receiver) < 0 || !(c = channel_of(m, sender, receiver, comm, tag)))
         return -ENOMEM;
     m->counts.sends++;
-    p->messages++;
-    p->bytes += bytes;
-    if (c->head < c->len && !c->sends) {          /* a receive was waiting */
-        struct pending r = c->q[c->head++];
-        p->recvs_only--;
-        matched(m, p, c, time, r.time, bytes, cookie, r.cookie);
-        return 0;
-    }
-    return push(c, 1, time, bytes, cookie);
+    if (take(m, &c->recvs, sender, receiver, &r))          /* a receive was waiting */
+        return matched(m, c, &s, &r);
+    return push(&c->sends, s);
 }
 
 int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, uint32_t receiver,
@@ -266,26 +347,22 @@ int vftr_messages_recv_cookie(struct vftr_messages *m, uint64_t time, uint32_t r
                               uint32_t sender, uint32_t comm, uint32_t tag, uint64_t bytes,
                               uint64_t cookie)
 {
-    struct vftr_msgpair *p;
+    struct pending r = { time, bytes, cookie, receiver, sender, 0, 0 }, s;
     struct channel *c;
 
     if (m->finished)
         return -EINVAL;
-    if (!(p = pair_of(m, sender, receiver)) || !(c = channel_of(m, sender, receiver, comm, tag)))
+    if (touch(m, sender, receiver) < 0 || !(c = channel_of(m, sender, receiver, comm, tag)))
         return -ENOMEM;
     m->counts.recvs++;
-    if (c->head < c->len && c->sends) {
-        struct pending s = c->q[c->head++];
+    if (take(m, &c->sends, receiver, sender, &s)) {
         if (s.open)
             m->counts.recvs_open++;      /* its send is not the window's */
         else
-            matched(m, p, c, s.time, time, s.bytes, s.cookie, cookie);
+            return matched(m, c, &s, &r);
         return 0;
     }
-    if (push(c, 0, time, bytes, cookie) < 0)
-        return -ENOMEM;
-    p->recvs_only++;       /* until a send comes */
-    return 0;
+    return push(&c->recvs, r);
 }
 
 int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver, uint32_t sender,
@@ -297,27 +374,23 @@ int vftr_messages_recv(struct vftr_messages *m, uint64_t time, uint32_t receiver
 int vftr_messages_open_send(struct vftr_messages *m, uint64_t time, uint32_t sender,
                              uint32_t receiver, uint32_t comm, uint32_t tag, uint64_t bytes)
 {
+    struct pending s = { time, bytes, 0, sender, receiver, 1, 0 }, r;
     struct channel *c;
 
     if (m->finished)
         return -EINVAL;
     if (!(c = channel_of(m, sender, receiver, comm, tag)))
         return -ENOMEM;
-    if (c->head < c->len && !c->sends) {
+    if (take(m, &c->recvs, sender, receiver, &r)) {
         /* A receive came first (the caller broke the order messages.h
          * asks for): it is the one this send completes. */
-        struct vftr_msgpair *p = pair_of(m, sender, receiver);
-
-        if (!p)
+        if (touch(m, sender, receiver) < 0)
             return -ENOMEM;
-        c->head++;
-        p->recvs_only--;
         m->counts.recvs_open++;
         return 0;
     }
-    if (push(c, 1, time, bytes, 0) < 0)
+    if (push(&c->sends, s) < 0)
         return -ENOMEM;
-    c->q[c->len - 1].open = 1;
     m->counts.open_sends++;
     return 0;
 }
@@ -423,13 +496,34 @@ int vftr_messages_finish(struct vftr_messages *m)
     if (m->finished)
         return -EINVAL;
     m->finished = 1;
+    /* What found no partner is booked under the processes its record
+     * names (open sends end after the window: not the window's). */
     for (size_t i = 0; i < m->nchans; i++) {
         const struct channel *c = &m->chans[i];
-        if (c->sends) {
-            for (size_t k = c->head; k < c->len; k++)   /* open ones end after the window */
-                m->counts.unmatched_sends += !c->q[k].open;
-        } else
-            m->counts.unmatched_recvs += c->len - c->head;
+
+        for (size_t k = c->sends.head; k < c->sends.len; k++) {
+            const struct pending *x = &c->sends.q[k];
+            struct vftr_msgpair *p;
+
+            if (x->dead || x->open)
+                continue;
+            if (!(p = pair_of(m, x->self, x->peer)))
+                return -ENOMEM;
+            p->messages++;
+            p->bytes += x->bytes;
+            m->counts.unmatched_sends++;
+        }
+        for (size_t k = c->recvs.head; k < c->recvs.len; k++) {
+            const struct pending *x = &c->recvs.q[k];
+            struct vftr_msgpair *p;
+
+            if (x->dead)
+                continue;
+            if (!(p = pair_of(m, x->peer, x->self)))
+                return -ENOMEM;
+            p->recvs_only++;
+            m->counts.unmatched_recvs++;
+        }
     }
     for (size_t i = 0; i < m->nbegins; i++)
         m->counts.unmatched_begins += m->begins[i].open != 0;

@@ -15,6 +15,28 @@
  * was never recorded, and the reverse).  Byte counts are taken from the
  * send; a receive's length is only used for receive-only traffic.
  *
+ * Ranks and threads: MPI matches messages between ranks, not threads, and
+ * most writers name the other side of a record only by its rank: an OTF2
+ * MpiSend names a rank of the communicator, VampirTrace a rank's process,
+ * so a message a thread sent reads "rank 0's process to rank 1's process"
+ * on one side and "thread 1 of rank 0 to rank 1's process" on the other.
+ * Given the relation of processes to ranks (vftr_messages_set_ranks), the
+ * channel is MPI's — (sender's rank, receiver's rank, communicator, tag),
+ * FIFO — and a record's named peer is a constraint on its partner: a
+ * rank's own process stands for any process of that rank, a thread for
+ * that thread alone (only a writer that knows it names a thread: vftr's
+ * .vfd conversion, whose peers are exact).  A receive then matches the
+ * oldest send of its channel that it and the send admit.  Without the
+ * relation every process is a rank of its own: the peer is the exact
+ * process, as vftr's .vfd runs give it (vftr_source_peer_ranks, source.h,
+ * says which a trace needs).  Either way the matched message names the
+ * processes that really sent and received it: the send's own process and
+ * the receive's own process.
+ *
+ * The pairs (the matrix): a matched message counts for (its sender, its
+ * receiver) as above, an unmatched send for (its process, the receiver it
+ * names), an unmatched receive for (the sender it names, its process).
+ *
  * Collectives: a CollectiveOperation record (one process's part of one
  * operation, with its duration) counts once for its operation; so does a
  * Begin/EndCollectiveOperation pair of one process, matched by (process,
@@ -79,6 +101,37 @@ struct vftr_messages;
  */
 struct vftr_messages *vftr_messages_new(vftr_msgmatch_fn *on_match, void *arg);
 void vftr_messages_free(struct vftr_messages *m);     /* NULL-safe */
+
+/*
+ * The rank of a process, as the token of the rank's own process (a rank's
+ * process gives itself; a thread its rank's process).  The type of
+ * vftr_source_rank_process (source.h) and vftr_procmap_fn (summary.h).
+ */
+typedef uint32_t vftr_msgrank_fn(void *arg, uint32_t process);
+
+/*
+ * Match on ranks (see "Ranks and threads" above): rank_of (with arg,
+ * borrowed: it must outlive the matcher; NULL: every process is its own
+ * rank, the default) is asked for the rank of every record's processes.
+ * Call it before the first record: -EINVAL afterwards.
+ */
+int vftr_messages_set_ranks(struct vftr_messages *m, vftr_msgrank_fn *rank_of, void *arg);
+
+/*
+ * The rule itself, for a reader that pairs messages of its own (the
+ * messages in flight at a window start, winstate.h): does a record that
+ * names `named` as its other side admit `actual` there?  The same process
+ * always; with rank_of (NULL: exact processes) a rank's own process admits
+ * every process of that rank.
+ */
+static inline int vftr_messages_admits(vftr_msgrank_fn *rank_of, void *arg, uint32_t named,
+                                       uint32_t actual)
+{
+    uint32_t r;
+
+    return named == actual ||
+           (rank_of && (r = rank_of(arg, named)) == named && rank_of(arg, actual) == r);
+}
 
 int vftr_messages_send(struct vftr_messages *m, uint64_t time, uint32_t sender, uint32_t receiver,
                        uint32_t comm, uint32_t tag, uint64_t bytes);

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "messages.h"
 #include "u64map.h"
 #include "util/errmsg.h"
 #include "util/json.h"
@@ -153,7 +154,13 @@ static int j_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     for (size_t i = 0; i < k->nflows; i++) {
         const struct flow *m = &k->flows[i];
 
-        if (m->sender == sender && m->receiver == receiver && m->comm == comm && m->tag == tag) {
+        /* the oldest send of its channel that it and the send admit
+         * (messages.h: a peer named by its rank stands for any thread) */
+        if (m->comm == comm && m->tag == tag &&
+            vftr_messages_admits(vftr_source_peer_ranks(k->src), (void *)k->src, m->receiver,
+                                 receiver) &&
+            vftr_messages_admits(vftr_source_peer_ranks(k->src), (void *)k->src, sender,
+                                 m->sender)) {
             fprintf(k->f, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"pid\":%u,\"tid\":%u,",
                     pid_of(k, receiver), receiver);
             put_ts(k, time);

@@ -40,6 +40,7 @@
 #include <zlib.h>
 
 #include "grow.h"
+#include "messages.h"
 #include "u64map.h"
 #include "util/errmsg.h"
 
@@ -477,7 +478,13 @@ static int p_recv(void *arg, uint64_t time, uint32_t receiver, uint32_t sender, 
     for (size_t i = 0; i < k->nflows; i++) {
         const struct flow *m = &k->flows[i];
 
-        if (m->sender == sender && m->receiver == receiver && m->comm == comm && m->tag == tag) {
+        /* the oldest send of its channel that it and the send admit
+         * (messages.h: a peer named by its rank stands for any thread) */
+        if (m->comm == comm && m->tag == tag &&
+            vftr_messages_admits(vftr_source_peer_ranks(k->src), (void *)k->src, m->receiver,
+                                 receiver) &&
+            vftr_messages_admits(vftr_source_peer_ranks(k->src), (void *)k->src, sender,
+                                 m->sender)) {
             id = m->id;
             memmove(&k->flows[i], &k->flows[i + 1], (k->nflows - i - 1) * sizeof *k->flows);
             k->nflows--;

@@ -139,6 +139,8 @@ struct vftr_snap {
     void *arg;
     const volatile sig_atomic_t *stop;
     uint64_t max_records, emitted;
+    uint32_t (*rank_of)(void *, uint32_t);  /* vftr_snap_config.rank_of */
+    void *rank_arg;
     int error;                  /* sticky: a sink's error or -ENOMEM */
     int finished;
     uint64_t now;
@@ -215,6 +217,13 @@ static int copy_sorted(uint64_t **dst, const uint64_t *src, size_t n, int strict
         return -ENOMEM;
     memcpy(*dst, src, n * sizeof **dst);
     return 0;
+}
+
+void vftr_snap_set_ranks(struct vftr_snap *s, uint32_t (*fn)(void *arg, uint32_t process),
+                         void *arg)
+{
+    s->rank_of = fn;
+    s->rank_arg = arg;
 }
 
 struct vftr_snap *vftr_snap_new(const struct vftr_snap_config *cfg)
@@ -771,9 +780,15 @@ static struct msgstat *msgstat(struct vftr_snap *s, struct proc *p, uint32_t pee
     return &s->msgs.v[s->msgs.n - 1];
 }
 
+/* The channel of a message: of its processes, or of their ranks when the
+ * trace's peers may name only a rank (vftr_snap_config.rank_of). */
 static struct channel *channel(struct vftr_snap *s, uint32_t sender, uint32_t receiver,
                                uint32_t comm, uint32_t tag)
 {
+    if (s->rank_of) {
+        sender = s->rank_of(s->rank_arg, sender);
+        receiver = s->rank_of(s->rank_arg, receiver);
+    }
     long i = vftr_u64map_get(&s->chanmap, key2(sender, receiver));
     if (i < 0) {
         struct chanlist cl;

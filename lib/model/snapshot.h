@@ -154,6 +154,17 @@ struct vftr_snap;
 
 /* A new engine.  NULL + errno (EINVAL: unsorted breaks or no callback; ENOMEM). */
 struct vftr_snap *vftr_snap_new(const struct vftr_snap_config *cfg);
+
+/*
+ * The rank of a process (its rank's own process; fn NULL, the default:
+ * every process is its own rank), for a trace whose messages may name
+ * their other side only by its rank (messages.h): the messages in flight
+ * at a break are then those of the channels of ranks (sender's rank,
+ * receiver's rank, communicator, tag), first in, first out.  Before the
+ * first record; arg borrowed for the engine's life.
+ */
+void vftr_snap_set_ranks(struct vftr_snap *s, uint32_t (*fn)(void *arg, uint32_t process),
+                         void *arg);
 void vftr_snap_free(struct vftr_snap *s);     /* NULL-safe */
 
 /* Definitions the summaries need (before the events; later ones win). */

@@ -623,6 +623,11 @@ uint32_t vftr_source_rank_process(void *source, uint32_t process)
     return i < 0 ? process : s->procs[root_of(s, (size_t)i)].token;
 }
 
+vftr_procmap_fn *vftr_source_peer_ranks(const struct vftr_source *s)
+{
+    return vftr_source_info(s)->kind == VFTR_SOURCE_VFD ? NULL : vftr_source_rank_process;
+}
+
 int vftr_source_read(struct vftr_source *s, uint64_t a, uint64_t b,
                      const struct vftr_proclist *procs, unsigned flags,
                      const struct vftr_window_handler *h, struct vftr_window_stats *stats,

@@ -301,6 +301,17 @@ void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p);
 uint32_t vftr_source_rank_process(void *source, uint32_t process);
 
 /*
+ * How the trace's messages name their other side, for the message matcher
+ * (vftr_messages_set_ranks, messages.h; with the source as its argument):
+ * vftr_source_rank_process for OTF and OTF2 traces, whose writers mostly
+ * name only the peer's rank (its own process, or OTF2's rank in the
+ * communicator) even when a thread sent or received; NULL for a .vfd run,
+ * whose conversion engine matched every message between ranks in posting
+ * order and names the exact thread of the other side.
+ */
+vftr_procmap_fn *vftr_source_peer_ranks(const struct vftr_source *s);
+
+/*
  * The window [a, b) of the processes in procs (NULL: all), through h as
  * window.h describes it: the calls under way at a (open_frame) and the
  * messages in flight (open_message), then the events with a <= time < b in

@@ -594,6 +594,7 @@ int vftr_source_open_otf(struct vftr_source *s, const char *operand, char *err, 
     rc = read_defs(s, o, err, errlen);
     if (rc < 0)
         return rc;
+    vftr_window_set_ranks(o->win, vftr_source_peer_ranks(s), s);
     wi = vftr_window_info(o->win);
     s->info.resolution = wi->resolution;
     s->info.first = wi->first;

@@ -1636,6 +1636,8 @@ static int otf2_read(struct vftr_source *s, uint64_t a, uint64_t b,
 
     *st = (struct vftr_window_stats){ 0 };
     vftr_winstate_init(&r.ws, h, procs, a, b, !(flags & VFTR_SOURCE_EVENTS_ONLY), st);
+    r.ws.rank_of = vftr_source_peer_ranks(s);       /* OTF2's peers are ranks */
+    r.ws.rank_arg = s;
     r.ends = calloc(o->nlocs ? o->nlocs : 1, sizeof *r.ends);
     r.ios = calloc(o->nlocs ? o->nlocs : 1, sizeof *r.ios);
     if (!r.ends || !r.ios) {

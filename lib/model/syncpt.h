@@ -110,6 +110,9 @@ struct vftr_syncdefs {
     } *comms;
     size_t ncomms, capcomms;
     struct vftr_u64map cmap;    /* token -> index */
+    /* the messages' peers may name only a rank (vftr_source_peer_ranks):
+     * the analysis matches them on ranks (vftr_messages_set_ranks) */
+    int peer_ranks;
 };
 
 #define VFTR_SYNCDEFS_INIT { 0 }

@@ -134,6 +134,8 @@ struct vftr_window {
     int (*progress)(void *, uint64_t);  /* vftr_window_set_progress, for every manager */
     void *progress_arg;
     struct chantab recvs;            /* all workers' receive counts */
+    uint32_t (*rank_of)(void *, uint32_t);  /* vftr_window_set_ranks; NULL: none */
+    void *rank_arg;
     uint32_t *pdirect;               /* process id -> 1 + index in procs (small ids) */
     size_t npdirect;
     /* the window read: its own streams (opened on the first read, kept) */
@@ -286,14 +288,21 @@ static int chan_add(struct chantab *t, uint32_t s, uint32_t r, uint32_t c, uint3
     return 0;
 }
 
+/* The rank of a process (vftr_window_set_ranks), else the process. */
+static uint32_t rank_of(const struct vftr_window *w, uint32_t process)
+{
+    return w->rank_of ? w->rank_of(w->rank_arg, process) : process;
+}
+
 /* The channel of a message, NULL when it had no receives. */
-static struct chan *chan_get(struct chantab *t, const struct inflight *m)
+static struct chan *chan_get(const struct vftr_window *w, struct chantab *t,
+                             const struct inflight *m)
 {
     struct chan *e;
 
     if (!t->cap)
         return NULL;
-    e = chan_slot(t, m->sender, m->receiver, m->comm, m->tag);
+    e = chan_slot(t, rank_of(w, m->sender), rank_of(w, m->receiver), m->comm, m->tag);
     return e->count ? e : NULL;
 }
 
@@ -782,17 +791,20 @@ static inline __attribute__((always_inline)) int wk_apply(struct worker *k, cons
     case OTF_SEND_RECORD:
         m = (struct inflight){ e->time, e->process, e->u[0], e->u[1], e->u[2], e->u[3] };
         return msg_append(&k->sends, &k->nsends, &k->capsends, &m);
-    case OTF_RECEIVE_RECORD:
+    case OTF_RECEIVE_RECORD: {
+        uint32_t from = rank_of(k->w, e->u[0]), to = rank_of(k->w, e->process);
+
         c = k->chan;
-        if (c && c->sender == e->u[0] && c->receiver == e->process && c->comm == e->u[1] &&
+        if (c && c->sender == from && c->receiver == to && c->comm == e->u[1] &&
             c->tag == e->u[2]) {
             c->count++;
             return 0;
         }
-        if (chan_add(&k->recvs, e->u[0], e->process, e->u[1], e->u[2], 1) < 0)
+        if (chan_add(&k->recvs, from, to, e->u[1], e->u[2], 1) < 0)
             return -ENOMEM;
-        k->chan = chan_slot(&k->recvs, e->u[0], e->process, e->u[1], e->u[2]);
+        k->chan = chan_slot(&k->recvs, from, to, e->u[1], e->u[2]);
         return 0;
+    }
     default:
         return 0;
     }
@@ -1160,13 +1172,15 @@ static int cmp_msg(const void *a, const void *b)
 
 /*
  * The messages in flight at a: those of the snapshot, then the sends of the
- * replay, less the oldest `count` of each channel (all sends of a channel
- * come from one process, so each worker's list holds them in time order,
- * and the snapshot's are older than all of them).
+ * replay, less the oldest `count` of each channel.  Without a rank relation
+ * all sends of a channel come from one process, so each worker's list holds
+ * them in time order, and the snapshot's are older than all of them; with
+ * one a channel is a pair of ranks whose threads may lie in several
+ * workers' lists, so the sends are taken in time order over all of them.
  */
 static int replay_messages(struct vftr_window *w, size_t nk)
 {
-    size_t keep = 0;
+    size_t keep = 0, from;
 
     chan_clear(&w->recvs);
     for (size_t q = 0; q < nk; q++) {
@@ -1181,7 +1195,7 @@ static int replay_messages(struct vftr_window *w, size_t nk)
         }
     }
     for (size_t i = 0; i < w->nmsgs; i++) {
-        struct chan *c = chan_get(&w->recvs, &w->msgs[i]);
+        struct chan *c = chan_get(w, &w->recvs, &w->msgs[i]);
 
         if (c && c->taken < c->count)
             c->taken++;
@@ -1189,17 +1203,32 @@ static int replay_messages(struct vftr_window *w, size_t nk)
             w->msgs[keep++] = w->msgs[i];
     }
     w->nmsgs = keep;
+    from = keep;
     for (size_t q = 0; q < nk; q++) {
         const struct worker *k = &w->workers[q];
 
         for (size_t i = 0; i < k->nsends; i++) {
-            struct chan *c = chan_get(&w->recvs, &k->sends[i]);
+            struct chan *c = w->rank_of ? NULL : chan_get(w, &w->recvs, &k->sends[i]);
 
             if (c && c->taken < c->count)
                 c->taken++;
             else if (msg_append(&w->msgs, &w->nmsgs, &w->capmsgs, &k->sends[i]) < 0)
                 return -ENOMEM;
         }
+    }
+    if (w->rank_of) {
+        if (w->nmsgs > from)
+            qsort(w->msgs + from, w->nmsgs - from, sizeof *w->msgs, cmp_msg);
+        keep = from;
+        for (size_t i = from; i < w->nmsgs; i++) {
+            struct chan *c = chan_get(w, &w->recvs, &w->msgs[i]);
+
+            if (c && c->taken < c->count)
+                c->taken++;
+            else
+                w->msgs[keep++] = w->msgs[i];
+        }
+        w->nmsgs = keep;
     }
     if (w->nmsgs > 0)
         qsort(w->msgs, w->nmsgs, sizeof *w->msgs, cmp_msg);
@@ -1271,6 +1300,13 @@ void vftr_window_set_progress(struct vftr_window *w, int (*fn)(void *arg, uint64
     vftr_otf_manager_set_progress(w->manager, fn, arg);
     for (size_t i = 0; i < w->nworkers; i++)
         vftr_otf_manager_set_progress(w->workers[i].manager, fn, arg);
+}
+
+void vftr_window_set_ranks(struct vftr_window *w, uint32_t (*fn)(void *arg, uint32_t process),
+                           void *arg)
+{
+    w->rank_of = fn;
+    w->rank_arg = arg;
 }
 
 int vftr_window_set_threads(struct vftr_window *w, unsigned threads)

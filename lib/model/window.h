@@ -207,6 +207,18 @@ void vftr_window_free(struct vftr_window *w);     /* NULL-safe */
 int vftr_window_set_threads(struct vftr_window *w, unsigned threads);
 
 /*
+ * The rank of a process (its rank's own process), for the messages in
+ * flight at a window start: with it, a receive completes a send of its
+ * channel of ranks (sender's rank, receiver's rank, communicator, tag), as
+ * MPI matches them and messages.h explains, so a send of a thread whose
+ * receive names only its rank is not left in flight.  fn (NULL: each
+ * process is its own rank, the default) is called from the replay threads
+ * at once: it must only read; arg borrowed.
+ */
+void vftr_window_set_ranks(struct vftr_window *w, uint32_t (*fn)(void *arg, uint32_t process),
+                           void *arg);
+
+/*
  * Progress of the window's reads, and a way to stop them (a compressed
  * trace that inflates a thousandfold, a read from the start of a huge
  * trace): fn (NULL: none) is called every VFTR_OTF_PROGRESS_STEP bytes the

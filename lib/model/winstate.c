@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "messages.h"
 
 static struct vftr_winstate_stack *stack_of(struct vftr_winstate *w, uint32_t process)
 {
@@ -53,12 +54,14 @@ static int keep_state(struct vftr_winstate *w, const struct vftr_vfdconv_event *
                                                            e->group, e->tag, e->bytes };
         return 0;
     case VFTR_VFDCONV_RECV:
-        /* the oldest matching send (the engine matched them in this order) */
+        /* the oldest send of its channel that it and the send admit
+         * (messages.h; the engine matched them in this order) */
         for (size_t k = 0; k < w->nmsgs; k++) {
             const struct vftr_winstate_msg *m = &w->msgs[k];
 
-            if (m->sender == e->peer && m->receiver == e->process && m->comm == e->group &&
-                m->tag == e->tag) {
+            if (m->comm == e->group && m->tag == e->tag &&
+                vftr_messages_admits(w->rank_of, w->rank_arg, m->receiver, e->process) &&
+                vftr_messages_admits(w->rank_of, w->rank_arg, e->peer, m->sender)) {
                 memmove(&w->msgs[k], &w->msgs[k + 1], (w->nmsgs - k - 1) * sizeof *w->msgs);
                 w->nmsgs--;
                 break;

@@ -52,6 +52,11 @@ struct vftr_winstate {
     struct vftr_winstate_msg *msgs;   /* sends before a not yet received */
     size_t nmsgs, capmsgs;
     struct vftr_window_stats *st;
+    /* the rank of a process (its rank's own process; NULL: each process
+     * is its own rank): set after init by a backend whose peers may name
+     * only a rank (vftr_source_peer_ranks); arg borrowed */
+    uint32_t (*rank_of)(void *arg, uint32_t process);
+    void *rank_arg;
 };
 
 /* Sets up ws for the window [a, b) (state: deliver the state at a). */

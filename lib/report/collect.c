@@ -705,6 +705,18 @@ static int h_anomaly(void *arg, uint64_t time, uint32_t process, const char *wha
     return 0;
 }
 
+/* The report's message matcher, matching as the trace's peers need. */
+static struct vftr_messages *new_matcher(const struct vftr_report *r)
+{
+    struct vftr_messages *m = vftr_messages_new(NULL, NULL);
+
+    if (m && vftr_messages_set_ranks(m, vftr_source_peer_ranks(r->src), r->src) < 0) {
+        vftr_messages_free(m);
+        return NULL;
+    }
+    return m;
+}
+
 static int feed_messages(struct vftr_messages *m, const struct mrec *v, size_t n)
 {
     int rc = 0;
@@ -1283,7 +1295,7 @@ int vftr_report_collect(struct vftr_report **out, const char *const *ops, size_t
                 goto nomem;
         }
         ri = (unsigned)end;
-        if (nparts == 1 && !(pt->msgs = vftr_messages_new(NULL, NULL)))
+        if (nparts == 1 && !(pt->msgs = new_matcher(r)))
             goto nomem;
     }
     r->parts = nparts;
@@ -1328,7 +1340,7 @@ int vftr_report_collect(struct vftr_report **out, const char *const *ops, size_t
         r->msgs = parts[0].msgs;
         parts[0].msgs = NULL;
     } else {
-        if (!(r->msgs = vftr_messages_new(NULL, NULL)))
+        if (!(r->msgs = new_matcher(r)))
             goto nomem;
         if ((rc = in_flight(r, !o->procs, r->msgs, err, errlen)) < 0)
             goto fail;

@@ -13,7 +13,12 @@
 #     id of its own location's put;
 #   - the messages: request ids play no part in vftr's pairing (a send at
 #     MpiIsend, a receive at MpiIrecv): two sends and two receives with
-#     their tags and lengths.
+#     their tags and lengths;
+#   - and they match: the receive of tag 4 on rank 1 names rank 0 (OTF2
+#     knows ranks, not threads) but its send is thread 1's; on MPI's
+#     channel (messages.h) both messages match, each between the processes
+#     that sent and received it (vftr-stats --messages, the matrix), and
+#     so in the OTF vftr-convert wrote (read back by vftr-stats).
 . "$(cd "$(dirname "$0")" && pwd)/../conv/common.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 CV=$B/bin/vftr-convert
@@ -67,4 +72,12 @@ MPI_RECV 2 50 4 32
 MPI_RECV 2 60 3 64" "$(awk '$1 == "MPI_SEND" || $1 == "MPI_RECV" {
         t = $0; sub(/.*Tag: /, "", t); sub(/,.*/, "", t); l = $0; sub(/.*Length: /, "", l); sub(/[^0-9].*/, "", l)
         print $1, $2, $3, t, l }' "$T/o2")"
+
+p2p() { "$B/bin/vftr-stats" --messages "$1" 2>&1 | awk '/^point-to-point:/ || /^rank/'; }
+want="point-to-point: 2 sent, 2 received, 2 matched, 0 sends and 0 receives unmatched
+rank 0           rank 1                   1           64        1    48.0 us
+rank 0 thread 1  rank 1                   1           32        1    28.0 us"
+check "vftr-stats --messages: the thread's send matches the receive that names its rank" \
+    "$want" "$(p2p "$T/in/traces.otf2")"
+check "vftr-stats --messages on vftr-convert's OTF: the same matches" "$want" "$(p2p "$T/t.otf")"
 exit $fail

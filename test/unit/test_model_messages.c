@@ -293,6 +293,199 @@ START_TEST(cookies)
 }
 END_TEST
 
+/*
+ * Ranks and threads (messages.h).  Tokens as vfd2otf numbers them: thread t
+ * of rank r is (t << 20) + r + 1, so a process's rank process is its low
+ * 20 bits; a rank's own process is thread 0.
+ */
+#define PR(r, t) ((uint32_t)(t) << 20 | (uint32_t)((r) + 1))
+
+static uint32_t test_rank_of(void *arg, uint32_t process)
+{
+    (void)arg;
+    return process & 0xfffffu;
+}
+
+static size_t npairs(const struct vftr_messages *m)
+{
+    size_t n;
+
+    vftr_messages_pairs(m, &n);
+    return n;
+}
+
+/*
+ * Rank 0's thread 1 sends tag 5 to rank 1 (named by its rank process) at
+ * 1 (10 B), rank 0's main thread at 2 (20 B); rank 1's thread 2 receives
+ * from rank 0 (named by its rank process) at 5, its main thread at 6.  On
+ * MPI's channel (rank 0, rank 1, 0, 5) the receive at 5 takes the oldest
+ * send, that of 1: thread 1 of rank 0 -> thread 2 of rank 1, transfer 4;
+ * the receive at 6 the send of 2: rank 0 -> rank 1, transfer 4.  Without
+ * the rank relation the two threads' records are channels of their own:
+ * only the second message matches (what OTF2 traces of threaded senders
+ * got before).
+ */
+START_TEST(ranks_match_a_thread_send)
+{
+    for (int ranks = 0; ranks < 2; ranks++) {
+        struct log l = { .n = 0 };
+        struct vftr_messages *m = vftr_messages_new(on_match, &l);
+        const struct vftr_msg_counts *k;
+        const struct vftr_msgpair *p;
+
+        ck_assert_ptr_nonnull(m);
+        if (ranks)
+            ck_assert_int_eq(vftr_messages_set_ranks(m, test_rank_of, NULL), 0);
+        SEND(m, 1, PR(0, 1), PR(1, 0), 0, 5, 10);
+        SEND(m, 2, PR(0, 0), PR(1, 0), 0, 5, 20);
+        RECV(m, 5, PR(1, 2), PR(0, 0), 0, 5, 10);
+        RECV(m, 6, PR(1, 0), PR(0, 0), 0, 5, 20);
+        ck_assert_int_eq(vftr_messages_finish(m), 0);
+        k = vftr_messages_counts(m);
+        if (!ranks) {
+            ck_assert_uint_eq(l.n, 1);
+            expect_match(&l, 0, PR(0, 0), PR(1, 0), 0, 5, 2, 6, 20);
+            ck_assert_uint_eq(k->unmatched_sends, 1);
+            ck_assert_uint_eq(k->unmatched_recvs, 1);
+            ck_assert_uint_eq(pair(m, PR(0, 1), PR(1, 0))->matched, 0);
+            ck_assert_uint_eq(pair(m, PR(0, 0), PR(1, 2))->recvs_only, 1);
+            vftr_messages_free(m);
+            continue;
+        }
+        ck_assert_uint_eq(l.n, 2);
+        expect_match(&l, 0, PR(0, 1), PR(1, 2), 0, 5, 1, 5, 10);
+        expect_match(&l, 1, PR(0, 0), PR(1, 0), 0, 5, 2, 6, 20);
+        ck_assert_uint_eq(k->sends, 2);
+        ck_assert_uint_eq(k->recvs, 2);
+        ck_assert_uint_eq(k->matched, 2);
+        ck_assert_uint_eq(k->unmatched_sends, 0);
+        ck_assert_uint_eq(k->unmatched_recvs, 0);
+        /* the matrix holds the true processes, no cell of a named peer */
+        ck_assert_uint_eq(npairs(m), 2);
+        p = pair(m, PR(0, 1), PR(1, 2));
+        ck_assert(p->messages == 1 && p->bytes == 10 && p->matched == 1 && p->transfer == 4 &&
+                  p->recvs_only == 0);
+        p = pair(m, PR(0, 0), PR(1, 0));
+        ck_assert(p->messages == 1 && p->bytes == 20 && p->matched == 1 && p->transfer == 4 &&
+                  p->recvs_only == 0);
+        vftr_messages_free(m);
+    }
+}
+END_TEST
+
+/*
+ * A named thread is that thread alone.  Rank 0 sends tag 5 to thread 1 of
+ * rank 1 at 1 and to rank 1 at 2; rank 1's main thread receives from rank
+ * 0 at 3: the send of 1 names another thread, so it takes the send of 2
+ * (2 -> 3); thread 1 receives at 4 and takes the send of 1 (1 -> 4).  Then
+ * a receive first: rank 1's main thread receives from thread 2 of rank 0
+ * at 10; thread 1 of rank 0 sends to rank 1 at 11 (not the thread the
+ * receive names: it waits), thread 2 at 12 (matches the receive of 10).
+ * The send of 11 is left: unmatched, in the cell it names.
+ */
+START_TEST(ranks_named_threads_constrain)
+{
+    struct log l = { .n = 0 };
+    struct vftr_messages *m = vftr_messages_new(on_match, &l);
+    const struct vftr_msg_counts *k;
+    const struct vftr_msgpair *p;
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(vftr_messages_set_ranks(m, test_rank_of, NULL), 0);
+    SEND(m, 1, PR(0, 0), PR(1, 1), 0, 5, 8);
+    SEND(m, 2, PR(0, 0), PR(1, 0), 0, 5, 16);
+    RECV(m, 3, PR(1, 0), PR(0, 0), 0, 5, 16);
+    RECV(m, 4, PR(1, 1), PR(0, 0), 0, 5, 8);
+    RECV(m, 10, PR(1, 0), PR(0, 2), 0, 5, 4);
+    SEND(m, 11, PR(0, 1), PR(1, 0), 0, 5, 2);
+    SEND(m, 12, PR(0, 2), PR(1, 0), 0, 5, 4);
+    ck_assert_int_eq(vftr_messages_finish(m), 0);
+    ck_assert_uint_eq(l.n, 3);
+    expect_match(&l, 0, PR(0, 0), PR(1, 0), 0, 5, 2, 3, 16);
+    expect_match(&l, 1, PR(0, 0), PR(1, 1), 0, 5, 1, 4, 8);
+    expect_match(&l, 2, PR(0, 2), PR(1, 0), 0, 5, 12, 10, 4);
+    k = vftr_messages_counts(m);
+    ck_assert_uint_eq(k->matched, 3);
+    ck_assert_uint_eq(k->unmatched_sends, 1);
+    ck_assert_uint_eq(k->unmatched_recvs, 0);
+    p = pair(m, PR(0, 1), PR(1, 0));
+    ck_assert(p->messages == 1 && p->bytes == 2 && p->matched == 0);
+    ck_assert_uint_eq(npairs(m), 4);
+    vftr_messages_free(m);
+}
+END_TEST
+
+/*
+ * In flight under ranks: thread 1 of rank 0 sent to rank 1 before the
+ * window; thread 3 of rank 1 receives from rank 0 in it: it completes the
+ * open send (recvs_open), no match, no pair.  The relation is set before
+ * the first record or not at all.
+ */
+START_TEST(ranks_open_send_and_order)
+{
+    struct log l = { .n = 0 };
+    struct vftr_messages *m = vftr_messages_new(on_match, &l);
+    const struct vftr_msg_counts *k;
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(vftr_messages_set_ranks(m, test_rank_of, NULL), 0);
+    ck_assert_int_eq(vftr_messages_open_send(m, 1, PR(0, 1), PR(1, 0), 2, 9, 64), 0);
+    ck_assert_int_eq(vftr_messages_set_ranks(m, NULL, NULL), -EINVAL);
+    RECV(m, 5, PR(1, 3), PR(0, 0), 2, 9, 64);
+    ck_assert_int_eq(vftr_messages_finish(m), 0);
+    k = vftr_messages_counts(m);
+    ck_assert_uint_eq(l.n, 0);
+    ck_assert(k->recvs == 1 && k->recvs_open == 1 && k->matched == 0 &&
+              k->unmatched_recvs == 0 && k->unmatched_sends == 0);
+    ck_assert_uint_eq(npairs(m), 0);
+    vftr_messages_free(m);
+}
+END_TEST
+
+/* Order behind a head no receive admits: rank 0 sends to thread 5 of rank
+ * 1 first (never received), then 3000 sends to rank 1 (bytes = their
+ * number) in runs of three, two receives of rank 1's main thread after
+ * each run; every receive must take the oldest send it admits, so the
+ * k-th match carries send k, however the queue behind the stuck head is
+ * compacted and grown.  Left: the first send and 1000 of the others. */
+struct order { uint64_t next; int bad; };
+
+static void in_order(void *arg, const struct vftr_msgmatch *mm)
+{
+    struct order *o = arg;
+
+    o->bad |= mm->bytes != o->next++ || mm->receiver != PR(1, 0);
+}
+
+START_TEST(ranks_stuck_head_keeps_order)
+{
+    struct order o = { 0, 0 };
+    struct vftr_messages *m = vftr_messages_new(in_order, &o);
+    const struct vftr_msg_counts *k;
+    uint64_t t = 1, sent = 0;
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(vftr_messages_set_ranks(m, test_rank_of, NULL), 0);
+    SEND(m, t++, PR(0, 0), PR(1, 5), 0, 1, 99999);
+    for (int run = 0; run < 1000; run++) {
+        for (int i = 0; i < 3; i++, sent++)
+            SEND(m, t++, PR(0, 0), PR(1, 0), 0, 1, sent);
+        RECV(m, t++, PR(1, 0), PR(0, 0), 0, 1, 0);
+        RECV(m, t++, PR(1, 0), PR(0, 0), 0, 1, 0);
+    }
+    ck_assert_int_eq(vftr_messages_finish(m), 0);
+    k = vftr_messages_counts(m);
+    ck_assert_int_eq(o.bad, 0);
+    ck_assert_uint_eq(o.next, 2000);
+    ck_assert_uint_eq(k->matched, 2000);
+    ck_assert_uint_eq(k->unmatched_sends, 1001);
+    ck_assert_uint_eq(k->unmatched_recvs, 0);
+    ck_assert_uint_eq(pair(m, PR(0, 0), PR(1, 0))->messages, 3000);
+    ck_assert_uint_eq(pair(m, PR(0, 0), PR(1, 5))->messages, 1);
+    vftr_messages_free(m);
+}
+END_TEST
+
 static Suite *messages_suite(void)
 {
     Suite *s = suite_create("model_messages");
@@ -305,6 +498,10 @@ static Suite *messages_suite(void)
     tcase_add_test(tc, collectives);
     tcase_add_test(tc, cookies);
     tcase_add_test(tc, messages_in_flight_at_window_start);
+    tcase_add_test(tc, ranks_match_a_thread_send);
+    tcase_add_test(tc, ranks_named_threads_constrain);
+    tcase_add_test(tc, ranks_open_send_and_order);
+    tcase_add_test(tc, ranks_stuck_head_keeps_order);
     suite_add_tcase(s, tc);
     return s;
 }

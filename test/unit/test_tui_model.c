@@ -575,7 +575,7 @@ START_TEST(test_comm_counts)
     const struct vftr_msg_counts *k;
 
     ck_assert_ptr_nonnull(c);
-    ck_assert_int_eq(tui_comm_begin(c), 0);
+    ck_assert_int_eq(tui_comm_begin(c, NULL, NULL), 0);
     ck_assert_int_eq(tui_comm_recv(c, 50, 1, 2, 0, 9, 5), 0);
     ck_assert_int_eq(tui_comm_send(c, 100, 1, 2, 0, 7, 10), 0);
     ck_assert_int_eq(tui_comm_recv(c, 150, 2, 1, 0, 7, 10), 0);
@@ -609,7 +609,7 @@ START_TEST(test_comm_counts)
     ck_assert_uint_eq(f[0].sender, 1);
     ck_assert_uint_eq(f[0].receiver, 2);
     /* a new window forgets the last */
-    ck_assert_int_eq(tui_comm_begin(c), 0);
+    ck_assert_int_eq(tui_comm_begin(c, NULL, NULL), 0);
     ck_assert_int_eq(tui_comm_finish(c), 0);
     ck_assert_ptr_null(tui_comm_pair(c, 1, 2));
     tui_comm_free(c);
