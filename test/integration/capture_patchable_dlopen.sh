@@ -35,6 +35,15 @@ mkdir -p "$copy" && cp "$CAPDIR/sledplug/libsledplug.so" "$copy/"
 # from the program's RUNPATH
 d=$cap_tmp/plain-rp
 plain "$d" env LD_DEBUG=files "$P" $N 1 libsledplug.so
+# a sanitizer's runtime intercepts dlopen and calls the loader itself, so a
+# sanitized program finds no library in its RUNPATH, vftr or not
+case $(ldd "$P" 2>/dev/null) in
+    *libasan* | *libtsan*)
+        if [ "$(calls "$d")" != "$N" ]; then
+            skip "dlopen from a RUNPATH" "the sanitizer's dlopen interceptor searches its own paths, not the program's"
+            finish
+        fi ;;
+esac
 check "without vftr: the RUNPATH's library is called" "$N" "$(calls "$d")"
 check "without vftr: loaded from the RUNPATH" "$rp" "$(loaded "$d")"
 d=$cap_tmp/vftr-rp

@@ -63,9 +63,16 @@ int main(void)
 }
 EOF
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
+# a sanitized build's library needs its runtime in the program too (the
+# runtime must come first; the .pc file does not carry build options)
+san=
+case $(ldd "$P/lib/libvftrcapture.so" 2>/dev/null) in
+    *libtsan*) san=-fsanitize=thread ;;
+    *libasan*) san=-fsanitize=address,undefined ;;
+esac
 if flags=$(pkg-config --define-prefix --cflags --libs vftr-capture 2>"$T/pc.err"); then
     # shellcheck disable=SC2086
-    if $CC -O0 -g -finstrument-functions "$T/app.c" -o "$T/app" $flags 2>"$T/cc.err"; then
+    if $CC -O0 -g -finstrument-functions $san "$T/app.c" -o "$T/app" $flags 2>"$T/cc.err"; then
         pass "a program builds with pkg-config vftr-capture"
         if (cd "$T" && ./app); then
             pass "it runs without LD_LIBRARY_PATH (rpath $P/lib)"
@@ -111,7 +118,7 @@ int main(void)
 EOF
 if flags=$(pkg-config --define-prefix --cflags --libs vftr-otf 2>"$T/pc.err") &&
    # shellcheck disable=SC2086
-   $CC "$T/otf.c" -o "$T/otfprog" $flags 2>"$T/cc.err"; then
+   $CC $san "$T/otf.c" -o "$T/otfprog" $flags 2>"$T/cc.err"; then
     if (cd "$T" && ./otfprog) && [ -e "$T/t.otf" ]; then
         pass "a program built with pkg-config vftr-otf runs without LD_LIBRARY_PATH"
     else
