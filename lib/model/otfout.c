@@ -69,18 +69,6 @@ static void functions(OTF_WStream *ws, const struct vftr_otfout_defs *d, OTF_Key
     }
 }
 
-static int cmp_proc(const void *x, const void *y)
-{
-    const struct vftr_source_proc *a = *(const struct vftr_source_proc *const *)x;
-    const struct vftr_source_proc *b = *(const struct vftr_source_proc *const *)y;
-
-    if (a->rank != b->rank)
-        return a->rank < b->rank ? -1 : 1;
-    if (a->thread != b->thread)
-        return a->thread < b->thread ? -1 : 1;
-    return (a->token > b->token) - (a->token < b->token);
-}
-
 /* The processes by rank, thread number and token.  One order for both
  * routes (vfd2otf's engine lists a rank's threads as the run met them,
  * which depends on the run's timing; a source's list is by number): the
@@ -89,13 +77,10 @@ static int cmp_proc(const void *x, const void *y)
  * ascending and as the threads are shown. */
 static int processes(OTF_WStream *ws, const struct vftr_otfout_defs *d, int *ok)
 {
-    const struct vftr_source_proc **order = malloc((d->nprocs ? d->nprocs : 1) * sizeof *order);
+    const struct vftr_source_proc **order = vftr_source_order_by_rank(d->procs, d->nprocs);
 
     if (!order)
         return -ENOMEM;
-    for (size_t i = 0; i < d->nprocs; i++)
-        order[i] = &d->procs[i];
-    qsort(order, d->nprocs, sizeof *order, cmp_proc);
     for (size_t i = 0; i < d->nprocs; i++)
         *ok &= OTF_WStream_writeDefProcess(ws, order[i]->token, order[i]->name,
                                            order[i]->parent) == 1;

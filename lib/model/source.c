@@ -601,18 +601,24 @@ void vftr_source_set_progress(struct vftr_source *s, struct vftr_progress *p)
     s->progress = p;
 }
 
-const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s, size_t *n)
+const struct vftr_source_proc **vftr_source_order_by_rank(const struct vftr_source_proc *procs,
+                                                           size_t n)
 {
-    const struct vftr_source_proc **order = malloc((s->nprocs ? s->nprocs : 1) * sizeof *order);
+    const struct vftr_source_proc **order = malloc((n ? n : 1) * sizeof *order);
 
-    *n = s->nprocs;
     if (!order)
         return NULL;
-    for (size_t i = 0; i < s->nprocs; i++)
-        order[i] = &s->procs[i];
-    if (s->nprocs)
-        qsort(order, s->nprocs, sizeof *order, cmp_rank);
+    for (size_t i = 0; i < n; i++)
+        order[i] = &procs[i];
+    if (n)
+        qsort(order, n, sizeof *order, cmp_rank);
     return order;
+}
+
+const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s, size_t *n)
+{
+    *n = s->nprocs;
+    return vftr_source_order_by_rank(s->procs, s->nprocs);
 }
 
 uint32_t vftr_source_rank_process(void *source, uint32_t process)

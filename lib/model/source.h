@@ -277,6 +277,11 @@ int vftr_source_check_operands(const struct vftr_tool *tool, char *const *ops, i
  * source's processes, to free(); NULL on ENOMEM (n set either way). */
 const struct vftr_source_proc **vftr_source_procs_by_rank(const struct vftr_source *s,
                                                            size_t *n);
+/* The same order of any array of N processes (the OTF writer's, which is
+ * given its processes without a source): pointers into PROCS, to free();
+ * NULL on ENOMEM. */
+const struct vftr_source_proc **vftr_source_order_by_rank(const struct vftr_source_proc *procs,
+                                                           size_t n);
 
 /* Resolves the rank names of a --process selection ("rank 3 thread 2",
  * util/tracesel.h) against the source's processes: 0, -ENOENT (a name

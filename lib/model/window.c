@@ -1170,6 +1170,24 @@ static int cmp_msg(const void *a, const void *b)
     return (x->receiver > y->receiver) - (x->receiver < y->receiver);
 }
 
+/* Drops from w->msgs[from..] the sends whose channel still has receives
+ * to give (the oldest first, in list order) and packs the rest; returns
+ * the new count. */
+static size_t take_received(struct vftr_window *w, size_t from)
+{
+    size_t keep = from;
+
+    for (size_t i = from; i < w->nmsgs; i++) {
+        struct chan *c = chan_get(w, &w->recvs, &w->msgs[i]);
+
+        if (c && c->taken < c->count)
+            c->taken++;
+        else
+            w->msgs[keep++] = w->msgs[i];
+    }
+    return keep;
+}
+
 /*
  * The messages in flight at a: those of the snapshot, then the sends of the
  * replay, less the oldest `count` of each channel.  Without a rank relation
@@ -1180,7 +1198,7 @@ static int cmp_msg(const void *a, const void *b)
  */
 static int replay_messages(struct vftr_window *w, size_t nk)
 {
-    size_t keep = 0, from;
+    size_t from;
 
     chan_clear(&w->recvs);
     for (size_t q = 0; q < nk; q++) {
@@ -1194,16 +1212,8 @@ static int replay_messages(struct vftr_window *w, size_t nk)
                 return -ENOMEM;
         }
     }
-    for (size_t i = 0; i < w->nmsgs; i++) {
-        struct chan *c = chan_get(w, &w->recvs, &w->msgs[i]);
-
-        if (c && c->taken < c->count)
-            c->taken++;
-        else
-            w->msgs[keep++] = w->msgs[i];
-    }
-    w->nmsgs = keep;
-    from = keep;
+    w->nmsgs = take_received(w, 0);
+    from = w->nmsgs;
     for (size_t q = 0; q < nk; q++) {
         const struct worker *k = &w->workers[q];
 
@@ -1219,16 +1229,7 @@ static int replay_messages(struct vftr_window *w, size_t nk)
     if (w->rank_of) {
         if (w->nmsgs > from)
             qsort(w->msgs + from, w->nmsgs - from, sizeof *w->msgs, cmp_msg);
-        keep = from;
-        for (size_t i = from; i < w->nmsgs; i++) {
-            struct chan *c = chan_get(w, &w->recvs, &w->msgs[i]);
-
-            if (c && c->taken < c->count)
-                c->taken++;
-            else
-                w->msgs[keep++] = w->msgs[i];
-        }
-        w->nmsgs = keep;
+        w->nmsgs = take_received(w, from);
     }
     if (w->nmsgs > 0)
         qsort(w->msgs, w->nmsgs, sizeof *w->msgs, cmp_msg);
