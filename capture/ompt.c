@@ -1043,12 +1043,11 @@ static VFTR_NI void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, in
          * the end then matched no frame, the region stayed open (begun
          * again around the next out-of-order end, closed at thread end) and
          * the other thread's region was noted ended (omp_nested.sh's
-         * roots2_3x3 under load). */
-        uint64_t seq = low32(parallel);
+         * roots2_3x3 under load).  The team may even have left the pool
+         * (freed: ASan saw the read), so parallel->value is read only when
+         * no frame says it (a thread nested deeper than its frames). */
         const struct frame *f = t->deeper ? NULL : innermost(t, VFTR_VFD_OMP_PARALLEL);
-
-        if (f)
-            seq = f->instance;
+        uint64_t seq = f ? f->instance : low32(parallel);
         note_parallel_end((uint32_t)seq, vftr_ext_now());
         end(t, VFTR_VFD_OMP_PARALLEL, seq, 0);
         release(t);
