@@ -68,12 +68,27 @@
  *   zlib 5                   +1.7 % (+2.4 %) vs zlib 6, +2.5 % (+3.2 %) vs zlib 9
  *
  * The bound is: at most 10 % larger than zlib at the requested level.  So
- * levels 1..4 use isa-l 1 (the fastest that keeps it, with a margin), and
- * from level 5 on isa-l cannot keep it on all data: zlib is used, at level
- * 5, which stays within 4 % of zlib 9 and is 5x faster.  Level 0 is a
- * stored (uncompressed) zlib stream, as zlib writes it.  With the caller's
- * thread formatting and a helper thread compressing, level 4 writes ~4x (one
- * free core: ~8x) as many events per second as the reference; levels 5..7
+ * levels 1..4 use isa-l 3, and from level 5 on isa-l cannot keep it on all
+ * data: zlib is used, at level 5, which stays within 4 % of zlib 9 and is 5x
+ * faster.  Level 0 is a stored (uncompressed) zlib stream, as zlib writes it.
+ *
+ * Not isa-l 1 or 2, though faster: the output must be a function of the text
+ * alone (traces written twice, or by vfd2otf and vfd2otf-mpi, compare byte
+ * for byte), and theirs is not.  Their vectorised block body (isa-l 2.30,
+ * igzip_icf_body_h1_gr_bt.asm, the versions for SSE4.2, AVX2 and AVX-512;
+ * the portable C one is right) hashes the third byte of a block, when the
+ * block starts without history, from a register that still holds the address
+ * of the isal_zstream instead of from the data.  Every segment is such a
+ * block (full flush), so that byte is filed under a slot chosen by address
+ * bits 16 and up: when the slot happens to be the one its data would pick (or
+ * that of byte 0 or 1), matches are found that are missed otherwise.  With
+ * ASLR about 1 run in 150 differed on a small trace.  isa-l 3 takes another
+ * path (gen_icf_map_lh1), which hashes the first bytes from the data.
+ *
+ * With the caller's thread formatting and a helper thread compressing, level
+ * 4 wrote ~4x (one free core: ~8x) as many events per second as the
+ * reference with isa-l 1; isa-l 3 writes ~12 % fewer (otfbench, 10 M events:
+ * 15.3 instead of 17.4 M events/s) and a 7.6 % smaller trace.  Levels 5..7
  * gain little, since zlib 5 is the speed of the reference's own level 5. */
 enum { CODEC_ISAL, CODEC_ZLIB };
 
@@ -82,10 +97,10 @@ static const struct {
     unsigned char level;
 } level_map[10] = {
     [0] = {CODEC_ZLIB, 0},
-    [1] = {CODEC_ISAL, 1},
-    [2] = {CODEC_ISAL, 1},
-    [3] = {CODEC_ISAL, 1},
-    [4] = {CODEC_ISAL, 1},
+    [1] = {CODEC_ISAL, 3},
+    [2] = {CODEC_ISAL, 3},
+    [3] = {CODEC_ISAL, 3},
+    [4] = {CODEC_ISAL, 3},
     [5] = {CODEC_ZLIB, 5},
     [6] = {CODEC_ZLIB, 5},
     [7] = {CODEC_ZLIB, 5},
