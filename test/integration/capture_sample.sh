@@ -331,6 +331,37 @@ else
     fail "threads at 100 us: no log"; show "$d/.stderr"
 fi
 
+# --- the same on the signal route, where the handler walks libc's code by
+# frame pointers and sees only the innermost frame there: capture's
+# start-up after the main thread's sampling began (its reads of the
+# objects, the control socket, the sleds), its pthread_create wrapper and
+# its finalization left no frame of capture's to be told by, and are marked
+# as capture's own work (sample.h, vftr_sample_own_begin).  Before, one to
+# three samples a run were booked on the main thread as paths rooted at
+# "__libc_pread", "open", "pthread_create", "dl_iterate_phdr", "strstr" or
+# "exit" (10 runs in 10).  The main thread's paths start at main or, a
+# sample of main's own call into libc walked to that frame only (the same
+# limit, share/doc/sampling.md), at one of the libc functions spin_shares'
+# main calls: getopt, calloc (malloc), printf (fstatat: its look at
+# stdout), pthread_join, by any of libc's names for them (__libc_calloc).  (The workers' paths may start at clock_gettime,
+# the vDSO's, for the same reason: only the main thread is checked.) ------
+TSAN_SIGNALS=1
+d=$cap_tmp/signal_threads_100us
+VFTR_SAMPLE_RING=false VRUN_OPTS="--sample 100us" vrun "$d" "$PROG" -t 2 -r 2 -u 10
+check "signal, threads at 100 us: program exits 0" 0 "$(cat "$d/.rc")"
+log=$d/spin_shares_0.log
+if [ -f "$log" ]; then
+    workers=$(awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6 }' "$log" | sort -u)
+    check "signal, threads at 100 us: every main-thread call path starts at main (or main's call into libc)" "" \
+        "$(awk -v w=" $(echo $workers) " '
+            $1 ~ /^[0-9]+$/ && NF >= 8 && $8 == "-" && !index(w, " " $6 " ") \
+                && $7 !~ /^(main|(__libc_|_IO_|__)?(getopt|calloc|malloc|printf|fstatat(64)?|pthread_join))$/ { print $6 ":" $7 }' \
+            "$log" | sort -u | tr '\n' ' ')"
+else
+    fail "signal, threads at 100 us: no log"; show "$d/.stderr"
+fi
+TSAN_SIGNALS=0
+
 # --- OpenMP (libomp with OMPT): regions exact, the work in them sampled -----
 d=$cap_tmp/omp
 if [ "$CAP_SAN" = thread ]; then
