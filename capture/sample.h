@@ -26,7 +26,8 @@
  *
  * A sample taken while the thread is inside a hook or an exactly recorded
  * call (an MPI call, a hooked function: the top of the thread's shadow
- * stack is one) is not booked: that time is recorded exactly already.  On
+ * stack is one) is not booked: that time is recorded exactly already; nor
+ * is one inside capture's own work (vftr_sample_own_begin, below).  On
  * the ring route, where no code of the thread runs at the sample, the
  * collector tells it from the stack: a frame of capture's libraries under
  * one of the program's (MPI calls, hooks; not a user region or a hooked

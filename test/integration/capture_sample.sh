@@ -20,6 +20,9 @@
 #     time after the last sample is the thread's CPU time;
 #   - every worker thread, created after capture started, is sampled on its
 #     own (a thread of its own in the log), each with its CPU time;
+#   - capture's own work is no sampled time of the program: every call path
+#     of the main thread starts at main, on the ring route and (at 100 us)
+#     on the signal route too (there also at a libc function main calls);
 #   - the samples reach every tool labelled as such: the function group
 #     "sampled (statistical)" in the OTF written by vfd2otf (read back by the
 #     reference otfprint; otfprofile profiles the sampled functions) and in
