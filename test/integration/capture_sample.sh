@@ -353,7 +353,11 @@ d=$cap_tmp/signal_threads_100us
 VFTR_SAMPLE_RING=false VRUN_OPTS="--sample 100us" vrun "$d" "$PROG" -t 2 -r 2 -u 10
 check "signal, threads at 100 us: program exits 0" 0 "$(cat "$d/.rc")"
 log=$d/spin_shares_0.log
-if [ -f "$log" ]; then
+if [ "$CAP_SAN" = thread ]; then
+    # the samples land at the sanitizer's interception points (its
+    # pthread_sigmask, its thread registry): roots of the sanitizer's
+    skip "signal, threads at 100 us: main-thread call paths start at main" "$TSAN_WHY"
+elif [ -f "$log" ]; then
     workers=$(awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6 }' "$log" | sort -u)
     check "signal, threads at 100 us: every main-thread call path starts at main (or main's call into libc)" "" \
         "$(awk -v w=" $(echo $workers) " '
