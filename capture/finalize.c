@@ -269,6 +269,9 @@ VFTR_NI void vftr_finalize(void)
     int rank, rc;
     bool no_hooks;
 
+    /* capture's own work from here (sample.h: a sample in getpid's return
+     * is walked to getpid only); never ended, the process is ending */
+    vftr_sample_own_begin();
     if (atomic_exchange(&vftr_proc.finalized, 1))
         return;
     if (getpid() != vftr_proc.pid || !vftr_proc.recording)
@@ -278,7 +281,6 @@ VFTR_NI void vftr_finalize(void)
      * program, also where the caller's address does not tell (a sanitizer's
      * interceptor between capture and the interposed call) */
     vftr_io_mute++;
-    vftr_sample_own_begin();  /* capture's own work (sample.h); never ended: the process ends */
     vftr_sample_finalize();   /* timers stopped, the last samples booked */
     vftr_ctl_shutdown();   /* no control event from here on; the module hears of the end */
     /* exit() called from inside a hook (an instrumented atexit handler of a

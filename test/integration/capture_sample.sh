@@ -345,8 +345,9 @@ fi
 # "exit" (10 runs in 10).  The main thread's paths start at main or, a
 # sample of main's own call into libc walked to that frame only (the same
 # limit, share/doc/sampling.md), at one of the libc functions spin_shares'
-# main calls: getopt, calloc (malloc), printf (fstatat: its look at
-# stdout), pthread_join, by any of libc's names for them (__libc_calloc).  (The workers' paths may start at clock_gettime,
+# main calls: getopt, calloc (malloc), printf and puts (libc's _IO_ code
+# under them, fstatat: its look at stdout), pthread_join, by any of libc's
+# names for them (__libc_calloc), or at exit, which main returns into.  (The workers' paths may start at clock_gettime,
 # the vDSO's, for the same reason: only the main thread is checked.) ------
 TSAN_SIGNALS=1
 d=$cap_tmp/signal_threads_100us
@@ -362,7 +363,7 @@ elif [ -f "$log" ]; then
     check "signal, threads at 100 us: every main-thread call path starts at main (or main's call into libc)" "" \
         "$(awk -v w=" $(echo $workers) " '
             $1 ~ /^[0-9]+$/ && NF >= 8 && $8 == "-" && !index(w, " " $6 " ") \
-                && $7 !~ /^(main|(__libc_|_IO_|__)?(getopt|calloc|malloc|printf|fstatat(64)?|pthread_join))$/ { print $6 ":" $7 }' \
+                && $7 !~ /^(main|exit|_IO_.*|(__libc_|__)?(getopt|calloc|malloc|printf|puts|fstatat(64)?|pthread_join))$/ { print $6 ":" $7 }' \
             "$log" | sort -u | tr '\n' ' ')"
 else
     fail "signal, threads at 100 us: no log"; show "$d/.stderr"
