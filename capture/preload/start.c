@@ -60,11 +60,11 @@ static VFTR_NI bool started_by_vftr_run(void)
 
 static VFTR_NI int start_main(int argc, char **argv, char **envp)
 {
+    /* up to main, capture's own work, also once sampling began (sample.h) */
+    vftr_sample_own_begin();
     /* the thread attach, not vftr_init_once alone: it keeps this thread's
      * hooks out while initialization runs (an instrumented malloc would
      * otherwise re-enter it) and makes the main thread thread 0 */
-    /* all of it capture's own work, also once sampling began (sample.h) */
-    vftr_sample_own_begin();
     if (started_by_vftr_run())
         (void)vftr_thread_attach();
     /* a program built with -fpatchable-function-entry: its sleds (sled.c) */
