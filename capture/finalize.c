@@ -269,6 +269,9 @@ VFTR_NI void vftr_finalize(void)
     int rank, rc;
     bool no_hooks;
 
+    /* capture's own work from here (sample.h: a sample in getpid's return
+     * is walked to getpid only); never ended, the process is ending */
+    vftr_sample_own_begin();
     if (atomic_exchange(&vftr_proc.finalized, 1))
         return;
     if (getpid() != vftr_proc.pid || !vftr_proc.recording)

@@ -714,6 +714,9 @@ static VFTR_NI void init(void)
     vftr_signals_setup();
     vftr_proc.hook_cost = calibrate_hooks();
     vftr_proc.recording = true;
+    /* the rest of the start-up is capture's own work, also where the
+     * main thread's sampling has begun (sample.h) */
+    vftr_sample_own_begin();
     (void)vftr_sample_setup(cfg);   /* sample.h: off unless sample.interval */
     /* a program without MPI knows its run now: an earlier run's files move
      * aside (outdir.h); an MPI program's rank 0 does it at MPI_Init */
@@ -722,6 +725,7 @@ static VFTR_NI void init(void)
     vftr_io_setup();    /* file I/O (io.h): interposed calls record from here on */
     atexit(vftr_finalize);
     vftr_ctl_setup();   /* external control (ctl.h): a failure leaves one message */
+    vftr_sample_own_end();
 }
 
 VFTR_NI void vftr_init_once(void)

@@ -231,6 +231,9 @@ static __thread struct smp_thread *smp_tls __attribute__((tls_model("initial-exe
 /* the thread's task-clock descriptor, kept after its end so that an
  * overflow signal still on its way is recognised as the sampler's */
 static __thread int smp_tls_fd __attribute__((tls_model("initial-exec"))) = -1;
+/* depth of capture's own work on this thread (vftr_sample_own_begin):
+ * read by the handler, which interrupts only its own thread */
+static __thread volatile sig_atomic_t smp_own_depth __attribute__((tls_model("initial-exec")));
 
 static VFTR_NI uint64_t thread_cpu_ns(void)
 {
@@ -364,11 +367,16 @@ static VFTR_NI void on_signal(int sig, siginfo_t *si, void *ucv)
     if (s->fd >= 0)
         dither(s);
     t = vftr_tls;
-    /* inside a hook, or inside an exactly recorded call (an MPI call, a
-     * hooked function): that time is in the exact records already.  An
-     * OpenMP region is no call: the work inside it is what sampling is for */
-    if (t && (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE
-              || (t->cur != &t->root && !(t->cur->flags & VFTR_FN_OMP)))) {
+    /* inside capture's own work (its start-up, the pthread_create wrapper:
+     * marked, since the walk from libc's code, where that work mostly is,
+     * often finds no frame of capture's to tell it by), inside a hook, or
+     * inside an exactly recorded call (an MPI call, a hooked function):
+     * none is the program's time, and the last two are in the exact
+     * records already.  An OpenMP region is no call: the work inside it is
+     * what sampling is for */
+    if (smp_own_depth > 0
+        || (t && (atomic_load_explicit(&t->guard, memory_order_relaxed) != VFTR_GUARD_FREE
+                  || (t->cur != &t->root && !(t->cur->flags & VFTR_FN_OMP))))) {
         atomic_fetch_add_explicit(&s->exact, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&s->exact_cpu, cpu, memory_order_relaxed);
         errno = saved;
@@ -1458,6 +1466,19 @@ VFTR_NI void vftr_sample_finalize(void)
         smp.collector_running = false;
     }
     drain_all();
+}
+
+VFTR_NI void vftr_sample_own_begin(void)
+{
+    smp_own_depth = smp_own_depth + 1;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+VFTR_NI void vftr_sample_own_end(void)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    if (smp_own_depth > 0)
+        smp_own_depth = smp_own_depth - 1;
 }
 
 VFTR_NI void vftr_sample_quiet_begin(void)

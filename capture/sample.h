@@ -26,7 +26,8 @@
  *
  * A sample taken while the thread is inside a hook or an exactly recorded
  * call (an MPI call, a hooked function: the top of the thread's shadow
- * stack is one) is not booked: that time is recorded exactly already.  On
+ * stack is one) is not booked: that time is recorded exactly already; nor
+ * is one inside capture's own work (vftr_sample_own_begin, below).  On
  * the ring route, where no code of the thread runs at the sample, the
  * collector tells it from the stack: a frame of capture's libraries under
  * one of the program's (MPI calls, hooks; not a user region or a hooked
@@ -71,6 +72,18 @@ void *vftr_sample_collector_fn(void);
  * ring.  Async-signal-safe reads; marking is for initialization. */
 void vftr_sample_own_thread(void *(*start)(void *));
 bool vftr_sample_is_own_thread(void *(*start)(void *));
+
+/* Capture's own work on the calling thread, between _begin and _end (its
+ * start-up after the main thread's sampling began, the pthread_create
+ * wrapper around the real call): a sample taken there on the signal route
+ * is counted with those in exact calls (the log's "in exact calls",
+ * capture's own work), never booked.  Needed because the handler walks
+ * libc's code, where that work mostly runs, by frame pointers and often
+ * sees no frame of capture's (the ring route tells it from the unwound
+ * stack).  Nests; any thread, with or without a thread state (vftr_tls),
+ * before or after sampling started; async-signal-safe. */
+void vftr_sample_own_begin(void);
+void vftr_sample_own_end(void);
 
 /* Stops every timer and the collector and books the samples still in the
  * rings; sampling is over for the process.  Idempotent. */

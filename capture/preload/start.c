@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "sample.h"
 
 typedef int vftr_main_fn(int argc, char **argv, char **envp);
 typedef int vftr_start_fn(vftr_main_fn *main_fn, int argc, char **argv, void (*init)(void),
@@ -59,6 +60,8 @@ static VFTR_NI bool started_by_vftr_run(void)
 
 static VFTR_NI int start_main(int argc, char **argv, char **envp)
 {
+    /* up to main, capture's own work, also once sampling began (sample.h) */
+    vftr_sample_own_begin();
     /* the thread attach, not vftr_init_once alone: it keeps this thread's
      * hooks out while initialization runs (an instrumented malloc would
      * otherwise re-enter it) and makes the main thread thread 0 */
@@ -66,6 +69,7 @@ static VFTR_NI int start_main(int argc, char **argv, char **envp)
         (void)vftr_thread_attach();
     /* a program built with -fpatchable-function-entry: its sleds (sled.c) */
     vftr_sled_start();
+    vftr_sample_own_end();
     atomic_store_explicit(&vftr_proc.main_seen, true, memory_order_relaxed);
     return program_main(argc, argv, envp);
 }

@@ -20,6 +20,9 @@
 #     time after the last sample is the thread's CPU time;
 #   - every worker thread, created after capture started, is sampled on its
 #     own (a thread of its own in the log), each with its CPU time;
+#   - capture's own work is no sampled time of the program: every call path
+#     of the main thread starts at main, on the ring route and (at 100 us)
+#     on the signal route too (there also at a libc function main calls);
 #   - the samples reach every tool labelled as such: the function group
 #     "sampled (statistical)" in the OTF written by vfd2otf (read back by the
 #     reference otfprint; otfprofile profiles the sampled functions) and in
@@ -330,6 +333,42 @@ if [ -f "$d/spin_shares_0.log" ]; then
 else
     fail "threads at 100 us: no log"; show "$d/.stderr"
 fi
+
+# --- the same on the signal route, where the handler walks libc's code by
+# frame pointers and sees only the innermost frame there: capture's
+# start-up after the main thread's sampling began (its reads of the
+# objects, the control socket, the sleds), its pthread_create wrapper and
+# its finalization left no frame of capture's to be told by, and are marked
+# as capture's own work (sample.h, vftr_sample_own_begin).  Before, one to
+# three samples a run were booked on the main thread as paths rooted at
+# "__libc_pread", "open", "pthread_create", "dl_iterate_phdr", "strstr" or
+# "exit" (10 runs in 10).  The main thread's paths start at main or, a
+# sample of main's own call into libc walked to that frame only (the same
+# limit, share/doc/sampling.md), at one of the libc functions spin_shares'
+# main calls: getopt, calloc (malloc), printf and puts (libc's _IO_ code
+# under them, fstatat: its look at stdout), pthread_join, by any of libc's
+# names for them (__libc_calloc), or at exit, which main returns into.  (The workers' paths may start at clock_gettime,
+# the vDSO's, for the same reason: only the main thread is checked.) ------
+TSAN_SIGNALS=1
+d=$cap_tmp/signal_threads_100us
+VFTR_SAMPLE_RING=false VRUN_OPTS="--sample 100us" vrun "$d" "$PROG" -t 2 -r 2 -u 10
+check "signal, threads at 100 us: program exits 0" 0 "$(cat "$d/.rc")"
+log=$d/spin_shares_0.log
+if [ "$CAP_SAN" = thread ]; then
+    # the samples land at the sanitizer's interception points (its
+    # pthread_sigmask, its thread registry): roots of the sanitizer's
+    skip "signal, threads at 100 us: main-thread call paths start at main" "$TSAN_WHY"
+elif [ -f "$log" ]; then
+    workers=$(awk '$7 == "work" && NF >= 8 && $1 ~ /^[0-9]+$/ { print $6 }' "$log" | sort -u)
+    check "signal, threads at 100 us: every main-thread call path starts at main (or main's call into libc)" "" \
+        "$(awk -v w=" $(echo $workers) " '
+            $1 ~ /^[0-9]+$/ && NF >= 8 && $8 == "-" && !index(w, " " $6 " ") \
+                && $7 !~ /^(main|exit|_IO_.*|(__libc_|__)?(getopt|calloc|malloc|printf|puts|fstatat(64)?|pthread_join))$/ { print $6 ":" $7 }' \
+            "$log" | sort -u | tr '\n' ' ')"
+else
+    fail "signal, threads at 100 us: no log"; show "$d/.stderr"
+fi
+TSAN_SIGNALS=0
 
 # --- OpenMP (libomp with OMPT): regions exact, the work in them sampled -----
 d=$cap_tmp/omp
