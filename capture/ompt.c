@@ -918,9 +918,10 @@ static VFTR_NI void note_parallel_end(uint32_t seq, uint64_t now)
 static VFTR_NI bool parallel_ended(uint32_t seq, uint64_t *when)
 {
     uint32_t a = atomic_load_explicit(&par_end[seq % END_RING].seq, memory_order_acquire);
-    uint64_t tm = atomic_load_explicit(&par_end[seq % END_RING].time, memory_order_relaxed);
+    /* acquire: the second reading of seq below cannot move before this
+     * one (a fence did that; gcc refuses fences under -fsanitize=thread) */
+    uint64_t tm = atomic_load_explicit(&par_end[seq % END_RING].time, memory_order_acquire);
 
-    atomic_thread_fence(memory_order_acquire);
     if (seq == 0 || a != seq
         || atomic_load_explicit(&par_end[seq % END_RING].seq, memory_order_relaxed) != seq)
         return false;
