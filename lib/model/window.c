@@ -519,13 +519,10 @@ static int on_rma(void *ud, uint32_t type, uint64_t time, uint32_t process, uint
                   OTF_KeyValueList *kv)
 {
     struct vftr_window *w = ud;
-    uint64_t match = 0;
+    vftr_otf_ev ev = vftr_otf_rma_ev(type, time, process, origin, target, comm, tag, bytes, kv,
+                                     w->rma_key);
 
-    if (w->rma_key && kv && OTF_KeyValueList_getUint64(kv, w->rma_key, &match) != 0)
-        match = 0;
-    return emit(ud, &(vftr_otf_ev){ .time = time, .type = type, .process = process,
-                                      .u = { origin, target, comm, tag },
-                                      .x = { bytes, match } });
+    return emit(ud, &ev);
 }
 
 static int on_rma_put(void *ud, uint64_t time, uint32_t process, uint32_t origin,

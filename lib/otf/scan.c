@@ -211,17 +211,26 @@ static int cap_file_end(void* ud, uint64_t time, uint32_t process, uint32_t file
 /* RMA transfers: u = origin, target, communicator, tag; x[0] = bytes (the
  * record type says which of put, remote-end put or get), x[1] = the
  * matching id of the key-value list (0: none) */
+vftr_otf_ev vftr_otf_rma_ev(uint32_t type, uint64_t time, uint32_t process, uint32_t origin,
+                            uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                            OTF_KeyValueList* kv, uint32_t rma_key)
+{
+    uint64_t match = 0;
+
+    if (rma_key && kv && OTF_KeyValueList_getUint64(kv, rma_key, &match) != 0)
+        match = 0;
+    return (vftr_otf_ev){ .time = time, .type = type, .process = process,
+                          .u = { origin, target, comm, tag }, .x = { bytes, match } };
+}
+
 static int cap_rma(void* ud, uint32_t type, uint64_t time, uint32_t process, uint32_t origin,
                    uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
                    OTF_KeyValueList* kv)
 {
     struct capture* c = ud;
-    uint64_t match = 0;
 
-    if (c->rma_key && kv && OTF_KeyValueList_getUint64(kv, c->rma_key, &match) != 0)
-        match = 0;
-    return take(ud, (vftr_otf_ev){ .time = time, .type = type, .process = process,
-                                   .u = { origin, target, comm, tag }, .x = { bytes, match } });
+    return take(ud, vftr_otf_rma_ev(type, time, process, origin, target, comm, tag, bytes, kv,
+                                    c->rma_key));
 }
 
 static int cap_rma_put(void* ud, uint64_t time, uint32_t process, uint32_t origin,

@@ -81,6 +81,14 @@ typedef struct vftr_otf_ev {
 long vftr_otf_scan_events(OTF_RBuffer* rb, uint64_t min, uint64_t max, uint32_t rma_key,
                           vftr_otf_ev* out, size_t cap, int* done);
 
+/* One RMA record (RMAPut, RMAPutRemoteEnd, RMAGet, RMAEnd: `type`) as the
+ * event above: its matching id read from kv under rma_key.  For the readers
+ * with handlers of their own (the window replay), so that an RMA record
+ * means the same to every reader. */
+vftr_otf_ev vftr_otf_rma_ev(uint32_t type, uint64_t time, uint32_t process, uint32_t origin,
+                            uint32_t target, uint32_t comm, uint32_t tag, uint64_t bytes,
+                            OTF_KeyValueList* kv, uint32_t rma_key);
+
 #ifdef __cplusplus
 }
 #endif
