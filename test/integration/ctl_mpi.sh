@@ -91,9 +91,8 @@ check "job: every endpoint removed" 0 "$(ls "$sock" | wc -l)"
 REAL_EDGES='- main|- spin_here|main alpha|main gamma_|alpha beta|gamma_ beta|main wait_here|wait_here touch|wait_here exists|main wait_there|wait_there touch|wait_there exists|spin_here spin_leaf|beta MPI_Allreduce|main MPI_Init_thread|main MPI_Finalize'
 invented() { tr ' ' '\n' <<<"$*" | paste -d' ' - - | grep -vxE -e "$REAL_EDGES" | tr '\n' ';'; }
 if [ -x "$CTLDIR/ctl_prog_mpi" ]; then
-    case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-    esac
+    . "$(cd "$(dirname "$0")" && pwd)/../sanitizers.sh"
+    san_env "$cap_build/lib/libvftrcapture.so"   # test/sanitizers.sh
     w=$cap_tmp/mjob
     out=$w/out
     mkdir -p "$out"
@@ -154,9 +153,7 @@ fi
 if [ -x "$CTLDIR/ctl_mpimsg" ]; then
     # with a sanitized capture, the MPI library is loaded into the program:
     # Open MPI's own leaks at exit are not ours (as in test/mpi/common.sh)
-    case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-    esac
+    san_env "$cap_build/lib/libvftrcapture.so"   # test/sanitizers.sh
     m=$cap_tmp/msg
     mkdir -p "$m/out"
     timeout -s KILL 120 mpirun --allow-run-as-root --oversubscribe -n 4 \

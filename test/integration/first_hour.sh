@@ -30,13 +30,9 @@ if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null || ! command 
     echo "PASS: first hour skipped: needs mpicc, mpirun and clang (make deps)"
     exit 0
 fi
-# a sanitized build: Open MPI and libomp are not instrumented, their own
-# locking shows up as races (test/tsan.supp names them, as the capture and
-# MPI scripts do) and Open MPI's leaks at exit are not vftr's
-case $(ldd "$B/lib/libvftrcapture.so" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-    *libtsan*) export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$SRC/test/tsan.supp" ;;
-esac
+# a sanitized build: Open MPI and libomp are not (test/sanitizers.sh)
+. "$SRC/test/sanitizers.sh"
+san_env "$B/lib/libvftrcapture.so"
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 cd "$T" || exit 1

@@ -18,9 +18,8 @@ require "$OMPCHECK"
 
 # a sanitized capture library is loaded into an MPI program: Open MPI's own
 # leaks at exit are not ours (as in test/mpi/common.sh)
-case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-esac
+. "$(cd "$(dirname "$0")" && pwd)/../sanitizers.sh"
+san_env "$cap_build/lib/libvftrcapture.so"   # test/sanitizers.sh
 d=$cap_tmp/hybrid
 mkdir -p "$d"
 OMP_NUM_THREADS=2 OMP_PROC_BIND=false timeout -s KILL "$RUN_TIMEOUT" \

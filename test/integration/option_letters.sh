@@ -21,10 +21,9 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failed=1; }
 
 TABLE=lib/util/optletters.c
-# a sanitized build: vfd2otf-mpi's Open MPI leaks at exit are not vftr's
-case $(ldd "$BUILD/lib/libvftrcapture.so" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-esac
+# a sanitized build: vfd2otf-mpi's Open MPI is not (test/sanitizers.sh)
+. "$(dirname "$0")/../sanitizers.sh"
+san_env "$BUILD/lib/libvftrcapture.so"
 TOOLS="vfd2otf vfd2otf-mpi vftr-convert vftr-stats vftr-snap vftr-dump vftr-report vftr-score vftr-tui vftr-run vftr-ctl vftr-config"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

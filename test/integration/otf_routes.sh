@@ -28,11 +28,9 @@ MK=$B/test/conv/mkvfd
 V2O=$B/bin/vfd2otf
 CV=$B/bin/vftr-convert
 RUN=$B/bin/vftr-run
-# a TSan build: libomp (omp_count's runtime) is not instrumented, its own
-# locking shows up as races; test/tsan.supp names it, as the capture scripts do
-case $(ldd "$B/lib/libvftrcapture.so" 2>/dev/null) in
-    *libtsan*) export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")/.." && pwd)/tsan.supp" ;;
-esac
+# a sanitized build: libomp (omp_count's runtime) is not (test/sanitizers.sh)
+. "$(dirname "$0")/../sanitizers.sh"
+san_env "$B/lib/libvftrcapture.so"
 
 for f in "$MK" "$V2O" "$CV"; do
     [ -x "$f" ] || { bad "$f is not built"; exit 1; }

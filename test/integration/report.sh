@@ -35,9 +35,8 @@ CHROMIUM=$(command -v chromium || true)
 require "$REPORT" "$STATS" "$VFD2OTF"
 mkdir -p "$SHOTS"
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-case $(ldd "$cap_build/lib/libvftrcapture.so" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-esac
+. "$(cd "$(dirname "$0")" && pwd)/../sanitizers.sh"
+san_env "$cap_build/lib/libvftrcapture.so"   # test/sanitizers.sh
 
 # figures PAGE STATS-ARGS...: the page against vftr-stats, one line per table
 figures() {

@@ -23,9 +23,8 @@ if ! command -v mpirun >/dev/null || [ ! -x "$PROG" ]; then
     exit 0
 fi
 # under ASan, Open MPI's leaks at exit are not the test's (as test/mpi/common.sh)
-case $(ldd "$BUILD/lib/libvftrcapture.so" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-esac
+. "$(cd "$(dirname "$0")" && pwd)/../sanitizers.sh"
+san_env "$BUILD/lib/libvftrcapture.so"   # test/sanitizers.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stats_window_wait.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/run"

@@ -20,9 +20,8 @@ fi
 RUN="mpirun --allow-run-as-root --oversubscribe"
 # a sanitized build: Open MPI's own leaks at exit are not ours (as in
 # test/mpi/common.sh); every other finding still fails the run
-case $(ldd "$MPI" 2>/dev/null) in
-    *libasan*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
-esac
+. "$(cd "$(dirname "$0")" && pwd)/../sanitizers.sh"
+san_env "$MPI"   # test/sanitizers.sh
 mkdir -p "$T/big" "$T/basic"
 $B/test/conv/mkvfd big "$T/big" 20000 6 && $B/test/conv/mkvfd basic "$T/basic" || { bad mkvfd; exit 1; }
 
